@@ -1,0 +1,20 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+/** Typed documents for the operations the REST adapters and the CLI run. */
+const config: CodegenConfig = {
+  schema: 'schema/schema.graphql',
+  documents: ['schema/operations/*.graphql'],
+  generates: {
+    'src/graphql/generated/': {
+      preset: 'client',
+      presetConfig: { fragmentMasking: false, gqlTagName: 'gql' },
+      config: {
+        emitLegacyCommonJSImports: false,
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: { JSON: 'unknown', DateTime: 'string' },
+      },
+    },
+  },
+};
+export default config;

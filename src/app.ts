@@ -1,0 +1,72 @@
+/** Builds the HTTP app from its dependencies: GraphQL, the v1 REST adapters, public pages, health. */
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { requestId } from 'hono/request-id';
+import type { Logger } from 'pino';
+import { authenticate } from './auth/auth.service.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
+import { createGraphQLServer } from './graphql/yoga.ts';
+import type { AppEnv } from './http.ts';
+import { formsRoutes } from './rest/forms.ts';
+
+export interface AppDeps {
+  config: Pick<Config, 'maxBodyBytes'>;
+  db: Db;
+  logger: Logger;
+  adminToken: string;
+}
+
+export function createApp({ config, db, logger, adminToken }: AppDeps) {
+  const app = new Hono<AppEnv>();
+  const yoga = createGraphQLServer(logger);
+
+  app.use(requestId({ limitLength: 128 }));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    c.set('log', logger.child({ reqId: c.var.requestId }));
+    await next();
+    c.var.log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+      'request',
+    );
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await db.execute(sql`select 1`);
+      return c.json({ status: 'ready' });
+    } catch (error) {
+      c.var.log.warn({ err: error }, 'database not reachable');
+      return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
+    }
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: (c) => c.json({ message: `Request body too large (limit ${config.maxBodyBytes} bytes)` }, 413),
+  });
+  // Who is calling, resolved once for the API surfaces (REST and GraphQL alike).
+  const identify = createMiddleware<AppEnv>(async (c, next) => {
+    c.set('principal', await authenticate(db, adminToken, { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') }));
+    await next();
+  });
+
+  app.use('/api/*', limitBody, identify);
+  app.route('/api/v1', formsRoutes(db));
+  app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+
+  app.use('/graphql', limitBody, identify);
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+  app.onError((error, c) => {
+    (c.var.log ?? logger).error({ err: error }, 'unhandled error');
+    return c.json(INTERNAL_ERROR_BODY, 500);
+  });
+  return app;
+}

@@ -1,0 +1,117 @@
+/**
+ * API keys and the admin token. Keys are `fl_<id>_<secret>`: `id` is the key's public prefix and its
+ * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { apiKeys, environments } from '../db/schema.ts';
+import { AppError, forbidden, invalidCredentials, missingCredentials, notFound } from '../errors.ts';
+
+/** Who is calling. Resolved once per request from its headers. */
+export type Principal =
+  | { kind: 'admin' }
+  | { kind: 'apiKey'; keyId: string; environmentId: string }
+  /** No usable credentials; `offered` tells a missing credential from a wrong one. */
+  | { kind: 'anonymous'; offered: boolean };
+
+const KEY_PATTERN = /^fl_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+/** Constant-time equality of two secrets of any length (compares their hashes). */
+export function secretsEqual(a: string, b: string): boolean {
+  return timingSafeEqual(sha256(a), sha256(b));
+}
+
+function randomKeyId(): string {
+  const bytes = randomBytes(12);
+  return Array.from(bytes, (b) => KEY_ID_ALPHABET[b % KEY_ID_ALPHABET.length]).join('');
+}
+
+export interface CreatedApiKey {
+  id: string;
+  environmentId: string;
+  name: string;
+  createdAt: Date;
+  /** The full key. Returned once, never stored. */
+  key: string;
+}
+
+export async function createApiKey(db: Db, input: { environmentId: string; name?: string | undefined }): Promise<CreatedApiKey> {
+  const [environment] = await db.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environmentId));
+  if (!environment) throw notFound('Environment not found');
+  const id = randomKeyId();
+  const secret = randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ id, environmentId: input.environmentId, name: input.name ?? 'API key', secretHash: sha256(secret).toString('hex') })
+    .returning();
+  return { id, environmentId: row!.environmentId, name: row!.name, createdAt: row!.createdAt, key: `fl_${id}_${secret}` };
+}
+
+export async function revokeApiKey(db: Db, id: string) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (row) return row;
+  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  if (!existing) throw notFound('API key not found');
+  return existing; // already revoked: revoking is idempotent
+}
+
+/** The environment a key grants, or null for a malformed, unknown or revoked key. */
+export async function verifyApiKey(db: Db, key: string): Promise<{ keyId: string; environmentId: string } | null> {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return null;
+  const [, id, secret] = match as unknown as [string, string, string];
+  const [row] = await db
+    .select({ environmentId: apiKeys.environmentId, secretHash: apiKeys.secretHash, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, id));
+  if (!row || row.revokedAt) return null;
+  const ok = timingSafeEqual(sha256(secret), Buffer.from(row.secretHash, 'hex'));
+  return ok ? { keyId: id, environmentId: row.environmentId } : null;
+}
+
+/**
+ * Resolves the caller from request headers: `x-api-key` for environment access,
+ * `Authorization: Bearer <admin token>` for administration.
+ */
+export async function authenticate(
+  db: Db,
+  adminToken: string,
+  headers: { apiKey?: string | null | undefined; authorization?: string | null | undefined },
+): Promise<Principal> {
+  const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const apiKey = headers.apiKey?.trim() || undefined;
+  if (bearer !== undefined && secretsEqual(bearer, adminToken)) return { kind: 'admin' };
+  const candidate = apiKey ?? bearer;
+  if (candidate === undefined) return { kind: 'anonymous', offered: false };
+  const verified = await verifyApiKey(db, candidate);
+  return verified ? { kind: 'apiKey', ...verified } : { kind: 'anonymous', offered: true };
+}
+
+/** Throws unless the caller may act in `environmentId` (its own API key, or the admin token). */
+export function requireEnvironmentAccess(principal: Principal, environmentId: string): void {
+  if (principal.kind === 'admin') return;
+  if (principal.kind === 'anonymous') throw principal.offered ? invalidCredentials() : missingCredentials();
+  if (principal.environmentId !== environmentId) throw forbidden();
+}
+
+/** The environment an API-key caller works in (admin callers must name one). */
+export function requireApiKey(principal: Principal): { environmentId: string } {
+  if (principal.kind === 'apiKey') return principal;
+  if (principal.kind === 'anonymous') throw principal.offered ? invalidCredentials() : missingCredentials();
+  throw new AppError('FORBIDDEN', 'This operation needs an environment API key');
+}
+
+export function requireAdmin(principal: Principal): void {
+  if (principal.kind === 'admin') return;
+  if (principal.kind === 'anonymous' && !principal.offered) throw new AppError('UNAUTHENTICATED', 'Missing admin token');
+  if (principal.kind === 'anonymous') throw new AppError('UNAUTHENTICATED', 'Invalid admin token');
+  throw new AppError('FORBIDDEN', 'This operation needs the admin token');
+}

@@ -1,0 +1,69 @@
+/**
+ * First start on an empty database: a demo environment, a styled template form imported from
+ * examples/template.json, and an API key, announced once with a copy-paste curl. Runs under an
+ * advisory lock so two instances starting together set up one demo.
+ */
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { createApiKey } from './auth/auth.service.ts';
+import type { Database } from './db/client.ts';
+import { createEnvironment, hasAnyEnvironment } from './environments/environments.service.ts';
+import { importFormNameSchema, importStepsSchema } from './forms/components.ts';
+import { importForm } from './forms/forms.service.ts';
+import { themeSchema } from './forms/theme.ts';
+
+const BOOTSTRAP_LOCK = 7_240_301;
+
+/** The file `formloom form import` reads: `{name, theme, steps}`. */
+export const formFileSchema = z.object({ name: importFormNameSchema, theme: themeSchema.optional(), steps: importStepsSchema });
+
+export function readTemplateExample() {
+  const file = new URL('../examples/template.json', import.meta.url);
+  return formFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+export interface BootstrapResult {
+  environmentId: string;
+  templateFormId: string;
+  apiKey: string;
+}
+
+/** Sets up the demo when the database has no environment yet; returns what it made, or null. */
+export async function bootstrapDemo(db: Database): Promise<BootstrapResult | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+    if (await hasAnyEnvironment(tx)) return null;
+    const template = readTemplateExample();
+    const environment = await createEnvironment(tx, { name: 'Demo' });
+    const form = await importForm(tx, { environmentId: environment.id, name: template.name, theme: template.theme ?? themeSchema.parse({}), steps: template.steps });
+    const { key } = await createApiKey(tx, { environmentId: environment.id, name: 'Demo key' });
+    return { environmentId: environment.id, templateFormId: form.id, apiKey: key };
+  });
+}
+
+export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: { token: string; generated: boolean }): string {
+  const body = JSON.stringify({
+    sourceFormId: result.templateFormId,
+    name: 'My first generated form',
+    steps: [
+      { name: 'Contact', components: [{ type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } }] },
+      { name: 'Book a call', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro' } }] },
+    ],
+  });
+  return [
+    '',
+    '================ formloom is set up (shown once) ================',
+    `environment (Site ID): ${result.environmentId}`,
+    `template form:         ${result.templateFormId}`,
+    `API key:               ${result.apiKey}`,
+    adminToken.generated ? `admin token:           ${adminToken.token}  (also kept in the data dir)` : 'admin token:           as configured (ADMIN_TOKEN or the data dir)',
+    '',
+    'Generate a form from the template:',
+    `curl -s -X POST ${baseUrl}/api/v1/environments/${result.environmentId}/forms/generate \\`,
+    `  -H 'x-api-key: ${result.apiKey}' -H 'content-type: application/json' \\`,
+    `  -d '${body}'`,
+    '==================================================================',
+    '',
+  ].join('\n');
+}

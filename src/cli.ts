@@ -1,0 +1,158 @@
+/**
+ * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token
+ * (`--admin-token`, else ADMIN_TOKEN, else the token file in DATA_DIR).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import { readAdminTokenFile } from './auth/admin-token.ts';
+import { loadConfig } from './config.ts';
+import {
+  CreateApiKeyDocument,
+  CreateEnvironmentDocument,
+  DeleteFormDocument,
+  ImportFormDocument,
+  RevokeApiKeyDocument,
+} from './graphql/generated/graphql.ts';
+
+const USAGE = `Usage: formloom <command> [options]
+
+Commands:
+  env create --name NAME [--id SITE_ID]        create an environment
+  key create --env ENV_ID [--name NAME]        create an API key (the key is shown only once)
+  key revoke KEY_ID                            revoke an API key
+  form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
+  form delete FORM_ID                          soft-delete a form
+
+Options:
+  --json                 print one JSON object
+  --url URL              server base URL (default http://HOST:PORT from the environment, i.e. the local server)
+  --admin-token TOKEN    admin token (default ADMIN_TOKEN, else the token file in DATA_DIR)
+  -h, --help             show this help`;
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string; errors?: unknown } }[];
+}
+
+async function call<TData, TVariables>(
+  target: { url: string; adminToken: string | undefined },
+  document: TypedDocumentNode<TData, TVariables>,
+  variables: TVariables,
+): Promise<TData> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('/graphql', target.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {}),
+      },
+      body: JSON.stringify({ query: print(document), variables }),
+    });
+  } catch (error) {
+    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
+  }
+  const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
+  const first = payload?.errors?.[0];
+  if (first) throw new CliError(first.message, { code: first.extensions?.code, errors: first.extensions?.errors });
+  if (!payload?.data) throw new CliError(`Unexpected answer from the server (HTTP ${response.status})`);
+  return payload.data;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new CliError(`Missing --${flag}\n\n${USAGE}`);
+  return value;
+}
+
+export async function runCli(argv: string[]): Promise<{ output: Record<string, unknown>; text: string }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      env: { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, action, argument] = positionals;
+  if (values.help || !group) return { output: {}, text: USAGE };
+
+  const config = loadConfig();
+  const target = {
+    url: values.url ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    adminToken: values['admin-token'] ?? config.adminToken ?? readAdminTokenFile(config.dataDir),
+  };
+
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'env create': {
+      const { createEnvironment } = await call(target, CreateEnvironmentDocument, {
+        input: { name: required(values.name, 'name'), id: values.id },
+      });
+      return { output: createEnvironment, text: `Created environment "${createEnvironment.name}" (Site ID ${createEnvironment.id})` };
+    }
+    case 'key create': {
+      const { createApiKey } = await call(target, CreateApiKeyDocument, {
+        input: { environmentId: required(values.env, 'env'), name: values.name },
+      });
+      const output = { id: createApiKey.apiKey.id, environmentId: createApiKey.apiKey.environmentId, key: createApiKey.key };
+      return { output, text: `Created API key ${output.id} for environment ${output.environmentId}\nKey (shown only now): ${output.key}` };
+    }
+    case 'key revoke': {
+      const { revokeApiKey } = await call(target, RevokeApiKeyDocument, { id: required(argument, 'KEY_ID') });
+      return { output: revokeApiKey, text: `Revoked API key ${revokeApiKey.id}` };
+    }
+    case 'form import': {
+      const path = required(values.file, 'file');
+      let file: Record<string, unknown>;
+      try {
+        file = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (error) {
+        throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
+      }
+      const { importForm } = await call(target, ImportFormDocument, {
+        input: { environmentId: required(values.env, 'env'), name: file.name as string, theme: file.theme, steps: file.steps as never },
+      });
+      const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
+      return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };
+    }
+    case 'form delete': {
+      const { deleteForm } = await call(target, DeleteFormDocument, { id: required(argument, 'FORM_ID') });
+      return { output: deleteForm, text: `Deleted form ${deleteForm.id}` };
+    }
+    default:
+      throw new CliError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  }
+}
+
+/** Runs the command line and sets the exit code; used by bin/formloom.mjs. */
+export async function main(argv: string[]): Promise<void> {
+  const json = argv.includes('--json');
+  try {
+    const { output, text } = await runCli(argv);
+    process.stdout.write(`${json ? JSON.stringify(output) : text}\n`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const details = error instanceof CliError ? (error.details as object | undefined) : undefined;
+    process.stderr.write(
+      json ? `${JSON.stringify({ error: { message, ...details } })}\n` : `formloom: ${message}\n${details ? `${JSON.stringify(details, null, 2)}\n` : ''}`,
+    );
+    process.exitCode = 1;
+  }
+}

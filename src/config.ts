@@ -1,0 +1,64 @@
+/**
+ * The only reader of process.env. Every setting is validated here; a bad value stops start-up with
+ * one message that names every bad variable.
+ */
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Largest accepted request body, in bytes. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL through postgres.js when set; embedded PGlite in `dataDir` otherwise. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminToken: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (`PORT=`) means "not set", as shells make it easy to write.
+  const present = Object.fromEntries(
+    Object.keys(configSchema.shape)
+      .map((name) => [name, env[name]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`),
+    );
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    dataDir: c.DATA_DIR,
+    adminToken: c.ADMIN_TOKEN,
+    logLevel: c.LOG_LEVEL,
+    maxBodyBytes: c.MAX_BODY_BYTES,
+  };
+}

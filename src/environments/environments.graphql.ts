@@ -1,0 +1,105 @@
+/** GraphQL types and admin mutations of environments and their API keys. */
+import { createApiKey, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { notFound } from '../errors.ts';
+import { createEnvironment, getEnvironment, type Environment } from './environments.service.ts';
+
+const EnvironmentRef = builder.objectRef<Environment>('Environment').implement({
+  description: 'A tenant. Its id is the Site ID used in API paths.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+interface ApiKeyRecord {
+  id: string;
+  environmentId: string;
+  name: string;
+  createdAt: Date;
+  revokedAt?: Date | null;
+}
+
+const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+  description: 'An API key. Its secret is shown only once, by createApiKey.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Public prefix of the key; use it to revoke the key.' }),
+    environmentId: t.exposeID('environmentId'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    revoked: t.boolean({ resolve: (key) => Boolean(key.revokedAt) }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const CreateApiKeyPayload = builder.objectRef<ApiKeyRecord & { key: string }>('CreateApiKeyPayload').implement({
+  fields: (t) => ({
+    apiKey: t.field({ type: ApiKeyRef, resolve: (created) => created }),
+    key: t.exposeString('key', { description: 'The secret key. Shown only here: store it now.' }),
+  }),
+});
+
+builder.queryField('environment', (t) =>
+  t.field({
+    type: EnvironmentRef,
+    description: 'An environment; the admin token reaches all, an API key only its own.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, { db, principal }) => {
+      requireEnvironmentAccess(principal, String(id));
+      const environment = await getEnvironment(db, String(id));
+      if (!environment) throw notFound('Environment not found');
+      return environment;
+    },
+  }),
+);
+
+const CreateEnvironmentInput = builder.inputType('CreateEnvironmentInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    id: t.id({ description: 'The Site ID to use; generated when absent. 1-64 letters, digits, "_" or "-".' }),
+  }),
+});
+
+builder.mutationField('createEnvironment', (t) =>
+  t.field({
+    type: EnvironmentRef,
+    description: 'Admin token only.',
+    args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
+    resolve: (_, { input }, { db, principal }) => {
+      requireAdmin(principal);
+      return createEnvironment(db, { name: input.name, id: input.id == null ? undefined : String(input.id) });
+    },
+  }),
+);
+
+const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
+  fields: (t) => ({
+    environmentId: t.id({ required: true }),
+    name: t.string({ description: 'A label to recognise the key by.' }),
+  }),
+});
+
+builder.mutationField('createApiKey', (t) =>
+  t.field({
+    type: CreateApiKeyPayload,
+    description: 'Admin token only. The key in the payload is shown once.',
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: (_, { input }, { db, principal }) => {
+      requireAdmin(principal);
+      return createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined });
+    },
+  }),
+);
+
+builder.mutationField('revokeApiKey', (t) =>
+  t.field({
+    type: ApiKeyRef,
+    description: 'Admin token only. A revoked key is rejected as invalid from then on.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, { db, principal }) => {
+      requireAdmin(principal);
+      return revokeApiKey(db, String(id));
+    },
+  }),
+);

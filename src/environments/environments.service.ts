@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { environments } from '../db/schema.ts';
+import { AppError, invalidInput } from '../errors.ts';
+import { createId } from '../ids.ts';
+import { toFieldErrors } from '../forms/components.ts';
+
+export type Environment = typeof environments.$inferSelect;
+
+export const createEnvironmentInputSchema = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(200),
+  /** The Site ID; generated when absent. */
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+    .optional(),
+});
+export type CreateEnvironmentInput = z.input<typeof createEnvironmentInputSchema>;
+
+export async function createEnvironment(db: Db, input: CreateEnvironmentInput): Promise<Environment> {
+  const parsed = createEnvironmentInputSchema.safeParse(input);
+  if (!parsed.success) throw invalidInput(toFieldErrors(parsed.error.issues), 'Invalid input');
+  const [row] = await db
+    .insert(environments)
+    .values({ id: parsed.data.id ?? createId(), name: parsed.data.name })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw new AppError('CONFLICT', `An environment with id "${parsed.data.id}" already exists`);
+  return row;
+}
+
+export async function getEnvironment(db: Db, id: string): Promise<Environment | undefined> {
+  const [row] = await db.select().from(environments).where(eq(environments.id, id));
+  return row;
+}
+
+export async function hasAnyEnvironment(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: environments.id }).from(environments).limit(1);
+  return rows.length > 0;
+}

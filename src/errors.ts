@@ -1,0 +1,26 @@
+/**
+ * Expected failures, raised by services and mapped to GraphQL errors (extensions.code) and from
+ * there to REST statuses and bodies by the one catalogue in `graphql/errors.ts`.
+ */
+import type { FieldError } from './forms/components.ts';
+
+export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Per-field problems of a BAD_USER_INPUT. */
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const invalidInput = (errors: FieldError[], message = 'Invalid request body') =>
+  new AppError('BAD_USER_INPUT', message, errors);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const forbidden = (message = 'API key does not grant access to this environment') => new AppError('FORBIDDEN', message);
+export const missingCredentials = () => new AppError('UNAUTHENTICATED', 'Missing API key');
+export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid API key');

@@ -1,0 +1,356 @@
+/** GraphQL types and fields of forms: the Component union, Form, generateForm, importForm, deleteForm. */
+import { z } from 'zod';
+import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { FORM_STATUSES } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
+import { builder } from '../graphql/builder.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import {
+  CALENDAR_PROVIDERS,
+  generateFormInputSchema,
+  importFormNameSchema,
+  importStepsSchema,
+  isSchedulerType,
+  type IdentityField,
+  type StoredComponent,
+  type StoredStep,
+} from './components.ts';
+import { deleteForm, findForm, findFormById, formUrl, generateForm, importForm, type Form } from './forms.service.ts';
+import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
+
+// ---------------------------------------------------------------- components
+
+const FormStatusEnum = builder.enumType('FormStatus', {
+  description: 'A published form is served at its url; a draft is not.',
+  values: Object.fromEntries(FORM_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
+    'DRAFT' | 'PUBLISHED',
+    { value: (typeof FORM_STATUSES)[number] }
+  >,
+});
+
+const CalendarProviderEnum = builder.enumType('CalendarProvider', {
+  description: 'Scheduling providers a Scheduler component can embed.',
+  values: CALENDAR_PROVIDERS,
+});
+
+const str = (value: unknown) => (typeof value === 'string' ? value : null);
+const bool = (value: unknown) => (typeof value === 'boolean' ? value : null);
+const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** A union member over stored components with the shared `id`, `type` and raw `content` fields. */
+function componentType(
+  name: string,
+  description: string,
+  fields: (t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<{ Context: GraphQLContext }>, StoredComponent>) => object,
+) {
+  return builder.objectRef<StoredComponent>(name).implement({
+    description,
+    fields: (t) => ({
+      id: t.exposeID('id', { description: 'Stable id; the questionId of answers to this component.' }),
+      type: t.exposeString('type', { description: 'The stored component type, e.g. "CalendlyScreen".' }),
+      content: t.field({ type: 'JSON', description: 'The stored content, aliases normalised.', resolve: (c) => c.content }),
+      ...(fields(t as never) as Record<string, never>),
+    }),
+  });
+}
+
+const textField = (t: any, key: string, description?: string) =>
+  t.string({ nullable: true, description, resolve: (c: StoredComponent) => str(c.content[key]) });
+const boolField = (t: any, key: string, description?: string) =>
+  t.boolean({ nullable: true, description, resolve: (c: StoredComponent) => bool(c.content[key]) });
+
+const textInput = (name: string, description: string) =>
+  componentType(name, description, (t) => ({
+    question: textField(t, 'question'),
+    placeholder: textField(t, 'placeholder'),
+    required: boolField(t, 'required'),
+  }));
+
+const IdentityFieldRef = builder.objectRef<IdentityField>('IdentityField').implement({
+  description: 'One field of an IdentityInfo component.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'One of the 18 identity keys, e.g. emailAddress.' }),
+    label: t.exposeString('label'),
+    placeholder: t.exposeString('placeholder', { nullable: true }),
+    required: t.exposeBoolean('required', { nullable: true }),
+    includeDialCode: t.exposeBoolean('includeDialCode', { nullable: true }),
+    defaultDialCodeCountry: t.exposeString('defaultDialCodeCountry', { nullable: true }),
+    blockPersonalEmails: t.exposeBoolean('blockPersonalEmails', { nullable: true }),
+    revealAfter: t.exposeString('revealAfter', { nullable: true, description: 'Key of the field that must be filled first.' }),
+  }),
+});
+
+interface Calendar {
+  name: string;
+  dataUrl: string;
+}
+const CalendarRef = builder.objectRef<Calendar>('Calendar').implement({
+  fields: (t) => ({ name: t.exposeString('name'), dataUrl: t.exposeString('dataUrl') }),
+});
+const calendarType = (t: any) =>
+  t.field({
+    type: CalendarProviderEnum,
+    nullable: true,
+    resolve: (c: StoredComponent) => (CALENDAR_PROVIDERS as readonly unknown[]).includes(c.content.calendarType) ? c.content.calendarType : null,
+  });
+
+const members = {
+  ShortInput: textInput('ShortInput', 'Single-line text input.'),
+  LongInput: textInput('LongInput', 'Multi-line text area.'),
+  IdentityInfo: componentType('IdentityInfo', 'Collects identity fields (name, e-mail, company, …).', (t) => ({
+    fields: t.field({ type: [IdentityFieldRef], resolve: (c) => (c.content.fields as IdentityField[]) ?? [] }),
+  })),
+  Dropdown: componentType('Dropdown', 'A select box.', (t) => ({
+    question: textField(t, 'question'),
+    options: t.stringList({ resolve: (c) => strings(c.content.options) }),
+    placeholder: textField(t, 'placeholder'),
+    isMulti: boolField(t, 'isMulti'),
+    hideQuestion: boolField(t, 'hideQuestion'),
+  })),
+  MultipleOptionsQuestion: componentType('MultipleOptionsQuestion', 'Choices shown as buttons or check boxes.', (t) => ({
+    question: textField(t, 'question'),
+    choices: t.stringList({ resolve: (c) => strings(c.content.choices) }),
+    subheading: textField(t, 'subheading'),
+    isMulti: boolField(t, 'isMulti'),
+  })),
+  Scheduler: componentType('Scheduler', 'An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type).', (t) => ({
+    dataUrl: t.string({ resolve: (c) => str(c.content.dataUrl) ?? '' }),
+    message: textField(t, 'message'),
+    calendarType: calendarType(t),
+    prefillEmail: boolField(t, 'prefillEmail'),
+  })),
+  DynamicScheduler: componentType('DynamicScheduler', 'A scheduler choosing among several calendars.', (t) => ({
+    defaultCalendar: t.field({ type: CalendarRef, resolve: (c) => c.content.defaultCalendar as Calendar }),
+    calendars: t.field({ type: [CalendarRef], resolve: (c) => (c.content.calendars as Calendar[] | undefined) ?? [] }),
+    calendarType: calendarType(t),
+    message: textField(t, 'message'),
+  })),
+  NextButton: componentType('NextButton', 'The button to the next step.', (t) => ({ label: textField(t, 'label') })),
+  NextBackButtons: componentType('NextBackButtons', 'Next and back buttons.', (t) => ({
+    nextLabel: textField(t, 'nextLabel'),
+    backLabel: textField(t, 'backLabel'),
+  })),
+  Header: componentType('Header', 'A heading.', (t) => ({ title: textField(t, 'title'), subheading: textField(t, 'subheading') })),
+  Disclaimer: componentType('Disclaimer', 'Legal text with a check box.', (t) => ({ text: textField(t, 'text') })),
+  OtherComponent: componentType(
+    'OtherComponent',
+    'Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`.',
+    () => ({}),
+  ),
+};
+
+const memberOf = (type: string): keyof typeof members =>
+  isSchedulerType(type) ? 'Scheduler' : Object.hasOwn(members, type) ? (type as keyof typeof members) : 'OtherComponent';
+
+export const ComponentUnion = builder.unionType('Component', {
+  description: 'A component of a form step; the member follows the component type.',
+  types: Object.values(members),
+  resolveType: (component) => memberOf(component.type),
+});
+
+const StepRef = builder.objectRef<StoredStep>('Step').implement({
+  description: 'One page of a form.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    components: t.field({ type: [ComponentUnion], resolve: (step) => step.components }),
+  }),
+});
+
+// ---------------------------------------------------------------- theme
+
+const ThemeFontsRef = builder.objectRef<Theme['fonts']>('ThemeFonts').implement({
+  fields: (t) => ({ heading: t.exposeString('heading'), body: t.exposeString('body') }),
+});
+const ThemeColorsRef = builder.objectRef<Theme['colors']>('ThemeColors').implement({
+  fields: (t) => ({
+    primary: t.exposeString('primary'),
+    background: t.exposeString('background'),
+    text: t.exposeString('text'),
+    buttonText: t.exposeString('buttonText'),
+  }),
+});
+type Background = Theme['background'];
+const ThemeBackgroundRef = builder.objectRef<Background>('ThemeBackground').implement({
+  description: 'A plain colour, a gradient (from, to, angle) or an image (url, overlay).',
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    color: t.string({ nullable: true, resolve: (b) => (b.type === 'color' ? b.color : null) }),
+    from: t.string({ nullable: true, resolve: (b) => (b.type === 'gradient' ? b.from : null) }),
+    to: t.string({ nullable: true, resolve: (b) => (b.type === 'gradient' ? b.to : null) }),
+    angle: t.int({ nullable: true, resolve: (b) => (b.type === 'gradient' ? b.angle : null) }),
+    url: t.string({ nullable: true, resolve: (b) => (b.type === 'image' ? b.url : null) }),
+    overlay: t.string({ nullable: true, resolve: (b) => (b.type === 'image' ? (b.overlay ?? null) : null) }),
+  }),
+});
+const ThemeLayoutRef = builder.objectRef<Theme['layout']>('ThemeLayout').implement({
+  fields: (t) => ({
+    align: t.exposeString('align'),
+    width: t.exposeString('width'),
+    showProgressBar: t.exposeBoolean('showProgressBar'),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+  }),
+});
+const ComponentStyleRef = builder.objectRef<ComponentStyle & { componentType: string }>('ComponentStyle').implement({
+  description: 'Styles of one component type.',
+  fields: (t) => ({
+    componentType: t.exposeString('componentType'),
+    backgroundColor: t.exposeString('backgroundColor', { nullable: true }),
+    textColor: t.exposeString('textColor', { nullable: true }),
+    borderColor: t.exposeString('borderColor', { nullable: true }),
+    accentColor: t.exposeString('accentColor', { nullable: true }),
+    borderRadius: t.exposeInt('borderRadius', { nullable: true }),
+    fontSize: t.exposeInt('fontSize', { nullable: true }),
+  }),
+});
+const ThemeRef = builder.objectRef<Theme>('Theme').implement({
+  description: 'Fonts, colours, background, layout and per-component styles of a form.',
+  fields: (t) => ({
+    fonts: t.field({ type: ThemeFontsRef, resolve: (theme) => theme.fonts }),
+    colors: t.field({ type: ThemeColorsRef, resolve: (theme) => theme.colors }),
+    background: t.field({ type: ThemeBackgroundRef, resolve: (theme) => theme.background }),
+    layout: t.field({ type: ThemeLayoutRef, resolve: (theme) => theme.layout }),
+    componentStyles: t.field({
+      type: [ComponentStyleRef],
+      resolve: (theme) =>
+        Object.entries(theme.componentStyles)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([componentType, style]) => ({ componentType, ...style })),
+    }),
+  }),
+});
+
+// ---------------------------------------------------------------- form
+
+export const FormRef = builder.objectRef<Form>('Form').implement({
+  description: 'A form: its steps, theme and public url.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    environmentId: t.exposeID('environmentId'),
+    name: t.exposeString('name'),
+    status: t.field({ type: FormStatusEnum, resolve: (form) => form.status }),
+    url: t.string({ description: 'Public path of the form, `/s/<id>`.', resolve: (form) => formUrl(form.id) }),
+    sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
+    theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
+    steps: t.field({ type: [StepRef], resolve: (form) => form.steps }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('form', (t) =>
+  t.field({
+    type: FormRef,
+    nullable: true,
+    description: "A live form of the caller's environment; null when there is none (or it is another environment's).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, { db, principal }) => {
+      if (principal.kind === 'admin') return (await findFormById(db, String(id))) ?? null;
+      const { environmentId } = requireApiKey(principal);
+      return (await findForm(db, environmentId, String(id))) ?? null;
+    },
+  }),
+);
+
+// ---------------------------------------------------------------- inputs
+
+const ComponentInput = builder.inputType('ComponentInput', {
+  description: 'A component: its type and a content object whose shape depends on the type.',
+  fields: (t) => ({
+    type: t.string({ required: true }),
+    content: t.field({ type: 'JSON', required: true }),
+  }),
+});
+
+const StepInput = builder.inputType('StepInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    components: t.field({ type: [ComponentInput], required: true }),
+  }),
+});
+
+const GenerateFormInput = builder.inputType('GenerateFormInput', {
+  description: 'The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate.',
+  fields: (t) => ({
+    sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
+    name: t.string({ required: true }),
+    steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
+  }),
+});
+
+const GenerateFormPayload = builder.objectRef<Form>('GenerateFormPayload').implement({
+  fields: (t) => ({
+    success: t.boolean({ resolve: () => true }),
+    form: t.field({ type: FormRef, resolve: (form) => form }),
+  }),
+});
+
+builder.mutationField('generateForm', (t) =>
+  t.field({
+    type: GenerateFormPayload,
+    description: 'Creates a published form from a template form of the same environment, inheriting its theme.',
+    args: {
+      environmentId: t.arg.id({ required: true, description: 'The Site ID.' }),
+      input: t.arg({ type: GenerateFormInput, required: true }).validate(generateFormInputSchema),
+    },
+    resolve: async (_, { environmentId, input }, { db, principal }) => {
+      requireEnvironmentAccess(principal, String(environmentId));
+      return generateForm(db, String(environmentId), input);
+    },
+  }),
+);
+
+const ImportFormInput = builder.inputType('ImportFormInput', {
+  description: 'A form stored as given: how template forms get into an environment.',
+  fields: (t) => ({
+    environmentId: t.id({ required: true }),
+    name: t.string({ required: true }),
+    theme: t.field({ type: 'JSON', description: 'See the README for its shape; defaults fill what is left out.' }),
+    steps: t.field({ type: [StepInput], required: true }),
+    status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
+  }),
+});
+
+const importFormInputSchema = z.object({
+  environmentId: z.string(),
+  name: importFormNameSchema,
+  theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
+  steps: importStepsSchema,
+  status: z.enum(FORM_STATUSES).nullish(),
+});
+
+builder.mutationField('importForm', (t) =>
+  t.field({
+    type: FormRef,
+    args: { input: t.arg({ type: ImportFormInput, required: true }).validate(importFormInputSchema) },
+    resolve: async (_, { input }, { db, principal }) => {
+      requireEnvironmentAccess(principal, input.environmentId);
+      return importForm(db, {
+        environmentId: input.environmentId,
+        name: input.name,
+        theme: input.theme ?? themeSchema.parse({}),
+        steps: input.steps,
+        status: input.status ?? undefined,
+      });
+    },
+  }),
+);
+
+const DeleteFormPayload = builder.objectRef<Form>('DeleteFormPayload').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.boolean({ resolve: (form) => form.deletedAt !== null }) }),
+});
+
+builder.mutationField('deleteForm', (t) =>
+  t.field({
+    type: DeleteFormPayload,
+    description: 'Soft-deletes a form: it is no longer served and can no longer be a template.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, { db, principal }) => {
+      const environmentId =
+        principal.kind === 'admin' ? (await findFormById(db, String(id)))?.environmentId : requireApiKey(principal).environmentId;
+      if (environmentId === undefined) throw notFound('Form not found');
+      return deleteForm(db, environmentId, String(id));
+    },
+  }),
+);
+

@@ -1,0 +1,85 @@
+/**
+ * A form's theme and style inheritance. Every value here ends up in the public page's CSS, so each
+ * is constrained to a safe shape (hex colours, plain font names, http(s) URLs, bounded numbers).
+ */
+import { z } from 'zod';
+import { STORED_COMPONENT_TYPES, httpUrl } from './components.ts';
+
+const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as "#1f2937"');
+const fontFamily = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,63}$/, 'must be a font family name (letters, digits, spaces, hyphens)');
+
+export const componentStyleSchema = z.strictObject({
+  backgroundColor: color.optional(),
+  textColor: color.optional(),
+  borderColor: color.optional(),
+  accentColor: color.optional(),
+  borderRadius: z.number().int().min(0).max(64).optional(),
+  fontSize: z.number().int().min(8).max(64).optional(),
+});
+export type ComponentStyle = z.output<typeof componentStyleSchema>;
+
+const DEFAULT_FONTS = { heading: 'Inter', body: 'Inter' };
+const DEFAULT_COLORS = { primary: '#4f46e5', background: '#ffffff', text: '#111827', buttonText: '#ffffff' };
+const DEFAULT_LAYOUT = { align: 'center' as const, width: 'medium' as const, showProgressBar: true };
+
+export const themeSchema = z.strictObject({
+  fonts: z.strictObject({ heading: fontFamily, body: fontFamily }).default(DEFAULT_FONTS),
+  colors: z
+    .strictObject({ primary: color, background: color, text: color, buttonText: color })
+    .default(DEFAULT_COLORS),
+  background: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('color'), color }),
+      z.strictObject({ type: z.literal('gradient'), from: color, to: color, angle: z.number().int().min(0).max(360).default(180) }),
+      z.strictObject({ type: z.literal('image'), url: httpUrl, overlay: color.optional() }),
+    ])
+    .default({ type: 'color', color: DEFAULT_COLORS.background }),
+  layout: z
+    .strictObject({
+      align: z.enum(['left', 'center']),
+      width: z.enum(['narrow', 'medium', 'wide']),
+      showProgressBar: z.boolean(),
+      logoUrl: httpUrl.optional(),
+    })
+    .default(DEFAULT_LAYOUT),
+  /** Styles per component type; keys are stored component types. */
+  componentStyles: z
+    .record(
+      z.string().refine((type) => STORED_COMPONENT_TYPES.includes(type), 'must be a component type of the catalogue'),
+      componentStyleSchema,
+    )
+    .default({}),
+});
+export type Theme = z.output<typeof themeSchema>;
+
+export const DEFAULT_THEME: Theme = themeSchema.parse({});
+
+const BASE_STYLE: ComponentStyle = { backgroundColor: '#ffffff', textColor: '#111827', borderColor: '#d1d5db', borderRadius: 8, fontSize: 16 };
+
+/** The styling a component type gets when its template's theme has none for it. */
+export function defaultComponentStyle(type: string): ComponentStyle {
+  switch (type) {
+    case 'NextButton':
+    case 'NextBackButtons':
+      return { backgroundColor: '#4f46e5', textColor: '#ffffff', borderRadius: 8, fontSize: 16 };
+    case 'Header':
+      return { textColor: '#111827', fontSize: 28 };
+    case 'Disclaimer':
+      return { textColor: '#6b7280', fontSize: 13 };
+    default:
+      return { ...BASE_STYLE, accentColor: '#4f46e5' };
+  }
+}
+
+/**
+ * The theme of a form generated from `source`: everything the template has (fonts, colours,
+ * background, layout, component styles), plus default styles for component types the new form
+ * uses that the template's component styles don't cover.
+ */
+export function inheritTheme(source: Theme, usedTypes: Iterable<string>): Theme {
+  const componentStyles = structuredClone(source.componentStyles);
+  for (const type of usedTypes) componentStyles[type] ??= defaultComponentStyle(type);
+  return { ...structuredClone(source), componentStyles };
+}

@@ -1,0 +1,60 @@
+/**
+ * The error catalogue: one mapping from a failure to its GraphQL `extensions.code` and its REST
+ * status and body. Services throw `AppError`; anything else is an unexpected 500 whose details only
+ * reach the log.
+ */
+import { GraphQLError } from 'graphql';
+import { AppError, type ErrorCode } from '../errors.ts';
+
+export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 429> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+};
+
+export const INTERNAL_ERROR_BODY = { message: 'Internal server error' } as const;
+
+export function appErrorOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof GraphQLError) return appErrorOf(error.originalError);
+  return undefined;
+}
+
+/** The GraphQL face of an AppError. */
+export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: from?.nodes,
+    source: from?.source,
+    positions: from?.positions,
+    path: from?.path,
+    originalError: error,
+    extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}) },
+  });
+}
+
+/** graphql-yoga's maskError: expected errors keep their code; unexpected ones become a generic message. */
+export function maskGraphQLError(error: unknown, message: string): Error {
+  const appError = appErrorOf(error);
+  if (appError) return toGraphQLError(appError, error instanceof GraphQLError ? error : undefined);
+  // Errors yoga raises itself (parse, validation, variable coercion) are the client's and keep their text.
+  if (error instanceof GraphQLError && !error.originalError) return error;
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+export interface RestError {
+  status: number;
+  body: { message: string; errors?: { message: string; path: (string | number)[] }[] };
+}
+
+/** The REST status and body of an error raised while running an operation. */
+export function restErrorOf(error: unknown): RestError | undefined {
+  const appError = appErrorOf(error);
+  if (!appError) return undefined;
+  return {
+    status: HTTP_STATUS[appError.code],
+    body: appError.errors ? { message: appError.message, errors: appError.errors } : { message: appError.message },
+  };
+}

@@ -1,0 +1,501 @@
+/* eslint-disable */
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = T | null | undefined;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar. */
+  DateTime: { input: string; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSON: { input: unknown; output: unknown; }
+};
+
+/** An API key. Its secret is shown only once, by createApiKey. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  createdAt: Scalars['DateTime']['output'];
+  environmentId: Scalars['ID']['output'];
+  /** Public prefix of the key; use it to revoke the key. */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  revoked: Scalars['Boolean']['output'];
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+export type Calendar = {
+  __typename?: 'Calendar';
+  dataUrl: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** Scheduling providers a Scheduler component can embed. */
+export type CalendarProvider =
+  | 'Cal'
+  | 'Calendly'
+  | 'ChiliCal'
+  | 'Clari'
+  | 'Hubspot'
+  | 'ReclaimAI'
+  | 'RevenueHero'
+  | 'SavvyCal';
+
+/** A component of a form step; the member follows the component type. */
+export type Component = Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | MultipleOptionsQuestion | NextBackButtons | NextButton | OtherComponent | Scheduler | ShortInput;
+
+/** A component: its type and a content object whose shape depends on the type. */
+export type ComponentInput = {
+  content: Scalars['JSON']['input'];
+  type: Scalars['String']['input'];
+};
+
+/** Styles of one component type. */
+export type ComponentStyle = {
+  __typename?: 'ComponentStyle';
+  accentColor?: Maybe<Scalars['String']['output']>;
+  backgroundColor?: Maybe<Scalars['String']['output']>;
+  borderColor?: Maybe<Scalars['String']['output']>;
+  borderRadius?: Maybe<Scalars['Int']['output']>;
+  componentType: Scalars['String']['output'];
+  fontSize?: Maybe<Scalars['Int']['output']>;
+  textColor?: Maybe<Scalars['String']['output']>;
+};
+
+export type CreateApiKeyInput = {
+  environmentId: Scalars['ID']['input'];
+  /** A label to recognise the key by. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateApiKeyPayload = {
+  __typename?: 'CreateApiKeyPayload';
+  apiKey: ApiKey;
+  /** The secret key. Shown only here: store it now. */
+  key: Scalars['String']['output'];
+};
+
+export type CreateEnvironmentInput = {
+  /** The Site ID to use; generated when absent. 1-64 letters, digits, "_" or "-". */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  name: Scalars['String']['input'];
+};
+
+export type DeleteFormPayload = {
+  __typename?: 'DeleteFormPayload';
+  deleted: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+};
+
+/** Legal text with a check box. */
+export type Disclaimer = {
+  __typename?: 'Disclaimer';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  text?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** A select box. */
+export type Dropdown = {
+  __typename?: 'Dropdown';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  hideQuestion?: Maybe<Scalars['Boolean']['output']>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  isMulti?: Maybe<Scalars['Boolean']['output']>;
+  options: Array<Scalars['String']['output']>;
+  placeholder?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** A scheduler choosing among several calendars. */
+export type DynamicScheduler = {
+  __typename?: 'DynamicScheduler';
+  calendarType?: Maybe<CalendarProvider>;
+  calendars: Array<Calendar>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  defaultCalendar: Calendar;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  message?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type Environment = {
+  __typename?: 'Environment';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** A form: its steps, theme and public url. */
+export type Form = {
+  __typename?: 'Form';
+  createdAt: Scalars['DateTime']['output'];
+  environmentId: Scalars['ID']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** The template it was generated from. */
+  sourceFormId?: Maybe<Scalars['ID']['output']>;
+  status: FormStatus;
+  steps: Array<Step>;
+  theme: Theme;
+  updatedAt: Scalars['DateTime']['output'];
+  /** Public path of the form, `/s/<id>`. */
+  url: Scalars['String']['output'];
+};
+
+/** A published form is served at its url; a draft is not. */
+export type FormStatus =
+  | 'DRAFT'
+  | 'PUBLISHED';
+
+/** The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate. */
+export type GenerateFormInput = {
+  name: Scalars['String']['input'];
+  /** A form of the same environment, used as the style template. */
+  sourceFormId: Scalars['ID']['input'];
+  /** At least 2 steps. */
+  steps: Array<StepInput>;
+};
+
+export type GenerateFormPayload = {
+  __typename?: 'GenerateFormPayload';
+  form: Form;
+  success: Scalars['Boolean']['output'];
+};
+
+/** A heading. */
+export type Header = {
+  __typename?: 'Header';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  subheading?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** One field of an IdentityInfo component. */
+export type IdentityField = {
+  __typename?: 'IdentityField';
+  blockPersonalEmails?: Maybe<Scalars['Boolean']['output']>;
+  defaultDialCodeCountry?: Maybe<Scalars['String']['output']>;
+  includeDialCode?: Maybe<Scalars['Boolean']['output']>;
+  /** One of the 18 identity keys, e.g. emailAddress. */
+  key: Scalars['String']['output'];
+  label: Scalars['String']['output'];
+  placeholder?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** Key of the field that must be filled first. */
+  revealAfter?: Maybe<Scalars['String']['output']>;
+};
+
+/** Collects identity fields (name, e-mail, company, …). */
+export type IdentityInfo = {
+  __typename?: 'IdentityInfo';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  fields: Array<IdentityField>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** A form stored as given: how template forms get into an environment. */
+export type ImportFormInput = {
+  environmentId: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+  /** Defaults to PUBLISHED. */
+  status?: InputMaybe<FormStatus>;
+  steps: Array<StepInput>;
+  /** See the README for its shape; defaults fill what is left out. */
+  theme?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/** Multi-line text area. */
+export type LongInput = {
+  __typename?: 'LongInput';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  placeholder?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Choices shown as buttons or check boxes. */
+export type MultipleOptionsQuestion = {
+  __typename?: 'MultipleOptionsQuestion';
+  choices: Array<Scalars['String']['output']>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  isMulti?: Maybe<Scalars['Boolean']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  subheading?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Admin token only. The key in the payload is shown once. */
+  createApiKey: CreateApiKeyPayload;
+  /** Admin token only. */
+  createEnvironment: Environment;
+  /** Soft-deletes a form: it is no longer served and can no longer be a template. */
+  deleteForm: DeleteFormPayload;
+  /** Creates a published form from a template form of the same environment, inheriting its theme. */
+  generateForm: GenerateFormPayload;
+  importForm: Form;
+  /** Admin token only. A revoked key is rejected as invalid from then on. */
+  revokeApiKey: ApiKey;
+};
+
+
+export type MutationCreateApiKeyArgs = {
+  input: CreateApiKeyInput;
+};
+
+
+export type MutationCreateEnvironmentArgs = {
+  input: CreateEnvironmentInput;
+};
+
+
+export type MutationDeleteFormArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationGenerateFormArgs = {
+  environmentId: Scalars['ID']['input'];
+  input: GenerateFormInput;
+};
+
+
+export type MutationImportFormArgs = {
+  input: ImportFormInput;
+};
+
+
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/** Next and back buttons. */
+export type NextBackButtons = {
+  __typename?: 'NextBackButtons';
+  backLabel?: Maybe<Scalars['String']['output']>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  nextLabel?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** The button to the next step. */
+export type NextButton = {
+  __typename?: 'NextButton';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  label?: Maybe<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`. */
+export type OtherComponent = {
+  __typename?: 'OtherComponent';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** An environment; the admin token reaches all, an API key only its own. */
+  environment: Environment;
+  /** A live form of the caller's environment; null when there is none (or it is another environment's). */
+  form?: Maybe<Form>;
+};
+
+
+export type QueryEnvironmentArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryFormArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/** An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type). */
+export type Scheduler = {
+  __typename?: 'Scheduler';
+  calendarType?: Maybe<CalendarProvider>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  dataUrl: Scalars['String']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  message?: Maybe<Scalars['String']['output']>;
+  prefillEmail?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Single-line text input. */
+export type ShortInput = {
+  __typename?: 'ShortInput';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  placeholder?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** One page of a form. */
+export type Step = {
+  __typename?: 'Step';
+  components: Array<Component>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type StepInput = {
+  components: Array<ComponentInput>;
+  name: Scalars['String']['input'];
+};
+
+/** Fonts, colours, background, layout and per-component styles of a form. */
+export type Theme = {
+  __typename?: 'Theme';
+  background: ThemeBackground;
+  colors: ThemeColors;
+  componentStyles: Array<ComponentStyle>;
+  fonts: ThemeFonts;
+  layout: ThemeLayout;
+};
+
+/** A plain colour, a gradient (from, to, angle) or an image (url, overlay). */
+export type ThemeBackground = {
+  __typename?: 'ThemeBackground';
+  angle?: Maybe<Scalars['Int']['output']>;
+  color?: Maybe<Scalars['String']['output']>;
+  from?: Maybe<Scalars['String']['output']>;
+  overlay?: Maybe<Scalars['String']['output']>;
+  to?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+  url?: Maybe<Scalars['String']['output']>;
+};
+
+export type ThemeColors = {
+  __typename?: 'ThemeColors';
+  background: Scalars['String']['output'];
+  buttonText: Scalars['String']['output'];
+  primary: Scalars['String']['output'];
+  text: Scalars['String']['output'];
+};
+
+export type ThemeFonts = {
+  __typename?: 'ThemeFonts';
+  body: Scalars['String']['output'];
+  heading: Scalars['String']['output'];
+};
+
+export type ThemeLayout = {
+  __typename?: 'ThemeLayout';
+  align: Scalars['String']['output'];
+  logoUrl?: Maybe<Scalars['String']['output']>;
+  showProgressBar: Scalars['Boolean']['output'];
+  width: Scalars['String']['output'];
+};
+
+export type CreateEnvironmentMutationVariables = Exact<{
+  input: CreateEnvironmentInput;
+}>;
+
+
+export type CreateEnvironmentMutation = { __typename?: 'Mutation', createEnvironment: { __typename?: 'Environment', id: string, name: string } };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type CreateApiKeyMutation = { __typename?: 'Mutation', createApiKey: { __typename?: 'CreateApiKeyPayload', key: string, apiKey: { __typename?: 'ApiKey', id: string, environmentId: string } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type RevokeApiKeyMutation = { __typename?: 'Mutation', revokeApiKey: { __typename?: 'ApiKey', id: string, revoked: boolean } };
+
+export type GenerateFormMutationVariables = Exact<{
+  environmentId: Scalars['ID']['input'];
+  input: GenerateFormInput;
+}>;
+
+
+export type GenerateFormMutation = { __typename?: 'Mutation', generateForm: { __typename?: 'GenerateFormPayload', success: boolean, form: { __typename?: 'Form', id: string, url: string } } };
+
+export type ImportFormMutationVariables = Exact<{
+  input: ImportFormInput;
+}>;
+
+
+export type ImportFormMutation = { __typename?: 'Mutation', importForm: { __typename?: 'Form', id: string, url: string, status: FormStatus } };
+
+export type DeleteFormMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type DeleteFormMutation = { __typename?: 'Mutation', deleteForm: { __typename?: 'DeleteFormPayload', id: string, deleted: boolean } };
+
+
+export const CreateEnvironmentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateEnvironment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateEnvironmentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEnvironment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
+export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const GenerateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateFormMutation, GenerateFormMutationVariables>;
+export const ImportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImportFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"importForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ImportFormMutation, ImportFormMutationVariables>;
+export const DeleteFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteFormMutation, DeleteFormMutationVariables>;

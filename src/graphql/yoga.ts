@@ -1,0 +1,39 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/auth.service.ts';
+import type { Db } from '../db/client.ts';
+import type { GraphQLContext } from './context.ts';
+import { maskGraphQLError } from './errors.ts';
+import { schema } from './schema.ts';
+
+/** What the HTTP layer hands yoga for each request (the caller is authenticated before yoga runs). */
+export interface YogaServerContext {
+  db: Db;
+  principal: Principal;
+}
+
+export function createGraphQLServer(logger: Logger) {
+  return createYoga<YogaServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    // GraphiQL with its assets bundled, so it works offline.
+    graphiql: { title: 'formloom GraphQL' },
+    renderGraphiQL,
+    landingPage: false,
+    context: ({ db, principal }) => ({ db, principal }),
+    maskedErrors: {
+      maskError: (error, message) => {
+        const masked = maskGraphQLError(error, message);
+        if (masked.message === message) logger.error({ err: error }, 'unexpected GraphQL error');
+        return masked;
+      },
+    },
+    logging: {
+      debug: (...args) => logger.debug(args.join(' ')),
+      info: (...args) => logger.info(args.join(' ')),
+      warn: (...args) => logger.warn(args.join(' ')),
+      error: (...args) => logger.error(args.join(' ')),
+    },
+  });
+}

@@ -1,0 +1,37 @@
+/** v1 REST: POST /api/v1/environments/{environmentId}/forms/generate, an adapter of `generateForm`. */
+import { Hono } from 'hono';
+import { requireEnvironmentAccess } from '../auth/auth.service.ts';
+import type { Db } from '../db/client.ts';
+import { invalidInput } from '../errors.ts';
+import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
+import { GenerateFormDocument } from '../graphql/generated/graphql.ts';
+import type { AppEnv } from '../http.ts';
+import { execute, readJsonObject, respondWithError } from './respond.ts';
+
+export function formsRoutes(db: Db) {
+  const routes = new Hono<AppEnv>();
+
+  routes.post('/environments/:environmentId/forms/generate', async (c) => {
+    const environmentId = c.req.param('environmentId');
+    // Credentials are judged before the body, so a caller without access learns nothing from it.
+    try {
+      requireEnvironmentAccess(c.var.principal, environmentId);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const read = await readJsonObject(c);
+    if ('response' in read) return read.response;
+    // The body is checked against the same zod schema generateForm validates with, here, so that
+    // shape errors GraphQL's type system would reject first (a number for `name`, say) are reported
+    // together with every other problem, with paths from the body's root.
+    const parsed = generateFormInputSchema.safeParse(read.body);
+    if (!parsed.success) return respondWithError(c, invalidInput(toFieldErrors(parsed.error.issues)));
+
+    const result = await execute(c, db, GenerateFormDocument, { environmentId, input: parsed.data });
+    if ('response' in result) return result.response;
+    const { success, form } = result.data.generateForm;
+    return c.json({ success, result: { form: { id: form.id, url: form.url } } }, 200);
+  });
+
+  return routes;
+}

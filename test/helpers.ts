@@ -1,0 +1,96 @@
+/** Shared test fixtures: a real database per test file, the app on it, and factories. */
+import { readFileSync } from 'node:fs';
+import { pino } from 'pino';
+import { afterAll, inject } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { createApiKey } from '../src/auth/auth.service.ts';
+import { readTemplateExample } from '../src/bootstrap.ts';
+import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
+import { createEnvironment } from '../src/environments/environments.service.ts';
+import { importForm } from '../src/forms/forms.service.ts';
+import type { Theme } from '../src/forms/theme.ts';
+import { createId } from '../src/ids.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** Opens this file's database: the run's PostgreSQL database, or a PGlite loaded from the migrated dump. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const databaseUrl = inject('testDatabaseUrl');
+  if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4 });
+  const dump = readFileSync(inject('pgliteDumpFile')!);
+  return openDatabase({ loadDataDir: new Blob([dump]) });
+}
+
+export interface TestContext {
+  handle: DatabaseHandle;
+  db: Database;
+  app: ReturnType<typeof createApp>;
+}
+
+/** A database and the app on it for one test file; closed after the file's tests. */
+export async function setupTestApp(): Promise<TestContext> {
+  const handle = await openTestDatabase();
+  const app = createApp({
+    config: { maxBodyBytes: 1_048_576 },
+    db: handle.db,
+    logger: pino({ level: 'silent' }),
+    adminToken: ADMIN_TOKEN,
+  });
+  afterAll(() => handle.close());
+  return { handle, db: handle.db, app };
+}
+
+export interface TestTenant {
+  environmentId: string;
+  apiKey: string;
+  apiKeyId: string;
+  templateId: string;
+  template: ReturnType<typeof readTemplateExample>;
+}
+
+/** A fresh environment with an API key and the example template imported into it. */
+export async function createTenant(db: Database, overrides: { theme?: Theme } = {}): Promise<TestTenant> {
+  const environment = await createEnvironment(db, { name: `Tenant ${createId().slice(0, 6)}` });
+  const key = await createApiKey(db, { environmentId: environment.id, name: 'test' });
+  const template = readTemplateExample();
+  const form = await importForm(db, {
+    environmentId: environment.id,
+    name: template.name,
+    theme: overrides.theme ?? template.theme!,
+    steps: template.steps,
+  });
+  return { environmentId: environment.id, apiKey: key.key, apiKeyId: key.id, templateId: form.id, template };
+}
+
+/** A valid two-step generate body. */
+export function validBody(sourceFormId: string, steps?: unknown[]) {
+  return {
+    sourceFormId,
+    name: 'Generated form',
+    steps: steps ?? [
+      {
+        name: 'Contact',
+        components: [
+          { type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } },
+          { type: 'NextButton', content: { label: 'Next' } },
+        ],
+      },
+      { name: 'Book', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro' } }] },
+    ],
+  };
+}
+
+export function jsonRequest(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+/** POSTs a GraphQL operation to /graphql. */
+export async function graphql(
+  app: TestContext['app'],
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { data?: any; errors?: any[] } }> {
+  const response = await app.request('/graphql', jsonRequest('POST', { query, variables }, headers));
+  return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
+}

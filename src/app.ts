@@ -5,16 +5,18 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
-import { authenticate } from './auth/auth.service.ts';
+import { authenticate, deriveSecret } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
+import { publicRoutes } from './public/routes.ts';
 import { formsRoutes } from './rest/forms.ts';
+import { responsesRoutes } from './rest/responses.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'maxBodyBytes'>;
+  config: Config;
   db: Db;
   logger: Logger;
   adminToken: string;
@@ -22,7 +24,7 @@ export interface AppDeps {
 
 export function createApp({ config, db, logger, adminToken }: AppDeps) {
   const app = new Hono<AppEnv>();
-  const yoga = createGraphQLServer(logger);
+  const yoga = createGraphQLServer(logger, config);
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -57,11 +59,16 @@ export function createApp({ config, db, logger, adminToken }: AppDeps) {
   });
 
   app.use('/api/*', limitBody, identify);
-  app.route('/api/v1', formsRoutes(db));
+  const restDeps = { db, dropOffMs: config.dropOffMs };
+  app.route('/api/v1', formsRoutes(restDeps));
+  app.route('/api/v1', responsesRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', limitBody, identify);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+
+  // Public form pages and the public submission API: no API key, their own size and rate limits.
+  app.route('/', publicRoutes({ config, db, logger, cookieSecret: deriveSecret(adminToken, 'public-cookies') }));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => {

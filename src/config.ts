@@ -18,6 +18,16 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** Largest accepted request body, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Request header carrying the respondent's country code (empty when absent). */
+  COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name').default('cf-ipcountry'),
+  /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
+  DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
+  /** Public submissions (pages and the public JSON API) allowed per IP per minute. */
+  PUBLIC_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  /** Largest public submission body, in bytes. */
+  PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
 });
 
 export interface Config {
@@ -29,6 +39,11 @@ export interface Config {
   adminToken: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   maxBodyBytes: number;
+  trustProxy: number;
+  countryHeader: string;
+  dropOffMs: number;
+  publicRateLimitPerMinute: number;
+  publicMaxBodyBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -60,5 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: c.ADMIN_TOKEN,
     logLevel: c.LOG_LEVEL,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    trustProxy: c.TRUST_PROXY,
+    countryHeader: c.COUNTRY_HEADER.toLowerCase(),
+    dropOffMs: c.DROP_OFF_MINUTES * 60_000,
+    publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
+    publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
   };
 }

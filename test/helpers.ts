@@ -5,6 +5,7 @@ import { afterAll, inject } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/auth.service.ts';
 import { readTemplateExample } from '../src/bootstrap.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
 import { createEnvironment } from '../src/environments/environments.service.ts';
 import { importForm } from '../src/forms/forms.service.ts';
@@ -21,6 +22,11 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ loadDataDir: new Blob([dump]) });
 }
 
+/** The defaults of an empty environment, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides };
+}
+
 export interface TestContext {
   handle: DatabaseHandle;
   db: Database;
@@ -31,7 +37,7 @@ export interface TestContext {
 export async function setupTestApp(): Promise<TestContext> {
   const handle = await openTestDatabase();
   const app = createApp({
-    config: { maxBodyBytes: 1_048_576 },
+    config: testConfig(),
     db: handle.db,
     logger: pino({ level: 'silent' }),
     adminToken: ADMIN_TOKEN,

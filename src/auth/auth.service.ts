@@ -2,7 +2,7 @@
  * API keys and the admin token. Keys are `fl_<id>_<secret>`: `id` is the key's public prefix and its
  * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
@@ -19,6 +19,11 @@ const KEY_PATTERN = /^fl_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+/** A secret for one purpose, derived from the admin token (so no second secret needs configuring). */
+export function deriveSecret(adminToken: string, purpose: string): string {
+  return createHmac('sha256', adminToken).update(purpose).digest('base64url');
+}
 
 /** Constant-time equality of two secrets of any length (compares their hashes). */
 export function secretsEqual(a: string, b: string): boolean {

@@ -1,6 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { ResponseAnswer, ResponseMeta } from '../responses/model.ts';
 import type { StoredStep } from '../forms/components.ts';
 import type { Theme } from '../forms/theme.ts';
 
@@ -57,4 +58,89 @@ export const forms = pgTable(
     index('forms_environment_id_idx').on(t.environmentId),
     check('forms_status_check', sql`${t.status} in ('draft', 'published')`),
   ],
+);
+
+/**
+ * A lead: a person known to an environment. Anonymous visitors are leads without an e-mail; an
+ * e-mail answered in a form attaches the response to the environment's lead with that e-mail.
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** Lower-cased; unique within the environment. */
+    email: text('email'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('leads_environment_email_uq').on(t.environmentId, t.email)],
+);
+
+/** How often a lead has visited and completed one form (`personAttributes.visitedForm` / `completedForm`). */
+export const leadFormStats = pgTable(
+  'lead_form_stats',
+  {
+    leadId: text('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    visits: integer('visits').notNull().default(0),
+    completions: integer('completions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.leadId, t.formId] })],
+);
+
+/**
+ * A response to a form. `data` holds `{questionId, response}` entries in the per-type shapes of
+ * responses/shapes.ts. `status` is not stored: it follows from `finished` and `updatedAt`.
+ *
+ * The listing indexes match `ORDER BY created_at DESC, id DESC` exactly (DESC means NULLS FIRST in
+ * PostgreSQL; drizzle's `.desc()` alone would emit NULLS LAST and force a sort), with partial twins
+ * for the default completed-only listings.
+ */
+export const responses = pgTable(
+  'responses',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id')
+      .notNull()
+      .references(() => leads.id),
+    /** The browser session (public pages) that owns this response; one response per session and form. */
+    sessionId: text('session_id'),
+    finished: boolean('finished').notNull().default(false),
+    data: jsonb('data').$type<ResponseAnswer[]>().notNull().default([]),
+    /** Extra metadata (source, user agent, …); `leadId` is added from the column when read. */
+    meta: jsonb('meta').$type<ResponseMeta>().notNull().default({}),
+    ip: text('ip').notNull().default(''),
+    country: text('country').notNull().default(''),
+    visitedForm: integer('visited_form').notNull().default(1),
+    completedForm: integer('completed_form').notNull().default(0),
+    version: text('version').notNull().default('2.0'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    dataUpdatedAt: timestamp('data_updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => {
+    // A fresh pair per index: drizzle's ordered-column builders are single-use.
+    const newestFirst = () => [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
+    return [
+      index('responses_form_created_idx').on(t.formId, ...newestFirst()),
+      index('responses_form_finished_created_idx').on(t.formId, ...newestFirst()).where(sql`${t.finished}`),
+      index('responses_environment_created_idx').on(t.environmentId, ...newestFirst()),
+      index('responses_environment_finished_created_idx').on(t.environmentId, ...newestFirst()).where(sql`${t.finished}`),
+      uniqueIndex('responses_form_session_uq').on(t.formId, t.sessionId),
+      index('responses_lead_idx').on(t.leadId),
+    ];
+  },
 );

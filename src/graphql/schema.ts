@@ -2,6 +2,7 @@
 import { lexicographicSortSchema } from 'graphql';
 import '../environments/environments.graphql.ts';
 import '../forms/forms.graphql.ts';
+import '../responses/responses.graphql.ts';
 import { builder } from './builder.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -13,7 +13,7 @@ export interface YogaServerContext {
   principal: Principal;
 }
 
-export function createGraphQLServer(logger: Logger) {
+export function createGraphQLServer(logger: Logger, settings: { dropOffMs: number }) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -21,7 +21,7 @@ export function createGraphQLServer(logger: Logger) {
     graphiql: { title: 'formloom GraphQL' },
     renderGraphiQL,
     landingPage: false,
-    context: ({ db, principal }) => ({ db, principal }),
+    context: ({ db, principal }) => ({ db, principal, dropOffMs: settings.dropOffMs }),
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskGraphQLError(error, message);

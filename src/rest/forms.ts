@@ -1,14 +1,13 @@
 /** v1 REST: POST /api/v1/environments/{environmentId}/forms/generate, an adapter of `generateForm`. */
 import { Hono } from 'hono';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
-import type { Db } from '../db/client.ts';
 import { invalidInput } from '../errors.ts';
 import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
 import { GenerateFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import { execute, readJsonObject, respondWithError } from './respond.ts';
+import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
 
-export function formsRoutes(db: Db) {
+export function formsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
   routes.post('/environments/:environmentId/forms/generate', async (c) => {
@@ -27,7 +26,7 @@ export function formsRoutes(db: Db) {
     const parsed = generateFormInputSchema.safeParse(read.body);
     if (!parsed.success) return respondWithError(c, invalidInput(toFieldErrors(parsed.error.issues)));
 
-    const result = await execute(c, db, GenerateFormDocument, { environmentId, input: parsed.data });
+    const result = await execute(c, deps, GenerateFormDocument, { environmentId, input: parsed.data });
     if ('response' in result) return result.response;
     const { success, form } = result.data.generateForm;
     return c.json({ success, result: { form: { id: form.id, url: form.url } } }, 200);

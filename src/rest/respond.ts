@@ -6,6 +6,12 @@ import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 
+/** What the REST adapters need to run operations. */
+export interface RestDeps {
+  db: Db;
+  dropOffMs: number;
+}
+
 /** Answers with the error's documented status and body; unexpected errors are a logged 500. */
 export function respondWithError(c: Context<AppEnv>, error: unknown): Response {
   const known = restErrorOf(error);
@@ -17,11 +23,11 @@ export function respondWithError(c: Context<AppEnv>, error: unknown): Response {
 /** Runs `document` as the request's caller; returns its data, or the error response to send. */
 export async function execute<TData, TVariables extends Record<string, unknown>>(
   c: Context<AppEnv>,
-  db: Db,
+  deps: RestDeps,
   document: TypedDocumentNode<TData, TVariables>,
   variables: TVariables,
 ): Promise<{ data: TData } | { response: Response }> {
-  const result = await runOperation(document, variables, { db, principal: c.var.principal });
+  const result = await runOperation(document, variables, { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs });
   if (result.error) return { response: respondWithError(c, result.error) };
   return { data: result.data };
 }

@@ -39,8 +39,9 @@ export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLErr
 export function maskGraphQLError(error: unknown, message: string): Error {
   const appError = appErrorOf(error);
   if (appError) return toGraphQLError(appError, error instanceof GraphQLError ? error : undefined);
-  // Errors yoga raises itself (parse, validation, variable coercion) are the client's and keep their text.
-  if (error instanceof GraphQLError && !error.originalError) return error;
+  // Errors graphql-js raises itself (parse, validation, variable coercion, which wraps a GraphQLError of
+  // its own) are the client's and keep their text.
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 

@@ -37,27 +37,24 @@ const str = (value: unknown) => (typeof value === 'string' ? value : null);
 const bool = (value: unknown) => (typeof value === 'boolean' ? value : null);
 const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
+
 /** A union member over stored components with the shared `id`, `type` and raw `content` fields. */
-function componentType(
-  name: string,
-  description: string,
-  fields: (t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<{ Context: GraphQLContext }>, StoredComponent>) => object,
-) {
+function componentType(name: string, description: string, fields: (t: ComponentFields) => Record<string, unknown> = () => ({})) {
   return builder.objectRef<StoredComponent>(name).implement({
     description,
     fields: (t) => ({
       id: t.exposeID('id', { description: 'Stable id; the questionId of answers to this component.' }),
       type: t.exposeString('type', { description: 'The stored component type, e.g. "CalendlyScreen".' }),
       content: t.field({ type: 'JSON', description: 'The stored content, aliases normalised.', resolve: (c) => c.content }),
-      ...(fields(t as never) as Record<string, never>),
+      ...(fields(t) as Record<string, never>),
     }),
   });
 }
 
-const textField = (t: any, key: string, description?: string) =>
-  t.string({ nullable: true, description, resolve: (c: StoredComponent) => str(c.content[key]) });
-const boolField = (t: any, key: string, description?: string) =>
-  t.boolean({ nullable: true, description, resolve: (c: StoredComponent) => bool(c.content[key]) });
+const textField = (t: ComponentFields, key: string) => t.string({ nullable: true, resolve: (c) => str(c.content[key]) });
+const boolField = (t: ComponentFields, key: string) => t.boolean({ nullable: true, resolve: (c) => bool(c.content[key]) });
 
 const textInput = (name: string, description: string) =>
   componentType(name, description, (t) => ({
@@ -87,11 +84,11 @@ interface Calendar {
 const CalendarRef = builder.objectRef<Calendar>('Calendar').implement({
   fields: (t) => ({ name: t.exposeString('name'), dataUrl: t.exposeString('dataUrl') }),
 });
-const calendarType = (t: any) =>
+const calendarType = (t: ComponentFields) =>
   t.field({
     type: CalendarProviderEnum,
     nullable: true,
-    resolve: (c: StoredComponent) => (CALENDAR_PROVIDERS as readonly unknown[]).includes(c.content.calendarType) ? c.content.calendarType : null,
+    resolve: (c) => CALENDAR_PROVIDERS.find((provider) => provider === c.content.calendarType) ?? null,
   });
 
 const members = {
@@ -135,7 +132,6 @@ const members = {
   OtherComponent: componentType(
     'OtherComponent',
     'Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`.',
-    () => ({}),
   ),
 };
 

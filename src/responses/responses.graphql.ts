@@ -1,2 +1,275 @@
-/** GraphQL types and queries of responses. Being built (issue 4). */
-export {};
+/**
+ * GraphQL types and queries of responses: `formResponses` and `environmentResponses`, Relay-style
+ * forward connections (`first` ≤ 100, `after`) over the keyset listings of responses.service.ts.
+ * Each answer is offered raw (`response`, as stored) and typed (`answer`, a union by component type).
+ */
+import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { IDENTITY_FIELD_KEYS, isSchedulerType, type FieldError } from '../forms/components.ts';
+import { builder } from '../graphql/builder.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
+import {
+  decodeCursor,
+  FORM_PAGE_SIZE,
+  listResponses,
+  MAX_PAGE_SIZE,
+  type ListedResponse,
+  type ResponseDateField,
+  type ResponsePage,
+} from './responses.service.ts';
+
+// ---------------------------------------------------------------- typed answers
+
+type Stored = ResponseAnswer['response'];
+
+const str = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+const bool = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
+const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+
+type AnswerFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<{ Context: GraphQLContext }>, Stored>;
+
+/** A member of the Answer union: the fields every answer has, plus the type's own. */
+function answerType(name: string, description: string, fields: (t: AnswerFieldBuilder) => object = () => ({})) {
+  return builder.objectRef<Stored>(name).implement({
+    description,
+    fields: (t) => ({
+      type: t.string({ description: 'The component type answered, e.g. "Dropdown".', resolve: (r) => r.type }),
+      headline: t.string({ nullable: true, description: 'The question text.', resolve: (r) => str(r.headline) }),
+      componentShapeVersion: t.string({ nullable: true, resolve: (r) => str(r.componentShapeVersion) }),
+      leadAttribute: t.string({ nullable: true, description: 'The lead attribute this answer sets, if any.', resolve: (r) => str(r.leadAttribute) }),
+      ...(fields(t as never) as Record<string, never>),
+    }),
+  });
+}
+
+const textInput = (t: AnswerFieldBuilder) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) });
+
+interface Choice {
+  key: string;
+  value: boolean;
+  index: number;
+}
+const ChoiceRef = builder.objectRef<Choice>('ChoiceAnswer').implement({
+  description: 'One choice of a MultipleOptionsQuestion and whether it was picked.',
+  fields: (t) => ({ key: t.exposeString('key'), value: t.exposeBoolean('value'), index: t.exposeInt('index') }),
+});
+const choicesOf = (value: unknown): Choice[] =>
+  Array.isArray(value)
+    ? value.flatMap((c: unknown, i) => {
+        if (typeof c !== 'object' || c === null) return [];
+        const choice = c as Record<string, unknown>;
+        const key = str(choice.key);
+        return key === null ? [] : [{ key, value: choice.value === true, index: int(choice.index) ?? i }];
+      })
+    : [];
+
+const answerMembers = {
+  ShortInput: answerType('ShortInputAnswer', 'Answer to a ShortInput.', textInput),
+  LongInput: answerType('LongInputAnswer', 'Answer to a LongInput.', textInput),
+  Dropdown: answerType('DropdownAnswer', 'Answer to a Dropdown.', (t) => ({
+    selected: t.stringList({ description: 'The option(s) picked; one element unless the dropdown is multi-select.', resolve: (r) => strings(r.selected) }),
+    isMulti: t.boolean({ description: 'True when the stored answer is a list.', resolve: (r) => Array.isArray(r.selected) }),
+  })),
+  MultipleOptionsQuestion: answerType('MultipleOptionsQuestionAnswer', 'Answer to a MultipleOptionsQuestion.', (t) => ({
+    choices: t.field({ type: [ChoiceRef], resolve: (r) => choicesOf(r.choices) }),
+    selectedOther: t.boolean({ nullable: true, description: 'The respondent chose "Other".', resolve: (r) => bool(r.selectedOther) }),
+  })),
+  IdentityInfo: answerType('IdentityInfoAnswer', 'The identity fields collected; `fullName` is first + last name when not given.', (t) =>
+    Object.fromEntries(
+      IDENTITY_FIELD_KEYS.map((key) => [
+        key,
+        t.string({
+          nullable: true,
+          resolve: (r) =>
+            key === 'fullName'
+              ? (str(r.fullName) ?? ([str(r.firstName), str(r.lastName)].filter(Boolean).join(' ') || null))
+              : str(r[key]),
+        }),
+      ]),
+    ),
+  ),
+  Scheduler: answerType('SchedulerAnswer', 'Answer to a scheduler (`Scheduler`, `<Provider>Screen`, `DynamicScheduler`).', (t) => ({
+    eventScheduled: t.boolean({ nullable: true, resolve: (r) => bool(r.eventScheduled) }),
+    uri: t.string({ nullable: true, description: "The provider's URI of the booked event.", resolve: (r) => str(r.uri) }),
+    meetingTime: t.string({ nullable: true, description: 'ISO 8601.', resolve: (r) => str(r.meetingTime) }),
+    meetingEndTime: t.string({ nullable: true, description: 'ISO 8601.', resolve: (r) => str(r.meetingEndTime) }),
+    ownerEmails: t.stringList({ resolve: (r) => strings(r.ownerEmails) }),
+    guestEmails: t.stringList({ resolve: (r) => strings(r.guestEmails) }),
+  })),
+  Disclaimer: answerType('DisclaimerAnswer', 'Answer to a Disclaimer.', (t) => ({
+    check: t.boolean({ nullable: true, description: 'The box was ticked.', resolve: (r) => bool(r.check) }),
+  })),
+  GraphicOptions: answerType('GraphicOptionsAnswer', 'Answer to GraphicOptions: the picked option.', (t) => ({
+    index: t.int({ nullable: true, resolve: (r) => int(r.index) }),
+    value: t.string({ nullable: true, resolve: (r) => str(r.value) }),
+  })),
+  FileUploader: answerType('FileUploaderAnswer', 'Answer to a FileUploader.', (t) => ({
+    fileUrl: t.string({ nullable: true, resolve: (r) => str(r.fileUrl) }),
+  })),
+  PasswordInput: answerType('PasswordInputAnswer', 'Answer to PasswordInput / PasswordCreatorInput: stored hashed, nothing readable.'),
+  Other: answerType('OtherAnswer', 'Answer to any other component type; read the raw `response`.'),
+};
+
+function answerMemberOf(type: string): keyof typeof answerMembers {
+  if (isSchedulerType(type) || type === 'DynamicScheduler') return 'Scheduler';
+  if (type === 'PasswordCreatorInput') return 'PasswordInput';
+  if (type === 'MultipleChoiceSingleAnswer' || type === 'MultipleChoiceQuestion') return 'MultipleOptionsQuestion';
+  return type !== 'Other' && Object.hasOwn(answerMembers, type) ? (type as keyof typeof answerMembers) : 'Other';
+}
+
+const AnswerUnion = builder.unionType('Answer', {
+  description: "Typed view of one answer; the member follows the answered component's type.",
+  types: Object.values(answerMembers),
+  resolveType: (response) => answerMembers[answerMemberOf(response.type)],
+});
+
+const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
+  description: 'One answer of a response.',
+  fields: (t) => ({
+    questionId: t.exposeID('questionId', { description: 'The id of the form component answered.' }),
+    response: t.field({ type: 'JSON', description: 'The answer exactly as stored (what the REST API returns).', resolve: (a) => a.response }),
+    answer: t.field({ type: AnswerUnion, description: 'The same answer, typed.', resolve: (a) => a.response }),
+  }),
+});
+
+// ---------------------------------------------------------------- responses
+
+const PersonAttributesRef = builder.objectRef<ResponseRecord>('PersonAttributes').implement({
+  description: 'Attributes of the submitter.',
+  fields: (t) => ({
+    ip: t.exposeString('ip'),
+    country: t.exposeString('country', { description: 'Country code; empty when unknown.' }),
+    visitedForm: t.exposeInt('visitedForm', { description: 'Times this lead has visited the form.' }),
+    completedForm: t.exposeInt('completedForm', { description: 'Times this lead has completed the form.' }),
+  }),
+});
+
+export const FormResponseRef = builder.objectRef<ListedResponse>('FormResponse').implement({
+  description: 'A response to a form: the response object of `GET /api/v1/responses`.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),
+    finished: t.exposeBoolean('finished', { description: 'true: completed; false: partial.' }),
+    status: t.int({
+      description: `${RESPONSE_STATUS.completed} completed, ${RESPONSE_STATUS.droppedOff} dropped off (unfinished and untouched for the drop-off time), ${RESPONSE_STATUS.inProgress} in progress.`,
+      resolve: (r, _, { dropOffMs }) => responseStatus(r, new Date(), dropOffMs),
+    }),
+    formId: t.exposeID('formId'),
+    version: t.exposeString('version', { description: 'Version of the response format.' }),
+    leadId: t.exposeID('leadId'),
+    data: t.field({ type: [QuestionResponseRef], resolve: (r) => r.data }),
+    meta: t.field({ type: 'JSON', description: 'Metadata; includes `leadId`.', resolve: (r) => ({ ...r.meta, leadId: r.leadId }) }),
+    personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),
+  }),
+});
+
+const FormResponseConnection = builder.connectionObject(
+  {
+    type: FormResponseRef,
+    name: 'FormResponseConnection',
+    description: 'A page of responses, newest first (created_at DESC, id DESC).',
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'FormResponseEdge' },
+);
+
+const ResponseDateFieldEnum = builder.enumType('ResponseDateField', {
+  description: 'The timestamp `since` and `until` filter on.',
+  values: { CREATED_AT: { value: 'createdAt' }, UPDATED_AT: { value: 'updatedAt' } } as const,
+});
+
+const ResponseFilterInput = builder.inputType('ResponseFilter', {
+  description: 'Filters of both response listings (the same as the REST query parameters).',
+  fields: (t) => ({
+    returnPartials: t.boolean({ defaultValue: false, description: 'Include unfinished (partial) responses.' }),
+    since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
+    until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
+    dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
+  }),
+});
+
+interface ListingArgs {
+  environmentId?: string | number | null | undefined;
+  filter?: { returnPartials?: boolean | null; since?: Date | null; until?: Date | null; dateField?: ResponseDateField | null } | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
+
+/** The environment the caller reads: its API key's, or (admin token) the one it names. */
+function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environmentId']): string {
+  const named = environmentId === null || environmentId === undefined ? undefined : String(environmentId);
+  if (ctx.principal.kind === 'admin') {
+    if (named === undefined) throw invalidArguments([{ message: 'environmentId is required with the admin token', path: ['environmentId'] }]);
+    return named;
+  }
+  const { environmentId: own } = requireApiKey(ctx.principal);
+  if (named !== undefined) requireEnvironmentAccess(ctx.principal, named);
+  return own;
+}
+
+async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
+  const environmentId = environmentOf(ctx, args.environmentId);
+  const errors: FieldError[] = [];
+  const first = args.first ?? FORM_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
+  const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
+  if (args.after !== null && args.after !== undefined && !after) errors.push({ message: 'after is not a valid cursor', path: ['after'] });
+  const filter = args.filter ?? {};
+  if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+  if (errors.length > 0) throw invalidArguments(errors);
+
+  const page: ResponsePage | null = await listResponses(ctx.db, {
+    environmentId,
+    formId,
+    includePartials: filter.returnPartials ?? false,
+    since: filter.since ?? undefined,
+    until: filter.until ?? undefined,
+    dateField: filter.dateField ?? 'createdAt',
+    after,
+    limit: first,
+  });
+  if (!page) throw notFound('Form not found');
+  const edges = page.responses.map((node) => ({ cursor: node.cursor, node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: after !== undefined,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+builder.queryFields((t) => {
+  const listingArgs = {
+    environmentId: t.arg.id({ description: 'The Site ID. Required with the admin token; with an API key, its own environment (the default).' }),
+    filter: t.arg({ type: ResponseFilterInput }),
+    first: t.arg.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+    after: t.arg.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
+  };
+  return {
+    formResponses: t.field({
+      type: FormResponseConnection,
+      description:
+        "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
+      args: { formId: t.arg.id({ required: true }), ...listingArgs },
+      resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),
+    }),
+    environmentResponses: t.field({
+      type: FormResponseConnection,
+      description: 'Responses of every form of the environment, newest first.',
+      args: listingArgs,
+      resolve: (_, args, ctx) => resolveListing(ctx, args, undefined),
+    }),
+  };
+});

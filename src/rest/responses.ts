@@ -1,8 +1,246 @@
-/** v1 REST: GET /api/v1/responses. Being built (issue 4). */
+/**
+ * v1 REST: GET /api/v1/responses, an adapter of the `formResponses` and `environmentResponses`
+ * queries. It never touches the database: it parses the query string, runs the typed operations
+ * in-process and writes their results in the documented shape.
+ *
+ * - `?formId=F`: the form's 10 most recent responses (`after` pages back 10 at a time).
+ * - no `formId`, no `limit`/`after`: every response of the environment, streamed page by page as the
+ *   connection is walked, so memory stays flat however many there are.
+ * - no `formId`, with `limit` and/or `after`: one page, plus `nextCursor`.
+ */
+import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { requireApiKey } from '../auth/auth.service.ts';
+import { appErrorOf } from '../graphql/errors.ts';
+import { runOperation } from '../graphql/execute.ts';
+import {
+  EnvironmentResponsesPageDocument,
+  FormResponsesPageDocument,
+  type EnvironmentResponsesPageQuery,
+  type ResponseFilter,
+  type RestResponseFieldsFragment,
+} from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import type { RestDeps } from './respond.ts';
+import type { FieldError } from '../forms/components.ts';
+import type { ResponseObject } from '../responses/model.ts';
+import { decodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
+import { respondWithError, type RestDeps } from './respond.ts';
 
-export function responsesRoutes(_deps: RestDeps) {
-  return new Hono<AppEnv>();
+/** Page size the unpaged environment listing walks the connection with. */
+const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
+const INVALID_QUERY = 'Invalid query parameters';
+
+// ---------------------------------------------------------------- query parameters
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** An ISO 8601 date (midnight UTC) or date-time with a time zone, as an ISO string (ms precision). */
+const isoInstant = z.string().transform((value, ctx) => {
+  const time = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time with a time zone, e.g. 2024-05-01T00:00:00Z' });
+    return z.NEVER;
+  }
+  return new Date(time).toISOString();
+});
+
+const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
+const limitParam = z
+  .string()
+  .regex(/^\d+$/, 'must be a positive integer')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'must be at least 1'));
+
+const querySchema = z.object({
+  formId: z.string().min(1, 'must not be empty').max(128).optional(),
+  returnPartials: booleanParam.optional(),
+  since: isoInstant.optional(),
+  until: isoInstant.optional(),
+  dateField: z.enum(['createdAt', 'updatedAt'], { message: 'must be createdAt or updatedAt' }).optional(),
+  limit: limitParam.optional(),
+  after: z
+    .string()
+    .refine((value) => decodeCursor(value) !== undefined, 'is not a valid cursor')
+    .optional(),
+});
+type ResponsesQuery = z.output<typeof querySchema>;
+
+const PARAMS = Object.keys(querySchema.shape) as (keyof typeof querySchema.shape)[];
+
+function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const raw: Record<string, string> = {};
+  for (const name of PARAMS) {
+    const values = c.req.queries(name);
+    if (!values || values.length === 0) continue;
+    if (values.length > 1) errors.push({ message: `${name} must be given once`, path: [name] });
+    raw[name] = values[0]!;
+  }
+  const parsed = querySchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      errors.push({ message: `${name} ${issue.message}`, path: [name] });
+    }
+  }
+  if (errors.length > 0 || !parsed.success) return { errors };
+  const query = parsed.data;
+  if (query.formId !== undefined && query.limit !== undefined && query.limit > FORM_PAGE_SIZE) {
+    errors.push({ message: `limit must be at most ${FORM_PAGE_SIZE} with formId`, path: ['limit'] });
+  }
+  if (query.formId === undefined && query.limit !== undefined && query.limit > MAX_PAGE_SIZE) {
+    errors.push({ message: `limit must be at most ${MAX_PAGE_SIZE}`, path: ['limit'] });
+  }
+  if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
+    errors.push({ message: 'until must be later than since', path: ['until'] });
+  }
+  return errors.length > 0 ? { errors } : { query };
+}
+
+const invalidQuery = (c: Context<AppEnv>, errors: FieldError[]) => c.json({ message: INVALID_QUERY, errors }, 400);
+
+/** GraphQL argument paths as query parameter names (`first` is `limit`, filter fields are flat). */
+function toQueryErrors(errors: readonly FieldError[]): FieldError[] {
+  return errors.map(({ message, path }) => {
+    const flat = path[0] === 'filter' ? path.slice(1) : path;
+    return { message, path: flat[0] === 'first' ? ['limit', ...flat.slice(1)] : flat };
+  });
+}
+
+/** The documented answer to an operation's error; argument problems read as query-parameter problems. */
+function respondWithOperationError(c: Context<AppEnv>, error: unknown): Response {
+  const appError = appErrorOf(error);
+  if (appError?.code === 'BAD_USER_INPUT') return invalidQuery(c, toQueryErrors(appError.errors ?? []));
+  return respondWithError(c, error);
+}
+
+// ---------------------------------------------------------------- response objects
+
+/** The response object of SPEC.md, in its documented field order. */
+export function toRestResponse(node: RestResponseFieldsFragment): ResponseObject {
+  return {
+    id: node.id,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+    dataUpdatedAt: node.dataUpdatedAt,
+    finished: node.finished,
+    status: node.status,
+    formId: node.formId,
+    version: node.version,
+    data: node.data.map((answer) => ({ questionId: answer.questionId, response: answer.response as ResponseObject['data'][number]['response'] })),
+    meta: node.meta as ResponseObject['meta'],
+    personAttributes: {
+      ip: node.personAttributes.ip,
+      country: node.personAttributes.country,
+      visitedForm: node.personAttributes.visitedForm,
+      completedForm: node.personAttributes.completedForm,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- routes
+
+export function responsesRoutes(deps: RestDeps) {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/responses', async (c) => {
+    // Credentials are judged before the parameters, so a caller without access learns nothing from them.
+    try {
+      requireApiKey(c.var.principal);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const parsed = parseQuery(c);
+    if ('errors' in parsed) return invalidQuery(c, parsed.errors);
+    const { query } = parsed;
+    const filter: ResponseFilter = {
+      returnPartials: query.returnPartials ?? false,
+      dateField: query.dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
+      ...(query.since !== undefined ? { since: query.since } : {}),
+      ...(query.until !== undefined ? { until: query.until } : {}),
+    };
+    const paged = query.limit !== undefined || query.after !== undefined;
+    const context = { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs };
+
+    if (query.formId !== undefined) {
+      const result = await runOperation(
+        FormResponsesPageDocument,
+        { formId: query.formId, filter, first: query.limit ?? FORM_PAGE_SIZE, after: query.after ?? null },
+        context,
+      );
+      if (result.error) return respondWithOperationError(c, result.error);
+      const { edges, pageInfo } = result.data.formResponses;
+      const data = edges.map((edge) => toRestResponse(edge.node));
+      // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
+      return c.json(paged ? { data, nextCursor: nextCursorOf(pageInfo) } : { data }, 200);
+    }
+
+    const runPage = (first: number, after: string | null) => runOperation(EnvironmentResponsesPageDocument, { filter, first, after }, context);
+
+    if (paged) {
+      const result = await runPage(query.limit ?? MAX_PAGE_SIZE, query.after ?? null);
+      if (result.error) return respondWithOperationError(c, result.error);
+      const { edges, pageInfo } = result.data.environmentResponses;
+      return c.json({ data: edges.map((edge) => toRestResponse(edge.node)), nextCursor: nextCursorOf(pageInfo) }, 200);
+    }
+
+    // Unpaged: the first page decides the status (auth, arguments); then stream every page.
+    const first = await runPage(STREAM_PAGE_SIZE, null);
+    if (first.error) return respondWithOperationError(c, first.error);
+    const log = c.var.log;
+    return new Response(
+      streamPages(first.data.environmentResponses, async (after) => {
+        const next = await runPage(STREAM_PAGE_SIZE, after);
+        if (next.error) {
+          log.error({ err: next.error }, 'response stream failed mid-way');
+          throw next.error;
+        }
+        return next.data.environmentResponses;
+      }),
+      { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } },
+    );
+  });
+
+  return routes;
+}
+
+type Connection = EnvironmentResponsesPageQuery['environmentResponses'];
+
+const nextCursorOf = (pageInfo: Connection['pageInfo']) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
+
+/**
+ * `{"data":[…]}` written page by page. Pull-based: the next page is fetched only when the client
+ * has taken the previous one, so at most about two pages are in memory whatever the total. A
+ * failure after the headers are sent aborts the stream (the client sees a truncated body).
+ */
+function streamPages(first: Connection, fetchAfter: (cursor: string) => Promise<Connection>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let page: Connection | null = first;
+  let wroteItem = false;
+  let opened = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (page === null) {
+          controller.enqueue(encoder.encode(opened ? ']}' : '{"data":[]}'));
+          controller.close();
+          return;
+        }
+        let chunk = opened ? '' : '{"data":[';
+        opened = true;
+        for (const edge of page.edges) {
+          chunk += (wroteItem ? ',' : '') + JSON.stringify(toRestResponse(edge.node));
+          wroteItem = true;
+        }
+        const cursor = nextCursorOf(page.pageInfo);
+        page = null;
+        if (chunk !== '') controller.enqueue(encoder.encode(chunk));
+        // Fetch the next page now, while the client takes this one.
+        if (cursor !== null) page = await fetchAfter(cursor);
+        if (chunk !== '') return;
+      }
+    },
+  });
 }

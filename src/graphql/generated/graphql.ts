@@ -20,6 +20,9 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** Typed view of one answer; the member follows the answered component's type. */
+export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
+
 /** An API key. Its secret is shown only once, by createApiKey. */
 export type ApiKey = {
   __typename?: 'ApiKey';
@@ -48,6 +51,14 @@ export type CalendarProvider =
   | 'ReclaimAI'
   | 'RevenueHero'
   | 'SavvyCal';
+
+/** One choice of a MultipleOptionsQuestion and whether it was picked. */
+export type ChoiceAnswer = {
+  __typename?: 'ChoiceAnswer';
+  index: Scalars['Int']['output'];
+  key: Scalars['String']['output'];
+  value: Scalars['Boolean']['output'];
+};
 
 /** A component of a form step; the member follows the component type. */
 export type Component = Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | MultipleOptionsQuestion | NextBackButtons | NextButton | OtherComponent | Scheduler | ShortInput;
@@ -107,6 +118,20 @@ export type Disclaimer = {
   type: Scalars['String']['output'];
 };
 
+/** Answer to a Disclaimer. */
+export type DisclaimerAnswer = {
+  __typename?: 'DisclaimerAnswer';
+  /** The box was ticked. */
+  check?: Maybe<Scalars['Boolean']['output']>;
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
 /** A select box. */
 export type Dropdown = {
   __typename?: 'Dropdown';
@@ -120,6 +145,22 @@ export type Dropdown = {
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Dropdown. */
+export type DropdownAnswer = {
+  __typename?: 'DropdownAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** True when the stored answer is a list. */
+  isMulti: Scalars['Boolean']['output'];
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The option(s) picked; one element unless the dropdown is multi-select. */
+  selected: Array<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
 };
 
@@ -146,6 +187,19 @@ export type Environment = {
   name: Scalars['String']['output'];
 };
 
+/** Answer to a FileUploader. */
+export type FileUploaderAnswer = {
+  __typename?: 'FileUploaderAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  fileUrl?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
 /** A form: its steps, theme and public url. */
 export type Form = {
   __typename?: 'Form';
@@ -161,6 +215,41 @@ export type Form = {
   updatedAt: Scalars['DateTime']['output'];
   /** Public path of the form, `/s/<id>`. */
   url: Scalars['String']['output'];
+};
+
+/** A response to a form: the response object of `GET /api/v1/responses`. */
+export type FormResponse = {
+  __typename?: 'FormResponse';
+  createdAt: Scalars['DateTime']['output'];
+  data: Array<QuestionResponse>;
+  /** Last change of the answers. */
+  dataUpdatedAt: Scalars['DateTime']['output'];
+  /** true: completed; false: partial. */
+  finished: Scalars['Boolean']['output'];
+  formId: Scalars['ID']['output'];
+  id: Scalars['ID']['output'];
+  leadId: Scalars['ID']['output'];
+  /** Metadata; includes `leadId`. */
+  meta: Scalars['JSON']['output'];
+  personAttributes: PersonAttributes;
+  /** 4 completed, 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
+  status: Scalars['Int']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** Version of the response format. */
+  version: Scalars['String']['output'];
+};
+
+/** A page of responses, newest first (created_at DESC, id DESC). */
+export type FormResponseConnection = {
+  __typename?: 'FormResponseConnection';
+  edges: Array<FormResponseEdge>;
+  pageInfo: PageInfo;
+};
+
+export type FormResponseEdge = {
+  __typename?: 'FormResponseEdge';
+  cursor: Scalars['String']['output'];
+  node: FormResponse;
 };
 
 /** A published form is served at its url; a draft is not. */
@@ -181,6 +270,20 @@ export type GenerateFormPayload = {
   __typename?: 'GenerateFormPayload';
   form: Form;
   success: Scalars['Boolean']['output'];
+};
+
+/** Answer to GraphicOptions: the picked option. */
+export type GraphicOptionsAnswer = {
+  __typename?: 'GraphicOptionsAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  index?: Maybe<Scalars['Int']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+  value?: Maybe<Scalars['String']['output']>;
 };
 
 /** A heading. */
@@ -223,6 +326,36 @@ export type IdentityInfo = {
   type: Scalars['String']['output'];
 };
 
+/** The identity fields collected; `fullName` is first + last name when not given. */
+export type IdentityInfoAnswer = {
+  __typename?: 'IdentityInfoAnswer';
+  aptSuiteEtc?: Maybe<Scalars['String']['output']>;
+  city?: Maybe<Scalars['String']['output']>;
+  companyName?: Maybe<Scalars['String']['output']>;
+  companyRevenue?: Maybe<Scalars['String']['output']>;
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  country?: Maybe<Scalars['String']['output']>;
+  emailAddress?: Maybe<Scalars['String']['output']>;
+  firstName?: Maybe<Scalars['String']['output']>;
+  fullName?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  lastName?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  numberOfEmployees?: Maybe<Scalars['String']['output']>;
+  phoneNumber?: Maybe<Scalars['String']['output']>;
+  profilePictureUrl?: Maybe<Scalars['String']['output']>;
+  state?: Maybe<Scalars['String']['output']>;
+  streetAddress?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+  websiteUrl?: Maybe<Scalars['String']['output']>;
+  workEmailAddress?: Maybe<Scalars['String']['output']>;
+  zipCode?: Maybe<Scalars['String']['output']>;
+};
+
 /** A form stored as given: how template forms get into an environment. */
 export type ImportFormInput = {
   environmentId: Scalars['ID']['input'];
@@ -248,6 +381,19 @@ export type LongInput = {
   type: Scalars['String']['output'];
 };
 
+/** Answer to a LongInput. */
+export type LongInputAnswer = {
+  __typename?: 'LongInputAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  input?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
 /** Choices shown as buttons or check boxes. */
 export type MultipleOptionsQuestion = {
   __typename?: 'MultipleOptionsQuestion';
@@ -260,6 +406,21 @@ export type MultipleOptionsQuestion = {
   question?: Maybe<Scalars['String']['output']>;
   subheading?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a MultipleOptionsQuestion. */
+export type MultipleOptionsQuestionAnswer = {
+  __typename?: 'MultipleOptionsQuestionAnswer';
+  choices: Array<ChoiceAnswer>;
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The respondent chose "Other". */
+  selectedOther?: Maybe<Scalars['Boolean']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
 };
 
@@ -334,6 +495,18 @@ export type NextButton = {
   type: Scalars['String']['output'];
 };
 
+/** Answer to any other component type; read the raw `response`. */
+export type OtherAnswer = {
+  __typename?: 'OtherAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
 /** Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`. */
 export type OtherComponent = {
   __typename?: 'OtherComponent';
@@ -345,12 +518,48 @@ export type OtherComponent = {
   type: Scalars['String']['output'];
 };
 
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** Answer to PasswordInput / PasswordCreatorInput: stored hashed, nothing readable. */
+export type PasswordInputAnswer = {
+  __typename?: 'PasswordInputAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** Attributes of the submitter. */
+export type PersonAttributes = {
+  __typename?: 'PersonAttributes';
+  /** Times this lead has completed the form. */
+  completedForm: Scalars['Int']['output'];
+  /** Country code; empty when unknown. */
+  country: Scalars['String']['output'];
+  ip: Scalars['String']['output'];
+  /** Times this lead has visited the form. */
+  visitedForm: Scalars['Int']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
   /** An environment; the admin token reaches all, an API key only its own. */
   environment: Environment;
+  /** Responses of every form of the environment, newest first. */
+  environmentResponses: FormResponseConnection;
   /** A live form of the caller's environment; null when there is none (or it is another environment's). */
   form?: Maybe<Form>;
+  /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. */
+  formResponses: FormResponseConnection;
 };
 
 
@@ -359,8 +568,53 @@ export type QueryEnvironmentArgs = {
 };
 
 
+export type QueryEnvironmentResponsesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  environmentId?: InputMaybe<Scalars['ID']['input']>;
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryFormArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryFormResponsesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  environmentId?: InputMaybe<Scalars['ID']['input']>;
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  formId: Scalars['ID']['input'];
+};
+
+/** One answer of a response. */
+export type QuestionResponse = {
+  __typename?: 'QuestionResponse';
+  /** The same answer, typed. */
+  answer: Answer;
+  /** The id of the form component answered. */
+  questionId: Scalars['ID']['output'];
+  /** The answer exactly as stored (what the REST API returns). */
+  response: Scalars['JSON']['output'];
+};
+
+/** The timestamp `since` and `until` filter on. */
+export type ResponseDateField =
+  | 'CREATED_AT'
+  | 'UPDATED_AT';
+
+/** Filters of both response listings (the same as the REST query parameters). */
+export type ResponseFilter = {
+  /** Defaults to CREATED_AT. */
+  dateField?: InputMaybe<ResponseDateField>;
+  /** Include unfinished (partial) responses. */
+  returnPartials?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Only responses whose `dateField` is at or after this instant. */
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only responses whose `dateField` is before this instant. */
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 /** An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type). */
@@ -378,6 +632,27 @@ export type Scheduler = {
   type: Scalars['String']['output'];
 };
 
+/** Answer to a scheduler (`Scheduler`, `<Provider>Screen`, `DynamicScheduler`). */
+export type SchedulerAnswer = {
+  __typename?: 'SchedulerAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  eventScheduled?: Maybe<Scalars['Boolean']['output']>;
+  guestEmails: Array<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601. */
+  meetingEndTime?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601. */
+  meetingTime?: Maybe<Scalars['String']['output']>;
+  ownerEmails: Array<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+  /** The provider's URI of the booked event. */
+  uri?: Maybe<Scalars['String']['output']>;
+};
+
 /** Single-line text input. */
 export type ShortInput = {
   __typename?: 'ShortInput';
@@ -389,6 +664,19 @@ export type ShortInput = {
   question?: Maybe<Scalars['String']['output']>;
   required?: Maybe<Scalars['Boolean']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a ShortInput. */
+export type ShortInputAnswer = {
+  __typename?: 'ShortInputAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  input?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
 };
 
@@ -492,10 +780,33 @@ export type DeleteFormMutationVariables = Exact<{
 
 export type DeleteFormMutation = { __typename?: 'Mutation', deleteForm: { __typename?: 'DeleteFormPayload', id: string, deleted: boolean } };
 
+export type RestResponseFieldsFragment = { __typename?: 'FormResponse', id: string, createdAt: string, updatedAt: string, dataUpdatedAt: string, finished: boolean, status: number, formId: string, version: string, meta: unknown, data: Array<{ __typename?: 'QuestionResponse', questionId: string, response: unknown }>, personAttributes: { __typename?: 'PersonAttributes', ip: string, country: string, visitedForm: number, completedForm: number } };
 
+export type FormResponsesPageQueryVariables = Exact<{
+  formId: Scalars['ID']['input'];
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type FormResponsesPageQuery = { __typename?: 'Query', formResponses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, createdAt: string, updatedAt: string, dataUpdatedAt: string, finished: boolean, status: number, formId: string, version: string, meta: unknown, data: Array<{ __typename?: 'QuestionResponse', questionId: string, response: unknown }>, personAttributes: { __typename?: 'PersonAttributes', ip: string, country: string, visitedForm: number, completedForm: number } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
+
+export type EnvironmentResponsesPageQueryVariables = Exact<{
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type EnvironmentResponsesPageQuery = { __typename?: 'Query', environmentResponses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, createdAt: string, updatedAt: string, dataUpdatedAt: string, finished: boolean, status: number, formId: string, version: string, meta: unknown, data: Array<{ __typename?: 'QuestionResponse', questionId: string, response: unknown }>, personAttributes: { __typename?: 'PersonAttributes', ip: string, country: string, visitedForm: number, completedForm: number } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
+
+export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"questionId"}},{"kind":"Field","name":{"kind":"Name","value":"response"}}]}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<RestResponseFieldsFragment, unknown>;
 export const CreateEnvironmentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateEnvironment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateEnvironmentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEnvironment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
 export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
 export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const GenerateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateFormMutation, GenerateFormMutationVariables>;
 export const ImportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImportFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"importForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ImportFormMutation, ImportFormMutationVariables>;
 export const DeleteFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteFormMutation, DeleteFormMutationVariables>;
+export const FormResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"formResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"questionId"}},{"kind":"Field","name":{"kind":"Name","value":"response"}}]}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<FormResponsesPageQuery, FormResponsesPageQueryVariables>;
+export const EnvironmentResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environmentResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"data"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"questionId"}},{"kind":"Field","name":{"kind":"Name","value":"response"}}]}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<EnvironmentResponsesPageQuery, EnvironmentResponsesPageQueryVariables>;

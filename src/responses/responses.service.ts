@@ -1,0 +1,152 @@
+/**
+ * The read side of responses: keyset-paginated listings of one form's responses and of a whole
+ * environment's, newest first.
+ *
+ * Every query filters by the caller's environment. Ordering is `created_at DESC, id DESC`, which the
+ * listing indexes of db/schema.ts match column for column (NULLS FIRST included), so both listings
+ * are index scans that stop after `limit + 1` rows at any table size. Pages continue from a cursor
+ * with a row comparison `(created_at, id) < (cursor)` — the index seeks to it — never with OFFSET.
+ *
+ * Cursors carry `created_at` with PostgreSQL's full microsecond precision (read as text), since a
+ * JavaScript Date keeps only milliseconds and two responses may share a millisecond.
+ */
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { responses } from '../db/schema.ts';
+import { findForm } from '../forms/forms.service.ts';
+import type { ResponseRecord } from './model.ts';
+
+/** Largest page a caller may ask for (GraphQL `first`, REST `limit`). */
+export const MAX_PAGE_SIZE = 100;
+/** Responses per request of the per-form listing (SPEC.md: the 10 most recent). */
+export const FORM_PAGE_SIZE = 10;
+
+export type ResponseDateField = 'createdAt' | 'updatedAt';
+
+/** Filters shared by both listings. */
+export interface ResponseFilter {
+  /** Include unfinished (partial) responses; completed ones only when false. */
+  includePartials?: boolean;
+  /** Inclusive lower bound on `dateField`. */
+  since?: Date | undefined;
+  /** Exclusive upper bound on `dateField`. */
+  until?: Date | undefined;
+  /** The timestamp `since`/`until` apply to (the order is always by creation). */
+  dateField?: ResponseDateField;
+}
+
+/** A position in the listing order: the last row a page returned. */
+export interface ResponseCursor {
+  /** `created_at` as ISO 8601 UTC with 6 fractional digits. */
+  createdAt: string;
+  id: string;
+}
+
+export interface ListResponsesInput extends ResponseFilter {
+  environmentId: string;
+  /** Only this form's responses; the form must be a live form of the environment. */
+  formId?: string | undefined;
+  after?: ResponseCursor | undefined;
+  /** Page size, 1..MAX_PAGE_SIZE. */
+  limit: number;
+}
+
+export interface ListedResponse extends ResponseRecord {
+  /** Opaque cursor of this row. */
+  cursor: string;
+}
+
+export interface ResponsePage {
+  responses: ListedResponse[];
+  hasNextPage: boolean;
+}
+
+// ---------------------------------------------------------------- cursors
+
+const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const cursorSchema = z.object({
+  createdAt: z.string().regex(MICROS_ISO).refine((value) => !Number.isNaN(Date.parse(value))),
+  id: z.string().min(1).max(128),
+});
+
+export function encodeCursor(cursor: ResponseCursor): string {
+  return Buffer.from(JSON.stringify({ createdAt: cursor.createdAt, id: cursor.id })).toString('base64url');
+}
+
+/** The position an opaque cursor names, or undefined when it is not one of ours. */
+export function decodeCursor(value: string): ResponseCursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(value)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const result = cursorSchema.safeParse(parsed);
+  return result.success ? result.data : undefined;
+}
+
+// ---------------------------------------------------------------- queries
+
+/** `created_at` to the microsecond, independent of the session's TimeZone and DateStyle. */
+const createdAtMicros = sql<string>`to_char(${responses.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * The listing query, exactly as it runs (tests EXPLAIN it). Completed-only listings say
+ * `WHERE finished` as a literal — not `finished = $n` — so that even a generic prepared plan can
+ * prove the partial indexes' predicate.
+ */
+export function listingQuery(db: Db, input: ListResponsesInput) {
+  const dateColumn = input.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
+  const conditions: (SQL | undefined)[] = [
+    input.formId === undefined ? undefined : eq(responses.formId, input.formId),
+    eq(responses.environmentId, input.environmentId),
+    input.includePartials ? undefined : sql`${responses.finished}`,
+    input.since ? gte(dateColumn, input.since) : undefined,
+    input.until ? lt(dateColumn, input.until) : undefined,
+    input.after ? sql`(${responses.createdAt}, ${responses.id}) < (${input.after.createdAt}::timestamptz, ${input.after.id})` : undefined,
+    // The form must be live in this environment: evaluated once (an InitPlan), not per row, so a
+    // deleted form or another environment's form answers nothing without a second round trip.
+    input.formId === undefined
+      ? undefined
+      : sql`exists (select 1 from forms f where f.id = ${input.formId} and f.environment_id = ${input.environmentId} and f.deleted_at is null)`,
+  ];
+  return db
+    .select({
+      id: responses.id,
+      formId: responses.formId,
+      leadId: responses.leadId,
+      finished: responses.finished,
+      data: responses.data,
+      meta: responses.meta,
+      ip: responses.ip,
+      country: responses.country,
+      visitedForm: responses.visitedForm,
+      completedForm: responses.completedForm,
+      version: responses.version,
+      createdAt: responses.createdAt,
+      updatedAt: responses.updatedAt,
+      dataUpdatedAt: responses.dataUpdatedAt,
+      position: createdAtMicros,
+    })
+    .from(responses)
+    .where(and(...conditions))
+    .orderBy(desc(responses.createdAt), desc(responses.id))
+    .limit(input.limit + 1);
+}
+
+/**
+ * One page of responses, newest first. With `formId`, null when that form is not a live form of
+ * the environment (deleted, another environment's, or nonexistent).
+ */
+export async function listResponses(db: Db, input: ListResponsesInput): Promise<ResponsePage | null> {
+  const rows = await listingQuery(db, input);
+  if (rows.length === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) return null;
+  const hasNextPage = rows.length > input.limit;
+  const page = hasNextPage ? rows.slice(0, input.limit) : rows;
+  return {
+    hasNextPage,
+    responses: page.map(({ position, ...record }) => ({ ...record, cursor: encodeCursor({ createdAt: position, id: record.id }) })),
+  };
+}

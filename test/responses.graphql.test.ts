@@ -136,7 +136,7 @@ describe('formResponses', () => {
     for (const formId of ['nope', theirs.id]) {
       const { body } = await formResponses({ formId });
       expect(body.data).toBeNull();
-      expect(body.errors[0]).toMatchObject({ message: 'Form not found', extensions: { code: 'NOT_FOUND' } });
+      expect(body.errors?.[0]).toMatchObject({ message: 'Form not found', extensions: { code: 'NOT_FOUND' } });
     }
   });
 });
@@ -173,7 +173,7 @@ describe('environmentResponses', () => {
     }
     // An API key cannot name another environment.
     const { body } = await environmentResponses({ environmentId: theirs.environmentId }, key(mine));
-    expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('walks every response exactly once while new ones arrive', async () => {
@@ -196,9 +196,9 @@ describe('environmentResponses', () => {
     const viaForm = await formResponses({ formId: form.id, environmentId: tenant.environmentId }, admin);
     expect(nodeIds(viaForm.body.data.formResponses)).toEqual([id]);
     const wrongEnvironment = await formResponses({ formId: form.id, environmentId: a.environmentId }, admin);
-    expect(wrongEnvironment.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(wrongEnvironment.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     const unnamed = await environmentResponses({}, admin);
-    expect(unnamed.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: [{ path: ['environmentId'] }] } });
+    expect(unnamed.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: [{ path: ['environmentId'] }] } });
   });
 });
 
@@ -207,9 +207,9 @@ describe('errors', () => {
     const tenant = await createTenant(ctx.db);
     await revokeApiKey(ctx.db, tenant.apiKeyId);
     const missing = await environmentResponses({}, {});
-    expect(missing.body.errors[0]).toMatchObject({ message: 'Missing API key', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(missing.body.errors?.[0]).toMatchObject({ message: 'Missing API key', extensions: { code: 'UNAUTHENTICATED' } });
     const revoked = await environmentResponses({}, key(tenant));
-    expect(revoked.body.errors[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(revoked.body.errors?.[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
   });
 
   it('BAD_USER_INPUT for first outside 1..100, a malformed cursor, or until not after since', async () => {
@@ -223,14 +223,14 @@ describe('errors', () => {
     for (const [variables, path] of cases) {
       for (const run of [() => environmentResponses(variables), () => formResponses({ formId: a.templateId, ...variables })]) {
         const { body } = await run();
-        expect(body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: [{ message: expect.any(String), path }] } });
+        expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', errors: [{ message: expect.any(String), path }] } });
       }
     }
   });
 
   it('rejects a since that is not a date-time', async () => {
     const { body } = await environmentResponses({ filter: { since: 'yesterday' } });
-    expect(body.errors[0].message).toMatch(/DateTime/);
+    expect(body.errors?.[0].message).toMatch(/DateTime/);
   });
 });
 

@@ -28,6 +28,11 @@ const configSchema = z.object({
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
+  /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
+  FONTS_CSS_URL: z
+    .string()
+    .refine((value) => value === 'none' || /^https?:\/\/[^\s?#]+$/.test(value), 'must be an http(s) URL without query, or "none"')
+    .default('https://fonts.googleapis.com/css2'),
 });
 
 export interface Config {
@@ -44,6 +49,8 @@ export interface Config {
   dropOffMs: number;
   publicRateLimitPerMinute: number;
   publicMaxBodyBytes: number;
+  /** Theme font stylesheet service for public pages; undefined: no external font loading. */
+  fontsCssUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -80,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dropOffMs: c.DROP_OFF_MINUTES * 60_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
+    fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
   };
 }

@@ -1,0 +1,121 @@
+/**
+ * Leads: every respondent is a lead of the form's environment.
+ *
+ * - An anonymous visitor is one lead across visits: the public page keeps its id in a signed
+ *   cookie (the JSON API in a signed visitor token); the row is created on its first submission.
+ * - An e-mail answered in a form attaches the response to the environment's lead with that e-mail
+ *   (lower-cased). An anonymous lead that answers an e-mail nobody has yet simply becomes that lead.
+ * - `lead_form_stats` counts per lead and form: a visit is a response started, a completion a
+ *   response finished. Responses copy the counts into `personAttributes.visitedForm`/`completedForm`.
+ *
+ * Every function takes the caller's transaction.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { leadFormStats, leads } from '../db/schema.ts';
+import { createId } from '../ids.ts';
+
+export type Lead = typeof leads.$inferSelect;
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export async function findLead(db: Db, id: string): Promise<Lead | undefined> {
+  const [row] = await db.select().from(leads).where(eq(leads.id, id));
+  return row;
+}
+
+/**
+ * The lead of a visitor: `candidateId` (from the visitor's cookie or token; may not exist yet) when it
+ * is free or already a lead of this environment, otherwise a new anonymous lead.
+ */
+export async function ensureVisitorLead(db: Db, environmentId: string, candidateId: string | undefined): Promise<string> {
+  if (candidateId) {
+    await db.insert(leads).values({ id: candidateId, environmentId }).onConflictDoNothing({ target: leads.id });
+    const existing = await findLead(db, candidateId);
+    if (existing?.environmentId === environmentId) return existing.id;
+  }
+  const [row] = await db.insert(leads).values({ id: createId(), environmentId }).returning({ id: leads.id });
+  return row!.id;
+}
+
+/**
+ * The lead a response with `email` belongs to, given the lead it has now: the environment's lead with
+ * that e-mail; or, when there is none and the current lead is anonymous, the current lead, which
+ * takes the e-mail.
+ */
+export async function leadForEmail(db: Db, environmentId: string, currentLeadId: string, email: string): Promise<string> {
+  const address = normaliseEmail(email);
+  const current = await findLead(db, currentLeadId);
+  if (current?.email === address) return currentLeadId;
+  if (current && current.email === null) {
+    // Promote the anonymous lead. Another session may claim the address at the same moment: the
+    // unique index then refuses one of us, inside a savepoint, and that one joins the other's lead.
+    try {
+      const promoted = await db.transaction(async (savepoint) =>
+        savepoint
+          .update(leads)
+          .set({ email: address, updatedAt: new Date() })
+          .where(
+            and(
+              eq(leads.id, currentLeadId),
+              isNull(leads.email),
+              sql`not exists (select 1 from ${leads} l2 where l2.environment_id = ${environmentId} and l2.email = ${address})`,
+            ),
+          )
+          .returning({ id: leads.id }),
+      );
+      if (promoted.length > 0) return currentLeadId;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  const [row] = await db
+    .insert(leads)
+    .values({ id: createId(), environmentId, email: address })
+    .onConflictDoUpdate({ target: [leads.environmentId, leads.email], set: { updatedAt: new Date() } })
+    .returning({ id: leads.id });
+  return row!.id;
+}
+
+export interface LeadFormCounts {
+  visits: number;
+  completions: number;
+}
+
+/** Adds to a lead's visits and completions of a form; returns the new counts. */
+export async function addLeadFormCounts(
+  db: Db,
+  leadId: string,
+  formId: string,
+  delta: { visits?: number; completions?: number },
+): Promise<LeadFormCounts> {
+  const visits = delta.visits ?? 0;
+  const completions = delta.completions ?? 0;
+  const [row] = await db
+    .insert(leadFormStats)
+    .values({ leadId, formId, visits: Math.max(visits, 0), completions: Math.max(completions, 0) })
+    .onConflictDoUpdate({
+      target: [leadFormStats.leadId, leadFormStats.formId],
+      set: {
+        visits: sql`greatest(${leadFormStats.visits} + ${visits}, 0)`,
+        completions: sql`greatest(${leadFormStats.completions} + ${completions}, 0)`,
+      },
+    })
+    .returning({ visits: leadFormStats.visits, completions: leadFormStats.completions });
+  return row!;
+}
+
+export async function getLeadFormCounts(db: Db, leadId: string, formId: string): Promise<LeadFormCounts> {
+  const [row] = await db
+    .select({ visits: leadFormStats.visits, completions: leadFormStats.completions })
+    .from(leadFormStats)
+    .where(and(eq(leadFormStats.leadId, leadId), eq(leadFormStats.formId, formId)));
+  return row ?? { visits: 0, completions: 0 };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

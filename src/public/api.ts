@@ -1,0 +1,133 @@
+/**
+ * The public JSON submission API, for forms embedded in other sites (CORS open, no API key):
+ *
+ * - `GET  /s/:formId/definition`: the published form's steps, components (ids are the questionIds) and theme.
+ * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status}`.
+ * - `PATCH /s/:formId/responses/:responseId` with `Authorization: Bearer <resumeToken>`, `{answers, finished?}`
+ *   → 200 `{id, visitorToken, finished, status}`.
+ *
+ * Same validation, storage, leads and concurrency rules as the page (one service does both).
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { toFieldErrors, type FieldError } from '../forms/components.ts';
+import type { AppEnv } from '../http.ts';
+import { responseStatus } from '../responses/model.ts';
+import { isAnswerable, isRequired } from '../responses/shapes.ts';
+import { findFormResponse, prepareAnswers, submitAnswers, type ResponseRow } from '../responses/submissions.service.ts';
+import { readJsonObject, respondWithError } from '../rest/respond.ts';
+import { liveForm, type PublicContext, type PublicDeps } from './http.ts';
+import { clientCountry, clientIp } from './request-info.ts';
+import { apiSessionKey, leadOfVisitorToken, newResumeToken, sameSecret, visitorToken } from './tokens.ts';
+
+const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
+const startSchema = z.strictObject({
+  answers: answersSchema,
+  finished: z.boolean().default(false),
+  visitorToken: z.string().min(1).max(256).optional(),
+});
+const updateSchema = z.strictObject({ answers: answersSchema, finished: z.boolean().default(false) });
+
+const FORM_NOT_FOUND = { message: 'Form not found' } as const;
+const RESPONSE_NOT_FOUND = { message: 'Response not found' } as const;
+const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
+
+export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
+  const { db, config, cookieSecret } = deps;
+
+  const context = (c: PublicContext) => ({
+    source: 'api' as const,
+    ip: clientIp(c, config.trustProxy),
+    country: clientCountry(c, config.countryHeader),
+    userAgent: c.req.header('user-agent'),
+  });
+  const result = (row: ResponseRow) => ({
+    id: row.id,
+    visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
+    finished: row.finished,
+    status: responseStatus(row, new Date(), config.dropOffMs),
+  });
+
+  app.get('/s/:formId/definition', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return c.json(FORM_NOT_FOUND, 404);
+    c.header('Cache-Control', 'no-cache');
+    return c.json({
+      id: form.id,
+      name: form.name,
+      url: `/s/${form.id}`,
+      theme: form.theme,
+      steps: form.steps.map((step) => ({
+        id: step.id,
+        name: step.name,
+        components: step.components.map((component) => ({
+          id: component.id,
+          type: component.type,
+          content: component.content,
+          answerable: isAnswerable(component.type),
+          required: isRequired(component),
+        })),
+      })),
+    });
+  });
+
+  app.post('/s/:formId/responses', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return c.json(FORM_NOT_FOUND, 404);
+    const read = await readJsonObject(c);
+    if ('response' in read) return read.response;
+    const parsed = startSchema.safeParse(read.body);
+    if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
+    let visitorLeadId: string | undefined;
+    if (parsed.data.visitorToken !== undefined) {
+      visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
+      if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
+    }
+    const { answers, errors } = await prepareAnswers(form, parsed.data.answers);
+    if (errors.length > 0) return invalidBody(c, errors);
+    const resumeToken = newResumeToken();
+    try {
+      const { response } = await submitAnswers(db, {
+        form,
+        sessionId: apiSessionKey(resumeToken),
+        visitorLeadId,
+        answers,
+        finish: parsed.data.finished,
+        context: context(c),
+      });
+      c.header('Cache-Control', 'no-store');
+      return c.json({ ...result(response), resumeToken }, 201);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+  });
+
+  app.patch('/s/:formId/responses/:responseId', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return c.json(FORM_NOT_FOUND, 404);
+    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!token) return c.json({ message: 'Missing resume token' }, 401);
+    const row = await findFormResponse(db, form.id, c.req.param('responseId'));
+    if (!row?.sessionId || !sameSecret(row.sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
+    const read = await readJsonObject(c);
+    if ('response' in read) return read.response;
+    const parsed = updateSchema.safeParse(read.body);
+    if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
+    const { answers, errors } = await prepareAnswers(form, parsed.data.answers);
+    if (errors.length > 0) return invalidBody(c, errors);
+    try {
+      const { response } = await submitAnswers(db, {
+        form,
+        sessionId: row.sessionId,
+        answers,
+        finish: parsed.data.finished,
+        context: context(c),
+        mustExist: true,
+      });
+      c.header('Cache-Control', 'no-store');
+      return c.json(result(response));
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+  });
+}

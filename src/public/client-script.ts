@@ -1,0 +1,102 @@
+/**
+ * The page's only script, inlined with the CSP nonce. It enhances and is never needed: without it
+ * every field is shown, the dial code is picked from the list, and a scheduler step records
+ * `eventScheduled: false`.
+ *
+ * - `revealAfter`: a field stays hidden (and disabled, so it isn't sent) until the field it follows is filled.
+ * - Dial codes: a number typed with its "+code" selects that code in the list and drops it from the number.
+ * - Schedulers: booking events posted by the embedded provider page (Calendly, Cal.com, HubSpot) fill
+ *   the step's hidden booking fields (`eventScheduled`, `uri`, `meetingTime`, `meetingEndTime`).
+ * - DynamicScheduler: the calendar picker swaps the embedded calendar.
+ */
+export const CLIENT_SCRIPT = String.raw`(function () {
+  'use strict';
+  function each(selector, fn) { Array.prototype.forEach.call(document.querySelectorAll(selector), fn); }
+
+  each('[data-reveal-after]', function (field) {
+    var source = document.getElementById(field.getAttribute('data-reveal-after'));
+    if (!source) return;
+    var inputs = field.querySelectorAll('input, select, textarea');
+    function update() {
+      var show = source.value.trim() !== '';
+      field.classList.toggle('fl-hidden', !show);
+      Array.prototype.forEach.call(inputs, function (input) { input.disabled = !show; });
+    }
+    source.addEventListener('input', update);
+    update();
+  });
+
+  each('select[data-dial-for]', function (select) {
+    var input = document.getElementById(select.getAttribute('data-dial-for'));
+    if (!input) return;
+    input.addEventListener('change', function () {
+      var value = input.value.trim();
+      if (value.charAt(0) !== '+') return;
+      var digits = value.replace(/[^0-9]/g, '');
+      var best = null;
+      Array.prototype.forEach.call(select.options, function (option) {
+        var dial = option.getAttribute('data-dial');
+        if (!dial || digits.indexOf(dial) !== 0) return;
+        if (!best || dial.length > best.dial.length || (dial === best.dial && option.selected)) best = { option: option, dial: dial };
+      });
+      if (!best) return;
+      select.value = best.option.value;
+      var consumed = 0, i = 1;
+      while (i < value.length && consumed < best.dial.length) { if (/[0-9]/.test(value.charAt(i))) consumed++; i++; }
+      input.value = value.slice(i).trim();
+    });
+  });
+
+  each('[data-calendar-select]', function (select) {
+    var box = select.closest('[data-scheduler]');
+    var frame = box && box.querySelector('iframe');
+    select.classList.remove('fl-hidden');
+    select.addEventListener('change', function () {
+      var option = select.options[select.selectedIndex];
+      if (frame && option && option.getAttribute('data-src')) frame.src = option.getAttribute('data-src');
+    });
+  });
+
+  function iso(value) {
+    if (value === undefined || value === null || value === '') return '';
+    var date = new Date(value);
+    return isNaN(date.getTime()) ? '' : date.toISOString();
+  }
+  function booking(data) {
+    if (typeof data === 'string') { try { data = JSON.parse(data); } catch (e) { return null; } }
+    if (!data || typeof data !== 'object') return null;
+    if (data.event === 'calendly.event_scheduled') {
+      var p = data.payload || {};
+      return { uri: (p.event && p.event.uri) || '' };
+    }
+    if (data.meetingBookSucceeded) {
+      var ev = (((data.meetingsPayload || {}).bookingResponse || {}).event) || {};
+      var start = typeof ev.dateTime === 'number' ? ev.dateTime : null;
+      return { meetingTime: iso(start), meetingEndTime: start !== null && typeof ev.duration === 'number' ? iso(start + ev.duration) : '' };
+    }
+    if (typeof data.type === 'string' && /^bookingSuccessful/.test(data.type)) {
+      var b = data.data || {};
+      return { meetingTime: iso(b.startTime), meetingEndTime: iso(b.endTime) };
+    }
+    return null;
+  }
+  each('[data-scheduler]', function (box) {
+    var frame = box.querySelector('iframe');
+    if (!frame) return;
+    window.addEventListener('message', function (event) {
+      if (event.source !== frame.contentWindow) return;
+      var booked = booking(event.data);
+      if (!booked) return;
+      function set(name, value) {
+        var input = box.querySelector('input[data-booking="' + name + '"]');
+        if (input && (value || name === 'eventScheduled')) input.value = value;
+      }
+      set('eventScheduled', 'true');
+      set('uri', /^https?:\/\//.test(booked.uri || '') ? booked.uri : '');
+      set('meetingTime', booked.meetingTime);
+      set('meetingEndTime', booked.meetingEndTime);
+      var note = box.querySelector('[data-booked]');
+      if (note) note.classList.remove('fl-hidden');
+    });
+  });
+})();`;

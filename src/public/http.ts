@@ -1,0 +1,103 @@
+/** Pieces the public page and the public JSON API share: the live form, headers, the CSP, cookies. */
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { getSignedCookie, setSignedCookie } from 'hono/cookie';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { findFormById, type Form } from '../forms/forms.service.ts';
+import type { AppEnv } from '../http.ts';
+import { createId } from '../ids.ts';
+import { renderMessagePage } from './render.ts';
+import { isHttps } from './request-info.ts';
+
+export interface PublicDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  /** Key for signing the public pages' cookies and visitor tokens (derived from the admin token). */
+  cookieSecret: string;
+}
+
+export type PublicContext = Context<AppEnv>;
+
+/** A form the public may see: published and not deleted. Drafts, deleted and unknown forms are all "not found". */
+export async function liveForm(db: Db, formId: string): Promise<Form | undefined> {
+  const form = await findFormById(db, formId);
+  return form?.status === 'published' ? form : undefined;
+}
+
+export const newNonce = () => randomBytes(16).toString('base64');
+
+/** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars. */
+export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[] }): string {
+  const fontsOrigin = options.fontsCssUrl ? new URL(options.fontsCssUrl).origin : undefined;
+  const frames = options.frameOrigins ?? [];
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}`,
+    fontsOrigin ? "font-src 'self' https:" : "font-src 'self'",
+    "img-src 'self' https: http: data:",
+    `frame-src ${frames.length > 0 ? frames.join(' ') : "'none'"}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** Sends an HTML page with the security headers every public page carries. Pages hold answers: never cached. */
+export function sendHtml(c: PublicContext, body: string, status: number, csp: string): Response {
+  c.header('Content-Security-Policy', csp);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  c.header('Cache-Control', 'no-store');
+  return c.html(body, status as 200);
+}
+
+export async function sendMessagePage(c: PublicContext, status: number, title: string, message: string): Promise<Response> {
+  const nonce = newNonce();
+  const page = await renderMessagePage({ nonce, fontsCssUrl: undefined }, title, message);
+  return sendHtml(c, page.toString(), status, pageCsp(nonce, {}));
+}
+
+export const notFoundPage = (c: PublicContext) =>
+  sendMessagePage(c, 404, 'Form not found', 'This form does not exist or is no longer available.');
+
+// ---------------------------------------------------------------- cookies
+
+/** The visitor's lead in an environment (one lead across visits). */
+export const leadCookieName = (environmentId: string) => `fl_lead_${environmentId}`;
+/** The browser's session with one form: which response it is filling in. */
+export const sessionCookieName = (formId: string) => `fl_s_${formId}`;
+
+const LEAD_MAX_AGE = 400 * 24 * 3600; // the longest browsers keep a cookie
+const SESSION_MAX_AGE = 30 * 24 * 3600;
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function readSignedId(c: PublicContext, secret: string, name: string): Promise<string | undefined> {
+  const value = await getSignedCookie(c, secret, name);
+  return typeof value === 'string' && ID.test(value) ? value : undefined;
+}
+
+export async function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, leadId: string): Promise<void> {
+  await setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieSecret, {
+    path: '/s',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c, deps.config),
+    maxAge: LEAD_MAX_AGE,
+  });
+}
+
+/** Starts a new session with the form (a new response on its first submission). */
+export async function newSession(c: PublicContext, deps: PublicDeps, form: Form): Promise<string> {
+  const sessionId = createId();
+  await setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieSecret, {
+    path: `/s/${form.id}`,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c, deps.config),
+    maxAge: SESSION_MAX_AGE,
+  });
+  return sessionId;
+}

@@ -1,0 +1,184 @@
+/**
+ * The form page: `GET /s/:formId[?step=N]` shows a step, `POST /s/:formId?step=N` submits it.
+ *
+ * - The first submitted step creates the session's response (`finished: false`), later steps update
+ *   it, the last step finishes it and shows the thank-you page (`?done=1`).
+ * - Without `?step`, a returning browser continues its unfinished response where it left off.
+ *   Steps past that point redirect back to it; earlier steps show the stored answers (not passwords)
+ *   and re-submitting them updates the answers in place.
+ * - Visiting the form again after finishing (or `?new=1`) starts a new response.
+ * - An invalid answer re-renders the step (422) with the input kept and a message at the field.
+ */
+import type { Hono } from 'hono';
+import { appErrorOf } from '../graphql/errors.ts';
+import type { Form } from '../forms/forms.service.ts';
+import type { AppEnv } from '../http.ts';
+import { answerOf, emailOf, nameOf } from '../responses/shapes.ts';
+import {
+  componentsOf,
+  findSessionResponse,
+  prepareAnswers,
+  resumeStepIndex,
+  submitAnswers,
+  type ResponseRow,
+  type SubmitInput,
+} from '../responses/submissions.service.ts';
+import type { FieldError } from '../forms/components.ts';
+import { answerFromFields, type FormBody } from './form-fields.ts';
+import {
+  leadCookieName,
+  liveForm,
+  newNonce,
+  newSession,
+  notFoundPage,
+  pageCsp,
+  readSignedId,
+  sendHtml,
+  sessionCookieName,
+  setLeadCookie,
+  type PublicContext,
+  type PublicDeps,
+} from './http.ts';
+import { frameOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
+import { clientCountry, clientIp } from './request-info.ts';
+import { createId } from '../ids.ts';
+
+export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
+  const { db, config, cookieSecret } = deps;
+  const formPath = (form: Form, query = '') => `/s/${form.id}${query}`;
+
+  /** The visitor's lead id (cookie); a fresh one is only reserved here and created on the first submission. */
+  async function visitorLead(c: PublicContext, form: Form): Promise<string> {
+    const known = await readSignedId(c, cookieSecret, leadCookieName(form.environmentId));
+    if (known) return known;
+    const reserved = createId();
+    await setLeadCookie(c, deps, form, reserved);
+    return reserved;
+  }
+
+  async function showStep(
+    c: PublicContext,
+    form: Form,
+    stepIndex: number,
+    view: { values: Map<string, unknown>; errors?: FieldMessages; notices?: StepPageInput['notices']; data: ResponseRow['data'] },
+    status = 200,
+  ): Promise<Response> {
+    const nonce = newNonce();
+    const page = await renderStepPage({
+      form,
+      stepIndex,
+      values: view.values,
+      errors: view.errors ?? new Map(),
+      notices: view.notices ?? [],
+      prefill: { email: emailOf(view.data), name: nameOf(view.data) },
+      host: new URL(c.req.url).host,
+      nonce,
+      fontsCssUrl: config.fontsCssUrl,
+    });
+    const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(form.steps[stepIndex]!) });
+    return sendHtml(c, page.toString(), status, csp);
+  }
+
+  const parseStep = (value: string | undefined, form: Form): number | undefined => {
+    if (value === undefined || !/^\d{1,4}$/.test(value)) return undefined;
+    const index = Number(value);
+    return index < form.steps.length ? index : undefined;
+  };
+
+  app.get('/s/:formId', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return notFoundPage(c);
+    await visitorLead(c, form);
+    const query = c.req.query();
+    if (query.new !== undefined) {
+      await newSession(c, deps, form);
+      return c.redirect(formPath(form), 303);
+    }
+    let sessionId = await readSignedId(c, cookieSecret, sessionCookieName(form.id));
+    let response = sessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
+    if (query.done !== undefined) {
+      if (!response?.finished) return c.redirect(formPath(form), 303);
+      const nonce = newNonce();
+      const page = await renderThanksPage(form, { nonce, fontsCssUrl: config.fontsCssUrl });
+      return sendHtml(c, page.toString(), 200, pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl }));
+    }
+    if (!sessionId || response?.finished) {
+      // A finished response stays as it is; coming back starts a new one.
+      sessionId = await newSession(c, deps, form);
+      response = undefined;
+    }
+    const resume = resumeStepIndex(form, response);
+    const requested = parseStep(query.step, form);
+    if (query.step !== undefined && (requested === undefined || requested > resume)) return c.redirect(formPath(form, `?step=${resume}`), 303);
+    const stepIndex = requested ?? resume;
+    const stored = new Map((response?.data ?? []).map((a) => [a.questionId, a.response] as const));
+    const values = new Map(form.steps[stepIndex]!.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
+    return showStep(c, form, stepIndex, { values, data: response?.data ?? [] });
+  });
+
+  app.post('/s/:formId', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return notFoundPage(c);
+    const stepIndex = parseStep(c.req.query('step'), form);
+    if (stepIndex === undefined) return c.redirect(formPath(form), 303);
+    const body = (await c.req.parseBody({ all: true })) as FormBody;
+    const visitorLeadId = await visitorLead(c, form);
+    const sessionId = (await readSignedId(c, cookieSecret, sessionCookieName(form.id))) ?? (await newSession(c, deps, form));
+    const existing = await findSessionResponse(db, form.id, sessionId);
+    if (existing?.finished) return c.redirect(formPath(form, '?done=1'), 303);
+
+    const step = form.steps[stepIndex]!;
+    const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
+    const raw: Record<string, unknown> = {};
+    for (const component of step.components) {
+      const value = answerFromFields(component, body, stored.get(component.id));
+      if (value !== undefined) raw[component.id] = value;
+    }
+    // What the step shows again if something is wrong: the input as sent (never a password).
+    const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
+
+    const { answers, errors } = await prepareAnswers(form, raw);
+    if (errors.length > 0) return showStep(c, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
+
+    const isLast = stepIndex === form.steps.length - 1;
+    const submission: SubmitInput = {
+      form,
+      sessionId,
+      visitorLeadId,
+      answers,
+      finish: isLast,
+      context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
+    };
+    try {
+      const { response } = await submitAnswers(db, submission);
+      await setLeadCookie(c, deps, form, response.leadId);
+      return c.redirect(formPath(form, isLast ? '?done=1' : `?step=${stepIndex + 1}`), 303);
+    } catch (error) {
+      const known = appErrorOf(error);
+      // Finished meanwhile (e.g. the same last step sent twice at once).
+      if (known?.code === 'CONFLICT') return c.redirect(formPath(form, '?done=1'), 303);
+      if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
+      // Required questions of earlier steps are unanswered: keep this step's answers, point there.
+      const { response } = await submitAnswers(db, { ...submission, finish: false });
+      await setLeadCookie(c, deps, form, response.leadId);
+      const located = componentsOf(form.steps);
+      const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);
+      const notices = steps.map((index) => ({
+        message: `Some required questions in “${form.steps[index]!.name}” are not answered yet.`,
+        href: formPath(form, `?step=${index}`),
+        linkText: 'Answer them',
+      }));
+      return showStep(c, form, stepIndex, { values, notices, data: response.data }, 422);
+    }
+  });
+}
+
+/** API error paths (`["answers", questionId, part…]`) as the page's field keys (`questionId[.part]`). */
+function messagesByField(errors: FieldError[]): FieldMessages {
+  const map: FieldMessages = new Map();
+  for (const error of errors) {
+    const key = error.path.slice(1).join('.');
+    map.set(key, [...(map.get(key) ?? []), error.message]);
+  }
+  return map;
+}

@@ -1,0 +1,155 @@
+/**
+ * The page's stylesheet, built from the form's theme: fonts, colours, background, layout and one
+ * rule per component type from `theme.componentStyles`. Theme values are validated to CSS-safe
+ * shapes when stored (theme.ts); URLs are re-encoded here anyway before they enter the CSS.
+ */
+import type { ComponentStyle, Theme } from '../forms/theme.ts';
+
+const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
+const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const SYSTEM_FONTS = new Set(['system-ui', 'sans-serif', 'serif', 'monospace', 'arial', 'helvetica', 'georgia', 'times new roman', 'verdana', 'tahoma', 'courier new']);
+
+/** Only characters that are safe inside `url("…")` in a `<style>` element survive; others are percent-encoded. */
+function cssUrl(value: string): string {
+  const href = new URL(value).href;
+  return `url("${href.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))}")`;
+}
+
+const fontFamily = (name: string) => `"${name.replace(/[^A-Za-z0-9 -]/g, '')}", ${FONT_STACK}`;
+
+/** The stylesheet URL that serves the theme's fonts, or undefined when none is needed or configured. */
+export function fontsStylesheetUrl(theme: Theme, serviceUrl: string | undefined): string | undefined {
+  if (!serviceUrl) return undefined;
+  const names = [...new Set([theme.fonts.heading, theme.fonts.body])].filter((name) => !SYSTEM_FONTS.has(name.toLowerCase()));
+  if (names.length === 0) return undefined;
+  const families = names.map((name) => `family=${name.replace(/[^A-Za-z0-9 -]/g, '').replace(/ /g, '+')}:wght@400;600;700`);
+  return `${serviceUrl}?${families.join('&')}&display=swap`;
+}
+
+function background(theme: Theme): string {
+  const bg = theme.background;
+  switch (bg.type) {
+    case 'color':
+      return `background: ${bg.color};`;
+    case 'gradient':
+      return `background: ${bg.to} linear-gradient(${bg.angle}deg, ${bg.from}, ${bg.to}) fixed;`;
+    case 'image': {
+      const overlay = bg.overlay ? `linear-gradient(${bg.overlay}, ${bg.overlay}), ` : '';
+      return `background: ${theme.colors.background} ${overlay}${cssUrl(bg.url)} center / cover no-repeat fixed;`;
+    }
+  }
+}
+
+/** The styling of a component type: the theme's, or one derived from the theme's colours. */
+export function componentStyle(theme: Theme, type: string): ComponentStyle {
+  const own = theme.componentStyles[type];
+  if (own) return own;
+  if (type === 'NextButton' || type === 'NextBackButtons') {
+    return { backgroundColor: theme.colors.primary, textColor: theme.colors.buttonText, borderRadius: 8, fontSize: 16 };
+  }
+  if (type === 'Header') return { textColor: theme.colors.text, fontSize: 28 };
+  if (type === 'Disclaimer') return { textColor: theme.colors.text, fontSize: 13 };
+  return {};
+}
+
+function componentVars(style: ComponentStyle): string {
+  const vars: string[] = [];
+  if (style.backgroundColor) vars.push(`--c-bg: ${style.backgroundColor}`);
+  if (style.textColor) vars.push(`--c-fg: ${style.textColor}`);
+  if (style.borderColor) vars.push(`--c-border: ${style.borderColor}`);
+  if (style.accentColor) vars.push(`--c-accent: ${style.accentColor}`);
+  if (style.borderRadius !== undefined) vars.push(`--c-radius: ${style.borderRadius}px`);
+  if (style.fontSize !== undefined) vars.push(`--c-fs: ${style.fontSize}px`);
+  return vars.join('; ');
+}
+
+const BASE = `
+*, *::before, *::after { box-sizing: border-box; }
+html { min-height: 100%; }
+body { margin: 0; min-height: 100vh; color: var(--fl-text); font-family: var(--fl-body); font-size: 16px; line-height: 1.5; -webkit-font-smoothing: antialiased; }
+.fl-page { max-width: var(--fl-width); margin: 0 auto; padding: 56px 24px 72px; }
+.fl-align-center .fl-page { text-align: center; }
+.fl-align-center .fl-field, .fl-align-center .fl-choices, .fl-align-center .fl-input { text-align: left; }
+.fl-logo { display: block; max-height: 44px; max-width: 200px; margin: 0 0 28px; }
+.fl-align-center .fl-logo { margin: 0 auto 28px; }
+.fl-progress { height: 6px; border-radius: 99px; background: color-mix(in srgb, var(--fl-primary) 16%, transparent); overflow: hidden; margin: 0 0 12px; }
+.fl-progress > span { display: block; height: 100%; border-radius: 99px; background: var(--fl-primary); }
+.fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary); margin: 0 0 28px; }
+.fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: left; }
+.fl-alert a { color: inherit; }
+.fl-c { --c-bg: #ffffff; --c-fg: var(--fl-text); --c-border: #d1d5db; --c-accent: var(--fl-primary); --c-radius: 8px; --c-fs: 16px;
+  margin: 0 0 28px; font-size: var(--c-fs); color: var(--c-fg); }
+.fl-c .fl-label, .fl-question { display: block; font-weight: 600; margin: 0 0 8px; }
+.fl-question { font-size: 1.1em; }
+.fl-sub { margin: -4px 0 12px; opacity: .75; }
+.fl-field { margin: 0 0 16px; }
+.fl-field:last-child { margin-bottom: 0; }
+.fl-input { display: block; width: 100%; padding: 11px 14px; font: inherit; color: var(--c-fg); background: var(--c-bg);
+  border: 1px solid var(--c-border); border-radius: var(--c-radius); outline: none; transition: border-color .15s, box-shadow .15s; }
+textarea.fl-input { min-height: 128px; resize: vertical; }
+select.fl-input[multiple] { min-height: 140px; padding: 6px; }
+.fl-input:focus { border-color: var(--c-accent); box-shadow: 0 0 0 3px color-mix(in srgb, var(--c-accent) 22%, transparent); }
+.fl-invalid .fl-input, .fl-invalid .fl-choice { border-color: #dc2626; }
+.fl-error { color: #b91c1c; font-size: 14px; margin: 6px 0 0; }
+.fl-phone { display: flex; gap: 8px; }
+.fl-phone select.fl-input { flex: 0 0 auto; width: auto; max-width: 45%; }
+.fl-fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
+.fl-fieldset legend { padding: 0; }
+.fl-choices { display: grid; gap: 8px; }
+.fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-fg);
+  border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: left; }
+.fl-choice input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 0; flex: 0 0 auto; }
+.fl-choice:has(input:checked) { border-color: var(--c-accent); box-shadow: inset 0 0 0 1px var(--c-accent); }
+.fl-choice .fl-input { margin-left: 4px; padding: 6px 10px; }
+.fl-graphic { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
+.fl-graphic .fl-choice { flex-direction: column; align-items: stretch; }
+.fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
+.fl-graphic .fl-choice span { display: flex; gap: 8px; align-items: center; }
+.fl-t-Header h1 { font-family: var(--fl-heading); font-size: var(--c-fs); color: var(--c-fg); line-height: 1.2; margin: 0 0 8px; }
+.fl-t-Header p { margin: 0; opacity: .8; font-size: max(15px, calc(var(--c-fs) * .55)); }
+.fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
+.fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
+.fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }
+.fl-calendar-frame { display: block; width: 100%; height: 700px; background: #fff; border: 1px solid var(--c-border, #d1d5db); border-radius: var(--c-radius); }
+.fl-calendar-link { display: inline-block; margin-top: 8px; color: var(--c-accent); }
+.fl-note { opacity: .75; font-size: 14px; }
+.fl-actions { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin-top: 8px; }
+.fl-align-center .fl-actions { justify-content: center; }
+.fl-button { --c-bg: var(--fl-primary); --c-fg: var(--fl-button-text); --c-radius: 8px; --c-fs: 16px;
+  display: inline-flex; align-items: center; justify-content: center; min-width: 120px; padding: 12px 28px; font: inherit; font-size: var(--c-fs);
+  font-weight: 600; color: var(--c-fg); background: var(--c-bg); border: 0; border-radius: var(--c-radius); cursor: pointer; text-decoration: none; }
+.fl-button:hover { filter: brightness(1.06); }
+.fl-button:focus-visible { outline: 3px solid color-mix(in srgb, var(--c-bg) 40%, transparent); outline-offset: 2px; }
+.fl-back { color: var(--fl-text); opacity: .75; text-decoration: none; font-weight: 600; }
+.fl-back:hover { opacity: 1; }
+.fl-hidden { display: none !important; }
+.fl-center { text-align: center; padding-top: 12vh; }
+.fl-center h1 { font-family: var(--fl-heading); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+export interface PageCssOptions {
+  /** Component types on the page. */
+  types: Iterable<string>;
+  /** Progress through the form, 0..1; omitted: no progress bar. */
+  progress?: number | undefined;
+}
+
+/** The stylesheet of one page of a form. */
+export function pageCss(theme: Theme, options: PageCssOptions): string {
+  const rules = [
+    `:root { --fl-primary: ${theme.colors.primary}; --fl-text: ${theme.colors.text}; --fl-button-text: ${theme.colors.buttonText};` +
+      ` --fl-heading: ${fontFamily(theme.fonts.heading)}; --fl-body: ${fontFamily(theme.fonts.body)}; --fl-width: ${WIDTHS[theme.layout.width]}; }`,
+    `body { ${background(theme)} }`,
+    BASE,
+  ];
+  for (const type of new Set(options.types)) {
+    if (!/^[A-Za-z]+$/.test(type)) continue;
+    const vars = componentVars(componentStyle(theme, type));
+    if (!vars) continue;
+    const selector = type === 'NextButton' || type === 'NextBackButtons' ? `.fl-button.fl-t-${type}` : `.fl-c.fl-t-${type}`;
+    rules.push(`${selector} { ${vars}; }`);
+  }
+  if (options.progress !== undefined) rules.push(`.fl-progress > span { width: ${Math.round(Math.min(1, Math.max(0, options.progress)) * 1000) / 10}%; }`);
+  return rules.join('\n');
+}

@@ -1,0 +1,230 @@
+/**
+ * The write side of responses: validating a step's answers, starting or updating the response of a
+ * (form, session), finishing it. Plain TypeScript; the public page and the public JSON API both call it.
+ *
+ * Concurrency: everything for one submission runs in one transaction. The response row is created
+ * with `INSERT … ON CONFLICT (form_id, session_id) DO NOTHING` and then locked with
+ * `SELECT … FOR UPDATE`, so simultaneous submissions for one session queue on that row: each merges
+ * its answers (keyed by questionId) into what the previous one committed, none is lost, and a
+ * session never gets two responses.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { responses } from '../db/schema.ts';
+import { AppError, invalidInput } from '../errors.ts';
+import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
+import type { Form } from '../forms/forms.service.ts';
+import { addLeadFormCounts, ensureVisitorLead, leadForEmail } from '../leads/leads.service.ts';
+import { createId } from '../ids.ts';
+import type { ResponseAnswer, ResponseMeta } from './model.ts';
+import { buildResponse, emailOf, isAnswerable, isRequired, type StoredResponse } from './shapes.ts';
+
+export type ResponseRow = typeof responses.$inferSelect;
+
+/** Validated answers by questionId; `null` removes an earlier answer. */
+export type PreparedAnswers = Map<string, StoredResponse | null>;
+
+export interface LocatedComponent {
+  component: StoredComponent;
+  stepIndex: number;
+}
+
+export function componentsOf(steps: readonly StoredStep[]): Map<string, LocatedComponent> {
+  const map = new Map<string, LocatedComponent>();
+  steps.forEach((step, stepIndex) => step.components.forEach((component) => map.set(component.id, { component, stepIndex })));
+  return map;
+}
+
+/**
+ * Validates answers keyed by questionId against the form. Error paths start with
+ * `["answers", questionId]`.
+ */
+export async function prepareAnswers(form: Pick<Form, 'steps'>, raw: Record<string, unknown>): Promise<{ answers: PreparedAnswers; errors: FieldError[] }> {
+  const components = componentsOf(form.steps);
+  const answers: PreparedAnswers = new Map();
+  const errors: FieldError[] = [];
+  await Promise.all(
+    Object.entries(raw).map(async ([questionId, value]) => {
+      const located = components.get(questionId);
+      if (!located) {
+        errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
+        return;
+      }
+      const result = await buildResponse(located.component, value);
+      if (result.ok) answers.set(questionId, result.response);
+      else errors.push(...result.errors.map((e) => ({ message: e.message, path: ['answers', questionId, ...e.path] })));
+    }),
+  );
+  // Report in form order, whatever order the answers came in.
+  const order = [...components.keys()];
+  errors.sort((a, b) => order.indexOf(String(a.path[1])) - order.indexOf(String(b.path[1])));
+  return { answers, errors };
+}
+
+/** Required questions that `data` leaves unanswered (what stops a response from finishing). */
+export function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): LocatedComponent[] {
+  const answered = new Set(data.map((a) => a.questionId));
+  return [...componentsOf(form.steps).values()].filter(({ component }) => isRequired(component) && !answered.has(component.id));
+}
+
+export interface SubmissionContext {
+  ip: string;
+  country: string;
+  source: NonNullable<ResponseMeta['source']>;
+  userAgent?: string | undefined;
+}
+
+export interface SubmitInput {
+  form: Form;
+  /** The browser session (page) or the resume-token key (API) that owns the response. */
+  sessionId: string;
+  /** The visitor's lead id (cookie or visitor token), if known; may not exist yet. */
+  visitorLeadId?: string | undefined;
+  answers: PreparedAnswers;
+  /** Marks the response finished (all required questions must then be answered). */
+  finish: boolean;
+  context: SubmissionContext;
+  /** Update only: a missing response is "Response not found" rather than a new one. */
+  mustExist?: boolean;
+}
+
+export interface SubmitResult {
+  response: ResponseRow;
+  created: boolean;
+}
+
+export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitResult> {
+  const { form, sessionId } = input;
+  const components = componentsOf(form.steps);
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    let row = await lockSessionResponse(tx, form.id, sessionId);
+    let created = false;
+    let counts: { visits: number; completions: number } | undefined;
+    if (!row) {
+      if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
+      const leadId = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
+      const meta: ResponseMeta = { source: input.context.source };
+      if (input.context.userAgent) meta.userAgent = input.context.userAgent.slice(0, 512);
+      const [inserted] = await tx
+        .insert(responses)
+        .values({
+          id: createId(),
+          environmentId: form.environmentId,
+          formId: form.id,
+          leadId,
+          sessionId,
+          meta,
+          ip: input.context.ip,
+          country: input.context.country,
+          createdAt: now,
+          updatedAt: now,
+          dataUpdatedAt: now,
+        })
+        .onConflictDoNothing({ target: [responses.formId, responses.sessionId] })
+        .returning();
+      if (inserted) {
+        created = true;
+        row = inserted;
+        counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1 });
+      } else {
+        // A simultaneous submission of this session created it first; queue behind it.
+        row = await lockSessionResponse(tx, form.id, sessionId);
+        if (!row) throw new Error('response of the session vanished');
+      }
+    }
+    if (row.finished) throw new AppError('CONFLICT', 'Response is already finished');
+
+    const data = mergeAnswers(row.data, input.answers, components);
+    let leadId = row.leadId;
+    const email = emailOf(data);
+    if (email) {
+      const target = await leadForEmail(tx, form.environmentId, leadId, email);
+      if (target !== leadId) {
+        // The visit was this lead's all along.
+        await addLeadFormCounts(tx, leadId, form.id, { visits: -1 });
+        counts = await addLeadFormCounts(tx, target, form.id, { visits: 1 });
+        leadId = target;
+      }
+    }
+    let finished = false;
+    if (input.finish) {
+      const missing = missingRequired(form, data);
+      if (missing.length > 0) {
+        throw invalidInput(
+          missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
+        );
+      }
+      finished = true;
+      counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
+    }
+    const [updated] = await tx
+      .update(responses)
+      .set({
+        data,
+        leadId,
+        finished,
+        updatedAt: now,
+        ...(input.answers.size > 0 ? { dataUpdatedAt: now } : {}),
+        ...(counts ? { visitedForm: counts.visits, completedForm: counts.completions } : {}),
+      })
+      .where(eq(responses.id, row.id))
+      .returning();
+    return { response: updated!, created };
+  });
+}
+
+/** Answers replace earlier ones with the same questionId; `data` follows the form's question order. */
+function mergeAnswers(existing: readonly ResponseAnswer[], answers: PreparedAnswers, components: Map<string, LocatedComponent>): ResponseAnswer[] {
+  const byId = new Map(existing.map((a) => [a.questionId, a] as const));
+  for (const [questionId, response] of answers) {
+    if (response === null) byId.delete(questionId);
+    else byId.set(questionId, { questionId, response });
+  }
+  const order = [...components.keys()];
+  const rank = (id: string) => {
+    const index = order.indexOf(id);
+    return index === -1 ? order.length : index;
+  };
+  return [...byId.values()].sort((a, b) => rank(a.questionId) - rank(b.questionId));
+}
+
+async function lockSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(responses)
+    .where(and(eq(responses.formId, formId), eq(responses.sessionId, sessionId)))
+    .for('update');
+  return row;
+}
+
+/** The response a session of a form owns, if any. */
+export async function findSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(responses)
+    .where(and(eq(responses.formId, formId), eq(responses.sessionId, sessionId)));
+  return row;
+}
+
+export async function findFormResponse(db: Db, formId: string, responseId: string): Promise<ResponseRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(responses)
+    .where(and(eq(responses.formId, formId), eq(responses.id, responseId)));
+  return row;
+}
+
+/**
+ * Where a returning session continues: the step after the last one it answered; or, when it has
+ * submitted steps without answers, the first step with a question.
+ */
+export function resumeStepIndex(form: Pick<Form, 'steps'>, response: Pick<ResponseRow, 'data'> | undefined): number {
+  if (!response) return 0;
+  const components = componentsOf(form.steps);
+  const answeredSteps = response.data.map((a) => components.get(a.questionId)?.stepIndex ?? -1);
+  const last = Math.max(-1, ...answeredSteps);
+  if (last >= 0) return Math.min(last + 1, form.steps.length - 1);
+  const firstQuestion = form.steps.findIndex((step) => step.components.some((c) => isAnswerable(c.type)));
+  return Math.max(0, Math.min(firstQuestion === -1 ? form.steps.length - 1 : firstQuestion, form.steps.length - 1));
+}

@@ -485,15 +485,18 @@ const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` 
 
 // ---------------------------------------------------------------- reading stored answers back
 
-/** The e-mail a response collected (IdentityInfo `emailAddress`/`workEmailAddress`, EmailForm), lower-cased. */
+/**
+ * The e-mail a response collected, lower-cased: IdentityInfo `emailAddress`, then its
+ * `workEmailAddress`, then an EmailForm answer.
+ */
 export function emailOf(data: readonly ResponseAnswer[]): string | undefined {
-  for (const key of ['emailAddress', 'workEmailAddress']) {
-    for (const answer of data) {
-      const value = answer.response[key];
-      if (typeof value === 'string' && isEmail(value)) return value.toLowerCase();
-    }
-  }
-  return undefined;
+  const candidates = [
+    ...data.filter((a) => a.response.type === 'IdentityInfo').map((a) => a.response.emailAddress),
+    ...data.filter((a) => a.response.type === 'IdentityInfo').map((a) => a.response.workEmailAddress),
+    ...data.filter((a) => a.response.type !== 'IdentityInfo').map((a) => a.response.emailAddress),
+  ];
+  const email = candidates.find((value): value is string => typeof value === 'string' && isEmail(value));
+  return email?.toLowerCase();
 }
 
 /** A display name collected so far (for scheduler prefill). */

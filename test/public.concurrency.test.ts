@@ -1,0 +1,108 @@
+/**
+ * Simultaneous submissions for one session never lose an answer and never create two responses.
+ * On PGlite the database serialises them; on PostgreSQL (DATABASE_URL) they really run at once,
+ * on separate connections.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/client.ts';
+import type { Form } from '../src/forms/forms.service.ts';
+import { createId } from '../src/ids.ts';
+import { prepareAnswers, submitAnswers } from '../src/responses/submissions.service.ts';
+import { createTenant, openTestDatabase, type TestTenant } from './helpers.ts';
+import { appWith, componentAt, field, jsonInit, leadById, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
+
+let db: Database;
+let app: App;
+let tenant: TestTenant;
+let form: Form;
+const QUESTIONS_PER_STEP = 6;
+
+beforeAll(async () => {
+  const handle = await openTestDatabase();
+  afterAll(() => handle.close());
+  db = handle.db;
+  app = appWith(db);
+  tenant = await createTenant(db);
+  const questions = (step: number) =>
+    Array.from({ length: QUESTIONS_PER_STEP }, (_, i) => ({ type: 'ShortInput', content: { question: `Step ${step} question ${i}` } }));
+  form = await makeForm(db, tenant, [
+    { name: 'One', components: questions(1) },
+    { name: 'Two', components: questions(2) },
+    { name: 'Contact', components: [{ type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } }] },
+  ]);
+});
+
+const allQuestions = () => form.steps.slice(0, 2).flatMap((step) => step.components);
+const sessionRows = async (sessionId: string) => (await responsesOf(db, form.id)).filter((r) => r.sessionId === sessionId);
+
+async function submitOne(sessionId: string, raw: Record<string, unknown>, visitorLeadId?: string) {
+  const { answers } = await prepareAnswers(form, raw);
+  return submitAnswers(db, { form, sessionId, visitorLeadId, answers, finish: false, context: { source: 'page', ip: '', country: '' } });
+}
+
+describe('concurrent submissions of one session', () => {
+  it('every simultaneous answer lands in one response (service)', async () => {
+    const sessionId = createId();
+    const visitor = createId();
+    const results = await Promise.all(allQuestions().map((q, i) => submitOne(sessionId, { [q.id]: `answer ${i}` }, visitor)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const rows = await sessionRows(sessionId);
+    expect(rows).toHaveLength(1);
+    expect(new Set(results.map((r) => r.response.id))).toEqual(new Set([rows[0]!.id]));
+    expect(rows[0]!.data.map((a) => [a.questionId, a.response.input])).toEqual(allQuestions().map((q, i) => [q.id, `answer ${i}`]));
+    expect(rows[0]!.visitedForm).toBe(1);
+  });
+
+  it('the same step sent twice at once gives one response holding one of the two answers', async () => {
+    const sessionId = createId();
+    const [q] = allQuestions();
+    await Promise.all([submitOne(sessionId, { [q!.id]: 'first' }), submitOne(sessionId, { [q!.id]: 'second' })]);
+    const rows = await sessionRows(sessionId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.data).toHaveLength(1);
+    expect(['first', 'second']).toContain(rows[0]!.data[0]!.response.input);
+  });
+
+  it('two steps posted at once from one browser both land in its one response (page)', async () => {
+    const visitor = new Visitor(app);
+    await visitor.get(`/s/${form.id}`);
+    const fieldsOf = (step: number) =>
+      Object.fromEntries(form.steps[step]!.components.map((c, i) => [field(c), `step ${step} answer ${i}`]));
+    const results = await Promise.all([visitor.submit(form, 0, fieldsOf(0)), visitor.submit(form, 1, fieldsOf(1)), visitor.submit(form, 0, fieldsOf(0))]);
+    expect(results.map((r) => r.status)).toEqual([303, 303, 303]);
+    const rows = (await responsesOf(db, form.id)).filter((r) => r.leadId === rows0LeadId(visitor));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.data).toHaveLength(2 * QUESTIONS_PER_STEP);
+  });
+
+  it('simultaneous updates through the JSON API all land', async () => {
+    const start = await app.request(`/s/${form.id}/responses`, jsonInit('POST', { answers: {} }));
+    const { id, resumeToken } = (await start.json()) as { id: string; resumeToken: string };
+    const updates = await Promise.all(
+      allQuestions().map((q, i) =>
+        app.request(`/s/${form.id}/responses/${id}`, jsonInit('PATCH', { answers: { [q.id]: `api ${i}` } }, { authorization: `Bearer ${resumeToken}` })),
+      ),
+    );
+    expect(updates.map((r) => r.status)).toEqual(allQuestions().map(() => 200));
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.id === id);
+    expect(row!.data.map((a) => a.response.input)).toEqual(allQuestions().map((_, i) => `api ${i}`));
+  });
+
+  it('two sessions answering the same new e-mail at once end with one lead for it', async () => {
+    const email = `same-${createId().slice(0, 8)}@concurrent.io`;
+    const contact = componentAt(form, 2, 0);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => submitOne(createId(), { [contact.id]: { emailAddress: email } }, createId())),
+    );
+    const leadIds = new Set(results.map((r) => r.response.leadId));
+    expect(leadIds.size).toBe(1);
+    expect((await leadById(db, [...leadIds][0]!))?.email).toBe(email);
+    expect(Math.max(...results.map((r) => r.response.visitedForm))).toBe(4);
+  });
+});
+
+/** The lead id a visitor's cookie names (the signed value's id part). */
+function rows0LeadId(visitor: Visitor): string {
+  const cookie = visitor.cookies.get(`fl_lead_${tenant.environmentId}`)!;
+  return decodeURIComponent(cookie).split('.')[0]!;
+}

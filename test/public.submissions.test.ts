@@ -1,0 +1,210 @@
+/** The write side (submissions.service, leads.service) on the real database: lifecycle, status codes, leads. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.ts';
+import type { Form } from '../src/forms/forms.service.ts';
+import { createId } from '../src/ids.ts';
+import { toResponseObject } from '../src/responses/model.ts';
+import { prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
+import { createTenant, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
+import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf } from './public-helpers.ts';
+import type { Database } from '../src/db/client.ts';
+import { afterAll } from 'vitest';
+
+let db: Database;
+let tenant: TestTenant;
+let form: Form;
+
+const STEPS = [
+  {
+    name: 'Contact',
+    components: [
+      { type: 'Header', content: { title: 'Hi' } },
+      { type: 'IdentityInfo', content: { fields: [{ key: 'firstName', label: 'First name' }, { key: 'emailAddress', label: 'E-mail' }] } },
+    ],
+  },
+  {
+    name: 'Details',
+    components: [
+      { type: 'Dropdown', content: { question: 'Team size?', options: ['1-10', '11-50'] } },
+      { type: 'ShortInput', content: { question: 'Role?' } },
+    ],
+  },
+  { name: 'Book', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro' } }] },
+];
+
+beforeAll(async () => {
+  const handle = await openTestDatabase();
+  afterAll(() => handle.close());
+  db = handle.db;
+  tenant = await createTenant(db);
+  form = await makeForm(db, tenant, STEPS);
+});
+
+const identity = () => componentAt(form, 0, 1);
+const dropdown = () => componentAt(form, 1, 0);
+const role = () => componentAt(form, 1, 1);
+const calendar = () => componentAt(form, 2, 0);
+
+async function submit(raw: Record<string, unknown>, options: Partial<SubmitInput> & { sessionId: string }) {
+  const { answers, errors } = await prepareAnswers(options.form ?? form, raw);
+  expect(errors).toEqual([]);
+  return submitAnswers(db, {
+    form,
+    answers,
+    finish: false,
+    context: { source: 'page', ip: '203.0.113.7', country: 'DE', userAgent: 'test' },
+    ...options,
+  });
+}
+
+const view = (row: Parameters<typeof toResponseObject>[0], dropOffMs = testConfig().dropOffMs) => toResponseObject(row, new Date(), dropOffMs);
+
+describe('response lifecycle', () => {
+  it('the first step creates an unfinished response in the documented shape', async () => {
+    const sessionId = createId();
+    const { response, created } = await submit({ [identity().id]: { firstName: 'Ada', emailAddress: 'ada@first.io' } }, { sessionId });
+    expect(created).toBe(true);
+    expect(view(response)).toEqual({
+      id: response.id,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      dataUpdatedAt: expect.any(String),
+      finished: false,
+      status: 2,
+      formId: form.id,
+      version: '2.0',
+      data: [
+        {
+          questionId: identity().id,
+          response: { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'First name, E-mail', firstName: 'Ada', emailAddress: 'ada@first.io', fullName: 'Ada' },
+        },
+      ],
+      meta: { source: 'page', userAgent: 'test', leadId: response.leadId },
+      personAttributes: { ip: '203.0.113.7', country: 'DE', visitedForm: 1, completedForm: 0 },
+    });
+  });
+
+  it('later steps update the same response (updatedAt, dataUpdatedAt) and the last one finishes it with status 4', async () => {
+    const sessionId = createId();
+    const first = (await submit({ [identity().id]: { firstName: 'Bo', emailAddress: 'bo@second.io' } }, { sessionId })).response;
+    await sleep(5);
+    const second = (await submit({ [dropdown().id]: '11-50', [role().id]: 'CTO' }, { sessionId })).response;
+    expect(second.id).toBe(first.id);
+    expect(second.createdAt).toEqual(first.createdAt);
+    expect(second.updatedAt.getTime()).toBeGreaterThan(first.updatedAt.getTime());
+    expect(second.dataUpdatedAt.getTime()).toBeGreaterThan(first.dataUpdatedAt.getTime());
+    expect(second.data.map((a) => a.questionId)).toEqual([identity().id, dropdown().id, role().id]);
+    await sleep(5);
+    const last = await submit({ [calendar().id]: false }, { sessionId, finish: true });
+    expect(last.created).toBe(false);
+    expect(view(last.response)).toMatchObject({ id: first.id, finished: true, status: 4, personAttributes: { visitedForm: 1, completedForm: 1 } });
+    expect((await responsesOf(db, form.id)).filter((r) => r.sessionId === sessionId)).toHaveLength(1);
+  });
+
+  it('a changed answer replaces the earlier one in place; an emptied optional answer is removed', async () => {
+    const sessionId = createId();
+    await submit({ [dropdown().id]: '1-10', [role().id]: 'CEO' }, { sessionId });
+    const changed = (await submit({ [dropdown().id]: '11-50', [role().id]: '' }, { sessionId })).response;
+    expect(changed.data).toEqual([{ questionId: dropdown().id, response: expect.objectContaining({ selected: '11-50' }) }]);
+  });
+
+  it('a step without answers moves updatedAt but not dataUpdatedAt', async () => {
+    const sessionId = createId();
+    const first = (await submit({ [role().id]: 'CEO' }, { sessionId })).response;
+    await sleep(5);
+    const touched = (await submit({}, { sessionId })).response;
+    expect(touched.updatedAt.getTime()).toBeGreaterThan(first.updatedAt.getTime());
+    expect(touched.dataUpdatedAt).toEqual(first.dataUpdatedAt);
+  });
+
+  it('a response cannot finish while a required question is unanswered, and nothing is saved then', async () => {
+    const sessionId = createId();
+    await submit({ [role().id]: 'CEO' }, { sessionId });
+    const { answers } = await prepareAnswers(form, { [calendar().id]: false });
+    const attempt = submitAnswers(db, { form, sessionId, answers, finish: true, context: { source: 'api', ip: '', country: '' } });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: [{ message: 'This question must be answered before the response can finish', path: ['answers', identity().id] }],
+    });
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.sessionId === sessionId);
+    expect(row).toMatchObject({ finished: false, data: [expect.objectContaining({ questionId: role().id })] });
+  });
+
+  it('a finished response takes no more answers', async () => {
+    const sessionId = createId();
+    await submit({ [identity().id]: { firstName: 'Cy', emailAddress: 'cy@third.io' } }, { sessionId, finish: true });
+    const again = submit({ [role().id]: 'late' }, { sessionId });
+    await expect(again).rejects.toBeInstanceOf(AppError);
+    await expect(again).rejects.toMatchObject({ code: 'CONFLICT', message: 'Response is already finished' });
+  });
+
+  it('status is 3 (dropped off) once an unfinished response is untouched for the drop-off time', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    expect(view(response, 60_000).status).toBe(2);
+    await sleep(30);
+    expect(view(response, 20).status).toBe(3);
+    const finished = (await submit({ [identity().id]: { firstName: 'Di', emailAddress: 'di@fourth.io' } }, { sessionId, finish: true })).response;
+    expect(view(finished, 1).status).toBe(4);
+  });
+
+  it('a returning session resumes after the last step it answered', async () => {
+    expect(resumeStepIndex(form, undefined)).toBe(0);
+    expect(resumeStepIndex(form, { data: [] })).toBe(0);
+    const sessionId = createId();
+    const { response } = await submit({ [identity().id]: { firstName: 'Ed', emailAddress: 'ed@fifth.io' } }, { sessionId });
+    expect(resumeStepIndex(form, response)).toBe(1);
+  });
+});
+
+describe('leads', () => {
+  it('one visitor (lead id from the cookie) is one lead across responses; visits count per response', async () => {
+    const visitor = createId();
+    const first = (await submit({ [role().id]: 'CEO' }, { sessionId: createId(), visitorLeadId: visitor })).response;
+    const second = (await submit({ [role().id]: 'CEO' }, { sessionId: createId(), visitorLeadId: visitor })).response;
+    expect(first.leadId).toBe(visitor);
+    expect(second.leadId).toBe(visitor);
+    expect([first.visitedForm, second.visitedForm]).toEqual([1, 2]);
+    expect(await leadById(db, visitor)).toMatchObject({ environmentId: tenant.environmentId, email: null });
+  });
+
+  it('an anonymous lead that answers a new e-mail becomes that lead (lower-cased)', async () => {
+    const visitor = createId();
+    const { response } = await submit({ [identity().id]: { firstName: 'Flo', emailAddress: 'Flo@Example-Six.IO' } }, { sessionId: createId(), visitorLeadId: visitor });
+    expect(response.leadId).toBe(visitor);
+    expect((await leadById(db, visitor))?.email).toBe('flo@example-six.io');
+  });
+
+  it("an e-mail another lead has attaches the response to that lead, with that lead's counts", async () => {
+    const known = createId();
+    await submit({ [identity().id]: { firstName: 'Gus', emailAddress: 'gus@seven.io' } }, { sessionId: createId(), visitorLeadId: known, finish: true });
+    const stranger = createId();
+    const sessionId = createId();
+    const started = (await submit({ [role().id]: 'CEO' }, { sessionId, visitorLeadId: stranger })).response;
+    expect(started.leadId).toBe(stranger);
+    const attached = (await submit({ [identity().id]: { firstName: 'Gus', emailAddress: 'GUS@seven.io' } }, { sessionId })).response;
+    expect(attached.leadId).toBe(known);
+    expect(attached).toMatchObject({ visitedForm: 2, completedForm: 1 });
+    expect(await statsOf(db, stranger)).toEqual([expect.objectContaining({ visits: 0, completions: 0 })]);
+    const done = (await submit({ [calendar().id]: false }, { sessionId, finish: true })).response;
+    expect(done).toMatchObject({ leadId: known, visitedForm: 2, completedForm: 2 });
+  });
+
+  it("a visitor id that belongs to another environment's lead is not reused", async () => {
+    const otherTenant = await createTenant(db);
+    const otherForm = await makeForm(db, otherTenant, STEPS);
+    const visitor = createId();
+    await submit({ [role().id]: 'CEO' }, { sessionId: createId(), visitorLeadId: visitor });
+    const { answers } = await prepareAnswers(otherForm, {});
+    const { response } = await submitAnswers(db, {
+      form: otherForm,
+      sessionId: createId(),
+      visitorLeadId: visitor,
+      answers,
+      finish: false,
+      context: { source: 'page', ip: '', country: '' },
+    });
+    expect(response.leadId).not.toBe(visitor);
+    expect((await leadById(db, response.leadId))?.environmentId).toBe(otherTenant.environmentId);
+  });
+});

@@ -57,7 +57,11 @@ export async function prepareAnswers(form: Pick<Form, 'steps'>, raw: Record<stri
   );
   // Report in form order, whatever order the answers came in.
   const order = [...components.keys()];
-  errors.sort((a, b) => order.indexOf(String(a.path[1])) - order.indexOf(String(b.path[1])));
+  const rank = (error: FieldError) => {
+    const index = order.indexOf(String(error.path[1]));
+    return index === -1 ? order.length : index;
+  };
+  errors.sort((a, b) => rank(a) - rank(b));
   return { answers, errors };
 }
 

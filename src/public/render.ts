@@ -66,6 +66,7 @@ function document(theme: Theme, chrome: PageChrome, title: string, types: Iterab
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 ${fonts ? html`<link rel="stylesheet" href="${fonts}">` : ''}
 <style nonce="${chrome.nonce}">${raw(css)}</style>
@@ -274,14 +275,10 @@ const IDENTITY_INPUT: Partial<Record<string, { type: string; autocomplete: strin
 function identityInfo(component: StoredComponent, ctx: RenderContext): Html {
   const values = asObject(ctx.values.get(component.id));
   const fields = identityFields(component.content);
-  let invalid = false;
-  const rendered = fields.map((field) => {
-    const messages = errorsOf(ctx, `${component.id}.${field.key}`);
-    if (messages.length) invalid = true;
-    return identityField(component, field, inputValue(values[field.key]), messages);
-  });
+  const rendered = fields.map((field) => identityField(component, field, inputValue(values[field.key]), errorsOf(ctx, `${component.id}.${field.key}`)));
+  // Each field marks itself invalid; the box only when the answer as a whole is.
   const whole = errorsOf(ctx, component.id);
-  return box(component, invalid || whole.length > 0, html`<div class="fl-fields">${rendered}</div>${errorText(domId(component), whole)}`);
+  return box(component, whole.length > 0, html`<div class="fl-fields">${rendered}</div>${errorText(domId(component), whole)}`);
 }
 
 function identityField(component: StoredComponent, field: IdentityField, value: string, messages: string[]): Html {

@@ -32,10 +32,10 @@ function background(theme: Theme): string {
     case 'color':
       return `background: ${bg.color};`;
     case 'gradient':
-      return `background: ${bg.to} linear-gradient(${bg.angle}deg, ${bg.from}, ${bg.to}) fixed;`;
+      return `background: ${bg.to} linear-gradient(${bg.angle}deg, ${bg.from}, ${bg.to});`;
     case 'image': {
       const overlay = bg.overlay ? `linear-gradient(${bg.overlay}, ${bg.overlay}), ` : '';
-      return `background: ${theme.colors.background} ${overlay}${cssUrl(bg.url)} center / cover no-repeat fixed;`;
+      return `background: ${theme.colors.background} ${overlay}${cssUrl(bg.url)} center / cover no-repeat;`;
     }
   }
 }

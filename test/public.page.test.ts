@@ -3,6 +3,7 @@
  * input kept, escaping and CSP, cookies, resume and in-place updates, finishing, leads, ip/country.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { deleteForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { verifyPassword } from '../src/responses/shapes.ts';
@@ -185,6 +186,17 @@ describe('rendering', () => {
     expect(page).toContain(`name="${field(c(2, 0), 'eventScheduled')}" data-booking="eventScheduled" value="false"`);
     expect(page).toContain('>Submit</button>');
     expect(response.headers.get('content-security-policy')).toContain('frame-src https://calendly.com https://cal.com https://savvycal.com;');
+  });
+
+  it('loads no external font stylesheet with FONTS_CSS_URL=none', async () => {
+    expect(loadConfig({ FONTS_CSS_URL: 'none' }).fontsCssUrl).toBeUndefined();
+    expect(loadConfig({ FONTS_CSS_URL: 'https://fonts.example.net/css2' }).fontsCssUrl).toBe('https://fonts.example.net/css2');
+    expect(() => loadConfig({ FONTS_CSS_URL: 'javascript:alert(1)' })).toThrow(/FONTS_CSS_URL/);
+    const response = await appWith(db, { fontsCssUrl: undefined }).request(`/s/${form.id}`);
+    const page = await response.text();
+    expect(page).not.toContain('<link rel="stylesheet"');
+    expect(page).toContain('"Playfair Display", system-ui'); // locally installed fonts still apply
+    expect(response.headers.get('content-security-policy')).not.toContain('googleapis');
   });
 
   it('never embeds a calendar URL that is not http(s), even if one got stored', async () => {

@@ -504,6 +504,29 @@ describe('leads, ip and country', () => {
   });
 });
 
+describe('reading the responses back (GET /api/v1/responses)', () => {
+  it('shows a page response as partial (2), dropped off (3) when left alone, and completed (4)', async () => {
+    const quick = appWith(db, { dropOffMs: 1000 });
+    const single = await makeForm(db, tenant, ALL_COMPONENTS.slice(0, 2));
+    const ident = componentAt(single, 0, 4);
+    const visitor = new Visitor(quick);
+    await visitor.get(`/s/${single.id}`);
+    await visitor.submit(single, 0, { [field(componentAt(single, 0, 1))]: 'CTO', [field(ident, 'firstName')]: 'Ada', [field(ident, 'workEmailAddress')]: 'e2e@acme.io' });
+    const read = async (partials: boolean) => {
+      const response = await quick.request(`/api/v1/responses?formId=${single.id}&returnPartials=${partials}`, { headers: { 'x-api-key': tenant.apiKey } });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { finished: boolean; status: number; meta: { leadId: string } }[] }).data;
+    };
+    expect(await read(false)).toEqual([]);
+    expect(await read(true)).toMatchObject([{ finished: false, status: 2, meta: { leadId: leadOf(visitor) } }]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await read(true)).toMatchObject([{ finished: false, status: 3 }]);
+    const last = await visitor.submit(single, 1, { [field(componentAt(single, 1, 4))]: 'on' }); // the required disclaimer
+    expect(last.headers.get('location')).toBe(`/s/${single.id}?done=1`);
+    expect(await read(false)).toMatchObject([{ finished: true, status: 4 }]);
+  });
+});
+
 /** The lead id the visitor's cookie names. */
 function leadOf(visitor: Visitor): string {
   return decodeURIComponent(visitor.cookies.get(`fl_lead_${tenant.environmentId}`) ?? '').split('.')[0]!;

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-import { decodeCursor, listingQuery, type ListResponsesInput } from '../src/responses/responses.service.ts';
+import { decodeCursor, listingSql, type ListResponsesInput } from '../src/responses/responses.service.ts';
 import { createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead } from './factories.ts';
 
@@ -38,16 +38,18 @@ function planFrom(result: unknown): PlanNode {
   return (parsed as { Plan: PlanNode }[])[0]!.Plan;
 }
 
-/** EXPLAIN of the listing with its values bound. */
-async function customPlan(db: Database, input: ListResponsesInput): Promise<PlanNode> {
-  return planFrom(await db.execute(sql`explain (format json) ${listingQuery(db, input)}`));
-}
-
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
 
-/** EXPLAIN of the listing as a generic plan of a prepared statement. */
+/** EXPLAIN of the listing with its values in place (the plan a custom plan of the statement gets). */
+async function customPlan(db: Database, input: ListResponsesInput): Promise<PlanNode> {
+  const { sql: text, params } = listingSql(db, input);
+  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+  return planFrom(await db.execute(sql.raw(`explain (format json) ${inlined}`)));
+}
+
+/** EXPLAIN of the listing as a generic plan of its prepared statement (values not known to the planner). */
 async function genericPlan(db: Database, input: ListResponsesInput): Promise<PlanNode> {
-  const { sql: text, params } = listingQuery(db, input).toSQL();
+  const { sql: text, params } = listingSql(db, input);
   const name = `listing_${Math.random().toString(36).slice(2, 10)}`;
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local plan_cache_mode = force_generic_plan`));

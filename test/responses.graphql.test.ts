@@ -21,6 +21,7 @@ const FIELDS = /* GraphQL */ `
       id createdAt updatedAt dataUpdatedAt finished status formId version leadId meta
       personAttributes { ip country visitedForm completedForm }
       data { questionId response }
+      rawData
     }
   }
   pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
@@ -86,6 +87,7 @@ describe('formResponses', () => {
       meta: { source: 'page', leadId: lead.id },
       personAttributes: { ip: '192.0.2.1', country: 'NL', visitedForm: 2, completedForm: 1 },
       data: sampleAnswers(),
+      rawData: sampleAnswers(),
     });
   });
 

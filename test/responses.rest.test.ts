@@ -60,6 +60,23 @@ describe('authentication', () => {
     }
   });
 
+  it('stops accepting a key the moment it is revoked, even right after using it', async () => {
+    const tenant = await createTenant(ctx.db);
+    expect((await get(`?formId=${tenant.templateId}`, tenant.apiKey)).status).toBe(200);
+    expect((await get(`?formId=${tenant.templateId}`, tenant.apiKey)).status).toBe(200);
+    await revokeApiKey(ctx.db, tenant.apiKeyId);
+    const { status, body } = await get(`?formId=${tenant.templateId}`, tenant.apiKey);
+    expect(status).toBe(401);
+    expect(body).toEqual({ message: 'Invalid API key' });
+  });
+
+  it('does not accept a wrong secret for a key id it has just verified', async () => {
+    const tenant = await createTenant(ctx.db);
+    expect((await get('?limit=1', tenant.apiKey)).status).toBe(200);
+    const forged = tenant.apiKey.slice(0, -4) + (tenant.apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    expect(await get('?limit=1', forged)).toMatchObject({ status: 401, body: { message: 'Invalid API key' } });
+  });
+
   it('wants an environment API key: the admin token is refused with 403', async () => {
     const { status, body } = await get('', null, { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(status).toBe(403);

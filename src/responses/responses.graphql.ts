@@ -163,7 +163,12 @@ export const FormResponseRef = builder.objectRef<ListedResponse>('FormResponse')
     formId: t.exposeID('formId'),
     version: t.exposeString('version', { description: 'Version of the response format.' }),
     leadId: t.exposeID('leadId'),
-    data: t.field({ type: [QuestionResponseRef], resolve: (r) => r.data }),
+    data: t.field({ type: [QuestionResponseRef], description: 'The answers, each raw and typed.', resolve: (r) => r.data }),
+    rawData: t.field({
+      type: 'JSON',
+      description: 'The answers exactly as stored, as one value: `[{questionId, response}]` (what the REST API returns as `data`).',
+      resolve: (r) => r.data,
+    }),
     meta: t.field({ type: 'JSON', description: 'Metadata; includes `leadId`.', resolve: (r) => ({ ...r.meta, leadId: r.leadId }) }),
     personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),
   }),
@@ -238,14 +243,24 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
     limit: first,
   });
   if (!page) throw notFound('Form not found');
-  const edges = page.responses.map((node) => ({ cursor: node.cursor, node }));
+  // Cursors are encoded only when a client selects them.
+  const edges = page.responses.map((node) => ({
+    node,
+    get cursor() {
+      return node.cursor;
+    },
+  }));
   return {
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: after !== undefined,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      get startCursor() {
+        return page.responses[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return page.responses.at(-1)?.cursor ?? null;
+      },
     },
   };
 }

@@ -10,7 +10,7 @@
  * Cursors carry `created_at` with PostgreSQL's full microsecond precision (read as text), since a
  * JavaScript Date keeps only milliseconds and two responses may share a millisecond.
  */
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
@@ -92,25 +92,50 @@ export function decodeCursor(value: string): ResponseCursor | undefined {
 /** `created_at` to the microsecond, independent of the session's TimeZone and DateStyle. */
 const createdAtMicros = sql<string>`to_char(${responses.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** Which optional conditions a listing has: each combination is one prepared statement. */
+interface ListingShape {
+  form: boolean;
+  partials: boolean;
+  since: boolean;
+  until: boolean;
+  after: boolean;
+  dateField: ResponseDateField;
+}
+
+const shapeOf = (input: ListResponsesInput): ListingShape => ({
+  form: input.formId !== undefined,
+  partials: input.includePartials === true,
+  since: input.since !== undefined,
+  until: input.until !== undefined,
+  after: input.after !== undefined,
+  dateField: input.dateField ?? 'createdAt',
+});
+
+const shapeKey = (shape: ListingShape) =>
+  `${+shape.form}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}`;
+
+const p = (name: string) => sql.placeholder(name);
+
 /**
- * The listing query, exactly as it runs (tests EXPLAIN it). Completed-only listings say
- * `WHERE finished` as a literal — not `finished = $n` — so that even a generic prepared plan can
- * prove the partial indexes' predicate.
+ * The listing query of one shape, with placeholders for its values. Completed-only listings say
+ * `WHERE finished` as a literal — not `finished = $n` — so that generic plans of the prepared
+ * statement still prove the partial indexes' predicate.
  */
-export function listingQuery(db: Db, input: ListResponsesInput) {
-  const dateColumn = input.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
+function buildListing(db: Db, shape: ListingShape) {
+  const dateColumn = shape.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
   const conditions: (SQL | undefined)[] = [
-    input.formId === undefined ? undefined : eq(responses.formId, input.formId),
-    eq(responses.environmentId, input.environmentId),
-    input.includePartials ? undefined : sql`${responses.finished}`,
-    input.since ? gte(dateColumn, input.since) : undefined,
-    input.until ? lt(dateColumn, input.until) : undefined,
-    input.after ? sql`(${responses.createdAt}, ${responses.id}) < (${input.after.createdAt}::timestamptz, ${input.after.id})` : undefined,
+    shape.form ? sql`${responses.formId} = ${p('formId')}` : undefined,
+    sql`${responses.environmentId} = ${p('environmentId')}`,
+    shape.partials ? undefined : sql`${responses.finished}`,
+    shape.since ? sql`${dateColumn} >= ${p('since')}::timestamptz` : undefined,
+    shape.until ? sql`${dateColumn} < ${p('until')}::timestamptz` : undefined,
+    // A row comparison the index seeks to: everything after the cursor in (created_at, id) DESC order.
+    shape.after ? sql`(${responses.createdAt}, ${responses.id}) < (${p('afterCreatedAt')}::timestamptz, ${p('afterId')})` : undefined,
     // The form must be live in this environment: evaluated once (an InitPlan), not per row, so a
     // deleted form or another environment's form answers nothing without a second round trip.
-    input.formId === undefined
-      ? undefined
-      : sql`exists (select 1 from forms f where f.id = ${input.formId} and f.environment_id = ${input.environmentId} and f.deleted_at is null)`,
+    shape.form
+      ? sql`exists (select 1 from forms f where f.id = ${p('formId')} and f.environment_id = ${p('environmentId')} and f.deleted_at is null)`
+      : undefined,
   ];
   return db
     .select({
@@ -133,7 +158,40 @@ export function listingQuery(db: Db, input: ListResponsesInput) {
     .from(responses)
     .where(and(...conditions))
     .orderBy(desc(responses.createdAt), desc(responses.id))
-    .limit(input.limit + 1);
+    .limit(p('limit'));
+}
+
+/** The placeholder values of a listing. */
+function valuesOf(input: ListResponsesInput): Record<string, unknown> {
+  return {
+    formId: input.formId,
+    environmentId: input.environmentId,
+    since: input.since?.toISOString(),
+    until: input.until?.toISOString(),
+    afterCreatedAt: input.after?.createdAt,
+    afterId: input.after?.id,
+    // One more than the page, to learn whether another page follows.
+    limit: input.limit + 1,
+  };
+}
+
+type PreparedListing = ReturnType<ReturnType<typeof buildListing>['prepare']>;
+/** Prepared statements per database handle and shape: built once, then only executed. */
+const prepared = new WeakMap<Db, Map<string, PreparedListing>>();
+
+function preparedListing(db: Db, shape: ListingShape): PreparedListing {
+  let byShape = prepared.get(db);
+  if (!byShape) prepared.set(db, (byShape = new Map()));
+  const key = shapeKey(shape);
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = buildListing(db, shape).prepare(`responses_listing_${key}`)));
+  return statement;
+}
+
+/** The listing's SQL and its values, exactly as listResponses runs it (tests EXPLAIN it). */
+export function listingSql(db: Db, input: ListResponsesInput): { sql: string; params: unknown[] } {
+  const query = buildListing(db, shapeOf(input)).toSQL();
+  return { sql: query.sql, params: fillPlaceholders(query.params, valuesOf(input)) };
 }
 
 /**
@@ -141,12 +199,21 @@ export function listingQuery(db: Db, input: ListResponsesInput) {
  * the environment (deleted, another environment's, or nonexistent).
  */
 export async function listResponses(db: Db, input: ListResponsesInput): Promise<ResponsePage | null> {
-  const rows = await listingQuery(db, input);
+  const rows = await preparedListing(db, shapeOf(input)).execute(valuesOf(input));
   if (rows.length === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) return null;
   const hasNextPage = rows.length > input.limit;
   const page = hasNextPage ? rows.slice(0, input.limit) : rows;
   return {
     hasNextPage,
-    responses: page.map(({ position, ...record }) => ({ ...record, cursor: encodeCursor({ createdAt: position, id: record.id }) })),
+    responses: page.map(({ position, ...record }) => withCursor(record, position)),
   };
+}
+
+/** The record with its cursor, encoded only if someone reads it. */
+function withCursor(record: ResponseRecord, position: string): ListedResponse {
+  let cursor: string | undefined;
+  return Object.defineProperty(record, 'cursor', {
+    enumerable: true,
+    get: () => (cursor ??= encodeCursor({ createdAt: position, id: record.id })),
+  }) as ListedResponse;
 }

@@ -72,8 +72,9 @@ const PARAMS = Object.keys(querySchema.shape) as (keyof typeof querySchema.shape
 function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const raw: Record<string, string> = {};
+  const all = c.req.queries();
   for (const name of PARAMS) {
-    const values = c.req.queries(name);
+    const values = all[name];
     if (!values || values.length === 0) continue;
     if (values.length > 1) errors.push({ message: `${name} must be given once`, path: [name] });
     raw[name] = values[0]!;
@@ -129,7 +130,7 @@ export function toRestResponse(node: RestResponseFieldsFragment): ResponseObject
     status: node.status,
     formId: node.formId,
     version: node.version,
-    data: node.data.map((answer) => ({ questionId: answer.questionId, response: answer.response as ResponseObject['data'][number]['response'] })),
+    data: node.rawData as ResponseObject['data'],
     meta: node.meta as ResponseObject['meta'],
     personAttributes: {
       ip: node.personAttributes.ip,

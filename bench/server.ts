@@ -1,0 +1,18 @@
+/**
+ * Benchmark child: the formloom app (REST + GraphQL) on BENCH_DATABASE_URL, listening on a free
+ * loopback port it reports to the parent. Request logging is off (pino level silent), as for the
+ * baseline, so the comparison measures the request path rather than log I/O.
+ */
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/client.ts';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL!;
+const adminToken = process.env.BENCH_ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
+const config = { ...loadConfig({}), databaseUrl, logLevel: 'silent' as const };
+const handle = await openDatabase({ databaseUrl, maxConnections: 10 });
+const app = createApp({ config, db: handle.db, logger: pino({ level: 'silent' }), adminToken });
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.send!({ port: info.port }));
+process.on('SIGTERM', () => void handle.close().finally(() => process.exit(0)));

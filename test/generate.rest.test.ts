@@ -223,8 +223,8 @@ describe('style inheritance', () => {
     expect(theme.componentStyles.Dropdown).toEqual(template.componentStyles.Dropdown);
     expect(theme.componentStyles.Header).toEqual(template.componentStyles.Header);
     // Not covered: defaults.
-    expect(theme.componentStyles.ShortInput).toEqual(defaultComponentStyle('ShortInput'));
-    expect(theme.componentStyles.CalendlyScreen).toEqual(defaultComponentStyle('CalendlyScreen'));
+    expect(theme.componentStyles.ShortInput).toEqual(defaultComponentStyle('ShortInput', template.colors));
+    expect(theme.componentStyles.CalendlyScreen).toEqual(defaultComponentStyle('CalendlyScreen', template.colors));
   });
 });
 

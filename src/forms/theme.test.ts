@@ -18,9 +18,11 @@ describe('theme', () => {
     expect(theme.layout).toEqual(source.layout);
     expect(theme.componentStyles).toEqual({
       Dropdown: { borderRadius: 20, borderColor: '#5eead4' },
-      ShortInput: defaultComponentStyle('ShortInput'),
-      NextButton: defaultComponentStyle('NextButton'),
+      ShortInput: defaultComponentStyle('ShortInput', source.colors),
+      NextButton: defaultComponentStyle('NextButton', source.colors),
     });
+    expect(theme.componentStyles.NextButton).toMatchObject({ backgroundColor: '#0f766e', textColor: '#ffffff' });
+    expect(theme.componentStyles.ShortInput).toMatchObject({ accentColor: '#0f766e', textColor: '#134e4a' });
     expect(source.componentStyles).toEqual({ Dropdown: { borderRadius: 20, borderColor: '#5eead4' } }); // not mutated
   });
 

@@ -56,20 +56,22 @@ export type Theme = z.output<typeof themeSchema>;
 
 export const DEFAULT_THEME: Theme = themeSchema.parse({});
 
-const BASE_STYLE: ComponentStyle = { backgroundColor: '#ffffff', textColor: '#111827', borderColor: '#d1d5db', borderRadius: 8, fontSize: 16 };
-
-/** The styling a component type gets when its template's theme has none for it. */
-export function defaultComponentStyle(type: string): ComponentStyle {
+/**
+ * The styling a component type gets when its template's theme has none for it: neutral surfaces in
+ * the template's own palette (its primary colour for accents and buttons, its text colour for text),
+ * so an uncovered component still looks like part of the form.
+ */
+export function defaultComponentStyle(type: string, colors: Theme['colors'] = DEFAULT_COLORS): ComponentStyle {
   switch (type) {
     case 'NextButton':
     case 'NextBackButtons':
-      return { backgroundColor: '#4f46e5', textColor: '#ffffff', borderRadius: 8, fontSize: 16 };
+      return { backgroundColor: colors.primary, textColor: colors.buttonText, borderRadius: 8, fontSize: 16 };
     case 'Header':
-      return { textColor: '#111827', fontSize: 28 };
+      return { textColor: colors.text, fontSize: 28 };
     case 'Disclaimer':
-      return { textColor: '#6b7280', fontSize: 13 };
+      return { textColor: colors.text, fontSize: 13 };
     default:
-      return { ...BASE_STYLE, accentColor: '#4f46e5' };
+      return { backgroundColor: '#ffffff', textColor: colors.text, borderColor: '#d1d5db', accentColor: colors.primary, borderRadius: 8, fontSize: 16 };
   }
 }
 
@@ -80,6 +82,6 @@ export function defaultComponentStyle(type: string): ComponentStyle {
  */
 export function inheritTheme(source: Theme, usedTypes: Iterable<string>): Theme {
   const componentStyles = structuredClone(source.componentStyles);
-  for (const type of usedTypes) componentStyles[type] ??= defaultComponentStyle(type);
+  for (const type of usedTypes) componentStyles[type] ??= defaultComponentStyle(type, source.colors);
   return { ...structuredClone(source), componentStyles };
 }

@@ -29,18 +29,25 @@ export function summarizeCpuProfile(file: string, top = 25): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMicros = new Map<number, number>();
   profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = profile.endTime - profile.startTime;
+  // Shares of busy time: idle samples (waiting for I/O or for load) are left out.
+  let total = 0;
+  let idle = 0;
+  for (const [id, micros] of selfMicros) {
+    if (byId.get(id)!.callFrame.functionName === '(idle)') idle += micros;
+    else total += micros;
+  }
   const byArea = new Map<string, number>();
   const byFunction = new Map<string, number>();
   for (const [id, micros] of selfMicros) {
     const { callFrame } = byId.get(id)!;
+    if (callFrame.functionName === '(idle)') continue;
     const area = areaOf(callFrame.url, callFrame.functionName);
     byArea.set(area, (byArea.get(area) ?? 0) + micros);
     const name = `${callFrame.functionName || '(anonymous)'}  ${area}${callFrame.url ? `:${callFrame.lineNumber + 1}` : ''}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
   }
   const pct = (micros: number) => `${((100 * micros) / total).toFixed(1).padStart(5)} %`;
-  const lines = [`  profile span ${(total / 1e6).toFixed(1)} s; self time by area:`];
+  const lines = [`  ${(total / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle; share of busy time by area (self time):`];
   for (const [area, micros] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 20)) lines.push(`    ${pct(micros)}  ${area}`);
   lines.push('  hottest functions (self time):');
   for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`    ${pct(micros)}  ${name}`);

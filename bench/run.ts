@@ -14,7 +14,8 @@
  *
  * Environment: DATABASE_URL (the 1M database; the 10k one is `<name>_10k` on the same server;
  * default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1, BENCH_DURATION
- * (seconds per measurement, default 10), BENCH_CONNECTIONS (default 10), BENCH_ONLY=1m|10k,
+ * (seconds per measurement, default 10), BENCH_ROUNDS (turns each target takes, default 2; medians
+ * are reported), BENCH_CONNECTIONS (default 10), BENCH_ONLY=1m|10k,
  * BENCH_SKIP_STREAM=1, BENCH_CPU_PROF=1 (profile the REST server under load; .cpuprofile files go to
  * BENCH_PROFILE_DIR, default <tmp>/formloom-bench-profiles, and a summary is printed).
  */
@@ -37,6 +38,7 @@ const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
 const WARMUP = Math.min(3, DURATION);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 2);
 const SKIP_SEED = env.BENCH_SKIP_SEED === '1';
 const PROFILE = env.BENCH_CPU_PROF === '1';
 const PROFILE_DIR = `${env.BENCH_PROFILE_DIR ?? join(tmpdir(), 'formloom-bench-profiles')}/`;
@@ -166,7 +168,14 @@ function cpuMicros(pid: number): number {
   return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
 }
 
-async function load(name: string, server: Child, makeRequest: () => { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<Measurement> {
+interface LoadRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+async function load(name: string, server: Child, makeRequest: () => LoadRequest): Promise<Measurement> {
   const options = (duration: number) => ({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
@@ -190,35 +199,55 @@ async function load(name: string, server: Child, makeRequest: () => { method: st
 const graphqlQuery = print(FormResponsesPageDocument);
 
 async function measureListing(dataset: Dataset, apiKey: string, formIds: string[]): Promise<Measurement[]> {
-  const restRequest = () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: { 'x-api-key': apiKey } });
-  const graphqlRequest = () => ({
-    method: 'POST',
-    path: '/graphql',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query: graphqlQuery, variables: { formId: pick(formIds) } }),
-  });
   await checkAgreement(dataset, apiKey, formIds[0]!);
-  const results: Measurement[] = [];
-  // One fresh server process per target, alone on the machine with PostgreSQL and autocannon.
+  // One server process per target, all started up front; they are idle while another is measured.
+  // The targets take turns, ROUNDS times, so drifting load on the machine hits them alike.
   const baseline = await startBaseline(dataset.url);
-  try {
-    results.push(await load('baseline', baseline, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: {} })));
-  } finally {
-    await baseline.stop();
-  }
   const rest = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}`] : []);
-  try {
-    results.push(await load('REST', rest, restRequest));
-  } finally {
-    await rest.stop();
-  }
   const graphql = await startApp(dataset.url);
+  const targets: [string, Child, () => LoadRequest][] = [
+    ['baseline', baseline, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: {} })],
+    ['REST', rest, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: { 'x-api-key': apiKey } })],
+    [
+      'GraphQL',
+      graphql,
+      () => ({
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ query: graphqlQuery, variables: { formId: pick(formIds) } }),
+      }),
+    ],
+  ];
   try {
-    results.push(await load('GraphQL', graphql, graphqlRequest));
+    const rounds: Measurement[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const measured: Measurement[] = [];
+      for (const [name, server, makeRequest] of targets) measured.push(await load(name, server, makeRequest));
+      rounds.push(measured);
+    }
+    return targets.map(([name]) => combine(rounds.map((round) => round.find((m) => m.name === name)!)));
   } finally {
-    await graphql.stop();
+    await Promise.all([baseline.stop(), rest.stop(), graphql.stop()]);
   }
-  return results;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** Rounds of one target: median throughput, latencies and CPU; errors summed. */
+function combine(rounds: Measurement[]): Measurement {
+  return {
+    name: rounds[0]!.name,
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    cpuMicrosPerRequest: median(rounds.map((r) => r.cpuMicrosPerRequest)),
+  };
 }
 
 /** REST, GraphQL and the baseline return the same responses for a form (the same JSON, REST and baseline). */
@@ -262,7 +291,12 @@ async function measureStream(dataset: Dataset, apiKey: string) {
     await new Promise((r) => setTimeout(r, 500));
     const before = rssKb(pid);
     let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 50);
+    const samples: number[] = [];
+    const sampler = setInterval(() => {
+      const rss = rssKb(pid);
+      samples.push(rss);
+      peak = Math.max(peak, rss);
+    }, 50);
     const started = performance.now();
     const { bytes, rows, tail } = await new Promise<{ bytes: number; rows: number; tail: string }>((resolve, reject) => {
       const req = httpRequest(
@@ -290,7 +324,9 @@ async function measureStream(dataset: Dataset, apiKey: string) {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssKb(pid));
-    return { seconds, bytes, rows, complete: tail.endsWith(']}'), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024 };
+    // RSS at each tenth of the stream: flat memory plateaus early instead of climbing with the rows.
+    const tenths = Array.from({ length: 10 }, (_, i) => (samples[Math.min(samples.length - 1, Math.floor(((i + 1) * samples.length) / 10) - 1)] ?? before) / 1024);
+    return { seconds, bytes, rows, complete: tail.endsWith(']}'), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
   } finally {
     await app.stop();
   }
@@ -332,7 +368,7 @@ function table(results: Measurement[]) {
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), loopback`);
+log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), ${ROUNDS} rounds (medians), loopback`);
 log(`1M database: ${largeUrl.replace(/\/\/[^@]*@/, '//')}   10k database: ${smallUrl.replace(/\/\/[^@]*@/, '//')}`);
 if (PROFILE) {
   rmSync(PROFILE_DIR, { recursive: true, force: true });
@@ -355,6 +391,7 @@ for (const dataset of DATASETS) {
         `  ${stream.rows.toLocaleString('en')} responses, ${fmt(stream.bytes / 1024 / 1024)} MB in ${fmt(stream.seconds)} s (${fmt(stream.rows / stream.seconds, 0)} responses/s); ` +
           `server RSS ${fmt(stream.beforeMb)} MB → peak ${fmt(stream.peakMb)} MB (growth ${fmt(stream.growthMb)} MB); body complete: ${stream.complete}`,
       );
+      log(`  server RSS at each tenth of the stream (MB): ${stream.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
     }
     const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
     log(`\n[1m] EXPLAIN (ANALYZE, BUFFERS)`);

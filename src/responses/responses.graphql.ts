@@ -10,6 +10,7 @@ import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import {
+  cursorOf,
   decodeCursor,
   FORM_PAGE_SIZE,
   listResponses,
@@ -247,7 +248,7 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   const edges = page.responses.map((node) => ({
     node,
     get cursor() {
-      return node.cursor;
+      return cursorOf(node);
     },
   }));
   return {
@@ -256,10 +257,12 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
       hasNextPage: page.hasNextPage,
       hasPreviousPage: after !== undefined,
       get startCursor() {
-        return page.responses[0]?.cursor ?? null;
+        const first = page.responses[0];
+        return first ? cursorOf(first) : null;
       },
       get endCursor() {
-        return page.responses.at(-1)?.cursor ?? null;
+        const last = page.responses.at(-1);
+        return last ? cursorOf(last) : null;
       },
     },
   };

@@ -53,8 +53,8 @@ export interface ListResponsesInput extends ResponseFilter {
 }
 
 export interface ListedResponse extends ResponseRecord {
-  /** Opaque cursor of this row. */
-  cursor: string;
+  /** `created_at` to the microsecond: where this row sits in the listing order (see `cursorOf`). */
+  position: string;
 }
 
 export interface ResponsePage {
@@ -69,6 +69,9 @@ const cursorSchema = z.object({
   createdAt: z.string().regex(MICROS_ISO).refine((value) => !Number.isNaN(Date.parse(value))),
   id: z.string().min(1).max(128),
 });
+
+/** The opaque cursor of a listed row. */
+export const cursorOf = (row: ListedResponse): string => encodeCursor({ createdAt: row.position, id: row.id });
 
 export function encodeCursor(cursor: ResponseCursor): string {
   return Buffer.from(JSON.stringify({ createdAt: cursor.createdAt, id: cursor.id })).toString('base64url');
@@ -202,18 +205,6 @@ export async function listResponses(db: Db, input: ListResponsesInput): Promise<
   const rows = await preparedListing(db, shapeOf(input)).execute(valuesOf(input));
   if (rows.length === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) return null;
   const hasNextPage = rows.length > input.limit;
-  const page = hasNextPage ? rows.slice(0, input.limit) : rows;
-  return {
-    hasNextPage,
-    responses: page.map(({ position, ...record }) => withCursor(record, position)),
-  };
-}
-
-/** The record with its cursor, encoded only if someone reads it. */
-function withCursor(record: ResponseRecord, position: string): ListedResponse {
-  let cursor: string | undefined;
-  return Object.defineProperty(record, 'cursor', {
-    enumerable: true,
-    get: () => (cursor ??= encodeCursor({ createdAt: position, id: record.id })),
-  }) as ListedResponse;
+  // The rows are returned as they come (no copy): cursors are encoded only for those asked for.
+  return { hasNextPage, responses: hasNextPage ? rows.slice(0, input.limit) : rows };
 }

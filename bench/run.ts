@@ -371,6 +371,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), ${ROUNDS} rounds (medians), loopback`);
 log(`1M database: ${largeUrl.replace(/\/\/[^@]*@/, '//')}   10k database: ${smallUrl.replace(/\/\/[^@]*@/, '//')}`);
 if (PROFILE) {
+  log('BENCH_CPU_PROF=1: the REST server runs under the V8 profiler, which slows it; use these figures for attribution only');
   rmSync(PROFILE_DIR, { recursive: true, force: true });
   mkdirSync(PROFILE_DIR, { recursive: true });
 }

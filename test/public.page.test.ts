@@ -139,7 +139,7 @@ describe('rendering', () => {
     expect(page).toContain('"Playfair Display"');
     expect(page).toContain('linear-gradient(160deg, #ccfbf1, #f0fdfa)');
     expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; --c-border: #5eead4; --c-radius: 12px; \}/);
-    expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #4f46e5/); // default style for a type the template lacks
+    expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #0f766e/); // default style for a type the template lacks: the template's primary
     expect(page).toContain('<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Playfair+Display:wght@400;600;700&amp;family=Source+Sans+3');
     expect(page).toContain('class="fl-progress"');
     // components

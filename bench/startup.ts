@@ -1,5 +1,5 @@
 /**
- * Cold start: time from spawning `node --import tsx src/main.ts` to the first 200 from /readyz, and the
+ * Cold start: time from spawning `npm start`'s command (`node --max-semi-space-size=4 --import tsx src/main.ts`) to the first 200 from /readyz, and the
  * process's RSS then (and at peak), on a fresh PGlite data dir, on the same dir again, and on PostgreSQL.
  * Run: npx tsx bench/startup.ts
  */
@@ -18,7 +18,7 @@ function rssMb(pid: number): { rss: number; peak: number } {
 
 async function measure(label: string, env: Record<string, string | undefined>, port: number) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -19,11 +19,9 @@ import {
   FormResponsesPageDocument,
   type EnvironmentResponsesPageQuery,
   type ResponseFilter,
-  type RestResponseFieldsFragment,
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import type { FieldError } from '../forms/components.ts';
-import type { ResponseObject } from '../responses/model.ts';
 import { decodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { respondWithError, type RestDeps } from './respond.ts';
 
@@ -117,30 +115,6 @@ function respondWithOperationError(c: Context<AppEnv>, error: unknown): Response
   return respondWithError(c, error);
 }
 
-// ---------------------------------------------------------------- response objects
-
-/** The response object of SPEC.md, in its documented field order. */
-export function toRestResponse(node: RestResponseFieldsFragment): ResponseObject {
-  return {
-    id: node.id,
-    createdAt: node.createdAt,
-    updatedAt: node.updatedAt,
-    dataUpdatedAt: node.dataUpdatedAt,
-    finished: node.finished,
-    status: node.status,
-    formId: node.formId,
-    version: node.version,
-    data: node.rawData as ResponseObject['data'],
-    meta: node.meta as ResponseObject['meta'],
-    personAttributes: {
-      ip: node.personAttributes.ip,
-      country: node.personAttributes.country,
-      visitedForm: node.personAttributes.visitedForm,
-      completedForm: node.personAttributes.completedForm,
-    },
-  };
-}
-
 // ---------------------------------------------------------------- routes
 
 export function responsesRoutes(deps: RestDeps) {
@@ -173,7 +147,7 @@ export function responsesRoutes(deps: RestDeps) {
       );
       if (result.error) return respondWithOperationError(c, result.error);
       const { edges, pageInfo } = result.data.formResponses;
-      const data = edges.map((edge) => toRestResponse(edge.node));
+      const data = edges.map((edge) => edge.node);
       // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
       return c.json(paged ? { data, nextCursor: nextCursorOf(pageInfo) } : { data }, 200);
     }
@@ -184,7 +158,7 @@ export function responsesRoutes(deps: RestDeps) {
       const result = await runPage(query.limit ?? MAX_PAGE_SIZE, query.after ?? null);
       if (result.error) return respondWithOperationError(c, result.error);
       const { edges, pageInfo } = result.data.environmentResponses;
-      return c.json({ data: edges.map((edge) => toRestResponse(edge.node)), nextCursor: nextCursorOf(pageInfo) }, 200);
+      return c.json({ data: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) }, 200);
     }
 
     // Unpaged: the first page decides the status (auth, arguments); then stream every page.
@@ -232,7 +206,7 @@ function streamPages(first: Connection, fetchAfter: (cursor: string) => Promise<
         let chunk = opened ? '' : '{"data":[';
         opened = true;
         for (const edge of page.edges) {
-          chunk += (wroteItem ? ',' : '') + JSON.stringify(toRestResponse(edge.node));
+          chunk += (wroteItem ? ',' : '') + JSON.stringify(edge.node);
           wroteItem = true;
         }
         const cursor = nextCursorOf(page.pageInfo);

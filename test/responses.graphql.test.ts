@@ -221,6 +221,7 @@ describe('errors', () => {
       [{ after: 'garbage' }, ['after']],
       [{ after: Buffer.from('{"createdAt":1,"id":"x"}').toString('base64url') }, ['after']],
       [{ filter: { since: '2024-02-01T00:00:00Z', until: '2024-01-01T00:00:00Z' } }, ['filter', 'until']],
+      [{ filter: { since: '0000-01-01T00:00:00Z' } }, ['filter', 'since']],
     ];
     for (const [variables, path] of cases) {
       for (const run of [() => environmentResponses(variables), () => formResponses({ formId: a.templateId, ...variables })]) {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { builder } from '../graphql/builder.ts';
+import { builder, type BuilderTypes } from '../graphql/builder.ts';
+import { asBoolean as bool, asString as str, asStrings as strings } from '../graphql/json-fields.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import {
   CALENDAR_PROVIDERS,
@@ -33,11 +34,6 @@ const CalendarProviderEnum = builder.enumType('CalendarProvider', {
   values: CALENDAR_PROVIDERS,
 });
 
-const str = (value: unknown) => (typeof value === 'string' ? value : null);
-const bool = (value: unknown) => (typeof value === 'boolean' ? value : null);
-const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
-type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
 
 /** A union member over stored components with the shared `id`, `type` and raw `content` fields. */

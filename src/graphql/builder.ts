@@ -33,6 +33,9 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+/** The builder's type parameters, for helpers that take a Pothos field builder. */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.queryType({});

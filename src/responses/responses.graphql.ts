@@ -6,13 +6,15 @@
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { IDENTITY_FIELD_KEYS, isSchedulerType, type FieldError } from '../forms/components.ts';
-import { builder } from '../graphql/builder.ts';
+import { builder, type BuilderTypes } from '../graphql/builder.ts';
+import { asBoolean as bool, asInt as int, asString as str, asStrings as strings } from '../graphql/json-fields.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import {
   cursorOf,
   decodeCursor,
   FORM_PAGE_SIZE,
+  isListableInstant,
   listResponses,
   MAX_PAGE_SIZE,
   type ListedResponse,
@@ -24,14 +26,7 @@ import {
 
 type Stored = ResponseAnswer['response'];
 
-const str = (value: unknown): string | null =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
-const bool = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
-const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
-
-type AnswerFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<{ Context: GraphQLContext }>, Stored>;
+type AnswerFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Stored>;
 
 /** A member of the Answer union: the fields every answer has, plus the type's own. */
 function answerType(name: string, description: string, fields: (t: AnswerFieldBuilder) => object = () => ({})) {
@@ -42,7 +37,7 @@ function answerType(name: string, description: string, fields: (t: AnswerFieldBu
       headline: t.string({ nullable: true, description: 'The question text.', resolve: (r) => str(r.headline) }),
       componentShapeVersion: t.string({ nullable: true, resolve: (r) => str(r.componentShapeVersion) }),
       leadAttribute: t.string({ nullable: true, description: 'The lead attribute this answer sets, if any.', resolve: (r) => str(r.leadAttribute) }),
-      ...(fields(t as never) as Record<string, never>),
+      ...(fields(t) as Record<string, never>),
     }),
   });
 }
@@ -230,6 +225,10 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
   if (args.after !== null && args.after !== undefined && !after) errors.push({ message: 'after is not a valid cursor', path: ['after'] });
   const filter = args.filter ?? {};
+  for (const bound of ['since', 'until'] as const) {
+    const date = filter[bound];
+    if (date && !isListableInstant(date)) errors.push({ message: `${bound} must be between years 0001 and 9999 (UTC)`, path: ['filter', bound] });
+  }
   if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
   if (errors.length > 0) throw invalidArguments(errors);
 

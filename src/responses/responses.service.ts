@@ -62,6 +62,12 @@ export interface ResponsePage {
   hasNextPage: boolean;
 }
 
+/** Whether a `since`/`until` instant is one PostgreSQL's timestamptz and ISO 8601 both hold (years 1-9999 UTC). */
+export function isListableInstant(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= 1 && year <= 9999;
+}
+
 // ---------------------------------------------------------------- cursors
 
 const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -3,6 +3,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { Db } from '../db/client.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 
@@ -10,6 +11,11 @@ import type { AppEnv } from '../http.ts';
 export interface RestDeps {
   db: Db;
   dropOffMs: number;
+}
+
+/** The GraphQL context an operation runs with for this request's caller. */
+export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
+  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs };
 }
 
 /** Answers with the error's documented status and body; unexpected errors are a logged 500. */
@@ -27,7 +33,7 @@ export async function execute<TData, TVariables extends Record<string, unknown>>
   document: TypedDocumentNode<TData, TVariables>,
   variables: TVariables,
 ): Promise<{ data: TData } | { response: Response }> {
-  const result = await runOperation(document, variables, { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs });
+  const result = await runOperation(document, variables, operationContext(c, deps));
   if (result.error) return { response: respondWithError(c, result.error) };
   return { data: result.data };
 }

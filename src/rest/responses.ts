@@ -22,8 +22,8 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import type { FieldError } from '../forms/components.ts';
-import { decodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
-import { respondWithError, type RestDeps } from './respond.ts';
+import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
+import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 
 /** Page size the unpaged environment listing walks the connection with. */
 const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -34,11 +34,21 @@ const INVALID_QUERY = 'Invalid query parameters';
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+/** A calendar date that exists (no 2024-02-30). */
+const realDate = (value: string) => {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && month >= 1 && month <= 12;
+};
+
 /** An ISO 8601 date (midnight UTC) or date-time with a time zone, as an ISO string (ms precision). */
 const isoInstant = z.string().transform((value, ctx) => {
   const time = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) {
+  if (Number.isNaN(time) || !realDate(value)) {
     ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time with a time zone, e.g. 2024-05-01T00:00:00Z' });
+    return z.NEVER;
+  }
+  if (!isListableInstant(new Date(time))) {
+    ctx.addIssue({ code: 'custom', message: 'must be between years 0001 and 9999 (UTC)' });
     return z.NEVER;
   }
   return new Date(time).toISOString();
@@ -137,7 +147,7 @@ export function responsesRoutes(deps: RestDeps) {
       ...(query.until !== undefined ? { until: query.until } : {}),
     };
     const paged = query.limit !== undefined || query.after !== undefined;
-    const context = { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs };
+    const context = operationContext(c, deps);
 
     if (query.formId !== undefined) {
       const result = await runOperation(

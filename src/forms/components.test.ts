@@ -164,12 +164,18 @@ describe('schedulers', () => {
     });
   });
 
+  it('accepts plain and IDN hosts, IPv4 and IPv6', () => {
+    for (const dataUrl of ['https://calendly.com/a?x=1', 'https://xn--bcher-kva.example/', 'https://bücher.example/', 'http://127.0.0.1:8080/x', 'http://[::1]/x']) {
+      expect(parseComponent('Scheduler', { dataUrl }).errors, dataUrl).toEqual([]);
+    }
+  });
+
   it('accepts the 8 providers and nothing else, and only http(s) URLs', () => {
     for (const calendarType of ['Calendly', 'Cal', 'Hubspot', 'SavvyCal', 'RevenueHero', 'ReclaimAI', 'Clari', 'ChiliCal']) {
       expect(parseComponent('Scheduler', { dataUrl: 'https://x.test', calendarType }).errors).toEqual([]);
     }
     expect(parseComponent('Scheduler', { dataUrl: 'https://x.test', calendarType: 'Outlook' }).errors[0]!.path).toEqual(at('content', 'calendarType'));
-    for (const dataUrl of ['javascript:alert(1)', 'ftp://x.test/a', 'not a url']) {
+    for (const dataUrl of ['javascript:alert(1)', 'ftp://x.test/a', 'not a url', 'https://a;sandbox/x', "https://a'b.test/", 'https://*.test/']) {
       expect(parseComponent('Scheduler', { dataUrl }).errors).toEqual([{ path: at('content', 'dataUrl'), message: 'must be an http(s) URL' }]);
     }
   });

@@ -56,6 +56,10 @@ const providerOfScreenType = new Map<string, CalendarProvider>(
 export function isSchedulerType(type: string): boolean {
   return type === 'Scheduler' || providerOfScreenType.has(type);
 }
+/** Types whose answer is a booking: every scheduler type and DynamicScheduler. */
+export function isBookingType(type: string): boolean {
+  return isSchedulerType(type) || type === 'DynamicScheduler';
+}
 
 // Limits the spec leaves open (documented in the README).
 export const LIMITS = {
@@ -68,17 +72,23 @@ export const LIMITS = {
 
 const text = z.string().max(LIMITS.maxTextLength);
 const shortText = z.string().max(LIMITS.maxNameLength);
+/**
+ * Host names as DNS writes them (IDNs arrive punycoded) or bracketed IPv6. WHATWG URLs also allow
+ * `;`, `,`, `'` or `*` in a host, which would break out of the public page's CSP `frame-src`.
+ */
+const PLAIN_HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])$/i;
 export const httpUrl = z
   .string()
   .max(2048)
   .refine((value) => {
     try {
       const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
+      return (url.protocol === 'http:' || url.protocol === 'https:') && PLAIN_HOST.test(url.hostname);
     } catch {
       return false;
     }
   }, 'must be an http(s) URL');
+export const isHttpUrl = (value: string): boolean => httpUrl.safeParse(value).success;
 
 type Content = Record<string, unknown>;
 

@@ -18,7 +18,8 @@ import { findFormResponse, prepareAnswers, submitAnswers, type ResponseRow } fro
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
 import { liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { clientCountry, clientIp } from './request-info.ts';
-import { apiSessionKey, leadOfVisitorToken, newResumeToken, sameSecret, visitorToken } from './tokens.ts';
+import { secretsEqual } from '../auth/auth.service.ts';
+import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({
@@ -108,7 +109,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     const row = await findFormResponse(db, form.id, c.req.param('responseId'));
-    if (!row?.sessionId || !sameSecret(row.sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
+    if (!row?.sessionId || !secretsEqual(row.sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
     const read = await readJsonObject(c);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);

@@ -4,7 +4,7 @@
  * country, "Other" text, password confirmation, booking details). A step's fields become answers in
  * the JSON API's answer shape (responses/shapes.ts), so the page and the API share every rule.
  */
-import { isSchedulerType, type StoredComponent } from '../forms/components.ts';
+import { isBookingType, type StoredComponent } from '../forms/components.ts';
 import { identityFields, isAnswerable, type StoredResponse } from '../responses/shapes.ts';
 import { dialCountry } from './dial-codes.ts';
 
@@ -63,7 +63,7 @@ export function answerFromFields(component: StoredComponent, body: FormBody, sto
       return type === 'PasswordCreatorInput' ? { password, confirmation: one(body, fieldName(component, 'confirmation')) } : password;
     }
     default:
-      if (isSchedulerType(type) || type === 'DynamicScheduler') {
+      if (isBookingType(type)) {
         const booking: Record<string, unknown> = { eventScheduled: one(body, fieldName(component, 'eventScheduled')) === 'true' };
         for (const key of ['uri', 'meetingTime', 'meetingEndTime']) {
           const value = one(body, fieldName(component, key));

@@ -31,6 +31,7 @@ import {
   newNonce,
   newSession,
   notFoundPage,
+  sendMessagePage,
   pageCsp,
   readSignedId,
   sendHtml,
@@ -121,7 +122,12 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!form) return notFoundPage(c);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form), 303);
-    const body = (await c.req.parseBody({ all: true })) as FormBody;
+    let body: FormBody;
+    try {
+      body = (await c.req.parseBody({ all: true })) as FormBody;
+    } catch {
+      return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
+    }
     const visitorLeadId = await visitorLead(c, form);
     const sessionId = (await readSignedId(c, cookieSecret, sessionCookieName(form.id))) ?? (await newSession(c, deps, form));
     const existing = await findSessionResponse(db, form.id, sessionId);

@@ -4,7 +4,7 @@
  * inserted raw. Each step is a plain `<form method="post">`, so the page works without JavaScript.
  */
 import { html, raw } from 'hono/html';
-import { isSchedulerType, type IdentityField, type StoredComponent, type StoredStep } from '../forms/components.ts';
+import { isBookingType, isHttpUrl, type IdentityField, type StoredComponent, type StoredStep } from '../forms/components.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME, type Theme } from '../forms/theme.ts';
 import {
@@ -13,7 +13,6 @@ import {
   graphicOptions,
   identityFields,
   isFieldRequired,
-  isHttpUrl,
   maxLengthOf,
   multipleChoices,
   ANSWER_LIMITS,
@@ -182,7 +181,7 @@ function renderComponent(component: StoredComponent, ctx: RenderContext): Html |
       // Recorded as nothing; the widgets need the provider's script, which the CSP does not load.
       return '';
     default:
-      if (isSchedulerType(type) || type === 'DynamicScheduler') return scheduler(component, ctx);
+      if (isBookingType(type)) return scheduler(component, ctx);
       return textOnly(component);
   }
 }
@@ -388,17 +387,16 @@ export function calendarSrc(dataUrl: unknown, content: Content, ctx: Pick<StepPa
   return url.href;
 }
 
-/** Origins the step's schedulers embed (the CSP's frame-src). */
+/** Origins the step's schedulers embed (the CSP's frame-src); isHttpUrl admits only hosts safe in a CSP. */
 export function frameOrigins(step: StoredStep): string[] {
   const origins = new Set<string>();
   for (const component of step.components) {
+    if (!isBookingType(component.type)) continue;
     const c = component.content;
-    const urls: unknown[] = [c.dataUrl];
-    if (component.type === 'DynamicScheduler') {
-      urls.push(asObject(c.defaultCalendar).dataUrl);
-      if (Array.isArray(c.calendars)) for (const calendar of c.calendars) urls.push(asObject(calendar).dataUrl);
-    }
-    if (!isSchedulerType(component.type) && component.type !== 'DynamicScheduler') continue;
+    const urls: unknown[] =
+      component.type === 'DynamicScheduler'
+        ? [asObject(c.defaultCalendar).dataUrl, ...(Array.isArray(c.calendars) ? c.calendars.map((calendar) => asObject(calendar).dataUrl) : [])]
+        : [c.dataUrl];
     for (const url of urls) if (typeof url === 'string' && isHttpUrl(url)) origins.add(new URL(url).origin);
   }
   return [...origins];

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { mountApi } from './api.ts';
 import { sendMessagePage, type PublicContext, type PublicDeps } from './http.ts';
@@ -56,5 +57,11 @@ export function publicRoutes(deps: PublicDeps) {
 
   mountPage(app, deps);
   mountApi(app, deps);
+  // Unexpected failures: the JSON API answers like the rest of the API, a page with a page; the cause is logged.
+  app.onError((error, c) => {
+    c.var.log.error({ err: error }, 'unexpected error');
+    if (isApiRequest(c)) return c.json(INTERNAL_ERROR_BODY, 500);
+    return sendMessagePage(c, 500, 'Something went wrong', 'Please try again in a moment.');
+  });
   return app;
 }

@@ -3,7 +3,7 @@
  * rule per component type from `theme.componentStyles`. Theme values are validated to CSS-safe
  * shapes when stored (theme.ts); URLs are re-encoded here anyway before they enter the CSS.
  */
-import type { ComponentStyle, Theme } from '../forms/theme.ts';
+import { defaultComponentStyle, type ComponentStyle, type Theme } from '../forms/theme.ts';
 
 const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
 const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -40,16 +40,9 @@ function background(theme: Theme): string {
   }
 }
 
-/** The styling of a component type: the theme's, or one derived from the theme's colours. */
-export function componentStyle(theme: Theme, type: string): ComponentStyle {
-  const own = theme.componentStyles[type];
-  if (own) return own;
-  if (type === 'NextButton' || type === 'NextBackButtons') {
-    return { backgroundColor: theme.colors.primary, textColor: theme.colors.buttonText, borderRadius: 8, fontSize: 16 };
-  }
-  if (type === 'Header') return { textColor: theme.colors.text, fontSize: 28 };
-  if (type === 'Disclaimer') return { textColor: theme.colors.text, fontSize: 13 };
-  return {};
+/** The styling of a component type: the theme's, else the default derived from the theme's colours. */
+function componentStyle(theme: Theme, type: string): ComponentStyle {
+  return theme.componentStyles[type] ?? defaultComponentStyle(type, theme.colors);
 }
 
 function componentVars(style: ComponentStyle): string {

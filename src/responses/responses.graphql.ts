@@ -5,7 +5,7 @@
  */
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { invalidInput, notFound } from '../errors.ts';
-import { IDENTITY_FIELD_KEYS, isSchedulerType, type FieldError } from '../forms/components.ts';
+import { IDENTITY_FIELD_KEYS, isBookingType, type FieldError } from '../forms/components.ts';
 import { builder, type BuilderTypes } from '../graphql/builder.ts';
 import { asBoolean as bool, asInt as int, asString as str, asStrings as strings } from '../graphql/json-fields.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -111,7 +111,7 @@ const answerMembers = {
 };
 
 function answerMemberOf(type: string): keyof typeof answerMembers {
-  if (isSchedulerType(type) || type === 'DynamicScheduler') return 'Scheduler';
+  if (isBookingType(type)) return 'Scheduler';
   if (type === 'PasswordCreatorInput') return 'PasswordInput';
   if (type === 'MultipleChoiceSingleAnswer' || type === 'MultipleChoiceQuestion') return 'MultipleOptionsQuestion';
   return type !== 'Other' && Object.hasOwn(answerMembers, type) ? (type as keyof typeof answerMembers) : 'Other';

@@ -27,7 +27,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
 import type { FieldError, IdentityField, IdentityFieldKey, StoredComponent } from '../forms/components.ts';
-import { isSchedulerType } from '../forms/components.ts';
+import { httpUrl, isBookingType, isHttpUrl, toFieldErrors } from '../forms/components.ts';
 import { COMPONENT_SHAPE_VERSION, type ResponseAnswer } from './model.ts';
 
 export type StoredResponse = ResponseAnswer['response'];
@@ -52,7 +52,7 @@ const NON_ANSWERABLE = new Set(['Header', 'NextButton', 'NextBackButtons', 'Reca
 
 /** Whether a component of this type takes an answer (and so records one). */
 export function isAnswerable(type: string): boolean {
-  return !NON_ANSWERABLE.has(type) && (ANSWER_TYPES.has(type) || isSchedulerType(type) || type === 'DynamicScheduler');
+  return !NON_ANSWERABLE.has(type) && (ANSWER_TYPES.has(type) || isBookingType(type));
 }
 
 const ANSWER_TYPES = new Set([
@@ -104,7 +104,7 @@ export function graphicOptions(content: Content): GraphicOption[] {
 export function isRequired(component: StoredComponent): boolean {
   if (!isAnswerable(component.type)) return false;
   if (component.type === 'IdentityInfo') return identityFields(component.content).some((f) => isFieldRequired(f) && !f.revealAfter);
-  if (isSchedulerType(component.type) || component.type === 'DynamicScheduler') return false;
+  if (isBookingType(component.type)) return false;
   return component.content.required === true;
 }
 
@@ -121,7 +121,7 @@ export function headlineOf(component: StoredComponent): string {
     case 'Header':
       return str(c.title) ?? '';
     default:
-      if (isSchedulerType(component.type) || component.type === 'DynamicScheduler') return str(c.message) ?? str(c.question) ?? 'Book a meeting';
+      if (isBookingType(component.type)) return str(c.message) ?? str(c.question) ?? 'Book a meeting';
       return str(c.question) ?? '';
   }
 }
@@ -151,15 +151,6 @@ export function isPersonalEmail(email: string): boolean {
   if (PERSONAL_DOMAINS.has(domain)) return true;
   const dot = domain.indexOf('.');
   return PERSONAL_FAMILIES.includes(domain.slice(0, dot)) && /^[a-z]{2,}(\.[a-z]{2,})?$/.test(domain.slice(dot + 1));
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** A website may be written without its scheme ("acme.com"). */
@@ -221,33 +212,49 @@ const isEmpty = (value: unknown) =>
 
 const REQUIRED = 'This question requires an answer';
 
+/** A password that passed validation, hashed only once the whole submission is valid (scrypt is costly). */
+class PendingPassword {
+  constructor(readonly clear: string) {}
+}
+
 /**
- * Validates `raw` against `component` and builds its stored response. Errors carry paths relative
- * to the answer (`[]` for the whole answer, `["emailAddress"]` for an IdentityInfo field).
+ * Validates `raw` against `component` and builds its stored response, with any password still in
+ * clear (`sealResponse` hashes it). Errors carry paths relative to the answer (`[]` for the whole
+ * answer, `["emailAddress"]` for an IdentityInfo field).
  */
-export async function buildResponse(component: StoredComponent, raw: unknown): Promise<AnswerResult> {
+export function validateAnswer(component: StoredComponent, raw: unknown): AnswerResult {
   const { type } = component;
   if (!isAnswerable(type)) return { ok: false, errors: [{ message: `A ${type} component takes no answer`, path: [] }] };
   const problems = new Problems();
   const fields = buildFields(component, raw, problems);
-  const resolved = fields instanceof Promise ? await fields : fields;
   if (problems.any) return { ok: false, errors: problems.list };
-  if (resolved === null) return { ok: true, response: null };
-  const response: StoredResponse = { type, componentShapeVersion: COMPONENT_SHAPE_VERSION, headline: headlineOf(component), ...resolved };
+  if (fields === null) return { ok: true, response: null };
+  const response: StoredResponse = { type, componentShapeVersion: COMPONENT_SHAPE_VERSION, headline: headlineOf(component), ...fields };
   const leadAttribute = str(component.content.leadAttribute);
   if (leadAttribute) response.leadAttribute = leadAttribute;
   return { ok: true, response };
 }
 
+/** The response as stored: a validated password replaced by its hash. */
+export async function sealResponse(response: StoredResponse): Promise<StoredResponse> {
+  return response.input instanceof PendingPassword ? { ...response, input: await hashPassword(response.input.clear) } : response;
+}
+
+/** Validates and builds the stored response of one answer. */
+export async function buildResponse(component: StoredComponent, raw: unknown): Promise<AnswerResult> {
+  const result = validateAnswer(component, raw);
+  return result.ok && result.response ? { ok: true, response: await sealResponse(result.response) } : result;
+}
+
 type Fields = Record<string, unknown> | null;
 
-function buildFields(component: StoredComponent, raw: unknown, problems: Problems): Fields | Promise<Fields> {
+function buildFields(component: StoredComponent, raw: unknown, problems: Problems): Fields {
   const { type, content } = component;
   const required = isRequired(component);
   if (type === 'IdentityInfo') return identityInfo(content, raw, problems);
   if (type === 'MultipleOptionsQuestion') return multipleOptions(content, raw, required, problems);
   if (type === 'Dropdown') return dropdown(content, raw, required, problems);
-  if (isSchedulerType(type) || type === 'DynamicScheduler') return scheduler(raw, problems);
+  if (isBookingType(type)) return scheduler(raw, problems);
   if (type === 'Disclaimer') return disclaimer(raw, required, problems);
   if (type === 'GraphicOptions') return graphic(content, raw, required, problems);
   if (type === 'PasswordCreatorInput' || type === 'PasswordInput') return password(type, raw, required, problems);
@@ -268,7 +275,7 @@ function buildFields(component: StoredComponent, raw: unknown, problems: Problem
     return { emailAddress: value };
   }
   if (type === 'FileUploader') {
-    if (value.length > ANSWER_LIMITS.url || !isHttpUrl(value)) problems.add([], 'Enter the http(s) link of your file');
+    if (!isHttpUrl(value)) problems.add([], 'Enter the http(s) link of your file');
     return { fileUrl: value };
   }
   const max = maxLengthOf(component);
@@ -328,7 +335,7 @@ function identityProblem(field: IdentityField, value: string): string | undefine
     case 'websiteUrl':
       return value.length <= ANSWER_LIMITS.url && isWebsite(value) ? undefined : 'Enter a valid website address';
     case 'profilePictureUrl':
-      return value.length <= ANSWER_LIMITS.url && isHttpUrl(value) ? undefined : 'Enter an http(s) link';
+      return isHttpUrl(value) ? undefined : 'Enter an http(s) link';
     default:
       return value.length > ANSWER_LIMITS.identityField ? `Must be at most ${ANSWER_LIMITS.identityField} characters` : undefined;
   }
@@ -402,7 +409,7 @@ function multipleOptions(content: Content, raw: unknown, required: boolean, prob
 
 const schedulerAnswer = z.strictObject({
   eventScheduled: z.boolean({ error: 'eventScheduled must be a boolean' }),
-  uri: z.string().max(ANSWER_LIMITS.url).refine(isHttpUrl, 'must be an http(s) URL').optional(),
+  uri: httpUrl.optional(),
   meetingTime: isoDateTime.optional(),
   meetingEndTime: isoDateTime.optional(),
   ownerEmails: z.array(z.string().refine(isEmail, 'must be an e-mail address')).max(ANSWER_LIMITS.emailList).optional(),
@@ -414,7 +421,7 @@ function scheduler(raw: unknown, problems: Problems): Fields {
   if (typeof raw === 'boolean') return { eventScheduled: raw };
   const parsed = schedulerAnswer.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.add(issue.path.map((p) => (typeof p === 'number' ? p : String(p))), issue.message);
+    for (const { path, message } of toFieldErrors(parsed.error.issues)) problems.add(path, message);
     return null;
   }
   const out: Content = { eventScheduled: parsed.data.eventScheduled };
@@ -458,7 +465,7 @@ function graphic(content: Content, raw: unknown, required: boolean, problems: Pr
   return { index, value: option.value };
 }
 
-async function password(type: string, raw: unknown, required: boolean, problems: Problems): Promise<Fields> {
+function password(type: string, raw: unknown, required: boolean, problems: Problems): Fields {
   let value = raw;
   if (type === 'PasswordCreatorInput' && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     const { password: pw, confirmation } = raw as Content;
@@ -478,7 +485,7 @@ async function password(type: string, raw: unknown, required: boolean, problems:
     problems.add([], `Must be at least ${ANSWER_LIMITS.passwordCreatorMin} characters`);
   }
   if (problems.any) return null;
-  return { input: await hashPassword(value) };
+  return { input: new PendingPassword(value) };
 }
 
 const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` : value);
@@ -536,7 +543,7 @@ export function answerOf(component: StoredComponent, response: StoredResponse | 
       return out;
     }
     default:
-      if (isSchedulerType(type) || type === 'DynamicScheduler') {
+      if (isBookingType(type)) {
         const { type: _t, componentShapeVersion: _v, headline: _h, leadAttribute: _l, ...rest } = response;
         return rest;
       }

@@ -17,7 +17,7 @@ import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, ensureVisitorLead, leadForEmail } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import type { ResponseAnswer, ResponseMeta } from './model.ts';
-import { buildResponse, emailOf, isAnswerable, isRequired, type StoredResponse } from './shapes.ts';
+import { emailOf, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -27,42 +27,44 @@ export type PreparedAnswers = Map<string, StoredResponse | null>;
 export interface LocatedComponent {
   component: StoredComponent;
   stepIndex: number;
+  /** Position in the whole form: answers and errors are kept in this order. */
+  position: number;
 }
 
 export function componentsOf(steps: readonly StoredStep[]): Map<string, LocatedComponent> {
   const map = new Map<string, LocatedComponent>();
-  steps.forEach((step, stepIndex) => step.components.forEach((component) => map.set(component.id, { component, stepIndex })));
+  steps.forEach((step, stepIndex) => step.components.forEach((component) => map.set(component.id, { component, stepIndex, position: map.size })));
   return map;
 }
 
+/** Sort key of a questionId: its position in the form; unknown ids last. */
+const positionIn = (components: Map<string, LocatedComponent>, questionId: string) => components.get(questionId)?.position ?? components.size;
+
 /**
  * Validates answers keyed by questionId against the form. Error paths start with
- * `["answers", questionId]`.
+ * `["answers", questionId]`. Passwords are hashed only when every answer is valid.
  */
 export async function prepareAnswers(form: Pick<Form, 'steps'>, raw: Record<string, unknown>): Promise<{ answers: PreparedAnswers; errors: FieldError[] }> {
   const components = componentsOf(form.steps);
-  const answers: PreparedAnswers = new Map();
+  const valid: [string, StoredResponse | null][] = [];
   const errors: FieldError[] = [];
-  await Promise.all(
-    Object.entries(raw).map(async ([questionId, value]) => {
-      const located = components.get(questionId);
-      if (!located) {
-        errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
-        return;
-      }
-      const result = await buildResponse(located.component, value);
-      if (result.ok) answers.set(questionId, result.response);
-      else errors.push(...result.errors.map((e) => ({ message: e.message, path: ['answers', questionId, ...e.path] })));
-    }),
-  );
-  // Report in form order, whatever order the answers came in.
-  const order = [...components.keys()];
-  const rank = (error: FieldError) => {
-    const index = order.indexOf(String(error.path[1]));
-    return index === -1 ? order.length : index;
-  };
-  errors.sort((a, b) => rank(a) - rank(b));
-  return { answers, errors };
+  for (const [questionId, value] of Object.entries(raw)) {
+    const located = components.get(questionId);
+    if (!located) {
+      errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
+      continue;
+    }
+    const result = validateAnswer(located.component, value);
+    if (result.ok) valid.push([questionId, result.response]);
+    else errors.push(...result.errors.map((e) => ({ message: e.message, path: ['answers', questionId, ...e.path] })));
+  }
+  if (errors.length > 0) {
+    // Report in form order, whatever order the answers came in.
+    errors.sort((a, b) => positionIn(components, String(a.path[1])) - positionIn(components, String(b.path[1])));
+    return { answers: new Map(), errors };
+  }
+  const sealed = await Promise.all(valid.map(async ([questionId, response]) => [questionId, response && (await sealResponse(response))] as const));
+  return { answers: new Map(sealed), errors };
 }
 
 /** Required questions that `data` leaves unanswered (what stops a response from finishing). */
@@ -140,6 +142,13 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (row.finished) throw new AppError('CONFLICT', 'Response is already finished');
 
     const data = mergeAnswers(row.data, input.answers, components);
+    // Before any lead or count writes: a response that can't finish rolls back at once.
+    const missing = input.finish ? missingRequired(form, data) : [];
+    if (missing.length > 0) {
+      throw invalidInput(
+        missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
+      );
+    }
     let leadId = row.leadId;
     const email = emailOf(data);
     if (email) {
@@ -151,15 +160,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
         leadId = target;
       }
     }
-    let finished = false;
     if (input.finish) {
-      const missing = missingRequired(form, data);
-      if (missing.length > 0) {
-        throw invalidInput(
-          missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
-        );
-      }
-      finished = true;
       counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
     }
     const [updated] = await tx
@@ -167,7 +168,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
       .set({
         data,
         leadId,
-        finished,
+        finished: input.finish,
         updatedAt: now,
         ...(input.answers.size > 0 ? { dataUpdatedAt: now } : {}),
         ...(counts ? { visitedForm: counts.visits, completedForm: counts.completions } : {}),
@@ -185,12 +186,7 @@ function mergeAnswers(existing: readonly ResponseAnswer[], answers: PreparedAnsw
     if (response === null) byId.delete(questionId);
     else byId.set(questionId, { questionId, response });
   }
-  const order = [...components.keys()];
-  const rank = (id: string) => {
-    const index = order.indexOf(id);
-    return index === -1 ? order.length : index;
-  };
-  return [...byId.values()].sort((a, b) => rank(a.questionId) - rank(b.questionId));
+  return [...byId.values()].sort((a, b) => positionIn(components, a.questionId) - positionIn(components, b.questionId));
 }
 
 async function lockSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {

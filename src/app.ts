@@ -71,7 +71,7 @@ export function createApp({ config, db, logger, adminToken }: AppDeps) {
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.
-  app.route('/', publicRoutes({ config, db, logger, cookieSecret: deriveSecret(adminToken, 'public-cookies') }));
+  app.route('/', publicRoutes({ config, db, cookieSecret: deriveSecret(adminToken, 'public-cookies') }));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => {

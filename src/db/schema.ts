@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { ResponseAnswer, ResponseMeta } from '../responses/model.ts';
+import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import type { StoredStep } from '../forms/components.ts';
 import type { Theme } from '../forms/theme.ts';
 
@@ -126,7 +126,7 @@ export const responses = pgTable(
     country: text('country').notNull().default(''),
     visitedForm: integer('visited_form').notNull().default(1),
     completedForm: integer('completed_form').notNull().default(0),
-    version: text('version').notNull().default('2.0'),
+    version: text('version').notNull().default(RESPONSE_FORMAT_VERSION),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     dataUpdatedAt: timestamp('data_updated_at', { withTimezone: true }).notNull().defaultNow(),

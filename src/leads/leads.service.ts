@@ -105,14 +105,6 @@ export async function addLeadFormCounts(
   return row!;
 }
 
-export async function getLeadFormCounts(db: Db, leadId: string, formId: string): Promise<LeadFormCounts> {
-  const [row] = await db
-    .select({ visits: leadFormStats.visits, completions: leadFormStats.completions })
-    .from(leadFormStats)
-    .where(and(eq(leadFormStats.leadId, leadId), eq(leadFormStats.formId, formId)));
-  return row ?? { visits: 0, completions: 0 };
-}
-
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === '23505') return true;

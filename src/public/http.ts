@@ -2,7 +2,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
-import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
@@ -14,7 +13,6 @@ import { isHttps } from './request-info.ts';
 export interface PublicDeps {
   config: Config;
   db: Db;
-  logger: Logger;
   /** Key for signing the public pages' cookies and visitor tokens (derived from the admin token). */
   cookieSecret: string;
 }

@@ -71,8 +71,9 @@ async function call<TData, TVariables>(
   return payload.data;
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new CliError(`Missing --${flag}\n\n${USAGE}`);
+/** `what` is an option (`--name`) or a positional argument (`KEY_ID`). */
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new CliError(`Missing ${what}\n\n${USAGE}`);
   return value;
 }
 
@@ -103,13 +104,13 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
   switch (`${group} ${action ?? ''}`.trim()) {
     case 'env create': {
       const { createEnvironment } = await call(target, CreateEnvironmentDocument, {
-        input: { name: required(values.name, 'name'), id: values.id },
+        input: { name: required(values.name, '--name'), id: values.id },
       });
       return { output: createEnvironment, text: `Created environment "${createEnvironment.name}" (Site ID ${createEnvironment.id})` };
     }
     case 'key create': {
       const { createApiKey } = await call(target, CreateApiKeyDocument, {
-        input: { environmentId: required(values.env, 'env'), name: values.name },
+        input: { environmentId: required(values.env, '--env'), name: values.name },
       });
       const output = { id: createApiKey.apiKey.id, environmentId: createApiKey.apiKey.environmentId, key: createApiKey.key };
       return { output, text: `Created API key ${output.id} for environment ${output.environmentId}\nKey (shown only now): ${output.key}` };
@@ -119,7 +120,7 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       return { output: revokeApiKey, text: `Revoked API key ${revokeApiKey.id}` };
     }
     case 'form import': {
-      const path = required(values.file, 'file');
+      const path = required(values.file, '--file');
       let file: Record<string, unknown>;
       try {
         file = JSON.parse(readFileSync(path, 'utf8'));
@@ -127,7 +128,7 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
         throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
       }
       const { importForm } = await call(target, ImportFormDocument, {
-        input: { environmentId: required(values.env, 'env'), name: file.name as string, theme: file.theme, steps: file.steps as never },
+        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never },
       });
       const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
       return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };

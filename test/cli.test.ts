@@ -190,6 +190,8 @@ describe('formloom CLI', () => {
   it('rejects a missing required option, naming it', async () => {
     await expect(cli('env', 'create')).rejects.toThrow(/^Missing --name/);
     await expect(cli('key', 'create')).rejects.toThrow(/^Missing --env/);
+    await expect(cli('key', 'revoke')).rejects.toThrow(/^Missing KEY_ID/);
+    await expect(cli('form', 'delete')).rejects.toThrow(/^Missing FORM_ID/);
   });
 
   it('says clearly when the server cannot be reached', async () => {

@@ -15,13 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { toResponseObject } from '../src/responses/model.ts';
-import { createTenant, openTestDatabase, testConfig } from './helpers.ts';
-import { answerIn, appWith, componentAt, makeForm, responsesOf } from './public-helpers.ts';
+import { createTenant, setupTestApp, testConfig } from './helpers.ts';
+import { answerIn, componentAt, makeForm, responsesOf, type App } from './public-helpers.ts';
 
 const SCREENSHOTS = new URL('../.scratch/', import.meta.url).pathname;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 let db: Database;
+let app: App;
 let form: Form;
 let server: ServerType;
 let calendar: Server;
@@ -37,8 +38,13 @@ window.parent.postMessage({ event: 'calendly.event_scheduled', payload: { event:
 const listen = (target: Server) => new Promise<AddressInfo>((resolve) => target.listen(0, '127.0.0.1', () => resolve(target.address() as AddressInfo)));
 
 beforeAll(async () => {
-  const handle = await openTestDatabase();
-  db = handle.db;
+  ({ db, app } = await setupTestApp());
+  // Registered after setupTestApp's database close, so it runs before it (afterAll hooks run in reverse).
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (calendar ? calendar.close(resolve) : resolve(undefined)));
+  });
   calendar = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(CALENDAR_PAGE);
@@ -90,17 +96,11 @@ beforeAll(async () => {
     'Browser form',
   );
 
-  server = serve({ fetch: appWith(db).fetch, port: 0, hostname: '127.0.0.1' });
+  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   mkdirSync(SCREENSHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await new Promise((resolve) => calendar?.close(resolve));
 });
 
 /**

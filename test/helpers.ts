@@ -33,17 +33,16 @@ export interface TestContext {
   app: ReturnType<typeof createApp>;
 }
 
-/** A database and the app on it for one test file; closed after the file's tests. */
-export async function setupTestApp(): Promise<TestContext> {
+/** The app on `db` with the test defaults and some settings changed (e.g. a second app on a file's database). */
+export function appWith(db: Database, overrides: Partial<Config> = {}): TestContext['app'] {
+  return createApp({ config: testConfig(overrides), db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
+}
+
+/** A database and the app on it (the test defaults, with `overrides`) for one test file; closed after the file's tests. */
+export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const handle = await openTestDatabase();
-  const app = createApp({
-    config: testConfig(),
-    db: handle.db,
-    logger: pino({ level: 'silent' }),
-    adminToken: ADMIN_TOKEN,
-  });
   afterAll(() => handle.close());
-  return { handle, db: handle.db, app };
+  return { handle, db: handle.db, app: appWith(handle.db, overrides) };
 }
 
 export interface TestTenant {

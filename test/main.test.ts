@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,7 @@ const CONFIG_VARIABLES = [
   'DROP_OFF_MINUTES',
   'PUBLIC_RATE_LIMIT',
   'PUBLIC_MAX_BODY_BYTES',
+  'FONTS_CSS_URL',
 ];
 
 interface Started {
@@ -140,6 +142,37 @@ function parseCurl(banner: string): Curl {
 
 function runCurl(curl: Curl) {
   return fetch(curl.url, { method: 'POST', headers: { 'x-api-key': curl.apiKey, 'content-type': 'application/json' }, body: curl.body });
+}
+
+/**
+ * A POST whose headers go out at once (`Expect: 100-continue`) and whose body waits for `finish()`.
+ * Once the server has answered `100 Continue` it has taken the request and its handler is waiting for
+ * the body, so the request is in flight, for as long as the test likes, on a connection of its own.
+ */
+async function heldPost(url: string, headers: Record<string, string>, body: string) {
+  const request = httpRequest(url, {
+    method: 'POST',
+    agent: false,
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' },
+  });
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+      res.on('error', reject);
+    });
+  });
+  response.catch(() => {}); // reported by finish(); not unhandled when the test fails earlier
+  await once(request, 'continue');
+  return {
+    finish: () => {
+      request.end(body);
+      return response;
+    },
+  };
 }
 
 interface Variant {
@@ -271,6 +304,7 @@ describe.each(variants)('formloom on $name', ({ database, setup }) => {
     'serves /healthz and /readyz, logs each request as JSON with a request id, and drains on SIGTERM',
     async () => {
       expect(env, 'needs the first start').toBeDefined();
+      expect(firstCurl, 'needs the first start').toBeDefined();
       const server = await startMain(env);
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
@@ -287,9 +321,26 @@ describe.each(variants)('formloom on $name', ({ database, setup }) => {
       expect(typeof logged.time).toBe('string');
       expect(Number.isNaN(Date.parse(String(logged.time)))).toBe(false);
 
-      expect(await server.stop()).toBe(0);
+      // Draining: a generate request is in flight (its body not yet sent) when SIGTERM arrives.
+      const inFlight = await heldPost(firstCurl!.url.replace(/^http:\/\/[^/]+/, server.url), { 'x-api-key': firstCurl!.apiKey }, firstCurl!.body);
+      const exited = server.stop();
+      await waitForLog(server, (line) => line.msg === 'draining');
+      // It no longer accepts connections, but it waits for the request in flight, however long it takes
+      // (here a second; the drain is cut off only after 10 s).
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(server.child.exitCode).toBeNull();
+      expect(server.child.signalCode).toBeNull();
+      const late = await inFlight.finish();
+      expect(late.status).toBe(200);
+      const body = JSON.parse(late.text) as { success: boolean; result: { form: { id: string; url: string } } };
+      expect(body).toEqual({ success: true, result: { form: { id: expect.stringMatching(/^[a-z0-9]{10,}$/), url: `/s/${body.result.form.id}` } } });
+      expect(await exited).toBe(0);
+
       const messages = server.logs().map((line) => line.msg);
-      expect(messages).toContain('draining');
+      const served = server.logs().findIndex((line) => line.msg === 'request' && line.method === 'POST' && line.status === 200);
+      expect(messages.indexOf('draining')).toBeGreaterThanOrEqual(0);
+      expect(served).toBeGreaterThan(messages.indexOf('draining'));
       expect(messages.at(-1)).toBe('stopped');
       expect(server.stderr()).toBe('');
     },

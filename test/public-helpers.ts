@@ -1,21 +1,13 @@
 /** Fixtures for the public page and submission API tests: forms, a cookie-keeping visitor, stored responses. */
 import { eq } from 'drizzle-orm';
-import { pino } from 'pino';
-import { createApp } from '../src/app.ts';
-import type { Config } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { leadFormStats, leads, responses } from '../src/db/schema.ts';
 import { generateFormInputSchema, type StoredComponent } from '../src/forms/components.ts';
 import { generateForm, type Form } from '../src/forms/forms.service.ts';
 import { toResponseObject } from '../src/responses/model.ts';
-import { ADMIN_TOKEN, testConfig, type TestTenant } from './helpers.ts';
+import { testConfig, type TestContext, type TestTenant } from './helpers.ts';
 
-export type App = ReturnType<typeof createApp>;
-
-/** The app with some settings changed. */
-export function appWith(db: Database, overrides: Partial<Config> = {}): App {
-  return createApp({ config: testConfig(overrides), db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
-}
+export type App = TestContext['app'];
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
 export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form'): Promise<Form> {
@@ -63,6 +55,11 @@ export class Visitor {
   }
 }
 
+/** The lead id a visitor's lead cookie for `environmentId` names (the signed value's id part); '' without the cookie. */
+export function leadOf(visitor: Visitor, environmentId: string): string {
+  return decodeURIComponent(visitor.cookies.get(`fl_lead_${environmentId}`) ?? '').split('.')[0]!;
+}
+
 export async function responsesOf(db: Database, formId: string) {
   return db.select().from(responses).where(eq(responses.formId, formId));
 }
@@ -86,10 +83,6 @@ export async function statsOf(db: Database, leadId: string) {
 /** `answer` of `questionId` in a response object's data. */
 export function answerIn(response: { data: { questionId: string; response: Record<string, unknown> }[] }, questionId: string) {
   return response.data.find((a) => a.questionId === questionId)?.response;
-}
-
-export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

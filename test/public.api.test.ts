@@ -2,13 +2,13 @@
  * The public JSON submission API: definition, start, update, finish, visitor tokens, errors, CORS,
  * and the size and rate limits every public submission has.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { deleteForm, type Form } from '../src/forms/forms.service.ts';
 import { toResponseObject } from '../src/responses/model.ts';
 import { verifyPassword } from '../src/responses/shapes.ts';
-import { createTenant, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
-import { answerIn, appWith, componentAt, jsonInit, leadById, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
+import { appWith, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
+import { answerIn, componentAt, leadById, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
 
 let db: Database;
 let app: App;
@@ -16,10 +16,7 @@ let tenant: TestTenant;
 let form: Form;
 
 beforeAll(async () => {
-  const handle = await openTestDatabase();
-  afterAll(() => handle.close());
-  db = handle.db;
-  app = appWith(db);
+  ({ db, app } = await setupTestApp());
   tenant = await createTenant(db);
   form = await makeForm(db, tenant, [
     {
@@ -53,9 +50,9 @@ const identity = () => c(0, 1);
 let emails = 0;
 const email = () => `person.${++emails}@api-test.io`;
 
-const start = (body: unknown, target: App = app) => target.request(`/s/${form.id}/responses`, jsonInit('POST', body));
+const start = (body: unknown, target: App = app) => target.request(`/s/${form.id}/responses`, jsonRequest('POST', body));
 const update = (id: string, token: string | null, body: unknown, target: App = app) =>
-  target.request(`/s/${form.id}/responses/${id}`, jsonInit('PATCH', body, token === null ? {} : { authorization: `Bearer ${token}` }));
+  target.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body, token === null ? {} : { authorization: `Bearer ${token}` }));
 const stored = async (id: string) => (await responsesOf(db, form.id)).find((r) => r.id === id)!;
 
 interface Started {
@@ -86,7 +83,7 @@ describe('definition', () => {
     for (const id of ['nope', gone.id]) {
       const response = await app.request(`/s/${id}/definition`);
       expect([response.status, await response.json()]).toEqual([404, { message: 'Form not found' }]);
-      const post = await app.request(`/s/${id}/responses`, jsonInit('POST', { answers: {} }));
+      const post = await app.request(`/s/${id}/responses`, jsonRequest('POST', { answers: {} }));
       expect([post.status, await post.json()]).toEqual([404, { message: 'Form not found' }]);
     }
   });
@@ -255,6 +252,138 @@ describe('errors', () => {
   });
 });
 
+describe('updating: errors (PATCH /s/:formId/responses/:responseId)', () => {
+  const twoSteps = [
+    { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] },
+    { name: 'Two', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+  ];
+  const patch = (formId: string, id: string, token: string, body: unknown) =>
+    app.request(`/s/${formId}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${token}` }));
+  /** What a refused update must leave as it was. */
+  const snapshot = async (formId: string, id: string) => {
+    const row = (await responsesOf(db, formId)).find((r) => r.id === id)!;
+    return { data: row.data, finished: row.finished, updatedAt: row.updatedAt, dataUpdatedAt: row.dataUpdatedAt, leadId: row.leadId };
+  };
+
+  it('is 404 {message: "Form not found"} for an unknown form and for a form deleted after the response began', async () => {
+    const gone = await makeForm(db, tenant, twoSteps);
+    const started = await app.request(`/s/${gone.id}/responses`, jsonRequest('POST', { answers: { [componentAt(gone, 0, 0).id]: 'before' } }));
+    expect(started.status).toBe(201);
+    const { id, resumeToken } = (await started.json()) as Started;
+    const before = await snapshot(gone.id, id);
+    await deleteForm(db, tenant.environmentId, gone.id);
+    const deleted = await patch(gone.id, id, resumeToken, { answers: { [componentAt(gone, 0, 0).id]: 'after' }, finished: true });
+    expect([deleted.status, await deleted.json()]).toEqual([404, { message: 'Form not found' }]);
+    expect(await snapshot(gone.id, id)).toEqual(before);
+    const unknown = await patch('no-such-form', id, resumeToken, { answers: {} });
+    expect([unknown.status, await unknown.json()]).toEqual([404, { message: 'Form not found' }]);
+  });
+
+  it('answers 400 Invalid request body with errors for a body that is not JSON, not an object, or has unknown keys', async () => {
+    const body = (await (await start({ answers: { [c(0, 2).id]: 'kept' } })).json()) as Started;
+    const before = await snapshot(form.id, body.id);
+    const cases: [unknown, unknown[]][] = [
+      ['{not json', [{ message: 'Body must be valid JSON', path: [] }]],
+      ['', [{ message: 'Body must be valid JSON', path: [] }]],
+      ['[1,2]', [{ message: 'Body must be a JSON object', path: [] }]],
+      ['"answers"', [{ message: 'Body must be a JSON object', path: [] }]],
+      ['null', [{ message: 'Body must be a JSON object', path: [] }]],
+      // visitorToken belongs to POST only: an update can't move a response to another lead.
+      [{ answers: {}, visitorToken: body.visitorToken }, [{ message: expect.stringContaining('visitorToken'), path: [] }]],
+      [{ answers: {}, finish: true }, [{ message: expect.stringContaining('finish'), path: [] }]],
+      [{ answers: [] }, [{ message: expect.any(String), path: ['answers'] }]],
+      [{ answers: {}, finished: 'yes' }, [{ message: expect.any(String), path: ['finished'] }]],
+    ];
+    for (const [payload, errors] of cases) {
+      const response = await patch(form.id, body.id, body.resumeToken, payload);
+      expect(response.status, JSON.stringify(payload)).toBe(400);
+      expect(await response.json(), JSON.stringify(payload)).toEqual({ message: 'Invalid request body', errors });
+    }
+    expect(await snapshot(form.id, body.id)).toEqual(before);
+  });
+
+  it('answers 400 with paths ["answers", questionId, ...] for invalid answers, changing nothing', async () => {
+    const body = (await (await start({ answers: { [c(0, 2).id]: 'kept' } })).json()) as Started;
+    const before = await snapshot(form.id, body.id);
+    const response = await patch(form.id, body.id, body.resumeToken, {
+      answers: { [identity().id]: { firstName: 'Fay', emailAddress: 'fay@gmail.com' }, [c(1, 1).id]: 'Maybe', [c(0, 2).id]: 'changed' },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      message: 'Invalid request body',
+      errors: [
+        { message: 'Please use your work e-mail address', path: ['answers', identity().id, 'emailAddress'] },
+        { message: '"Maybe" is not one of the choices', path: ['answers', c(1, 1).id] },
+      ],
+    });
+    expect(await snapshot(form.id, body.id)).toEqual(before);
+  });
+
+  it('answers 400 for finished: true while required questions are unanswered, and keeps the response as it was', async () => {
+    const body = (await (await start({ answers: { [c(0, 2).id]: 'kept' } })).json()) as Started;
+    const before = await snapshot(form.id, body.id);
+    const response = await patch(form.id, body.id, body.resumeToken, { answers: { [c(0, 3).id]: 'a story' }, finished: true });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      message: 'Invalid request body',
+      errors: [{ message: 'This question must be answered before the response can finish', path: ['answers', identity().id] }],
+    });
+    expect(await snapshot(form.id, body.id)).toEqual(before); // the answers sent with it were rolled back too
+    expect(before.finished).toBe(false);
+  });
+
+  it("is 404 {message: \"Response not found\"} for a response and resume token of another form on this form's path", async () => {
+    const formB = await makeForm(db, tenant, twoSteps);
+    const onA = (await (await start({ answers: { [c(0, 2).id]: 'on A' } })).json()) as Started;
+    const before = await snapshot(form.id, onA.id);
+    const crossed = await patch(formB.id, onA.id, onA.resumeToken, { answers: { [componentAt(formB, 0, 0).id]: 'on B' } });
+    expect([crossed.status, await crossed.json()]).toEqual([404, { message: 'Response not found' }]);
+    expect(await snapshot(form.id, onA.id)).toEqual(before);
+    expect(await responsesOf(db, formB.id)).toEqual([]);
+    // The token still works where it belongs.
+    expect((await patch(form.id, onA.id, onA.resumeToken, { answers: { [c(0, 2).id]: 'still A' } })).status).toBe(200);
+  });
+
+  it('answers 409 for any update of a response finished by an earlier update, changing nothing', async () => {
+    const body = (await (await start({ answers: { [c(0, 2).id]: 'early' } })).json()) as Started;
+    const done = await patch(form.id, body.id, body.resumeToken, { answers: { [identity().id]: { firstName: 'Gus', emailAddress: email() } }, finished: true });
+    expect([done.status, await done.json()]).toMatchObject([200, { id: body.id, finished: true, status: 4 }]);
+    const finished = await snapshot(form.id, body.id);
+    for (const payload of [{ answers: { [c(0, 2).id]: 'late' } }, { answers: {}, finished: true }, { answers: {} }]) {
+      const late = await patch(form.id, body.id, body.resumeToken, payload);
+      expect([late.status, await late.json()], JSON.stringify(payload)).toEqual([409, { message: 'Response is already finished' }]);
+    }
+    expect(await snapshot(form.id, body.id)).toEqual(finished);
+  });
+});
+
+describe('visitor tokens and tenancy', () => {
+  it("refuses a visitor token issued for another environment's form with 400, storing nothing", async () => {
+    const other = await createTenant(db);
+    const otherForm = await makeForm(db, other, [
+      { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] },
+      { name: 'Two', components: [{ type: 'Header', content: {} }] },
+    ]);
+    const there = await app.request(`/s/${otherForm.id}/responses`, jsonRequest('POST', { answers: {} }));
+    expect(there.status).toBe(201);
+    const foreign = (await there.json()) as Started;
+    const foreignLead = (await responsesOf(db, otherForm.id)).find((r) => r.id === foreign.id)!.leadId;
+
+    const before = (await responsesOf(db, form.id)).length;
+    const refused = await start({ answers: { [c(0, 2).id]: 'x' }, visitorToken: foreign.visitorToken });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: 'Invalid request body', errors: [{ message: 'Unknown visitor token', path: ['visitorToken'] }] });
+    expect((await responsesOf(db, form.id)).length).toBe(before);
+    expect((await responsesOf(db, form.id)).some((r) => r.leadId === foreignLead)).toBe(false);
+
+    // In its own environment the same token is honoured (so it was refused for its environment, not its form).
+    const again = await app.request(`/s/${otherForm.id}/responses`, jsonRequest('POST', { answers: {}, visitorToken: foreign.visitorToken }));
+    expect(again.status).toBe(201);
+    const sameLead = (await again.json()) as Started;
+    expect((await responsesOf(db, otherForm.id)).find((r) => r.id === sameLead.id)!.leadId).toBe(foreignLead);
+  });
+});
+
 describe('limits', () => {
   it('answers 413 {message} for a submission over PUBLIC_MAX_BODY_BYTES (an HTML page for the form page)', async () => {
     const small = appWith(db, { publicMaxBodyBytes: 1024 });
@@ -270,7 +399,7 @@ describe('limits', () => {
   it('answers 429 {message: "Too many requests"} with Retry-After past PUBLIC_RATE_LIMIT submissions per IP and minute', async () => {
     const limited = appWith(db, { publicRateLimitPerMinute: 3, trustProxy: 1 });
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
-    const post = (ip: string) => limited.request(`/s/${form.id}/responses`, jsonInit('POST', { answers: {} }, from(ip)));
+    const post = (ip: string) => limited.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: {} }, from(ip)));
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await post('198.51.100.7')).status);
     expect(statuses).toEqual([201, 201, 201]);

@@ -2,13 +2,13 @@
  * The public form page over HTTP (`app.request`): rendering of every component, validation with
  * input kept, escaping and CSP, cookies, resume and in-place updates, finishing, leads, ip/country.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { deleteForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { verifyPassword } from '../src/responses/shapes.ts';
-import { createTenant, openTestDatabase, type TestTenant } from './helpers.ts';
-import { answerIn, appWith, componentAt, field, leadById, makeForm, onlyResponse, responsesOf, Visitor, type App } from './public-helpers.ts';
+import { appWith, createTenant, setupTestApp, type TestTenant } from './helpers.ts';
+import { answerIn, componentAt, field, leadById, leadOf, makeForm, onlyResponse, responsesOf, Visitor, type App } from './public-helpers.ts';
 
 let db: Database;
 let app: App;
@@ -64,10 +64,7 @@ const ALL_COMPONENTS = [
 ];
 
 beforeAll(async () => {
-  const handle = await openTestDatabase();
-  afterAll(() => handle.close());
-  db = handle.db;
-  app = appWith(db);
+  ({ db, app } = await setupTestApp());
   tenant = await createTenant(db);
   form = await makeForm(db, tenant, ALL_COMPONENTS);
 });
@@ -305,7 +302,7 @@ describe('validation', () => {
     expect(page).toContain('value="not-an-email"');
     expect(page).toContain('value="Ada"');
     expect(page).toContain('Line one\nLine two</textarea>');
-    expect(await responsesOf(db, form.id).then((rows) => rows.filter((r) => r.leadId === leadOf(visitor)))).toHaveLength(0);
+    expect(await responsesOf(db, form.id).then((rows) => rows.filter((r) => r.leadId === leadOf(visitor, tenant.environmentId)))).toHaveLength(0);
   });
 
   it('requires a field revealed after another only once that one is filled', async () => {
@@ -335,7 +332,7 @@ describe('validation', () => {
     const page = await response.text();
     expect(page).toContain(`Some required questions in “Intro &lt;b&gt;&amp;&lt;/b&gt;” are not answered yet. <a href="/s/${form.id}?step=0">Answer them</a>`);
     expect(page).toContain(`href="/s/${form.id}?step=1"`);
-    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor));
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor, tenant.environmentId));
     expect(row).toMatchObject({ finished: false, data: [expect.objectContaining({ questionId: c(2, 0).id }), expect.objectContaining({ questionId: c(2, 1).id })] });
   });
 });
@@ -348,7 +345,7 @@ describe('filling in a form', () => {
     const first = await tab.submit(form, 0, fields);
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe(`/s/${form.id}?step=1`);
-    let [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(tab));
+    let [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(tab, tenant.environmentId));
     expect(row).toMatchObject({ finished: false });
     const responseId = row!.id;
 
@@ -385,7 +382,7 @@ describe('filling in a form', () => {
 
   it('stores each step-2 component in its response shape, passwords only hashed', async () => {
     const visitor = await freshVisitorAt(2);
-    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor));
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor, tenant.environmentId));
     expect(answerIn(row!, c(1, 0).id)).toEqual({ type: 'Dropdown', componentShapeVersion: '2.0', headline: 'Size?', selected: 'M' });
     expect(answerIn(row!, c(1, 1).id)).toMatchObject({ selected: ['A', 'B'] });
     expect(answerIn(row!, c(1, 2).id)).toMatchObject({
@@ -417,7 +414,7 @@ describe('filling in a form', () => {
     const visitor = new Visitor(app);
     await visitor.get(`/s/${form.id}`);
     await visitor.submit(form, 0, step0({ [field(identity(), 'phoneNumber.country')]: 'DE', [field(identity(), 'phoneNumber')]: '30 1234567' }));
-    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor));
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor, tenant.environmentId));
     expect(answerIn(row!, identity().id)).toMatchObject({ phoneNumber: '+49 30 1234567' });
     const page = await (await visitor.get(`/s/${form.id}?step=0`)).text();
     expect(page).toContain('<option value="DE" data-dial="49" selected>DE +49</option>');
@@ -433,7 +430,7 @@ describe('filling in a form', () => {
     expect(page).not.toContain('value="Ada"');
     expect(visitor.cookies.get(`fl_s_${form.id}`)).not.toBe(firstSession);
     await visitor.submit(form, 0, firstSteps.get(visitor)!);
-    const rows = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor)).sort((a, b) => a.visitedForm - b.visitedForm);
+    const rows = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor, tenant.environmentId)).sort((a, b) => a.visitedForm - b.visitedForm);
     expect(rows.map((r) => [r.finished, r.visitedForm, r.completedForm])).toEqual([
       [true, 1, 1],
       [false, 2, 1],
@@ -446,14 +443,14 @@ describe('leads, ip and country', () => {
     const known = new Visitor(app);
     await known.get(`/s/${form.id}`);
     await known.submit(form, 0, step0({ [field(identity(), 'workEmailAddress')]: 'Known.Lead@acme.io' }));
-    const knownLead = leadOf(known);
+    const knownLead = leadOf(known, tenant.environmentId);
     expect((await leadById(db, knownLead))?.email).toBe('known.lead@acme.io');
 
     const other = new Visitor(app);
     await other.get(`/s/${form.id}`);
-    const anonymous = leadOf(other);
+    const anonymous = leadOf(other, tenant.environmentId);
     await other.submit(form, 0, step0({ [field(identity(), 'workEmailAddress')]: 'KNOWN.LEAD@acme.io' }));
-    expect(leadOf(other)).toBe(knownLead); // the cookie now names the known lead
+    expect(leadOf(other, tenant.environmentId)).toBe(knownLead); // the cookie now names the known lead
     expect((await responsesOf(db, form.id)).filter((r) => r.leadId === anonymous)).toHaveLength(0);
   });
 
@@ -461,10 +458,10 @@ describe('leads, ip and country', () => {
     const visitor = new Visitor(app, { 'cf-ipcountry': 'fr' });
     await visitor.get(`/s/${form.id}`);
     await visitor.submit(form, 0, step0());
-    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor));
+    const [row] = (await responsesOf(db, form.id)).filter((r) => r.leadId === leadOf(visitor, tenant.environmentId));
     expect([row!.ip, row!.country]).toEqual(['', 'FR']);
     const plain = await freshVisitorAt(1);
-    expect((await responsesOf(db, form.id)).find((r) => r.leadId === leadOf(plain))!.country).toBe('');
+    expect((await responsesOf(db, form.id)).find((r) => r.leadId === leadOf(plain, tenant.environmentId))!.country).toBe('');
   });
 
   it('takes the ip from X-Forwarded-For as far as TRUST_PROXY allows, and the country from COUNTRY_HEADER', async () => {
@@ -478,7 +475,7 @@ describe('leads, ip and country', () => {
       const visitor = new Visitor(proxied, { 'x-forwarded-for': '198.51.100.1, 203.0.113.9', 'x-country': 'NL', 'cf-ipcountry': 'US' });
       await visitor.get(`/s/${form.id}`);
       expect((await visitor.submit(form, 0, step0())).status).toBe(303);
-      const row = (await responsesOf(db, form.id)).find((r) => r.leadId === leadOf(visitor))!;
+      const row = (await responsesOf(db, form.id)).find((r) => r.leadId === leadOf(visitor, tenant.environmentId))!;
       expect([row.ip, row.country], `TRUST_PROXY=${trustProxy}`).toEqual([expected, 'NL']);
     }
   });
@@ -498,7 +495,7 @@ describe('leads, ip and country', () => {
       finished: false,
       status: 2,
       version: '2.0',
-      meta: { source: 'page', leadId: leadOf(visitor) },
+      meta: { source: 'page', leadId: leadOf(visitor, tenant.environmentId) },
       personAttributes: { ip: '', country: 'DE', visitedForm: 1, completedForm: 0 },
     });
   });
@@ -518,7 +515,7 @@ describe('reading the responses back (GET /api/v1/responses)', () => {
       return ((await response.json()) as { data: { finished: boolean; status: number; meta: { leadId: string } }[] }).data;
     };
     expect(await read(false)).toEqual([]);
-    expect(await read(true)).toMatchObject([{ finished: false, status: 2, meta: { leadId: leadOf(visitor) } }]);
+    expect(await read(true)).toMatchObject([{ finished: false, status: 2, meta: { leadId: leadOf(visitor, tenant.environmentId) } }]);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await read(true)).toMatchObject([{ finished: false, status: 3 }]);
     const last = await visitor.submit(single, 1, { [field(componentAt(single, 1, 4))]: 'on' }); // the required disclaimer
@@ -526,8 +523,3 @@ describe('reading the responses back (GET /api/v1/responses)', () => {
     expect(await read(false)).toMatchObject([{ finished: true, status: 4 }]);
   });
 });
-
-/** The lead id the visitor's cookie names. */
-function leadOf(visitor: Visitor): string {
-  return decodeURIComponent(visitor.cookies.get(`fl_lead_${tenant.environmentId}`) ?? '').split('.')[0]!;
-}

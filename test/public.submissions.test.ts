@@ -5,10 +5,9 @@ import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
 import { toResponseObject } from '../src/responses/model.ts';
 import { prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
-import { createTenant, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
+import { createTenant, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf } from './public-helpers.ts';
 import type { Database } from '../src/db/client.ts';
-import { afterAll } from 'vitest';
 
 let db: Database;
 let tenant: TestTenant;
@@ -33,9 +32,7 @@ const STEPS = [
 ];
 
 beforeAll(async () => {
-  const handle = await openTestDatabase();
-  afterAll(() => handle.close());
-  db = handle.db;
+  ({ db } = await setupTestApp());
   tenant = await createTenant(db);
   form = await makeForm(db, tenant, STEPS);
 });

@@ -24,8 +24,8 @@ const configSchema = z.object({
   COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name').default('cf-ipcountry'),
   /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
-  /** Public submissions (pages and the public JSON API) allowed per IP per minute. */
-  PUBLIC_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
+  PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
   /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
@@ -33,6 +33,50 @@ const configSchema = z.object({
     .string()
     .refine((value) => value === 'none' || /^https?:\/\/[^\s?#]+$/.test(value), 'must be an http(s) URL without query, or "none"')
     .default('https://fonts.googleapis.com/css2'),
+
+  // ---- limits at the edge (see the README's Security section); 0 turns a rate limit off
+  /** Requests per minute per API key (and for the admin token), REST and GraphQL together. */
+  API_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  /** Failed authentications per client address per minute before that address is refused. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** How long an address that exceeded AUTH_FAILURE_LIMIT is refused, in seconds. */
+  AUTH_FAILURE_BLOCK_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Deepest nesting of arrays/objects accepted in any JSON body or GraphQL variable/literal. */
+  MAX_JSON_DEPTH: z.coerce.number().int().min(8).max(1000).default(32),
+  /** Origins allowed to call /graphql and /api/v1 from a browser (comma-separated; empty: none). */
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,;]+$/, 'each origin must be scheme://host[:port]')))
+    .default([]),
+  /** CSP frame-ancestors of public form pages: who may embed forms (`'self'`, `*`, or origins). */
+  FRAME_ANCESTORS: z
+    .string()
+    .regex(/^[A-Za-z0-9 :/.*'_-]+$/, "must be CSP source expressions such as 'self' https://example.com")
+    .default("'self'"),
+  /** GraphQL operation limits (GraphQL Armor and the list-aware cost limit). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(15),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(2_000),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
+  /** Password answers hashed at once across the process (scrypt, off the event loop). */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Password answers accepted in one submission. */
+  MAX_PASSWORD_ANSWERS: z.coerce.number().int().min(1).default(5),
+  /** Node HTTP server timeouts, in milliseconds. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(5_000),
+
+  // ---- production operations
+  /** How long a SIGTERM/SIGINT drain may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Redis for counters and notifications shared between several nodes (rate limits, key revocation). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
 });
 
 export interface Config {
@@ -51,6 +95,21 @@ export interface Config {
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
   fontsCssUrl: string | undefined;
+  /** Per API key (or admin token) per minute; 0: off. */
+  apiRateLimitPerMinute: number;
+  /** Failed authentications per address per minute; 0: off. */
+  authFailureLimitPerMinute: number;
+  authFailureBlockSeconds: number;
+  maxJsonDepth: number;
+  corsOrigins: string[];
+  frameAncestors: string;
+  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number };
+  passwordHashConcurrency: number;
+  maxPasswordAnswers: number;
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  shutdownTimeoutMs: number;
+  redisUrl: string | undefined;
+  db: { statementTimeoutMs: number; connectTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -88,5 +147,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
+    apiRateLimitPerMinute: c.API_RATE_LIMIT,
+    authFailureLimitPerMinute: c.AUTH_FAILURE_LIMIT,
+    authFailureBlockSeconds: c.AUTH_FAILURE_BLOCK_SECONDS,
+    maxJsonDepth: c.MAX_JSON_DEPTH,
+    corsOrigins: c.CORS_ORIGINS,
+    frameAncestors: c.FRAME_ANCESTORS,
+    graphql: {
+      maxDepth: c.GRAPHQL_MAX_DEPTH,
+      maxAliases: c.GRAPHQL_MAX_ALIASES,
+      maxTokens: c.GRAPHQL_MAX_TOKENS,
+      maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: c.GRAPHQL_MAX_COST,
+    },
+    passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
+    maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,
+    http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS },
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    redisUrl: c.REDIS_URL,
+    db: { statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { FieldError } from './forms/components.ts';
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED';
+export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
@@ -24,3 +24,4 @@ export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const forbidden = (message = 'API key does not grant access to this environment') => new AppError('FORBIDDEN', message);
 export const missingCredentials = () => new AppError('UNAUTHENTICATED', 'Missing API key');
 export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid API key');
+export const unavailable = () => new AppError('UNAVAILABLE', 'Service unavailable');

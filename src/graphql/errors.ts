@@ -6,13 +6,14 @@
 import { GraphQLError } from 'graphql';
 import { AppError, type ErrorCode } from '../errors.ts';
 
-export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 429> = {
+export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 429 | 503> = {
   BAD_USER_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 };
 
 export const INTERNAL_ERROR_BODY = { message: 'Internal server error' } as const;

@@ -1,16 +1,21 @@
 /** Builds the HTTP app from its dependencies: GraphQL, the v1 REST adapters, public pages, health. */
 import { sql } from 'drizzle-orm';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
-import { authenticate, deriveSecret } from './auth/auth.service.ts';
+import { deriveSecret } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
+import { apiGuard } from './limits/api-guard.ts';
+import { apiCors } from './limits/cors.ts';
+import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
+import { limitBodySize, methodNotAllowed, rejectHostileUrls, type InputProblem } from './limits/request-safety.ts';
+import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
+import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { publicRoutes } from './public/routes.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { responsesRoutes } from './rest/responses.ts';
@@ -20,11 +25,14 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   adminToken: string;
+  /** Where rate-limit counters live (default: this process's memory). */
+  rateLimitStore?: RateLimitStore;
 }
 
-export function createApp({ config, db, logger, adminToken }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
+  const limits = createRateLimits(config, rateLimitStore);
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -36,7 +44,16 @@ export function createApp({ config, db, logger, adminToken }: AppDeps) {
       'request',
     );
   });
+  app.use(baseSecurityHeaders(config));
+  // Hostile path segments and query parameters, on every route (pages answer with a page).
+  app.use(
+    rejectHostileUrls((c, problem: InputProblem) =>
+      isPublicPageRequest(c) ? sendMessagePage(c, 400, 'Invalid address', problem.errors[0]!.message) : c.json(problem, 400),
+    ),
+  );
 
+  app.use('/healthz', apiSecurityHeaders);
+  app.use('/readyz', apiSecurityHeaders);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
@@ -48,30 +65,27 @@ export function createApp({ config, db, logger, adminToken }: AppDeps) {
     }
   });
 
-  const limitBody = bodyLimit({
-    maxSize: config.maxBodyBytes,
-    onError: (c) => c.json({ message: `Request body too large (limit ${config.maxBodyBytes} bytes)` }, 413),
-  });
-  // Who is calling, resolved once for the API surfaces (REST and GraphQL alike).
-  const identify = createMiddleware<AppEnv>(async (c, next) => {
-    c.set('principal', await authenticate(db, adminToken, { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') }));
-    await next();
-  });
+  // The API edge, the same for REST and GraphQL: headers, CORS, body size, then who is calling and
+  // whether their rate limit allows it.
+  const apiEdge = [
+    apiSecurityHeaders,
+    apiCors(config),
+    limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
+    apiGuard({ db, adminToken, limits, config }),
+  ] as const;
 
-  // Only bodies are size-limited: running bodyLimit on a GET makes the Node adapter build a full
-  // Request for every call, a measurable share of the responses listing's cost.
-  const limitBodies = createMiddleware<AppEnv>((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
-  app.use('/api/*', limitBodies, identify);
-  const restDeps = { db, dropOffMs: config.dropOffMs };
+  app.use('/api/*', ...apiEdge);
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
-  app.use('/graphql', limitBodies, identify);
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+  app.use('/graphql', ...apiEdge);
+  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+  app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.
-  app.route('/', publicRoutes({ config, db, cookieSecret: deriveSecret(adminToken, 'public-cookies') }));
+  app.route('/', publicRoutes({ config, db, cookieSecret: deriveSecret(adminToken, 'public-cookies'), submissionLimit: limits.publicSubmissions }));
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => {

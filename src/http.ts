@@ -7,5 +7,7 @@ export interface AppEnv {
     log: Logger;
     principal: Principal;
     requestId: string;
+    /** CSP frame-ancestors of public pages (FRAME_ANCESTORS). */
+    frameAncestors?: string;
   };
 }

@@ -21,6 +21,8 @@ export function createGraphQLServer(logger: Logger, settings: { dropOffMs: numbe
     graphiql: { title: 'formloom GraphQL' },
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
+    // CORS is the HTTP edge's (limits/cors.ts): yoga's default would reflect any origin with credentials.
+    cors: false,
     context: ({ db, principal }) => ({ db, principal, dropOffMs: settings.dropOffMs }),
     maskedErrors: {
       maskError: (error, message) => {

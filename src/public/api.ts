@@ -75,7 +75,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.post('/s/:formId/responses', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
-    const read = await readJsonObject(c);
+    const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = startSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
@@ -110,7 +110,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     const row = await findFormResponse(db, form.id, c.req.param('responseId'));
     if (!row?.sessionId || !secretsEqual(row.sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
-    const read = await readJsonObject(c);
+    const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));

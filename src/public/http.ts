@@ -9,15 +9,24 @@ import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import { renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
+import type { RateLimit } from '../limits/rate-limits.ts';
+import { pageSecurityHeaders } from '../limits/security-headers.ts';
 
 export interface PublicDeps {
   config: Config;
   db: Db;
   /** Key for signing the public pages' cookies and visitor tokens (derived from the admin token). */
   cookieSecret: string;
+  /** Public submissions per client address. */
+  submissionLimit: RateLimit;
 }
 
 export type PublicContext = Context<AppEnv>;
+
+/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`), which answers in JSON. */
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition)(\/|$)/.test(c.req.path);
+/** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
+export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
 /** A form the public may see: published and not deleted. Drafts, deleted and unknown forms are all "not found". */
 export async function liveForm(db: Db, formId: string): Promise<Form | undefined> {
@@ -43,10 +52,14 @@ export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefin
   ].join('; ');
 }
 
-/** Sends an HTML page with the security headers every public page carries. Pages hold answers: never cached. */
+/**
+ * Sends an HTML page with the security headers every public page carries. Pages hold answers: never
+ * cached. Who may frame them (forms are embedded on customers' sites) is FRAME_ANCESTORS.
+ */
 export function sendHtml(c: PublicContext, body: string, status: number, csp: string): Response {
-  c.header('Content-Security-Policy', csp);
-  c.header('X-Content-Type-Options', 'nosniff');
+  const frameAncestors = c.var.frameAncestors ?? "'self'";
+  c.header('Content-Security-Policy', `${csp}; frame-ancestors ${frameAncestors}`);
+  for (const [name, value] of Object.entries(pageSecurityHeaders(frameAncestors))) c.header(name, value);
   c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
   c.header('Cache-Control', 'no-store');
   return c.html(body, status as 200);

@@ -1,34 +1,35 @@
 /**
  * Public form pages (`/s/:formId`) and the public submission API (`/s/:formId/responses…`): no API
- * key, their own limits. Submissions (POST/PATCH) are rate-limited per client IP
- * (PUBLIC_RATE_LIMIT per minute → 429 with Retry-After) and size-limited (PUBLIC_MAX_BODY_BYTES → 413);
- * the JSON API answers those with `{message}`, the page with a short HTML page.
+ * key, their own limits. Submissions (POST/PATCH) are rate-limited per client address
+ * (PUBLIC_RATE_LIMIT per minute → 429 with Retry-After and the RateLimit headers) and size-limited
+ * (PUBLIC_MAX_BODY_BYTES → 413, closing the connection); the JSON API answers those with `{message}`,
+ * the page with a short HTML page.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
+import { TOO_MANY_REQUESTS } from '../limits/api-guard.ts';
+import { rateLimitHeaders } from '../limits/rate-limits.ts';
+import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
-import { sendMessagePage, type PublicContext, type PublicDeps } from './http.ts';
+import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
 import { mountPage } from './page.ts';
-import { FixedWindowRateLimiter } from './rate-limit.ts';
 import { clientIp } from './request-info.ts';
 
 export type { PublicDeps } from './http.ts';
 
-const isApiRequest = (c: PublicContext) => /^\/s\/[^/]+\/(responses|definition)(\/|$)/.test(c.req.path);
-
 export function publicRoutes(deps: PublicDeps) {
-  const { config } = deps;
+  const { config, submissionLimit } = deps;
   const app = new Hono<AppEnv>();
-  const limiter = new FixedWindowRateLimiter(config.publicRateLimitPerMinute);
 
+  // Open to every origin, without credentials: forms are embedded on customers' sites.
   const apiCors = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Authorization'],
+    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After'],
     maxAge: 600,
   });
   app.use('/s/:formId/definition', apiCors);
@@ -36,31 +37,38 @@ export function publicRoutes(deps: PublicDeps) {
   app.use('/s/:formId/responses/*', apiCors);
 
   const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-    const decision = limiter.hit(clientIp(c, config.trustProxy) || 'unknown');
+    const decision = await submissionLimit.consume(clientIp(c, config.trustProxy) || 'unknown');
+    const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      c.header('Retry-After', String(decision.retryAfterSeconds));
-      if (isApiRequest(c)) return c.json({ message: 'Too many requests' }, 429);
-      return sendMessagePage(c, 429, 'Too many requests', 'Please wait a minute, then try again.');
+      c.header('Retry-After', String(decision.resetSeconds));
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+      if (isPublicApiRequest(c)) return c.json({ message: TOO_MANY_REQUESTS }, 429);
+      return sendMessagePage(c, 429, TOO_MANY_REQUESTS, 'Please wait a minute, then try again.');
     }
     await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
-  const limitBody = bodyLimit({
-    maxSize: config.publicMaxBodyBytes,
-    onError: (c) => {
-      const message = `Request body too large (limit ${config.publicMaxBodyBytes} bytes)`;
-      return isApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message);
-    },
-  });
+  const limitBody = limitBodySize(config.publicMaxBodyBytes, (c, message) =>
+    isPublicApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message),
+  );
   for (const path of ['/s/:formId', '/s/:formId/responses', '/s/:formId/responses/:responseId']) {
     app.on(['POST', 'PATCH'], path, rateLimit, limitBody);
   }
 
   mountPage(app, deps);
   mountApi(app, deps);
+  app.all('/s/:formId', (c) => {
+    c.header('Allow', 'GET, POST');
+    return sendMessagePage(c, 405, 'Method not allowed', `This page answers GET and POST, not ${c.req.method}.`);
+  });
+  app.all('/s/:formId/definition', methodNotAllowed(['GET']));
+  app.all('/s/:formId/responses', methodNotAllowed(['POST']));
+  app.all('/s/:formId/responses/:responseId', methodNotAllowed(['PATCH']));
+
   // Unexpected failures: the JSON API answers like the rest of the API, a page with a page; the cause is logged.
   app.onError((error, c) => {
     c.var.log.error({ err: error }, 'unexpected error');
-    if (isApiRequest(c)) return c.json(INTERNAL_ERROR_BODY, 500);
+    if (isPublicApiRequest(c)) return c.json(INTERNAL_ERROR_BODY, 500);
     return sendMessagePage(c, 500, 'Something went wrong', 'Please try again in a moment.');
   });
   return app;

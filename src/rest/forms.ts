@@ -5,6 +5,7 @@ import { invalidInput } from '../errors.ts';
 import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
 import { GenerateFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
+import { methodNotAllowed } from '../limits/request-safety.ts';
 import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
 
 export function formsRoutes(deps: RestDeps) {
@@ -18,7 +19,7 @@ export function formsRoutes(deps: RestDeps) {
     } catch (error) {
       return respondWithError(c, error);
     }
-    const read = await readJsonObject(c);
+    const read = await readJsonObject(c, deps.maxJsonDepth);
     if ('response' in read) return read.response;
     // The body is checked against the same zod schema generateForm validates with, here, so that
     // shape errors GraphQL's type system would reject first (a number for `name`, say) are reported
@@ -31,6 +32,7 @@ export function formsRoutes(deps: RestDeps) {
     const { success, form } = result.data.generateForm;
     return c.json({ success, result: { form: { id: form.id, url: form.url } } }, 200);
   });
+  routes.all('/environments/:environmentId/forms/generate', methodNotAllowed(['POST']));
 
   return routes;
 }

@@ -6,11 +6,14 @@ import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
+import { parseJsonSafely } from '../limits/json-safety.ts';
 
 /** What the REST adapters need to run operations. */
 export interface RestDeps {
   db: Db;
   dropOffMs: number;
+  /** Deepest JSON nesting a body may have. */
+  maxJsonDepth: number;
 }
 
 /** The GraphQL context an operation runs with for this request's caller. */
@@ -38,14 +41,21 @@ export async function execute<TData, TVariables extends Record<string, unknown>>
   return { data: result.data };
 }
 
-/** Reads a JSON object body; anything else is the documented 400. */
-export async function readJsonObject(c: Context<AppEnv>): Promise<{ body: Record<string, unknown> } | { response: Response }> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await c.req.text());
-  } catch {
-    return { response: c.json({ message: 'Invalid request body', errors: [{ message: 'Body must be valid JSON', path: [] }] }, 400) };
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Reads a JSON object body. Another media type is a 415; malformed JSON, nesting deeper than
+ * `maxDepth`, a NUL character or an unpaired surrogate anywhere, or a non-object is the documented 400
+ * with the path of the first offending value. A missing Content-Type is read as JSON.
+ */
+export async function readJsonObject(c: Context<AppEnv>, maxDepth: number): Promise<{ body: Record<string, unknown> } | { response: Response }> {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
+    return { response: c.json({ message: 'Unsupported media type: send the body as application/json' }, 415) };
   }
+  const parsed = parseJsonSafely(await c.req.text(), maxDepth);
+  if (!parsed.ok) return { response: c.json({ message: 'Invalid request body', errors: [parsed.error] }, 400) };
+  const body = parsed.value;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { response: c.json({ message: 'Invalid request body', errors: [{ message: 'Body must be a JSON object', path: [] }] }, 400) };
   }

@@ -21,6 +21,7 @@ import {
   type ResponseFilter,
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
+import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
@@ -187,6 +188,7 @@ export function responsesRoutes(deps: RestDeps) {
       { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } },
     );
   });
+  routes.all('/responses', methodNotAllowed(['GET']));
 
   return routes;
 }

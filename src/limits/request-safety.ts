@@ -1,0 +1,74 @@
+/**
+ * Hostile input that arrives outside a body: percent-encoded NUL characters in a path segment or query
+ * parameter (PostgreSQL would refuse them with a 500), wrong methods, and oversized bodies. Each is
+ * answered with a 4xx that says what and where.
+ */
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { FieldError } from '../forms/components.ts';
+import type { AppEnv } from '../http.ts';
+
+export interface InputProblem {
+  message: 'Invalid request path' | 'Invalid query parameters';
+  errors: FieldError[];
+}
+
+const NUL_PROBLEM = 'must not contain NUL (%00) characters';
+
+/**
+ * The first NUL character in a request URL's path segments or query parameters. HTTP forbids it raw,
+ * and percent-decoding can't produce an unpaired surrogate (malformed UTF-8 decodes to U+FFFD, or stays
+ * as written), so the one character a URL can smuggle to the database is NUL, written `%00`: a URL
+ * without it costs one scan.
+ */
+export function findUrlProblem(url: string): InputProblem | undefined {
+  const pathStart = url.indexOf('/', url.indexOf('://') + 3);
+  if (pathStart < 0 || !url.includes('%00', pathStart)) return undefined;
+  const queryStart = url.indexOf('?', pathStart);
+  const segments = url.slice(pathStart + 1, queryStart >= 0 ? queryStart : url.length).split('/');
+  for (const [index, segment] of segments.entries()) {
+    if (segment.includes('%00')) {
+      return { message: 'Invalid request path', errors: [{ message: `Path segment ${index + 1} ${NUL_PROBLEM}`, path: ['path', index + 1] }] };
+    }
+  }
+  if (queryStart < 0) return undefined;
+  for (const [name, value] of new URLSearchParams(url.slice(queryStart + 1))) {
+    if (name.includes('\u0000')) return { message: 'Invalid query parameters', errors: [{ message: `A parameter name ${NUL_PROBLEM}`, path: [] }] };
+    if (value.includes('\u0000')) return { message: 'Invalid query parameters', errors: [{ message: `${name} ${NUL_PROBLEM}`, path: [name] }] };
+  }
+  return undefined;
+}
+
+/** Refuses a request whose URL carries hostile input, answered by `respond` (JSON for the API, a page for pages). */
+export function rejectHostileUrls(respond: (c: Context<AppEnv>, problem: InputProblem) => Response | Promise<Response>) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const problem = findUrlProblem(c.req.url);
+    if (problem) return respond(c, problem);
+    await next();
+  });
+}
+
+/** 405 with `Allow`, for a known path asked with a method it does not have. */
+export function methodNotAllowed(allowed: readonly string[]) {
+  return (c: Context) => {
+    c.header('Allow', allowed.join(', '));
+    return c.json({ message: `Method ${c.req.method} not allowed here; allowed: ${allowed.join(', ')}` }, 405);
+  };
+}
+
+/**
+ * A body size limit. The 413 closes the connection (`Connection: close`): the unread rest of the body
+ * must not be taken for the next request on a keep-alive connection, and a client pool must not reuse it.
+ * GET and HEAD carry no body; checking them would cost the Node adapter a full Request per call.
+ */
+export function limitBodySize(maxBytes: number, respond: (c: Context<AppEnv>, message: string) => Response | Promise<Response>) {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return respond(c as Context<AppEnv>, `Request body too large (limit ${maxBytes} bytes)`);
+    },
+  });
+  return createMiddleware<AppEnv>((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
+}

@@ -226,7 +226,7 @@ describe('hostile input outside the body and in JSON bodies', () => {
   });
 
   it('NUL characters, unpaired surrogates and deep nesting in a body are a 400 with the path, and store nothing', async () => {
-    const [{ before }] = await ctx.db.select({ before: count() }).from(forms);
+    const [{ before }] = (await ctx.db.select({ before: count() }).from(forms)) as [{ before: number }];
     const generate = (text: string) =>
       ctx.app.request(`/api/v1/environments/${a.environmentId}/forms/generate`, jsonRequest('POST', text, { 'x-api-key': a.apiKey }));
     const body = validBody(a.templateId);
@@ -246,14 +246,14 @@ describe('hostile input outside the body and in JSON bodies', () => {
     expect(deep.status).toBe(400);
     expect(await deep.json()).toEqual({ message: 'Invalid request body', errors: [{ message: expect.stringContaining('deeper than 32'), path: [] }] });
 
-    const [{ after }] = await ctx.db.select({ after: count() }).from(forms);
+    const [{ after }] = (await ctx.db.select({ after: count() }).from(forms)) as [{ after: number }];
     expect(after).toBe(before);
 
-    const [{ responsesBefore }] = await ctx.db.select({ responsesBefore: count() }).from(responses);
+    const [{ responsesBefore }] = (await ctx.db.select({ responsesBefore: count() }).from(responses)) as [{ responsesBefore: number }];
     const submit = await ctx.app.request(`/s/${formId}/responses`, jsonRequest('POST', { answers: { x: 'a\u0000' } }));
     expect(submit.status).toBe(400);
     expect(await submit.json()).toEqual({ message: 'Invalid request body', errors: [{ message: expect.stringContaining('NUL'), path: ['answers', 'x'] }] });
-    const [{ responsesAfter }] = await ctx.db.select({ responsesAfter: count() }).from(responses);
+    const [{ responsesAfter }] = (await ctx.db.select({ responsesAfter: count() }).from(responses)) as [{ responsesAfter: number }];
     expect(responsesAfter).toBe(responsesBefore);
   });
 });

@@ -1,4 +1,5 @@
 /** Shared test fixtures: a real database per test file, the app on it, and factories. */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterAll, inject } from 'vitest';
@@ -20,6 +21,30 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4 });
   const dump = readFileSync(inject('pgliteDumpFile')!);
   return openDatabase({ loadDataDir: new Blob([dump]) });
+}
+
+/**
+ * A database no other test file writes to, for tests that count rows: on PostgreSQL a private
+ * database created and migrated for the file (the run's shared one sees every file's writes), on
+ * PGlite the file's own instance as usual. Dropped after the file's tests.
+ */
+export async function setupIsolatedTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const shared = inject('testDatabaseUrl');
+  if (!shared) return setupTestApp(overrides);
+  const { default: postgres } = await import('postgres');
+  const name = `formloom_isolated_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(shared, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(shared);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), maxConnections: 4 });
+  await handle.migrate();
+  afterAll(async () => {
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  return { handle, db: handle.db, app: appWith(handle.db, overrides) };
 }
 
 /** The defaults of an empty environment, with overrides. */

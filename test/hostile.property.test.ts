@@ -12,7 +12,7 @@ import { fc, test } from '@fast-check/vitest';
 import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { apiKeys, environments, forms, leads, responses } from '../src/db/schema.ts';
-import { ADMIN_TOKEN, appWith, createTenant, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
@@ -25,7 +25,8 @@ let formId: string;
 let resume: { id: string; token: string };
 
 beforeAll(async () => {
-  ctx = await setupTestApp();
+  // Row counts must see this file's writes only.
+  ctx = await setupIsolatedTestApp();
   // The handlers, not the rate limits, are under test here (the limits have tests of their own).
   app = appWith(ctx.db, { apiRateLimitPerMinute: 0, authFailureLimitPerMinute: 0, publicRateLimitPerMinute: 0 });
   tenant = await createTenant(ctx.db);

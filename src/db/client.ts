@@ -29,6 +29,10 @@ export interface OpenOptions {
   loadDataDir?: Blob | File | undefined;
   /** Pool size for postgres.js. */
   maxConnections?: number;
+  /** PostgreSQL: longest statement (server-side `statement_timeout`), in milliseconds. */
+  statementTimeoutMs?: number | undefined;
+  /** PostgreSQL: longest wait for a new connection, in milliseconds. */
+  connectTimeoutMs?: number | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -39,7 +43,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const client = postgres(options.databaseUrl, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
-      // timestamptz values are parsed by drizzle; keep postgres.js from doing it twice.
+      // No request holds a connection forever: a connection attempt to an unreachable server gives up
+      // (postgres.js counts in seconds), and the server cancels a statement that runs too long. Both
+      // failures are recognised by db/availability.ts and answered with 503.
+      ...(options.connectTimeoutMs !== undefined ? { connect_timeout: options.connectTimeoutMs / 1000 } : {}),
+      ...(options.statementTimeoutMs !== undefined ? { connection: { statement_timeout: options.statementTimeoutMs } } : {}),
     });
     const db = drizzle(client, { schema });
     return {

@@ -101,12 +101,13 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
     });
     await Promise.race([closed, cutOff]);
     clearTimeout(timer);
-    if (connections.size > 0) {
-      cutConnections = connections.size;
+    const remaining = [...connections.keys()].filter((socket) => !socket.destroyed);
+    if (remaining.length > 0) {
+      cutConnections = remaining.length;
       options.logger.warn({ connections: cutConnections }, 'drain cut-off reached; closing connections still in use');
       // destroy(), not end(): a stream blocked on a client that does not read would never flush. The
       // kernel still sends what it holds, then FIN.
-      for (const socket of connections.keys()) socket.destroy();
+      for (const socket of remaining) socket.destroy();
       await closed;
     }
     return { cutConnections, drainMs: Math.round(performance.now() - started) };

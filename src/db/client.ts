@@ -48,6 +48,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // failures are recognised by db/availability.ts and answered with 503.
       ...(options.connectTimeoutMs !== undefined ? { connect_timeout: options.connectTimeoutMs / 1000 } : {}),
       ...(options.statementTimeoutMs !== undefined ? { connection: { statement_timeout: options.statementTimeoutMs } } : {}),
+      // postgres.js waits before reconnecting after failed attempts, by default up to 20 s, and queries
+      // wait with it: during an outage requests would hang longer and longer. Retry soon instead (a
+      // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     });
     const db = drizzle(client, { schema });
     return {

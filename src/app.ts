@@ -1,15 +1,16 @@
 /** Builds the HTTP app from its dependencies: GraphQL, the v1 REST adapters, public pages, health. */
-import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { deriveSecret } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
+import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
-import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
+import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
+import type { DrainState } from './lifecycle.ts';
 import { apiGuard } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
@@ -27,9 +28,14 @@ export interface AppDeps {
   adminToken: string;
   /** Where rate-limit counters live (default: this process's memory). */
   rateLimitStore?: RateLimitStore;
+  /** Set by the process's graceful shutdown (src/lifecycle.ts): readiness answers 503 while draining. */
+  drain?: DrainState;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore }: AppDeps) {
+/** Longest wait of `/readyz` for the database's `select 1`. */
+const READINESS_DB_TIMEOUT_MS = 1_000;
+
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -56,13 +62,11 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore }: Ap
   app.use('/readyz', apiSecurityHeaders);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
-    try {
-      await db.execute(sql`select 1`);
-      return c.json({ status: 'ready' });
-    } catch (error) {
-      c.var.log.warn({ err: error }, 'database not reachable');
-      return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
-    }
+    if (drain?.draining) return c.json({ status: 'draining', message: 'Shutting down' }, 503);
+    const check = await databaseReachable(db, READINESS_DB_TIMEOUT_MS);
+    if (check.ok) return c.json({ status: 'ready' });
+    c.var.log.warn({ err: check.error }, 'database not reachable');
+    return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
   });
 
   // The API edge, the same for REST and GraphQL: headers, CORS, body size, then who is calling and
@@ -89,7 +93,15 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore }: Ap
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => {
-    (c.var.log ?? logger).error({ err: error }, 'unhandled error');
+    const log = c.var.log ?? logger;
+    // Expected failures outside an operation (the database gone while authenticating): their documented answer.
+    const known = appErrorOf(error);
+    if (known?.code === 'UNAVAILABLE') {
+      log.warn({ err: error }, 'database unavailable');
+      const status = HTTP_STATUS.UNAVAILABLE;
+      return c.req.path === '/graphql' ? c.json(graphQLErrorBody(known), status) : c.json({ message: known.message }, status);
+    }
+    log.error({ err: error }, 'unhandled error');
     return c.json(INTERNAL_ERROR_BODY, 500);
   });
   return app;

@@ -1,4 +1,5 @@
 /** Entry point: read config, open and migrate the database, set up the demo once, listen, drain on SIGTERM. */
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
@@ -6,6 +7,7 @@ import { resolveAdminToken } from './auth/admin-token.ts';
 import { bootstrapBanner, bootstrapDemo } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
 
 let config;
@@ -18,36 +20,26 @@ try {
 }
 const logger = createLogger(config.logLevel);
 
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: join(config.dataDir, 'pglite'),
+  statementTimeoutMs: config.db.statementTimeoutMs,
+  connectTimeoutMs: config.db.connectTimeoutMs,
+});
 await database.migrate();
 const adminToken = resolveAdminToken(config);
 const demo = await bootstrapDemo(database.db);
 
-const app = createApp({ config, db: database.db, logger, adminToken: adminToken.token });
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
-  if (demo) process.stdout.write(bootstrapBanner(demo, baseUrl, adminToken));
-  logger.info({ url: baseUrl, database: database.kind, startupMs: Math.round(performance.now()) }, 'formloom listening');
-});
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'draining');
-  const forced = setTimeout(() => {
-    logger.error('drain timed out; exiting');
-    process.exit(1);
-  }, 10_000).unref();
-  // Stop accepting, let in-flight requests finish, drop idle keep-alive sockets.
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
-  });
-  await database.close();
-  clearTimeout(forced);
-  logger.info('stopped');
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+const drain: DrainState = { draining: false };
+const app = createApp({ config, db: database.db, logger, adminToken: adminToken.token, drain });
+const server = serve(
+  { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
+  (info) => {
+    const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+    if (demo) process.stdout.write(bootstrapBanner(demo, baseUrl, adminToken));
+    logger.info({ url: baseUrl, database: database.kind, startupMs: Math.round(performance.now()) }, 'formloom listening');
+  },
+) as Server;
+// Attached before the listener's first connection (accepted on a later turn of the event loop).
+const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdownTimeoutMs, logger });
+exitGracefullyOnSignals(graceful, { shutdownTimeoutMs: config.shutdownTimeoutMs, logger, closeResources: () => database.close() });

@@ -29,6 +29,10 @@ export interface OpenOptions {
   loadDataDir?: Blob | File | undefined;
   /** Pool size for postgres.js. */
   maxConnections?: number;
+  /** PostgreSQL: longest statement (server-side `statement_timeout`), in milliseconds. */
+  statementTimeoutMs?: number | undefined;
+  /** PostgreSQL: longest wait for a new connection, in milliseconds. */
+  connectTimeoutMs?: number | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -39,7 +43,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const client = postgres(options.databaseUrl, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
-      // timestamptz values are parsed by drizzle; keep postgres.js from doing it twice.
+      // No request holds a connection forever: a connection attempt to an unreachable server gives up
+      // (postgres.js counts in seconds), and the server cancels a statement that runs too long. Both
+      // failures are recognised by db/availability.ts and answered with 503.
+      ...(options.connectTimeoutMs !== undefined ? { connect_timeout: options.connectTimeoutMs / 1000 } : {}),
+      ...(options.statementTimeoutMs !== undefined ? { connection: { statement_timeout: options.statementTimeoutMs } } : {}),
+      // postgres.js waits before reconnecting after failed attempts, by default up to 20 s, and queries
+      // wait with it: during an outage requests would hang longer and longer. Retry soon instead (a
+      // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     });
     const db = drizzle(client, { schema });
     return {

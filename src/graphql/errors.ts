@@ -4,7 +4,8 @@
  * reach the log.
  */
 import { GraphQLError } from 'graphql';
-import { AppError, type ErrorCode } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/availability.ts';
+import { AppError, unavailable, type ErrorCode } from '../errors.ts';
 
 export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 429 | 503> = {
   BAD_USER_INPUT: 400,
@@ -21,6 +22,8 @@ export const INTERNAL_ERROR_BODY = { message: 'Internal server error' } as const
 export function appErrorOf(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof GraphQLError) return appErrorOf(error.originalError);
+  // The database going away is expected: a 503 to retry, not a 500 to investigate.
+  if (isDatabaseUnavailable(error)) return unavailable();
   return undefined;
 }
 
@@ -32,7 +35,13 @@ export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLErr
     positions: from?.positions,
     path: from?.path,
     originalError: error,
-    extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}) },
+    extensions: {
+      code: error.code,
+      ...(error.errors ? { errors: error.errors } : {}),
+      // graphql-yoga answers with this status (and drops the `http` key from the body): a client or
+      // load balancer sees a retryable 503, as on REST.
+      ...(error.code === 'UNAVAILABLE' ? { http: { status: HTTP_STATUS.UNAVAILABLE } } : {}),
+    },
   });
 }
 
@@ -49,6 +58,11 @@ export function maskGraphQLError(error: unknown, message: string): Error {
 export interface RestError {
   status: number;
   body: { message: string; errors?: { message: string; path: (string | number)[] }[] };
+}
+
+/** The GraphQL-over-HTTP body of an error raised outside an operation (e.g. while authenticating). */
+export function graphQLErrorBody(error: AppError) {
+  return { errors: [{ message: error.message, extensions: { code: error.code } }] };
 }
 
 /** The REST status and body of an error raised while running an operation. */

@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
-import { INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
+import { appErrorOf, HTTP_STATUS, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { TOO_MANY_REQUESTS } from '../limits/api-guard.ts';
 import { rateLimitHeaders } from '../limits/rate-limits.ts';
@@ -67,6 +67,13 @@ export function publicRoutes(deps: PublicDeps) {
 
   // Unexpected failures: the JSON API answers like the rest of the API, a page with a page; the cause is logged.
   app.onError((error, c) => {
+    const known = appErrorOf(error);
+    if (known?.code === 'UNAVAILABLE') {
+      // The database is away: a retryable 503, the page says so.
+      c.var.log.warn({ err: error }, 'database unavailable');
+      if (isPublicApiRequest(c)) return c.json({ message: known.message }, HTTP_STATUS.UNAVAILABLE);
+      return sendMessagePage(c, HTTP_STATUS.UNAVAILABLE, 'Service unavailable', 'The form cannot be loaded or saved right now. Please try again in a moment.');
+    }
     c.var.log.error({ err: error }, 'unexpected error');
     if (isPublicApiRequest(c)) return c.json(INTERNAL_ERROR_BODY, 500);
     return sendMessagePage(c, 500, 'Something went wrong', 'Please try again in a moment.');

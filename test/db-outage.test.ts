@@ -1,0 +1,192 @@
+/**
+ * PostgreSQL going away under the real server process: a throwaway cluster of its own (the machine's
+ * initdb/pg_ctl, run as the `postgres` user, on a free port), stopped with `pg_ctl stop -m immediate`
+ * and started again. Every API and public request answers 503 quickly, health stays up, readiness goes
+ * down, the process stays up, and after the restart everything works again with nothing lost.
+ * Runs whatever database the suite uses (it brings its own); skipped when initdb is not installed.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
+
+const PG_ROOT = '/usr/lib/postgresql';
+const pgBin = existsSync(PG_ROOT)
+  ? readdirSync(PG_ROOT)
+      .sort((a, b) => Number(b) - Number(a))
+      .map((version) => join(PG_ROOT, version, 'bin'))
+      .find((dir) => existsSync(join(dir, 'initdb')))
+  : undefined;
+const isRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL tool as the `postgres` user (initdb refuses root). */
+function pgTool(tool: string, args: string[]): string {
+  const command = join(pgBin!, tool);
+  return isRoot
+    ? execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    : execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const cleanups: (() => void)[] = [];
+afterAll(() => {
+  killLeftovers();
+  for (const cleanup of cleanups.reverse()) cleanup();
+});
+
+describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no initdb under /usr/lib/postgresql)'}`, () => {
+  it('every request answers 503 quickly during the outage; all works again after it, nothing lost', async () => {
+    // ---- a cluster of our own
+    const dir = mkdtempSync(join(tmpdir(), 'formloom-outage-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    if (isRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(dir, uid, gid);
+    }
+    const data = join(dir, 'data');
+    const port = await freePort();
+    pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--no-instructions']);
+    const pgCtl = (...args: string[]) => pgTool('pg_ctl', ['-D', data, '-w', '-t', '30', ...args]);
+    const start = () => pgCtl('-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start');
+    start();
+    cleanups.push(() => {
+      try {
+        pgCtl('-m', 'immediate', 'stop');
+      } catch {
+        // already stopped
+      }
+    });
+
+    const dataDir = join(dir, 'formloom');
+    const server: ServerProcess = await startServer({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      DATA_DIR: dataDir,
+      PUBLIC_RATE_LIMIT: '1000000',
+      API_RATE_LIMIT: '1000000',
+    });
+    const { apiKey, environmentId, templateId } = server.demo;
+    const withKey = { 'x-api-key': apiKey };
+    const json = (body: unknown) => JSON.stringify(body);
+
+    // ---- before the outage: a form, a finished response, a respondent half-way
+    const generateBody = json({
+      sourceFormId: templateId,
+      name: 'Outage form',
+      steps: [
+        { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] },
+        { name: 'Two', components: [{ type: 'ShortInput', content: { question: 'City?' } }] },
+      ],
+    });
+    const generateUrl = `${server.url}/api/v1/environments/${environmentId}/forms/generate`;
+    const generated = await wireRequest(generateUrl, { method: 'POST', headers: withKey, body: generateBody });
+    expect(generated.status, generated.body).toBe(200);
+    const formId = (JSON.parse(generated.body!) as { result: { form: { id: string } } }).result.form.id;
+    const definition = JSON.parse((await wireRequest(`${server.url}/s/${formId}/definition`)).body!) as { steps: { components: { id: string }[] }[] };
+    const [nameId, cityId] = definition.steps.map((step) => step.components[0]!.id) as [string, string];
+    const submit = (body: unknown) => wireRequest(`${server.url}/s/${formId}/responses`, { method: 'POST', body: json(body) });
+    const finished = await submit({ answers: { [nameId]: 'Ada', [cityId]: 'London' }, finished: true });
+    expect(finished.status, finished.body).toBe(201);
+    const acknowledged = JSON.parse(finished.body!) as { id: string };
+    const started = await submit({ answers: { [nameId]: 'Grace' } });
+    expect(started.status, started.body).toBe(201);
+    const halfWay = JSON.parse(started.body!) as { id: string; resumeToken: string };
+    const patchHalfWay = (body: unknown) =>
+      wireRequest(`${server.url}/s/${formId}/responses/${halfWay.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${halfWay.resumeToken}` }, body: json(body) });
+    expect((await wireRequest(`${server.url}/readyz`)).status).toBe(200);
+
+    // ---- the outage
+    pgCtl('-m', 'immediate', 'stop');
+    const uncachedKey = `fl_${'a'.repeat(12)}_${'A'.repeat(43)}`; // authentication itself must ask the database
+    const graphqlBody = json({ query: `query { formResponses(formId: "${formId}") { edges { node { id } } } }` });
+    const requests: [string, () => Promise<WireResult>, 'json' | 'graphql' | 'html'][] = [
+      ['REST generate', () => wireRequest(generateUrl, { method: 'POST', headers: withKey, body: generateBody }), 'json'],
+      ['REST generate, key not cached', () => wireRequest(generateUrl, { method: 'POST', headers: { 'x-api-key': uncachedKey }, body: generateBody }), 'json'],
+      ['REST responses of a form', () => wireRequest(`${server.url}/api/v1/responses?formId=${formId}`, { headers: withKey }), 'json'],
+      ['REST environment stream', () => wireRequest(`${server.url}/api/v1/responses`, { headers: withKey }), 'json'],
+      ['GraphQL', () => wireRequest(`${server.url}/graphql`, { method: 'POST', headers: withKey, body: graphqlBody }), 'graphql'],
+      ['GraphQL, key not cached', () => wireRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'x-api-key': uncachedKey }, body: graphqlBody }), 'graphql'],
+      ['page GET', () => wireRequest(`${server.url}/s/${formId}`), 'html'],
+      [
+        'page POST',
+        () =>
+          wireRequest(`${server.url}/s/${formId}?step=0`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `c.${nameId}=Alan`,
+          }),
+        'html',
+      ],
+      ['public definition', () => wireRequest(`${server.url}/s/${formId}/definition`), 'json'],
+      ['public submission', () => submit({ answers: { [nameId]: 'Alan' } }), 'json'],
+      ['public resume', () => patchHalfWay({ answers: { [cityId]: 'Paris' }, finished: true }), 'json'],
+    ];
+    const seen: string[] = [];
+    // Twice: first on the pool's dead connections, then on fresh connection attempts.
+    for (let round = 0; round < 2; round++) {
+      for (const [name, send, kind] of requests) {
+        const result = await send();
+        seen.push(`${name}: ${result.status ?? result.error} in ${Math.round(result.ms)} ms`);
+        expect(result.status, `${name}: ${result.body ?? result.error}`).toBe(503);
+        expect(result.ms, name).toBeLessThan(2_000);
+        if (kind === 'json') expect(JSON.parse(result.body!), name).toEqual({ message: 'Service unavailable' });
+        if (kind === 'graphql') {
+          expect(JSON.parse(result.body!), name).toMatchObject({ errors: [{ message: 'Service unavailable', extensions: { code: 'UNAVAILABLE' } }] });
+        }
+        if (kind === 'html') {
+          expect(result.headers!['content-type'], name).toMatch(/^text\/html/);
+          expect(result.body, name).toContain('Service unavailable');
+        }
+      }
+      const ready = await wireRequest(`${server.url}/readyz`);
+      const health = await wireRequest(`${server.url}/healthz`);
+      seen.push(`readyz: ${ready.status} in ${Math.round(ready.ms)} ms`, `healthz: ${health.status} in ${Math.round(health.ms)} ms`);
+      expect(ready.status).toBe(503);
+      expect(ready.ms).toBeLessThan(2_000);
+      expect(health.status).toBe(200);
+    }
+    expect(server.running(), 'the process stays up').toBe(true);
+
+    // ---- the database is back
+    start();
+    const backAt = performance.now();
+    let recoveredMs: number | undefined;
+    for (let i = 0; i < 100 && recoveredMs === undefined; i++) {
+      const listing = await wireRequest(`${server.url}/api/v1/responses?formId=${formId}`, { headers: withKey });
+      if (listing.status === 200) recoveredMs = performance.now() - backAt;
+      else await sleep(100);
+    }
+    console.info(`[outage figures] ${seen.join('; ')}; recovered ${recoveredMs === undefined ? 'never' : `${Math.round(recoveredMs)} ms`} after pg_ctl start returned`);
+    expect(recoveredMs, 'requests succeed again within 5 s').toBeLessThan(5_000);
+    expect((await wireRequest(`${server.url}/readyz`)).status).toBe(200);
+
+    // Nothing acknowledged before the outage is lost; the respondent half-way can finish.
+    const resumed = await patchHalfWay({ answers: { [cityId]: 'Paris' }, finished: true });
+    expect(resumed.status, resumed.body).toBe(200);
+    expect(JSON.parse(resumed.body!)).toMatchObject({ id: halfWay.id, finished: true });
+    const listing = await wireRequest(`${server.url}/api/v1/responses?formId=${formId}`, { headers: withKey });
+    const rows = (JSON.parse(listing.body!) as { data: { id: string; finished: boolean }[] }).data;
+    expect(rows.map((row) => row.id).sort()).toEqual([acknowledged.id, halfWay.id].sort());
+    expect(rows.every((row) => row.finished)).toBe(true);
+    expect(JSON.parse((await wireRequest(generateUrl, { method: 'POST', headers: withKey, body: generateBody })).body!)).toMatchObject({ success: true });
+
+    // No restart happened, and none of it was an unexpected error.
+    expect(server.logs().filter((line) => line.msg === 'formloom listening')).toHaveLength(1);
+    expect(server.logs().filter((line) => /^(unhandled error|unexpected error|unexpected GraphQL error)$/.test(String(line.msg)))).toEqual([]);
+    expect(server.logs().filter((line) => line.msg === 'request' && Number(line.status) >= 500 && line.status !== 503)).toEqual([]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(readFileSync(join(dir, 'log'), 'utf8')).toContain('database system is ready to accept connections');
+  }, 120_000);
+});

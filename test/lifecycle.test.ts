@@ -1,0 +1,297 @@
+/**
+ * The real server process under the conditions operators put it in: slow clients (server timeouts) and
+ * a SIGTERM under concurrent load over keep-alive connections (graceful drain). Runs on PGlite, and on
+ * a fresh database of the suite's PostgreSQL server when DATABASE_URL is set.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
+
+const HEADERS_TIMEOUT_MS = 2_000;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+/** The big form's responses: 5 answers of 9,000 characters each, enough that a client that stops reading stalls the stream. */
+const BIG_RESPONSES = 300;
+const LONG_ANSWER = 'x'.repeat(9_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let server: ServerProcess;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'formloom-lifecycle-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    REQUEST_TIMEOUT_MS: '10000',
+    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    // Load, not abuse: rate limits far above what the test sends.
+    PUBLIC_RATE_LIMIT: '1000000',
+    API_RATE_LIMIT: '1000000',
+  };
+  const serverUrl = loadConfig().databaseUrl;
+  if (serverUrl) {
+    const { default: postgres } = await import('postgres');
+    const name = `formloom_lifecycle_${randomBytes(6).toString('hex')}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    cleanups.push(async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+  }
+  server = await startServer(env);
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  killLeftovers();
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const api = (path: string, init: { method?: string; body?: unknown; agent?: Agent } = {}) =>
+  wireRequest(`${server.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'x-api-key': server.demo.apiKey },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    ...(init.agent ? { agent: init.agent } : {}),
+  });
+
+async function generateForm(name: string, components: unknown[]): Promise<{ id: string; questionIds: string[] }> {
+  const generated = await api(`/api/v1/environments/${server.demo.environmentId}/forms/generate`, {
+    method: 'POST',
+    body: {
+      sourceFormId: server.demo.templateId,
+      name,
+      steps: [
+        { name: 'Questions', components },
+        { name: 'Anything else', components: [{ type: 'ShortInput', content: { question: 'Anything else?' } }] },
+      ],
+    },
+  });
+  expect(generated.status, generated.body).toBe(200);
+  const id = (JSON.parse(generated.body!) as { result: { form: { id: string } } }).result.form.id;
+  const definition = await wireRequest(`${server.url}/s/${id}/definition`);
+  const steps = (JSON.parse(definition.body!) as { steps: { components: { id: string; answerable: boolean }[] }[] }).steps;
+  return { id, questionIds: steps[0]!.components.filter((c) => c.answerable).map((c) => c.id) };
+}
+
+/** A raw connection with `head` written; collects what the server sends back. */
+async function rawConnection(head: string) {
+  const { hostname, port } = new URL(server.url);
+  const socket: Socket = connect(Number(port), hostname);
+  socket.on('error', () => {}); // a write after the server closed it; what matters is what arrived
+  await once(socket, 'connect');
+  let received = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+  const closed = once(socket, 'close').then(() => performance.now());
+  socket.write(head);
+  return { socket, received: () => received, closed };
+}
+
+describe('server timeouts', () => {
+  it('disconnect a client that sends its request headers slower than HEADERS_TIMEOUT_MS', async () => {
+    const slow = await rawConnection('GET /healthz HTTP/1.1\r\nHost: formloom\r\n');
+    const started = performance.now();
+    // One header line every 200 ms, never the blank line that ends the headers (a slowloris client).
+    let line = 0;
+    const dribble = setInterval(() => {
+      if (!slow.socket.destroyed) slow.socket.write(`X-Slow-${line++}: a\r\n`);
+    }, 200);
+    try {
+      const outcome = await Promise.race([slow.closed.then((at) => ({ closedAfterMs: at - started })), sleep(15_000).then(() => 'still open')]);
+      expect(outcome, 'the server should have dropped the slow client').not.toBe('still open');
+      // Node's answer to a headers timeout, or just the closed connection.
+      expect(slow.received()).toMatch(/^(HTTP\/1\.1 408 .*)?$/s);
+      // Bounded: the headers timeout plus Node's check interval, with room for a busy machine.
+      expect((outcome as { closedAfterMs: number }).closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + 4_000);
+    } finally {
+      clearInterval(dribble);
+      slow.socket.destroy();
+    }
+  }, 30_000);
+});
+
+type Kind = 'read' | 'stream' | 'submit';
+interface Outcome extends WireResult {
+  kind: Kind;
+}
+
+describe('SIGTERM under load', () => {
+  it('drains: readyz 503, accepted requests finish, Connection: close, idle connections closed, the stalled stream cut, exit 0 in time', async () => {
+    // ---- data: a big form (the stalled stream) and a small one (the load)
+    const big = await generateForm(
+      'Big',
+      Array.from({ length: 5 }, (_, i) => ({ type: 'LongInput', content: { question: `Long answer ${i}` } })),
+    );
+    const bigAnswers = Object.fromEntries(big.questionIds.map((id) => [id, LONG_ANSWER]));
+    for (let done = 0; done < BIG_RESPONSES; done += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => wireRequest(`${server.url}/s/${big.id}/responses`, { method: 'POST', body: JSON.stringify({ answers: bigAnswers, finished: true }) })),
+      );
+      for (const result of batch) expect(result.status, result.body).toBe(201);
+    }
+    const small = await generateForm('Small', [{ type: 'ShortInput', content: { question: 'Your name?' } }]);
+    const smallSince = new Date().toISOString(); // the load's stream: the small form's responses only
+    const submission = JSON.stringify({ answers: { [small.questionIds[0]!]: 'Ada' }, finished: true });
+
+    // ---- load: keep-alive workers, each on a connection of its own
+    let signalAt: number | undefined;
+    const outcomes: Outcome[] = [];
+    const worker = async (kind: Kind) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let i = 0; i < 5_000; i++) {
+          if (signalAt !== undefined && performance.now() > signalAt + SHUTDOWN_TIMEOUT_MS + 2_000) break;
+          const result =
+            kind === 'read'
+              ? await api(`/api/v1/responses?formId=${small.id}`, { agent })
+              : kind === 'stream'
+                ? await api(`/api/v1/responses?since=${encodeURIComponent(smallSince)}`, { agent })
+                : await wireRequest(`${server.url}/s/${small.id}/responses`, { method: 'POST', body: submission, agent });
+          outcomes.push({ kind, ...result });
+          // Like a client behind a load balancer: once told the connection closes (or it is gone), stop.
+          if (signalAt !== undefined && (result.error !== undefined || result.headers?.connection === 'close')) break;
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const workers = (['read', 'read', 'stream', 'stream', 'submit', 'submit'] as const).map(worker);
+    for (let i = 0; i < 200 && outcomes.length < 30; i++) await sleep(25);
+    expect(outcomes.length).toBeGreaterThanOrEqual(30);
+
+    // ---- the special cases, all set up before the signal
+    // A client that stops reading a long environment stream: still running at the cut-off.
+    const stalled = new Promise<{ status: number; received: number; complete: boolean; tail: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/responses`, { headers: { 'x-api-key': server.demo.apiKey }, agent: false });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let received = 0;
+        let tail = '';
+        res.once('data', () => res.pause()); // take one chunk, then stop reading
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          tail = (tail + chunk.toString('latin1')).slice(-16);
+        });
+        const done = () => resolve({ status: res.statusCode!, received, complete: res.complete, tail });
+        res.on('close', done);
+        stalledResponse = res;
+      });
+      req.end();
+    });
+    let stalledResponse: import('node:http').IncomingMessage | undefined;
+    for (let i = 0; i < 200 && !stalledResponse; i++) await sleep(25);
+    expect(stalledResponse, 'the stream should have started').toBeDefined();
+
+    // A public submission whose body is still to come (accepted: the server answered 100 Continue).
+    const held = httpRequest(`${server.url}/s/${small.id}/responses`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(submission)), expect: '100-continue' },
+    });
+    const heldResponse = new Promise<WireResult>((resolve) => {
+      held.on('error', (error: NodeJS.ErrnoException) => resolve({ startedAt: 0, ms: 0, error: error.code ?? error.message }));
+      held.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ startedAt: 0, ms: 0, status: res.statusCode!, headers: res.headers, body, complete: res.complete }));
+      });
+    });
+    held.flushHeaders();
+    await once(held, 'continue');
+
+    // A load balancer's readiness probe on its keep-alive connection, its request half sent.
+    const probe = await rawConnection('GET /readyz HTTP/1.1\r\nHost: formloom\r\n');
+    // An idle keep-alive connection: one request answered, nothing since.
+    const idle = await rawConnection('GET /healthz HTTP/1.1\r\nHost: formloom\r\n\r\n');
+    for (let i = 0; i < 100 && !idle.received().includes('"ok"'); i++) await sleep(10);
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+    await sleep(100); // the probe's half request has been read
+
+    // ---- the signal
+    signalAt = performance.now();
+    server.child.kill('SIGTERM');
+    await server.waitForLog((line) => line.msg === 'draining');
+    const drainSeenAt = performance.now();
+
+    // Idle connections close at once.
+    const idleClosed = await Promise.race([idle.closed.then(() => true), sleep(2_000).then(() => false)]);
+
+    // The probe's request completes: readiness says draining, and the connection closes after it.
+    probe.socket.write('\r\n');
+    const probeClosed = await Promise.race([probe.closed.then(() => true), sleep(2_000).then(() => false)]);
+
+    // The accepted submission finishes.
+    held.end(submission);
+    const heldResult = await Promise.race([heldResponse, sleep(3_000).then((): WireResult => ({ startedAt: 0, ms: 0, error: 'no answer' }))]);
+
+    await Promise.all(workers);
+    const exitCode = await Promise.race([server.exited, sleep(SHUTDOWN_TIMEOUT_MS + 5_000).then(() => 'still running' as const)]);
+    const exitedAfterMs = performance.now() - signalAt;
+    stalledResponse!.resume();
+    const stream = await Promise.race([stalled, sleep(5_000).then(() => undefined)]);
+
+    // ---- what the clients saw
+    for (const o of outcomes) if (o.body && o.body.length > 200) o.body = `${o.body.slice(0, 200)}… (${o.body.length} characters)`;
+    const before = outcomes.filter((o) => o.startedAt < signalAt!);
+    const after = outcomes.filter((o) => o.startedAt >= signalAt!);
+    const failedBefore = before.filter((o) => o.error !== undefined || !o.complete || (o.status ?? 500) >= 500);
+    const tally = (list: Outcome[]) =>
+      Object.entries(
+        list.reduce<Record<string, number>>((counts, o) => {
+          const key = o.error ?? `${o.status}${o.headers?.connection === 'close' ? ' close' : ''}${o.complete ? '' : ' incomplete'}`;
+          counts[key] = (counts[key] ?? 0) + 1;
+          return counts;
+        }, {}),
+      );
+    const stopped = server.logs().find((line) => line.msg === 'stopped');
+    console.info(
+      `[drain figures] requests before the signal: ${before.length}, failed: ${failedBefore.length} ${JSON.stringify(tally(failedBefore))}; ` +
+        `after the signal: ${JSON.stringify(tally(after))}; probe: ${JSON.stringify(probe.received().split('\r\n')[0])}; ` +
+        `held submission: ${heldResult.status ?? heldResult.error}; stalled stream: ${JSON.stringify(stream)}; ` +
+        `exit code ${exitCode} after ${Math.round(exitedAfterMs)} ms; stopped log: ${JSON.stringify(stopped)}`,
+    );
+
+    expect(failedBefore, 'requests started before SIGTERM must all be answered in full').toEqual([]);
+    for (const o of after) expect(o.status ?? 0).toBeLessThan(500);
+    // Once the drain is under way no connection is kept for another request: every answer says close.
+    // (A request sent after the signal on a connection the server had just closed as idle can meet a
+    // reset: it never reached the server before the signal. Clients retry those: `reusedSocket`.)
+    const keptAlive = after.filter((o) => o.startedAt > drainSeenAt && o.status !== undefined && o.headers?.connection !== 'close');
+    expect(keptAlive).toEqual([]);
+    for (const o of after.filter((o) => o.error !== undefined)) expect(o.reusedSocket || o.error === 'ECONNREFUSED').toBe(true);
+
+    expect(idleClosed, 'an idle keep-alive connection closes at once').toBe(true);
+    expect(probe.received()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(probe.received()).toMatch(/\r\nConnection: close\r\n/i);
+    expect(probe.received()).toContain('"status":"draining"');
+    expect(probeClosed).toBe(true);
+
+    expect(heldResult.status, heldResult.body ?? heldResult.error).toBe(201);
+    expect(heldResult.headers?.connection).toBe('close');
+
+    // The stalled stream was cut cleanly at the cut-off: part of it arrived, then the connection closed
+    // without the final chunk, so the client can tell it is incomplete.
+    expect(stream).toBeDefined();
+    expect(stream!.received).toBeGreaterThan(0);
+    expect(stream!.complete).toBe(false);
+    expect(stream!.tail.endsWith(']}')).toBe(false);
+
+    expect(exitCode).toBe(0);
+    expect(exitedAfterMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 1_000); // the signal's delivery and the exit itself
+    expect(stopped).toMatchObject({ cutConnections: 1 });
+    expect(Number(stopped!.drainMs)).toBeLessThanOrEqual(SHUTDOWN_TIMEOUT_MS);
+    expect(server.stderr()).toBe('');
+  }, 120_000);
+});

@@ -1,0 +1,151 @@
+/**
+ * The real server process (`src/main.ts`, as `npm start` runs it) for tests of process behaviour:
+ * start it with a given environment, read its demo banner and JSON logs, signal it, and plain
+ * node:http requests over keep-alive connections that report what the wire showed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const START_TIMEOUT_MS = 60_000;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** From the first-start banner. */
+  demo: { environmentId: string; templateId: string; apiKey: string };
+  stdout: () => string;
+  stderr: () => string;
+  logs: () => Record<string, unknown>[];
+  exited: Promise<number | null>;
+  /** Whether the process is still running. */
+  running: () => boolean;
+  /** Waits (bounded) until a log record matches. */
+  waitForLog: (predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number) => Promise<Record<string, unknown>>;
+}
+
+const children = new Set<ChildProcess>();
+/** Kills whatever a test left running (call from afterAll). */
+export function killLeftovers(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Starts src/main.ts on a fresh data dir (and DATABASE_URL if given) and waits until it listens. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  // Only what the test gives: no setting leaks in from the environment the suite runs in.
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const logs = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return { unparsable: line };
+        }
+      });
+  const waitForLog = async (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 5_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const found = logs().find(predicate);
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no such log line within ${timeoutMs} ms in:\n${stdout}\n${stderr}`);
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const listening = logs().find((line) => line.msg === 'formloom listening');
+    if (listening) {
+      const environmentId = /^environment \(Site ID\): (\S+)$/m.exec(stdout)?.[1];
+      const templateId = /^template form: +(\S+)$/m.exec(stdout)?.[1];
+      const apiKey = /^API key: +(\S+)$/m.exec(stdout)?.[1];
+      if (!environmentId || !templateId || !apiKey) throw new Error(`no demo banner (needs a fresh data dir):\n${stdout}`);
+      return {
+        child,
+        url: String(listening.url),
+        demo: { environmentId, templateId, apiKey },
+        stdout: () => stdout,
+        stderr: () => stderr,
+        logs,
+        exited,
+        running: () => child.exitCode === null && child.signalCode === null,
+        waitForLog,
+      };
+    }
+    if (exitCode !== undefined) throw new Error(`formloom exited with ${exitCode} before listening:\n${stderr}\n${stdout}`);
+    if (Date.now() > deadline) throw new Error(`formloom did not start within ${START_TIMEOUT_MS} ms:\n${stderr}\n${stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface WireResult {
+  startedAt: number;
+  /** Set when a response arrived. */
+  status?: number;
+  headers?: IncomingHttpHeaders;
+  body?: string;
+  /** The response body ended as HTTP framed it (false: the connection closed mid-body). */
+  complete?: boolean;
+  /** A request error (e.g. ECONNRESET, ECONNREFUSED) before or while receiving the response. */
+  error?: string;
+  /** The request went out on a connection used before (a keep-alive reuse). */
+  reusedSocket?: boolean;
+  ms: number;
+}
+
+/** One request over `agent` (keep-alive when the agent is); never rejects. */
+export function wireRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; keepBody?: boolean } = {},
+): Promise<WireResult> {
+  const startedAt = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: Omit<WireResult, 'startedAt' | 'ms'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ startedAt, ms: performance.now() - startedAt, ...result });
+    };
+    const req = httpRequest(url, {
+      method: options.method ?? 'GET',
+      agent: options.agent ?? false,
+      headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => settle({ error: error.code ?? error.message, reusedSocket: req.reusedSocket }));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let length = 0;
+      res.on('data', (chunk: Buffer) => {
+        length += chunk.length;
+        if (options.keepBody !== false) chunks.push(chunk);
+      });
+      const done = (complete: boolean) =>
+        settle({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: options.keepBody !== false ? Buffer.concat(chunks).toString('utf8') : `(${length} bytes)`,
+          complete,
+          reusedSocket: req.reusedSocket,
+        });
+      res.on('end', () => done(res.complete));
+      res.on('aborted', () => done(false));
+      res.on('error', () => done(false));
+      res.on('close', () => done(res.complete));
+    });
+    req.end(options.body);
+  });
+}

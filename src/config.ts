@@ -76,7 +76,7 @@ const configSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(1_500),
 });
 
 export interface Config {

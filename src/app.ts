@@ -4,9 +4,10 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
-import { deriveSecret } from './auth/auth.service.ts';
+import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { EventFeed } from './events/notifications.ts';
 import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
@@ -27,12 +28,22 @@ export interface AppDeps {
   adminToken: string;
   /** Where rate-limit counters live (default: this process's memory). */
   rateLimitStore?: RateLimitStore;
+  /**
+   * What other nodes on the database announce (key revocations). Without it, a revocation made by
+   * another process reaches this one's key cache only when the cached entry expires.
+   */
+  events?: EventFeed;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore, events }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
+  if (events) {
+    events.on('api-key-revoked', ({ keyId }) => forgetVerifiedKey(keyId));
+    events.onResume(forgetAllVerifiedKeys);
+  }
+  const keyCacheTrusted = () => events?.live ?? true;
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -71,7 +82,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore }: Ap
     apiSecurityHeaders,
     apiCors(config),
     limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
-    apiGuard({ db, adminToken, limits, config }),
+    apiGuard({ db, adminToken, limits, config, keyCacheTrusted }),
   ] as const;
 
   app.use('/api/*', ...apiEdge);

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { resolveAdminToken } from './auth/admin-token.ts';
-import { bootstrapBanner, bootstrapDemo } from './bootstrap.ts';
+import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
+import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createLogger } from './logger.ts';
@@ -19,11 +19,10 @@ try {
 const logger = createLogger(config.logLevel);
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
-await database.migrate();
-const adminToken = resolveAdminToken(config);
-const demo = await bootstrapDemo(database.db);
+const { adminToken, demo } = await prepareDatabase(config, database);
+const cluster = await joinCluster(config, database, logger);
 
-const app = createApp({ config, db: database.db, logger, adminToken: adminToken.token });
+const app = createApp({ config, db: database.db, logger, adminToken: adminToken.token, rateLimitStore: cluster.rateLimitStore, events: cluster.events });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
   if (demo) process.stdout.write(bootstrapBanner(demo, baseUrl, adminToken));
@@ -44,6 +43,7 @@ async function shutdown(signal: string) {
     server.close(() => resolve());
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
+  await cluster.close();
   await database.close();
   clearTimeout(forced);
   logger.info('stopped');

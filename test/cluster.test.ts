@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { prepareDatabase } from '../src/bootstrap.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { runExclusively, runSerially } from '../src/db/locks.ts';
 
@@ -335,22 +336,48 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
     expect(((await again.json()) as { visitorToken: string }).visitorToken).toBe(first.visitorToken);
   });
 
+  it('prepare an empty database from two nodes at the same instant: migrated once, one demo, one admin token', async () => {
+    const { default: postgres } = await import('postgres');
+    const server = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} });
+    const name = `${databaseName}_start`;
+    await server.unsafe(`create database ${name}`);
+    try {
+      const url = new URL(testDatabaseUrl!);
+      url.pathname = `/${name}`;
+      const [one, two] = await Promise.all([openDatabase({ databaseUrl: url.toString() }), openDatabase({ databaseUrl: url.toString() })]);
+      try {
+        const dataDirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'formloom-cluster-start-')));
+        tempDirs.push(...dataDirs);
+        const [first, second] = await Promise.all([
+          prepareDatabase({ adminToken: undefined, dataDir: dataDirs[0]! }, one),
+          prepareDatabase({ adminToken: undefined, dataDir: dataDirs[1]! }, two),
+        ]);
+        expect(first.adminToken.token).toBe(second.adminToken.token);
+        expect([first.adminToken.generated, second.adminToken.generated].filter(Boolean)).toHaveLength(1);
+        expect([first.demo, second.demo].filter(Boolean)).toHaveLength(1);
+      } finally {
+        await Promise.all([one.close(), two.close()]);
+      }
+    } finally {
+      await server.unsafe(`drop database if exists ${name} with (force)`);
+      await server.end();
+    }
+  });
+
   it('run a job through runExclusively on one node at a time, and runSerially one after the other', async () => {
     const [one, two] = await Promise.all([openDatabase({ databaseUrl, maxConnections: 2 }), openDatabase({ databaseUrl, maxConnections: 2 })]);
     handles.push(one, two);
     let release!: () => void;
+    let started!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    const running = new Promise<void>((resolve) => (started = resolve));
     const first = runExclusively(one, 'cluster-test-job', async () => {
+      started();
       await held;
       return 'one';
     });
-    // Wait (bounded) until the first node holds the job's lock, then try from the second.
-    let second: Awaited<ReturnType<typeof runExclusively<string>>> = { ran: true, value: '' };
-    for (let attempt = 0; attempt < 100; attempt++) {
-      second = await runExclusively(two, 'cluster-test-job', async () => 'two');
-      if (!second.ran) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await running; // the first node holds the job's lock now
+    const second = await runExclusively(two, 'cluster-test-job', async () => 'two');
     expect(second).toEqual({ ran: false });
     // Another job name is not held up.
     expect(await runExclusively(two, 'cluster-test-other-job', async () => 'other')).toEqual({ ran: true, value: 'other' });
@@ -359,14 +386,14 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
     // Once finished, the next tick may run it anywhere.
     expect(await runExclusively(two, 'cluster-test-job', async () => 'two')).toEqual({ ran: true, value: 'two' });
 
-    let running = 0;
+    let inside = 0;
     let most = 0;
     const step = (handle: DatabaseHandle) =>
       runSerially(handle, 'cluster-test-serial', async () => {
-        running++;
-        most = Math.max(most, running);
+        inside++;
+        most = Math.max(most, inside);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        running--;
+        inside--;
       });
     await Promise.all([step(one), step(two), step(one), step(two)]);
     expect(most).toBe(1);

@@ -3,10 +3,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
-import { deriveSecret } from './auth/auth.service.ts';
+import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import type { EventFeed } from './events/notifications.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
@@ -30,15 +31,25 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** Set by the process's graceful shutdown (src/lifecycle.ts): readiness answers 503 while draining. */
   drain?: DrainState;
+  /**
+   * What other nodes on the database announce (key revocations). Without it, a revocation made by
+   * another process reaches this one's key cache only when the cached entry expires.
+   */
+  events?: EventFeed;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
 const READINESS_DB_TIMEOUT_MS = 1_000;
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
+  if (events) {
+    events.on('api-key-revoked', ({ keyId }) => forgetVerifiedKey(keyId));
+    events.onResume(forgetAllVerifiedKeys);
+  }
+  const keyCacheTrusted = () => events?.live ?? true;
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -75,7 +86,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     apiSecurityHeaders,
     apiCors(config),
     limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
-    apiGuard({ db, adminToken, limits, config }),
+    apiGuard({ db, adminToken, limits, config, keyCacheTrusted }),
   ] as const;
 
   app.use('/api/*', ...apiEdge);

@@ -6,8 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { resolveSharedAdminToken } from './auth/admin-token.ts';
 import { createApiKey } from './auth/auth.service.ts';
-import type { Database } from './db/client.ts';
+import type { Config } from './config.ts';
+import type { Database, DatabaseHandle } from './db/client.ts';
+import { runSerially } from './db/locks.ts';
 import { createEnvironment, hasAnyEnvironment } from './environments/environments.service.ts';
 import { importFormNameSchema, importStepsSchema } from './forms/components.ts';
 import { importForm } from './forms/forms.service.ts';
@@ -39,6 +42,19 @@ export async function bootstrapDemo(db: Database): Promise<BootstrapResult | nul
     const form = await importForm(tx, { environmentId: environment.id, name: template.name, theme: template.theme ?? themeSchema.parse({}), steps: template.steps });
     const { key } = await createApiKey(tx, { environmentId: environment.id, name: 'Demo key' });
     return { environmentId: environment.id, templateFormId: form.id, apiKey: key };
+  });
+}
+
+/**
+ * A node's start-up work on the database, one node at a time (several may start together): the
+ * migrations, the admin token every node shares, and the demo on an empty database.
+ */
+export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'>, database: DatabaseHandle) {
+  return runSerially(database, 'start-up', async () => {
+    await database.migrate();
+    const adminToken = await resolveSharedAdminToken(config, database);
+    const demo = await bootstrapDemo(database.db);
+    return { adminToken, demo };
   });
 }
 

@@ -74,6 +74,8 @@ const configSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Redis for counters and notifications shared between several nodes (rate limits, key revocation). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Prefix of every key formloom writes to Redis (several deployments, or test runs, sharing one Redis). */
+  REDIS_KEY_PREFIX: z.string().max(100).regex(/^[^\s]*$/, 'must not contain spaces').default(''),
   /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(1_500),
@@ -109,6 +111,7 @@ export interface Config {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   shutdownTimeoutMs: number;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   db: { statementTimeoutMs: number; connectTimeoutMs: number };
 }
 
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS },
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     redisUrl: c.REDIS_URL,
+    redisKeyPrefix: c.REDIS_KEY_PREFIX,
     db: { statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
   };
 }

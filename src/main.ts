@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { resolveAdminToken } from './auth/admin-token.ts';
-import { bootstrapBanner, bootstrapDemo } from './bootstrap.ts';
+import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
+import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
@@ -26,12 +26,19 @@ const database = await openDatabase({
   statementTimeoutMs: config.db.statementTimeoutMs,
   connectTimeoutMs: config.db.connectTimeoutMs,
 });
-await database.migrate();
-const adminToken = resolveAdminToken(config);
-const demo = await bootstrapDemo(database.db);
+const { adminToken, demo } = await prepareDatabase(config, database);
+const cluster = await joinCluster(config, database, logger);
 
 const drain: DrainState = { draining: false };
-const app = createApp({ config, db: database.db, logger, adminToken: adminToken.token, drain });
+const app = createApp({
+  config,
+  db: database.db,
+  logger,
+  adminToken: adminToken.token,
+  rateLimitStore: cluster.rateLimitStore,
+  events: cluster.events,
+  drain,
+});
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -42,4 +49,12 @@ const server = serve(
 ) as Server;
 // Attached before the listener's first connection (accepted on a later turn of the event loop).
 const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdownTimeoutMs, logger });
-exitGracefullyOnSignals(graceful, { shutdownTimeoutMs: config.shutdownTimeoutMs, logger, closeResources: () => database.close() });
+exitGracefullyOnSignals(graceful, {
+  shutdownTimeoutMs: config.shutdownTimeoutMs,
+  logger,
+  // The cluster's listening connection and Redis first: they use the database handle's settings.
+  closeResources: async () => {
+    await cluster.close();
+    await database.close();
+  },
+});

@@ -6,6 +6,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
+import { publishEvent } from '../events/notifications.ts';
 import { AppError, forbidden, invalidCredentials, missingCredentials, notFound } from '../errors.ts';
 
 /** Who is calling. Resolved once per request from its headers. */
@@ -58,11 +59,16 @@ export async function createApiKey(db: Db, input: { environmentId: string; name?
 
 export async function revokeApiKey(db: Db, id: string) {
   forgetVerifiedKey(id);
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning();
+    // Every node drops its cached verification when this commits (src/events/notifications.ts).
+    if (revoked) await publishEvent(tx, { type: 'api-key-revoked', keyId: id });
+    return revoked;
+  });
   // Again once the row says revoked: a verification that read it just before must not stay cached.
   forgetVerifiedKey(id);
   if (row) return row;
@@ -75,10 +81,11 @@ export async function revokeApiKey(db: Db, id: string) {
  * Keys verified recently, so a busy client costs no database round trip per request (profiling the
  * responses listing showed key verification at about a fifth of the REST path's CPU, plus a query).
  * An entry holds the key's stored hash and environment; each request still hashes the presented
- * secret and compares it in constant time. Trade-off: revoking through this process (GraphQL
- * `revokeApiKey`, the CLI against this server) evicts the entry at once; a revocation made by
- * another process sharing the database takes effect here within `VERIFIED_KEY_TTL_MS`.
- * Entries are per database handle, so two apps in one process never share them.
+ * secret and compares it in constant time. Revoking evicts the entry at once in this process, and in
+ * every other process sharing the database through the 'api-key-revoked' event (the app wires its
+ * event feed to `forgetVerifiedKey`, and bypasses the cache while the feed is not live). A revocation
+ * no event reports (an UPDATE in SQL; a feed connection that dropped unnoticed) takes effect here
+ * within `VERIFIED_KEY_TTL_MS`. Entries are per database handle, so two apps in one process never share them.
  */
 export const VERIFIED_KEY_TTL_MS = 10_000;
 const VERIFIED_KEY_CACHE_MAX = 10_000;
@@ -104,12 +111,24 @@ export function forgetVerifiedKey(id: string): void {
   verifiedKeys.delete(id);
 }
 
+/** Empties the verified-key cache (revocations may have been missed, e.g. while the event feed was down). */
+export function forgetAllVerifiedKeys(): void {
+  revocations++;
+  verifiedKeys.clear();
+}
+
+export interface VerifyOptions {
+  /** False: read the key's row and cache nothing (while revocations from other nodes can't be heard). */
+  useCache?: boolean;
+}
+
 /** The environment a key grants, or null for a malformed, unknown or revoked key. */
-export async function verifyApiKey(db: Db, key: string): Promise<{ keyId: string; environmentId: string } | null> {
+export async function verifyApiKey(db: Db, key: string, options: VerifyOptions = {}): Promise<{ keyId: string; environmentId: string } | null> {
+  const useCache = options.useCache ?? true;
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
   const [, id, secret] = match as unknown as [string, string, string];
-  const cached = verifiedKeys.get(id);
+  const cached = useCache ? verifiedKeys.get(id) : undefined;
   if (cached && cached.db === db && cached.expiresAt > Date.now()) {
     return timingSafeEqual(sha256(secret), cached.secretHash) ? { keyId: id, environmentId: cached.environmentId } : null;
   }
@@ -125,7 +144,7 @@ export async function verifyApiKey(db: Db, key: string): Promise<{ keyId: string
   const secretHash = Buffer.from(row.secretHash, 'hex');
   const ok = timingSafeEqual(sha256(secret), secretHash);
   if (!ok) return null;
-  if (revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, secretHash, expiresAt: Date.now() + VERIFIED_KEY_TTL_MS });
+  if (useCache && revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, secretHash, expiresAt: Date.now() + VERIFIED_KEY_TTL_MS });
   return { keyId: id, environmentId: row.environmentId };
 }
 
@@ -137,13 +156,14 @@ export async function authenticate(
   db: Db,
   adminToken: string,
   headers: { apiKey?: string | null | undefined; authorization?: string | null | undefined },
+  options: VerifyOptions = {},
 ): Promise<Principal> {
   const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   const apiKey = headers.apiKey?.trim() || undefined;
   if (bearer !== undefined && secretsEqual(bearer, adminToken)) return { kind: 'admin' };
   const candidate = apiKey ?? bearer;
   if (candidate === undefined) return { kind: 'anonymous', offered: false };
-  const verified = await verifyApiKey(db, candidate);
+  const verified = await verifyApiKey(db, candidate, options);
   return verified ? { kind: 'apiKey', ...verified } : { kind: 'anonymous', offered: true };
 }
 

@@ -144,3 +144,14 @@ export const responses = pgTable(
     ];
   },
 );
+
+/**
+ * Secrets every node of one deployment must share, generated once by whichever node starts first
+ * (today: the admin token when ADMIN_TOKEN is unset on PostgreSQL; cookie and visitor-token signing
+ * keys derive from it). Anyone who can read this table or a dump of the database can act as admin.
+ */
+export const instanceSecrets = pgTable('instance_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -28,15 +28,27 @@ export function tooManyRequests(c: Context, decision: RateDecision, options: { g
   return c.json(body, 429, headers);
 }
 
-export function apiGuard(deps: { db: Db; adminToken: string; limits: RateLimits; config: Pick<Config, 'trustProxy'> }) {
-  const { db, adminToken, limits, config } = deps;
+export function apiGuard(deps: {
+  db: Db;
+  adminToken: string;
+  limits: RateLimits;
+  config: Pick<Config, 'trustProxy'>;
+  /** Whether verified keys may come from the cache now (false while revocations from other nodes can't be heard). */
+  keyCacheTrusted?: () => boolean;
+}) {
+  const { db, adminToken, limits, config, keyCacheTrusted = () => true } = deps;
   return createMiddleware<AppEnv>(async (c, next) => {
     const graphql = c.req.path === '/graphql';
     const address = clientIp(c, config.trustProxy) || 'unknown';
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing, { graphql });
 
-    const principal = await authenticate(db, adminToken, { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') });
+    const principal = await authenticate(
+      db,
+      adminToken,
+      { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') },
+      { useCache: keyCacheTrusted() },
+    );
     c.set('principal', principal);
     let decision: RateDecision;
     if (principal.kind === 'anonymous') {

@@ -1,0 +1,90 @@
+/**
+ * Work that must not run on several nodes at once, coordinated through PostgreSQL advisory locks
+ * (session locks held on one reserved connection, so the job itself may use the pool and its own
+ * transactions; a node that dies mid-job loses its connection and with it the lock).
+ *
+ * - `runExclusively(database, name, fn)`: for scheduled jobs. Runs `fn` unless another node is running
+ *   the job `name` right now, in which case it returns `{ ran: false }` at once. Give every node the
+ *   same timer: whichever gets there first does the work, the others skip. A job that must run at most
+ *   once per period (not merely never twice at once) keeps its last run in a table and checks it first.
+ * - `runSerially(database, name, fn)`: for start-up work every node must see done (migrations, the
+ *   shared admin token). Waits its turn, then runs `fn`.
+ *
+ * On PGlite (one process owns the database) the same rules hold within the process.
+ */
+import type { Sql } from 'postgres';
+import type { DatabaseHandle } from './client.ts';
+
+export type ExclusiveRun<T> = { ran: true; value: T } | { ran: false };
+
+/** First half of every formloom job lock's key (the second is the job name's hash): 'flm'. */
+const LOCK_NAMESPACE = 0x666c6d;
+const WAIT_POLL_MS = 200;
+
+type LockDatabase = Pick<DatabaseHandle, 'kind' | 'db'>;
+
+// PGlite: the names running in this process, and the tail of each name's queue.
+const runningHere = new Set<string>();
+const queuesHere = new Map<string, Promise<unknown>>();
+
+export async function runExclusively<T>(database: LockDatabase, name: string, fn: () => Promise<T>): Promise<ExclusiveRun<T>> {
+  if (database.kind === 'pglite') {
+    if (runningHere.has(name)) return { ran: false };
+    runningHere.add(name);
+    try {
+      return { ran: true, value: await fn() };
+    } finally {
+      runningHere.delete(name);
+    }
+  }
+  const connection = await postgresClient(database).reserve();
+  try {
+    if (!(await tryLock(connection, name))) return { ran: false };
+    try {
+      return { ran: true, value: await fn() };
+    } finally {
+      await unlock(connection, name);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+export async function runSerially<T>(database: LockDatabase, name: string, fn: () => Promise<T>): Promise<T> {
+  if (database.kind === 'pglite') {
+    const previous = queuesHere.get(name) ?? Promise.resolve();
+    const mine = previous.catch(() => {}).then(fn);
+    queuesHere.set(name, mine);
+    try {
+      return await mine;
+    } finally {
+      if (queuesHere.get(name) === mine) queuesHere.delete(name);
+    }
+  }
+  const connection = await postgresClient(database).reserve();
+  try {
+    // Polls a try-lock rather than blocking in pg_advisory_lock, so no statement timeout cuts the wait.
+    while (!(await tryLock(connection, name))) await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    try {
+      return await fn();
+    } finally {
+      await unlock(connection, name);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+async function tryLock(connection: Sql, name: string): Promise<boolean> {
+  const [row] = await connection`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${name})) as locked`;
+  return row?.locked === true;
+}
+
+async function unlock(connection: Sql, name: string): Promise<void> {
+  await connection`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${name}))`;
+}
+
+/** Narrow adapter: drizzle keeps postgres.js's client on `$client`. */
+function postgresClient(database: LockDatabase): Sql {
+  return (database.db as unknown as { $client: Sql }).$client;
+}

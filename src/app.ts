@@ -12,6 +12,7 @@ import { INTERNAL_ERROR_BODY } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
 import { publicRoutes } from './public/routes.ts';
+import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
@@ -65,6 +66,7 @@ export function createApp({ config, db, logger, adminToken }: AppDeps) {
   const restDeps = { db, dropOffMs: config.dropOffMs };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
+  app.route('/api/v1', adminRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', limitBodies, identify);

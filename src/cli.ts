@@ -188,7 +188,11 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       try {
         const restored = await restoreDataDir({ file, dataDir: values['data-dir'] ?? config.dataDir, force: values.force });
         const output = { dataDir: restored.dataDir, file };
-        return { output, text: `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}` };
+        const text = [
+          `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}`,
+          'The admin token is not in backups: set ADMIN_TOKEN (the old one keeps visitor cookies and tokens valid), or a new one is generated into the data dir.',
+        ].join('\n');
+        return { output, text };
       } catch (error) {
         if (error instanceof RestoreError) throw new CliError(error.message);
         throw error;

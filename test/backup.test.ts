@@ -8,7 +8,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -251,6 +251,23 @@ describe('formloom backup and restore, real processes on PGlite', () => {
       const forced = await formloom(['restore', '--in', backupFile, '--data-dir', restored, '--force']);
       expect(forced).toMatchObject({ code: 0, out: { dataDir: restored } });
       expect(readdirSync(restored)).toEqual(['pglite']);
+    },
+    2 * START_TIMEOUT_MS,
+  );
+
+  it(
+    'a lock left by a process that died (a crash) does not block a restore, nor do a killed restore\'s leftovers',
+    async () => {
+      expect(existsSync(backupFile), 'needs the backup test').toBe(true);
+      const dead = spawn(process.execPath, ['-e', '']);
+      await once(dead, 'exit');
+      const target = join(tempRoot, 'after-crash');
+      mkdirSync(join(target, '.restore-0123456789ab', 'pglite'), { recursive: true });
+      writeFileSync(join(target, 'pglite.lock'), JSON.stringify({ pid: dead.pid, host: hostname() }));
+      const restore = await formloom(['restore', '--in', backupFile, '--data-dir', target]);
+      expect(restore.err).toBeUndefined();
+      expect(restore.code).toBe(0);
+      expect(readdirSync(target)).toEqual(['pglite']);
     },
     2 * START_TIMEOUT_MS,
   );

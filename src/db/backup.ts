@@ -67,6 +67,9 @@ function readDump(file: string): Buffer<ArrayBuffer> {
 
 /** Entries that don't make a data dir "in use": the admin token the operator may have put there first. */
 const KEPT_ENTRIES = new Set(['admin-token']);
+const STAGING_PREFIX = '.restore-';
+/** What a restore killed half-way leaves: its staging dir and its (stale) lock. */
+const isRestoreLeftover = (entry: string) => entry.startsWith(STAGING_PREFIX) || entry === 'pglite.lock';
 
 export interface RestoreOptions {
   /** The backup file (`formloom backup --out`). */
@@ -86,7 +89,7 @@ export async function restoreDataDir({ file, dataDir, force = false }: RestoreOp
   const target = join(dataDir, 'pglite');
   const holder = dataDirHolder(target);
   if (holder !== undefined) throw new RestoreError(new DataDirInUseError(dataDir, holder).message);
-  const existing = existsSync(dataDir) ? readdirSync(dataDir).filter((entry) => !KEPT_ENTRIES.has(entry) && !entry.startsWith('.restore-')) : [];
+  const existing = existsSync(dataDir) ? readdirSync(dataDir).filter((entry) => !KEPT_ENTRIES.has(entry) && !isRestoreLeftover(entry)) : [];
   if (existing.length > 0 && !force) {
     throw new RestoreError(`The data dir ${dataDir} is not empty (${existing.slice(0, 3).join(', ')}${existing.length > 3 ? ', …' : ''}); use --force to replace its database`);
   }
@@ -101,7 +104,9 @@ export async function restoreDataDir({ file, dataDir, force = false }: RestoreOp
     if (error instanceof DataDirInUseError) throw new RestoreError(new DataDirInUseError(dataDir, error.pid).message);
     throw error;
   }
-  const staging = join(dataDir, `.restore-${randomBytes(6).toString('hex')}`);
+  // Holding the lock, no other restore runs here: staging dirs of killed ones can go.
+  for (const entry of readdirSync(dataDir)) if (entry.startsWith(STAGING_PREFIX)) rmSync(join(dataDir, entry), { recursive: true, force: true });
+  const staging = join(dataDir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
     let migrations: number;
     const handle = await openDatabase({ dataDir: join(staging, 'pglite'), loadDataDir: new Blob([dump]) }).catch((error: unknown) => {

@@ -187,7 +187,7 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       const file = required(values.in, '--in');
       try {
         const restored = await restoreDataDir({ file, dataDir: values['data-dir'] ?? config.dataDir, force: values.force });
-        const output = { dataDir: restored.dataDir, file };
+        const output = { dataDir: restored.dataDir, file, migrations: restored.migrations };
         const text = [
           `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}`,
           'The admin token is not in backups: set ADMIN_TOKEN (the old one keeps visitor cookies and tokens valid), or a new one is generated into the data dir.',

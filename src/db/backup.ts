@@ -82,8 +82,9 @@ export interface RestoreOptions {
 
 /**
  * Restores a backup into a stopped data dir. Refuses a dir a running server holds, and one that
- * holds anything else (but an `admin-token` file) unless `force`, which replaces only its database. Nothing is half-done on failure: the dump is loaded and
- * checked in a temporary dir beside the target, which then replaces it by rename.
+ * holds anything but an `admin-token` file unless `force`, which replaces only its database. Nothing
+ * is half-done on failure: the dump is loaded and checked in a staging dir beside the target, which
+ * then replaces it by rename. Returns how many migrations the backup's schema had applied.
  */
 export async function restoreDataDir({ file, dataDir, force = false }: RestoreOptions): Promise<{ dataDir: string; migrations: number }> {
   const target = join(dataDir, 'pglite');

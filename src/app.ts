@@ -19,6 +19,7 @@ import { limitBodySize, methodNotAllowed, rejectHostileUrls, type InputProblem }
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { publicRoutes } from './public/routes.ts';
+import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
@@ -93,6 +94,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
+  app.route('/api/v1', adminRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);

@@ -2,12 +2,17 @@
  * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token
  * (`--admin-token`, else ADMIN_TOKEN, else the token file in DATA_DIR).
  */
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { readAdminTokenFile } from './auth/admin-token.ts';
 import { loadConfig } from './config.ts';
+import { restoreDataDir, RestoreError } from './db/backup.ts';
 import {
   CreateApiKeyDocument,
   CreateEnvironmentDocument,
@@ -24,6 +29,10 @@ Commands:
   key revoke KEY_ID                            revoke an API key
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
   form delete FORM_ID                          soft-delete a form
+  backup --out FILE                            write a consistent backup of the running server's embedded
+                                               database (gzip-compressed tar); PostgreSQL: use pg_dump
+  restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
+                                               (default DATA_DIR); --force replaces an existing database
 
 Options:
   --json                 print one JSON object
@@ -77,6 +86,35 @@ function required(value: string | undefined, what: string): string {
   return value;
 }
 
+/**
+ * Downloads the server's backup to `out`. The file appears only once complete and checked (the gzip
+ * stream read to its end, CRC included): a cut connection leaves no half file behind.
+ */
+async function downloadBackup(target: { url: string; adminToken: string | undefined }, out: string): Promise<{ file: string; bytes: number }> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('/api/v1/admin/backup', target.url), {
+      headers: target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {},
+    });
+  } catch (error) {
+    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
+  }
+  if (!response.ok || !response.body) {
+    const payload = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new CliError(payload?.message ?? `Unexpected answer from the server (HTTP ${response.status})`, { status: response.status });
+  }
+  const partial = `${out}.partial-${randomBytes(4).toString('hex')}`;
+  try {
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial, { mode: 0o600 }));
+    await pipeline(createReadStream(partial), createGunzip(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+    renameSync(partial, out);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw new CliError(`Backup failed, nothing written to ${out}: ${(error as Error).message}`);
+  }
+  return { file: out, bytes: statSync(out).size };
+}
+
 export async function runCli(argv: string[]): Promise<{ output: Record<string, unknown>; text: string }> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -89,6 +127,10 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       id: { type: 'string' },
       env: { type: 'string' },
       file: { type: 'string' },
+      out: { type: 'string' },
+      in: { type: 'string' },
+      'data-dir': { type: 'string' },
+      force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -136,6 +178,25 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
     case 'form delete': {
       const { deleteForm } = await call(target, DeleteFormDocument, { id: required(argument, 'FORM_ID') });
       return { output: deleteForm, text: `Deleted form ${deleteForm.id}` };
+    }
+    case 'backup': {
+      const output = await downloadBackup(target, required(values.out, '--out'));
+      return { output, text: `Backup written to ${output.file} (${output.bytes} bytes)` };
+    }
+    case 'restore': {
+      const file = required(values.in, '--in');
+      try {
+        const restored = await restoreDataDir({ file, dataDir: values['data-dir'] ?? config.dataDir, force: values.force });
+        const output = { dataDir: restored.dataDir, file, migrations: restored.migrations };
+        const text = [
+          `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}`,
+          'The admin token is not in backups: set ADMIN_TOKEN (the old one keeps visitor cookies and tokens valid), or a new one is generated into the data dir.',
+        ].join('\n');
+        return { output, text };
+      } catch (error) {
+        if (error instanceof RestoreError) throw new CliError(error.message);
+        throw error;
+      }
     }
     default:
       throw new CliError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);

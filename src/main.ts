@@ -7,6 +7,7 @@ import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
 import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
 
@@ -25,6 +26,11 @@ const database = await openDatabase({
   dataDir: join(config.dataDir, 'pglite'),
   statementTimeoutMs: config.db.statementTimeoutMs,
   connectTimeoutMs: config.db.connectTimeoutMs,
+}).catch((error: unknown) => {
+  // Another server owns the embedded data dir: say so plainly instead of a stack trace.
+  if (!(error instanceof DataDirInUseError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
 });
 const { adminToken, demo } = await prepareDatabase(config, database);
 const cluster = await joinCluster(config, database, logger);

@@ -267,6 +267,12 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   };
 }
 
+/** A page's selection counts once per response it may hold: `first` (its default when absent). */
+const listingComplexity = (args: { first?: number | null }) => ({
+  field: 1,
+  multiplier: Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE),
+});
+
 builder.queryFields((t) => {
   const listingArgs = {
     environmentId: t.arg.id({ description: 'The Site ID. Required with the admin token; with an API key, its own environment (the default).' }),
@@ -280,12 +286,14 @@ builder.queryFields((t) => {
       description:
         "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
       args: { formId: t.arg.id({ required: true }), ...listingArgs },
+      complexity: listingComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),
     }),
     environmentResponses: t.field({
       type: FormResponseConnection,
       description: 'Responses of every form of the environment, newest first.',
       args: listingArgs,
+      complexity: listingComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, undefined),
     }),
   };

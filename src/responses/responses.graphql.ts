@@ -267,11 +267,16 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   };
 }
 
-/** A page's selection counts once per response it may hold: `first` (its default when absent). */
-const listingComplexity = (args: { first?: number | null }) => ({
-  field: 1,
-  multiplier: Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE),
-});
+/**
+ * Cost of a page (the /graphql cost limit): every response it may hold (`first`, or its default) is read
+ * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
+ * response.
+ */
+const ROW_COST = 5;
+const listingComplexity = (args: { first?: number | null }) => {
+  const rows = Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  return { field: 1 + rows * ROW_COST, multiplier: rows };
+};
 
 builder.queryFields((t) => {
   const listingArgs = {

@@ -244,7 +244,8 @@ function costLimitRule(maxCost: number, context: LimitContext): ValidationRule {
 
 /** graphql-js's coercion errors name the variable ("Variable "$first" got invalid value …"): the caller's input. */
 const isVariableValueError = (error: GraphQLError) =>
-  error.message.startsWith('Variable "$') && (error.extensions.code === undefined || error.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
+  /^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message) &&
+  (error.extensions.code === undefined || error.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
 
 /** "Did you mean …?" hints, which graphql-js adds for fields, arguments, types and enum values. */
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;

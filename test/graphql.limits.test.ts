@@ -133,6 +133,7 @@ describe('what anonymous callers learn about the schema', () => {
     const anonymous = await graphql(ctx.app, query);
     expect(anonymous.body.data).toBeUndefined();
     expect(anonymous.body.errors![0].message).toContain('introspection has been disabled');
+    expect(anonymous.body.errors).toHaveLength(1);
     expect(anonymous.body.errors![0].message).toContain('x-api-key');
     expect((await graphql(ctx.app, '{ __type(name: "Form") { name } }')).body.data).toBeUndefined();
     expect((await graphql(ctx.app, query, {}, key)).body.data.__schema.queryType.name).toBe('Query');

@@ -300,15 +300,17 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
       const anonymous = isAnonymous(context);
       // Introspection only for authenticated callers (GraphiQL sends the key from its Headers tab).
       if (anonymous) addValidationRule(NoSchemaIntrospectionCustomRule);
-      return ({ valid, result }) => {
+      return ({ valid, result, setResult }) => {
         if (valid) return;
         for (const error of result) if (error instanceof GraphQLError) nameLiteralError(error, argumentsSeen);
         polishErrors(result, anonymous);
         if (anonymous) {
-          for (const error of result) {
-            if (error instanceof GraphQLError && error.message.startsWith('GraphQL introspection has been disabled')) {
-              error.message += ' Send an API key (x-api-key) or the admin token (Authorization: Bearer) to introspect the schema.';
-            }
+          // graphql-js reports every introspection field; one error says it.
+          const isIntrospection = (error: Error) => error.message.startsWith('GraphQL introspection has been disabled');
+          const first = result.find(isIntrospection);
+          if (first) {
+            first.message = `${first.message} Send an API key (x-api-key) or the admin token (Authorization: Bearer) to introspect the schema.`;
+            setResult(result.filter((error) => error === first || !isIntrospection(error)));
           }
         }
       };

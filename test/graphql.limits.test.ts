@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from './helpers.ts';
+import type { Config } from '../src/config.ts';
 import { createForm, insertTimeline } from './factories.ts';
-import { ADMIN_TOKEN, appWith, createTenant, graphql, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, graphql, setupTestApp, testConfig, type TestContext, type TestTenant } from './helpers.ts';
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 /** An app whose GraphQL limits differ from the defaults. */
-const withLimits = (graphqlLimits: Partial<TestContext['app'] extends never ? never : ReturnType<typeof testConfig>['graphql']>) =>
+const withLimits = (graphqlLimits: Partial<Config['graphql']>) =>
   appWith(ctx.db, { graphql: { ...testConfig().graphql, ...graphqlLimits } });
 
 const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.map((error) => error.extensions?.code);

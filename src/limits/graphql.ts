@@ -315,7 +315,7 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
         }
       };
     },
-    // Variable errors of a document with several operations surface at execution.
+    // graphql-js coerces variables at execution: their errors are polished there.
     onExecute({ args }) {
       const anonymous = isAnonymous(args.contextValue as LimitContext);
       return {

@@ -1,5 +1,6 @@
 /** The Pothos builder: plugins and scalars only; types live in their domain folders. */
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
@@ -16,9 +17,20 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [RelayPlugin, ValidationPlugin],
+  plugins: [ComplexityPlugin, RelayPlugin, ValidationPlugin],
   defaultFieldNullability: false,
-  relay: { clientMutationId: 'omit', cursorType: 'String' },
+  // Field costs for the /graphql cost limit (src/limits/graphql.ts), which measures an operation at
+  // validation. The plugin's own check at execution is off: it would also run for the REST adapters'
+  // in-process operations, which are not subject to the limits. A field costs 1; a list field's
+  // selection counts once unless the field says otherwise: connections count `first` times (what a
+  // request can grow); other lists are as long as the stored form or answers, not the request.
+  complexity: { disabled: true, defaultComplexity: 1, defaultListMultiplier: 1 },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    // A connection's `first` already sizes its page: its edges don't multiply again.
+    edgesFieldOptions: { complexity: { field: 1, multiplier: 1 } },
+  },
   validation: {
     // Every zod issue becomes one {message, path} entry, path relative to the `input` argument
     // (so it reads from the request body's root, as REST reports it).

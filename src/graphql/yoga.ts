@@ -1,9 +1,12 @@
-import { createYoga } from 'graphql-yoga';
+import { createYoga, shouldRenderGraphiQL, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/auth.service.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
+import { graphiqlPage } from './graphiql.ts';
 import { schema } from './schema.ts';
 
 /** What the HTTP layer hands yoga for each request (the caller is authenticated before yoga runs). */
@@ -12,18 +15,48 @@ export interface YogaServerContext {
   principal: Principal;
 }
 
-export function createGraphQLServer(logger: Logger, settings: { dropOffMs: number }) {
+const GRAPHQL_ENDPOINT = '/graphql';
+
+/**
+ * GraphiQL in a browser (GET with Accept: text/html), served with its Content-Security-Policy. Its
+ * Headers tab starts with an empty `x-api-key`: the schema is introspectable with a key or the admin
+ * token (Authorization: Bearer). Headers are not persisted in the browser's storage.
+ */
+function graphiqlPlugin(): Plugin {
+  const options = {
+    title: 'formloom GraphQL',
+    headers: JSON.stringify({ 'x-api-key': '' }, null, 2),
+    shouldPersistHeaders: false,
+    defaultEditorToolsVisibility: 'headers' as const,
+  };
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      if (url.pathname !== GRAPHQL_ENDPOINT || !shouldRenderGraphiQL(request)) return;
+      return graphiqlPage(options).then(({ html, contentSecurityPolicy }) =>
+        endResponse(
+          new fetchAPI.Response(html, {
+            status: 200,
+            headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy },
+          }),
+        ),
+      );
+    },
+  };
+}
+
+export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth'>) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
-    graphqlEndpoint: '/graphql',
-    // GraphiQL with its assets bundled, so it works offline. The bundle is ~9 MB of script that costs
-    // ~80 MB of memory once loaded, so it is loaded on the first GraphiQL page request, not at start.
-    graphiql: { title: 'formloom GraphQL' },
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
+    graphiql: false, // served by graphiqlPlugin, with its CSP
     landingPage: false,
     // CORS is the HTTP edge's (limits/cors.ts): yoga's default would reflect any origin with credentials.
     cors: false,
-    context: ({ db, principal }) => ({ db, principal, dropOffMs: settings.dropOffMs }),
+    // Validation depends on the request (the cost on its variables, suggestions and introspection on
+    // the caller), so results are not cached per document. Parsed documents still are.
+    parserAndValidationCache: { validationCache: false },
+    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
+    context: ({ db, principal }) => ({ db, principal, dropOffMs: config.dropOffMs }),
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskGraphQLError(error, message);

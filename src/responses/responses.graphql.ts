@@ -267,6 +267,17 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   };
 }
 
+/**
+ * Cost of a page (the /graphql cost limit): every response it may hold (`first`, or its default) is read
+ * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
+ * response.
+ */
+const ROW_COST = 5;
+const listingComplexity = (args: { first?: number | null }) => {
+  const rows = Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  return { field: 1 + rows * ROW_COST, multiplier: rows };
+};
+
 builder.queryFields((t) => {
   const listingArgs = {
     environmentId: t.arg.id({ description: 'The Site ID. Required with the admin token; with an API key, its own environment (the default).' }),
@@ -280,12 +291,14 @@ builder.queryFields((t) => {
       description:
         "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
       args: { formId: t.arg.id({ required: true }), ...listingArgs },
+      complexity: listingComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),
     }),
     environmentResponses: t.field({
       type: FormResponseConnection,
       description: 'Responses of every form of the environment, newest first.',
       args: listingArgs,
+      complexity: listingComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, undefined),
     }),
   };

@@ -1,0 +1,345 @@
+/**
+ * The /graphql edge: operation limits, hostile-input checks and what anonymous callers may learn about
+ * the schema, as graphql-yoga (envelop) plugins. Only yoga runs them: the REST adapters execute their
+ * own compiled operations in-process (src/graphql/execute.ts) and are not subject to these limits.
+ *
+ * Every refusal is a GraphQL error with its own `extensions.code`:
+ * - GRAPHQL_TOKEN_LIMIT, GRAPHQL_DEPTH_LIMIT, GRAPHQL_ALIAS_LIMIT, GRAPHQL_DIRECTIVE_LIMIT: GraphQL Armor's
+ *   plugins (tokens while parsing, the others while validating);
+ * - GRAPHQL_COST_LIMIT: @pothos/plugin-complexity's validation rule over the costs the schema declares
+ *   (a field costs 1; a connection's selection counts `first` times, from a literal, a variable or the
+ *   default; other lists 10 times), so a request is measured with its variables before anything runs;
+ * - BAD_USER_INPUT: NUL characters, unpaired surrogates or too deep nesting in a variable or a literal,
+ *   and variable values graphql-js cannot coerce.
+ */
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { createComplexityRule } from '@pothos/plugin-complexity';
+import {
+  GraphQLError,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  type ASTNode,
+  type ExecutionResult,
+  type OperationDefinitionNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { Principal } from '../auth/auth.service.ts';
+import type { Config } from '../config.ts';
+import { findUnsafeJson, unsafeStringProblem, type Path } from './json-safety.ts';
+
+export type GraphQLLimitSettings = Pick<Config, 'graphql' | 'maxJsonDepth'>;
+
+export type LimitCode = 'GRAPHQL_TOKEN_LIMIT' | 'GRAPHQL_DEPTH_LIMIT' | 'GRAPHQL_ALIAS_LIMIT' | 'GRAPHQL_DIRECTIVE_LIMIT' | 'GRAPHQL_COST_LIMIT';
+
+/**
+ * graphql-js parses recursively and overflows the stack somewhere past a thousand nested brackets,
+ * before Armor's token count stops it (the count only grows as the parser descends). So the text is
+ * scanned for nesting first; no legitimate operation comes near this.
+ */
+const MAX_DOCUMENT_NESTING = 256;
+
+function limitError(code: LimitCode, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
+}
+
+/** Armor prefixes its messages ("Syntax Error: Aliases limit of 15 exceeded, found 16."). */
+const armorMessage = (error: GraphQLError) => error.message.replace(/^Syntax Error:\s*/, '');
+
+/** Armor's callbacks: report the refusal with its own code instead of Armor's uncoded error. */
+function reportAs(code: LimitCode) {
+  return {
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(code, armorMessage(error)))],
+  };
+}
+
+function badInput(message: string, path: Path, nodes?: ASTNode[]): GraphQLError {
+  return new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', errors: [{ message, path }] } });
+}
+
+const describePath = (path: Path) => (path.length > 1 ? ` at ${JSON.stringify(path.slice(1))}` : '');
+
+/** The first variable with an unsafe string or too deep nesting (iterative: any depth is safe to check). */
+export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth: number): GraphQLError | undefined {
+  for (const [name, value] of Object.entries(variables)) {
+    const nameProblem = unsafeStringProblem(name);
+    if (nameProblem) return badInput(`Variable name ${nameProblem}`, []);
+    const unsafe = findUnsafeJson(value, maxJsonDepth, [name]);
+    if (unsafe) return badInput(`Variable "$${name}"${describePath(unsafe.path)} ${unsafe.message}`, unsafe.path);
+  }
+  return undefined;
+}
+
+/**
+ * Where a document's text nests (), [] and {} deeper than `limit`, outside strings and comments: the
+ * argument (or `$variable` default) it happens in, if any. Undefined when it stays within the limit.
+ */
+export function excessiveNesting(text: string, limit: number): { argument: string | undefined } | undefined {
+  const open: number[] = [];
+  const argumentAtParen: (string | undefined)[] = [];
+  let lastName: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '#') {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (ch === '"') {
+      if (text.startsWith('"""', i)) {
+        i += 3;
+        while (i < text.length && !text.startsWith('"""', i)) i += text[i] === '\\' ? 2 : 1;
+        i += 2;
+      } else {
+        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      }
+    } else if (/[A-Za-z_]/.test(ch)) {
+      const start = i;
+      while (i + 1 < text.length && /\w/.test(text[i + 1]!)) i++;
+      lastName = (text[start - 1] === '$' ? '$' : '') + text.slice(start, i + 1);
+    } else if (ch === ':' && open.at(-1) === 0x28) {
+      argumentAtParen[argumentAtParen.length - 1] = lastName;
+    } else if (ch === '(' || ch === '[' || ch === '{') {
+      open.push(ch.charCodeAt(0));
+      if (ch === '(') argumentAtParen.push(undefined);
+      if (open.length > limit) return { argument: argumentAtParen.at(-1) };
+    } else if (ch === ')' || ch === ']' || ch === '}') {
+      if (open.pop() === 0x28) argumentAtParen.pop();
+    }
+  }
+  return undefined;
+}
+
+/** Where an argument's value lies in the document, to name it in graphql-js's literal errors. */
+export interface ArgumentSpan {
+  start: number;
+  end: number;
+  owner: string;
+}
+
+/**
+ * graphql-js refuses a literal of the wrong type or range ("Int cannot represent …") without naming the
+ * argument: such an error becomes BAD_USER_INPUT and says whose value it is.
+ */
+function nameLiteralError(error: GraphQLError, argumentsSeen: ArgumentSpan[]) {
+  const start = error.nodes?.[0]?.loc?.start;
+  if (start === undefined || error.extensions.code !== undefined && error.extensions.code !== 'GRAPHQL_VALIDATION_FAILED') return;
+  if (!/cannot represent|Expected value of type|is not defined by type|of required type/.test(error.message)) return;
+  const span = argumentsSeen.find((candidate) => candidate.start <= start && start < candidate.end);
+  if (!span) return;
+  error.message = `${span.owner}: ${error.message}`;
+  (error.extensions as Record<string, unknown>).code = 'BAD_USER_INPUT';
+}
+
+/**
+ * Strings and lists/objects written into the document (arguments, also of directives, and variable
+ * defaults): the same checks as for variables. graphql-js's `visit` is iterative, so this is safe at
+ * any depth the parser accepted.
+ */
+export function hostileLiteralsRule(maxJsonDepth: number, argumentsSeen?: ArgumentSpan[]): ValidationRule {
+  return (context) => {
+    let depth = 0;
+    type Ancestors = readonly (ASTNode | readonly ASTNode[])[];
+    const where = (node: ASTNode, parent: ASTNode | readonly ASTNode[] | undefined, path: readonly (string | number)[], ancestors: Ancestors) => {
+      // `ancestors` stops before the parent; chain[k] is chain[k - 1][path[k - 1]].
+      const chain = parent === undefined ? [...ancestors, node] : [...ancestors, parent, node];
+      let owner = 'Value';
+      let valuePath: Path = [];
+      for (let i = 0; i < chain.length; i++) {
+        const item = chain[i]!;
+        if ('kind' in item) {
+          if (item.kind === Kind.ARGUMENT) {
+            const parent = chain[i - 2];
+            const of = parent && 'kind' in parent && (parent.kind === Kind.FIELD || parent.kind === Kind.DIRECTIVE) ? ` of "${parent.kind === Kind.DIRECTIVE ? '@' : ''}${parent.name.value}"` : '';
+            owner = `Argument "${item.name.value}"${of}`;
+            valuePath = [item.name.value];
+          } else if (item.kind === Kind.VARIABLE_DEFINITION) {
+            owner = `Default value of variable "$${item.variable.name.value}"`;
+            valuePath = [item.variable.name.value];
+          } else if (item.kind === Kind.OBJECT_FIELD) {
+            valuePath.push(item.name.value);
+          }
+        } else {
+          const parent = chain[i - 1];
+          if (parent && 'kind' in parent && parent.kind === Kind.LIST) valuePath.push(path[i] as number);
+        }
+      }
+      return { owner, valuePath };
+    };
+    const nested = {
+      enter(node: ASTNode, _key: unknown, parent: ASTNode | readonly ASTNode[] | undefined, path: readonly (string | number)[], ancestors: Ancestors) {
+        if (depth + 1 > maxJsonDepth) {
+          const { owner, valuePath } = where(node, parent, path, ancestors);
+          context.reportError(badInput(`${owner}${describePath(valuePath)} nests lists/objects deeper than ${maxJsonDepth} levels`, valuePath, [node]));
+          return false; // skip the rest of it (and its leave)
+        }
+        depth++;
+        return undefined;
+      },
+      leave() {
+        depth--;
+      },
+    };
+    return {
+      Argument(node, _key, parent, path, ancestors) {
+        if (argumentsSeen && node.value.loc) {
+          argumentsSeen.push({ start: node.value.loc.start, end: node.value.loc.end, owner: where(node, parent, path, ancestors).owner });
+        }
+      },
+      ListValue: nested,
+      ObjectValue: nested,
+      StringValue(node, _key, parent, path, ancestors) {
+        const problem = unsafeStringProblem(node.value);
+        if (!problem) return;
+        const { owner, valuePath } = where(node, parent, path, ancestors);
+        context.reportError(badInput(`${owner}${describePath(valuePath)} ${problem}`, valuePath, [node]));
+      },
+    };
+  };
+}
+
+/**
+ * The cost limit: @pothos/plugin-complexity's rule, measuring the chosen operation with the request's
+ * variables. Only its verdict is reported: what else it runs into (an unknown field, a literal or
+ * variable of the wrong type) is reported by graphql-js's own rules or at coercion, with better messages.
+ */
+function costLimitRule(maxCost: number, context: LimitContext): ValidationRule {
+  const rule = createComplexityRule({
+    context,
+    variableValues: (context.params?.variables as Record<string, unknown> | undefined) ?? {},
+    operationName: context.params?.operationName ?? undefined,
+    validate: ({ complexity }, reportError) => {
+      if (complexity > maxCost) reportError(limitError('GRAPHQL_COST_LIMIT', `Query cost limit of ${maxCost} exceeded, found ${complexity}.`));
+    },
+  });
+  return (validationContext) => {
+    const onlyCost: ValidationContext = Object.create(validationContext, {
+      reportError: {
+        value: (error: GraphQLError) => {
+          if (error.extensions?.code === 'GRAPHQL_COST_LIMIT') validationContext.reportError(error);
+        },
+      },
+    });
+    const visitor = rule(onlyCost) as { OperationDefinition?: { enter(node: OperationDefinitionNode): void; leave(): void } };
+    const operation = visitor.OperationDefinition;
+    if (!operation) return {};
+    return {
+      OperationDefinition: {
+        enter(node) {
+          try {
+            operation.enter(node);
+          } catch {
+            // An argument value it cannot read: graphql-js's ValuesOfCorrectTypeRule reports it.
+          }
+        },
+        leave() {
+          operation.leave();
+        },
+      },
+    };
+  };
+}
+
+/** graphql-js's coercion errors name the variable ("Variable "$first" got invalid value …"): the caller's input. */
+const isVariableValueError = (error: GraphQLError) =>
+  /^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message) &&
+  (error.extensions.code === undefined || error.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
+
+/** "Did you mean …?" hints, which graphql-js adds for fields, arguments, types and enum values. */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+const isAnonymous = (context: { principal?: Principal }) => context.principal?.kind !== 'admin' && context.principal?.kind !== 'apiKey';
+
+/** Rewrites a result's errors in place (graphql-js errors are plain objects we may annotate). */
+function polishErrors(errors: readonly Error[], anonymous: boolean) {
+  for (const error of errors) {
+    if (!(error instanceof GraphQLError)) continue;
+    if (isVariableValueError(error)) (error.extensions as Record<string, unknown>).code = 'BAD_USER_INPUT';
+    if (anonymous) error.message = error.message.replace(SUGGESTION, '');
+  }
+}
+
+type LimitContext = YogaInitialContext & { principal?: Principal };
+
+/** The yoga plugins that enforce every /graphql limit and the exposure policy (see the module comment). */
+export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<LimitContext>[] {
+  const { maxDepth, maxAliases, maxTokens, maxDirectives, maxCost } = settings.graphql;
+
+  const hostileInput: Plugin<LimitContext> = {
+    // Before parsing: the document's nesting (the parser recurses) and every variable (coercion and zod do).
+    onParams({ params, setResult }) {
+      const query = typeof params.query === 'string' ? params.query : '';
+      const nesting = excessiveNesting(query, MAX_DOCUMENT_NESTING);
+      if (nesting) {
+        const message = `nests brackets deeper than ${MAX_DOCUMENT_NESTING} levels`;
+        setResult({
+          errors: [
+            nesting.argument
+              ? badInput(`${nesting.argument.startsWith('$') ? `Default value of variable "${nesting.argument}"` : `Argument "${nesting.argument}"`} ${message}`, [nesting.argument.replace(/^\$/, '')])
+              : limitError('GRAPHQL_DEPTH_LIMIT', `Query depth limit of ${maxDepth} exceeded: the document ${message}.`),
+          ],
+        });
+        return;
+      }
+      const variables = params.variables;
+      if (variables && typeof variables === 'object' && !Array.isArray(variables)) {
+        const unsafe = unsafeVariable(variables, settings.maxJsonDepth);
+        if (unsafe) setResult({ errors: [unsafe] });
+      }
+    },
+  };
+
+  const perRequestRules: Plugin<LimitContext> = {
+    onValidate({ context, addValidationRule }) {
+      const argumentsSeen: ArgumentSpan[] = [];
+      addValidationRule(hostileLiteralsRule(settings.maxJsonDepth, argumentsSeen));
+      // Cost depends on the variables (`first: $n`) and the operation chosen, so it is measured per request.
+      addValidationRule(costLimitRule(maxCost, context));
+      const anonymous = isAnonymous(context);
+      // Introspection only for authenticated callers (GraphiQL sends the key from its Headers tab).
+      if (anonymous) addValidationRule(NoSchemaIntrospectionCustomRule);
+      return ({ valid, result, setResult }) => {
+        if (valid) return;
+        for (const error of result) if (error instanceof GraphQLError) nameLiteralError(error, argumentsSeen);
+        polishErrors(result, anonymous);
+        if (anonymous) {
+          // graphql-js reports every introspection field; one error says it.
+          const isIntrospection = (error: Error) => error.message.startsWith('GraphQL introspection has been disabled');
+          const first = result.find(isIntrospection);
+          if (first) {
+            first.message = `${first.message} Send an API key (x-api-key) or the admin token (Authorization: Bearer) to introspect the schema.`;
+            setResult(result.filter((error) => error === first || !isIntrospection(error)));
+          }
+        }
+      };
+    },
+    // graphql-js coerces variables at execution: their errors are polished there.
+    onExecute({ args }) {
+      const anonymous = isAnonymous(args.contextValue as LimitContext);
+      return {
+        onExecuteDone({ result }) {
+          const single = result as ExecutionResult;
+          if (single.errors) polishErrors(single.errors, anonymous);
+        },
+      };
+    },
+  };
+
+  return [
+    maxTokensPlugin({
+      n: maxTokens,
+      onReject: [
+        (_context, error) => {
+          throw limitError('GRAPHQL_TOKEN_LIMIT', armorMessage(error));
+        },
+      ],
+    }) as Plugin<LimitContext>,
+    maxDepthPlugin({ n: maxDepth, flattenFragments: true, ...reportAs('GRAPHQL_DEPTH_LIMIT') }) as Plugin<LimitContext>,
+    maxAliasesPlugin({ n: maxAliases, ...reportAs('GRAPHQL_ALIAS_LIMIT') }) as Plugin<LimitContext>,
+    maxDirectivesPlugin({ n: maxDirectives, ...reportAs('GRAPHQL_DIRECTIVE_LIMIT') }) as Plugin<LimitContext>,
+    hostileInput,
+    perRequestRules,
+  ];
+}

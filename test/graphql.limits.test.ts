@@ -1,0 +1,162 @@
+/**
+ * The /graphql limits and exposure policy: each operation limit refuses with its own code and says its
+ * maximum, the cost counts list sizes (literal, variable or default `first`), the REST adapters are not
+ * subject to them, suggestions and introspection only for authenticated callers, and GraphiQL's CSP.
+ */
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../src/config.ts';
+import { createForm, insertTimeline } from './factories.ts';
+import { ADMIN_TOKEN, appWith, createTenant, graphql, setupTestApp, testConfig, type TestContext, type TestTenant } from './helpers.ts';
+
+let ctx: TestContext;
+let tenant: TestTenant;
+let key: Record<string, string>;
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+beforeAll(async () => {
+  ctx = await setupTestApp();
+  tenant = await createTenant(ctx.db);
+  key = { 'x-api-key': tenant.apiKey };
+  const form = await createForm(ctx.db, tenant.environmentId);
+  await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId: form.id, count: 12 });
+});
+
+/** An app whose GraphQL limits differ from the defaults. */
+const withLimits = (graphqlLimits: Partial<Config['graphql']>) =>
+  appWith(ctx.db, { graphql: { ...testConfig().graphql, ...graphqlLimits } });
+
+const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.map((error) => error.extensions?.code);
+
+describe('operation limits', () => {
+  it('refuses a query deeper than GRAPHQL_MAX_DEPTH with GRAPHQL_DEPTH_LIMIT', async () => {
+    const app = withLimits({ maxDepth: 3 });
+    const ok = await graphql(app, `query($id: ID!) { form(id: $id) { steps { name } } }`, { id: tenant.templateId }, key);
+    expect(ok.body.errors).toBeUndefined();
+    const deep = await graphql(app, `query($id: ID!) { form(id: $id) { steps { components { __typename } } } }`, { id: tenant.templateId }, key);
+    expect(deep.body.data).toBeUndefined();
+    expect(codes(deep.body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
+    expect(deep.body.errors![0].message).toBe('Query depth limit of 3 exceeded, found 4.');
+  });
+
+  it('refuses more aliases than GRAPHQL_MAX_ALIASES with GRAPHQL_ALIAS_LIMIT', async () => {
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `f${i}: form(id: "none") { id }`).join(' ')} }`;
+    const ok = await graphql(ctx.app, aliases(15), {}, key);
+    expect(ok.body.errors).toBeUndefined();
+    const many = await graphql(ctx.app, aliases(16), {}, key);
+    expect(many.body.data).toBeUndefined();
+    expect(codes(many.body)).toEqual(['GRAPHQL_ALIAS_LIMIT']);
+    expect(many.body.errors![0].message).toBe('Aliases limit of 15 exceeded, found 16.');
+  });
+
+  it('refuses a document of more than GRAPHQL_MAX_TOKENS tokens with GRAPHQL_TOKEN_LIMIT', async () => {
+    // `{ t0: __typename t1: __typename … }`: 2 braces and 3 tokens a field (aliases of __typename are free).
+    const typenames = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' ')} }`;
+    const ok = await graphql(ctx.app, typenames(666), {}, key);
+    expect(ok.body.errors).toBeUndefined();
+    const long = await graphql(ctx.app, typenames(667), {}, key);
+    expect(long.body.data).toBeUndefined();
+    expect(codes(long.body)).toEqual(['GRAPHQL_TOKEN_LIMIT']);
+    expect(long.body.errors![0].message).toBe('Token limit of 2000 exceeded.');
+  });
+
+  it('refuses more directives than GRAPHQL_MAX_DIRECTIVES with GRAPHQL_DIRECTIVE_LIMIT', async () => {
+    const directives = (n: number) => `{ __typename ${'@include(if: true) '.repeat(n)}}`;
+    const ok = await graphql(ctx.app, directives(10), {}, key);
+    expect(ok.body.errors?.map((e) => e.extensions.code) ?? []).not.toContain('GRAPHQL_DIRECTIVE_LIMIT');
+    const many = await graphql(ctx.app, directives(11), {}, key);
+    expect(many.body.data).toBeUndefined();
+    expect(codes(many.body)).toContain('GRAPHQL_DIRECTIVE_LIMIT');
+    expect(many.body.errors!.find((e) => e.extensions.code === 'GRAPHQL_DIRECTIVE_LIMIT').message).toBe('Directives limit of 10 exceeded, found 11.');
+  });
+});
+
+describe('cost limit', () => {
+  const listings = (n: number, first: string) =>
+    `query${first.startsWith('$') ? '($first: Int)' : ''} { ${Array.from({ length: n }, (_, i) => `l${i}: environmentResponses(first: ${first}) { edges { node { id } } }`).join(' ')} }`;
+
+  it('refuses 1,000 aliased 100-response listings before anything runs, even with the other limits lifted', async () => {
+    const app = withLimits({ maxAliases: 10_000, maxTokens: 100_000, maxDepth: 100 });
+    const { body } = await graphql(app, listings(1000, '100'), {}, key);
+    expect(body.data).toBeUndefined(); // refused at validation: no resolver ran
+    expect(codes(body)).toEqual(['GRAPHQL_COST_LIMIT']);
+    expect(body.errors![0].message).toMatch(/^Query cost limit of 5000 exceeded, found \d+\.$/);
+  });
+
+  it('counts `first` whether written, passed as a variable or left to its default', async () => {
+    // A 100-response listing costs 5 per response read plus its selection (801 here): 6 fit in 5,000, 7 don't.
+    expect((await graphql(ctx.app, listings(6, '100'), {}, key)).body.errors).toBeUndefined();
+    const literal = await graphql(ctx.app, listings(7, '100'), {}, key);
+    expect(codes(literal.body)).toEqual(['GRAPHQL_COST_LIMIT']);
+    const variable = await graphql(ctx.app, listings(7, '$first'), { first: 100 }, key);
+    expect(codes(variable.body)).toEqual(['GRAPHQL_COST_LIMIT']);
+    const small = await graphql(ctx.app, listings(7, '$first'), { first: 10 }, key);
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.l6.edges).toHaveLength(10);
+    // The default page size (10) is counted too: 15 listings of 10 fit; with GRAPHQL_MAX_COST 1,000 they don't.
+    const defaults = `{ ${Array.from({ length: 15 }, (_, i) => `l${i}: environmentResponses { edges { node { id } } }`).join(' ')} }`;
+    expect((await graphql(ctx.app, defaults, {}, key)).body.errors).toBeUndefined();
+    expect(codes((await graphql(withLimits({ maxCost: 1_000 }), defaults, {}, key)).body)).toEqual(['GRAPHQL_COST_LIMIT']);
+  });
+
+  it('lets the REST adapters run their own operations whatever the GraphQL limits say', async () => {
+    const app = withLimits({ maxCost: 1, maxDepth: 1, maxAliases: 0, maxTokens: 100, maxDirectives: 0 });
+    const rest = await app.request(`/api/v1/responses?limit=100`, { headers: key });
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { data: unknown[] }).data).toHaveLength(12);
+    const same = await graphql(app, `{ environmentResponses(first: 100) { edges { node { id } } } }`, {}, key);
+    expect(codes(same.body)).toEqual(expect.arrayContaining(['GRAPHQL_COST_LIMIT', 'GRAPHQL_DEPTH_LIMIT']));
+  });
+});
+
+describe('what anonymous callers learn about the schema', () => {
+  const typo = '{ envronment(id: "x") { id } }';
+
+  it('suggests field names ("Did you mean") only to authenticated callers', async () => {
+    const anonymous = await graphql(ctx.app, typo);
+    expect(anonymous.body.errors![0].message).toBe('Cannot query field "envronment" on type "Query".');
+    expect(anonymous.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const wrongKey = await graphql(ctx.app, typo, {}, { 'x-api-key': 'fl_aaaaaaaaaaaa_' + 'x'.repeat(43) });
+    expect(JSON.stringify(wrongKey.body)).not.toContain('Did you mean');
+    const withKey = await graphql(ctx.app, typo, {}, key);
+    expect(withKey.body.errors![0].message).toBe('Cannot query field "envronment" on type "Query". Did you mean "environment"?');
+    // Enum values too, in variables: graphql-js words those suggestions differently.
+    const enumTypo = 'mutation($s: FormStatus) { importForm(input: {environmentId: "x", name: "n", steps: [], status: $s}) { id } }';
+    const anonymousEnum = await graphql(ctx.app, enumTypo, { s: 'PUBLISHD' });
+    expect(anonymousEnum.body.errors![0].message).not.toContain('Did you mean');
+    expect(anonymousEnum.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await graphql(ctx.app, enumTypo, { s: 'PUBLISHD' }, key)).body.errors![0].message).toContain('Did you mean');
+  });
+
+  it('answers introspection only with an API key or the admin token', async () => {
+    const query = '{ __schema { queryType { name } } }';
+    const anonymous = await graphql(ctx.app, query);
+    expect(anonymous.body.data).toBeUndefined();
+    expect(anonymous.body.errors![0].message).toContain('introspection has been disabled');
+    expect(anonymous.body.errors).toHaveLength(1);
+    expect(anonymous.body.errors![0].message).toContain('x-api-key');
+    expect((await graphql(ctx.app, '{ __type(name: "Form") { name } }')).body.data).toBeUndefined();
+    expect((await graphql(ctx.app, query, {}, key)).body.data.__schema.queryType.name).toBe('Query');
+    expect((await graphql(ctx.app, query, {}, admin)).body.data.__schema.queryType.name).toBe('Query');
+    // __typename is not introspection.
+    expect((await graphql(ctx.app, '{ __typename }')).body.data.__typename).toBe('Query');
+  });
+});
+
+describe("GraphiQL's page", () => {
+  it('is served with a CSP that allows exactly its inline script and style, and no framing', async () => {
+    const response = await ctx.app.request('/graphql', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const csp = response.headers.get('content-security-policy')!;
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    const sources = Object.fromEntries(csp.split(/;\s*/).map((directive) => { const [name, ...values] = directive.split(' '); return [name, values]; }));
+    expect(sources['default-src']).toEqual(["'none'"]);
+    expect(sources['script-src']).toEqual(scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`));
+    expect(sources['frame-ancestors']).toEqual(["'none'"]);
+    expect(sources['connect-src']).toEqual(["'self'"]);
+    // The headers editor starts with an empty x-api-key, for introspection with a key.
+    expect(html).toContain('x-api-key');
+  });
+});

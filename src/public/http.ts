@@ -7,6 +7,8 @@ import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
+import { PasswordHasher } from '../responses/password-hashing.ts';
+import type { AnswerLimits } from '../responses/submissions.service.ts';
 import { renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
 
@@ -18,6 +20,20 @@ export interface PublicDeps {
 }
 
 export type PublicContext = Context<AppEnv>;
+
+const limitsOfDeps = new WeakMap<PublicDeps, AnswerLimits>();
+/**
+ * The answer limits of one app's public side (the page and the JSON API get the same `deps`), so both
+ * share one password hasher and its concurrency bound.
+ */
+export function answerLimits(deps: PublicDeps): AnswerLimits {
+  let limits = limitsOfDeps.get(deps);
+  if (!limits) {
+    limits = { maxPasswordAnswers: deps.config.maxPasswordAnswers, passwords: new PasswordHasher(deps.config.passwordHashConcurrency) };
+    limitsOfDeps.set(deps, limits);
+  }
+  return limits;
+}
 
 /** A form the public may see: published and not deleted. Drafts, deleted and unknown forms are all "not found". */
 export async function liveForm(db: Db, formId: string): Promise<Form | undefined> {

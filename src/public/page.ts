@@ -26,6 +26,7 @@ import {
 import type { FieldError } from '../forms/components.ts';
 import { answerFromFields, type FormBody } from './form-fields.ts';
 import {
+  answerLimits,
   leadCookieName,
   liveForm,
   newNonce,
@@ -46,6 +47,7 @@ import { createId } from '../ids.ts';
 
 export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
+  const limits = answerLimits(deps);
   const formPath = (form: Form, query = '') => `/s/${form.id}${query}`;
 
   /** The visitor's lead id (cookie); a fresh one is only reserved here and created on the first submission. */
@@ -143,7 +145,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
-    const { answers, errors } = await prepareAnswers(form, raw);
+    const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
 
     const isLast = stepIndex === form.steps.length - 1;

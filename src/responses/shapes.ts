@@ -235,9 +235,12 @@ export function validateAnswer(component: StoredComponent, raw: unknown): Answer
   return { ok: true, response };
 }
 
-/** The response as stored: a validated password replaced by its hash. */
-export async function sealResponse(response: StoredResponse): Promise<StoredResponse> {
-  return response.input instanceof PendingPassword ? { ...response, input: await hashPassword(response.input.clear) } : response;
+/** Whether a validated response still holds a password in clear (it costs a hash to store). */
+export const holdsPassword = (response: StoredResponse | null): boolean => response?.input instanceof PendingPassword;
+
+/** The response as stored: a validated password replaced by its hash (`hash`: bounded, see password-hashing.ts). */
+export async function sealResponse(response: StoredResponse, hash: (clear: string) => Promise<string> = hashPassword): Promise<StoredResponse> {
+  return response.input instanceof PendingPassword ? { ...response, input: await hash(response.input.clear) } : response;
 }
 
 /** Validates and builds the stored response of one answer. */

@@ -172,11 +172,11 @@ describe('a flood of password answers on one form', () => {
 
     expect(statuses).toEqual(Array.from({ length: FLOOD }, () => 201));
     expect((await responsesOf(db, flooded.id)).length).toBe(before + FLOOD);
-    // The flood (FLOOD × MAX_PASSWORDS hashes) really overlapped the probes.
-    expect(latencies.length).toBeGreaterThan(10);
     const worst = Math.max(...latencies);
     const median = [...latencies].sort((a, b) => a - b)[latencies.length >> 1]!;
     console.log(`password flood: ${FLOOD}×${MAX_PASSWORDS} hashes; ${latencies.length} probes, worst ${Math.round(worst)} ms, median ${Math.round(median)} ms`);
     expect(worst).toBeLessThan(1_000);
+    // And the flood (FLOOD × MAX_PASSWORDS hashes) really overlapped the probes.
+    expect(latencies.length).toBeGreaterThan(10);
   }, 120_000);
 });

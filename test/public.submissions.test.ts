@@ -155,6 +155,26 @@ describe('response lifecycle', () => {
   });
 });
 
+describe('answers PostgreSQL would refuse', () => {
+  it('a NUL or an unpaired surrogate anywhere in an answer (value or key) is an error at its path, before validation', async () => {
+    const { answers, errors } = await prepareAnswers(
+      form,
+      {
+        [role().id]: 'C\u0000EO',
+        [identity().id]: { firstName: 'Ada\uD800', emailAddress: 'ada@acme.io' },
+        [dropdown().id]: { '\uDC00': '1-10' },
+      },
+      limits,
+    );
+    expect(answers.size).toBe(0);
+    expect(errors).toEqual([
+      { message: 'must be well-formed Unicode (no unpaired surrogates)', path: ['answers', identity().id, 'firstName'] },
+      { message: 'key must be well-formed Unicode (no unpaired surrogates)', path: ['answers', dropdown().id] },
+      { message: 'must not contain NUL (\\u0000) characters', path: ['answers', role().id] },
+    ]);
+  });
+});
+
 describe('leads', () => {
   it('one visitor (lead id from the cookie) is one lead across responses; visits count per response', async () => {
     const visitor = createId();

@@ -17,6 +17,7 @@ import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, ensureVisitorLead, leadForEmail } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import type { ResponseAnswer, ResponseMeta } from './model.ts';
+import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 
@@ -40,6 +41,9 @@ export function componentsOf(steps: readonly StoredStep[]): Map<string, LocatedC
 
 /** Sort key of a questionId: its position in the form; unknown ids last. */
 const positionIn = (components: Map<string, LocatedComponent>, questionId: string) => components.get(questionId)?.position ?? components.size;
+
+/** No answer shape nests deeper than `{selected: [...]}`; deeper input is refused before it is walked. */
+const MAX_ANSWER_DEPTH = 4;
 
 /** What a submission may cost, from the config (PASSWORD_HASH_CONCURRENCY, MAX_PASSWORD_ANSWERS). */
 export interface AnswerLimits {
@@ -66,6 +70,12 @@ export async function prepareAnswers(
     const located = components.get(questionId);
     if (!located) {
       errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
+      continue;
+    }
+    // PostgreSQL refuses NUL and unpaired surrogates in jsonb: refuse them here, whoever the caller.
+    const unsafe = findUnsafeJson(value, MAX_ANSWER_DEPTH, ['answers', questionId]);
+    if (unsafe) {
+      errors.push(unsafe);
       continue;
     }
     const result = validateAnswer(located.component, value);

@@ -360,6 +360,11 @@ function dropdown(content: Content, raw: unknown, required: boolean, problems: P
   }
   const chosen = selection(raw, problems);
   if (!chosen) return null;
+  // More values than options can't all be options: one message, not one per value.
+  if (chosen.length > Math.max(options.length, 1)) {
+    problems.add([], multi ? `Choose at most ${options.length} options` : 'Choose one option');
+    return null;
+  }
   if (!multi && chosen.length > 1) problems.add([], 'Choose one option');
   chosen.forEach((value) => {
     if (!options.includes(value)) problems.add([], `"${clip(value)}" is not one of the options`);
@@ -394,6 +399,10 @@ function multipleOptions(content: Content, raw: unknown, required: boolean, prob
   const chosen = selection(selectedRaw, problems, typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? ['selected'] : []);
   if (!chosen) return null;
   const at: Path = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? ['selected'] : [];
+  if (chosen.length > Math.max(choices.length, 1)) {
+    problems.add(multi ? at : [], multi ? `Choose at most ${choices.length} choices` : 'Choose one answer');
+    return null;
+  }
   chosen.forEach((value) => {
     if (!choices.includes(value)) problems.add(at, `"${clip(value)}" is not one of the choices`);
   });

@@ -19,6 +19,7 @@ import { limitBodySize, methodNotAllowed, rejectHostileUrls, type InputProblem }
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { publicRoutes } from './public/routes.ts';
+import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { responsesRoutes } from './rest/responses.ts';
@@ -102,7 +103,16 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.
-  app.route('/', publicRoutes({ config, db, cookieSecret: deriveSecret(adminToken, 'public-cookies'), submissionLimit: limits.publicSubmissions }));
+  app.route(
+    '/',
+    publicRoutes({
+      config,
+      db,
+      cookieSecret: deriveSecret(adminToken, 'public-cookies'),
+      submissionLimit: limits.publicSubmissions,
+      answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
+    }),
+  );
 
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => {

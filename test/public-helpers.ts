@@ -5,9 +5,17 @@ import { leadFormStats, leads, responses } from '../src/db/schema.ts';
 import { generateFormInputSchema, type StoredComponent } from '../src/forms/components.ts';
 import { generateForm, type Form } from '../src/forms/forms.service.ts';
 import { toResponseObject } from '../src/responses/model.ts';
+import { PasswordHasher } from '../src/responses/password-hashing.ts';
+import type { AnswerLimits } from '../src/responses/submissions.service.ts';
 import { testConfig, type TestContext, type TestTenant } from './helpers.ts';
 
 export type App = TestContext['app'];
+
+/** The answer limits of the test defaults, for calling the submissions service directly. */
+export const testAnswerLimits = (config = testConfig()): AnswerLimits => ({
+  maxPasswordAnswers: config.maxPasswordAnswers,
+  passwords: new PasswordHasher(config.passwordHashConcurrency),
+});
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
 export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form'): Promise<Form> {

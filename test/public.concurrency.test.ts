@@ -10,7 +10,7 @@ import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
 import { prepareAnswers, submitAnswers } from '../src/responses/submissions.service.ts';
 import { createTenant, jsonRequest, setupTestApp, type TestTenant } from './helpers.ts';
-import { componentAt, field, leadById, leadOf, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
+import { type App, componentAt, field, leadById, leadOf, makeForm, responsesOf, testAnswerLimits, Visitor } from './public-helpers.ts';
 
 let db: Database;
 let app: App;
@@ -18,6 +18,7 @@ let tenant: TestTenant;
 let form: Form;
 const QUESTIONS_PER_STEP = 6;
 
+const limits = testAnswerLimits();
 beforeAll(async () => {
   ({ db, app } = await setupTestApp());
   tenant = await createTenant(db);
@@ -34,7 +35,7 @@ const allQuestions = () => form.steps.slice(0, 2).flatMap((step) => step.compone
 const sessionRows = async (sessionId: string) => (await responsesOf(db, form.id)).filter((r) => r.sessionId === sessionId);
 
 async function submitOne(sessionId: string, raw: Record<string, unknown>, visitorLeadId?: string) {
-  const { answers } = await prepareAnswers(form, raw);
+  const { answers } = await prepareAnswers(form, raw, limits);
   return submitAnswers(db, { form, sessionId, visitorLeadId, answers, finish: false, context: { source: 'page', ip: '', country: '' } });
 }
 

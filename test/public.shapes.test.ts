@@ -207,6 +207,16 @@ describe('choices', () => {
     expect(await problems(withOther, { selected: [], other: '  ' })).toEqual([{ message: 'Tell us what "Other" means for you', path: ['other'] }]);
   });
 
+  it('more values than options is one problem, not one per value (a body full of values stays cheap)', async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `value ${i}`);
+    const dropdown = component('Dropdown', { options: ['S', 'M', 'L'], isMulti: true });
+    expect(await problems(dropdown, many)).toEqual([{ message: 'Choose at most 3 options', path: [] }]);
+    expect(await problems(component('Dropdown', { options: ['S', 'M'] }), many)).toEqual([{ message: 'Choose one option', path: [] }]);
+    const choices = component('MultipleOptionsQuestion', { choices: ['A', 'B'], isMulti: true });
+    expect(await problems(choices, { selected: many })).toEqual([{ message: 'Choose at most 2 choices', path: ['selected'] }]);
+    expect(await problems(component('MultipleOptionsQuestion', { choices: ['A', 'B'] }), many)).toEqual([{ message: 'Choose one answer', path: [] }]);
+  });
+
   it('GraphicOptions stores {index, value} from an index or a value', async () => {
     const c = component('GraphicOptions', {
       question: 'Style?',

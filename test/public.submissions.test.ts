@@ -6,7 +6,7 @@ import { createId } from '../src/ids.ts';
 import { toResponseObject } from '../src/responses/model.ts';
 import { prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
 import { createTenant, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
-import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf } from './public-helpers.ts';
+import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf, testAnswerLimits } from './public-helpers.ts';
 import type { Database } from '../src/db/client.ts';
 
 let db: Database;
@@ -31,6 +31,7 @@ const STEPS = [
   { name: 'Book', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro' } }] },
 ];
 
+const limits = testAnswerLimits();
 beforeAll(async () => {
   ({ db } = await setupTestApp());
   tenant = await createTenant(db);
@@ -43,7 +44,7 @@ const role = () => componentAt(form, 1, 1);
 const calendar = () => componentAt(form, 2, 0);
 
 async function submit(raw: Record<string, unknown>, options: Partial<SubmitInput> & { sessionId: string }) {
-  const { answers, errors } = await prepareAnswers(options.form ?? form, raw);
+  const { answers, errors } = await prepareAnswers(options.form ?? form, raw, limits);
   expect(errors).toEqual([]);
   return submitAnswers(db, {
     form,
@@ -117,7 +118,7 @@ describe('response lifecycle', () => {
   it('a response cannot finish while a required question is unanswered, and nothing is saved then', async () => {
     const sessionId = createId();
     await submit({ [role().id]: 'CEO' }, { sessionId });
-    const { answers } = await prepareAnswers(form, { [calendar().id]: false });
+    const { answers } = await prepareAnswers(form, { [calendar().id]: false }, limits);
     const attempt = submitAnswers(db, { form, sessionId, answers, finish: true, context: { source: 'api', ip: '', country: '' } });
     await expect(attempt).rejects.toMatchObject({
       code: 'BAD_USER_INPUT',
@@ -151,6 +152,26 @@ describe('response lifecycle', () => {
     const sessionId = createId();
     const { response } = await submit({ [identity().id]: { firstName: 'Ed', emailAddress: 'ed@fifth.io' } }, { sessionId });
     expect(resumeStepIndex(form, response)).toBe(1);
+  });
+});
+
+describe('answers PostgreSQL would refuse', () => {
+  it('a NUL or an unpaired surrogate anywhere in an answer (value or key) is an error at its path, before validation', async () => {
+    const { answers, errors } = await prepareAnswers(
+      form,
+      {
+        [role().id]: 'C\u0000EO',
+        [identity().id]: { firstName: 'Ada\uD800', emailAddress: 'ada@acme.io' },
+        [dropdown().id]: { '\uDC00': '1-10' },
+      },
+      limits,
+    );
+    expect(answers.size).toBe(0);
+    expect(errors).toEqual([
+      { message: 'must be well-formed Unicode (no unpaired surrogates)', path: ['answers', identity().id, 'firstName'] },
+      { message: 'key must be well-formed Unicode (no unpaired surrogates)', path: ['answers', dropdown().id] },
+      { message: 'must not contain NUL (\\u0000) characters', path: ['answers', role().id] },
+    ]);
   });
 });
 
@@ -192,7 +213,7 @@ describe('leads', () => {
     const otherForm = await makeForm(db, otherTenant, STEPS);
     const visitor = createId();
     await submit({ [role().id]: 'CEO' }, { sessionId: createId(), visitorLeadId: visitor });
-    const { answers } = await prepareAnswers(otherForm, {});
+    const { answers } = await prepareAnswers(otherForm, {}, limits);
     const { response } = await submitAnswers(db, {
       form: otherForm,
       sessionId: createId(),

@@ -40,6 +40,9 @@ async function appOnOwnDatabase() {
 const listing = (app: ReturnType<typeof createApp>, tenant: TestTenant, query = '') =>
   app.request(`/api/v1/responses${query}`, { headers: { 'x-api-key': tenant.apiKey } });
 
+/** Far more chunks than any body here has: a stream that never ends fails the test instead of hanging it. */
+const MAX_CHUNKS = 100_000;
+
 /** Reads a body to its end or its failure. */
 async function readAll(body: ReadableStream<Uint8Array>): Promise<{ text: string; chunks: number; error: unknown }> {
   const reader = body.getReader();
@@ -47,7 +50,7 @@ async function readAll(body: ReadableStream<Uint8Array>): Promise<{ text: string
   let text = '';
   let chunks = 0;
   try {
-    for (;;) {
+    while (chunks < MAX_CHUNKS) {
       const { done, value } = await reader.read();
       if (done) return { text: text + decoder.decode(), chunks, error: undefined };
       text += decoder.decode(value, { stream: true });
@@ -56,6 +59,8 @@ async function readAll(body: ReadableStream<Uint8Array>): Promise<{ text: string
   } catch (error) {
     return { text, chunks, error };
   }
+  await reader.cancel();
+  throw new Error(`the body did not end within ${MAX_CHUNKS} chunks`);
 }
 
 describe('database failures', () => {

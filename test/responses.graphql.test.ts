@@ -49,17 +49,21 @@ async function environmentResponses(variables: Record<string, unknown>, headers:
   return graphql(ctx.app, ENVIRONMENT_RESPONSES, variables, headers);
 }
 
+/** Far more pages than any walk here needs: a connection that never ends fails the test instead of hanging it. */
+const MAX_PAGES = 1_000;
+
 /** Walks a connection by endCursor. */
 async function walkConnection(run: (after: string | null) => Promise<any>, between: () => Promise<void> = async () => {}) {
   const seen: string[] = [];
   let after: string | null = null;
-  for (;;) {
+  for (let page = 0; page < MAX_PAGES; page++) {
     const connection = await run(after);
     seen.push(...nodeIds(connection));
     if (!connection.pageInfo.hasNextPage) return seen;
     after = connection.pageInfo.endCursor;
     await between();
   }
+  throw new Error(`the connection still had a next page after ${MAX_PAGES} pages`);
 }
 
 describe('formResponses', () => {

@@ -25,12 +25,16 @@ async function get(query: string, apiKey: string | null = a.apiKey, headers: Rec
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
 
+/** Far more pages than any walk here needs: a listing that never ends fails the test instead of hanging it. */
+const MAX_PAGES = 1_000;
+
 /** Walks a paged listing by `nextCursor`; `between` runs after each page. */
 async function walk(query: string, apiKey: string, between: (page: number) => Promise<void> = async () => {}) {
   const seen: string[] = [];
   let cursor: string | null = null;
   let page = 0;
   do {
+    if (page === MAX_PAGES) throw new Error(`the listing still had a nextCursor after ${MAX_PAGES} pages`);
     const sep = query.includes('?') ? '&' : '?';
     const res = await get(cursor === null ? query : `${query}${sep}after=${encodeURIComponent(cursor)}`, apiKey);
     expect(res.status).toBe(200);

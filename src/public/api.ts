@@ -35,6 +35,7 @@ const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message
 
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
+  const limits = deps.answerLimits;
 
   const context = (c: PublicContext) => ({
     source: 'api' as const,
@@ -84,7 +85,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
-    const { answers, errors } = await prepareAnswers(form, parsed.data.answers);
+    const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     const resumeToken = newResumeToken();
     try {
@@ -114,7 +115,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
-    const { answers, errors } = await prepareAnswers(form, parsed.data.answers);
+    const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
       const { response } = await submitAnswers(db, {

@@ -4,7 +4,7 @@
  * country, "Other" text, password confirmation, booking details). A step's fields become answers in
  * the JSON API's answer shape (responses/shapes.ts), so the page and the API share every rule.
  */
-import { isBookingType, type StoredComponent } from '../forms/components.ts';
+import { isBookingType, type StoredComponent, type StoredStep } from '../forms/components.ts';
 import { identityFields, isAnswerable, type StoredResponse } from '../responses/shapes.ts';
 import { dialCountry } from './dial-codes.ts';
 
@@ -13,20 +13,43 @@ export const OTHER_CHOICE = '__other__';
 
 export const fieldName = (component: StoredComponent, part?: string) => (part ? `c.${component.id}.${part}` : `c.${component.id}`);
 
-export type FormBody = Record<string, string | File | (string | File)[]>;
-
-function all(body: FormBody, name: string): string[] {
-  const value = body[name];
-  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return list.filter((v): v is string => typeof v === 'string');
+/** The component of `step` a posted field name (`c.<componentId>[.<part>]`) belongs to. */
+export function componentOfField(step: StoredStep, name: string): StoredComponent | undefined {
+  const id = /^c\.([^.]+)(?:\.|$)/.exec(name)?.[1];
+  return id === undefined ? undefined : step.components.find((component) => component.id === id);
 }
-const one = (body: FormBody, name: string): string => all(body, name)[0] ?? '';
+
+/** A posted form: text fields only, each name with its values in the order sent. */
+export type FormBody = Map<string, string[]>;
+
+/** Something wrong with the posted fields themselves (not with the answer they carry). */
+export interface FieldProblem {
+  /** The field's name as posted. */
+  name: string;
+  message: string;
+}
+
+/** Reads a step's fields; a single-valued field sent more than once is a problem, not a guess. */
+export class PostedFields {
+  readonly problems: FieldProblem[] = [];
+  constructor(private readonly body: FormBody) {}
+
+  all(name: string): string[] {
+    return this.body.get(name) ?? [];
+  }
+
+  one(name: string): string {
+    const values = this.all(name);
+    if (values.length > 1) this.problems.push({ name, message: 'This field was sent more than once' });
+    return values[0] ?? '';
+  }
+}
 
 /**
  * The answer a step's form fields give a component, in the API's answer shape; `undefined` when the
  * component takes no answer, or keeps its stored one (an empty password field on a revisited step).
  */
-export function answerFromFields(component: StoredComponent, body: FormBody, stored: StoredResponse | undefined): unknown {
+export function answerFromFields(component: StoredComponent, fields: PostedFields, stored: StoredResponse | undefined): unknown {
   const { type, content } = component;
   if (!isAnswerable(type)) return undefined;
   const name = fieldName(component);
@@ -34,9 +57,9 @@ export function answerFromFields(component: StoredComponent, body: FormBody, sto
     case 'IdentityInfo': {
       const answer: Record<string, string> = {};
       for (const field of identityFields(content)) {
-        let value = one(body, fieldName(component, field.key)).trim();
+        let value = fields.one(fieldName(component, field.key)).trim();
         if (field.key === 'phoneNumber' && field.includeDialCode && value !== '' && !value.startsWith('+')) {
-          const country = dialCountry(one(body, fieldName(component, 'phoneNumber.country'))) ?? dialCountry(field.defaultDialCodeCountry);
+          const country = dialCountry(fields.one(fieldName(component, 'phoneNumber.country'))) ?? dialCountry(field.defaultDialCodeCountry);
           if (country) value = `${country.dial} ${value}`;
         }
         answer[field.key] = value;
@@ -44,34 +67,34 @@ export function answerFromFields(component: StoredComponent, body: FormBody, sto
       return answer;
     }
     case 'Dropdown':
-      return content.isMulti === true ? all(body, name).filter(Boolean) : one(body, name);
+      return content.isMulti === true ? fields.all(name).filter(Boolean) : fields.one(name);
     case 'MultipleOptionsQuestion': {
-      const picked = all(body, name);
+      const picked = fields.all(name);
       const selected = picked.filter((v) => v !== OTHER_CHOICE);
-      return picked.includes(OTHER_CHOICE) ? { selected, other: one(body, fieldName(component, 'other')) } : { selected };
+      return picked.includes(OTHER_CHOICE) ? { selected, other: fields.one(fieldName(component, 'other')) } : { selected };
     }
     case 'Disclaimer':
-      return one(body, name) !== '';
+      return fields.one(name) !== '';
     case 'GraphicOptions': {
-      const value = one(body, name);
+      const value = fields.one(name);
       return /^\d+$/.test(value) ? Number(value) : value;
     }
     case 'PasswordInput':
     case 'PasswordCreatorInput': {
-      const password = one(body, name);
+      const password = fields.one(name);
       if (password === '' && stored) return undefined;
-      return type === 'PasswordCreatorInput' ? { password, confirmation: one(body, fieldName(component, 'confirmation')) } : password;
+      return type === 'PasswordCreatorInput' ? { password, confirmation: fields.one(fieldName(component, 'confirmation')) } : password;
     }
     default:
       if (isBookingType(type)) {
-        const booking: Record<string, unknown> = { eventScheduled: one(body, fieldName(component, 'eventScheduled')) === 'true' };
+        const booking: Record<string, unknown> = { eventScheduled: fields.one(fieldName(component, 'eventScheduled')) === 'true' };
         for (const key of ['uri', 'meetingTime', 'meetingEndTime']) {
-          const value = one(body, fieldName(component, key));
+          const value = fields.one(fieldName(component, key));
           if (value !== '') booking[key] = value;
         }
         return booking;
       }
       // ShortInput, LongInput, EmailForm, FileUploader
-      return one(body, name);
+      return fields.one(name);
   }
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
+import type { AnswerLimits } from '../responses/submissions.service.ts';
 import { renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
@@ -19,6 +20,8 @@ export interface PublicDeps {
   cookieSecret: string;
   /** Public submissions per client address. */
   submissionLimit: RateLimit;
+  /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */
+  answerLimits: AnswerLimits;
 }
 
 export type PublicContext = Context<AppEnv>;

@@ -24,7 +24,8 @@ import {
   type SubmitInput,
 } from '../responses/submissions.service.ts';
 import type { FieldError } from '../forms/components.ts';
-import { answerFromFields, type FormBody } from './form-fields.ts';
+import { readFormBody } from './form-body.ts';
+import { answerFromFields, componentOfField, PostedFields } from './form-fields.ts';
 import {
   leadCookieName,
   liveForm,
@@ -46,6 +47,7 @@ import { createId } from '../ids.ts';
 
 export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
+  const limits = deps.answerLimits;
   const formPath = (form: Form, query = '') => `/s/${form.id}${query}`;
 
   /** The visitor's lead id (cookie); a fresh one is only reserved here and created on the first submission. */
@@ -122,10 +124,13 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!form) return notFoundPage(c);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form), 303);
-    let body: FormBody;
-    try {
-      body = (await c.req.parseBody({ all: true })) as FormBody;
-    } catch {
+    const step = form.steps[stepIndex]!;
+    const read = await readFormBody(c);
+    if (!read.ok && read.status === 415) {
+      return sendMessagePage(c, 415, 'Unsupported form data', 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).');
+    }
+    let fieldProblems = read.ok ? [] : read.problems;
+    if (!read.ok && (fieldProblems.length === 0 || !fieldProblems.every((p) => componentOfField(step, p.name)))) {
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = await visitorLead(c, form);
@@ -133,17 +138,31 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const existing = await findSessionResponse(db, form.id, sessionId);
     if (existing?.finished) return c.redirect(formPath(form, '?done=1'), 303);
 
-    const step = form.steps[stepIndex]!;
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
+    const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
-    for (const component of step.components) {
-      const value = answerFromFields(component, body, stored.get(component.id));
-      if (value !== undefined) raw[component.id] = value;
+    if (read.ok) {
+      const fields = new PostedFields(read.body);
+      for (const component of step.components) {
+        const value = answerFromFields(component, fields, stored.get(component.id));
+        if (value !== undefined) raw[component.id] = value;
+      }
+      fieldProblems = fields.problems;
+    }
+    // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
+    // shown again with the stored answers and a message at each such field.
+    if (fieldProblems.length > 0) {
+      const errors: FieldMessages = new Map();
+      for (const { name, message } of fieldProblems) {
+        const id = componentOfField(step, name)!.id;
+        errors.set(id, [...(errors.get(id) ?? []), message]);
+      }
+      return showStep(c, form, stepIndex, { values: storedValues(), errors, data: existing?.data ?? [] }, 400);
     }
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
-    const { answers, errors } = await prepareAnswers(form, raw);
+    const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
 
     const isLast = stepIndex === form.steps.length - 1;

@@ -235,9 +235,12 @@ export function validateAnswer(component: StoredComponent, raw: unknown): Answer
   return { ok: true, response };
 }
 
-/** The response as stored: a validated password replaced by its hash. */
-export async function sealResponse(response: StoredResponse): Promise<StoredResponse> {
-  return response.input instanceof PendingPassword ? { ...response, input: await hashPassword(response.input.clear) } : response;
+/** Whether a validated response still holds a password in clear (it costs a hash to store). */
+export const holdsPassword = (response: StoredResponse | null): boolean => response?.input instanceof PendingPassword;
+
+/** The response as stored: a validated password replaced by its hash (`hash`: bounded, see password-hashing.ts). */
+export async function sealResponse(response: StoredResponse, hash: (clear: string) => Promise<string> = hashPassword): Promise<StoredResponse> {
+  return response.input instanceof PendingPassword ? { ...response, input: await hash(response.input.clear) } : response;
 }
 
 /** Validates and builds the stored response of one answer. */
@@ -357,6 +360,11 @@ function dropdown(content: Content, raw: unknown, required: boolean, problems: P
   }
   const chosen = selection(raw, problems);
   if (!chosen) return null;
+  // More values than options can't all be options: one message, not one per value.
+  if (chosen.length > Math.max(options.length, 1)) {
+    problems.add([], multi ? `Choose at most ${options.length} options` : 'Choose one option');
+    return null;
+  }
   if (!multi && chosen.length > 1) problems.add([], 'Choose one option');
   chosen.forEach((value) => {
     if (!options.includes(value)) problems.add([], `"${clip(value)}" is not one of the options`);
@@ -391,6 +399,10 @@ function multipleOptions(content: Content, raw: unknown, required: boolean, prob
   const chosen = selection(selectedRaw, problems, typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? ['selected'] : []);
   if (!chosen) return null;
   const at: Path = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? ['selected'] : [];
+  if (chosen.length > Math.max(choices.length, 1)) {
+    problems.add(multi ? at : [], multi ? `Choose at most ${choices.length} choices` : 'Choose one answer');
+    return null;
+  }
   chosen.forEach((value) => {
     if (!choices.includes(value)) problems.add(at, `"${clip(value)}" is not one of the choices`);
   });

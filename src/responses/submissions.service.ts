@@ -17,7 +17,9 @@ import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, ensureVisitorLead, leadForEmail } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import type { ResponseAnswer, ResponseMeta } from './model.ts';
-import { emailOf, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
+import { findUnsafeJson } from '../limits/json-safety.ts';
+import type { PasswordHasher } from './password-hashing.ts';
+import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -40,11 +42,27 @@ export function componentsOf(steps: readonly StoredStep[]): Map<string, LocatedC
 /** Sort key of a questionId: its position in the form; unknown ids last. */
 const positionIn = (components: Map<string, LocatedComponent>, questionId: string) => components.get(questionId)?.position ?? components.size;
 
+/** No answer shape nests deeper than `{selected: [...]}`; deeper input is refused before it is walked. */
+const MAX_ANSWER_DEPTH = 4;
+
+/** What a submission may cost, from the config (PASSWORD_HASH_CONCURRENCY, MAX_PASSWORD_ANSWERS). */
+export interface AnswerLimits {
+  /** Password answers accepted in one submission; each costs a scrypt hash. */
+  maxPasswordAnswers: number;
+  /** The app's one hasher: bounded concurrency across every submission. */
+  passwords: PasswordHasher;
+}
+
 /**
  * Validates answers keyed by questionId against the form. Error paths start with
- * `["answers", questionId]`. Passwords are hashed only when every answer is valid.
+ * `["answers", questionId]`. Passwords are hashed only when every answer is valid, and at most
+ * `limits.maxPasswordAnswers` of them: the first one past the limit (in form order) is an error.
  */
-export async function prepareAnswers(form: Pick<Form, 'steps'>, raw: Record<string, unknown>): Promise<{ answers: PreparedAnswers; errors: FieldError[] }> {
+export async function prepareAnswers(
+  form: Pick<Form, 'steps'>,
+  raw: Record<string, unknown>,
+  limits: AnswerLimits,
+): Promise<{ answers: PreparedAnswers; errors: FieldError[] }> {
   const components = componentsOf(form.steps);
   const valid: [string, StoredResponse | null][] = [];
   const errors: FieldError[] = [];
@@ -54,16 +72,28 @@ export async function prepareAnswers(form: Pick<Form, 'steps'>, raw: Record<stri
       errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
       continue;
     }
+    // PostgreSQL refuses NUL and unpaired surrogates in jsonb: refuse them here, whoever the caller.
+    const unsafe = findUnsafeJson(value, MAX_ANSWER_DEPTH, ['answers', questionId]);
+    if (unsafe) {
+      errors.push(unsafe);
+      continue;
+    }
     const result = validateAnswer(located.component, value);
     if (result.ok) valid.push([questionId, result.response]);
     else errors.push(...result.errors.map((e) => ({ message: e.message, path: ['answers', questionId, ...e.path] })));
+  }
+  valid.sort(([a], [b]) => positionIn(components, a) - positionIn(components, b));
+  const passwords = valid.filter(([, response]) => holdsPassword(response));
+  for (const [questionId] of passwords.slice(limits.maxPasswordAnswers)) {
+    errors.push({ message: `At most ${limits.maxPasswordAnswers} password answers per submission`, path: ['answers', questionId] });
   }
   if (errors.length > 0) {
     // Report in form order, whatever order the answers came in.
     errors.sort((a, b) => positionIn(components, String(a.path[1])) - positionIn(components, String(b.path[1])));
     return { answers: new Map(), errors };
   }
-  const sealed = await Promise.all(valid.map(async ([questionId, response]) => [questionId, response && (await sealResponse(response))] as const));
+  const hash = (clear: string) => limits.passwords.hash(clear);
+  const sealed = await Promise.all(valid.map(async ([questionId, response]) => [questionId, response && (await sealResponse(response, hash))] as const));
   return { answers: new Map(sealed), errors };
 }
 

@@ -1,0 +1,86 @@
+/**
+ * Reading a page's form post (`POST /s/:formId`) before any of it is used: urlencoded or multipart
+ * only, text fields only (the pages have no file inputs), well-formed UTF-8, and no string PostgreSQL
+ * would refuse (NUL). WHATWG form decoding silently turns undecodable bytes (UTF-8-encoded
+ * surrogates included) into U+FFFD, so the bytes are checked first: a body that is not valid UTF-8 is
+ * refused rather than stored altered.
+ */
+import { unsafeStringProblem } from '../limits/json-safety.ts';
+import type { FieldProblem, FormBody } from './form-fields.ts';
+import type { PublicContext } from './http.ts';
+
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+export type FormBodyResult =
+  | { ok: true; body: FormBody }
+  /** 415: not a form post. 400: unreadable, or `problems` name the offending fields (when known). */
+  | { ok: false; status: 400 | 415; problems: FieldProblem[] };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    utf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fields whose urlencoded name or value does not percent-decode to valid UTF-8. */
+function undecodableFields(text: string): FieldProblem[] | undefined {
+  const problems: FieldProblem[] = [];
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    const [rawName, rawValue] = at === -1 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+    const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+    let name: string;
+    try {
+      name = decode(rawName);
+    } catch {
+      return undefined; // not even the name can be read
+    }
+    try {
+      decode(rawValue);
+    } catch {
+      problems.push({ name, message: 'This field is not valid UTF-8 text' });
+    }
+  }
+  return problems;
+}
+
+export async function readFormBody(c: PublicContext): Promise<FormBodyResult> {
+  const mediaType = c.req.header('content-type')?.split(';')[0]!.trim().toLowerCase() ?? '';
+  if (!FORM_TYPES.has(mediaType)) return { ok: false, status: 415, problems: [] };
+  let parsed: Record<string, string | File | (string | File)[]>;
+  try {
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (!isUtf8(bytes)) return { ok: false, status: 400, problems: [] };
+    if (mediaType === 'application/x-www-form-urlencoded') {
+      const undecodable = undecodableFields(utf8.decode(bytes));
+      if (!undecodable) return { ok: false, status: 400, problems: [] };
+      if (undecodable.length > 0) return { ok: false, status: 400, problems: undecodable };
+    }
+    // Reads the same (cached) bytes.
+    parsed = await c.req.parseBody({ all: true });
+  } catch {
+    return { ok: false, status: 400, problems: [] };
+  }
+  const body: FormBody = new Map();
+  const problems: FieldProblem[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    if (unsafeStringProblem(name)) return { ok: false, status: 400, problems: [] };
+    const values = Array.isArray(value) ? value : [value];
+    const texts: string[] = [];
+    for (const item of values) {
+      if (typeof item !== 'string') problems.push({ name, message: 'This field takes text, not a file' });
+      else if (unsafeStringProblem(item)) problems.push({ name, message: 'This field contains characters that cannot be stored (NUL)' });
+      else texts.push(item);
+    }
+    body.set(name, texts);
+  }
+  return problems.length > 0 ? { ok: false, status: 400, problems: dedupe(problems) } : { ok: true, body };
+}
+
+const dedupe = (problems: FieldProblem[]) => [...new Map(problems.map((p) => [`${p.name}\u0001${p.message}`, p])).values()];

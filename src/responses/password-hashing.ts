@@ -1,0 +1,35 @@
+/**
+ * Password answers are hashed with scrypt: ~50 ms of CPU and 16 MB per hash, run on libuv's thread
+ * pool (4 threads by default, shared with file and DNS work). Unbounded, a flood of submissions keeps
+ * every pool thread and core busy hashing while other tenants' requests wait for CPU; so one hasher
+ * per app lets at most `concurrency` hashes run at once (PASSWORD_HASH_CONCURRENCY) and queues the
+ * rest in arrival order. The queue itself is bounded by the public rate limit, the body size limit
+ * and MAX_PASSWORD_ANSWERS per submission.
+ */
+import { hashPassword } from './shapes.ts';
+
+export class PasswordHasher {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly concurrency: number,
+    private readonly hashOne: (clear: string) => Promise<string> = hashPassword,
+  ) {
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+  }
+
+  /** The stored form of `clear` (`scrypt$…`), once a slot is free. */
+  async hash(clear: string): Promise<string> {
+    if (this.running < this.concurrency) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await this.hashOne(clear);
+    } finally {
+      // Hand the slot straight to the next in line, so a newcomer can't overtake it.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}

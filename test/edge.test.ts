@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forms, responses } from '../src/db/schema.ts';
-import { ADMIN_TOKEN, appWith, createTenant, jsonRequest, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, jsonRequest, setupIsolatedTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
 
 let ctx: TestContext;
@@ -19,7 +19,7 @@ let b: TestTenant;
 let formId: string;
 
 beforeAll(async () => {
-  ctx = await setupTestApp();
+  ctx = await setupIsolatedTestApp(); // counts rows: no other file may write here
   a = await createTenant(ctx.db);
   b = await createTenant(ctx.db);
   formId = (

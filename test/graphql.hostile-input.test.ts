@@ -7,14 +7,14 @@
 import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, environments, forms } from '../src/db/schema.ts';
-import { ADMIN_TOKEN, createTenant, graphql, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, createTenant, graphql, setupIsolatedTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
 
 let ctx: TestContext;
 let tenant: TestTenant;
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 beforeAll(async () => {
-  ctx = await setupTestApp();
+  ctx = await setupIsolatedTestApp(); // counts rows: no other file may write here
   tenant = await createTenant(ctx.db);
 });
 

@@ -10,7 +10,9 @@
  *    postgres.js, the same SQL, the same JSON). Servers run in child processes.
  * 3. Streams the whole of environment A (returnPartials=true, ~500,000 responses at 1M) from a fresh
  *    server and reports time, size and the server's peak RSS growth.
- * 4. Prints EXPLAIN (ANALYZE, BUFFERS) of both listings at 1M, and the targets met or missed.
+ * 4. At 1M, two tenants: B's one-row request timed while A sends its heaviest allowed GraphQL request.
+ * 5. Prints EXPLAIN (ANALYZE, BUFFERS) of both listings at 1M, and the targets met or missed.
+ * Every edge limit is on in the app's servers (bench/server.ts).
  *
  * Environment: DATABASE_URL (the 1M database; the 10k one is `<name>_10k` on the same server;
  * default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1, BENCH_DURATION
@@ -338,6 +340,64 @@ async function measureStream(dataset: Dataset, apiKey: string) {
   }
 }
 
+// ---------------------------------------------------------------- two tenants
+
+/** Near the heaviest GraphQL request the default limits allow: five aliased 100-response listings with their data (cost ≈ 4,500). */
+const HEAVY_QUERY = `query Heavy($formId: ID!) {${Array.from({ length: 5 }, (_, i) => ` l${i}: formResponses(formId: $formId, first: 100, filter: {returnPartials: true}) { edges { node { id createdAt data } } }`).join('')} }`;
+
+/**
+ * Tenant A loads the server with its heaviest allowed GraphQL request (CONNECTIONS at once) while
+ * tenant B asks for one row of its own, one request after another: B's latency with and without A.
+ */
+async function measureTwoTenants(dataset: Dataset, apiKeyA: string, formIdsA: string[]) {
+  const handle = await openDatabase({ databaseUrl: dataset.url, maxConnections: 1 });
+  const { key: apiKeyB } = await createApiKey(handle.db, { environmentId: BENCH_ENVIRONMENTS[1], name: 'bench-b' });
+  await handle.close();
+  const formB = 'bench-form-1'; // odd forms belong to environment B
+  const app = await startApp(dataset.url);
+  const probe = async (seconds: number) => {
+    const latencies: number[] = [];
+    const until = performance.now() + seconds * 1000;
+    while (performance.now() < until) {
+      const started = performance.now();
+      const { status } = await fetchText(app.port, `/api/v1/responses?formId=${formB}&limit=1`, { headers: { 'x-api-key': apiKeyB } });
+      if (status !== 200) throw new Error(`tenant B's one-row request answered ${status}`);
+      latencies.push(performance.now() - started);
+    }
+    latencies.sort((x, y) => x - y);
+    return { count: latencies.length, p50: median(latencies), p99: latencies[Math.floor(latencies.length * 0.99)]!, max: latencies.at(-1)! };
+  };
+  try {
+    const check = await fetchText(app.port, '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKeyA },
+      body: JSON.stringify({ query: HEAVY_QUERY, variables: { formId: formIdsA[0] } }),
+    });
+    if (check.status !== 200 || check.text.includes('"errors"')) throw new Error(`the heavy request is refused: ${check.text.slice(0, 300)}`);
+    await probe(1); // warm
+    const idle = await probe(DURATION / 2);
+    const heavy = autocannon({
+      url: `http://127.0.0.1:${app.port}`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [
+        {
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'content-type': 'application/json', 'x-api-key': apiKeyA },
+          setupRequest: (request: AutocannonRequest) => ({ ...request, body: JSON.stringify({ query: HEAVY_QUERY, variables: { formId: pick(formIdsA) } }) }),
+        },
+      ],
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const loaded = await probe(DURATION - 2);
+    const result: Result = await heavy;
+    return { idle, loaded, heavyRps: result.requests.average, heavyErrors: result.errors + result.non2xx };
+  } finally {
+    await app.stop();
+  }
+}
+
 // ---------------------------------------------------------------- plans
 
 async function explainPlans(sql: Sql, formId: string) {
@@ -384,6 +444,7 @@ if (PROFILE) {
 
 const results = new Map<string, Measurement[]>();
 let stream: Awaited<ReturnType<typeof measureStream>> | undefined;
+let twoTenants: Awaited<ReturnType<typeof measureTwoTenants>> | undefined;
 for (const dataset of DATASETS) {
   const { apiKey, formIds } = await prepare(dataset);
   const measured = await measureListing(dataset, apiKey, formIds);
@@ -391,6 +452,13 @@ for (const dataset of DATASETS) {
   log(`\n[${dataset.label}] GET /api/v1/responses?formId=<random form>`);
   table(measured);
   if (dataset.label === '1m') {
+    log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 100 responses with data), ${CONNECTIONS} at once`);
+    const tenants = await measureTwoTenants(dataset, apiKey, formIds);
+    const row = (label: string, m: typeof tenants.idle) => `  ${label.padEnd(16)} ${m.count} requests, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms`;
+    log(row('B, A idle:', tenants.idle));
+    log(row('B, A loading:', tenants.loaded));
+    log(`  A: ${fmt(tenants.heavyRps, 0)} heavy requests/s, ${tenants.heavyErrors} errors`);
+    twoTenants = tenants;
     if (env.BENCH_SKIP_STREAM !== '1') {
       log(`\n[1m] streaming GET /api/v1/responses?returnPartials=true (all of environment A)`);
       stream = await measureStream(dataset, apiKey);
@@ -421,6 +489,7 @@ if (large && small) {
   const [lb, sb] = [large.find((r) => r.name === 'baseline')!, small.find((r) => r.name === 'baseline')!];
   log(`  (baseline 1M ÷ 10k: p50 ${fmt(lb.p50 / sb.p50, 2)} ×, p99 ${fmt(lb.p99 / sb.p99, 2)} ×)`);
 }
+if (twoTenants) log(`  another tenant's one-row request never waits > 1 s: max ${fmt(twoTenants.loaded.max)} ms — ${verdict(twoTenants.loaded.max <= 1000)}`);
 if (stream) log(`  streaming memory growth < 100 MB: ${fmt(stream.growthMb)} MB — ${verdict(stream.growthMb < 100 && stream.complete)}`);
 
 if (PROFILE) {

@@ -343,7 +343,7 @@ async function measureStream(dataset: Dataset, apiKey: string) {
 // ---------------------------------------------------------------- two tenants
 
 /** Near the heaviest GraphQL request the default limits allow: five aliased 100-response listings with their data (cost ≈ 4,500). */
-const HEAVY_QUERY = `query Heavy($formId: ID!) {${Array.from({ length: 5 }, (_, i) => ` l${i}: formResponses(formId: $formId, first: 100, filter: {returnPartials: true}) { edges { node { id createdAt data } } }`).join('')} }`;
+const HEAVY_QUERY = `query Heavy($formId: ID!) {${Array.from({ length: 5 }, (_, i) => ` l${i}: formResponses(formId: $formId, first: 100, filter: {returnPartials: true}) { edges { node { id createdAt rawData } } }`).join('')} }`;
 
 /**
  * Tenant A loads the server with its heaviest allowed GraphQL request (CONNECTIONS at once) while

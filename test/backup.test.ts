@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../src/cli.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { POSTGRES_BACKUP_MESSAGE } from '../src/rest/admin.ts';
+import { killLeftovers, startServer as startServerProcess } from './server-process.ts';
 import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,6 +31,7 @@ const tempRoot = mkdtempSync(join(tmpdir(), 'formloom-backup-'));
 const children = new Set<ChildProcess>();
 
 afterAll(() => {
+  killLeftovers();
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(tempRoot, { recursive: true, force: true });
 });
@@ -50,36 +52,8 @@ interface Server {
 
 /** Starts the real server on `dataDir` (PGlite) and waits for its "listening" log line. */
 async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: SERVER_ADMIN_TOKEN, LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const line = stdout.split('\n').find((l) => l.includes('"msg":"formloom listening"'));
-    if (line) {
-      return {
-        url: String((JSON.parse(line) as { url: string }).url),
-        dataDir,
-        pid: child.pid!,
-        stdout: () => stdout,
-        stop: () => {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      };
-    }
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`formloom did not start:\n${stderr}\n${stdout}`);
+  const server = await startServerProcess({ DATA_DIR: dataDir, ADMIN_TOKEN: SERVER_ADMIN_TOKEN });
+  return { url: server.url, dataDir, pid: server.child.pid!, stdout: server.stdout, stop: server.stop };
 }
 
 /** Runs the real `formloom` command (bin/formloom.mjs) with --json; resolves with its exit code and parsed output. */

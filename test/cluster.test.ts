@@ -7,22 +7,20 @@
  * and visitor tokens carried from one node to the other; and a job run through `runExclusively` runs on
  * one node at a time. Needs PostgreSQL: skipped when the suite runs on PGlite.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { prepareDatabase } from '../src/bootstrap.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { runExclusively, runSerially } from '../src/db/locks.ts';
+import { START_TIMEOUT_MS, startServer } from './server-process.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REDIS_URL = 'redis://127.0.0.1:6379';
-const START_TIMEOUT_MS = 60_000;
 const testDatabaseUrl = inject('testDatabaseUrl');
 
 const API_RATE_LIMIT = 20;
@@ -41,33 +39,13 @@ interface Node {
 const children: ChildProcess[] = [];
 const tempDirs: string[] = [];
 
-/** Starts one node; resolves when it logs that it listens. */
+/** Starts one node on a data dir of its own; resolves when it logs that it listens. */
 async function startNode(name: string, env: Record<string, string>): Promise<Node> {
   const dataDir = mkdtempSync(join(tmpdir(), `formloom-cluster-${name}-`));
   tempDirs.push(dataDir);
-  // Only what the test gives it: none of this shell's formloom settings leak in.
-  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    const listening = stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg?: string; url?: string })
-      .find((line) => line.msg === 'formloom listening');
-    if (listening) return { name, child, url: String(listening.url), dataDir, stdout: () => stdout, exited };
-    if (exitCode !== undefined) throw new Error(`${name} exited with ${exitCode} before listening:\n${stderr}\n${stdout}`);
-    if (Date.now() > deadline) throw new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${stderr}\n${stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const server = await startServer({ ...env, DATA_DIR: dataDir });
+  children.push(server.child);
+  return { name, child: server.child, url: server.url, dataDir, stdout: server.stdout, exited: server.exited };
 }
 
 /** A client address of its own for each scenario (the nodes trust one proxy hop). */

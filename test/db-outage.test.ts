@@ -76,7 +76,7 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
       PUBLIC_RATE_LIMIT: '1000000',
       API_RATE_LIMIT: '1000000',
     });
-    const { apiKey, environmentId, templateId } = server.demo;
+    const { apiKey, environmentId, templateId } = server.demo!;
     const withKey = { 'x-api-key': apiKey };
     const json = (body: unknown) => JSON.stringify(body);
 

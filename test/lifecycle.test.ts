@@ -62,16 +62,16 @@ afterAll(async () => {
 const api = (path: string, init: { method?: string; body?: unknown; agent?: Agent } = {}) =>
   wireRequest(`${server.url}${path}`, {
     method: init.method ?? 'GET',
-    headers: { 'x-api-key': server.demo.apiKey },
+    headers: { 'x-api-key': server.demo!.apiKey },
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
     ...(init.agent ? { agent: init.agent } : {}),
   });
 
 async function generateForm(name: string, components: unknown[]): Promise<{ id: string; questionIds: string[] }> {
-  const generated = await api(`/api/v1/environments/${server.demo.environmentId}/forms/generate`, {
+  const generated = await api(`/api/v1/environments/${server.demo!.environmentId}/forms/generate`, {
     method: 'POST',
     body: {
-      sourceFormId: server.demo.templateId,
+      sourceFormId: server.demo!.templateId,
       name,
       steps: [
         { name: 'Questions', components },
@@ -174,7 +174,7 @@ describe('SIGTERM under load', () => {
     // ---- the special cases, all set up before the signal
     // A client that stops reading a long environment stream: still running at the cut-off.
     const stalled = new Promise<{ status: number; received: number; complete: boolean; tail: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/v1/responses`, { headers: { 'x-api-key': server.demo.apiKey }, agent: false });
+      const req = httpRequest(`${server.url}/api/v1/responses`, { headers: { 'x-api-key': server.demo!.apiKey }, agent: false });
       req.on('error', reject);
       req.on('response', (res) => {
         let received = 0;

@@ -4,55 +4,26 @@
  * Runs on PGlite in a fresh DATA_DIR; when the suite runs on PostgreSQL it also runs against a fresh
  * database on that server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { killLeftovers, spawnServer, startServer, START_TIMEOUT_MS, type ServerProcess } from './server-process.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const START_TIMEOUT_MS = 60_000;
 
-/** Every variable src/config.ts reads: the child gets only what a test gives it. */
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'DATA_DIR',
-  'ADMIN_TOKEN',
-  'LOG_LEVEL',
-  'MAX_BODY_BYTES',
-  'TRUST_PROXY',
-  'COUNTRY_HEADER',
-  'DROP_OFF_MINUTES',
-  'PUBLIC_RATE_LIMIT',
-  'PUBLIC_MAX_BODY_BYTES',
-  'FONTS_CSS_URL',
-];
-
-interface Started {
-  child: ChildProcess;
-  /** Base URL from the "formloom listening" log line. */
-  url: string;
+interface Started extends ServerProcess {
+  /** The "formloom listening" log record. */
   listening: Record<string, unknown>;
-  stdout: () => string;
-  stderr: () => string;
-  /** stdout lines that are JSON log records. */
-  logs: () => Record<string, unknown>[];
-  /** Sends SIGTERM and resolves with the exit code. */
-  stop: () => Promise<number | null>;
 }
 
-const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killLeftovers();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -62,57 +33,10 @@ function tempDir(): string {
   return dir;
 }
 
-function spawnMain(env: Record<string, string>) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete childEnv[name];
-  Object.assign(childEnv, env);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const logs = () =>
-    stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => {
-        try {
-          return JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          return { unparsable: line };
-        }
-      });
-  return { child, exited, stdout: () => stdout, stderr: () => stderr, logs };
-}
-
 /** Starts src/main.ts and waits until it logs that it listens. */
 async function startMain(env: Record<string, string>): Promise<Started> {
-  const run = spawnMain(env);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let exitCode: number | null | undefined;
-  void run.exited.then((code) => (exitCode = code));
-  for (;;) {
-    const listening = run.logs().find((line) => line.msg === 'formloom listening');
-    if (listening) {
-      return {
-        child: run.child,
-        url: String(listening.url),
-        listening,
-        stdout: run.stdout,
-        stderr: run.stderr,
-        logs: run.logs,
-        stop: () => {
-          run.child.kill('SIGTERM');
-          return run.exited;
-        },
-      };
-    }
-    if (exitCode !== undefined) throw new Error(`formloom exited with ${exitCode} before listening:\n${run.stderr()}\n${run.stdout()}`);
-    if (Date.now() > deadline) throw new Error(`formloom did not start within ${START_TIMEOUT_MS} ms:\n${run.stderr()}\n${run.stdout()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const server = await startServer(env);
+  return { ...server, listening: server.logs().find((line) => line.msg === 'formloom listening')! };
 }
 
 /** Waits until `predicate` holds for one of the process's log records. */
@@ -352,7 +276,7 @@ describe('configuration errors', () => {
   it(
     'stop start-up with exit code 1 and a message naming every bad variable',
     async () => {
-      const run = spawnMain({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: '127.0.0.1', DATA_DIR: tempDir() });
+      const run = spawnServer({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: '127.0.0.1', DATA_DIR: tempDir() });
       const code = await run.exited;
       expect(code).toBe(1);
       const stderr = run.stderr();

@@ -14,14 +14,16 @@ export const START_TIMEOUT_MS = 60_000;
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
-  /** From the first-start banner. */
-  demo: { environmentId: string; templateId: string; apiKey: string };
+  /** From the first-start banner (undefined when the data dir or database was set up before). */
+  demo: { environmentId: string; templateId: string; apiKey: string } | undefined;
   stdout: () => string;
   stderr: () => string;
   logs: () => Record<string, unknown>[];
   exited: Promise<number | null>;
   /** Whether the process is still running. */
   running: () => boolean;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop: () => Promise<number | null>;
   /** Waits (bounded) until a log record matches. */
   waitForLog: (predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number) => Promise<Record<string, unknown>>;
 }
@@ -32,9 +34,8 @@ export function killLeftovers(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-/** Starts src/main.ts on a fresh data dir (and DATABASE_URL if given) and waits until it listens. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  // Only what the test gives: no setting leaks in from the environment the suite runs in.
+/** Spawns src/main.ts with only the environment the test gives it (no setting leaks in from the suite's). */
+export function spawnServer(env: Record<string, string>) {
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -43,8 +44,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
+  /** stdout lines that are JSON log records. */
   const logs = () =>
     stdout
       .split('\n')
@@ -56,6 +56,14 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
           return { unparsable: line };
         }
       });
+  return { child, exited, stdout: () => stdout, stderr: () => stderr, logs };
+}
+
+/** Starts src/main.ts with `env` (DATA_DIR, DATABASE_URL, … as the test gives them) and waits until it listens. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const { child, exited, logs, stdout, stderr } = spawnServer(env);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
   const waitForLog = async (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 5_000) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -63,31 +71,34 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    throw new Error(`no such log line within ${timeoutMs} ms in:\n${stdout}\n${stderr}`);
+    throw new Error(`no such log line within ${timeoutMs} ms in:\n${stdout()}\n${stderr()}`);
   };
 
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const listening = logs().find((line) => line.msg === 'formloom listening');
     if (listening) {
-      const environmentId = /^environment \(Site ID\): (\S+)$/m.exec(stdout)?.[1];
-      const templateId = /^template form: +(\S+)$/m.exec(stdout)?.[1];
-      const apiKey = /^API key: +(\S+)$/m.exec(stdout)?.[1];
-      if (!environmentId || !templateId || !apiKey) throw new Error(`no demo banner (needs a fresh data dir):\n${stdout}`);
+      const environmentId = /^environment \(Site ID\): (\S+)$/m.exec(stdout())?.[1];
+      const templateId = /^template form: +(\S+)$/m.exec(stdout())?.[1];
+      const apiKey = /^API key: +(\S+)$/m.exec(stdout())?.[1];
       return {
         child,
         url: String(listening.url),
-        demo: { environmentId, templateId, apiKey },
-        stdout: () => stdout,
-        stderr: () => stderr,
+        demo: environmentId && templateId && apiKey ? { environmentId, templateId, apiKey } : undefined,
+        stdout,
+        stderr,
         logs,
         exited,
         running: () => child.exitCode === null && child.signalCode === null,
+        stop: () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          return exited;
+        },
         waitForLog,
       };
     }
-    if (exitCode !== undefined) throw new Error(`formloom exited with ${exitCode} before listening:\n${stderr}\n${stdout}`);
-    if (Date.now() > deadline) throw new Error(`formloom did not start within ${START_TIMEOUT_MS} ms:\n${stderr}\n${stdout}`);
+    if (exitCode !== undefined) throw new Error(`formloom exited with ${exitCode} before listening:\n${stderr()}\n${stdout()}`);
+    if (Date.now() > deadline) throw new Error(`formloom did not start within ${START_TIMEOUT_MS} ms:\n${stderr()}\n${stdout()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -15,7 +15,7 @@ import type { DrainState } from './lifecycle.ts';
 import { apiGuard } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
-import { limitBodySize, methodNotAllowed, rejectHostileUrls, type InputProblem } from './limits/request-safety.ts';
+import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -99,7 +99,11 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
-  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+  app.on(['GET', 'POST'], '/graphql', async (c) => {
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal });
+    // yoga's 415 has no body; give it the documented one.
+    return response.status === 415 ? unsupportedMediaType(c, { graphql: true }) : response;
+  });
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.

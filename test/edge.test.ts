@@ -201,6 +201,18 @@ describe('methods and media types', () => {
     expect(await generate.json()).toEqual({ message: 'Unsupported media type: send the body as application/json' });
     const submit = await ctx.app.request(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' });
     expect(submit.status).toBe(415);
+    const graphql = await ctx.app.request('/graphql', { method: 'POST', headers: { 'content-type': 'text/plain', 'x-api-key': a.apiKey }, body: '{"query":"{__typename}"}' });
+    expect(graphql.status).toBe(415);
+    expect(await graphql.json()).toEqual({
+      message: 'Unsupported media type: send the body as application/json',
+      errors: [{ message: 'Unsupported media type: send the body as application/json', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+    });
+  });
+
+  it("GraphQL's answer to malformed JSON keeps its 400 and carries no engine message", async () => {
+    const response = await ctx.app.request('/graphql', jsonRequest('POST', '{"query":', { 'x-api-key': a.apiKey }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
   });
 });
 

@@ -51,8 +51,22 @@ export function maskGraphQLError(error: unknown, message: string): Error {
   if (appError) return toGraphQLError(appError, error instanceof GraphQLError ? error : undefined);
   // Errors graphql-js raises itself (parse, validation, variable coercion, which wraps a GraphQLError of
   // its own) are the client's and keep their text.
-  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return withoutEngineDetails(error);
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/**
+ * yoga puts the engine's own error (e.g. JSON.parse's SyntaxError message) into
+ * `extensions.originalError`: never for the client. Dropped in place. yoga also reads that field to
+ * choose the status (a request error keeps its 400 only while it is there), so the error's status is
+ * made to apply to application/json answers too (`http.spec: false`).
+ */
+function withoutEngineDetails(error: GraphQLError): GraphQLError {
+  const extensions = error.extensions as { originalError?: unknown; http?: { spec?: boolean } };
+  if (extensions.originalError === undefined) return error;
+  delete extensions.originalError;
+  if (extensions.http) extensions.http.spec = false;
+  return error;
 }
 
 export interface RestError {

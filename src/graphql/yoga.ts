@@ -58,6 +58,9 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
     context: ({ db, principal }) => ({ db, principal, dropOffMs: config.dropOffMs }),
     maskedErrors: {
+      // Never development mode (yoga's default without NODE_ENV=production): it would add the original
+      // error (an engine message, a stack) to the client's body.
+      isDev: false,
       maskError: (error, message) => {
         const masked = maskGraphQLError(error, message);
         if (masked.message === message) logger.error({ err: error }, 'unexpected GraphQL error');

@@ -57,6 +57,16 @@ export function methodNotAllowed(allowed: readonly string[]) {
   };
 }
 
+export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported media type: send the body as application/json';
+
+/** 415, with a GraphQL `errors` list on /graphql. */
+export function unsupportedMediaType(c: Context, options: { graphql?: boolean } = {}): Response {
+  const body = options.graphql
+    ? { message: UNSUPPORTED_MEDIA_TYPE, errors: [{ message: UNSUPPORTED_MEDIA_TYPE, extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }] }
+    : { message: UNSUPPORTED_MEDIA_TYPE };
+  return c.json(body, 415);
+}
+
 /**
  * A body size limit. The 413 closes the connection (`Connection: close`): the unread rest of the body
  * must not be taken for the next request on a keep-alive connection, and a client pool must not reuse it.

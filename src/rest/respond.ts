@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 import { parseJsonSafely } from '../limits/json-safety.ts';
+import { unsupportedMediaType } from '../limits/request-safety.ts';
 
 /** What the REST adapters need to run operations. */
 export interface RestDeps {
@@ -51,7 +52,7 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 export async function readJsonObject(c: Context<AppEnv>, maxDepth: number): Promise<{ body: Record<string, unknown> } | { response: Response }> {
   const type = c.req.header('content-type');
   if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
-    return { response: c.json({ message: 'Unsupported media type: send the body as application/json' }, 415) };
+    return { response: unsupportedMediaType(c) };
   }
   const parsed = parseJsonSafely(await c.req.text(), maxDepth);
   if (!parsed.ok) return { response: c.json({ message: 'Invalid request body', errors: [parsed.error] }, 400) };

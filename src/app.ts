@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
 import type { EventFeed } from './events/notifications.ts';
+import { invalidInput } from './errors.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
@@ -64,15 +65,18 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     );
   });
   app.use(baseSecurityHeaders(config));
-  // Hostile path segments and query parameters, on every route (pages answer with a page).
+  // API answers are marked no-store/nosniff/unframeable before anything else can answer them.
+  for (const path of ['/api/*', '/graphql', '/healthz', '/readyz']) app.use(path, apiSecurityHeaders);
+  // Hostile path segments and query parameters, on every route: a page answers with a page, GraphQL
+  // with a BAD_USER_INPUT error, the rest with the documented 400 body.
   app.use(
-    rejectHostileUrls((c, problem: InputProblem) =>
-      isPublicPageRequest(c) ? sendMessagePage(c, 400, 'Invalid address', problem.errors[0]!.message) : c.json(problem, 400),
-    ),
+    rejectHostileUrls((c, problem: InputProblem) => {
+      if (isPublicPageRequest(c)) return sendMessagePage(c, 400, 'Invalid address', problem.errors[0]!.message);
+      if (c.req.path === '/graphql') return c.json({ ...problem, ...graphQLErrorBody(invalidInput(problem.errors, problem.message)) }, 400);
+      return c.json(problem, 400);
+    }),
   );
 
-  app.use('/healthz', apiSecurityHeaders);
-  app.use('/readyz', apiSecurityHeaders);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (drain?.draining) return c.json({ status: 'draining', message: 'Shutting down' }, 503);
@@ -82,10 +86,9 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
   });
 
-  // The API edge, the same for REST and GraphQL: headers, CORS, body size, then who is calling and
-  // whether their rate limit allows it.
+  // The API edge, the same for REST and GraphQL (after the headers above): CORS, body size, then who
+  // is calling and whether their rate limit allows it.
   const apiEdge = [
-    apiSecurityHeaders,
     apiCors(config),
     limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
     apiGuard({ db, adminToken, limits, config, keyCacheTrusted }),

@@ -21,4 +21,17 @@ describe('config', () => {
     const names = (error as ConfigError).problems.map((p) => p.split(':')[0]);
     expect(names.sort()).toEqual(['ADMIN_TOKEN', 'DATABASE_URL', 'LOG_LEVEL', 'PORT']);
   });
+
+  it('does not repeat the values of secret variables in its message', () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short', REDIS_URL: 'http://user:hunter2@redis' })).toThrow(ConfigError);
+    try {
+      loadConfig({ ADMIN_TOKEN: 'short', REDIS_URL: 'http://user:hunter2@redis', PORT: 'abc' });
+    } catch (error) {
+      const message = (error as ConfigError).message;
+      expect(message).not.toContain('short');
+      expect(message).not.toContain('hunter2');
+      expect(message).toContain('ADMIN_TOKEN: must be at least 16 characters (got (hidden))');
+      expect(message).toContain('(got "abc")');
+    }
+  });
 });

@@ -115,6 +115,8 @@ export interface Config {
   db: { statementTimeoutMs: number; connectTimeoutMs: number };
 }
 
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -132,7 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])])})`),
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        // Values that may hold a secret (a token, a password in a URL) are not repeated into logs.
+        const shown = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(present[name]);
+        return `${issue.path.join('.')}: ${issue.message} (got ${shown})`;
+      }),
     );
   }
   const c = parsed.data;

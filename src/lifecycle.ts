@@ -116,6 +116,9 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
   return { drain };
 }
 
+/** Kept between the end of closing and the backstop, for the exit itself. */
+const EXIT_MARGIN_MS = 100;
+
 /**
  * SIGTERM/SIGINT: drain the server, close the resources, exit 0. A backstop exits 1 if the whole
  * shutdown is still stuck at `shutdownTimeoutMs` (it should never be: the drain cuts what runs).
@@ -134,12 +137,24 @@ export function exitGracefullyOnSignals(
       logger.error('shutdown did not finish in time; exiting');
       process.exit(1);
     }, Math.max(options.shutdownTimeoutMs, closeReserveMs(options.shutdownTimeoutMs))).unref();
+    const started = performance.now();
     const { cutConnections, drainMs } = await graceful.drain();
-    try {
-      await options.closeResources();
-    } catch (error) {
-      logger.error({ err: error }, 'closing resources failed');
-    }
+    // Closing waits at most for what is left of the timeout (a database that went away can't be
+    // closed politely); the process exits 0 all the same: it stopped serving cleanly.
+    const left = Math.max(0, options.shutdownTimeoutMs - (performance.now() - started) - EXIT_MARGIN_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      options.closeResources().then(
+        () => true,
+        (error: unknown) => {
+          logger.error({ err: error }, 'closing resources failed');
+          return true;
+        },
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), left))),
+    ]);
+    clearTimeout(timer);
+    if (!closed) logger.warn({ waitedMs: Math.round(left) }, 'resources did not close in time');
     logger.info({ drainMs, cutConnections }, 'stopped');
     process.exit(0);
   };

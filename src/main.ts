@@ -58,9 +58,10 @@ const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdown
 exitGracefullyOnSignals(graceful, {
   shutdownTimeoutMs: config.shutdownTimeoutMs,
   logger,
-  // The cluster's listening connection and Redis first: they use the database handle's settings.
+  // The cluster's feed first (on PGlite it listens through the database handle); the shutdown
+  // timeout bounds both, should either wait on a server that went away.
   closeResources: async () => {
-    await cluster.close();
+    await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },
 });

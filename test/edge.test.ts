@@ -41,6 +41,12 @@ describe('security headers', () => {
       await ctx.app.request('/graphql', jsonRequest('POST', { query: '{ __typename }' }, { 'x-api-key': a.apiKey })),
       await ctx.app.request('/api/v1/nope'),
       await ctx.app.request('/healthz'),
+      await ctx.app.request(`/api/v1/responses?formId=a%00`, { headers: { 'x-api-key': a.apiKey } }),
+      await ctx.app.request('/graphql?query=%00'),
+      await appWith(ctx.db, { maxBodyBytes: 1024 }).request(
+        `/api/v1/environments/${a.environmentId}/forms/generate`,
+        jsonRequest('POST', { name: 'x'.repeat(2000) }, { 'x-api-key': a.apiKey }),
+      ),
     ];
     for (const response of answers) {
       expect(response.headers.get('cache-control'), response.url).toBe('no-store');
@@ -229,6 +235,11 @@ describe('hostile input outside the body and in JSON bodies', () => {
     expect(await path.json()).toEqual({
       message: 'Invalid request path',
       errors: [{ message: 'Path segment 2 must not contain NUL (%00) characters', path: ['path', 2] }],
+    });
+    const graphql = await ctx.app.request('/graphql?query=%7B__typename%7D&operationName=%00', { headers: { accept: 'application/json' } });
+    expect(graphql.status).toBe(400);
+    expect(await graphql.json()).toMatchObject({
+      errors: [{ message: 'Invalid query parameters', extensions: { code: 'BAD_USER_INPUT', errors: [{ path: ['operationName'] }] } }],
     });
     const page = await ctx.app.request('/s/ab%00c');
     expect(page.status).toBe(400);

@@ -161,6 +161,7 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
   const label = `${init.method ?? 'GET'} ${path.slice(0, 120)} → ${response.status}: ${text.slice(0, 300)}`;
   expect(response.status, label).toBeLessThan(500);
   for (const leak of LEAKS) expect(text, label).not.toMatch(leak);
+  if (response.status >= 400) expect(text, `${label}: a 4xx needs a body`).not.toBe('');
   let body: unknown = text;
   const pageAnswer = kind === 'page' && (response.headers.get('content-type') ?? '').includes('text/html');
   if (!pageAnswer && text !== '') {

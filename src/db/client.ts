@@ -58,7 +58,16 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     return {
       db: db as unknown as Database,
       kind: 'postgres',
-      migrate: () => migrate(db, { migrationsFolder }),
+      // On a connection of its own without the statement timeout: a long migration (an index on a large
+      // table) must not be cancelled, or no node could ever start.
+      migrate: async () => {
+        const migrator = postgres(options.databaseUrl!, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
+        try {
+          await migrate(drizzle(migrator, { schema }), { migrationsFolder });
+        } finally {
+          await migrator.end();
+        }
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }

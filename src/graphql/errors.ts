@@ -76,7 +76,7 @@ export interface RestError {
 
 /** The GraphQL-over-HTTP body of an error raised outside an operation (e.g. while authenticating). */
 export function graphQLErrorBody(error: AppError) {
-  return { errors: [{ message: error.message, extensions: { code: error.code } }] };
+  return { errors: [{ message: error.message, extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}) } }] };
 }
 
 /** The REST status and body of an error raised while running an operation. */

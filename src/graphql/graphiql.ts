@@ -39,9 +39,14 @@ let page: Promise<GraphiQLPage> | undefined;
  * ~80 MB of memory once loaded, so it is imported on the first GraphiQL request, not at start.
  */
 export function graphiqlPage(options: GraphiQLOptions): Promise<GraphiQLPage> {
-  page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => {
-    const html = renderGraphiQL(options);
-    return { html, contentSecurityPolicy: graphiqlContentSecurityPolicy(html) };
-  });
+  page ??= import('@graphql-yoga/render-graphiql')
+    .then(({ renderGraphiQL }) => {
+      const html = renderGraphiQL(options);
+      return { html, contentSecurityPolicy: graphiqlContentSecurityPolicy(html) };
+    })
+    .catch((error: unknown) => {
+      page = undefined; // try again on the next request rather than failing until a restart
+      throw error;
+    });
   return page;
 }

@@ -1,7 +1,7 @@
 /**
  * Fails when a package in package-lock.json declares an `engines.node` range that a supported Node
  * line does not meet. The supported lines are the alternatives of package.json's own `engines.node`
- * (`^22.15.0 || >=24.0.0` → 22.15.0 and 24.0.0), each checked at its lowest version, the one a user
+ * (`^22.15.0 || ^24.0.0` → 22.15.0 and 24.0.0), each checked at its lowest version, the one a user
  * may run. Run by .ci/run; `tsx scripts/check-engines.ts` by hand.
  */
 import { readFileSync } from 'node:fs';

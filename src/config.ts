@@ -39,6 +39,8 @@ const configSchema = z.object({
   API_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   /** Failed authentications per client address per minute before that address is refused. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** Requests per client address per minute that carry no credentials at all (GraphiQL, 401s). */
+  ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
   /** How long an address that exceeded AUTH_FAILURE_LIMIT is refused, in seconds. */
   AUTH_FAILURE_BLOCK_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Deepest nesting of arrays/objects accepted in any JSON body or GraphQL variable/literal. */
@@ -102,6 +104,8 @@ export interface Config {
   /** Failed authentications per address per minute; 0: off. */
   authFailureLimitPerMinute: number;
   authFailureBlockSeconds: number;
+  /** Requests without credentials per address per minute; 0: off. */
+  anonymousRateLimitPerMinute: number;
   maxJsonDepth: number;
   corsOrigins: string[];
   frameAncestors: string;
@@ -160,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimitPerMinute: c.API_RATE_LIMIT,
     authFailureLimitPerMinute: c.AUTH_FAILURE_LIMIT,
     authFailureBlockSeconds: c.AUTH_FAILURE_BLOCK_SECONDS,
+    anonymousRateLimitPerMinute: c.ANONYMOUS_RATE_LIMIT,
     maxJsonDepth: c.MAX_JSON_DEPTH,
     corsOrigins: c.CORS_ORIGINS,
     frameAncestors: c.FRAME_ANCESTORS,

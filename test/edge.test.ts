@@ -170,6 +170,21 @@ describe('rate limits', () => {
     expect((await listing(app, a.apiKey, from('198.51.100.9'))).status).toBe(200);
   });
 
+  it('counts requests without credentials per address (ANONYMOUS_RATE_LIMIT)', async () => {
+    const app = appWith(ctx.db, { anonymousRateLimitPerMinute: 2, trustProxy: 1 });
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    expect((await listing(app, null, from('198.51.100.20'))).status).toBe(401);
+    const second = await app.request('/graphql', jsonRequest('POST', { query: '{ __typename }' }, from('198.51.100.20')));
+    expect(second.status).toBe(200);
+    expect(second.headers.get('ratelimit')).toMatch(/^"anonymous";r=0;t=\d+$/);
+    const refused = await listing(app, null, from('198.51.100.20'));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: 'Too many requests' });
+    // A key's own budget is not touched, nor another address's.
+    expect((await listing(app, a.apiKey, from('198.51.100.20'))).status).toBe(200);
+    expect((await listing(app, null, from('198.51.100.21'))).status).toBe(401);
+  });
+
   it('public submissions carry the RateLimit headers of their own policy', async () => {
     const response = await ctx.app.request(`/s/${formId}/responses`, jsonRequest('POST', { answers: {} }));
     expect(response.status).toBe(201);

@@ -28,7 +28,7 @@ beforeAll(async () => {
   // Row counts must see this file's writes only.
   ctx = await setupIsolatedTestApp();
   // The handlers, not the rate limits, are under test here (the limits have tests of their own).
-  app = appWith(ctx.db, { apiRateLimitPerMinute: 0, authFailureLimitPerMinute: 0, publicRateLimitPerMinute: 0 });
+  app = appWith(ctx.db, { apiRateLimitPerMinute: 0, authFailureLimitPerMinute: 0, anonymousRateLimitPerMinute: 0, publicRateLimitPerMinute: 0 });
   tenant = await createTenant(ctx.db);
   formId = (
     await makeForm(ctx.db, tenant, [

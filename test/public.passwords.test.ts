@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
-import { PasswordHasher } from '../src/responses/password-hashing.ts';
+import { PasswordHasher, WAITING_PER_SLOT } from '../src/responses/password-hashing.ts';
 import { verifyPassword } from '../src/responses/shapes.ts';
 import { createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { field, makeForm, responsesOf, sleep, Visitor, type App } from './public-helpers.ts';
@@ -111,6 +111,20 @@ describe('password hashing concurrency (PASSWORD_HASH_CONCURRENCY)', () => {
     expect(started).toEqual(inputs);
     expect(results[0]).toMatchObject({ status: 'rejected' });
     expect(results.slice(1)).toEqual(inputs.slice(1).map((clear) => ({ status: 'fulfilled', value: `hashed:${clear}` })));
+  });
+
+  it('refuses a hash with UNAVAILABLE (503) once the queue is full, instead of queueing without bound', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hasher = new PasswordHasher(1, async (clear) => {
+      await gate;
+      return `hashed:${clear}`;
+    });
+    const accepted = Array.from({ length: 1 + WAITING_PER_SLOT }, (_, i) => hasher.hash(`p${i}`));
+    await expect(hasher.hash('one too many')).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Service unavailable' });
+    release();
+    expect(await Promise.all(accepted)).toHaveLength(1 + WAITING_PER_SLOT);
+    expect(await hasher.hash('after')).toBe('hashed:after');
   });
 });
 

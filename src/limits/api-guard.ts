@@ -5,7 +5,8 @@
  *    even looked at.
  * 2. The caller is authenticated (API key or admin token).
  * 3. A failed authentication counts against its address (AUTH_FAILURE_LIMIT per minute, then a
- *    cool-down of AUTH_FAILURE_BLOCK_SECONDS); a known caller counts against its key (API_RATE_LIMIT).
+ *    cool-down of AUTH_FAILURE_BLOCK_SECONDS); a request without credentials against its address
+ *    (ANONYMOUS_RATE_LIMIT); a known caller against its key (API_RATE_LIMIT).
  * 4. Every answer carries the RateLimit-Policy/RateLimit headers of the policy that applied.
  */
 import type { Context } from 'hono';
@@ -52,7 +53,8 @@ export function apiGuard(deps: {
     c.set('principal', principal);
     let decision: RateDecision;
     if (principal.kind === 'anonymous') {
-      decision = principal.offered ? await limits.authFailures.consume(address) : standing;
+      decision = principal.offered ? await limits.authFailures.consume(address) : await limits.anonymous.consume(address);
+      if (!decision.allowed) return tooManyRequests(c, decision, { graphql });
     } else {
       decision = await limits.apiKey.consume(principal.kind === 'admin' ? 'admin' : principal.keyId);
       if (!decision.allowed) return tooManyRequests(c, decision, { graphql });

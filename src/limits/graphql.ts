@@ -8,7 +8,7 @@
  *   plugins (tokens while parsing, the others while validating);
  * - GRAPHQL_COST_LIMIT: @pothos/plugin-complexity's validation rule over the costs the schema declares
  *   (a field costs 1; a connection's selection counts `first` times, from a literal, a variable or the
- *   default; other lists 10 times), so a request is measured with its variables before anything runs;
+ *   default; other lists once), so a request is measured with its variables before anything runs;
  * - BAD_USER_INPUT: NUL characters, unpaired surrogates or too deep nesting in a variable or a literal,
  *   and variable values graphql-js cannot coerce.
  */

@@ -4,6 +4,8 @@
  * - `apiKey`: requests per API key (or the admin token) per minute, REST and GraphQL together;
  * - `authFailures`: failed authentications per client address per minute; past the limit the address is
  *   refused for a cool-down (so keys can't be guessed at speed);
+ * - `anonymous`: API requests without any credentials per client address per minute (GraphiQL's page,
+ *   401s), so even a caller that never authenticates can't make the API work without bound;
  * - `publicSubmissions`: public submissions (page posts and the public JSON API) per client address per minute.
  *
  * Counters live in this process's memory by default. Given a Redis client they live in Redis, so every
@@ -52,10 +54,6 @@ export class RateLimit {
         : new RateLimiterMemory(settings);
   }
 
-  get enabled(): boolean {
-    return this.limiter !== undefined;
-  }
-
   /** Counts one event for `key`. */
   async consume(key: string): Promise<RateDecision> {
     if (!this.limiter) return this.decision(true, undefined);
@@ -87,6 +85,7 @@ export class RateLimit {
 export interface RateLimits {
   apiKey: RateLimit;
   authFailures: RateLimit;
+  anonymous: RateLimit;
   publicSubmissions: RateLimit;
 }
 
@@ -96,6 +95,7 @@ export function createRateLimits(config: Config, store: RateLimitStore = { kind:
     authFailures: new RateLimit({ name: 'auth-failures', quota: config.authFailureLimitPerMinute, windowSeconds: 60 }, store, {
       blockSeconds: config.authFailureBlockSeconds,
     }),
+    anonymous: new RateLimit({ name: 'anonymous', quota: config.anonymousRateLimitPerMinute, windowSeconds: 60 }, store),
     publicSubmissions: new RateLimit({ name: 'public', quota: config.publicRateLimitPerMinute, windowSeconds: 60 }, store),
   };
 }

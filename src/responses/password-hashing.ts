@@ -3,10 +3,14 @@
  * pool (4 threads by default, shared with file and DNS work). Unbounded, a flood of submissions keeps
  * every pool thread and core busy hashing while other tenants' requests wait for CPU; so one hasher
  * per app lets at most `concurrency` hashes run at once (PASSWORD_HASH_CONCURRENCY) and queues the
- * rest in arrival order. The queue itself is bounded by the public rate limit, the body size limit
- * and MAX_PASSWORD_ANSWERS per submission.
+ * rest in arrival order. The queue is bounded too (WAITING_PER_SLOT per slot): past it a submission is
+ * refused with 503 at once, rather than queueing work whose client will have given up by the time it runs.
  */
+import { unavailable } from '../errors.ts';
 import { hashPassword } from './shapes.ts';
+
+/** Hashes that may wait per running slot before new ones are refused (with 2 slots: ~6 s of queue). */
+export const WAITING_PER_SLOT = 64;
 
 export class PasswordHasher {
   private running = 0;
@@ -22,6 +26,7 @@ export class PasswordHasher {
   /** The stored form of `clear` (`scrypt$…`), once a slot is free. */
   async hash(clear: string): Promise<string> {
     if (this.running < this.concurrency) this.running++;
+    else if (this.waiting.length >= this.concurrency * WAITING_PER_SLOT) throw unavailable();
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await this.hashOne(clear);

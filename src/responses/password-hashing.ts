@@ -9,8 +9,8 @@
 import { unavailable } from '../errors.ts';
 import { hashPassword } from './shapes.ts';
 
-/** Hashes that may wait per running slot before new ones are refused (with 2 slots: ~6 s of queue). */
-export const WAITING_PER_SLOT = 64;
+/** Hashes that may wait per running slot before new ones are refused (2 slots, ~50 ms a hash: ~13 s of queue, under the 30 s request timeout). */
+export const WAITING_PER_SLOT = 256;
 
 export class PasswordHasher {
   private running = 0;

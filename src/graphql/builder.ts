@@ -5,6 +5,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin, { decodeGlobalID } from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { readScope } from '../auth/auth.service.ts';
 import { invalidInput } from '../errors.ts';
 import type { GraphQLContext } from './context.ts';
 
@@ -48,12 +49,16 @@ export const builder = new SchemaBuilder<{
     },
     nodeQueryOptions: {
       description: "Any object by its global id (`nodeId`); null when it does not exist or is not the caller's to see.",
-      resolve: (_root, args, _context, _info, resolveNode) => (NODE_TYPENAMES.has(args.id.typename) ? resolveNode(args.id) : null),
+      resolve: (_root, args, context, _info, resolveNode) => {
+        readScope(context.principal); // anonymous callers: UNAUTHENTICATED, before any lookup
+        return NODE_TYPENAMES.has(args.id.typename) ? resolveNode(args.id) : null;
+      },
     },
     nodesQueryOptions: {
       description: `Objects by their global ids, in order; null for each that does not exist or is not the caller's to see. At most ${MAX_NODES} ids.`,
       complexity: (args: { ids: readonly unknown[] }) => ({ field: 1 + Math.min(args.ids.length, MAX_NODES) * 5, multiplier: Math.min(args.ids.length, MAX_NODES) }),
-      resolve: (_root, args, _context, _info, resolveNodes) => {
+      resolve: (_root, args, context, _info, resolveNodes) => {
+        readScope(context.principal);
         if (args.ids.length > MAX_NODES) throw invalidInput([{ message: `At most ${MAX_NODES} ids`, path: ['ids'] }], 'Invalid arguments');
         // resolveNodes reads args.ids: unknown types become null entries, which it skips.
         (args as { ids: unknown[] }).ids = args.ids.map((id) => (id && NODE_TYPENAMES.has(id.typename) ? id : null));

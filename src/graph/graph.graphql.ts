@@ -32,6 +32,7 @@ import {
   responseConnection,
   ResponseDateFieldEnum,
   ResponseFilterInput,
+  ROW_COST,
 } from '../responses/responses.graphql.ts';
 import { decodeCursor, encodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
 import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from '../responses/summary.service.ts';
@@ -326,8 +327,12 @@ builder.objectFields(FormResponseRef, (t) => ({
 
 // ---------------------------------------------------------------- summaries
 
-/** A summary reads every response of its form (through the form's index): priced like a full page of rows. */
-const SUMMARY_COST = 1 + MAX_PAGE_SIZE / 4;
+/**
+ * A summary aggregates every response of its form (through the form's index, one statement for all
+ * forms at a path): priced like two response rows, so 100 forms with their summaries and last 3
+ * responses fit the default cost limit, and a 100-form page asking for two summaries each does not.
+ */
+const SUMMARY_COST = 2 * ROW_COST;
 
 const SummaryFilterInput = builder.inputType('SummaryFilter', {
   description: 'Which responses a summary counts (all of them by default, finished or not).',

@@ -18,7 +18,9 @@ import {
   CreateEnvironmentDocument,
   DeleteFormDocument,
   ImportFormDocument,
+  ReopenFormDocument,
   RevokeApiKeyDocument,
+  CloseFormDocument,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -29,6 +31,8 @@ Commands:
   key revoke KEY_ID                            revoke an API key
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
   form delete FORM_ID                          soft-delete a form
+  form close FORM_ID                           close a published form to new responses
+  form reopen FORM_ID                          publish a closed form again
   backup --out FILE                            write a consistent backup of the running server's embedded
                                                database (gzip-compressed tar); PostgreSQL: use pg_dump
   restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
@@ -178,6 +182,16 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
     case 'form delete': {
       const { deleteForm } = await call(target, DeleteFormDocument, { id: required(argument, 'FORM_ID') });
       return { output: deleteForm, text: `Deleted form ${deleteForm.id}` };
+    }
+    case 'form close': {
+      const { closeForm } = await call(target, CloseFormDocument, { id: required(argument, 'FORM_ID') });
+      const output = { id: closeForm.id, status: closeForm.status.toLowerCase() };
+      return { output, text: `Closed form ${output.id}` };
+    }
+    case 'form reopen': {
+      const { reopenForm } = await call(target, ReopenFormDocument, { id: required(argument, 'FORM_ID') });
+      const output = { id: reopenForm.id, status: reopenForm.status.toLowerCase() };
+      return { output, text: `Reopened form ${output.id}` };
     }
     case 'backup': {
       const output = await downloadBackup(target, required(values.out, '--out'));

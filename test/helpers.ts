@@ -7,7 +7,7 @@ import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/auth.service.ts';
 import { readTemplateExample } from '../src/bootstrap.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
+import { openDatabase, type Database, type DatabaseHandle, type OpenOptions } from '../src/db/client.ts';
 import { createEnvironment } from '../src/environments/environments.service.ts';
 import { importForm } from '../src/forms/forms.service.ts';
 import type { Theme } from '../src/forms/theme.ts';
@@ -16,11 +16,11 @@ import { createId } from '../src/ids.ts';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /** Opens this file's database: the run's PostgreSQL database, or a PGlite loaded from the migrated dump. */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(options: Pick<OpenOptions, 'logger'> = {}): Promise<DatabaseHandle> {
   const databaseUrl = inject('testDatabaseUrl');
-  if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4 });
+  if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4, ...options });
   const dump = readFileSync(inject('pgliteDumpFile')!);
-  return openDatabase({ loadDataDir: new Blob([dump]) });
+  return openDatabase({ loadDataDir: new Blob([dump]), ...options });
 }
 
 /**

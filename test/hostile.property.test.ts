@@ -242,6 +242,12 @@ describe('REST', () => {
     await send(`/api/v1/responses?${search}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
   });
 
+  test.prop([segment, segment, fc.constantFrom('close', 'reopen'), hostileHeaders], options)('close/reopen: hostile ids in the path and hostile headers', async (environmentId, id, action, headers) => {
+    await send(`/api/v1/environments/${environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/${formId}/${action}`, { method: 'POST', headers }, 'json');
+  });
+
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH')], options)('any API path: hostile headers and methods', async (headers, method) => {
     const init: RequestInit = { method, headers };
     if (method !== 'GET') init.body = JSON.stringify(validBody(tenant.templateId));
@@ -261,6 +267,29 @@ describe('GraphQL', () => {
   test.prop([fc.nat(), hostileValue], options)('formResponses: hostile variables', async (pick, value) => {
     const variables = mutate({ formId, filter: { returnPartials: true, since: '2020-01-01T00:00:00Z' }, first: 10, after: null }, pick, value);
     await send('/graphql', json('POST', { query: LISTING, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  const GRAPH = `query G($id: ID!, $ids: [ID!]!, $env: ID!, $forms: FormFilter, $email: String, $first: Int, $after: String, $summary: SummaryFilter, $responses: ResponseFilter) {
+    node(id: $id) { nodeId }
+    nodes(ids: $ids) { nodeId }
+    environment(id: $env) {
+      forms(filter: $forms, first: $first, after: $after) { edges { node { id summary(filter: $summary) { total } responses(filter: $responses, first: 3) { edges { node { id } } } } } }
+      leads(filter: { email: $email }, first: $first, after: $after) { edges { node { id } } }
+    }
+  }`;
+  test.prop([fc.nat(), hostileValue], options)('the graph: hostile node ids, filters, pages and cursors', async (pick, value) => {
+    const base = {
+      id: 'Rm9ybTp4',
+      ids: ['Rm9ybTp4'],
+      env: tenant.environmentId,
+      forms: { status: 'PUBLISHED', nameContains: 'a' },
+      email: 'a@example.com',
+      first: 5,
+      after: null,
+      summary: { since: '2020-01-01T00:00:00Z', dateField: 'CREATED_AT' },
+      responses: { returnPartials: true },
+    };
+    await send('/graphql', json('POST', { query: GRAPH, variables: mutate(base, pick, value) }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 
   test.prop([hostileString, hostileValue], options)('literals: hostile strings and JSON written into the document', async (text, value) => {
@@ -287,6 +316,8 @@ describe('GraphQL', () => {
     'mutation M($id: ID!) { revokeApiKey(id: $id) { id } }',
     'mutation M($id: ID!) { deleteForm(id: $id) { id } }',
     'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',
+    'mutation M($id: ID!) { closeForm(id: $id) { id } }',
+    'mutation M($id: ID!) { reopenForm(id: $id) { id } }',
   ];
   test.prop([fc.constantFrom(...ADMIN), hostileValue, hostileString], options)('the CLI mutations: hostile variables', async (query, value, text) => {
     const variables = { input: value, id: text };

@@ -3,7 +3,7 @@
  * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
@@ -88,6 +88,8 @@ export async function revokeApiKey(db: Db, id: string) {
  * within `VERIFIED_KEY_TTL_MS`. Entries are per database handle, so two apps in one process never share them.
  */
 export const VERIFIED_KEY_TTL_MS = 10_000;
+/** How stale `lastUsedAt` may get before a verification writes it again. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 const VERIFIED_KEY_CACHE_MAX = 10_000;
 interface VerifiedKey {
   db: Db;
@@ -134,7 +136,7 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
   }
   const revocationsBefore = revocations;
   const [row] = await db
-    .select({ environmentId: apiKeys.environmentId, secretHash: apiKeys.secretHash, revokedAt: apiKeys.revokedAt })
+    .select({ environmentId: apiKeys.environmentId, secretHash: apiKeys.secretHash, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .where(eq(apiKeys.id, id));
   if (!row || row.revokedAt) {
@@ -144,6 +146,11 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
   const secretHash = Buffer.from(row.secretHash, 'hex');
   const ok = timingSafeEqual(sha256(secret), secretHash);
   if (!ok) return null;
+  // lastUsedAt is approximate: written when a verification reads the row (at most every
+  // VERIFIED_KEY_TTL_MS per process with the cache) and the stored value is over a minute old.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, id));
+  }
   if (useCache && revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, secretHash, expiresAt: Date.now() + VERIFIED_KEY_TTL_MS });
   return { keyId: id, environmentId: row.environmentId };
 }
@@ -179,6 +186,41 @@ export function requireApiKey(principal: Principal): { environmentId: string } {
   if (principal.kind === 'apiKey') return principal;
   if (principal.kind === 'anonymous') throw principal.offered ? invalidCredentials() : missingCredentials();
   throw new AppError('FORBIDDEN', 'This operation needs an environment API key');
+}
+
+/**
+ * The environment a reader of the graph is confined to: its API key's, or null for the admin token
+ * (every environment). Anonymous callers are refused. Every loader of a node or list filters by it.
+ */
+export function readScope(principal: Principal): string | null {
+  if (principal.kind === 'admin') return null;
+  return requireApiKey(principal).environmentId;
+}
+
+export type ApiKeyRow = Omit<typeof apiKeys.$inferSelect, 'secretHash'>;
+const publicKeyColumns = {
+  id: apiKeys.id,
+  environmentId: apiKeys.environmentId,
+  name: apiKeys.name,
+  createdAt: apiKeys.createdAt,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
+/** Keys (never their hashes) by id, in one statement; each a key of `scope` (null: any environment), else null. */
+export async function loadApiKeys(db: Db, scope: string | null, ids: readonly string[]): Promise<(ApiKeyRow | null)[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(publicKeyColumns)
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.id, [...ids]), scope === null ? undefined : eq(apiKeys.environmentId, scope)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** An environment's keys, revoked ones included, newest first. */
+export async function listApiKeys(db: Db, environmentId: string): Promise<ApiKeyRow[]> {
+  return db.select(publicKeyColumns).from(apiKeys).where(eq(apiKeys.environmentId, environmentId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 export function requireAdmin(principal: Principal): void {

@@ -1,6 +1,6 @@
 /** Opens the database: PostgreSQL through postgres.js when a URL is given, embedded PGlite otherwise. */
 import { mkdirSync } from 'node:fs';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
@@ -34,6 +34,8 @@ export interface OpenOptions {
   statementTimeoutMs?: number | undefined;
   /** PostgreSQL: longest wait for a new connection, in milliseconds. */
   connectTimeoutMs?: number | undefined;
+  /** Sees every statement drizzle runs (tests count them). */
+  logger?: Logger | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -54,7 +56,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     });
-    const db = drizzle(client, { schema });
+    const db = drizzle(client, { schema, logger: options.logger });
     return {
       db: db as unknown as Database,
       kind: 'postgres',
@@ -84,7 +86,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     lock?.release();
     throw error;
   }
-  const db = drizzle(client, { schema });
+  const db = drizzle(client, { schema, logger: options.logger });
   return {
     db: db as unknown as Database,
     kind: 'pglite',

@@ -29,11 +29,17 @@ export const apiKeys = pgTable(
     secretHash: text('secret_hash').notNull(),
     createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** When the key last authenticated a request; written at most once a minute per key (auth.service.ts). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('api_keys_environment_id_idx').on(t.environmentId)],
 );
 
-export const FORM_STATUSES = ['draft', 'published'] as const;
+/**
+ * draft: not served. published: served, accepting responses. closed: served as a "no longer accepting
+ * responses" page; its responses stay readable and it can still be a template. (Deleted is `deleted_at`.)
+ */
+export const FORM_STATUSES = ['draft', 'published', 'closed'] as const;
 export type FormStatus = (typeof FORM_STATUSES)[number];
 
 export const forms = pgTable(
@@ -56,7 +62,10 @@ export const forms = pgTable(
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),
-    check('forms_status_check', sql`${t.status} in ('draft', 'published')`),
+    // Environment.forms (newest first) and Form.generatedForms: keyset listings, like the responses'.
+    index('forms_environment_created_idx').on(t.environmentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('forms_source_created_idx').on(t.sourceFormId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check('forms_status_check', sql`${t.status} in ('draft', 'published', 'closed')`),
   ],
 );
 
@@ -76,7 +85,11 @@ export const leads = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('leads_environment_email_uq').on(t.environmentId, t.email)],
+  (t) => [
+    uniqueIndex('leads_environment_email_uq').on(t.environmentId, t.email),
+    // Environment.leads, newest first.
+    index('leads_environment_created_idx').on(t.environmentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
 );
 
 /** How often a lead has visited and completed one form (`personAttributes.visitedForm` / `completedForm`). */

@@ -1,10 +1,15 @@
 /** GraphQL types and admin mutations of environments and their API keys. */
-import { createApiKey, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { createApiKey, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../errors.ts';
-import { createEnvironment, getEnvironment, type Environment } from './environments.service.ts';
+import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
-const EnvironmentRef = builder.objectRef<Environment>('Environment').implement({
+/** Loaded by id through the request's dataloader, which answers only the caller's own environment (any for the admin token). */
+export const EnvironmentRef = builder.loadableNodeRef('Environment', {
+  id: { resolve: (environment: Environment) => environment.id },
+  load: (ids: string[], ctx) => loadEnvironments(ctx.db, readScope(ctx.principal), ids),
+});
+EnvironmentRef.implement({
   description: 'A tenant. Its id is the Site ID used in API paths.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -19,12 +24,25 @@ interface ApiKeyRecord {
   name: string;
   createdAt: Date;
   revokedAt?: Date | null;
+  lastUsedAt?: Date | null;
 }
 
-const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+/** Never carries the secret or its hash; loaded only within the caller's environment (any for the admin token). */
+export const ApiKeyRef = builder.loadableNodeRef('ApiKey', {
+  id: { resolve: (key: ApiKeyRecord) => key.id },
+  load: (ids: string[], ctx) => loadApiKeys(ctx.db, readScope(ctx.principal), ids),
+});
+ApiKeyRef.implement({
   description: 'An API key. Its secret is shown only once, by createApiKey.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Public prefix of the key; use it to revoke the key.' }),
+    prefix: t.string({ description: 'How the key starts (`fl_<id>_`): recognise a key without seeing its secret.', resolve: (key) => `fl_${key.id}_` }),
+    lastUsedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key last authenticated a request (to within about a minute); null if never.',
+      resolve: (key) => key.lastUsedAt ?? null,
+    }),
     environmentId: t.exposeID('environmentId'),
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { environments } from '../db/schema.ts';
@@ -38,4 +38,12 @@ export async function getEnvironment(db: Db, id: string): Promise<Environment | 
 export async function hasAnyEnvironment(db: Db): Promise<boolean> {
   const rows = await db.select({ id: environments.id }).from(environments).limit(1);
   return rows.length > 0;
+}
+
+/** Environments by id, in one statement: only `scope` itself (null: any), else null. */
+export async function loadEnvironments(db: Db, scope: string | null, ids: readonly string[]): Promise<(Environment | null)[]> {
+  const wanted = scope === null ? [...ids] : ids.filter((id) => id === scope);
+  const rows = wanted.length === 0 ? [] : await db.select().from(environments).where(inArray(environments.id, wanted));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
 }

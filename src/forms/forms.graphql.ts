@@ -1,6 +1,6 @@
 /** GraphQL types and fields of forms: the Component union, Form, generateForm, importForm, deleteForm. */
 import { z } from 'zod';
-import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { builder, type BuilderTypes } from '../graphql/builder.ts';
@@ -16,15 +16,16 @@ import {
   type StoredComponent,
   type StoredStep,
 } from './components.ts';
-import { deleteForm, findForm, findFormById, formUrl, generateForm, importForm, type Form } from './forms.service.ts';
+import { deleteForm, findForm, findFormById, formUrl, generateForm, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
 // ---------------------------------------------------------------- components
 
-const FormStatusEnum = builder.enumType('FormStatus', {
-  description: 'A published form is served at its url; a draft is not.',
+export const FormStatusEnum = builder.enumType('FormStatus', {
+  description:
+    'DRAFT: not served. PUBLISHED: served at its url, accepting responses. CLOSED: its url shows "no longer accepting responses"; its responses stay readable and it can still be a template. Deleted forms are not listed.',
   values: Object.fromEntries(FORM_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
-    'DRAFT' | 'PUBLISHED',
+    'DRAFT' | 'PUBLISHED' | 'CLOSED',
     { value: (typeof FORM_STATUSES)[number] }
   >,
 });
@@ -214,7 +215,15 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
 
 // ---------------------------------------------------------------- form
 
-export const FormRef = builder.objectRef<Form>('Form').implement({
+/**
+ * Loaded by id through the request's dataloader (node lookups, `sourceForm`, a response's `form`), which
+ * answers only live forms of the caller's environment (any environment for the admin token).
+ */
+export const FormRef = builder.loadableNodeRef('Form', {
+  id: { resolve: (form: Form) => form.id },
+  load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids),
+});
+FormRef.implement({
   description: 'A form: its steps, theme and public url.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -346,3 +355,29 @@ builder.mutationField('deleteForm', (t) =>
   }),
 );
 
+
+/** The environment a form mutation acts in: the API key's, or (admin token) the form's own. */
+async function formEnvironment(ctx: GraphQLContext, id: string): Promise<string> {
+  const environmentId = ctx.principal.kind === 'admin' ? (await findFormById(ctx.db, id))?.environmentId : requireApiKey(ctx.principal).environmentId;
+  if (environmentId === undefined) throw notFound('Form not found');
+  return environmentId;
+}
+
+builder.mutationField('closeForm', (t) =>
+  t.field({
+    type: FormRef,
+    description:
+      'Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => setFormStatus(ctx.db, await formEnvironment(ctx, String(id)), String(id), 'closed'),
+  }),
+);
+
+builder.mutationField('reopenForm', (t) =>
+  t.field({
+    type: FormRef,
+    description: 'Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => setFormStatus(ctx.db, await formEnvironment(ctx, String(id)), String(id), 'published'),
+  }),
+);

@@ -1,8 +1,9 @@
 /** Forms: import templates, generate published forms from them, read and soft-delete. */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { forms, type FormStatus } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { createId } from '../ids.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
 import { inheritTheme, type Theme } from './theme.ts';
@@ -91,4 +92,130 @@ export async function deleteForm(db: Db, environmentId: string, id: string): Pro
     .returning();
   if (!row) throw notFound('Form not found');
   return row;
+}
+
+// ---------------------------------------------------------------- the graph: lookups and listings
+
+/** A keyset position in a newest-first listing: `created_at` to the microsecond, and the id. */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** `created_at` of `column`'s table to the microsecond, as the listings' cursors carry it. */
+export const microsOf = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export type ListedForm = Form & { position: string };
+
+const formColumns = { ...getTableColumns(forms), position: microsOf(forms.createdAt).as('position') };
+
+/** Live forms by id, in one statement; each a form of `scope` (null: any environment), else missing. */
+export async function loadForms(db: Db, scope: string | null, ids: readonly string[]): Promise<(Form | null)[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(forms)
+    .where(and(inArray(forms.id, [...ids]), isNull(forms.deletedAt), scope === null ? undefined : eq(forms.environmentId, scope)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+export interface FormListFilter {
+  status?: FormStatus | undefined;
+  /** Case-insensitive substring of the name. */
+  nameContains?: string | undefined;
+}
+
+export interface Page<T> {
+  rows: T[];
+  hasNextPage: boolean;
+}
+
+const pageOf = <T>(rows: T[], limit: number): Page<T> => ({ hasNextPage: rows.length > limit, rows: rows.slice(0, limit) });
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+function formFilterConditions(filter: FormListFilter, after: ListCursor | undefined): (SQL | undefined)[] {
+  return [
+    isNull(forms.deletedAt),
+    filter.status === undefined ? undefined : eq(forms.status, filter.status),
+    filter.nameContains === undefined ? undefined : ilike(forms.name, likePattern(filter.nameContains)),
+    after === undefined ? undefined : sql`(${forms.createdAt}, ${forms.id}) < (${after.createdAt}::timestamptz, ${after.id})`,
+  ];
+}
+
+/** An environment's live forms, newest first, one keyset page (the forms_environment_created_idx order). */
+export async function listForms(
+  db: Db,
+  input: { environmentId: string; filter: FormListFilter; after?: ListCursor | undefined; limit: number },
+): Promise<Page<ListedForm>> {
+  const rows = await db
+    .select(formColumns)
+    .from(forms)
+    .where(and(eq(forms.environmentId, input.environmentId), ...formFilterConditions(input.filter, input.after)))
+    .orderBy(desc(forms.createdAt), desc(forms.id))
+    .limit(input.limit + 1);
+  return pageOf(rows, input.limit);
+}
+
+/**
+ * The live forms generated from each of `sourceIds` (of the same environment), newest first: one page
+ * per source in one statement (a lateral index scan per source), in the order of `sourceIds`.
+ */
+export async function generatedFormPages(
+  db: Db,
+  sourceIds: readonly string[],
+  input: { filter: FormListFilter; after?: ListCursor | undefined; limit: number },
+): Promise<Page<ListedForm>[]> {
+  if (sourceIds.length === 0) return [];
+  const source = alias(forms, 'source');
+  const page = db
+    .select(formColumns)
+    .from(forms)
+    .where(and(eq(forms.sourceFormId, source.id), eq(forms.environmentId, source.environmentId), ...formFilterConditions(input.filter, input.after)))
+    .orderBy(desc(forms.createdAt), desc(forms.id))
+    .limit(input.limit + 1)
+    .as('generated');
+  const rows = await db
+    .select({ sourceId: source.id, form: fieldsOf(page, formColumns) })
+    .from(source)
+    .crossJoinLateral(page)
+    .where(inArray(source.id, [...sourceIds]));
+  return groupPages(sourceIds, rows, (row) => row.sourceId, (row) => row.form as unknown as ListedForm, input.limit);
+}
+
+/** The columns of a (lateral) subquery, selected under the names they had inside it. */
+export function fieldsOf<K extends string>(subquery: object, columns: Record<K, unknown>): Record<K, AnyPgColumn> {
+  return Object.fromEntries(Object.keys(columns).map((key) => [key, (subquery as Record<string, AnyPgColumn>)[key]])) as Record<K, AnyPgColumn>;
+}
+
+/** Splits one statement's rows into a page per parent, in the parents' order (rows arrive in listing order per parent). */
+export function groupPages<R, T>(parentIds: readonly string[], rows: R[], parentOf: (row: R) => string, item: (row: R) => T, limit: number): Page<T>[] {
+  const byParent = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = parentOf(row);
+    let list = byParent.get(key);
+    if (!list) byParent.set(key, (list = []));
+    list.push(item(row));
+  }
+  return parentIds.map((id) => pageOf(byParent.get(id) ?? [], limit));
+}
+
+/**
+ * Closing and reopening. published → closed (closeForm), closed → published (reopenForm); asking for
+ * the state a form is already in changes nothing. A draft can be neither closed nor reopened (CONFLICT).
+ */
+export async function setFormStatus(db: Db, environmentId: string, id: string, target: 'closed' | 'published'): Promise<Form> {
+  const from = target === 'closed' ? 'published' : 'closed';
+  const [row] = await db
+    .update(forms)
+    .set({ status: target, updatedAt: new Date() })
+    .where(and(eq(forms.id, id), eq(forms.environmentId, environmentId), isNull(forms.deletedAt), eq(forms.status, from)))
+    .returning();
+  if (row) return row;
+  const existing = await findForm(db, environmentId, id);
+  if (!existing) throw notFound('Form not found');
+  if (existing.status === target) return existing;
+  throw new AppError('CONFLICT', `A ${existing.status} form cannot be ${target === 'closed' ? 'closed' : 'reopened'}`);
 }

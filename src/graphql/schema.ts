@@ -2,6 +2,8 @@
 import { lexicographicSortSchema } from 'graphql';
 import '../environments/environments.graphql.ts';
 import '../forms/forms.graphql.ts';
+import '../graph/graph.graphql.ts';
+import '../leads/leads.graphql.ts';
 import '../responses/responses.graphql.ts';
 import { builder } from './builder.ts';
 

@@ -10,9 +10,10 @@
  *
  * Every function takes the caller's transaction.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { leadFormStats, leads } from '../db/schema.ts';
+import { microsOf, type ListCursor, type Page } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
 
 export type Lead = typeof leads.$inferSelect;
@@ -110,4 +111,40 @@ function isUniqueViolation(error: unknown): boolean {
     if ((e as { code?: unknown }).code === '23505') return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------- the graph
+
+const leadColumns = { ...getTableColumns(leads), position: microsOf(leads.createdAt).as('position') };
+export type ListedLead = Lead & { position: string };
+
+/** Leads by id, in one statement; each a lead of `scope` (null: any environment), else null. */
+export async function loadLeads(db: Db, scope: string | null, ids: readonly string[]): Promise<(Lead | null)[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(leads)
+    .where(and(inArray(leads.id, [...ids]), scope === null ? undefined : eq(leads.environmentId, scope)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** An environment's leads, newest first, one keyset page; `email` matches exactly (case-insensitively). */
+export async function listLeads(
+  db: Db,
+  input: { environmentId: string; email?: string | undefined; after?: ListCursor | undefined; limit: number },
+): Promise<Page<ListedLead>> {
+  const rows = await db
+    .select(leadColumns)
+    .from(leads)
+    .where(
+      and(
+        eq(leads.environmentId, input.environmentId),
+        input.email === undefined ? undefined : eq(leads.email, normaliseEmail(input.email)),
+        input.after === undefined ? undefined : sql`(${leads.createdAt}, ${leads.id}) < (${input.after.createdAt}::timestamptz, ${input.after.id})`,
+      ),
+    )
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(input.limit + 1);
+  return { hasNextPage: rows.length > input.limit, rows: rows.slice(0, input.limit) };
 }

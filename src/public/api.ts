@@ -16,7 +16,7 @@ import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
 import { findFormResponse, prepareAnswers, submitAnswers, type ResponseRow } from '../responses/submissions.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
-import { liveForm, type PublicContext, type PublicDeps } from './http.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
@@ -53,6 +53,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.get('/s/:formId/definition', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
+    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     c.header('Cache-Control', 'no-cache');
     return c.json({
       id: form.id,
@@ -76,6 +77,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.post('/s/:formId/responses', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
+    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = startSchema.safeParse(read.body);
@@ -107,6 +109,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.patch('/s/:formId/responses/:responseId', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
+    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     const row = await findFormResponse(db, form.id, c.req.param('responseId'));

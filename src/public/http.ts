@@ -8,7 +8,7 @@ import { findFormById, type Form } from '../forms/forms.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import type { AnswerLimits } from '../responses/submissions.service.ts';
-import { renderMessagePage } from './render.ts';
+import { renderClosedPage, renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
@@ -31,10 +31,24 @@ export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|defin
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
-/** A form the public may see: published and not deleted. Drafts, deleted and unknown forms are all "not found". */
+/**
+ * A form the public may see: published or closed, not deleted. Drafts, deleted and unknown forms are
+ * all "not found"; a closed form is shown as closed (`closedFormPage`, `FORM_CLOSED` with 410).
+ */
 export async function liveForm(db: Db, formId: string): Promise<Form | undefined> {
   const form = await findFormById(db, formId);
-  return form?.status === 'published' ? form : undefined;
+  return form?.status === 'published' || form?.status === 'closed' ? form : undefined;
+}
+
+/** The public JSON API's answer for a closed form: 410 Gone, the form no longer takes responses. */
+export const FORM_CLOSED = { message: 'This form is closed and no longer accepts responses' } as const;
+export const FORM_CLOSED_STATUS = 410;
+
+/** A closed form's page: its theme, "no longer accepting responses", 410. */
+export async function closedFormPage(c: PublicContext, form: Form, fontsCssUrl: string | undefined): Promise<Response> {
+  const nonce = newNonce();
+  const page = await renderClosedPage(form, { nonce, fontsCssUrl });
+  return sendHtml(c, page.toString(), FORM_CLOSED_STATUS, pageCsp(nonce, { fontsCssUrl }));
 }
 
 export const newNonce = () => randomBytes(16).toString('base64');

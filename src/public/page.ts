@@ -29,6 +29,7 @@ import { answerFromFields, componentOfField, PostedFields } from './form-fields.
 import {
   leadCookieName,
   liveForm,
+  closedFormPage,
   newNonce,
   newSession,
   notFoundPage,
@@ -91,6 +92,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.get('/s/:formId', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return notFoundPage(c);
+    if (form.status === 'closed') return closedFormPage(c, form, config.fontsCssUrl);
     await visitorLead(c, form);
     const query = c.req.query();
     if (query.new !== undefined) {
@@ -122,6 +124,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.post('/s/:formId', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return notFoundPage(c);
+    if (form.status === 'closed') return closedFormPage(c, form, config.fontsCssUrl);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form), 303);
     const step = form.steps[stepIndex]!;

@@ -117,6 +117,16 @@ ${logo(form.theme)}
   return document(form.theme, chrome, form.name, [], body);
 }
 
+/** A closed form: its theme and name, and that it no longer accepts responses. */
+export function renderClosedPage(form: Form, chrome: PageChrome): Html {
+  const body = html`<main class="fl-page fl-center">
+${logo(form.theme)}
+<h1>${form.name}</h1>
+<p>This form is no longer accepting responses.</p>
+</main>`;
+  return document(form.theme, chrome, form.name, [], body);
+}
+
 /** A plain page for 404s and other errors (no form theme: the form may not exist). */
 export function renderMessagePage(chrome: PageChrome, title: string, message: string): Html {
   const body = html`<main class="fl-page fl-center"><h1>${title}</h1><p>${message}</p></main>`;

@@ -3,7 +3,7 @@
  * forward connections (`first` ≤ 100, `after`) over the keyset listings of responses.service.ts.
  * Each answer is offered raw (`response`, as stored) and typed (`answer`, a union by component type).
  */
-import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { IDENTITY_FIELD_KEYS, isBookingType, type FieldError } from '../forms/components.ts';
 import { builder, type BuilderTypes } from '../graphql/builder.ts';
@@ -16,6 +16,7 @@ import {
   FORM_PAGE_SIZE,
   isListableInstant,
   listResponses,
+  loadResponses,
   MAX_PAGE_SIZE,
   type ListedResponse,
   type ResponseDateField,
@@ -144,7 +145,12 @@ const PersonAttributesRef = builder.objectRef<ResponseRecord>('PersonAttributes'
   }),
 });
 
-export const FormResponseRef = builder.objectRef<ListedResponse>('FormResponse').implement({
+/** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
+export const FormResponseRef = builder.loadableNodeRef('FormResponse', {
+  id: { resolve: (response: ListedResponse) => response.id },
+  load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids),
+});
+FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -170,7 +176,7 @@ export const FormResponseRef = builder.objectRef<ListedResponse>('FormResponse')
   }),
 });
 
-const FormResponseConnection = builder.connectionObject(
+export const FormResponseConnection = builder.connectionObject(
   {
     type: FormResponseRef,
     name: 'FormResponseConnection',
@@ -181,12 +187,12 @@ const FormResponseConnection = builder.connectionObject(
   { name: 'FormResponseEdge' },
 );
 
-const ResponseDateFieldEnum = builder.enumType('ResponseDateField', {
+export const ResponseDateFieldEnum = builder.enumType('ResponseDateField', {
   description: 'The timestamp `since` and `until` filter on.',
   values: { CREATED_AT: { value: 'createdAt' }, UPDATED_AT: { value: 'updatedAt' } } as const,
 });
 
-const ResponseFilterInput = builder.inputType('ResponseFilter', {
+export const ResponseFilterInput = builder.inputType('ResponseFilter', {
   description: 'Filters of both response listings (the same as the REST query parameters).',
   fields: (t) => ({
     returnPartials: t.boolean({ defaultValue: false, description: 'Include unfinished (partial) responses.' }),
@@ -196,14 +202,14 @@ const ResponseFilterInput = builder.inputType('ResponseFilter', {
   }),
 });
 
-interface ListingArgs {
+export interface ListingArgs {
   environmentId?: string | number | null | undefined;
   filter?: { returnPartials?: boolean | null; since?: Date | null; until?: Date | null; dateField?: ResponseDateField | null } | null;
   first?: number | null;
   after?: string | null;
 }
 
-const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
+export const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
 
 /** The environment the caller reads: its API key's, or (admin token) the one it names. */
 function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environmentId']): string {
@@ -217,8 +223,8 @@ function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environm
   return own;
 }
 
-async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
-  const environmentId = environmentOf(ctx, args.environmentId);
+/** A listing's arguments checked (BAD_USER_INPUT listing every problem): page size, cursor, filter. */
+export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
   const first = args.first ?? FORM_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
@@ -231,19 +237,34 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
   }
   if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
   if (errors.length > 0) throw invalidArguments(errors);
+  return {
+    first,
+    after,
+    filter: {
+      includePartials: filter.returnPartials ?? false,
+      since: filter.since ?? undefined,
+      until: filter.until ?? undefined,
+      dateField: filter.dateField ?? ('createdAt' as const),
+    },
+  };
+}
 
+export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
+  const environmentId = environmentOf(ctx, args.environmentId);
+  const { first, after, filter } = checkListingArgs(args);
   const page: ResponsePage | null = await listResponses(ctx.db, {
     environmentId,
     formId,
-    includePartials: filter.returnPartials ?? false,
-    since: filter.since ?? undefined,
-    until: filter.until ?? undefined,
-    dateField: filter.dateField ?? 'createdAt',
+    ...filter,
     after,
     limit: first,
   });
   if (!page) throw notFound('Form not found');
-  // Cursors are encoded only when a client selects them.
+  return responseConnection(page, after !== undefined);
+}
+
+/** A page as a connection; cursors are encoded only when a client selects them. */
+export function responseConnection(page: ResponsePage, hasPrevious: boolean) {
   const edges = page.responses.map((node) => ({
     node,
     get cursor() {
@@ -254,7 +275,7 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
     edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
-      hasPreviousPage: after !== undefined,
+      hasPreviousPage: hasPrevious,
       get startCursor() {
         const first = page.responses[0];
         return first ? cursorOf(first) : null;
@@ -272,8 +293,8 @@ async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: st
  * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
  * response.
  */
-const ROW_COST = 5;
-const listingComplexity = (args: { first?: number | null }) => {
+export const ROW_COST = 5;
+export const listingComplexity = (args: { first?: number | null }) => {
   const rows = Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE);
   return { field: 1 + rows * ROW_COST, multiplier: rows };
 };

@@ -10,11 +10,11 @@
  * Cursors carry `created_at` with PostgreSQL's full microsecond precision (read as text), since a
  * JavaScript Date keeps only milliseconds and two responses may share a millisecond.
  */
-import { and, desc, fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { responses } from '../db/schema.ts';
-import { findForm } from '../forms/forms.service.ts';
+import { forms, leads, responses } from '../db/schema.ts';
+import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
 import type { ResponseRecord } from './model.ts';
 
 /** Largest page a caller may ask for (GraphQL `first`, REST `limit`). */
@@ -213,4 +213,85 @@ export async function listResponses(db: Db, input: ListResponsesInput): Promise<
   const hasNextPage = rows.length > input.limit;
   // The rows are returned as they come (no copy): cursors are encoded only for those asked for.
   return { hasNextPage, responses: hasNextPage ? rows.slice(0, input.limit) : rows };
+}
+
+// ---------------------------------------------------------------- the graph: per-parent pages and lookups
+
+const responseColumns = {
+  id: responses.id,
+  formId: responses.formId,
+  leadId: responses.leadId,
+  finished: responses.finished,
+  data: responses.data,
+  meta: responses.meta,
+  ip: responses.ip,
+  country: responses.country,
+  visitedForm: responses.visitedForm,
+  completedForm: responses.completedForm,
+  version: responses.version,
+  createdAt: responses.createdAt,
+  updatedAt: responses.updatedAt,
+  dataUpdatedAt: responses.dataUpdatedAt,
+  position: createdAtMicros.as('position'),
+};
+
+/** The filter conditions of a listing, with values inline (the per-parent pages are not prepared). */
+function filterConditions(filter: ResponseFilter, after: ResponseCursor | undefined): (SQL | undefined)[] {
+  const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
+  return [
+    filter.includePartials ? undefined : sql`${responses.finished}`,
+    filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
+    filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
+    after ? sql`(${responses.createdAt}, ${responses.id}) < (${after.createdAt}::timestamptz, ${after.id})` : undefined,
+  ];
+}
+
+/**
+ * A page of responses for each parent (forms or leads of `scope`; null: any environment), newest first,
+ * in one statement: a lateral scan of the listing index per parent. Parents outside the scope (or
+ * deleted forms) get an empty page. In the order of `parentIds`.
+ */
+export async function responsePagesByParent(
+  db: Db,
+  parent: 'form' | 'lead',
+  scope: string | null,
+  parentIds: readonly string[],
+  input: ResponseFilter & { after?: ResponseCursor | undefined; limit: number },
+): Promise<{ responses: ListedResponse[]; hasNextPage: boolean }[]> {
+  if (parentIds.length === 0) return [];
+  const table = parent === 'form' ? forms : leads;
+  const link = parent === 'form' ? responses.formId : responses.leadId;
+  const page = db
+    .select(responseColumns)
+    .from(responses)
+    .where(and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)))
+    .orderBy(desc(responses.createdAt), desc(responses.id))
+    .limit(input.limit + 1)
+    .as('page');
+  const rows = await db
+    .select({ parentId: table.id, response: fieldsOf(page, responseColumns) })
+    .from(table)
+    .crossJoinLateral(page)
+    .where(
+      and(
+        inArray(table.id, [...parentIds]),
+        scope === null ? undefined : eq(table.environmentId, scope),
+        parent === 'form' ? isNull(forms.deletedAt) : undefined,
+      ),
+    );
+  return groupPages(parentIds, rows, (row) => row.parentId, (row) => row.response as unknown as ListedResponse, input.limit).map((p) => ({
+    responses: p.rows,
+    hasNextPage: p.hasNextPage,
+  }));
+}
+
+/** Responses by id, in one statement; each a response of `scope` (null: any environment), else null. */
+export async function loadResponses(db: Db, scope: string | null, ids: readonly string[]): Promise<(ListedResponse | null)[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(responseColumns)
+    .from(responses)
+    .where(and(inArray(responses.id, [...ids]), scope === null ? undefined : eq(responses.environmentId, scope)));
+  const byId = new Map(rows.map((row) => [row.id, row as ListedResponse]));
+  return ids.map((id) => byId.get(id) ?? null);
 }

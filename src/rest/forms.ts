@@ -1,9 +1,10 @@
 /** v1 REST: POST /api/v1/environments/{environmentId}/forms/generate, an adapter of `generateForm`. */
 import { Hono } from 'hono';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { invalidInput } from '../errors.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { findForm } from '../forms/forms.service.ts';
 import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
-import { GenerateFormDocument } from '../graphql/generated/graphql.ts';
+import { CloseFormDocument, GenerateFormDocument, ReopenFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
@@ -33,6 +34,30 @@ export function formsRoutes(deps: RestDeps) {
     return c.json({ success, result: { form: { id: form.id, url: form.url } } }, 200);
   });
   routes.all('/environments/:environmentId/forms/generate', methodNotAllowed(['POST']));
+
+  // Closing and reopening (no body): adapters of `closeForm` / `reopenForm`. The form must be a live
+  // form of the path's environment; another environment's form is 404 like an unknown one.
+  for (const action of ['close', 'reopen'] as const) {
+    const path = `/environments/:environmentId/forms/:formId/${action}`;
+    routes.post(path, async (c) => {
+      const environmentId = c.req.param('environmentId') ?? '';
+      const formId = c.req.param('formId') ?? '';
+      try {
+        requireEnvironmentAccess(c.var.principal, environmentId);
+        // The admin token names the environment in the path: the form must be one of its forms.
+        if (c.var.principal.kind === 'admin' && !(await findForm(deps.db, environmentId, formId))) throw notFound('Form not found');
+      } catch (error) {
+        return respondWithError(c, error);
+      }
+      const result =
+        action === 'close'
+          ? await execute(c, deps, CloseFormDocument, { id: formId }).then((r) => ('response' in r ? r : { data: r.data.closeForm }))
+          : await execute(c, deps, ReopenFormDocument, { id: formId }).then((r) => ('response' in r ? r : { data: r.data.reopenForm }));
+      if ('response' in result) return result.response;
+      return c.json({ id: result.data.id, status: result.data.status.toLowerCase() }, 200);
+    });
+    routes.all(path, methodNotAllowed(['POST']));
+  }
 
   return routes;
 }

@@ -24,13 +24,19 @@ export type Scalars = {
 export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
 
 /** An API key. Its secret is shown only once, by createApiKey. */
-export type ApiKey = {
+export type ApiKey = Node & {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
   environmentId: Scalars['ID']['output'];
   /** Public prefix of the key; use it to revoke the key. */
   id: Scalars['ID']['output'];
+  /** When the key last authenticated a request (to within about a minute); null if never. */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
   name: Scalars['String']['output'];
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
+  /** How the key starts (`fl_<id>_`): recognise a key without seeing its secret. */
+  prefix: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
 };
@@ -180,11 +186,45 @@ export type DynamicScheduler = {
 };
 
 /** A tenant. Its id is the Site ID used in API paths. */
-export type Environment = {
+export type Environment = Node & {
   __typename?: 'Environment';
+  /** Every API key of the environment, revoked ones included, newest first. Never a secret. */
+  apiKeys: Array<ApiKey>;
   createdAt: Scalars['DateTime']['output'];
+  /** Forms of the environment (deleted ones excepted), newest first. */
+  forms: FormConnection;
   id: Scalars['ID']['output'];
+  /** Leads of the environment, newest first. */
+  leads: LeadConnection;
   name: Scalars['String']['output'];
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
+  /** Responses of every form of the environment, newest first: the same as `environmentResponses`. */
+  responses: FormResponseConnection;
+};
+
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type EnvironmentFormsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<FormFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type EnvironmentLeadsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<LeadFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type EnvironmentResponsesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Answer to a FileUploader. */
@@ -201,24 +241,77 @@ export type FileUploaderAnswer = {
 };
 
 /** A form: its steps, theme and public url. */
-export type Form = {
+export type Form = Node & {
   __typename?: 'Form';
   createdAt: Scalars['DateTime']['output'];
   environmentId: Scalars['ID']['output'];
+  /** The forms generated from this one as their template (deleted ones excepted), newest first. */
+  generatedForms: FormConnection;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
+  /** Responses of this form, newest first, with the filters of `formResponses`. */
+  responses: FormResponseConnection;
+  /** The template this form was generated from; null for an imported form, or when the template was deleted. */
+  sourceForm?: Maybe<Form>;
   /** The template it was generated from. */
   sourceFormId?: Maybe<Scalars['ID']['output']>;
   status: FormStatus;
   steps: Array<Step>;
+  /** A summary of the form's responses (finished and unfinished), computed by the database. */
+  summary: FormSummary;
   theme: Theme;
   updatedAt: Scalars['DateTime']['output'];
   /** Public path of the form, `/s/<id>`. */
   url: Scalars['String']['output'];
 };
 
+
+/** A form: its steps, theme and public url. */
+export type FormGeneratedFormsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<FormFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A form: its steps, theme and public url. */
+export type FormResponsesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A form: its steps, theme and public url. */
+export type FormSummaryArgs = {
+  filter?: InputMaybe<SummaryFilter>;
+};
+
+/** A page of forms, newest first (created_at DESC, id DESC). */
+export type FormConnection = {
+  __typename?: 'FormConnection';
+  edges: Array<FormEdge>;
+  pageInfo: PageInfo;
+};
+
+export type FormEdge = {
+  __typename?: 'FormEdge';
+  cursor: Scalars['String']['output'];
+  node: Form;
+};
+
+/** Which forms a listing holds. Deleted forms are never listed. */
+export type FormFilter = {
+  /** Only forms whose name contains this text (case-insensitive). */
+  nameContains?: InputMaybe<Scalars['String']['input']>;
+  /** Only forms in this state. */
+  status?: InputMaybe<FormStatus>;
+};
+
 /** A response to a form: the response object of `GET /api/v1/responses`. */
-export type FormResponse = {
+export type FormResponse = Node & {
   __typename?: 'FormResponse';
   createdAt: Scalars['DateTime']['output'];
   /** The answers, each raw and typed. */
@@ -227,11 +320,17 @@ export type FormResponse = {
   dataUpdatedAt: Scalars['DateTime']['output'];
   /** true: completed; false: partial. */
   finished: Scalars['Boolean']['output'];
+  /** The form answered; null once it is deleted. */
+  form?: Maybe<Form>;
   formId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
+  /** The respondent. */
+  lead?: Maybe<Lead>;
   leadId: Scalars['ID']['output'];
   /** Metadata; includes `leadId`. */
   meta: Scalars['JSON']['output'];
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
   personAttributes: PersonAttributes;
   /** The answers exactly as stored, as one value: `[{questionId, response}]` (what the REST API returns as `data`). */
   rawData: Scalars['JSON']['output'];
@@ -255,10 +354,32 @@ export type FormResponseEdge = {
   node: FormResponse;
 };
 
-/** A published form is served at its url; a draft is not. */
+/** DRAFT: not served. PUBLISHED: served at its url, accepting responses. CLOSED: its url shows "no longer accepting responses"; its responses stay readable and it can still be a template. Deleted forms are not listed. */
 export type FormStatus =
+  | 'CLOSED'
   | 'DRAFT'
   | 'PUBLISHED';
+
+/** Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3). */
+export type FormSummary = {
+  __typename?: 'FormSummary';
+  /** finished / total, from 0 to 1; 0 when there are no responses. */
+  completionRate: Scalars['Float']['output'];
+  /** Unfinished and untouched for the drop-off time (status 3). */
+  droppedOff: Scalars['Int']['output'];
+  /** Completed responses (status 4). */
+  finished: Scalars['Int']['output'];
+  /** Unfinished and touched within the drop-off time (status 2). */
+  inProgress: Scalars['Int']['output'];
+  /** Unfinished responses: in progress plus dropped off. */
+  partial: Scalars['Int']['output'];
+  /** Per answerable question, in form order: its answer count and, for choice types, the count per option. */
+  questions: Array<QuestionSummary>;
+  /** Per step, in order, how many responses reached it: where respondents drop off. */
+  steps: Array<StepReach>;
+  /** Responses started. */
+  total: Scalars['Int']['output'];
+};
 
 /** The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate. */
 export type GenerateFormInput = {
@@ -370,6 +491,49 @@ export type ImportFormInput = {
   theme?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it. */
+export type Lead = Node & {
+  __typename?: 'Lead';
+  /** When the lead first submitted an answer. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Lower-cased; null while the lead is anonymous. */
+  email?: Maybe<Scalars['String']['output']>;
+  environmentId: Scalars['ID']['output'];
+  id: Scalars['ID']['output'];
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
+  /** The lead's responses to any form of its environment, newest first. */
+  responses: FormResponseConnection;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+
+/** A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it. */
+export type LeadResponsesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<ResponseFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A page of leads, newest first (created_at DESC, id DESC). */
+export type LeadConnection = {
+  __typename?: 'LeadConnection';
+  edges: Array<LeadEdge>;
+  pageInfo: PageInfo;
+};
+
+export type LeadEdge = {
+  __typename?: 'LeadEdge';
+  cursor: Scalars['String']['output'];
+  node: Lead;
+};
+
+/** Which leads a listing holds. */
+export type LeadFilter = {
+  /** Only the lead with this e-mail (compared lower-cased). */
+  email?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** Multi-line text area. */
 export type LongInput = {
   __typename?: 'LongInput';
@@ -429,6 +593,8 @@ export type MultipleOptionsQuestionAnswer = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT). */
+  closeForm: Form;
   /** Admin token only. The key in the payload is shown once. */
   createApiKey: CreateApiKeyPayload;
   /** Admin token only. */
@@ -438,8 +604,15 @@ export type Mutation = {
   /** Creates a published form from a template form of the same environment, inheriting its theme. */
   generateForm: GenerateFormPayload;
   importForm: Form;
+  /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). */
+  reopenForm: Form;
   /** Admin token only. A revoked key is rejected as invalid from then on. */
   revokeApiKey: ApiKey;
+};
+
+
+export type MutationCloseFormArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -466,6 +639,11 @@ export type MutationGenerateFormArgs = {
 
 export type MutationImportFormArgs = {
   input: ImportFormInput;
+};
+
+
+export type MutationReopenFormArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -496,6 +674,19 @@ export type NextButton = {
   label?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
+};
+
+export type Node = {
+  /** Global id of this object, for `node(id:)` and `nodes(ids:)`. */
+  nodeId: Scalars['ID']['output'];
+};
+
+/** How often one option was chosen. */
+export type OptionCount = {
+  __typename?: 'OptionCount';
+  count: Scalars['Int']['output'];
+  /** The option (a Disclaimer has "checked" and "unchecked"). */
+  option: Scalars['String']['output'];
 };
 
 /** Answer to any other component type; read the raw `response`. */
@@ -563,6 +754,12 @@ export type Query = {
   form?: Maybe<Form>;
   /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. */
   formResponses: FormResponseConnection;
+  /** Any object by its global id (`nodeId`); null when it does not exist or is not the caller's to see. */
+  node?: Maybe<Node>;
+  /** Objects by their global ids, in order; null for each that does not exist or is not the caller's to see. At most 100 ids. */
+  nodes: Array<Maybe<Node>>;
+  /** Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials. */
+  viewer: Viewer;
 };
 
 
@@ -592,6 +789,16 @@ export type QueryFormResponsesArgs = {
   formId: Scalars['ID']['input'];
 };
 
+
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
 /** One answer of a response. */
 export type QuestionResponse = {
   __typename?: 'QuestionResponse';
@@ -601,6 +808,21 @@ export type QuestionResponse = {
   questionId: Scalars['ID']['output'];
   /** The answer exactly as stored (what the REST API returns). */
   response: Scalars['JSON']['output'];
+};
+
+/** Answers to one question of the form. */
+export type QuestionSummary = {
+  __typename?: 'QuestionSummary';
+  /** Responses that answered it. */
+  answers: Scalars['Int']['output'];
+  /** The question text, if it has one. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); null for other types. */
+  options?: Maybe<Array<OptionCount>>;
+  questionId: Scalars['ID']['output'];
+  stepId: Scalars['ID']['output'];
+  /** The component type. */
+  type: Scalars['String']['output'];
 };
 
 /** The timestamp `since` and `until` filter on. */
@@ -696,6 +918,26 @@ export type StepInput = {
   name: Scalars['String']['input'];
 };
 
+/** How many responses reached a step: answered a question on it or on a later step, or finished the form. */
+export type StepReach = {
+  __typename?: 'StepReach';
+  /** Position of the step, from 0. */
+  index: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  reached: Scalars['Int']['output'];
+  stepId: Scalars['ID']['output'];
+};
+
+/** Which responses a summary counts (all of them by default, finished or not). */
+export type SummaryFilter = {
+  /** Defaults to CREATED_AT. */
+  dateField?: InputMaybe<ResponseDateField>;
+  /** Only responses whose `dateField` is at or after this instant. */
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only responses whose `dateField` is before this instant. */
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
 /** Fonts, colours, background, layout and per-component styles of a form. */
 export type Theme = {
   __typename?: 'Theme';
@@ -740,6 +982,23 @@ export type ThemeLayout = {
   width: Scalars['String']['output'];
 };
 
+/** The caller: where exploring the graph starts. */
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** The key's public metadata; null for the admin token. */
+  apiKey?: Maybe<ApiKey>;
+  /** The API key's environment; null for the admin token (use `environment(id:)`). */
+  environment?: Maybe<Environment>;
+  kind: ViewerKind;
+};
+
+/** How the caller authenticated. */
+export type ViewerKind =
+  /** The admin token: every environment. */
+  | 'ADMIN'
+  /** An environment's API key: that environment only. */
+  | 'API_KEY';
+
 export type CreateEnvironmentMutationVariables = Exact<{
   input: CreateEnvironmentInput;
 }>;
@@ -783,6 +1042,20 @@ export type DeleteFormMutationVariables = Exact<{
 
 export type DeleteFormMutation = { __typename?: 'Mutation', deleteForm: { __typename?: 'DeleteFormPayload', id: string, deleted: boolean } };
 
+export type CloseFormMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type CloseFormMutation = { __typename?: 'Mutation', closeForm: { __typename?: 'Form', id: string, status: FormStatus } };
+
+export type ReopenFormMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type ReopenFormMutation = { __typename?: 'Mutation', reopenForm: { __typename?: 'Form', id: string, status: FormStatus } };
+
 export type RestResponseFieldsFragment = { __typename?: 'FormResponse', id: string, createdAt: string, updatedAt: string, dataUpdatedAt: string, finished: boolean, status: number, formId: string, version: string, meta: unknown, data: unknown, personAttributes: { __typename?: 'PersonAttributes', ip: string, country: string, visitedForm: number, completedForm: number } };
 
 export type FormResponsesPageQueryVariables = Exact<{
@@ -804,6 +1077,70 @@ export type EnvironmentResponsesPageQueryVariables = Exact<{
 
 export type EnvironmentResponsesPageQuery = { __typename?: 'Query', environmentResponses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, createdAt: string, updatedAt: string, dataUpdatedAt: string, finished: boolean, status: number, formId: string, version: string, meta: unknown, data: unknown, personAttributes: { __typename?: 'PersonAttributes', ip: string, country: string, visitedForm: number, completedForm: number } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
 
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', kind: ViewerKind, environment?: { __typename?: 'Environment', id: string, nodeId: string, name: string } | null, apiKey?: { __typename?: 'ApiKey', id: string, nodeId: string, prefix: string, name: string, createdAt: string, lastUsedAt?: string | null, revokedAt?: string | null, revoked: boolean } | null } };
+
+export type EnvironmentGraphQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  formFilter?: InputMaybe<FormFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  email?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type EnvironmentGraphQuery = { __typename?: 'Query', environment: { __typename?: 'Environment', id: string, forms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', cursor: string, node: { __typename?: 'Form', id: string, name: string, status: FormStatus, sourceFormId?: string | null } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } }, apiKeys: Array<{ __typename?: 'ApiKey', id: string, prefix: string, name: string, revokedAt?: string | null, lastUsedAt?: string | null }>, leads: { __typename?: 'LeadConnection', edges: Array<{ __typename?: 'LeadEdge', node: { __typename?: 'Lead', id: string, email?: string | null, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, formId: string } }> } } }> }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, formId: string } }> } } };
+
+export type FormGraphQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type FormGraphQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, nodeId: string, status: FormStatus, sourceForm?: { __typename?: 'Form', id: string, name: string } | null, generatedForms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', node: { __typename?: 'Form', id: string, name: string } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean } }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string, nodeId: string, leadId: string, form?: { __typename?: 'Form', id: string } | null, lead?: { __typename?: 'Lead', id: string, email?: string | null, nodeId: string } | null } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
+
+export type NodeLookupQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type NodeLookupQuery = { __typename?: 'Query', node?:
+    | { __typename: 'ApiKey', id: string, prefix: string, nodeId: string }
+    | { __typename: 'Environment', id: string, name: string, nodeId: string }
+    | { __typename: 'Form', id: string, name: string, nodeId: string }
+    | { __typename: 'FormResponse', id: string, formId: string, nodeId: string }
+    | { __typename: 'Lead', id: string, email?: string | null, nodeId: string }
+   | null };
+
+export type NodesLookupQueryVariables = Exact<{
+  ids: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
+}>;
+
+
+export type NodesLookupQuery = { __typename?: 'Query', nodes: Array<
+    | { __typename: 'ApiKey', nodeId: string }
+    | { __typename: 'Environment', nodeId: string }
+    | { __typename: 'Form', nodeId: string }
+    | { __typename: 'FormResponse', nodeId: string }
+    | { __typename: 'Lead', nodeId: string }
+   | null> };
+
+export type FormSummaryQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  filter?: InputMaybe<SummaryFilter>;
+}>;
+
+
+export type FormSummaryQuery = { __typename?: 'Query', form?: { __typename?: 'Form', summary: { __typename?: 'FormSummary', total: number, finished: number, partial: number, inProgress: number, droppedOff: number, completionRate: number, steps: Array<{ __typename?: 'StepReach', stepId: string, index: number, name: string, reached: number }>, questions: Array<{ __typename?: 'QuestionSummary', questionId: string, type: string, headline?: string | null, answers: number, options?: Array<{ __typename?: 'OptionCount', option: string, count: number }> | null }> } } | null };
+
+export type FormsOverviewQueryVariables = Exact<{
+  first: Scalars['Int']['input'];
+}>;
+
+
+export type FormsOverviewQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', forms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', node: { __typename?: 'Form', id: string, summary: { __typename?: 'FormSummary', total: number }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string } }> } } }> } } | null } };
+
 export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<RestResponseFieldsFragment, unknown>;
 export const CreateEnvironmentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateEnvironment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateEnvironmentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEnvironment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
 export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
@@ -811,5 +1148,14 @@ export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"O
 export const GenerateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateFormMutation, GenerateFormMutationVariables>;
 export const ImportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImportFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"importForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ImportFormMutation, ImportFormMutationVariables>;
 export const DeleteFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteFormMutation, DeleteFormMutationVariables>;
+export const CloseFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CloseForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"closeForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<CloseFormMutation, CloseFormMutationVariables>;
+export const ReopenFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReopenForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reopenForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ReopenFormMutation, ReopenFormMutationVariables>;
 export const FormResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"formResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<FormResponsesPageQuery, FormResponsesPageQueryVariables>;
 export const EnvironmentResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environmentResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<EnvironmentResponsesPageQuery, EnvironmentResponsesPageQueryVariables>;
+export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
+export const EnvironmentGraphDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentGraph"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formFilter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FormFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formFilter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"sourceFormId"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"leads"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}}]}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"responses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"returnPartials"},"value":{"kind":"BooleanValue","value":true}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}}]}}]}}]}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"responses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"returnPartials"},"value":{"kind":"BooleanValue","value":true}}]}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"50"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<EnvironmentGraphQuery, EnvironmentGraphQueryVariables>;
+export const FormGraphDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormGraph"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"sourceForm"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"generatedForms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"responses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"returnPartials"},"value":{"kind":"BooleanValue","value":true}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"lead"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<FormGraphQuery, FormGraphQueryVariables>;
+export const NodeLookupDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NodeLookup"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Environment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Lead"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}}]}}]}}]} as unknown as DocumentNode<NodeLookupQuery, NodeLookupQueryVariables>;
+export const NodesLookupDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NodesLookup"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"ids"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"ids"},"value":{"kind":"Variable","name":{"kind":"Name","value":"ids"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}}]}}]}}]} as unknown as DocumentNode<NodesLookupQuery, NodesLookupQueryVariables>;
+export const FormSummaryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormSummary"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SummaryFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"summary"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"partial"}},{"kind":"Field","name":{"kind":"Name","value":"inProgress"}},{"kind":"Field","name":{"kind":"Name","value":"droppedOff"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"stepId"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}}]}},{"kind":"Field","name":{"kind":"Name","value":"questions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"questionId"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"headline"}},{"kind":"Field","name":{"kind":"Name","value":"answers"}},{"kind":"Field","name":{"kind":"Name","value":"options"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"option"}},{"kind":"Field","name":{"kind":"Name","value":"count"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<FormSummaryQuery, FormSummaryQueryVariables>;
+export const FormsOverviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormsOverview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"summary"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}}]}},{"kind":"Field","name":{"kind":"Name","value":"responses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"3"}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"returnPartials"},"value":{"kind":"BooleanValue","value":true}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<FormsOverviewQuery, FormsOverviewQueryVariables>;

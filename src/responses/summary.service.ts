@@ -1,0 +1,211 @@
+/**
+ * Response summaries of forms, computed in SQL: aggregates over each form's responses (found through
+ * the `responses_form_*` indexes), never by loading the responses. Each function takes many forms at
+ * once and answers all of them in one statement, so a page of forms costs one statement per part
+ * asked for (counts, steps, questions), whatever its size.
+ */
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { responses } from '../db/schema.ts';
+import type { StoredStep } from '../forms/components.ts';
+import { dropdownOptions, graphicOptions, isAnswerable, multipleChoices } from './shapes.ts';
+
+export interface SummaryFilter {
+  /** Inclusive lower bound on `dateField`. */
+  since?: Date | undefined;
+  /** Exclusive upper bound on `dateField`. */
+  until?: Date | undefined;
+  dateField?: 'createdAt' | 'updatedAt' | undefined;
+}
+
+export interface SummaryCounts {
+  total: number;
+  finished: number;
+  /** Unfinished and touched within the drop-off time (status 2). */
+  inProgress: number;
+  /** Unfinished and untouched for the drop-off time (status 3). */
+  droppedOff: number;
+}
+
+/** How many responses reached each step: a response reaches a step when it answers a question on it or a later one, or finishes. */
+export interface StepReach {
+  stepId: string;
+  index: number;
+  name: string;
+  reached: number;
+}
+
+export interface QuestionSummary {
+  questionId: string;
+  stepId: string;
+  type: string;
+  headline: string | null;
+  answers: number;
+  /** Choice types only: every option of the question with how often it was chosen (options no longer in the form last). */
+  options: { option: string; count: number }[] | null;
+}
+
+/** The choice types whose answers are counted per option, and the options their content offers. */
+export const CHOICE_TYPES: Record<string, (content: Record<string, unknown>) => string[]> = {
+  Dropdown: dropdownOptions,
+  MultipleOptionsQuestion: multipleChoices,
+  GraphicOptions: (content) => graphicOptions(content).map((option) => option.value),
+  Disclaimer: () => ['checked', 'unchecked'],
+};
+
+function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
+  const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
+  return [
+    filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
+    filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
+  ];
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+/** Status counts per form, in the order of `formIds`. */
+export async function summaryCounts(db: Db, formIds: readonly string[], filter: SummaryFilter, dropOffMs: number, now = new Date()): Promise<SummaryCounts[]> {
+  if (formIds.length === 0) return [];
+  const droppedBefore = new Date(now.getTime() - dropOffMs).toISOString();
+  const rows = await db
+    .select({
+      formId: responses.formId,
+      total: sql<string>`count(*)`,
+      finished: sql<string>`count(*) filter (where ${responses.finished})`,
+      droppedOff: sql<string>`count(*) filter (where not ${responses.finished} and ${responses.updatedAt} <= ${droppedBefore}::timestamptz)`,
+    })
+    .from(responses)
+    .where(and(inArray(responses.formId, [...formIds]), ...filterConditions(filter)))
+    .groupBy(responses.formId);
+  const byForm = new Map(rows.map((row) => [row.formId, row]));
+  return formIds.map((id) => {
+    const row = byForm.get(id);
+    const total = num(row?.total);
+    const finished = num(row?.finished);
+    const droppedOff = num(row?.droppedOff);
+    return { total, finished, droppedOff, inProgress: total - finished - droppedOff };
+  });
+}
+
+/** The (form, question, step index) triples of `forms`, as a VALUES list. */
+function questionSteps(forms: readonly { id: string; steps: StoredStep[] }[]): SQL | undefined {
+  const triples = forms.flatMap((form) =>
+    form.steps.flatMap((step, index) => step.components.map((component) => sql`(${form.id}::text, ${component.id}::text, ${index}::int)`)),
+  );
+  return triples.length === 0 ? undefined : sql.join(triples, sql`, `);
+}
+
+/** Per form (in order), how many responses reached each of its steps. */
+export async function summarySteps(db: Db, forms: readonly { id: string; steps: StoredStep[] }[], filter: SummaryFilter): Promise<StepReach[][]> {
+  if (forms.length === 0) return [];
+  const values = questionSteps(forms) ?? sql`(null::text, null::text, null::int)`;
+  // Per response, the furthest step it answered on; then how many responses stopped at each (finished apart).
+  type StepRow = { form_id: string; finished: boolean; furthest: number | null; count: string };
+  const rows = await db.execute(sql`
+    select form_id, finished, furthest, count(*)::text as count from (
+      select r.form_id, r.finished, max(m.step) as furthest
+      from ${responses} r
+      left join lateral jsonb_array_elements(r.data) a on true
+      left join (values ${values}) m(form_id, question_id, step) on m.form_id = r.form_id and m.question_id = a->>'questionId'
+      where r.form_id in (${sql.join(
+        forms.map((form) => sql`${form.id}`),
+        sql`, `,
+      )}) ${filterSql(filter)}
+      group by r.id, r.form_id, r.finished
+    ) per_response
+    group by form_id, finished, furthest`);
+  return forms.map((form) => {
+    const reached = form.steps.map(() => 0);
+    for (const row of rowsOf<StepRow>(rows)) {
+      if (row.form_id !== form.id) continue;
+      const count = num(row.count);
+      const furthest = row.finished ? form.steps.length - 1 : Math.max(0, num(row.furthest));
+      for (let i = 0; i <= furthest && i < reached.length; i++) reached[i]! += count;
+    }
+    return form.steps.map((step, index) => ({ stepId: step.id, index, name: step.name, reached: reached[index]! }));
+  });
+}
+
+/** Per form (in order), each answerable question's answer count and, for choice types, the count per option. */
+export async function summaryQuestions(
+  db: Db,
+  forms: readonly { id: string; steps: StoredStep[] }[],
+  filter: SummaryFilter,
+): Promise<QuestionSummary[][]> {
+  if (forms.length === 0) return [];
+  // One pass: grouping by question gives the answer counts, by question and option the option counts.
+  type QuestionRow = { form_id: string; question_id: string; option: string | null; per_question: number; count: string };
+  const rows = await db.execute(sql`
+    select r.form_id, a->>'questionId' as question_id, o.option, grouping(o.option) as per_question, count(distinct r.id)::text as count
+    from ${responses} r
+    cross join lateral jsonb_array_elements(r.data) a
+    left join lateral (
+      select jsonb_array_elements_text(case jsonb_typeof(a->'response'->'selected')
+               when 'array' then a->'response'->'selected'
+               when 'string' then jsonb_build_array(a->'response'->'selected')
+               else '[]'::jsonb end)
+      union all
+      select c->>'key' from jsonb_array_elements(case jsonb_typeof(a->'response'->'choices') when 'array' then a->'response'->'choices' else '[]'::jsonb end) c
+        where c->'value' = 'true'::jsonb
+      union all
+      select a->'response'->>'value' where a->'response'->>'type' = 'GraphicOptions' and jsonb_typeof(a->'response'->'value') = 'string'
+      union all
+      select case when a->'response'->'check' = 'true'::jsonb then 'checked' else 'unchecked' end where a->'response'->>'type' = 'Disclaimer'
+    ) o(option) on true
+    where r.form_id in (${sql.join(
+      forms.map((form) => sql`${form.id}`),
+      sql`, `,
+    )}) ${filterSql(filter)}
+    group by grouping sets ((r.form_id, a->>'questionId'), (r.form_id, a->>'questionId', o.option))`);
+  const all = rowsOf<QuestionRow>(rows);
+  return forms.map((form) => {
+    const answers = new Map<string, number>();
+    const options = new Map<string, Map<string, number>>();
+    for (const row of all) {
+      if (row.form_id !== form.id) continue;
+      if (num(row.per_question) === 1) answers.set(row.question_id, num(row.count));
+      else if (row.option !== null) {
+        let counts = options.get(row.question_id);
+        if (!counts) options.set(row.question_id, (counts = new Map()));
+        counts.set(row.option, num(row.count));
+      }
+    }
+    return form.steps.flatMap((step) =>
+      step.components
+        .filter((component) => isAnswerable(component.type))
+        .map((component) => {
+          const offered = CHOICE_TYPES[component.type]?.(component.content);
+          const counted = options.get(component.id) ?? new Map<string, number>();
+          const optionCounts = offered
+            ? [
+                ...offered.map((option) => ({ option, count: counted.get(option) ?? 0 })),
+                ...[...counted].filter(([option]) => !offered.includes(option)).map(([option, count]) => ({ option, count })),
+              ]
+            : null;
+          const headline = component.content.question ?? component.content.text ?? component.content.title;
+          return {
+            questionId: component.id,
+            stepId: step.id,
+            type: component.type,
+            headline: typeof headline === 'string' ? headline : null,
+            answers: answers.get(component.id) ?? 0,
+            options: optionCounts,
+          };
+        }),
+    );
+  });
+}
+
+
+/** The filter as a raw `and …` suffix for the hand-written statements (on alias `r`). */
+function filterSql(filter: SummaryFilter): SQL {
+  const column = filter.dateField === 'updatedAt' ? sql`r.updated_at` : sql`r.created_at`;
+  return sql`${filter.since ? sql`and ${column} >= ${filter.since.toISOString()}::timestamptz` : sql``} ${
+    filter.until ? sql`and ${column} < ${filter.until.toISOString()}::timestamptz` : sql``
+  }`;
+}
+
+/** postgres.js returns the rows as the result; PGlite as `{rows}`. */
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+}

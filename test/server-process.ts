@@ -43,7 +43,8 @@ export function spawnServer(env: Record<string, string>) {
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': by then stdout has been read to its end, the last log lines included.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   /** stdout lines that are JSON log records. */
   const logs = () =>
     stdout

@@ -22,6 +22,7 @@ import { publicRoutes } from './public/routes.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
+import { exportRoutes } from './rest/export.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
 export interface AppDeps {
@@ -95,6 +96,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
+  app.route('/api/v1', exportRoutes(restDeps));
   app.route('/api/v1', adminRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 

@@ -154,7 +154,8 @@ interface Checked {
 }
 
 /** Sends the request and checks the properties every answer must have; returns what came back. */
-async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page'): Promise<Checked> {
+/** `text`: a JSON error, or a successful body that is not JSON (an export's CSV or NDJSON). */
+async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page' | 'text'): Promise<Checked> {
   const before = await tableCounts();
   const response = await app.request(path, init);
   const text = await response.text();
@@ -163,7 +164,8 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
   for (const leak of LEAKS) expect(text, label).not.toMatch(leak);
   let body: unknown = text;
   const pageAnswer = kind === 'page' && (response.headers.get('content-type') ?? '').includes('text/html');
-  if (!pageAnswer && text !== '') {
+  const textAnswer = kind === 'text' && response.status < 400;
+  if (!pageAnswer && !textAnswer && text !== '') {
     body = JSON.parse(text);
     if (response.status >= 400) {
       if (kind === 'graphql' && typeof body === 'object' && body && 'errors' in body) {
@@ -239,6 +241,18 @@ describe('REST', () => {
     const search = new URLSearchParams(withForm ? { formId } : {});
     for (const [name, value] of Object.entries(query)) search.append(name, value);
     await send(`/api/v1/responses?${search}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const exportParams = fc.dictionary(
+    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'format', 'environmentId'), hostileString),
+    fc.oneof(hostileString, fc.constantFrom('csv', 'ndjson', 'true')),
+    { maxKeys: 4 },
+  );
+  test.prop([exportParams, fc.boolean(), fc.boolean()], options)('export: hostile query parameters, API key or admin token', async (query, withForm, admin) => {
+    const search = new URLSearchParams(withForm ? { formId } : {});
+    for (const [name, value] of Object.entries(query)) search.append(name, value);
+    const headers: Record<string, string> = admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { 'x-api-key': tenant.apiKey };
+    await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
   });
 
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH')], options)('any API path: hostile headers and methods', async (headers, method) => {

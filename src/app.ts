@@ -10,6 +10,7 @@ import type { Db } from './db/client.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
+import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
 import type { DrainState } from './lifecycle.ts';
 import { apiGuard } from './limits/api-guard.ts';
@@ -101,7 +102,20 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
-  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+  app.on(['GET', 'POST'], '/graphql', async (c) => {
+    let key: string | undefined;
+    try {
+      key = parseIdempotencyKey(c.req.header('idempotency-key'));
+    } catch (error) {
+      return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
+    }
+    const idempotency = key === undefined ? undefined : { key, replayed: false };
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency });
+    if (!idempotency?.replayed) return response;
+    const replayed = new Response(response.body, response);
+    replayed.headers.set('Idempotent-Replayed', 'true');
+    return replayed;
+  });
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.

@@ -131,6 +131,7 @@ const hostileHeaders = fc.record(
     'x-api-key': headerValue,
     authorization: headerValue,
     'x-request-id': headerValue,
+    'idempotency-key': headerValue,
     'user-agent': headerValue,
     'x-forwarded-for': headerValue,
     'cf-ipcountry': headerValue,

@@ -2,8 +2,9 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
+import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
-import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
+import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
@@ -13,6 +14,7 @@ import { createGraphQLServer } from './graphql/yoga.ts';
 import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
 import type { DrainState } from './lifecycle.ts';
+import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { apiGuard } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
@@ -40,12 +42,23 @@ export interface AppDeps {
    * another process reaches this one's key cache only when the cached entry expires.
    */
   events?: EventFeed;
+  /** Where request and submission metrics are counted (default: a fresh set). */
+  metrics?: AppMetrics;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
 const READINESS_DB_TIMEOUT_MS = 1_000;
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events }: AppDeps) {
+/**
+ * The route template of the handler that answered (Hono records the index of the last handler it ran),
+ * for metric labels; `unmatched` when only the catch-all middleware ran.
+ */
+function routeTemplate(c: Context): string {
+  const path = routePath(c);
+  return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
+}
+
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics() }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -64,6 +77,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
       'request',
     );
+    metrics.observeRequest(c.req.method, routeTemplate(c), c.res.status, (performance.now() - started) / 1000);
   });
   app.use(baseSecurityHeaders(config));
   // Hostile path segments and query parameters, on every route (pages answer with a page).
@@ -83,6 +97,20 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     c.var.log.warn({ err: check.error }, 'database not reachable');
     return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
   });
+
+  // Prometheus: the metrics token or the admin token, as a Bearer token.
+  app.use('/metrics', apiSecurityHeaders);
+  app.get('/metrics', async (c) => {
+    const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const allowed = bearer !== undefined && [config.metricsToken, adminToken].some((token) => token !== undefined && secretsEqual(bearer, token));
+    if (!allowed) {
+      c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      return c.json({ message: bearer === undefined ? 'Missing metrics token' : 'Invalid metrics token' }, 401);
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.body(await metrics.render(db), 200, { 'content-type': METRICS_CONTENT_TYPE });
+  });
+  app.all('/metrics', methodNotAllowed(['GET']));
 
   // The API edge, the same for REST and GraphQL: headers, CORS, body size, then who is calling and
   // whether their rate limit allows it.
@@ -126,6 +154,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       db,
       cookieSecret: deriveSecret(adminToken, 'public-cookies'),
       submissionLimit: limits.publicSubmissions,
+      metrics,
       answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
     }),
   );

@@ -14,7 +14,7 @@ import { toFieldErrors, type FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { findFormResponse, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow } from '../responses/submissions.service.ts';
+import { findFormResponse, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
@@ -41,6 +41,12 @@ const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
   const limits = deps.answerLimits;
+  /** submitAnswers, counted in the metrics. */
+  const submit = async (input: SubmitInput) => {
+    const result = await submitAnswers(db, input);
+    deps.metrics?.responseSubmitted('api', { created: result.created, finished: result.response.finished });
+    return result;
+  };
 
   const context = (c: PublicContext) => ({
     source: 'api' as const,
@@ -114,7 +120,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       const replayed = await replay();
       if (replayed) return replayed;
       try {
-        const { response } = await submitAnswers(db, { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
+        const { response } = await submit( { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
         return c.json({ ...result(response), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.
@@ -144,7 +150,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
-      const { response } = await submitAnswers(db, {
+      const { response } = await submit( {
         form,
         sessionId: row.sessionId,
         answers,

@@ -256,6 +256,10 @@ describe('REST', () => {
     await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
   });
 
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE')], options)('metrics: hostile headers and methods', async (headers, method) => {
+    await send('/metrics', { method, headers }, 'text');
+  });
+
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH')], options)('any API path: hostile headers and methods', async (headers, method) => {
     const init: RequestInit = { method, headers };
     if (method !== 'GET') init.body = JSON.stringify(validBody(tenant.templateId));

@@ -25,6 +25,7 @@ import { publicRoutes } from './public/routes.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
+import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
@@ -98,6 +99,15 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
   });
 
+  // The API reference, rendered from /api/v1/openapi.json: no script, one hashed stylesheet.
+  app.get('/docs', (c) => {
+    c.header('Content-Security-Policy', DOCS_CSP);
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Cache-Control', 'no-cache');
+    return c.html(renderDocsPage());
+  });
+  app.all('/docs', methodNotAllowed(['GET']));
+
   // Prometheus: the metrics token or the admin token, as a Bearer token.
   app.use('/metrics', apiSecurityHeaders);
   app.get('/metrics', async (c) => {
@@ -126,6 +136,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', exportRoutes(restDeps));
+  app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
+import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
 import { createLogger } from './logger.ts';
 
 let config;
@@ -45,6 +46,13 @@ const app = createApp({
   events: cluster.events,
   drain,
 });
+// Expired Idempotency-Keys are replaced when a key is reused; this hourly sweep keeps the table small.
+const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
+const idempotencySweep = setInterval(() => {
+  deleteExpiredIdempotencyKeys(database.db)
+    .then((deleted) => deleted > 0 && logger.info({ deleted }, 'expired idempotency keys deleted'))
+    .catch((error: unknown) => logger.warn({ err: error }, 'idempotency key sweep failed'));
+}, IDEMPOTENCY_SWEEP_MS).unref();
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -60,6 +68,7 @@ exitGracefullyOnSignals(graceful, {
   logger,
   // The cluster's listening connection and Redis first: they use the database handle's settings.
   closeResources: async () => {
+    clearInterval(idempotencySweep);
     await cluster.close();
     await database.close();
   },

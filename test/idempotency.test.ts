@@ -8,6 +8,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forms, idempotencyKeys, responses } from '../src/db/schema.ts';
 import type { Form } from '../src/forms/forms.service.ts';
+import { deleteExpiredIdempotencyKeys } from '../src/idempotency/idempotency.service.ts';
 import { createTenant, graphql, jsonRequest, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { componentAt, makeForm } from './public-helpers.ts';
 
@@ -117,6 +118,17 @@ describe('generate with an Idempotency-Key', () => {
     const later = await generate(a, { ...validBody(a.templateId), name: 'After a day' }, key);
     expect(later.status).toBe(200);
     expect(await formIdOf(later)).not.toBe(first);
+  });
+
+  it('sweeps expired keys away and keeps live ones', async () => {
+    const [expired, live] = [randomUUID(), randomUUID()];
+    await generate(a, validBody(a.templateId), expired);
+    await generate(a, validBody(a.templateId), live);
+    await ctx.db.update(idempotencyKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(idempotencyKeys.key, expired));
+    expect(await deleteExpiredIdempotencyKeys(ctx.db)).toBeGreaterThanOrEqual(1);
+    const left = await ctx.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys);
+    expect(left.map((row) => row.key)).toContain(live);
+    expect(left.map((row) => row.key)).not.toContain(expired);
   });
 
   it('rejects a malformed key with 400 and a path', async () => {

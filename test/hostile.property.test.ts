@@ -256,6 +256,10 @@ describe('REST', () => {
     await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
   });
 
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE'), fc.boolean()], options)('openapi.json and /docs: hostile headers and methods', async (headers, method, docs) => {
+    await send(docs ? '/docs' : '/api/v1/openapi.json', { method, headers }, docs ? 'page' : 'json');
+  });
+
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE')], options)('metrics: hostile headers and methods', async (headers, method) => {
     await send('/metrics', { method, headers }, 'text');
   });

@@ -18,7 +18,7 @@
  * default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1, BENCH_DURATION
  * (seconds per measurement, default 10), BENCH_ROUNDS (turns each target takes, default 2; medians
  * are reported), BENCH_CONNECTIONS (default 10), BENCH_ONLY=1m|10k,
- * BENCH_SKIP_STREAM=1, BENCH_CPU_PROF=1 (profile the REST server under load; .cpuprofile files go to
+ * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1 (skip the CSV and NDJSON exports of environment A), BENCH_CPU_PROF=1 (profile the REST server under load; .cpuprofile files go to
  * BENCH_PROFILE_DIR, default <tmp>/formloom-bench-profiles, and a summary is printed).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -290,7 +290,21 @@ function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-async function measureStream(dataset: Dataset, apiKey: string) {
+/** What a streamed download is: its path, how its rows start, and how a complete body ends. */
+interface StreamTarget {
+  path: string;
+  marker: string;
+  completeWith: string;
+}
+
+const LISTING_STREAM: StreamTarget = { path: '/api/v1/responses?returnPartials=true', marker: '{"id":"bench-resp-', completeWith: ']}' };
+const EXPORT_STREAMS: Record<'csv' | 'ndjson', StreamTarget> = {
+  // Every CSV record after the header starts a line with its id.
+  csv: { path: '/api/v1/responses/export?format=csv&returnPartials=true', marker: '\nbench-resp-', completeWith: '\r\n' },
+  ndjson: { path: '/api/v1/responses/export?format=ndjson&returnPartials=true', marker: '{"id":"bench-resp-', completeWith: '\n' },
+};
+
+async function measureStream(dataset: Dataset, apiKey: string, target: StreamTarget = LISTING_STREAM) {
   const app = await startApp(dataset.url);
   try {
     const pid = app.process.pid!;
@@ -308,13 +322,13 @@ async function measureStream(dataset: Dataset, apiKey: string) {
     const started = performance.now();
     const { bytes, rows, tail } = await new Promise<{ bytes: number; rows: number; tail: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port: app.port, path: '/api/v1/responses?returnPartials=true', headers: { 'x-api-key': apiKey } },
+        { host: '127.0.0.1', port: app.port, path: target.path, headers: { 'x-api-key': apiKey } },
         (res) => {
           if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
           let bytes = 0;
           let rows = 0;
           let carry = '';
-          const marker = '{"id":"bench-resp-';
+          const marker = target.marker;
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
             bytes += Buffer.byteLength(chunk);
@@ -334,7 +348,7 @@ async function measureStream(dataset: Dataset, apiKey: string) {
     peak = Math.max(peak, rssKb(pid));
     // RSS at each tenth of the stream: flat memory plateaus early instead of climbing with the rows.
     const tenths = Array.from({ length: 10 }, (_, i) => (samples[Math.min(samples.length - 1, Math.floor(((i + 1) * samples.length) / 10) - 1)] ?? before) / 1024);
-    return { seconds, bytes, rows, complete: tail.endsWith(']}'), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
+    return { seconds, bytes, rows, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
   } finally {
     await app.stop();
   }
@@ -444,6 +458,7 @@ if (PROFILE) {
 
 const results = new Map<string, Measurement[]>();
 let stream: Awaited<ReturnType<typeof measureStream>> | undefined;
+const exports = new Map<string, Awaited<ReturnType<typeof measureStream>>>();
 let twoTenants: Awaited<ReturnType<typeof measureTwoTenants>> | undefined;
 for (const dataset of DATASETS) {
   const { apiKey, formIds } = await prepare(dataset);
@@ -468,6 +483,18 @@ for (const dataset of DATASETS) {
       );
       log(`  server RSS at each tenth of the stream (MB): ${stream.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
     }
+    if (env.BENCH_SKIP_EXPORT !== '1') {
+      for (const format of ['csv', 'ndjson'] as const) {
+        log(`\n[1m] GET ${EXPORT_STREAMS[format].path} (all of environment A)`);
+        const measured = await measureStream(dataset, apiKey, EXPORT_STREAMS[format]);
+        exports.set(format, measured);
+        log(
+          `  ${measured.rows.toLocaleString('en')} responses, ${fmt(measured.bytes / 1024 / 1024)} MB in ${fmt(measured.seconds)} s (${fmt(measured.rows / measured.seconds, 0)} responses/s); ` +
+            `server RSS ${fmt(measured.beforeMb)} MB → peak ${fmt(measured.peakMb)} MB (growth ${fmt(measured.growthMb)} MB); body complete: ${measured.complete}`,
+        );
+        log(`  server RSS at each tenth of the export (MB): ${measured.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
+      }
+    }
     const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
     log(`\n[1m] EXPLAIN (ANALYZE, BUFFERS)`);
     await explainPlans(sql, formIds[1]!);
@@ -491,6 +518,9 @@ if (large && small) {
 }
 if (twoTenants) log(`  another tenant's one-row request never waits > 1 s: max ${fmt(twoTenants.loaded.max)} ms — ${verdict(twoTenants.loaded.max <= 1000)}`);
 if (stream) log(`  streaming memory growth < 100 MB: ${fmt(stream.growthMb)} MB — ${verdict(stream.growthMb < 100 && stream.complete)}`);
+for (const [format, measured] of exports) {
+  log(`  ${format} export memory growth < 100 MB: ${fmt(measured.growthMb)} MB — ${verdict(measured.growthMb < 100 && measured.complete)}`);
+}
 
 if (PROFILE) {
   for (const dataset of DATASETS) {

@@ -2,8 +2,9 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
+import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
-import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
+import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
@@ -11,18 +12,23 @@ import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
+import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
 import type { DrainState } from './lifecycle.ts';
-import { apiGuard } from './limits/api-guard.ts';
+import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
+import { apiGuard, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
+import { clientIp } from './public/request-info.ts';
 import { publicRoutes } from './public/routes.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
+import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
+import { exportRoutes } from './rest/export.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
 export interface AppDeps {
@@ -39,12 +45,23 @@ export interface AppDeps {
    * another process reaches this one's key cache only when the cached entry expires.
    */
   events?: EventFeed;
+  /** Where request and submission metrics are counted (default: a fresh set). */
+  metrics?: AppMetrics;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
 const READINESS_DB_TIMEOUT_MS = 1_000;
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events }: AppDeps) {
+/**
+ * The route template of the handler that answered (Hono records the index of the last handler it ran),
+ * for metric labels; `unmatched` when only the catch-all middleware ran.
+ */
+function routeTemplate(c: Context): string {
+  const path = routePath(c);
+  return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
+}
+
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics() }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -63,6 +80,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
       'request',
     );
+    metrics.observeRequest(c.req.method, routeTemplate(c), c.res.status, (performance.now() - started) / 1000);
   });
   app.use(baseSecurityHeaders(config));
   // API answers are marked no-store/nosniff/unframeable before anything else can answer them.
@@ -86,6 +104,34 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     return c.json({ status: 'unavailable', message: 'Database not reachable' }, 503);
   });
 
+  // The API reference, rendered from /api/v1/openapi.json: no script, one hashed stylesheet.
+  app.get('/docs', (c) => {
+    c.header('Content-Security-Policy', DOCS_CSP);
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Cache-Control', 'no-cache');
+    return c.html(renderDocsPage());
+  });
+  app.all('/docs', methodNotAllowed(['GET']));
+
+  // Prometheus: the metrics token or the admin token, as a Bearer token.
+  app.use('/metrics', apiSecurityHeaders);
+  app.get('/metrics', async (c) => {
+    // Guessing the token is throttled like guessing a key (AUTH_FAILURE_LIMIT per address).
+    const address = clientIp(c, config.trustProxy) || 'unknown';
+    const standing = await limits.authFailures.peek(address);
+    if (!standing.allowed) return tooManyRequests(c, standing);
+    const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const allowed = bearer !== undefined && [config.metricsToken, adminToken].some((token) => token !== undefined && secretsEqual(bearer, token));
+    if (!allowed) {
+      if (bearer !== undefined) await limits.authFailures.consume(address);
+      c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      return c.json({ message: bearer === undefined ? 'Missing metrics token' : 'Invalid metrics token' }, 401);
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.body(await metrics.render(db), 200, { 'content-type': METRICS_CONTENT_TYPE });
+  });
+  app.all('/metrics', methodNotAllowed(['GET']));
+
   // The API edge, the same for REST and GraphQL (after the headers above): CORS, body size, then who
   // is calling and whether their rate limit allows it.
   const apiEdge = [
@@ -98,14 +144,27 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
+  app.route('/api/v1', exportRoutes(restDeps));
+  app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
   app.on(['GET', 'POST'], '/graphql', async (c) => {
-    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal });
+    let key: string | undefined;
+    try {
+      key = parseIdempotencyKey(c.req.header('idempotency-key'));
+    } catch (error) {
+      return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
+    }
+    const idempotency = key === undefined ? undefined : { key, replayed: false };
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency });
     // yoga's 415 has no body; give it the documented one.
-    return response.status === 415 ? unsupportedMediaType(c, { graphql: true }) : response;
+    if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
+    if (!idempotency?.replayed) return response;
+    const replayed = new Response(response.body, response);
+    replayed.headers.set('Idempotent-Replayed', 'true');
+    return replayed;
   });
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
@@ -117,6 +176,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       db,
       cookieSecret: deriveSecret(adminToken, 'public-cookies'),
       submissionLimit: limits.publicSubmissions,
+      metrics,
       answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
     }),
   );

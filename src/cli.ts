@@ -33,6 +33,9 @@ Commands:
   form delete FORM_ID                          soft-delete a form
   form close FORM_ID                           close a published form to new responses
   form reopen FORM_ID                          publish a closed form again
+  responses export [--form FORM_ID | --env ENV_ID] [--format csv|ndjson] [--partials] [--out FILE]
+                                               write responses as CSV (default) or NDJSON to stdout,
+                                               or to FILE (written whole, then renamed into place)
   backup --out FILE                            write a consistent backup of the running server's embedded
                                                database (gzip-compressed tar); PostgreSQL: use pg_dump
   restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
@@ -119,7 +122,10 @@ async function downloadBackup(target: { url: string; adminToken: string | undefi
   return { file: out, bytes: statSync(out).size };
 }
 
-export async function runCli(argv: string[]): Promise<{ output: Record<string, unknown>; text: string }> {
+export async function runCli(
+  argv: string[],
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<{ output: Record<string, unknown>; text: string; streamed?: boolean }> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -135,6 +141,9 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       in: { type: 'string' },
       'data-dir': { type: 'string' },
       force: { type: 'boolean', default: false },
+      form: { type: 'string' },
+      format: { type: 'string' },
+      partials: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -193,6 +202,15 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
       const output = { id: reopenForm.id, status: reopenForm.status.toLowerCase() };
       return { output, text: `Reopened form ${output.id}` };
     }
+    case 'responses export': {
+      const output = await exportResponses(
+        target,
+        { form: values.form, env: values.env, format: values.format, partials: values.partials, out: values.out },
+        stdout,
+      );
+      if (output.file === undefined) return { output, text: '', streamed: true };
+      return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
+    }
     case 'backup': {
       const output = await downloadBackup(target, required(values.out, '--out'));
       return { output, text: `Backup written to ${output.file} (${output.bytes} bytes)` };
@@ -217,11 +235,60 @@ export async function runCli(argv: string[]): Promise<{ output: Record<string, u
   }
 }
 
+/**
+ * Streams `GET /api/v1/responses/export` to `out` (a file, written under a temporary name and renamed
+ * once complete) or to `stdout`.
+ */
+async function exportResponses(
+  target: { url: string; adminToken: string | undefined },
+  options: { form?: string | undefined; env?: string | undefined; format?: string | undefined; partials: boolean; out?: string | undefined },
+  stdout: NodeJS.WritableStream,
+): Promise<{ bytes: number; file?: string }> {
+  if (!options.form && !options.env) throw new CliError(`Give --form FORM_ID or --env ENV_ID\n\n${USAGE}`);
+  const url = new URL('/api/v1/responses/export', target.url);
+  if (options.form) url.searchParams.set('formId', options.form);
+  if (options.env) url.searchParams.set('environmentId', options.env);
+  url.searchParams.set('format', options.format ?? 'csv');
+  if (options.partials) url.searchParams.set('returnPartials', 'true');
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {} });
+  } catch (error) {
+    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
+  }
+  if (!response.ok || !response.body) {
+    const payload = (await response.json().catch(() => null)) as { message?: string; errors?: unknown } | null;
+    throw new CliError(payload?.message ?? `Unexpected answer from the server (HTTP ${response.status})`, {
+      status: response.status,
+      ...(payload?.errors ? { errors: payload.errors } : {}),
+    });
+  }
+  let bytes = 0;
+  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  if (!options.out) {
+    await pipeline(body, stdout, { end: false });
+    return { bytes };
+  }
+  const partial = `${options.out}.partial-${randomBytes(4).toString('hex')}`;
+  try {
+    await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
+    renameSync(partial, options.out);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw new CliError(`Export failed, nothing written to ${options.out}: ${(error as Error).message}`);
+  }
+  return { bytes, file: options.out };
+}
+
 /** Runs the command line and sets the exit code; used by bin/formloom.mjs. */
 export async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
   try {
-    const { output, text } = await runCli(argv);
+    const { output, text, streamed } = await runCli(argv);
+    // An export to stdout has written its data there; nothing more goes after it.
+    if (streamed) return;
     process.stdout.write(`${json ? JSON.stringify(output) : text}\n`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

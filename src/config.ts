@@ -15,6 +15,8 @@ const configSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Bearer token Prometheus scrapes GET /metrics with (the admin token works too). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** Largest accepted request body, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -90,6 +92,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
+  /** Bearer token for GET /metrics besides the admin token; undefined: the admin token only. */
+  metricsToken: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   maxBodyBytes: number;
   trustProxy: number;
@@ -153,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,
+    metricsToken: c.METRICS_TOKEN,
     logLevel: c.LOG_LEVEL,
     maxBodyBytes: c.MAX_BODY_BYTES,
     trustProxy: c.TRUST_PROXY,

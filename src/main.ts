@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
+import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
 import { createLogger } from './logger.ts';
 
 let config;
@@ -45,6 +46,13 @@ const app = createApp({
   events: cluster.events,
   drain,
 });
+// Expired Idempotency-Keys are replaced when a key is reused; this hourly sweep keeps the table small.
+const IDEMPOTENCY_SWEEP_MS = 60 * 60 * 1000;
+const idempotencySweep = setInterval(() => {
+  deleteExpiredIdempotencyKeys(database.db)
+    .then((deleted) => deleted > 0 && logger.info({ deleted }, 'expired idempotency keys deleted'))
+    .catch((error: unknown) => logger.warn({ err: error }, 'idempotency key sweep failed'));
+}, IDEMPOTENCY_SWEEP_MS).unref();
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -61,6 +69,7 @@ exitGracefullyOnSignals(graceful, {
   // The cluster's feed first (on PGlite it listens through the database handle); the shutdown
   // timeout bounds both, should either wait on a server that went away.
   closeResources: async () => {
+    clearInterval(idempotencySweep);
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },

@@ -3,16 +3,18 @@
  * that what it creates works through the REST API, and its errors.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.ts';
-import { ADMIN_TOKEN, jsonRequest, setupTestApp, validBody, type TestContext } from './helpers.ts';
+import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from './helpers.ts';
+import { createForm, insertTimeline } from './factories.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATE_FILE = fileURLToPath(new URL('../examples/template.json', import.meta.url));
@@ -240,4 +242,33 @@ describe('bin/formloom.mjs', () => {
     expect(stdout).toBe('');
     expect(JSON.parse(stderr)).toEqual({ error: { message: 'Invalid admin token', code: 'UNAUTHENTICATED' } });
   }, 60_000);
+
+  it('responses export --form writes the CSV to stdout, nothing else', async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId, 'Exported');
+    const made = await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId: form.id, count: 3 });
+    const { code, stdout, stderr } = await run(['responses', 'export', '--form', form.id, '--format', 'csv', '--url', url, '--admin-token', ADMIN_TOKEN]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const rows = parse(stdout) as string[][];
+    expect(rows[0]!.slice(0, 3)).toEqual(['id', 'createdAt', 'updatedAt']);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(made.map((r) => r.id));
+  }, 60_000);
+});
+
+describe('responses export', () => {
+  it('--out writes NDJSON to the file; an unknown form is an error and leaves no file', async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId, 'Exported');
+    const made = await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId: form.id, count: 2, finished: (i) => i === 0 });
+    const out = join(tmp, 'export.ndjson');
+    const output = await cli('responses', 'export', '--env', tenant.environmentId, '--format', 'ndjson', '--partials', '--out', out);
+    expect(output).toEqual({ bytes: expect.any(Number), file: out });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+    expect(lines.map((line) => line.id)).toEqual(made.map((r) => r.id));
+
+    const missing = join(tmp, 'missing.csv');
+    await expect(cli('responses', 'export', '--form', 'no-such-form', '--out', missing)).rejects.toThrow('Form not found');
+    expect(readdirSync(tmp).filter((name) => name.startsWith('missing'))).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterAll, inject } from 'vitest';
+import { checkAgainstOpenApi } from './openapi-check.ts';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/auth.service.ts';
 import { readTemplateExample } from '../src/bootstrap.ts';
@@ -60,7 +61,24 @@ export interface TestContext {
 
 /** The app on `db` with the test defaults and some settings changed (e.g. a second app on a file's database). */
 export function appWith(db: Database, overrides: Partial<Config> = {}): TestContext['app'] {
-  return createApp({ config: testConfig(overrides), db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
+  return checkedApp(createApp({ config: testConfig(overrides), db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN }));
+}
+
+/**
+ * The app with every /api/v1 answer checked against /api/v1/openapi.json (test/openapi-check.ts): an
+ * undocumented status, media type or field fails the test that received it.
+ */
+export function checkedApp<T extends { request: (...args: any[]) => Response | Promise<Response> }>(app: T): T {
+  const request = app.request.bind(app);
+  app.request = (async (...args: Parameters<T['request']>) => {
+    const response = await request(...args);
+    const [input, init] = args as unknown as [string | Request | URL, RequestInit | undefined];
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const url = input instanceof Request ? input.url : String(input);
+    await checkAgainstOpenApi(method, url, response.clone());
+    return response;
+  }) as T['request'];
+  return app;
 }
 
 /** A database and the app on it (the test defaults, with `overrides`) for one test file; closed after the file's tests. */

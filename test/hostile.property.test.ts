@@ -131,6 +131,7 @@ const hostileHeaders = fc.record(
     'x-api-key': headerValue,
     authorization: headerValue,
     'x-request-id': headerValue,
+    'idempotency-key': headerValue,
     'user-agent': headerValue,
     'x-forwarded-for': headerValue,
     'cf-ipcountry': headerValue,
@@ -154,7 +155,8 @@ interface Checked {
 }
 
 /** Sends the request and checks the properties every answer must have; returns what came back. */
-async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page'): Promise<Checked> {
+/** `text`: a JSON error, or a successful body that is not JSON (an export's CSV or NDJSON). */
+async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page' | 'text'): Promise<Checked> {
   const before = await tableCounts();
   const response = await app.request(path, init);
   const text = await response.text();
@@ -164,7 +166,8 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
   if (response.status >= 400) expect(text, `${label}: a 4xx needs a body`).not.toBe('');
   let body: unknown = text;
   const pageAnswer = kind === 'page' && (response.headers.get('content-type') ?? '').includes('text/html');
-  if (!pageAnswer && text !== '') {
+  const textAnswer = kind === 'text' && response.status < 400;
+  if (!pageAnswer && !textAnswer && text !== '') {
     body = JSON.parse(text);
     if (response.status >= 400) {
       if (kind === 'graphql' && typeof body === 'object' && body && 'errors' in body) {
@@ -246,6 +249,26 @@ describe('REST', () => {
     await send(`/api/v1/environments/${environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
     await send(`/api/v1/environments/${tenant.environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
     await send(`/api/v1/environments/${tenant.environmentId}/forms/${formId}/${action}`, { method: 'POST', headers }, 'json');
+  });
+
+  const exportParams = fc.dictionary(
+    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'format', 'environmentId'), hostileString),
+    fc.oneof(hostileString, fc.constantFrom('csv', 'ndjson', 'true')),
+    { maxKeys: 4 },
+  );
+  test.prop([exportParams, fc.boolean(), fc.boolean()], options)('export: hostile query parameters, API key or admin token', async (query, withForm, admin) => {
+    const search = new URLSearchParams(withForm ? { formId } : {});
+    for (const [name, value] of Object.entries(query)) search.append(name, value);
+    const headers: Record<string, string> = admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { 'x-api-key': tenant.apiKey };
+    await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
+  });
+
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE'), fc.boolean()], options)('openapi.json and /docs: hostile headers and methods', async (headers, method, docs) => {
+    await send(docs ? '/docs' : '/api/v1/openapi.json', { method, headers }, docs ? 'page' : 'json');
+  });
+
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE')], options)('metrics: hostile headers and methods', async (headers, method) => {
+    await send('/metrics', { method, headers }, 'text');
   });
 
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH')], options)('any API path: hostile headers and methods', async (headers, method) => {

@@ -168,3 +168,22 @@ export const instanceSecrets = pgTable('instance_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Idempotency keys (Stripe's semantics): a request retried with the same `Idempotency-Key` in the same
+ * scope (`env:<id>:generateForm`, `form:<id>:start`) within 24 h gets the first result again. `result`
+ * is null while the first request is in flight (or when it failed before storing one).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of what the request asked for: the same key with another request is refused. */
+    requestHash: text('request_hash').notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);

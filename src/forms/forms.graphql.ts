@@ -16,7 +16,7 @@ import {
   type StoredComponent,
   type StoredStep,
 } from './components.ts';
-import { deleteForm, findForm, findFormById, formUrl, generateForm, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
+import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
 // ---------------------------------------------------------------- components
@@ -289,14 +289,18 @@ const GenerateFormPayload = builder.objectRef<Form>('GenerateFormPayload').imple
 builder.mutationField('generateForm', (t) =>
   t.field({
     type: GenerateFormPayload,
-    description: 'Creates a published form from a template form of the same environment, inheriting its theme.',
+    description:
+      'Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE.',
     args: {
       environmentId: t.arg.id({ required: true, description: 'The Site ID.' }),
       input: t.arg({ type: GenerateFormInput, required: true }).validate(generateFormInputSchema),
     },
-    resolve: async (_, { environmentId, input }, { db, principal }) => {
+    resolve: async (_, { environmentId, input }, { db, principal, idempotency }) => {
       requireEnvironmentAccess(principal, String(environmentId));
-      return generateForm(db, String(environmentId), input);
+      if (!idempotency) return generateForm(db, String(environmentId), input);
+      const { form, replayed } = await generateFormIdempotently(db, String(environmentId), input, idempotency.key);
+      idempotency.replayed = replayed;
+      return form;
     },
   }),
 );

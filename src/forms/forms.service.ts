@@ -4,6 +4,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { forms, type FormStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
+import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
 import { inheritTheme, type Theme } from './theme.ts';
@@ -82,6 +83,34 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
     })
     .returning();
   return row!;
+}
+
+/**
+ * generateForm under an Idempotency-Key (scoped to the environment): the first request creates the
+ * form; a repeat within 24 h with the same input gets that form again (`replayed`), even if it was
+ * deleted since; the same key with another input is UNPROCESSABLE. The key is claimed in the
+ * transaction that creates the form, so concurrent repeats wait for the first and create nothing.
+ */
+export async function generateFormIdempotently(
+  db: Db,
+  environmentId: string,
+  input: GenerateFormInput,
+  key: string,
+): Promise<{ form: Form; replayed: boolean }> {
+  const scope = `env:${environmentId}:generateForm`;
+  const hash = requestHash({ environmentId, input });
+  return db.transaction(async (tx) => {
+    const claim = await claimIdempotencyKey(tx, scope, key, hash);
+    if (claim.state === 'repeat') {
+      const formId = claim.result?.formId;
+      const [form] = typeof formId === 'string' ? await tx.select().from(forms).where(eq(forms.id, formId)) : [];
+      if (!form) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it');
+      return { form, replayed: true };
+    }
+    const form = await generateForm(tx, environmentId, input);
+    await storeIdempotentResult(tx, scope, key, { formId: form.id });
+    return { form, replayed: false };
+  });
 }
 
 export async function deleteForm(db: Db, environmentId: string, id: string): Promise<Form> {

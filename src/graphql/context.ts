@@ -7,4 +7,9 @@ export interface GraphQLContext {
   principal: Principal;
   /** Unfinished responses untouched this long are "dropped off" (status 3). */
   dropOffMs: number;
+  /**
+   * The request's `Idempotency-Key` (generateForm honours it); `replayed` is set when the operation
+   * answered with a stored result instead of doing the work again.
+   */
+  idempotency?: { key: string; replayed: boolean } | undefined;
 }

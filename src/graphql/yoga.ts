@@ -13,6 +13,7 @@ import { schema } from './schema.ts';
 export interface YogaServerContext {
   db: Db;
   principal: Principal;
+  idempotency?: GraphQLContext['idempotency'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -56,7 +57,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so results are not cached per document. Parsed documents still are.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
-    context: ({ db, principal }) => ({ db, principal, dropOffMs: config.dropOffMs }),
+    context: ({ db, principal, idempotency }) => ({ db, principal, dropOffMs: config.dropOffMs, idempotency }),
     maskedErrors: {
       // Never development mode (yoga's default without NODE_ENV=production): it would add the original
       // error (an engine message, a stack) to the client's body.

@@ -12,8 +12,8 @@ export function apiCors(config: Pick<Config, 'corsOrigins'>) {
     origin: (origin) => (allowed.has(origin) ? origin : null),
     credentials: false,
     allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'X-Api-Key', 'Authorization', 'X-Request-Id'],
-    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'],
+    allowHeaders: ['Content-Type', 'X-Api-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
+    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'Content-Disposition'],
     maxAge: 600,
   });
 }

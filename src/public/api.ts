@@ -14,11 +14,13 @@ import { toFieldErrors, type FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { findFormResponse, prepareAnswers, submitAnswers, type ResponseRow } from '../responses/submissions.service.ts';
+import { findFormResponse, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
+import { appErrorOf } from '../graphql/errors.ts';
+import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { clientCountry, clientIp } from './request-info.ts';
-import { secretsEqual } from '../auth/auth.service.ts';
+import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
@@ -29,6 +31,9 @@ const startSchema = z.strictObject({
 });
 const updateSchema = z.strictObject({ answers: answersSchema, finished: z.boolean().default(false) });
 
+/** Shortest public Idempotency-Key: it picks the response, so it must be a random value (a UUID), not a counter. */
+const MIN_PUBLIC_KEY_LENGTH = 16;
+
 const FORM_NOT_FOUND = { message: 'Form not found' } as const;
 const RESPONSE_NOT_FOUND = { message: 'Response not found' } as const;
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
@@ -36,6 +41,12 @@ const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
   const limits = deps.answerLimits;
+  /** submitAnswers, counted in the metrics. */
+  const submit = async (input: SubmitInput) => {
+    const result = await submitAnswers(db, input);
+    deps.metrics?.responseSubmitted('api', { created: result.created, finished: result.response.finished });
+    return result;
+  };
 
   const context = (c: PublicContext) => ({
     source: 'api' as const,
@@ -89,18 +100,39 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
-    const resumeToken = newResumeToken();
+    c.header('Cache-Control', 'no-store');
     try {
-      const { response } = await submitAnswers(db, {
-        form,
-        sessionId: apiSessionKey(resumeToken),
-        visitorLeadId,
-        answers,
-        finish: parsed.data.finished,
-        context: context(c),
-      });
-      c.header('Cache-Control', 'no-store');
-      return c.json({ ...result(response), resumeToken }, 201);
+      // With an Idempotency-Key the resume token (so the response's session) follows from the form and
+      // the key: a retry of the same start reaches the same response instead of creating another.
+      const key = parseIdempotencyKey(c.req.header('idempotency-key'), MIN_PUBLIC_KEY_LENGTH);
+      let resumeToken = newResumeToken();
+      let repeat = false;
+      if (key !== undefined) {
+        const claim = await claimIdempotencyKey(db, `form:${form.id}:start`, key, requestHash(read.body));
+        resumeToken = deriveSecret(cookieSecret, `idempotent-start:${form.id}:${key}`);
+        repeat = claim.state === 'repeat';
+      }
+      const sessionId = apiSessionKey(resumeToken);
+      const replay = async () => {
+        const row = repeat ? await findSessionResponse(db, form.id, sessionId) : undefined;
+        if (!row) return undefined;
+        c.header('Idempotent-Replayed', 'true');
+        return c.json({ ...result(row), resumeToken }, 201);
+      };
+      const replayed = await replay();
+      if (replayed) return replayed;
+      try {
+        const { response } = await submit( { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
+        return c.json({ ...result(response), resumeToken }, 201);
+      } catch (error) {
+        // A concurrent repeat finished the response first: answer as it did.
+        if (appErrorOf(error)?.code === 'CONFLICT' && key !== undefined) {
+          repeat = true;
+          const again = await replay();
+          if (again) return again;
+        }
+        throw error;
+      }
     } catch (error) {
       return respondWithError(c, error);
     }
@@ -121,7 +153,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
-      const { response } = await submitAnswers(db, {
+      const { response } = await submit( {
         form,
         sessionId: row.sessionId,
         answers,

@@ -1,5 +1,6 @@
 /** Pieces the public page and the public JSON API share: the live form, headers, the CSP, cookies. */
 import { randomBytes } from 'node:crypto';
+import type { AppMetrics } from '../metrics.ts';
 import type { Context } from 'hono';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { Config } from '../config.ts';
@@ -22,6 +23,8 @@ export interface PublicDeps {
   submissionLimit: RateLimit;
   /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */
   answerLimits: AnswerLimits;
+  /** Counts created and finished responses. */
+  metrics?: Pick<AppMetrics, 'responseSubmitted'>;
 }
 
 export type PublicContext = Context<AppEnv>;

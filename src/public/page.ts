@@ -49,6 +49,12 @@ import { createId } from '../ids.ts';
 export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;
   const limits = deps.answerLimits;
+  /** submitAnswers, counted in the metrics. */
+  const submit = async (input: SubmitInput) => {
+    const result = await submitAnswers(db, input);
+    deps.metrics?.responseSubmitted('page', { created: result.created, finished: result.response.finished });
+    return result;
+  };
   const formPath = (form: Form, query = '') => `/s/${form.id}${query}`;
 
   /** The visitor's lead id (cookie); a fresh one is only reserved here and created on the first submission. */
@@ -178,7 +184,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };
     try {
-      const { response } = await submitAnswers(db, submission);
+      const { response } = await submit( submission);
       await setLeadCookie(c, deps, form, response.leadId);
       return c.redirect(formPath(form, isLast ? '?done=1' : `?step=${stepIndex + 1}`), 303);
     } catch (error) {
@@ -187,7 +193,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (known?.code === 'CONFLICT') return c.redirect(formPath(form, '?done=1'), 303);
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
       // Required questions of earlier steps are unanswered: keep this step's answers, point there.
-      const { response } = await submitAnswers(db, { ...submission, finish: false });
+      const { response } = await submit( { ...submission, finish: false });
       await setLeadCookie(c, deps, form, response.leadId);
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);

@@ -28,8 +28,8 @@ export function publicRoutes(deps: PublicDeps) {
   const apiCors = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Authorization'],
-    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After'],
+    allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
+    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 600,
   });
   app.use('/s/:formId/definition', apiCors);

@@ -7,7 +7,9 @@ import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
 import { CloseFormDocument, GenerateFormDocument, ReopenFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
+import { parseIdempotencyKey } from '../idempotency/idempotency.service.ts';
+import { runOperation } from '../graphql/execute.ts';
+import { execute, operationContext, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
 
 export function formsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
@@ -28,9 +30,17 @@ export function formsRoutes(deps: RestDeps) {
     const parsed = generateFormInputSchema.safeParse(read.body);
     if (!parsed.success) return respondWithError(c, invalidInput(toFieldErrors(parsed.error.issues)));
 
-    const result = await execute(c, deps, GenerateFormDocument, { environmentId, input: parsed.data });
-    if ('response' in result) return result.response;
+    let key: string | undefined;
+    try {
+      key = parseIdempotencyKey(c.req.header('idempotency-key'));
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const context = { ...operationContext(c, deps), idempotency: key === undefined ? undefined : { key, replayed: false } };
+    const result = await runOperation(GenerateFormDocument, { environmentId, input: parsed.data }, context);
+    if (result.error) return respondWithError(c, result.error);
     const { success, form } = result.data.generateForm;
+    if (context.idempotency?.replayed) c.header('Idempotent-Replayed', 'true');
     return c.json({ success, result: { form: { id: form.id, url: form.url } } }, 200);
   });
   routes.all('/environments/:environmentId/forms/generate', methodNotAllowed(['POST']));

@@ -62,7 +62,8 @@ const limitParam = z
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be at least 1'));
 
-const querySchema = z.object({
+/** The listing's parameters (the export takes its filters). */
+export const querySchema = z.object({
   formId: z.string().min(1, 'must not be empty').max(128).optional(),
   returnPartials: booleanParam.optional(),
   since: isoInstant.optional(),
@@ -76,19 +77,21 @@ const querySchema = z.object({
 });
 type ResponsesQuery = z.output<typeof querySchema>;
 
-const PARAMS = Object.keys(querySchema.shape) as (keyof typeof querySchema.shape)[];
-
-function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: FieldError[] } {
+/**
+ * Parses the query parameters `schema` names (each given at most once); unknown parameters are ignored.
+ * Problems come back as `{message, path: [<parameter>]}`, all at once.
+ */
+export function parseParams<S extends z.ZodObject>(c: Context<AppEnv>, schema: S): { query: z.output<S> } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const raw: Record<string, string> = {};
   const all = c.req.queries();
-  for (const name of PARAMS) {
+  for (const name of Object.keys(schema.shape)) {
     const values = all[name];
     if (!values || values.length === 0) continue;
     if (values.length > 1) errors.push({ message: `${name} must be given once`, path: [name] });
     raw[name] = values[0]!;
   }
-  const parsed = querySchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]);
@@ -96,7 +99,14 @@ function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: F
     }
   }
   if (errors.length > 0 || !parsed.success) return { errors };
-  const query = parsed.data;
+  return { query: parsed.data };
+}
+
+function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: FieldError[] } {
+  const parsed = parseParams(c, querySchema);
+  if ('errors' in parsed) return parsed;
+  const errors: FieldError[] = [];
+  const { query } = parsed;
   if (query.formId !== undefined && query.limit !== undefined && query.limit > FORM_PAGE_SIZE) {
     errors.push({ message: `limit must be at most ${FORM_PAGE_SIZE} with formId`, path: ['limit'] });
   }
@@ -109,7 +119,7 @@ function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: F
   return errors.length > 0 ? { errors } : { query };
 }
 
-const invalidQuery = (c: Context<AppEnv>, errors: FieldError[]) => c.json({ message: INVALID_QUERY, errors }, 400);
+export const invalidQuery = (c: Context<AppEnv>, errors: FieldError[]) => c.json({ message: INVALID_QUERY, errors }, 400);
 
 /** GraphQL argument paths as query parameter names (`first` is `limit`, filter fields are flat). */
 function toQueryErrors(errors: readonly FieldError[]): FieldError[] {
@@ -120,7 +130,7 @@ function toQueryErrors(errors: readonly FieldError[]): FieldError[] {
 }
 
 /** The documented answer to an operation's error; argument problems read as query-parameter problems. */
-function respondWithOperationError(c: Context<AppEnv>, error: unknown): Response {
+export function respondWithOperationError(c: Context<AppEnv>, error: unknown): Response {
   const appError = appErrorOf(error);
   if (appError?.code === 'BAD_USER_INPUT') return invalidQuery(c, toQueryErrors(appError.errors ?? []));
   return respondWithError(c, error);

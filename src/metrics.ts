@@ -1,0 +1,101 @@
+/**
+ * Prometheus metrics (prom-client), served at GET /metrics to the metrics token or the admin token.
+ *
+ * Labels stay bounded: `route` is the matched route template (`/s/:formId`, never a raw path; requests
+ * no route matched are `unmatched`), `method` is one of the HTTP methods below or `OTHER`, `status` a
+ * status code. Process metrics (memory, CPU, event-loop lag, GC, handles) are prom-client's defaults,
+ * collected once per process; the application's metrics belong to each app (tests build many).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { databaseReachable } from './db/availability.ts';
+import type { Db } from './db/client.ts';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+let processRegistry: Registry | undefined;
+
+/** The process's default metrics, registered on first use. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 10 });
+  }
+  return processRegistry;
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+export class AppMetrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'formloom_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly duration = new Histogram({
+    name: 'formloom_http_request_duration_seconds',
+    help: 'Time to the response headers (a streamed body may take longer), by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'formloom_rate_limited_total',
+    help: 'Requests refused with 429 by a rate limit, by route template.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly responsesCreated = new Counter({
+    name: 'formloom_responses_created_total',
+    help: 'Form responses created, by source (page or api).',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly responsesFinished = new Counter({
+    name: 'formloom_responses_finished_total',
+    help: 'Form responses finished (completed), by source (page or api).',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly databasePing = new Gauge({
+    name: 'formloom_database_ping_seconds',
+    help: 'Round trip of `select 1` to the database, measured at each scrape.',
+    registers: [this.registry],
+  });
+
+  readonly databaseUp = new Gauge({
+    name: 'formloom_database_up',
+    help: '1 when the database answered `select 1` within a second at the last scrape, else 0.',
+    registers: [this.registry],
+  });
+
+  /** Records one answered request. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+    if (status === 429) this.rateLimited.inc({ route });
+  }
+
+  /** Records a public submission's outcome. */
+  responseSubmitted(source: 'page' | 'api', outcome: { created: boolean; finished: boolean }): void {
+    if (outcome.created) this.responsesCreated.inc({ source });
+    if (outcome.finished) this.responsesFinished.inc({ source });
+  }
+
+  /** The text exposition of the process's and this app's metrics, after probing the database. */
+  async render(db: Db): Promise<string> {
+    const started = performance.now();
+    const check = await databaseReachable(db, 1_000);
+    this.databaseUp.set(check.ok ? 1 : 0);
+    if (check.ok) this.databasePing.set((performance.now() - started) / 1000);
+    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The bodies the v1 REST API answers with, as zod schemas: src/rest/openapi.ts turns them (and the
+ * request schemas the adapters validate with) into the OpenAPI document, and the test suite checks every
+ * REST response it receives against that document.
+ */
+import { z } from 'zod';
+
+const fieldError = z
+  .strictObject({
+    message: z.string(),
+    path: z.array(z.union([z.string(), z.number().int()])).meta({ description: 'Where the problem is, from the body (or query parameter) root.' }),
+  })
+  .meta({ id: 'FieldError' });
+
+export const errorBodySchema = z
+  .strictObject({
+    message: z.string(),
+    errors: z.array(fieldError).optional().meta({ description: 'Per-field problems (400 only), all at once.' }),
+  })
+  .meta({ id: 'Error', description: 'Every error answer: a message, and for 400 the problems with their paths.' });
+
+const isoInstant = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
+
+const questionResponse = z
+  .strictObject({
+    questionId: z.string().meta({ description: 'The id of the form component answered.' }),
+    response: z
+      .looseObject({
+        type: z.string(),
+        headline: z.string(),
+        componentShapeVersion: z.string(),
+      })
+      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (README "Responses in GraphQL").' }),
+  })
+  .meta({ id: 'QuestionResponse' });
+
+export const responseObjectSchema = z
+  .strictObject({
+    id: z.string(),
+    createdAt: isoInstant,
+    updatedAt: isoInstant,
+    dataUpdatedAt: isoInstant.meta({ description: 'Last change of the answers.' }),
+    finished: z.boolean().meta({ description: 'true: completed; false: partial.' }),
+    status: z.union([z.literal(2), z.literal(3), z.literal(4)]).meta({ description: '4 completed, 3 dropped off, 2 in progress.' }),
+    formId: z.string(),
+    version: z.string().meta({ description: 'Response format, "2.0".' }),
+    data: z.array(questionResponse),
+    meta: z.looseObject({ leadId: z.string() }).meta({ description: 'Metadata; always `leadId`, also `source` and `userAgent` when known.' }),
+    personAttributes: z.strictObject({
+      ip: z.string(),
+      country: z.string().meta({ description: 'Country code; empty when unknown.' }),
+      visitedForm: z.number().int(),
+      completedForm: z.number().int(),
+    }),
+  })
+  .meta({ id: 'Response', description: 'A response to a form (SPEC.md "Response object").' });
+
+export const responsesBodySchema = z
+  .strictObject({
+    data: z.array(responseObjectSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'Only when paging (`limit` or `after` given): where the next page starts; null on the last page.' }),
+  })
+  .meta({ id: 'ResponseList' });
+
+export const generateBodySchema = z
+  .strictObject({
+    success: z.boolean(),
+    result: z.strictObject({
+      form: z.strictObject({ id: z.string(), url: z.string().meta({ description: 'Public path, `/s/<id>`.' }) }),
+    }),
+  })
+  .meta({ id: 'GeneratedForm' });
+
+/** The schemas the document lists under components.schemas (by their `id`). */
+export const CONTRACT_SCHEMAS = [errorBodySchema, responseObjectSchema, responsesBodySchema, generateBodySchema] as const;

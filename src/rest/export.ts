@@ -1,0 +1,187 @@
+/**
+ * v1 REST: GET /api/v1/responses/export?format=csv|ndjson, an adapter of the `form`, `formResponses`
+ * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
+ * `since`, `until`, `dateField`); every matching response is written, newest first, streamed page by
+ * page as the client reads (at most about two pages of 100 in memory, however many there are).
+ *
+ * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold
+ *   a comma, quote or line break), columns and cells as src/responses/export.ts documents.
+ * - `format=ndjson`: one response object of `GET /api/v1/responses` per line.
+ *
+ * An environment's API key exports its environment; the admin token exports any form (`formId`), or an
+ * environment it names with `environmentId`.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { notFound } from '../errors.ts';
+import { runOperation } from '../graphql/execute.ts';
+import {
+  EnvironmentResponsesPageDocument,
+  ExportFormDocument,
+  FormResponsesPageDocument,
+  type EnvironmentResponsesPageQuery,
+  type ResponseFilter,
+} from '../graphql/generated/graphql.ts';
+import type { AppEnv } from '../http.ts';
+import { methodNotAllowed } from '../limits/request-safety.ts';
+import { headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
+import { operationContext, respondWithError, type RestDeps } from './respond.ts';
+import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
+
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The export's query parameters: the listing's filters, the format and (admin token) the environment. */
+export const exportQuerySchema = querySchema.pick({ formId: true, returnPartials: true, since: true, until: true, dateField: true }).extend({
+  format: z.enum(EXPORT_FORMATS, { message: 'must be csv or ndjson' }).optional(),
+  environmentId: z.string().min(1, 'must not be empty').max(128).optional(),
+});
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+type Connection = EnvironmentResponsesPageQuery['environmentResponses'];
+type Node = Connection['edges'][number]['node'];
+
+/** `responses-<form or environment>-<UTC date>.<format>`, with only safe characters in the id. */
+export function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
+  const safe = subject.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'export';
+  return `responses-${safe}-${now.toISOString().slice(0, 10)}.${format}`;
+}
+
+export function exportRoutes(deps: RestDeps) {
+  const routes = new Hono<AppEnv>();
+
+  routes.get('/responses/export', async (c) => {
+    const principal = c.var.principal;
+    try {
+      if (principal.kind !== 'admin') requireApiKey(principal);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const parsed = parseParams(c, exportQuerySchema);
+    if ('errors' in parsed) return invalidQuery(c, parsed.errors);
+    const { query } = parsed;
+    if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
+      return invalidQuery(c, [{ message: 'until must be later than since', path: ['until'] }]);
+    }
+    if (query.environmentId !== undefined) {
+      try {
+        requireEnvironmentAccess(principal, query.environmentId);
+      } catch (error) {
+        return respondWithError(c, error);
+      }
+    }
+    const format: ExportFormat = query.format ?? 'csv';
+    const filter: ResponseFilter = {
+      returnPartials: query.returnPartials ?? false,
+      dateField: query.dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
+      ...(query.since !== undefined ? { since: query.since } : {}),
+      ...(query.until !== undefined ? { until: query.until } : {}),
+    };
+    const context = operationContext(c, deps);
+
+    let columns: ExportColumn[] | undefined;
+    let runPage: (after: string | null) => Promise<{ data?: Connection; error?: unknown }>;
+    if (query.formId !== undefined) {
+      const formId = query.formId;
+      const found = await runOperation(ExportFormDocument, { id: formId }, context);
+      if (found.error) return respondWithOperationError(c, found.error);
+      const form = found.data.form;
+      if (!form || (query.environmentId !== undefined && form.environmentId !== query.environmentId)) {
+        return respondWithError(c, notFound('Form not found'));
+      }
+      columns = questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })));
+      const environmentId = principal.kind === 'admin' ? form.environmentId : null;
+      runPage = async (after) => {
+        const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after }, context);
+        return result.error ? { error: result.error } : { data: result.data.formResponses };
+      };
+    } else {
+      const environmentId = query.environmentId ?? null;
+      runPage = async (after) => {
+        const result = await runOperation(EnvironmentResponsesPageDocument, { environmentId, filter, first: MAX_PAGE_SIZE, after }, context);
+        return result.error ? { error: result.error } : { data: result.data.environmentResponses };
+      };
+    }
+
+    // The first page decides the status (arguments, access); then every page is streamed.
+    const first = await runPage(null);
+    if (first.error || !first.data) return respondWithOperationError(c, first.error);
+    const log = c.var.log;
+    const subject = query.formId ?? query.environmentId ?? (principal.kind === 'apiKey' ? principal.environmentId : 'environment');
+    const body = streamExport(first.data, format, columns, async (after) => {
+      const next = await runPage(after);
+      if (next.error || !next.data) {
+        log.error({ err: next.error }, 'export stream failed mid-way');
+        throw next.error;
+      }
+      return next.data;
+    });
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': CONTENT_TYPES[format],
+        'content-disposition': `attachment; filename="${exportFileName(subject, format)}"`,
+        'cache-control': 'no-store',
+      },
+    });
+  });
+  routes.all('/responses/export', methodNotAllowed(['GET']));
+
+  return routes;
+}
+
+const nextCursorOf = (pageInfo: Connection['pageInfo']) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
+
+/** One page of responses as text in `format` (CSV rows after the header row, or NDJSON lines). */
+function formatPage(nodes: readonly Node[], format: ExportFormat, columns: ExportColumn[] | undefined, header: boolean): string {
+  if (format === 'ndjson') return nodes.map((node) => `${JSON.stringify(node)}\n`).join('');
+  const rows = nodes.map((node) => responseRow(node as ExportedResponse, columns));
+  if (header) rows.unshift(headerRow(columns));
+  return rows.length === 0 ? '' : stringify(rows, { record_delimiter: 'windows' });
+}
+
+/**
+ * The export written page by page. Pull-based: the next page is fetched only when the client has taken
+ * the previous one. A failure after the headers are sent cuts the stream (the file is incomplete).
+ */
+function streamExport(
+  first: Connection,
+  format: ExportFormat,
+  columns: ExportColumn[] | undefined,
+  fetchAfter: (cursor: string) => Promise<Connection>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let page: Connection | null = first;
+  let header = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (page === null) {
+          controller.close();
+          return;
+        }
+        const chunk = formatPage(
+          page.edges.map((edge) => edge.node),
+          format,
+          columns,
+          header,
+        );
+        header = false;
+        const cursor = nextCursorOf(page.pageInfo);
+        page = null;
+        if (chunk !== '') controller.enqueue(encoder.encode(chunk));
+        // Fetch the next page now, while the client takes this one.
+        if (cursor !== null) page = await fetchAfter(cursor);
+        if (chunk !== '') return;
+      }
+    },
+  });
+}

@@ -1,0 +1,229 @@
+/**
+ * The OpenAPI 3.1 document of the v1 REST API (GET /api/v1/openapi.json), built from the zod schemas
+ * the adapters validate requests with (forms/components.ts, rest/responses.ts, rest/export.ts) and the
+ * response schemas of rest/contract.ts, through zod 4's JSON Schema output. Nothing here restates a
+ * field by hand: a change to a schema changes the document, and the test suite checks every REST answer
+ * it receives against it.
+ */
+import { z } from 'zod';
+import { generateFormInputSchema } from '../forms/components.ts';
+import { errorBodySchema, generateBodySchema, responsesBodySchema, CONTRACT_SCHEMAS } from './contract.ts';
+import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema => {
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+const ref = (schema: { meta(): { id?: string } | undefined }) => ({ $ref: `#/components/schemas/${schema.meta()!.id!}` });
+
+/** Components: the contract's schemas under their ids (nested ids become $refs). */
+function componentSchemas(): Record<string, JsonSchema> {
+  // `.meta({id})` registers a schema in zod's global registry; the contract's (and their nested ones,
+  // FieldError and QuestionResponse) are the only ones with an id.
+  void CONTRACT_SCHEMAS;
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, JsonSchema> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _s, $id: _id, ...rest } = schema;
+      return [id, rest];
+    }),
+  );
+}
+
+const json = (schema: unknown, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
+const errorResponse = (description: string, example: { message: string; errors?: unknown[] }) => ({
+  description,
+  content: json(ref(errorBodySchema), example),
+});
+
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { description: 'Seconds until the limit resets.', schema: { type: 'string' } },
+  RateLimit: { description: 'IETF draft RateLimit header: remaining requests and reset.', schema: { type: 'string' } },
+};
+
+/** Answers the API edge may give on any /api/v1 operation (README "Security", "Operations"). */
+const EDGE_RESPONSES = {
+  '400': errorResponse('Invalid request: a malformed body, bad parameters, or a path or parameter with a NUL or invalid UTF-8.', {
+    message: 'Invalid request body',
+    errors: [{ message: 'Required', path: ['name'] }],
+  }),
+  '401': errorResponse('No API key, or an unknown, malformed or revoked one.', { message: 'Missing API key' }),
+  '403': errorResponse('The credentials do not reach this environment or operation.', { message: 'API key does not grant access to this environment' }),
+  '413': errorResponse('The request body is larger than MAX_BODY_BYTES.', { message: 'Request body too large (limit 1048576 bytes)' }),
+  '429': { ...errorResponse('A rate limit refused the request; retry after Retry-After seconds.', { message: 'Too many requests' }), headers: RATE_LIMIT_HEADERS },
+  '500': errorResponse('An unexpected failure (details only in the server log).', { message: 'Internal server error' }),
+  '503': errorResponse('The database is unreachable or the server is shutting down; retry.', { message: 'Service unavailable' }),
+};
+
+/** A query parameter from a field of a zod object schema (the adapters' own). */
+function queryParameters(shape: Record<string, z.ZodType>, descriptions: Record<string, string>) {
+  return Object.entries(shape).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: descriptions[name] ?? '',
+    schema: jsonSchemaOf(schema, 'input'),
+  }));
+}
+
+const FILTER_DESCRIPTIONS: Record<string, string> = {
+  formId: 'Only this form\'s responses (at most 10 per request in the listing; all of them in the export).',
+  returnPartials: '`true` includes unfinished (partial) responses. Default `false`.',
+  since: 'Only responses whose `dateField` is at or after this instant: an ISO 8601 date (midnight UTC) or date-time with a zone.',
+  until: 'Only responses before this instant (exclusive), same format; must be later than `since`.',
+  dateField: 'What `since`/`until` apply to: `createdAt` (default) or `updatedAt`.',
+  limit: 'Page size: 1-100, or 1-10 with `formId`. Turns paging on.',
+  after: 'An opaque cursor (`nextCursor` of the previous page). Turns paging on.',
+  format: '`csv` (default) or `ndjson`.',
+  environmentId: 'The environment to export (the admin token needs it without `formId`; an API key may only name its own).',
+};
+
+export interface OpenApiSources {
+  /** The listing's query schema (rest/responses.ts). */
+  listingQuery: z.ZodObject;
+  /** The export's query schema (rest/export.ts). */
+  exportQuery: z.ZodObject;
+  version: string;
+}
+
+/** The document. */
+export function buildOpenApiDocument(sources: OpenApiSources) {
+  const listingParams = queryParameters(sources.listingQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
+  const exportParams = queryParameters(sources.exportQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
+  const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'formloom REST API',
+      version: sources.version,
+      description:
+        'Generate published forms from a template form and read their responses. Every operation takes an environment API key in `x-api-key` ' +
+        '(the admin token, `Authorization: Bearer <token>`, where said). GraphQL at `/graphql` offers the same and more.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An environment API key, `fl_<id>_<secret>`.' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN or the generated one in DATA_DIR).' },
+      },
+      schemas: componentSchemas(),
+    },
+    paths: {
+      '/api/v1/environments/{environmentId}/forms/generate': {
+        post: {
+          operationId: 'generateForm',
+          summary: 'Generate a published form from a template form',
+          description:
+            'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
+            'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
+          security: [{ apiKey: [] }, { adminToken: [] }],
+          parameters: [
+            { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+            },
+          ],
+          requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
+          responses: {
+            '200': {
+              description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
+              headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+              content: json(ref(generateBodySchema), { success: true, result: { form: { id: 'k3v9qz1m0x8c2b7n5d4f6g1h', url: '/s/k3v9qz1m0x8c2b7n5d4f6g1h' } } }),
+            },
+            ...EDGE_RESPONSES,
+            '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
+              message: 'Invalid request body',
+              errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
+            }),
+            '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
+            '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
+              message: 'A request with this Idempotency-Key is in progress; retry it',
+            }),
+            '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+            '422': errorResponse('The Idempotency-Key was used with another body.', {
+              message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+            }),
+          },
+        },
+      },
+      '/api/v1/responses': {
+        get: {
+          operationId: 'listResponses',
+          summary: 'List responses of one form or of the environment',
+          description:
+            '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
+            '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
+          parameters: listingParams,
+          responses: {
+            '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
+            ...edgeWithout403,
+            '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
+            '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
+          },
+        },
+      },
+      '/api/v1/responses/export': {
+        get: {
+          operationId: 'exportResponses',
+          summary: 'Export responses as CSV or NDJSON',
+          description:
+            'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
+            `${EXPORT_FIXED_COLUMNS.join(', ')}, then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
+            `\`<label> [<questionId>.<key>]\`), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+            "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
+          security: [{ apiKey: [] }, { adminToken: [] }],
+          parameters: exportParams,
+          responses: {
+            '200': {
+              description: 'The export, as an attachment.',
+              headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
+              content: {
+                'text/csv': { schema: { type: 'string' }, example: 'id,createdAt,updatedAt,finished,status,formId,leadId,ip,country,Role? [q1]\r\n' },
+                'application/x-ndjson': { schema: { type: 'string' }, example: '{"id":"…","createdAt":"…"}\n' },
+              },
+            },
+            ...EDGE_RESPONSES,
+            '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
+          },
+        },
+      },
+      '/api/v1/openapi.json': {
+        get: {
+          operationId: 'openApiDocument',
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
+        },
+      },
+      '/api/v1/admin/backup': {
+        get: {
+          operationId: 'backup',
+          summary: 'Download a backup of the embedded database (admin token)',
+          security: [{ adminToken: [] }],
+          responses: {
+            '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
+            ...EDGE_RESPONSES,
+            '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
+            '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
+            '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+          },
+        },
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -76,4 +76,11 @@ export const generateBodySchema = z
   .meta({ id: 'GeneratedForm' });
 
 /** The schemas the document lists under components.schemas (by their `id`). */
-export const CONTRACT_SCHEMAS = [errorBodySchema, responseObjectSchema, responsesBodySchema, generateBodySchema] as const;
+export const formStateBodySchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(['published', 'closed']).meta({ description: 'The form\'s state after the request.' }),
+  })
+  .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (README "Form states").' });
+
+export const CONTRACT_SCHEMAS = [errorBodySchema, responseObjectSchema, responsesBodySchema, generateBodySchema, formStateBodySchema] as const;

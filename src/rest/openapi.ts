@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { generateFormInputSchema } from '../forms/components.ts';
-import { errorBodySchema, generateBodySchema, responsesBodySchema, CONTRACT_SCHEMAS } from './contract.ts';
+import { errorBodySchema, formStateBodySchema, generateBodySchema, responsesBodySchema, CONTRACT_SCHEMAS } from './contract.ts';
 import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -159,6 +159,28 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
           },
         },
       },
+      ...Object.fromEntries(
+        (['close', 'reopen'] as const).map((action) => [
+          `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
+          {
+            post: {
+              operationId: `${action}Form`,
+              summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
+              description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
+              parameters: [
+                { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
+                { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
+              ],
+              responses: {
+                '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
+                ...EDGE_RESPONSES,
+                '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
+                '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
+              },
+            },
+          },
+        ]),
+      ),
       '/api/v1/responses': {
         get: {
           operationId: 'listResponses',

@@ -7,7 +7,9 @@ import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/a
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import { LiveFeed } from './events/live-feed.ts';
 import type { EventFeed } from './events/notifications.ts';
+import { webhooksRoutes } from './rest/webhooks.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import type { AppEnv } from './http.ts';
@@ -38,12 +40,14 @@ export interface AppDeps {
    * another process reaches this one's key cache only when the cached entry expires.
    */
   events?: EventFeed;
+  /** The live feed of subscriptions; built from `events` when not given. */
+  liveFeed?: LiveFeed;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
 const READINESS_DB_TIMEOUT_MS = 1_000;
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, liveFeed: liveFeedOf }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -52,6 +56,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     events.onResume(forgetAllVerifiedKeys);
   }
   const keyCacheTrusted = () => events?.live ?? true;
+  // The responseEvents subscription's source (without a feed, subscriptions are refused).
+  const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -92,14 +98,15 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate } };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', adminRoutes(restDeps));
+  app.route('/api/v1', webhooksRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
-  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal }));
+  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal, liveFeed }));
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.

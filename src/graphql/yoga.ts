@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
@@ -13,6 +14,8 @@ import { schema } from './schema.ts';
 export interface YogaServerContext {
   db: Db;
   principal: Principal;
+  /** The node's live feed (subscriptions); absent: subscriptions are refused. */
+  liveFeed?: LiveFeed | undefined;
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -44,7 +47,7 @@ function graphiqlPlugin(): Plugin {
   };
 }
 
-export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth'>) {
+export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks'>) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -56,7 +59,14 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so results are not cached per document. Parsed documents still are.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
-    context: ({ db, principal }) => ({ db, principal, dropOffMs: config.dropOffMs }),
+    context: ({ db, principal, liveFeed, request }) => ({
+      db,
+      principal,
+      dropOffMs: config.dropOffMs,
+      webhookRules: { allowPrivate: config.webhooks.allowPrivate },
+      liveFeed,
+      signal: request.signal,
+    }),
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskGraphQLError(error, message);

@@ -3,7 +3,9 @@ import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
+import { GraphQLError } from 'graphql';
 import { builder } from '../graphql/builder.ts';
+import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { LiveEvent } from './live-feed.ts';
 import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
@@ -276,6 +278,25 @@ const ResponseEventRef = builder.objectRef<LiveEvent>('ResponseEvent').implement
   }),
 });
 
+/**
+ * A subscription refused before it starts (no key, a foreign form) is answered with the error's
+ * documented status (401, 403, 404 …), as yoga reads it from `extensions.http`; otherwise yoga calls
+ * every failure to start a stream a 500.
+ */
+async function withHttpStatus<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const appError = appErrorOf(error);
+    if (!appError) throw error;
+    const graphQLError = toGraphQLError(appError);
+    // Without originalError, so the masking keeps it as the client's error with its status.
+    throw new GraphQLError(graphQLError.message, {
+      extensions: { ...graphQLError.extensions, http: { status: HTTP_STATUS[appError.code] } },
+    });
+  }
+}
+
 builder.subscriptionType({ description: 'Live feeds, over server-sent events (`Accept: text/event-stream`).' });
 
 builder.subscriptionField('responseEvents', (t) =>
@@ -284,13 +305,13 @@ builder.subscriptionField('responseEvents', (t) =>
     description:
       "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
-    subscribe: async (_, args, ctx) => {
+    subscribe: (_, args, ctx) => withHttpStatus(async () => {
       const environmentId = environmentFor(ctx, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
       if (!ctx.liveFeed) throw new Error('live feed not configured');
       return ctx.liveFeed.subscribe(environmentId, formId, ctx.signal);
-    },
+    }),
     resolve: (event) => event,
   }),
 );

@@ -10,7 +10,7 @@ export interface Received {
 }
 
 /** What the receiver does with the nth request (1-based): answer a status, or hang until the sender gives up. */
-export type Behaviour = (n: number, request: IncomingMessage) => number | 'hang';
+export type Behaviour = (n: number, request: IncomingMessage, received: Received) => number | 'hang';
 
 export class Receiver {
   readonly accepted: Received[] = [];
@@ -41,7 +41,7 @@ export class Receiver {
         }
         const entry: Received = { id: String(req.headers['webhook-id']), body: JSON.parse(raw), verified };
         this.requests.push(entry);
-        const action = this.behaviour(this.requests.length, req);
+        const action = this.behaviour(this.requests.length, req, entry);
         if (action === 'hang') {
           this.hanging.add(res);
           return;

@@ -8,8 +8,10 @@ import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } 
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import { LiveFeed } from './events/live-feed.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
+import { webhooksRoutes } from './rest/webhooks.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
@@ -47,6 +49,8 @@ export interface AppDeps {
   events?: EventFeed;
   /** Where request and submission metrics are counted (default: a fresh set). */
   metrics?: AppMetrics;
+  /** The live feed of subscriptions; built from `events` when not given. */
+  liveFeed?: LiveFeed;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
@@ -61,7 +65,7 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics() }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -70,6 +74,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     events.onResume(forgetAllVerifiedKeys);
   }
   const keyCacheTrusted = () => events?.live ?? true;
+  // The responseEvents subscription's source (without a feed, subscriptions are refused).
+  const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
@@ -141,12 +147,13 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth };
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate } };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', exportRoutes(restDeps));
   app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
+  app.route('/api/v1', webhooksRoutes(restDeps));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
@@ -166,6 +173,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     replayed.headers.set('Idempotent-Replayed', 'true');
     return replayed;
   });
+  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal, liveFeed }));
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.

@@ -21,6 +21,13 @@ import {
   ReopenFormDocument,
   RevokeApiKeyDocument,
   CloseFormDocument,
+  CreateWebhookEndpointDocument,
+  DeleteWebhookEndpointDocument,
+  ResendWebhookDeliveryDocument,
+  TestWebhookEndpointDocument,
+  UpdateWebhookEndpointDocument,
+  WebhookDeliveriesDocument,
+  WebhookEndpointsDocument,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -36,6 +43,17 @@ Commands:
   responses export [--form FORM_ID | --env ENV_ID] [--format csv|ndjson] [--partials] [--out FILE]
                                                write responses as CSV (default) or NDJSON to stdout,
                                                or to FILE (written whole, then renamed into place)
+  webhook create --env ENV_ID --target URL --events TYPES [--forms FORM_IDS] [--description TEXT]
+                                               add a webhook endpoint (comma-separated event types:
+                                               response.created, response.updated, response.finished,
+                                               form.generated); the signing secret is shown only once
+  webhook list --env ENV_ID                    list an environment's webhook endpoints
+  webhook delete ENDPOINT_ID                   delete an endpoint and its deliveries
+  webhook test ENDPOINT_ID                     send a webhook.test event to the endpoint
+  webhook enable|disable ENDPOINT_ID           enable (also after auto-disable) or disable an endpoint
+  webhook deliveries ENDPOINT_ID [--status S] [--limit N]
+                                               recent deliveries with their attempts
+  webhook resend DELIVERY_ID                   send a delivery again (same webhook-id)
   backup --out FILE                            write a consistent backup of the running server's embedded
                                                database (gzip-compressed tar); PostgreSQL: use pg_dump
   restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
@@ -144,6 +162,12 @@ export async function runCli(
       form: { type: 'string' },
       format: { type: 'string' },
       partials: { type: 'boolean', default: false },
+      target: { type: 'string' },
+      events: { type: 'string' },
+      forms: { type: 'string' },
+      description: { type: 'string' },
+      status: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -210,6 +234,74 @@ export async function runCli(
       );
       if (output.file === undefined) return { output, text: '', streamed: true };
       return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
+    }
+    case 'webhook create': {
+      const { createWebhookEndpoint } = await call(target, CreateWebhookEndpointDocument, {
+        input: {
+          environmentId: required(values.env, '--env'),
+          url: required(values.target, '--target'),
+          eventTypes: list(required(values.events, '--events')),
+          formIds: values.forms ? list(values.forms) : null,
+          description: values.description,
+        },
+      });
+      const { endpoint, secret } = createWebhookEndpoint;
+      const output = { ...endpoint, secret };
+      return { output, text: `Created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.join(', ')})\nSigning secret (shown only now): ${secret}` };
+    }
+    case 'webhook list': {
+      const { webhookEndpoints } = await call(target, WebhookEndpointsDocument, { environmentId: required(values.env, '--env') });
+      const text = webhookEndpoints.length === 0
+        ? 'No webhook endpoints'
+        : webhookEndpoints
+            .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : `disabled (${e.disabledReason})`}  ${e.url}  ${e.eventTypes.join(',')}`)
+            .join('\n');
+      return { output: { endpoints: webhookEndpoints }, text };
+    }
+    case 'webhook delete': {
+      const { deleteWebhookEndpoint } = await call(target, DeleteWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
+      return { output: deleteWebhookEndpoint, text: `Deleted webhook endpoint ${deleteWebhookEndpoint.id}` };
+    }
+    case 'webhook enable':
+    case 'webhook disable': {
+      const { updateWebhookEndpoint } = await call(target, UpdateWebhookEndpointDocument, {
+        id: required(argument, 'ENDPOINT_ID'),
+        input: { enabled: action === 'enable' },
+      });
+      return { output: updateWebhookEndpoint, text: `Webhook endpoint ${updateWebhookEndpoint.id} is ${updateWebhookEndpoint.enabled ? 'enabled' : 'disabled'}` };
+    }
+    case 'webhook test': {
+      const { testWebhookEndpoint } = await call(target, TestWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
+      const output = { ...testWebhookEndpoint, status: testWebhookEndpoint.status.toLowerCase() };
+      return { output, text: `Queued test delivery ${output.id} (see: formloom webhook deliveries ${output.endpointId})` };
+    }
+    case 'webhook deliveries': {
+      const status = values.status?.toUpperCase();
+      if (status !== undefined && !['PENDING', 'DELIVERING', 'SUCCEEDED', 'FAILED'].includes(status)) {
+        throw new CliError('--status must be pending, delivering, succeeded or failed');
+      }
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit)) throw new CliError('--limit must be a whole number');
+      const { webhookEndpoint } = await call(target, WebhookDeliveriesDocument, {
+        id: required(argument, 'ENDPOINT_ID'),
+        first: limit,
+        status: (status ?? null) as never,
+      });
+      const deliveries = webhookEndpoint.deliveries.map((d) => ({ ...d, status: d.status.toLowerCase() }));
+      const text = deliveries.length === 0
+        ? 'No deliveries'
+        : deliveries
+            .map((d) => {
+              const attempts = d.attempts.map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? '-'} ${a.durationMs} ms${a.error ? ` ${a.error}` : ''}`);
+              return [`${d.id}  ${d.eventType}  ${d.status}  attempts ${d.attemptCount}`, ...attempts].join('\n');
+            })
+            .join('\n');
+      return { output: { deliveries }, text };
+    }
+    case 'webhook resend': {
+      const { resendWebhookDelivery } = await call(target, ResendWebhookDeliveryDocument, { id: required(argument, 'DELIVERY_ID') });
+      const output = { ...resendWebhookDelivery, status: resendWebhookDelivery.status.toLowerCase() };
+      return { output, text: `Queued delivery ${output.id} again` };
     }
     case 'backup': {
       const output = await downloadBackup(target, required(values.out, '--out'));
@@ -281,6 +373,8 @@ async function exportResponses(
   }
   return { bytes, file: options.out };
 }
+/** A comma-separated option as a list. */
+const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** Runs the command line and sets the exit code; used by bin/formloom.mjs. */
 export async function main(argv: string[]): Promise<void> {

@@ -6,6 +6,16 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** Standard Webhooks' usual schedule: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all). */
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+/** `500ms`, `5s`, `5m`, `2h` in milliseconds; undefined when unreadable. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
+}
+
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -83,7 +93,45 @@ const configSchema = z.object({
   /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(1_500),
+
+  // ---- webhooks (README "Webhooks")
+  /** 1: endpoints may point at loopback, private and link-local addresses (only for trusted setups and tests). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  /** Longest wait for a receiver's answer (connect, send, status line), in milliseconds. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Waits before each retry, comma-separated durations such as 5s,5m,30m,2h (each gets ±20% jitter). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .transform((value, ctx) => {
+      const delays = value.split(',').map((part) => parseDuration(part.trim()));
+      if (delays.length === 0 || delays.length > 20 || delays.some((d) => d === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'must be 1-20 comma-separated durations like 500ms, 5s, 5m, 2h' });
+        return z.NEVER;
+      }
+      return delays as number[];
+    })
+    .prefault(DEFAULT_RETRY_SCHEDULE),
+  /** Deliveries in a row that end failed before the endpoint is disabled automatically; 0: never. */
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(0).default(5),
+  /** Deliveries in flight at once from this node, and at once to one endpoint (across the nodes). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** 0: this node records events but does not deliver them (another node does). */
+  WEBHOOK_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
+  /** Events a live-feed (subscription) client may have waiting before it is cut off. */
+  SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(10_000).default(100),
 });
+
+export interface WebhookConfig {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Wait before retry 1, 2, …: a delivery gets 1 + retryDelaysMs.length attempts. */
+  retryDelaysMs: number[];
+  disableAfterFailedDeliveries: number;
+  concurrency: number;
+  endpointConcurrency: number;
+  worker: boolean;
+}
 
 export interface Config {
   port: number;
@@ -121,6 +169,8 @@ export interface Config {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   db: { statementTimeoutMs: number; connectTimeoutMs: number };
+  webhooks: WebhookConfig;
+  subscriptionBuffer: number;
 }
 
 const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
@@ -187,5 +237,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: c.REDIS_URL,
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
     db: { statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
+    webhooks: {
+      allowPrivate: c.WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: c.WEBHOOK_RETRY_SCHEDULE,
+      disableAfterFailedDeliveries: c.WEBHOOK_DISABLE_AFTER,
+      concurrency: c.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: c.WEBHOOK_ENDPOINT_CONCURRENCY,
+      worker: c.WEBHOOK_WORKER === '1',
+    },
+    subscriptionBuffer: c.SUBSCRIPTION_BUFFER,
   };
 }

@@ -7,6 +7,7 @@ import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
 import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { startWebhookDispatcher } from './events/dispatcher.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
@@ -37,6 +38,10 @@ const { adminToken, demo } = await prepareDatabase(config, database);
 const cluster = await joinCluster(config, database, logger);
 
 const drain: DrainState = { draining: false };
+// Webhook delivery: a poller in this process, woken by the outbox's NOTIFY (src/events/dispatcher.ts).
+const dispatcher = config.webhooks.worker
+  ? startWebhookDispatcher({ db: database.db, config: config.webhooks, logger, events: cluster.events })
+  : undefined;
 const app = createApp({
   config,
   db: database.db,
@@ -70,6 +75,8 @@ exitGracefullyOnSignals(graceful, {
   // timeout bounds both, should either wait on a server that went away.
   closeResources: async () => {
     clearInterval(idempotencySweep);
+    // Deliveries in flight are released (not counted as attempts) before the database closes.
+    await dispatcher?.stop();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },

@@ -15,7 +15,7 @@ const logger = pino({ level: 'silent' });
 const databaseUrl = inject('testDatabaseUrl');
 let ctx: TestContext;
 let feed: EventFeed;
-const received: NodeEvent[] = [];
+const received: Extract<NodeEvent, { type: 'api-key-revoked' }>[] = [];
 
 /** Waits (bounded) until `condition` holds. */
 async function eventually(condition: () => boolean, what: string) {

@@ -11,8 +11,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, environments, forms, leads, responses } from '../src/db/schema.ts';
-import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
+import { apiKeys, environments, forms, leads, responses, webhookDeliveries, webhookEndpoints } from '../src/db/schema.ts';
+import { createEndpoint } from '../src/events/webhooks.service.ts';
+import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
@@ -23,12 +24,20 @@ let app: TestContext['app'];
 let tenant: TestTenant;
 let formId: string;
 let resume: { id: string; token: string };
+let endpointId: string;
 
 beforeAll(async () => {
   // Row counts must see this file's writes only.
   ctx = await setupIsolatedTestApp();
   // The handlers, not the rate limits, are under test here (the limits have tests of their own).
-  app = appWith(ctx.db, { apiRateLimitPerMinute: 0, authFailureLimitPerMinute: 0, anonymousRateLimitPerMinute: 0, publicRateLimitPerMinute: 0 });
+  app = appWith(ctx.db, {
+    apiRateLimitPerMinute: 0,
+    authFailureLimitPerMinute: 0,
+    anonymousRateLimitPerMinute: 0,
+    publicRateLimitPerMinute: 0,
+    // Valid webhook bodies (a loopback URL) are created, so the whole path runs; URL rules have tests of their own.
+    webhooks: { ...testConfig().webhooks, allowPrivate: true },
+  });
   tenant = await createTenant(ctx.db);
   formId = (
     await makeForm(ctx.db, tenant, [
@@ -46,6 +55,7 @@ beforeAll(async () => {
   const started = await app.request(`/s/${formId}/responses`, json('POST', { answers: {} }));
   const body = (await started.json()) as { id: string; resumeToken: string };
   resume = { id: body.id, token: body.resumeToken };
+  endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
 // ---------------------------------------------------------------- generators
@@ -145,7 +155,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  const rows = await Promise.all([environments, apiKeys, forms, responses, leads].map((table) => ctx.db.select({ n: count() }).from(table)));
+  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries].map((table) => ctx.db.select({ n: count() }).from(table)));
   return rows.map(([row]) => row!.n);
 }
 
@@ -276,6 +286,28 @@ describe('REST', () => {
     if (method !== 'GET') init.body = JSON.stringify(validBody(tenant.templateId));
     await send(`/api/v1/responses?formId=${formId}`, init, 'json');
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, init, 'json');
+  });
+});
+
+describe('REST webhooks', () => {
+  const validEndpoint = () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created', 'form.generated'], formIds: [formId], description: 'd', enabled: true });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validEndpoint(), pick, value));
+    await send('/api/v1/webhooks', json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validEndpoint())], options)('update: hostile body text', async (text) => {
+    await send(`/api/v1/webhooks/${endpointId}`, json('PATCH', text, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('', '/test', '/deliveries'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)('hostile endpoint ids in the path', async (id, tail, method) => {
+    await send(`/api/v1/webhooks/${id}${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/webhook-deliveries/${id}/resend`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const deliveryParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status'), hostileString), hostileString, { maxKeys: 3 });
+  test.prop([deliveryParams], options)('deliveries: hostile query parameters', async (query) => {
+    await send(`/api/v1/webhooks/${endpointId}/deliveries?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
   });
 });
 

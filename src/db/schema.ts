@@ -187,3 +187,116 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] })],
 );
+
+// ---------------------------------------------------------------- events and webhooks
+
+/**
+ * A webhook endpoint of an environment: where events of the chosen types are POSTed, signed with
+ * `secret` (Standard Webhooks `whsec_…`). `formIds` null: every form of the environment.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull(),
+    formIds: text('form_ids').array(),
+    secret: text('secret').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why the endpoint is disabled (`manual`, or `failing` when the failure threshold disabled it). */
+    disabledReason: text('disabled_reason'),
+    /** Deliveries that ended failed in a row (reset by any success); the auto-disable counts these. */
+    failedDeliveriesInARow: integer('failed_deliveries_in_a_row').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_environment_idx').on(t.environmentId, t.createdAt, t.id)],
+);
+
+/**
+ * The outbox: one row per event, written in the transaction of the change it describes (so a
+ * committed change always has its event and a rolled-back one never does). `seq` orders events.
+ */
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    seq: integer('seq').generatedAlwaysAsIdentity().notNull(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    formId: text('form_id'),
+    /** The response the event is about; events of one response are delivered in order. */
+    responseId: text('response_id'),
+    /** The body POSTed to endpoints: `{type, timestamp, data}`. */
+    payload: jsonb('payload').$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('outbox_events_seq_uq').on(t.seq), index('outbox_events_environment_idx').on(t.environmentId, t.seq)],
+);
+
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event for one endpoint (its id is the `webhook-id` header). Claimed by one node at a time
+ * (`FOR UPDATE SKIP LOCKED`, then `delivering` with a lease until `leaseUntil`).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => outboxEvents.id, { onDelete: 'cascade' }),
+    /** The event's seq, copied: the order deliveries of one endpoint and one ordering key go out in. */
+    eventSeq: integer('event_seq').notNull(),
+    /** Deliveries with the same key (the response id, else the delivery's own id) go out one after another. */
+    orderingKey: text('ordering_key').notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseToken: text('lease_token'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'delivering'`),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.orderingKey, t.eventSeq).where(sql`${t.status} in ('pending', 'delivering')`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivering', 'succeeded', 'failed')`),
+  ],
+);
+
+/** One HTTP attempt of a delivery: what the receiver answered (or why there was no answer) and how long it took. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    succeeded: boolean('succeeded').notNull(),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);

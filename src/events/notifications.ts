@@ -10,7 +10,8 @@
  *   whatever a missed event might have invalidated.
  *
  * On PGlite (one process) the same events arrive through PGlite's own LISTEN; the feed is always live.
- * Cache eviction (api-key-revoked) uses this today; webhooks and subscriptions can add event types.
+ * Cache eviction (api-key-revoked) uses it, and the outbox (outbox-event) wakes webhook delivery and
+ * feeds the `responseEvents` subscription.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -20,7 +21,10 @@ import type { Db, DatabaseHandle } from '../db/client.ts';
 export const EVENTS_CHANNEL = 'formloom_events';
 
 /** Every event nodes tell each other. Keep payloads small (NOTIFY allows under 8000 bytes). */
-export type NodeEvent = { type: 'api-key-revoked'; keyId: string };
+export type NodeEvent =
+  | { type: 'api-key-revoked'; keyId: string }
+  /** An outbox event committed (src/events/outbox.ts): wakes the webhook dispatchers and feeds subscriptions. */
+  | { type: 'outbox-event'; eventId: string; environmentId: string; formId: string | null; eventType: string };
 export type NodeEventType = NodeEvent['type'];
 type EventOf<T extends NodeEventType> = Extract<NodeEvent, { type: T }>;
 

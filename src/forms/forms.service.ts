@@ -4,6 +4,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { forms, type FormStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
@@ -63,26 +64,44 @@ export async function findFormById(db: Db, id: string): Promise<Form | undefined
 
 /**
  * Creates a published form in `environmentId` from the template `sourceFormId` of the same
- * environment, inheriting its theme.
+ * environment, inheriting its theme, and records its form.generated event in the same transaction.
  */
 export async function generateForm(db: Db, environmentId: string, input: GenerateFormInput): Promise<Form> {
   const source = await findForm(db, environmentId, input.sourceFormId);
   if (!source) throw notFound('Source form not found');
   const steps = withIds(input.steps);
   const usedTypes = new Set(steps.flatMap((step) => step.components.map((component) => component.type)));
-  const [row] = await db
-    .insert(forms)
-    .values({
-      id: createId(),
-      environmentId,
-      name: input.name,
-      status: 'published',
-      theme: inheritTheme(source.theme, usedTypes),
-      steps,
-      sourceFormId: source.id,
-    })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(forms)
+      .values({
+        id: createId(),
+        environmentId,
+        name: input.name,
+        status: 'published',
+        theme: inheritTheme(source.theme, usedTypes),
+        steps,
+        sourceFormId: source.id,
+      })
+      .returning();
+    const form = row!;
+    // The outbox, in the form's transaction (events/outbox.ts).
+    await recordEvent(tx, { environmentId, type: 'form.generated', formId: form.id, data: generatedFormObject(form), at: form.createdAt });
+    return form;
+  });
+}
+
+/** The `data` of a form.generated event. */
+export function generatedFormObject(form: Form) {
+  return {
+    id: form.id,
+    url: formUrl(form.id),
+    name: form.name,
+    status: form.status,
+    sourceFormId: form.sourceFormId,
+    environmentId: form.environmentId,
+    createdAt: form.createdAt.toISOString(),
+  };
 }
 
 /**

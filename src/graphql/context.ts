@@ -1,5 +1,7 @@
 import type { Principal } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
+import type { LiveFeed } from '../events/live-feed.ts';
+import type { EndpointRules } from '../events/webhooks.service.ts';
 
 /** What every resolver gets: the database handle, the authenticated caller, and response settings. */
 export interface GraphQLContext {
@@ -12,4 +14,10 @@ export interface GraphQLContext {
    * answered with a stored result instead of doing the work again.
    */
   idempotency?: { key: string; replayed: boolean } | undefined;
+  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE). */
+  webhookRules: EndpointRules;
+  /** The node's live feed of events, for subscriptions (absent in in-process REST operations). */
+  liveFeed?: LiveFeed | undefined;
+  /** Aborted when the client goes away (subscriptions end with it). */
+  signal?: AbortSignal | undefined;
 }

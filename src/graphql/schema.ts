@@ -1,6 +1,7 @@
 /** Assembles the schema: importing a domain's graphql file registers its types and fields. */
 import { lexicographicSortSchema } from 'graphql';
 import '../environments/environments.graphql.ts';
+import '../events/webhooks.graphql.ts';
 import '../forms/forms.graphql.ts';
 import '../graph/graph.graphql.ts';
 import '../leads/leads.graphql.ts';

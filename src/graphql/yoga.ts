@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
@@ -14,6 +15,8 @@ export interface YogaServerContext {
   db: Db;
   principal: Principal;
   idempotency?: GraphQLContext['idempotency'];
+  /** The node's live feed (subscriptions); absent: subscriptions are refused. */
+  liveFeed?: LiveFeed | undefined;
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -45,7 +48,7 @@ function graphiqlPlugin(): Plugin {
   };
 }
 
-export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth'>) {
+export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks'>) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -57,7 +60,15 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so results are not cached per document. Parsed documents still are.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
-    context: ({ db, principal, idempotency }) => ({ db, principal, dropOffMs: config.dropOffMs, idempotency }),
+    context: ({ db, principal, idempotency, liveFeed, request }) => ({
+      db,
+      principal,
+      dropOffMs: config.dropOffMs,
+      idempotency,
+      webhookRules: { allowPrivate: config.webhooks.allowPrivate },
+      liveFeed,
+      signal: request.signal,
+    }),
     maskedErrors: {
       // Never development mode (yoga's default without NODE_ENV=production): it would add the original
       // error (an engine message, a stack) to the client's body.

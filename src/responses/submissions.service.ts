@@ -6,7 +6,8 @@
  * with `INSERT … ON CONFLICT (form_id, session_id) DO NOTHING` and then locked with
  * `SELECT … FOR UPDATE`, so simultaneous submissions for one session queue on that row: each merges
  * its answers (keyed by questionId) into what the previous one committed, none is lost, and a
- * session never gets two responses.
+ * session never gets two responses. The response's events (response.created/updated/finished) are
+ * recorded in the same transaction (events/outbox.ts), in the order the row lock gives them.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -16,7 +17,8 @@ import type { FieldError, StoredComponent, StoredStep } from '../forms/component
 import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, ensureVisitorLead, leadForEmail } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
-import type { ResponseAnswer, ResponseMeta } from './model.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
@@ -205,6 +207,11 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
       })
       .where(eq(responses.id, row.id))
       .returning();
+    // The outbox, in this transaction: the events commit or roll back with the change.
+    const responseObject = toResponseObject(updated!, now, Number.POSITIVE_INFINITY);
+    const event = { environmentId: form.environmentId, formId: form.id, responseId: updated!.id, data: responseObject, at: now };
+    await recordEvent(tx, { ...event, type: created ? 'response.created' : 'response.updated' });
+    if (input.finish) await recordEvent(tx, { ...event, type: 'response.finished' });
     return { response: updated!, created };
   });
 }

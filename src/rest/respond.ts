@@ -15,11 +15,13 @@ export interface RestDeps {
   dropOffMs: number;
   /** Deepest JSON nesting a body may have. */
   maxJsonDepth: number;
+  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE). */
+  webhookRules: { allowPrivate: boolean };
 }
 
 /** The GraphQL context an operation runs with for this request's caller. */
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
-  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs };
+  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules };
 }
 
 /** Answers with the error's documented status and body; unexpected errors are a logged 500. */

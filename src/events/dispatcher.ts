@@ -1,0 +1,330 @@
+/**
+ * Webhook delivery: a poller in every node (PGlite's single process included) that claims due
+ * deliveries and POSTs them.
+ *
+ * - Claiming: one statement picks due deliveries `FOR UPDATE SKIP LOCKED` and marks them
+ *   `delivering` with a lease (the HTTP timeout plus a margin) and a token. Nodes never claim the same
+ *   row; a node that dies mid-delivery leaves a lease that expires, and the delivery is claimed again.
+ * - Order: a delivery waits while an earlier delivery of the same endpoint and response (by outbox
+ *   seq) is still pending or in flight, so the events of one response arrive in order.
+ * - Fairness: at most `endpointConcurrency` deliveries of one endpoint are in flight at once (counted
+ *   across nodes from the leases), and at most `concurrency` from this node, so a slow or dead
+ *   receiver holds a few slots and never the whole node; the API and pages never wait for delivery.
+ * - Sending: Standard Webhooks headers (`standardwebhooks` signs), a timeout, redirects not followed
+ *   (a 3xx is a failure), a resolved address checked against the private ranges at connect time.
+ * - Outcome: 2xx succeeds. Anything else is retried after `retryDelaysMs[n]` ±20% jitter; after the
+ *   last attempt the delivery is failed, and an endpoint whose deliveries end failed
+ *   `disableAfterFailedDeliveries` times in a row is disabled (`disabledReason: failing`).
+ * - Wake-ups: the NOTIFY of each committed outbox event (events/notifications.ts), and a poll every
+ *   `pollMs` for retries that fall due.
+ * - Stop: no new claims; requests in flight are aborted and their deliveries released (not counted
+ *   as an attempt), so a shutdown never turns into a failure.
+ */
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { createId } from '../ids.ts';
+import { guardedLookup, isPrivateAddress } from './address-rules.ts';
+import type { EventFeed } from './notifications.ts';
+
+/** The lease of a claimed delivery outlives the HTTP timeout by this much. */
+const LEASE_MARGIN_MS = 30_000;
+/** Bytes of a receiver's answer read (and discarded) before the connection is closed. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+/** Longest error text kept per attempt. */
+const MAX_ERROR_LENGTH = 500;
+export const USER_AGENT = 'formloom-webhooks/1';
+
+export interface DispatcherOptions {
+  db: Db;
+  config: WebhookConfig;
+  logger: Logger;
+  /** NOTIFY feed: wakes the poller when events commit anywhere. */
+  events?: EventFeed | undefined;
+  /** Poll for due retries this often (default 1 s). */
+  pollMs?: number;
+  /** Jitter source (tests may fix it). */
+  random?: () => number;
+}
+
+export interface WebhookDispatcher {
+  /** Look for due deliveries now. */
+  kick(): void;
+  /** Stops claiming, aborts requests in flight and releases their deliveries. */
+  stop(): Promise<void>;
+  /** Deliveries in flight from this node. */
+  readonly inFlight: number;
+}
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  payload: unknown;
+  token: string;
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  startedAt: Date;
+  aborted: boolean;
+}
+
+/** Wait before retry `attempt` (1-based count of attempts made), with ±20% jitter; undefined: no retries left. */
+export function retryDelay(delays: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
+  const base = delays[attemptsMade - 1];
+  if (base === undefined) return undefined;
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
+  const { db, config, logger } = options;
+  const pollMs = options.pollMs ?? 1_000;
+  const random = options.random ?? Math.random;
+  const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
+  const lookup = guardedLookup(config.allowPrivate);
+  const running = new Map<string, AbortController>();
+  let stopped = false;
+  let kicked = true;
+  let wake: (() => void) | undefined;
+
+  function kick() {
+    kicked = true;
+    wake?.();
+  }
+  const unsubscribe = options.events?.on('outbox-event', kick);
+
+  async function claim(room: number): Promise<Claimed[]> {
+    const token = randomBytes(12).toString('base64url');
+    const rows = (await db.execute(sql`
+      with busy as (
+        select endpoint_id, count(*)::int as n from webhook_deliveries
+        where status = 'delivering' and lease_until > now() group by endpoint_id
+      ),
+      due as (
+        select d.id, d.endpoint_id,
+               row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.event_seq) as rn
+        from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+        where ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'delivering' and d.lease_until <= now()))
+          and not exists (
+            select 1 from webhook_deliveries p
+            where p.endpoint_id = d.endpoint_id and p.ordering_key = d.ordering_key and p.event_seq < d.event_seq
+              and p.status in ('pending', 'delivering'))
+      ),
+      eligible as (
+        select due.id from due left join busy on busy.endpoint_id = due.endpoint_id
+        where due.rn + coalesce(busy.n, 0) <= ${config.endpointConcurrency}
+      ),
+      picked as (
+        select d.id from webhook_deliveries d
+        where d.id in (select id from eligible)
+          and ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'delivering' and d.lease_until <= now()))
+        order by d.next_attempt_at, d.event_seq
+        limit ${room}
+        for update of d skip locked
+      )
+      update webhook_deliveries w
+      set status = 'delivering', attempts = w.attempts + 1, lease_token = ${token},
+          lease_until = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+      from picked, webhook_endpoints e, outbox_events ev
+      where w.id = picked.id and e.id = w.endpoint_id and ev.id = w.event_id
+      returning w.id, w.attempts, e.url, e.secret, ev.payload
+    `)) as unknown as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
+    const list = Array.isArray(rows) ? rows : (rows.rows ?? []);
+    return list.map((row) => ({
+      id: String(row.id),
+      attempts: Number(row.attempts),
+      url: String(row.url),
+      secret: String(row.secret),
+      payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+      token,
+    }));
+  }
+
+  function post(claimed: Claimed, signal: AbortSignal): Promise<Outcome> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const body = JSON.stringify(claimed.payload);
+    const finish = (statusCode: number | null, error: string | null, aborted = false): Outcome => ({
+      statusCode,
+      error: error && error.slice(0, MAX_ERROR_LENGTH),
+      durationMs: Math.round(performance.now() - started),
+      startedAt,
+      aborted,
+    });
+    let url: URL;
+    try {
+      url = new URL(claimed.url);
+    } catch {
+      return Promise.resolve(finish(null, 'invalid URL'));
+    }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!config.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(finish(null, 'refused: private address'));
+    const signature = new Webhook(claimed.secret).sign(claimed.id, startedAt, body);
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': USER_AGENT,
+      'webhook-id': claimed.id,
+      'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    return new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: Outcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, { method: 'POST', headers, lookup, agent: false }, (res: IncomingMessage) => {
+        const statusCode = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) res.destroy();
+        });
+        const done = () =>
+          settle(finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode} (redirects are not followed)` : `HTTP ${statusCode}`));
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      });
+      const timer = setTimeout(() => {
+        settle(finish(null, `timed out after ${config.timeoutMs} ms`));
+        req.destroy();
+      }, config.timeoutMs);
+      const onAbort = () => {
+        settle(finish(null, 'aborted: the node is stopping', true));
+        req.destroy();
+      };
+      signal.addEventListener('abort', onAbort);
+      req.on('error', (error: NodeJS.ErrnoException) => settle(finish(null, error.code ? `${error.code}: ${error.message}` : error.message)));
+      req.end(body);
+    });
+  }
+
+  async function record(claimed: Claimed, outcome: Outcome): Promise<void> {
+    if (outcome.aborted) {
+      // Stopping: give the delivery back without counting the attempt.
+      await db.execute(sql`
+        update webhook_deliveries set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null,
+          next_attempt_at = now(), updated_at = now()
+        where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'`);
+      return;
+    }
+    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const delay = succeeded ? undefined : retryDelay(config.retryDelaysMs, claimed.attempts, random);
+    const status = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
+    await db.transaction(async (tx) => {
+      const updated = (await tx.execute(sql`
+        update webhook_deliveries set status = ${status}, lease_token = null, lease_until = null,
+          next_attempt_at = now() + ${delay ?? 0} * interval '1 millisecond',
+          last_status_code = ${outcome.statusCode}, last_error = ${outcome.error}, updated_at = now()
+        where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'
+        returning endpoint_id`)) as unknown as { rows?: { endpoint_id: string }[] } | { endpoint_id: string }[];
+      const rows = Array.isArray(updated) ? updated : (updated.rows ?? []);
+      const endpointId = rows[0]?.endpoint_id;
+      if (!endpointId) return; // the lease was lost (expired and claimed again): that claim records its own attempt
+      await tx.execute(sql`
+        insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
+        values (${createId()}, ${claimed.id}, ${claimed.attempts}, ${outcome.startedAt.toISOString()}, ${outcome.durationMs},
+          ${outcome.statusCode}, ${outcome.error}, ${succeeded})`);
+      if (succeeded) {
+        await tx.execute(sql`update webhook_endpoints set failed_deliveries_in_a_row = 0 where id = ${endpointId} and failed_deliveries_in_a_row <> 0`);
+      } else if (status === 'failed') {
+        const threshold = config.disableAfterFailedDeliveries;
+        await tx.execute(sql`
+          update webhook_endpoints set failed_deliveries_in_a_row = failed_deliveries_in_a_row + 1,
+            enabled = case when ${threshold} > 0 and failed_deliveries_in_a_row + 1 >= ${threshold} then false else enabled end,
+            disabled_reason = case when ${threshold} > 0 and failed_deliveries_in_a_row + 1 >= ${threshold} and enabled then 'failing' else disabled_reason end,
+            updated_at = now()
+          where id = ${endpointId}`);
+      }
+    });
+    if (status === 'failed') logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, error: outcome.error }, 'webhook delivery failed');
+  }
+
+  async function deliver(claimed: Claimed): Promise<void> {
+    const controller = new AbortController();
+    running.set(claimed.id, controller);
+    try {
+      const outcome = await post(claimed, controller.signal);
+      await record(claimed, outcome);
+    } catch (error) {
+      // The database was unreachable: the lease expires and the delivery is claimed again.
+      logger.error({ err: error, deliveryId: claimed.id }, 'recording a webhook attempt failed');
+    } finally {
+      running.delete(claimed.id);
+    }
+  }
+
+  const inFlight = new Set<Promise<void>>();
+  const loop = (async () => {
+    while (!stopped) {
+      const room = config.concurrency - inFlight.size;
+      if (room > 0 && kicked) {
+        kicked = false;
+        let claimed: Claimed[] = [];
+        try {
+          claimed = await claim(room);
+        } catch (error) {
+          logger.warn({ err: error }, 'claiming webhook deliveries failed; retrying');
+        }
+        if (stopped) {
+          // Claimed while stopping: hand them back at once.
+          await Promise.all(claimed.map((c) => record(c, { statusCode: null, error: null, durationMs: 0, startedAt: new Date(), aborted: true }).catch(() => {})));
+          break;
+        }
+        for (const item of claimed) {
+          const promise: Promise<void> = deliver(item).finally(() => {
+            inFlight.delete(promise);
+            kick();
+          });
+          inFlight.add(promise);
+        }
+        if (claimed.length === room) kicked = true; // there may be more
+        if (kicked) continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          kicked = true;
+          resolve();
+        }, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  return {
+    kick,
+    get inFlight() {
+      return inFlight.size;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe?.();
+      wake?.();
+      await loop;
+      for (const controller of running.values()) controller.abort();
+      await Promise.all([...inFlight]);
+    },
+  };
+}

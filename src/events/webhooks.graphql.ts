@@ -1,0 +1,317 @@
+/** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
+import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../db/schema.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { findForm } from '../forms/forms.service.ts';
+import { GraphQLError } from 'graphql';
+import { builder } from '../graphql/builder.ts';
+import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import type { LiveEvent } from './live-feed.ts';
+import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
+import {
+  attemptsOf,
+  createEndpoint,
+  deleteEndpoint,
+  deliveryEnvironment,
+  endpointEnvironment,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  resendDelivery,
+  testEndpoint,
+  updateEndpoint,
+  MAX_DELIVERY_PAGE,
+  type DeliveryWithEvent,
+  type EndpointInput,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from './webhooks.service.ts';
+
+const invalidArguments = (message: string, path: string[]) => invalidInput([{ message, path }], 'Invalid arguments');
+
+/** The environment an API key works in, or the one the admin token names. */
+function environmentFor(ctx: GraphQLContext, named: string | number | null | undefined): string {
+  const environmentId = named === null || named === undefined ? undefined : String(named);
+  if (ctx.principal.kind === 'admin') {
+    if (environmentId === undefined) throw invalidArguments('environmentId is required with the admin token', ['environmentId']);
+    return environmentId;
+  }
+  const own = requireApiKey(ctx.principal).environmentId;
+  if (environmentId !== undefined) requireEnvironmentAccess(ctx.principal, environmentId);
+  return own;
+}
+
+/** The environment of an endpoint/delivery by id: the API key's own, or (admin token) the row's. */
+async function environmentOfRow(ctx: GraphQLContext, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
+  if (ctx.principal.kind === 'admin') {
+    const environmentId = await lookup();
+    if (!environmentId) throw notFound(missing);
+    return environmentId;
+  }
+  return requireApiKey(ctx.principal).environmentId;
+}
+
+const EVENT_TYPES_DOC = `Event types: ${WEBHOOK_EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}.`;
+
+const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
+  description: 'pending: waiting for its (next) attempt; delivering: being sent; succeeded; failed: every attempt failed.',
+  values: Object.fromEntries(DELIVERY_STATUSES.map((status) => [status.toUpperCase(), { value: status }])) as Record<string, { value: DeliveryStatus }>,
+});
+
+const AttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
+  description: 'One HTTP attempt of a delivery.',
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt', { description: '1 for the first attempt.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    durationMs: t.exposeInt('durationMs', { description: 'From sending to the end of the answer (or the error).' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when it did not answer." }),
+    error: t.exposeString('error', { nullable: true, description: 'Why the attempt failed (HTTP status, timeout, connection error); null on success.' }),
+    succeeded: t.exposeBoolean('succeeded'),
+  }),
+});
+
+type DeliveryRecord = WebhookDelivery & Partial<Pick<DeliveryWithEvent, 'eventType' | 'payload'>>;
+
+const DeliveryRef = builder.objectRef<DeliveryWithEvent>('WebhookDelivery').implement({
+  description: 'One event for one endpoint. Its id is the `webhook-id` header, the same on every attempt and re-send.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    endpointId: t.exposeID('endpointId'),
+    eventId: t.exposeID('eventId'),
+    eventType: t.exposeString('eventType', { description: 'One of the WebhookEventType wire names, or `webhook.test`.' }),
+    payload: t.field({ type: 'JSON', description: 'The JSON body sent: `{type, timestamp, data}`.', resolve: (d) => d.payload }),
+    status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
+    attemptCount: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
+    nextAttemptAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the next attempt is due (pending deliveries only).',
+      resolve: (d) => (d.status === 'pending' ? d.nextAttemptAt : null),
+    }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    attempts: t.field({
+      type: [AttemptRef],
+      description: 'Every attempt, oldest first.',
+      resolve: async (d, _, { db }) => (await attemptsOf(db, [d.id])).get(d.id) ?? [],
+    }),
+  }),
+});
+
+const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  description: 'Where events of an environment are POSTed, signed per Standard Webhooks. The signing secret is shown only by createWebhookEndpoint.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    environmentId: t.exposeID('environmentId'),
+    url: t.exposeString('url'),
+    description: t.exposeString('description'),
+    eventTypes: t.exposeStringList('eventTypes', { description: EVENT_TYPES_DOC }),
+    formIds: t.exposeIDList('formIds', { nullable: true, description: 'Only events of these forms; null: every form.' }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', {
+      nullable: true,
+      description: '`manual` (disabled by a caller) or `failing` (disabled after too many failed deliveries in a row); null when enabled.',
+    }),
+    failedDeliveriesInARow: t.exposeInt('failedDeliveriesInARow'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    deliveries: t.field({
+      type: [DeliveryRef],
+      description: `The most recent deliveries, newest first (at most ${MAX_DELIVERY_PAGE}).`,
+      args: { first: t.arg.int({ defaultValue: 20 }), status: t.arg({ type: DeliveryStatusEnum }) },
+      complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? 20, 1), MAX_DELIVERY_PAGE) }),
+      resolve: (e, args, { db }) => {
+        const first = args.first ?? 20;
+        if (first < 1 || first > MAX_DELIVERY_PAGE) throw invalidArguments(`first must be between 1 and ${MAX_DELIVERY_PAGE}`, ['first']);
+        return listDeliveries(db, e.environmentId, e.id, { limit: first, status: args.status ?? undefined });
+      },
+    }),
+  }),
+});
+
+const CreatePayload = builder.objectRef<{ endpoint: WebhookEndpoint; secret: string }>('CreateWebhookEndpointPayload').implement({
+  fields: (t) => ({
+    endpoint: t.field({ type: EndpointRef, resolve: (p) => p.endpoint }),
+    secret: t.exposeString('secret', { description: 'The signing secret (`whsec_…`). Shown only here: store it now.' }),
+  }),
+});
+
+const DeletedRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedWebhookEndpoint').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
+  fields: (t) => ({
+    environmentId: t.id({ description: 'Required with the admin token; an API key works in its own environment.' }),
+    url: t.string({ required: true, description: 'http(s) URL; loopback, private and link-local addresses are refused unless WEBHOOK_ALLOW_PRIVATE=1.' }),
+    eventTypes: t.stringList({ required: true, description: `At least one. ${EVENT_TYPES_DOC}` }),
+    formIds: t.idList({ description: 'Only events of these forms (of the environment); omit or null for every form.' }),
+    description: t.string(),
+    enabled: t.boolean({ description: 'Default true.' }),
+  }),
+});
+
+const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
+  fields: (t) => ({
+    url: t.string(),
+    eventTypes: t.stringList({ description: EVENT_TYPES_DOC }),
+    formIds: t.idList({ description: 'null: every form.' }),
+    description: t.string(),
+    enabled: t.boolean({ description: 'true re-enables an endpoint (also one disabled for failing) and clears its failure count.' }),
+  }),
+});
+
+function endpointInput(input: {
+  url?: string | null;
+  eventTypes?: readonly string[] | null;
+  formIds?: readonly (string | number)[] | null;
+  description?: string | null;
+  enabled?: boolean | null;
+}, partial: boolean): EndpointInput {
+  return {
+    url: input.url ?? undefined,
+    eventTypes: input.eventTypes ?? undefined,
+    formIds: input.formIds === null ? (partial ? null : undefined) : input.formIds?.map(String),
+    description: input.description ?? undefined,
+    enabled: input.enabled ?? undefined,
+  };
+}
+
+builder.queryField('webhookEndpoints', (t) =>
+  t.field({
+    type: [EndpointRef],
+    description: "The environment's webhook endpoints, oldest first.",
+    args: { environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
+    resolve: (_, args, ctx) => listEndpoints(ctx.db, environmentFor(ctx, args.environmentId)),
+  }),
+);
+
+builder.queryField('webhookEndpoint', (t) =>
+  t.field({
+    type: EndpointRef,
+    description: 'One webhook endpoint of the environment.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      return getEndpoint(ctx.db, await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found'), id);
+    },
+  }),
+);
+
+builder.mutationField('createWebhookEndpoint', (t) =>
+  t.field({
+    type: CreatePayload,
+    description: 'Creates an endpoint; the payload carries its signing secret, shown only this once.',
+    args: { input: t.arg({ type: CreateInput, required: true }) },
+    resolve: (_, { input }, ctx) => createEndpoint(ctx.db, environmentFor(ctx, input.environmentId), endpointInput(input, false), ctx.webhookRules),
+  }),
+);
+
+builder.mutationField('updateWebhookEndpoint', (t) =>
+  t.field({
+    type: EndpointRef,
+    description: 'Changes an endpoint: URL, event types, forms, description, enabled.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      return updateEndpoint(ctx.db, environmentId, id, endpointInput(args.input, true), ctx.webhookRules);
+    },
+  }),
+);
+
+builder.mutationField('deleteWebhookEndpoint', (t) =>
+  t.field({
+    type: DeletedRef,
+    description: 'Deletes an endpoint with its deliveries.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const deleted = await deleteEndpoint(ctx.db, environmentId, id);
+      return { id: deleted.id, deleted: true };
+    },
+  }),
+);
+
+builder.mutationField('testWebhookEndpoint', (t) =>
+  t.field({
+    type: DeliveryRef,
+    description: 'Queues a `webhook.test` event for this endpoint only and returns its delivery.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const delivery: DeliveryRecord = await testEndpoint(ctx.db, environmentId, id);
+      return { ...delivery, eventType: 'webhook.test', payload: { type: 'webhook.test', timestamp: delivery.createdAt.toISOString(), data: {} } };
+    },
+  }),
+);
+
+builder.mutationField('resendWebhookDelivery', (t) =>
+  t.field({
+    type: DeliveryRef,
+    description: 'Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await environmentOfRow(ctx, () => deliveryEnvironment(ctx.db, id), 'Webhook delivery not found');
+      return resendDelivery(ctx.db, environmentId, id);
+    },
+  }),
+);
+
+// ---------------------------------------------------------------- live feed
+
+const ResponseEventRef = builder.objectRef<LiveEvent>('ResponseEvent').implement({
+  description: 'A response event, as webhooks receive it: `data` is the response object of `GET /api/v1/responses`.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The event id (the same event on every node and every subscriber).' }),
+    type: t.exposeString('type', { description: '`response.created`, `response.updated` or `response.finished`.' }),
+    timestamp: t.field({ type: 'DateTime', resolve: (e) => e.timestamp }),
+    formId: t.exposeID('formId', { nullable: true }),
+    data: t.field({ type: 'JSON', resolve: (e) => e.data }),
+  }),
+});
+
+/**
+ * A subscription refused before it starts (no key, a foreign form) is answered with the error's
+ * documented status (401, 403, 404 …), as yoga reads it from `extensions.http`; otherwise yoga calls
+ * every failure to start a stream a 500.
+ */
+async function withHttpStatus<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const appError = appErrorOf(error);
+    if (!appError) throw error;
+    const graphQLError = toGraphQLError(appError);
+    // Without originalError, so the masking keeps it as the client's error with its status.
+    throw new GraphQLError(graphQLError.message, {
+      extensions: { ...graphQLError.extensions, http: { status: HTTP_STATUS[appError.code] } },
+    });
+  }
+}
+
+builder.subscriptionType({ description: 'Live feeds, over server-sent events (`Accept: text/event-stream`).' });
+
+builder.subscriptionField('responseEvents', (t) =>
+  t.field({
+    type: ResponseEventRef,
+    description:
+      "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error.",
+    args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
+    subscribe: (_, args, ctx) => withHttpStatus(async () => {
+      const environmentId = environmentFor(ctx, args.environmentId);
+      const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
+      if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
+      if (!ctx.liveFeed) throw new Error('live feed not configured');
+      return ctx.liveFeed.subscribe(environmentId, formId, ctx.signal);
+    }),
+    resolve: (event) => event,
+  }),
+);

@@ -1,0 +1,153 @@
+/**
+ * v1 REST of webhooks, adapters of the webhook operations (schema/operations/webhooks.graphql):
+ *   GET/POST /api/v1/webhooks, GET/PATCH/DELETE /api/v1/webhooks/{id}, POST /api/v1/webhooks/{id}/test,
+ *   GET /api/v1/webhooks/{id}/deliveries, POST /api/v1/webhook-deliveries/{id}/resend.
+ * An environment's API key works in its own environment (the admin token uses GraphQL or the CLI).
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { requireApiKey } from '../auth/auth.service.ts';
+import { invalidInput } from '../errors.ts';
+import {
+  CreateWebhookEndpointDocument,
+  DeleteWebhookEndpointDocument,
+  ResendWebhookDeliveryDocument,
+  TestWebhookEndpointDocument,
+  UpdateWebhookEndpointDocument,
+  WebhookDeliveriesDocument,
+  WebhookEndpointDocument,
+  WebhookEndpointsDocument,
+  type WebhookDeliveryFieldsFragment,
+  type WebhookDeliveryStatus,
+} from '../graphql/generated/graphql.ts';
+import type { AppEnv } from '../http.ts';
+import { methodNotAllowed } from '../limits/request-safety.ts';
+import type { FieldError } from '../forms/components.ts';
+import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
+import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
+
+const stringList = z.array(z.string().max(2048)).max(100);
+const createSchema = z.strictObject({
+  url: z.string(),
+  eventTypes: stringList,
+  formIds: stringList.nullable().optional(),
+  description: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
+const updateSchema = createSchema.partial();
+
+function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
+  return issues.map((issue) => ({
+    message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+    path: issue.path.map((s) => (typeof s === 'number' ? s : String(s))),
+  }));
+}
+
+/** A delivery as REST writes it: the status in lower case, as the README documents. */
+const restDelivery = (d: WebhookDeliveryFieldsFragment) => ({ ...d, status: d.status.toLowerCase() });
+
+const STATUS_PARAM: Record<string, WebhookDeliveryStatus> = {
+  pending: 'PENDING',
+  delivering: 'DELIVERING',
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
+};
+
+export function webhooksRoutes(deps: RestDeps) {
+  const routes = new Hono<AppEnv>();
+  /** API keys only; judged before the body or parameters. */
+  const denied = (c: Context<AppEnv>) => {
+    try {
+      requireApiKey(c.var.principal);
+      return undefined;
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+  };
+
+  routes.get('/webhooks', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const result = await execute(c, deps, WebhookEndpointsDocument, {});
+    if ('response' in result) return result.response;
+    return c.json({ data: result.data.webhookEndpoints }, 200);
+  });
+  routes.post('/webhooks', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const read = await readJsonObject(c, deps.maxJsonDepth);
+    if ('response' in read) return read.response;
+    const parsed = createSchema.safeParse(read.body);
+    if (!parsed.success) return respondWithError(c, invalidInput(bodyErrors(parsed.error.issues)));
+    const result = await execute(c, deps, CreateWebhookEndpointDocument, { input: parsed.data });
+    if ('response' in result) return result.response;
+    const { endpoint, secret } = result.data.createWebhookEndpoint;
+    return c.json({ ...endpoint, secret }, 201);
+  });
+  routes.all('/webhooks', methodNotAllowed(['GET', 'POST']));
+
+  routes.get('/webhooks/:id', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const result = await execute(c, deps, WebhookEndpointDocument, { id: c.req.param('id') });
+    if ('response' in result) return result.response;
+    return c.json(result.data.webhookEndpoint, 200);
+  });
+  routes.patch('/webhooks/:id', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const read = await readJsonObject(c, deps.maxJsonDepth);
+    if ('response' in read) return read.response;
+    const parsed = updateSchema.safeParse(read.body);
+    if (!parsed.success) return respondWithError(c, invalidInput(bodyErrors(parsed.error.issues)));
+    const result = await execute(c, deps, UpdateWebhookEndpointDocument, { id: c.req.param('id'), input: parsed.data });
+    if ('response' in result) return result.response;
+    return c.json(result.data.updateWebhookEndpoint, 200);
+  });
+  routes.delete('/webhooks/:id', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const result = await execute(c, deps, DeleteWebhookEndpointDocument, { id: c.req.param('id') });
+    if ('response' in result) return result.response;
+    return c.json(result.data.deleteWebhookEndpoint, 200);
+  });
+  routes.all('/webhooks/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
+
+  routes.post('/webhooks/:id/test', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const result = await execute(c, deps, TestWebhookEndpointDocument, { id: c.req.param('id') });
+    if ('response' in result) return result.response;
+    return c.json(restDelivery(result.data.testWebhookEndpoint), 202);
+  });
+  routes.all('/webhooks/:id/test', methodNotAllowed(['POST']));
+
+  routes.get('/webhooks/:id/deliveries', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const errors: FieldError[] = [];
+    const limitRaw = c.req.query('limit');
+    const statusRaw = c.req.query('status');
+    const limit = limitRaw === undefined ? 20 : /^\d+$/.test(limitRaw) ? Number(limitRaw) : Number.NaN;
+    if (!(limit >= 1 && limit <= MAX_DELIVERY_PAGE)) errors.push({ message: `limit must be an integer between 1 and ${MAX_DELIVERY_PAGE}`, path: ['limit'] });
+    const status = statusRaw === undefined ? undefined : STATUS_PARAM[statusRaw];
+    if (statusRaw !== undefined && !status) errors.push({ message: `status must be one of ${Object.keys(STATUS_PARAM).join(', ')}`, path: ['status'] });
+    if (errors.length > 0) return c.json({ message: 'Invalid query parameters', errors }, 400);
+    const result = await execute(c, deps, WebhookDeliveriesDocument, { id: c.req.param('id'), first: limit, status: status ?? null });
+    if ('response' in result) return result.response;
+    return c.json({ data: result.data.webhookEndpoint.deliveries.map(restDelivery) }, 200);
+  });
+  routes.all('/webhooks/:id/deliveries', methodNotAllowed(['GET']));
+
+  routes.post('/webhook-deliveries/:id/resend', async (c) => {
+    const refused = denied(c);
+    if (refused) return refused;
+    const result = await execute(c, deps, ResendWebhookDeliveryDocument, { id: c.req.param('id') });
+    if ('response' in result) return result.response;
+    return c.json(restDelivery(result.data.resendWebhookDelivery), 202);
+  });
+  routes.all('/webhook-deliveries/:id/resend', methodNotAllowed(['POST']));
+
+  return routes;
+}

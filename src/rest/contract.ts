@@ -83,4 +83,72 @@ export const formStateBodySchema = z
   })
   .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (README "Form states").' });
 
-export const CONTRACT_SCHEMAS = [errorBodySchema, responseObjectSchema, responsesBodySchema, generateBodySchema, formStateBodySchema] as const;
+// ---------------------------------------------------------------- webhooks (src/rest/webhooks.ts)
+
+export const webhookEndpointSchema = z
+  .strictObject({
+    id: z.string(),
+    environmentId: z.string(),
+    url: z.string(),
+    description: z.string(),
+    eventTypes: z.array(z.string()),
+    formIds: z.array(z.string()).nullable().meta({ description: 'null: every form of the environment.' }),
+    enabled: z.boolean(),
+    disabledReason: z.enum(['manual', 'failing']).nullable(),
+    failedDeliveriesInARow: z.number().int(),
+    createdAt: isoInstant,
+    updatedAt: isoInstant,
+  })
+  .meta({ id: 'WebhookEndpoint', description: 'Where events of an environment are POSTed, signed per Standard Webhooks.' });
+
+export const createdWebhookEndpointSchema = webhookEndpointSchema
+  .extend({ secret: z.string().meta({ description: 'The `whsec_…` signing secret: shown only here.' }) })
+  .meta({ id: 'CreatedWebhookEndpoint' });
+
+export const webhookEndpointListSchema = z.strictObject({ data: z.array(webhookEndpointSchema) }).meta({ id: 'WebhookEndpointList' });
+
+export const deletedWebhookEndpointSchema = z.strictObject({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
+
+const webhookAttemptSchema = z
+  .strictObject({
+    attempt: z.number().int(),
+    startedAt: isoInstant,
+    durationMs: z.number().int(),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    succeeded: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const webhookDeliverySchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The `webhook-id` header: the same on every attempt and re-send.' }),
+    endpointId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
+    attemptCount: z.number().int(),
+    nextAttemptAt: isoInstant.nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: isoInstant,
+    updatedAt: isoInstant,
+    attempts: z.array(webhookAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const webhookDeliveryListSchema = z.strictObject({ data: z.array(webhookDeliverySchema) }).meta({ id: 'WebhookDeliveryList' });
+
+export const CONTRACT_SCHEMAS = [
+  errorBodySchema,
+  responseObjectSchema,
+  responsesBodySchema,
+  generateBodySchema,
+  formStateBodySchema,
+  webhookEndpointSchema,
+  createdWebhookEndpointSchema,
+  webhookEndpointListSchema,
+  deletedWebhookEndpointSchema,
+  webhookDeliverySchema,
+  webhookDeliveryListSchema,
+] as const;

@@ -7,7 +7,20 @@
  */
 import { z } from 'zod';
 import { generateFormInputSchema } from '../forms/components.ts';
-import { errorBodySchema, formStateBodySchema, generateBodySchema, responsesBodySchema, CONTRACT_SCHEMAS } from './contract.ts';
+import {
+  createdWebhookEndpointSchema,
+  deletedWebhookEndpointSchema,
+  errorBodySchema,
+  formStateBodySchema,
+  generateBodySchema,
+  responsesBodySchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  CONTRACT_SCHEMAS,
+} from './contract.ts';
+import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -222,6 +235,7 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
           },
         },
       },
+      ...webhookPaths(),
       '/api/v1/openapi.json': {
         get: {
           operationId: 'openApiDocument',
@@ -244,6 +258,63 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
           },
         },
       },
+    },
+  };
+}
+
+/** /api/v1/webhooks and the deliveries routes (src/rest/webhooks.ts): environment API keys only. */
+function webhookPaths() {
+  const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
+  const notFound = errorResponse('No such endpoint (or delivery) in the key\'s environment.', { message: 'Webhook endpoint not found' });
+  const unsupported = errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' });
+  const body = (schema: z.ZodType, description: string) => ({ required: true, description, content: json(jsonSchemaOf(schema, 'input')) });
+  const security = [{ apiKey: [] }];
+  return {
+    '/api/v1/webhooks': {
+      get: {
+        operationId: 'listWebhookEndpoints',
+        summary: "The environment's webhook endpoints",
+        security,
+        responses: { '200': { description: 'The endpoints.', content: json(ref(webhookEndpointListSchema)) }, ...EDGE_RESPONSES },
+      },
+      post: {
+        operationId: 'createWebhookEndpoint',
+        summary: 'Add a webhook endpoint; its signing secret is shown only in this answer',
+        security,
+        requestBody: body(webhookCreateSchema, 'The endpoint: `url` (http(s); private and loopback addresses refused unless WEBHOOK_ALLOW_PRIVATE=1), `eventTypes`, optional `formIds`, `description`, `enabled`.'),
+        responses: { '201': { description: 'The endpoint and its secret.', content: json(ref(createdWebhookEndpointSchema)) }, ...EDGE_RESPONSES, '415': unsupported },
+      },
+    },
+    '/api/v1/webhooks/{id}': {
+      get: { operationId: 'getWebhookEndpoint', summary: 'One endpoint', security, parameters: [idParam('The endpoint.')], responses: { '200': { description: 'The endpoint.', content: json(ref(webhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+      patch: {
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change an endpoint (`enabled: true` re-enables one disabled after failures)',
+        security,
+        parameters: [idParam('The endpoint.')],
+        requestBody: body(webhookUpdateSchema, 'Any of the fields of the create body.'),
+        responses: { '200': { description: 'The endpoint.', content: json(ref(webhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound, '415': unsupported },
+      },
+      delete: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint and its deliveries', security, parameters: [idParam('The endpoint.')], responses: { '200': { description: 'Deleted.', content: json(ref(deletedWebhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+    },
+    '/api/v1/webhooks/{id}/test': {
+      post: { operationId: 'testWebhookEndpoint', summary: 'Queue a webhook.test event to the endpoint', security, parameters: [idParam('The endpoint.')], responses: { '202': { description: 'The queued delivery.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+    },
+    '/api/v1/webhooks/{id}/deliveries': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: "An endpoint's recent deliveries with their attempts, newest first",
+        security,
+        parameters: [
+          idParam('The endpoint.'),
+          { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'delivering', 'succeeded', 'failed'] } },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 20 } },
+        ],
+        responses: { '200': { description: 'The deliveries.', content: json(ref(webhookDeliveryListSchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
+    },
+    '/api/v1/webhook-deliveries/{id}/resend': {
+      post: { operationId: 'resendWebhookDelivery', summary: 'Send a delivery again (the same webhook-id)', security, parameters: [idParam('The delivery.')], responses: { '202': { description: 'The delivery, queued again.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
     },
   };
 }

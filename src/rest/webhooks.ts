@@ -28,14 +28,15 @@ import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
 import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
 
 const stringList = z.array(z.string().max(2048)).max(100);
-const createSchema = z.strictObject({
+/** The bodies of POST and PATCH /api/v1/webhooks (also the OpenAPI document's, rest/openapi.ts). */
+export const createSchema = z.strictObject({
   url: z.string(),
   eventTypes: stringList,
   formIds: stringList.nullable().optional(),
   description: z.string().optional(),
   enabled: z.boolean().optional(),
 });
-const updateSchema = createSchema.partial();
+export const updateSchema = createSchema.partial();
 
 function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
   return issues.map((issue) => ({

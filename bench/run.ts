@@ -412,6 +412,35 @@ async function measureTwoTenants(dataset: Dataset, apiKeyA: string, formIdsA: st
   }
 }
 
+// ---------------------------------------------------------------- response summaries
+
+const SUMMARY_QUERY = `query Summary($id: ID!) { form(id: $id) { summary { total finished partial droppedOff completionRate
+  steps { stepId reached } questions { questionId answers options { option count } } } } }`;
+
+/** Form.summary (SQL aggregates) for forms of ~100 responses each at 1M, one request after another. */
+async function measureSummaries(dataset: Dataset, apiKey: string, formIds: string[]) {
+  const app = await startApp(dataset.url);
+  try {
+    const ask = async (id: string) => {
+      const started = performance.now();
+      const { status, text } = await fetchText(app.port, '/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ query: SUMMARY_QUERY, variables: { id } }),
+      });
+      if (status !== 200 || text.includes('"errors"')) throw new Error(`summary failed: ${text.slice(0, 300)}`);
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 5; i++) await ask(pick(formIds)); // warm
+    const times = [];
+    for (let i = 0; i < 200; i++) times.push(await ask(pick(formIds)));
+    times.sort((x, y) => x - y);
+    return { count: times.length, p50: median(times), p99: times[Math.floor(times.length * 0.99)]!, max: times.at(-1)! };
+  } finally {
+    await app.stop();
+  }
+}
+
 // ---------------------------------------------------------------- plans
 
 async function explainPlans(sql: Sql, formId: string) {
@@ -474,6 +503,8 @@ for (const dataset of DATASETS) {
     log(row('B, A loading:', tenants.loaded));
     log(`  A: ${fmt(tenants.heavyRps, 0)} heavy requests/s, ${tenants.heavyErrors} errors`);
     twoTenants = tenants;
+    const summaries = await measureSummaries(dataset, apiKey, formIds);
+    log(`\n[1m] Form.summary over GraphQL (counts, step reach, per-option counts), one at a time: ${summaries.count} forms, p50 ${fmt(summaries.p50)} ms, p99 ${fmt(summaries.p99)} ms, max ${fmt(summaries.max)} ms`);
     if (env.BENCH_SKIP_STREAM !== '1') {
       log(`\n[1m] streaming GET /api/v1/responses?returnPartials=true (all of environment A)`);
       stream = await measureStream(dataset, apiKey);

@@ -165,7 +165,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency });
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed });
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
     if (!idempotency?.replayed) return response;
@@ -173,7 +173,6 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     replayed.headers.set('Idempotent-Replayed', 'true');
     return replayed;
   });
-  app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { db, principal: c.var.principal, liveFeed }));
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.

@@ -126,7 +126,7 @@ describe('viewer', () => {
     expect(data!.viewer.apiKey).toMatchObject({ id: a.apiKeyId, prefix: `fl_${a.apiKeyId}_`, name: 'test', revoked: false, revokedAt: null });
     // Authenticating this request recorded the key's use.
     expect(Date.parse(data!.viewer.apiKey!.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(JSON.stringify(data)).not.toContain(a.apiKey.split('_')[2]!);
+    expect(JSON.stringify(data)).not.toContain(a.apiKey.slice(a.apiKey.indexOf('_', 3) + 1));
   });
 
   it('is the admin token without an environment; anonymous callers are UNAUTHENTICATED', async () => {

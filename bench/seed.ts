@@ -58,6 +58,12 @@ export async function clearSeed(sql: Sql): Promise<void> {
 
 export async function seed(sql: Sql, size: SeedSize, log: (line: string) => void): Promise<void> {
   const template = readTemplateExample();
+  // Stored forms carry ids on every step and component (forms.service.ts assigns them); so do these.
+  const steps = template.steps.map((step, s) => ({
+    id: `bench-step-${s}`,
+    name: step.name,
+    components: step.components.map((component, c) => ({ id: `bench-q-${s}-${c}`, type: component.type, content: component.content })),
+  }));
   const started = performance.now();
   await clearSeed(sql);
   const indexes = await sql<{ indexname: string; indexdef: string }[]>`
@@ -74,7 +80,7 @@ export async function seed(sql: Sql, size: SeedSize, log: (line: string) => void
     await tx`
       insert into forms (id, environment_id, name, status, theme, steps)
       select 'bench-form-' || i, case when i % 2 = 0 then ${BENCH_ENVIRONMENTS[0]} else ${BENCH_ENVIRONMENTS[1]} end,
-             'Bench form ' || i, 'published', ${tx.json(template.theme as never)}::jsonb, ${tx.json(template.steps as never)}::jsonb
+             'Bench form ' || i, 'published', ${tx.json(template.theme as never)}::jsonb, ${tx.json(steps as never)}::jsonb
       from generate_series(0, ${size.forms - 1}) i`;
     await tx`
       insert into leads (id, environment_id, email)

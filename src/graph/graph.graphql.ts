@@ -173,6 +173,22 @@ builder.queryField('viewer', (t) =>
 
 // ---------------------------------------------------------------- Environment
 
+/** The arguments of every response listing of the graph (the same as `formResponses`). */
+const responseListingArgs = builder.args((t) => ({
+  filter: t.field({ type: ResponseFilterInput }),
+  first: t.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+  after: t.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
+}));
+
+/** One page of responses for each form or lead, in one statement (the dataloader batches the parents). */
+function loadResponsePages(kind: 'form' | 'lead') {
+  return async (parentIds: string[], ctx: GraphQLContext, args: Parameters<typeof checkListingArgs>[0]) => {
+    const { first, after, filter } = checkListingArgs(args);
+    const pages = await responsePagesByParent(ctx.db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first });
+    return pages.map((page) => responseConnection(page, after !== undefined));
+  };
+}
+
 builder.objectFields(EnvironmentRef, (t) => ({
   forms: t.field({
     type: FormConnection,
@@ -218,11 +234,7 @@ builder.objectFields(EnvironmentRef, (t) => ({
   responses: t.field({
     type: FormResponseConnection,
     description: 'Responses of every form of the environment, newest first: the same as `environmentResponses`.',
-    args: {
-      filter: t.arg({ type: ResponseFilterInput }),
-      first: t.arg.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
-      after: t.arg.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
-    },
+    args: responseListingArgs,
     complexity: listingComplexity,
     resolve: (environment: Environment, args, ctx) => resolveListing(ctx, { ...args, environmentId: environment.id }, undefined),
   }),
@@ -230,23 +242,14 @@ builder.objectFields(EnvironmentRef, (t) => ({
 
 // ---------------------------------------------------------------- Form
 
-
 builder.objectFields(FormRef, (t) => ({
   responses: t.loadable({
     type: FormResponseConnection,
     description: 'Responses of this form, newest first, with the filters of `formResponses`.',
-    args: {
-      filter: t.arg({ type: ResponseFilterInput }),
-      first: t.arg.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
-      after: t.arg.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
-    },
+    args: responseListingArgs,
     complexity: listingComplexity,
     byPath: true,
-    load: async (formIds: string[], ctx: GraphQLContext, args) => {
-      const { first, after, filter } = checkListingArgs(args);
-      const pages = await responsePagesByParent(ctx.db, 'form', readScope(ctx.principal), formIds, { ...filter, after, limit: first });
-      return pages.map((page) => responseConnection(page, after !== undefined));
-    },
+    load: loadResponsePages('form'),
     resolve: (form) => form.id,
   }),
   sourceForm: t.field({
@@ -304,18 +307,10 @@ builder.objectFields(LeadRef, (t) => ({
   responses: t.loadable({
     type: FormResponseConnection,
     description: "The lead's responses to any form of its environment, newest first.",
-    args: {
-      filter: t.arg({ type: ResponseFilterInput }),
-      first: t.arg.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
-      after: t.arg.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
-    },
+    args: responseListingArgs,
     complexity: listingComplexity,
     byPath: true,
-    load: async (leadIds: string[], ctx: GraphQLContext, args) => {
-      const { first, after, filter } = checkListingArgs(args);
-      const pages = await responsePagesByParent(ctx.db, 'lead', readScope(ctx.principal), leadIds, { ...filter, after, limit: first });
-      return pages.map((page) => responseConnection(page, after !== undefined));
-    },
+    load: loadResponsePages('lead'),
     resolve: (lead) => lead.id,
   }),
 }));

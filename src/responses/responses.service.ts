@@ -125,6 +125,25 @@ const shapeKey = (shape: ListingShape) =>
 
 const p = (name: string) => sql.placeholder(name);
 
+/** The columns of a listed response (the REST object's fields, plus the cursor position). */
+const responseColumns = {
+  id: responses.id,
+  formId: responses.formId,
+  leadId: responses.leadId,
+  finished: responses.finished,
+  data: responses.data,
+  meta: responses.meta,
+  ip: responses.ip,
+  country: responses.country,
+  visitedForm: responses.visitedForm,
+  completedForm: responses.completedForm,
+  version: responses.version,
+  createdAt: responses.createdAt,
+  updatedAt: responses.updatedAt,
+  dataUpdatedAt: responses.dataUpdatedAt,
+  position: createdAtMicros.as('position'),
+};
+
 /**
  * The listing query of one shape, with placeholders for its values. Completed-only listings say
  * `WHERE finished` as a literal — not `finished = $n` — so that generic plans of the prepared
@@ -147,23 +166,7 @@ function buildListing(db: Db, shape: ListingShape) {
       : undefined,
   ];
   return db
-    .select({
-      id: responses.id,
-      formId: responses.formId,
-      leadId: responses.leadId,
-      finished: responses.finished,
-      data: responses.data,
-      meta: responses.meta,
-      ip: responses.ip,
-      country: responses.country,
-      visitedForm: responses.visitedForm,
-      completedForm: responses.completedForm,
-      version: responses.version,
-      createdAt: responses.createdAt,
-      updatedAt: responses.updatedAt,
-      dataUpdatedAt: responses.dataUpdatedAt,
-      position: createdAtMicros,
-    })
+    .select(responseColumns)
     .from(responses)
     .where(and(...conditions))
     .orderBy(desc(responses.createdAt), desc(responses.id))
@@ -216,24 +219,6 @@ export async function listResponses(db: Db, input: ListResponsesInput): Promise<
 }
 
 // ---------------------------------------------------------------- the graph: per-parent pages and lookups
-
-const responseColumns = {
-  id: responses.id,
-  formId: responses.formId,
-  leadId: responses.leadId,
-  finished: responses.finished,
-  data: responses.data,
-  meta: responses.meta,
-  ip: responses.ip,
-  country: responses.country,
-  visitedForm: responses.visitedForm,
-  completedForm: responses.completedForm,
-  version: responses.version,
-  createdAt: responses.createdAt,
-  updatedAt: responses.updatedAt,
-  dataUpdatedAt: responses.dataUpdatedAt,
-  position: createdAtMicros.as('position'),
-};
 
 /** The filter conditions of a listing, with values inline (the per-parent pages are not prepared). */
 function filterConditions(filter: ResponseFilter, after: ResponseCursor | undefined): (SQL | undefined)[] {

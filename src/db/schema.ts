@@ -8,11 +8,25 @@ import type { Theme } from '../forms/theme.ts';
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /** An environment is a tenant; its id is the public "Site ID". */
-export const environments = pgTable('environments', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export const IP_STORAGE_MODES = ['full', 'truncated', 'none'] as const;
+export type IpStorage = (typeof IP_STORAGE_MODES)[number];
+
+export const environments = pgTable(
+  'environments',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    /** How respondents' IP addresses are stored: as received, truncated (IPv4 /24, IPv6 /48), or not at all. */
+    ipStorage: text('ip_storage').$type<IpStorage>().notNull().default('full'),
+    /** Responses older than this many days are deleted by the retention job; null: kept. */
+    retentionDays: integer('retention_days'),
+  },
+  (t) => [
+    check('environments_ip_storage_check', sql`${t.ipStorage} in ('full', 'truncated', 'none')`),
+    check('environments_retention_days_check', sql`${t.retentionDays} is null or ${t.retentionDays} >= 1`),
+  ],
+);
 
 /**
  * API keys. `id` is the key's public prefix (it appears in the key itself); only a SHA-256 hash of
@@ -57,8 +71,10 @@ export const forms = pgTable(
     sourceFormId: text('source_form_id'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Soft delete: a deleted form is not served and can't be a template. */
+    /** Soft delete: a deleted form is not served and can't be a template (purged after FORM_PURGE_DAYS). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** This form's response retention in days, overriding the environment's; null: the environment's. */
+    retentionDays: integer('retention_days'),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),
@@ -66,6 +82,9 @@ export const forms = pgTable(
     index('forms_environment_created_idx').on(t.environmentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('forms_source_created_idx').on(t.sourceFormId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('forms_status_check', sql`${t.status} in ('draft', 'published', 'closed')`),
+    check('forms_retention_days_check', sql`${t.retentionDays} is null or ${t.retentionDays} >= 1`),
+    // The purge of soft-deleted forms finds them by deletion time.
+    index('forms_deleted_at_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
   ],
 );
 
@@ -237,7 +256,12 @@ export const outboxEvents = pgTable(
     payload: jsonb('payload').$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('outbox_events_seq_uq').on(t.seq), index('outbox_events_environment_idx').on(t.environmentId, t.seq)],
+  (t) => [
+    uniqueIndex('outbox_events_seq_uq').on(t.seq),
+    index('outbox_events_environment_idx').on(t.environmentId, t.seq),
+    // Deleting or erasing responses removes their events (the payloads carry the answers).
+    index('outbox_events_response_idx').on(t.responseId).where(sql`${t.responseId} is not null`),
+  ],
 );
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
@@ -300,3 +324,66 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );
+
+// ---------------------------------------------------------------- privacy and audit
+
+/**
+ * The audit log: one row per administrative action, newest first per environment. Holds who
+ * (`actorKind` admin | apiKey | system, and the key's id), what (`action`, e.g. `responses.delete`)
+ * and on which ids; `details` carries counts and setting values — never secrets or personal data.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    actorKind: text('actor_kind').$type<'admin' | 'apiKey' | 'system'>().notNull(),
+    actorKeyId: text('actor_key_id'),
+    action: text('action').notNull(),
+    targetIds: text('target_ids').array().notNull().default(sql`'{}'::text[]`),
+    details: jsonb('details').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+  },
+  (t) => [index('audit_log_environment_created_idx').on(t.environmentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+);
+
+/**
+ * That a person was erased: when, by whom, how many rows went. The lead id is kept (a random id that
+ * no longer leads anywhere) so that erasing again answers with this record; nothing else of the person.
+ */
+export const erasures = pgTable(
+  'erasures',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    leadId: text('lead_id').notNull(),
+    createdAt: createdAt(),
+    actorKind: text('actor_kind').$type<'admin' | 'apiKey' | 'system'>().notNull(),
+    actorKeyId: text('actor_key_id'),
+    responsesDeleted: integer('responses_deleted').notNull(),
+    webhookEventsDeleted: integer('webhook_events_deleted').notNull(),
+  },
+  (t) => [uniqueIndex('erasures_environment_lead_uq').on(t.environmentId, t.leadId)],
+);
+
+/**
+ * Scheduled jobs that run once per interval across every node: the last run of each. A node claims a
+ * run by moving `startedAt` forward only when the previous run is at least an interval old.
+ */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** running | succeeded | failed */
+  status: text('status').notNull(),
+  /** Responses deleted by the run (retention and purge together). */
+  responsesDeleted: integer('responses_deleted').notNull().default(0),
+  formsPurged: integer('forms_purged').notNull().default(0),
+  error: text('error'),
+  /** The node that ran it (hostname:pid). */
+  node: text('node').notNull().default(''),
+});

@@ -22,6 +22,7 @@ import { toResponseObject, type ResponseAnswer, type ResponseMeta } from './mode
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
+import { storedIpSql } from '../privacy/ip.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -153,7 +154,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
           leadId,
           sessionId,
           meta,
-          ip: input.context.ip,
+          ip: storedIpSql(form.environmentId, input.context.ip), // as the environment's IP storage setting says
           country: input.context.country,
           createdAt: now,
           updatedAt: now,

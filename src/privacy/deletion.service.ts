@@ -1,0 +1,99 @@
+/**
+ * Deleting responses: the one path every deletion takes (one response, a filter, an erasure, the
+ * retention job, the purge of deleted forms).
+ *
+ * A deletion runs in batches of `batchSize` responses, each its own short transaction: it deletes the
+ * batch, the outbox events of those responses (their webhook payloads carry the answers; the
+ * deliveries and attempts cascade) and the responses' files (`removeFilesOf`). No lock is held longer
+ * than one batch, so submissions go on while a large deletion runs. The criteria are checked again on
+ * each row as it is deleted (they are the DELETE's own condition, not only the batch subquery's), so a
+ * response that a concurrent submission changes so it no longer matches (a partial that finishes) is
+ * left alone, and nothing outside the criteria is ever touched.
+ */
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { outboxEvents, responses } from '../db/schema.ts';
+import { removeFilesOf } from './files.ts';
+
+/** Responses per batch (one transaction each). */
+export const DELETE_BATCH_SIZE = 500;
+
+export interface ResponseDeletionCriteria {
+  /** Always required: a deletion never crosses environments. */
+  environmentId: string;
+  formId?: string | undefined;
+  leadId?: string | undefined;
+  /** Exactly these responses (still within the environment). */
+  ids?: readonly string[] | undefined;
+  /** Inclusive lower bound on `dateField`. */
+  since?: Date | undefined;
+  /** Exclusive upper bound on `dateField`. */
+  until?: Date | undefined;
+  dateField?: 'createdAt' | 'updatedAt' | undefined;
+  /** Only unfinished (partial) responses. */
+  partialOnly?: boolean | undefined;
+}
+
+export interface DeletionResult {
+  /** Responses deleted. */
+  deleted: number;
+  /** Outbox events (webhook payloads) deleted with them. */
+  webhookEvents: number;
+  /** Files removed with them. */
+  files: number;
+}
+
+function conditionsOf(criteria: ResponseDeletionCriteria): SQL {
+  const dateColumn = criteria.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
+  return and(
+    eq(responses.environmentId, criteria.environmentId),
+    criteria.formId === undefined ? undefined : eq(responses.formId, criteria.formId),
+    criteria.leadId === undefined ? undefined : eq(responses.leadId, criteria.leadId),
+    criteria.ids === undefined ? undefined : inArray(responses.id, [...criteria.ids]),
+    criteria.since === undefined ? undefined : gte(dateColumn, criteria.since),
+    criteria.until === undefined ? undefined : lt(dateColumn, criteria.until),
+    criteria.partialOnly ? eq(responses.finished, false) : undefined,
+  )!;
+}
+
+/** Deletes one batch in `tx`; returns the ids it deleted. */
+async function deleteBatch(tx: Db, where: SQL, batchSize: number): Promise<{ ids: string[]; webhookEvents: number; files: number }> {
+  const batch = tx.select({ id: responses.id }).from(responses).where(where).limit(batchSize);
+  const deleted = await tx
+    .delete(responses)
+    .where(and(where, inArray(responses.id, batch)))
+    .returning({ id: responses.id });
+  const ids = deleted.map((row) => row.id);
+  if (ids.length === 0) return { ids, webhookEvents: 0, files: 0 };
+  const events = await tx.delete(outboxEvents).where(inArray(outboxEvents.responseId, ids)).returning({ id: outboxEvents.id });
+  const files = await removeFilesOf(tx, ids);
+  return { ids, webhookEvents: events.length, files };
+}
+
+/**
+ * Deletes the responses matching `criteria`, batch by batch (see the module comment). Given a
+ * transaction as `db`, each batch is a savepoint in it and everything commits with that transaction.
+ */
+export async function deleteResponses(
+  db: Db,
+  criteria: ResponseDeletionCriteria,
+  options: { batchSize?: number; onBatch?: (ids: readonly string[]) => void } = {},
+): Promise<DeletionResult> {
+  const batchSize = options.batchSize ?? DELETE_BATCH_SIZE;
+  const where = conditionsOf(criteria);
+  const total: DeletionResult = { deleted: 0, webhookEvents: 0, files: 0 };
+  for (;;) {
+    const batch = await db.transaction((tx) => deleteBatch(tx, where, batchSize));
+    total.deleted += batch.ids.length;
+    total.webhookEvents += batch.webhookEvents;
+    total.files += batch.files;
+    if (batch.ids.length > 0) options.onBatch?.(batch.ids);
+    if (batch.ids.length < batchSize) return total;
+  }
+}
+
+/** How many responses match `criteria` (for tests and reports; the deletion itself does not count first). */
+export async function countResponses(db: Db, criteria: ResponseDeletionCriteria): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(responses).where(conditionsOf(criteria));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,40 @@
+/**
+ * IP minimisation (README "IP minimisation"): an environment stores respondents' addresses as
+ * received (`full`, the default), truncated to their network (IPv4 /24, IPv6 /48: `203.0.113.0`,
+ * `2001:db8:1::`), or not at all (`none`, stored as ''). The country comes from a request header, not
+ * from the address, so it is kept whatever the setting.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
+import { environments, type IpStorage } from '../db/schema.ts';
+
+export const IPV4_PREFIX = 24;
+export const IPV6_PREFIX = 48;
+
+/** The address with every bit after the network prefix zeroed; '' for anything that is not an address. */
+export function truncateIp(ip: string): string {
+  if (!ipaddr.isValid(ip)) return '';
+  const address = ipaddr.parse(ip);
+  return networkOf(address, address.kind() === 'ipv4' ? IPV4_PREFIX : IPV6_PREFIX);
+}
+
+function networkOf(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string {
+  const bytes = address.toByteArray();
+  for (let bit = prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7));
+  return ipaddr.fromByteArray(bytes).toString();
+}
+
+/** What an environment with `mode` stores of `ip`. */
+export function minimiseIp(ip: string, mode: IpStorage): string {
+  if (mode === 'none' || ip === '') return '';
+  return mode === 'truncated' ? truncateIp(ip) : ip;
+}
+
+/**
+ * The stored address as an SQL value, choosing by the environment's setting inside the INSERT itself
+ * (no extra round trip on the submission path): both candidates are computed here.
+ */
+export function storedIpSql(environmentId: string, ip: string): SQL<string> {
+  return sql<string>`(select case ${environments.ipStorage} when 'none' then '' when 'truncated' then ${truncateIp(ip)} else ${ip} end
+    from ${environments} where ${environments.id} = ${environmentId})`;
+}

@@ -1,4 +1,5 @@
 /** GraphQL types and admin mutations of environments and their API keys. */
+import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { createApiKey, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../errors.ts';
@@ -84,9 +85,11 @@ builder.mutationField('createEnvironment', (t) =>
     type: EnvironmentRef,
     description: 'Admin token only.',
     args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
-    resolve: (_, { input }, { db, principal }) => {
+    resolve: async (_, { input }, { db, principal }) => {
       requireAdmin(principal);
-      return createEnvironment(db, { name: input.name, id: input.id == null ? undefined : String(input.id) });
+      const environment = await createEnvironment(db, { name: input.name, id: input.id == null ? undefined : String(input.id) });
+      await recordAudit(db, { environmentId: environment.id, actor: actorOf(principal), action: 'environment.create', targetIds: [environment.id] });
+      return environment;
     },
   }),
 );
@@ -103,9 +106,11 @@ builder.mutationField('createApiKey', (t) =>
     type: CreateApiKeyPayload,
     description: 'Admin token only. The key in the payload is shown once.',
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
-    resolve: (_, { input }, { db, principal }) => {
+    resolve: async (_, { input }, { db, principal }) => {
       requireAdmin(principal);
-      return createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined });
+      const created = await createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined });
+      await recordAudit(db, { environmentId: created.environmentId, actor: actorOf(principal), action: 'api_key.create', targetIds: [created.id] });
+      return created;
     },
   }),
 );
@@ -115,9 +120,11 @@ builder.mutationField('revokeApiKey', (t) =>
     type: ApiKeyRef,
     description: 'Admin token only. A revoked key is rejected as invalid from then on.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_, { id }, { db, principal }) => {
+    resolve: async (_, { id }, { db, principal }) => {
       requireAdmin(principal);
-      return revokeApiKey(db, String(id));
+      const revoked = await revokeApiKey(db, String(id));
+      await recordAudit(db, { environmentId: revoked.environmentId, actor: actorOf(principal), action: 'api_key.revoke', targetIds: [revoked.id] });
+      return revoked;
     },
   }),
 );

@@ -1,4 +1,5 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
+import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
@@ -32,7 +33,7 @@ import {
 const invalidArguments = (message: string, path: string[]) => invalidInput([{ message, path }], 'Invalid arguments');
 
 /** The environment an API key works in, or the one the admin token names. */
-function environmentFor(ctx: GraphQLContext, named: string | number | null | undefined): string {
+export function environmentFor(ctx: GraphQLContext, named: string | number | null | undefined): string {
   const environmentId = named === null || named === undefined ? undefined : String(named);
   if (ctx.principal.kind === 'admin') {
     if (environmentId === undefined) throw invalidArguments('environmentId is required with the admin token', ['environmentId']);
@@ -207,7 +208,12 @@ builder.mutationField('createWebhookEndpoint', (t) =>
     type: CreatePayload,
     description: 'Creates an endpoint; the payload carries its signing secret, shown only this once.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (_, { input }, ctx) => createEndpoint(ctx.db, environmentFor(ctx, input.environmentId), endpointInput(input, false), ctx.webhookRules),
+    resolve: async (_, { input }, ctx) => {
+      const environmentId = environmentFor(ctx, input.environmentId);
+      const created = await createEndpoint(ctx.db, environmentId, endpointInput(input, false), ctx.webhookRules);
+      await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.create', targetIds: [created.endpoint.id] });
+      return created;
+    },
   }),
 );
 
@@ -219,7 +225,9 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
       const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
-      return updateEndpoint(ctx.db, environmentId, id, endpointInput(args.input, true), ctx.webhookRules);
+      const updated = await updateEndpoint(ctx.db, environmentId, id, endpointInput(args.input, true), ctx.webhookRules);
+      await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.update', targetIds: [id] });
+      return updated;
     },
   }),
 );
@@ -233,6 +241,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
       const id = String(args.id);
       const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
       const deleted = await deleteEndpoint(ctx.db, environmentId, id);
+      await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.delete', targetIds: [id] });
       return { id: deleted.id, deleted: true };
     },
   }),

@@ -1,4 +1,5 @@
 /** GraphQL types and fields of forms: the Component union, Form, generateForm, importForm, deleteForm. */
+import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
@@ -297,9 +298,16 @@ builder.mutationField('generateForm', (t) =>
     },
     resolve: async (_, { environmentId, input }, { db, principal, idempotency }) => {
       requireEnvironmentAccess(principal, String(environmentId));
-      if (!idempotency) return generateForm(db, String(environmentId), input);
+      const audit = (form: Form) =>
+        recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.generate', targetIds: [form.id, ...(form.sourceFormId ? [form.sourceFormId] : [])] });
+      if (!idempotency) {
+        const form = await generateForm(db, String(environmentId), input);
+        await audit(form);
+        return form;
+      }
       const { form, replayed } = await generateFormIdempotently(db, String(environmentId), input, idempotency.key);
       idempotency.replayed = replayed;
+      if (!replayed) await audit(form);
       return form;
     },
   }),
@@ -330,13 +338,15 @@ builder.mutationField('importForm', (t) =>
     args: { input: t.arg({ type: ImportFormInput, required: true }).validate(importFormInputSchema) },
     resolve: async (_, { input }, { db, principal }) => {
       requireEnvironmentAccess(principal, input.environmentId);
-      return importForm(db, {
+      const form = await importForm(db, {
         environmentId: input.environmentId,
         name: input.name,
         theme: input.theme ?? themeSchema.parse({}),
         steps: input.steps,
         status: input.status ?? undefined,
       });
+      await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });
+      return form;
     },
   }),
 );
@@ -354,7 +364,9 @@ builder.mutationField('deleteForm', (t) =>
       const environmentId =
         principal.kind === 'admin' ? (await findFormById(db, String(id)))?.environmentId : requireApiKey(principal).environmentId;
       if (environmentId === undefined) throw notFound('Form not found');
-      return deleteForm(db, environmentId, String(id));
+      const form = await deleteForm(db, environmentId, String(id));
+      await recordAudit(db, { environmentId, actor: actorOf(principal), action: 'form.delete', targetIds: [form.id] });
+      return form;
     },
   }),
 );
@@ -367,13 +379,20 @@ async function formEnvironment(ctx: GraphQLContext, id: string): Promise<string>
   return environmentId;
 }
 
+async function setStatusAudited(ctx: GraphQLContext, id: string, status: 'closed' | 'published') {
+  const environmentId = await formEnvironment(ctx, id);
+  const form = await setFormStatus(ctx.db, environmentId, id, status);
+  await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: status === 'closed' ? 'form.close' : 'form.reopen', targetIds: [id] });
+  return form;
+}
+
 builder.mutationField('closeForm', (t) =>
   t.field({
     type: FormRef,
     description:
       'Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => setFormStatus(ctx.db, await formEnvironment(ctx, String(id)), String(id), 'closed'),
+    resolve: (_, { id }, ctx) => setStatusAudited(ctx, String(id), 'closed'),
   }),
 );
 
@@ -382,6 +401,6 @@ builder.mutationField('reopenForm', (t) =>
     type: FormRef,
     description: 'Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_, { id }, ctx) => setFormStatus(ctx.db, await formEnvironment(ctx, String(id)), String(id), 'published'),
+    resolve: (_, { id }, ctx) => setStatusAudited(ctx, String(id), 'published'),
   }),
 );

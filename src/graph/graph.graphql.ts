@@ -47,7 +47,7 @@ interface PageArgs {
 }
 
 /** `first` (1..100, default 10) and `after` checked; BAD_USER_INPUT lists every problem. */
-function checkPageArgs(args: PageArgs, errors: FieldError[] = []) {
+export function checkPageArgs(args: PageArgs, errors: FieldError[] = []) {
   const first = args.first ?? FORM_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
   const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
@@ -57,7 +57,7 @@ function checkPageArgs(args: PageArgs, errors: FieldError[] = []) {
 }
 
 /** A newest-first keyset page as a Relay connection. */
-function keysetConnection<T extends { id: string; position: string }>(page: Page<T>, hasPrevious: boolean) {
+export function keysetConnection<T extends { id: string; position: string }>(page: Page<T>, hasPrevious: boolean) {
   const cursor = (row: T) => encodeCursor({ createdAt: row.position, id: row.id });
   return {
     edges: page.rows.map((node) => ({

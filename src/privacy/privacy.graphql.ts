@@ -1,0 +1,259 @@
+/**
+ * GraphQL of the personal data lifecycle: deleting responses (one, or by filter), erasing a lead,
+ * the privacy settings of environments (IP storage, retention) and forms (retention), and the
+ * retention job's last run.
+ */
+import { and, eq } from 'drizzle-orm';
+import { requireAdmin, requireApiKey } from '../auth/auth.service.ts';
+import { actorOf, recordAudit } from '../audit/audit.service.ts';
+import { forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
+import { EnvironmentRef } from '../environments/environments.graphql.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { environmentFor } from '../events/webhooks.graphql.ts';
+import { FormRef } from '../forms/forms.graphql.ts';
+import type { FieldError } from '../forms/components.ts';
+import { builder } from '../graphql/builder.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { ResponseDateFieldEnum } from '../responses/responses.graphql.ts';
+import { isListableInstant } from '../responses/responses.service.ts';
+import { deleteResponses } from './deletion.service.ts';
+import { eraseLead, eraseLeadByEmail, type Erasure, type ErasureOutcome } from './erasure.service.ts';
+import { lastJobRun, RETENTION_JOB, type JobRun } from './retention.service.ts';
+import { MAX_RETENTION_DAYS, setFormRetention, updateEnvironmentSettings } from './settings.service.ts';
+
+const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
+
+// ---------------------------------------------------------------- settings
+
+const IpStorageEnum = builder.enumType('IpStorage', {
+  description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
+  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])) as Record<string, { value: IpStorage }>,
+});
+
+builder.objectFields(EnvironmentRef, (t) => ({
+  ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
+  retentionDays: t.int({
+    nullable: true,
+    description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
+    resolve: (e) => e.retentionDays,
+  }),
+}));
+
+builder.objectField(FormRef, 'retentionDays', (t) =>
+  t.int({
+    nullable: true,
+    description: "This form's retention in days, overriding its environment's; null: the environment's applies.",
+    resolve: (form) => form.retentionDays ?? null,
+  }),
+);
+
+const EnvironmentSettingsInput = builder.inputType('EnvironmentSettingsInput', {
+  description: 'Fields left out stay as they are.',
+  fields: (t) => ({
+    ipStorage: t.field({ type: IpStorageEnum }),
+    retentionDays: t.int({ description: `1 to ${MAX_RETENTION_DAYS}; null: keep responses indefinitely.` }),
+  }),
+});
+
+builder.mutationField('updateEnvironmentSettings', (t) =>
+  t.field({
+    type: EnvironmentRef,
+    description: 'Changes the privacy settings of an environment (recorded in the audit log).',
+    args: {
+      environmentId: t.arg.id({ description: 'Required with the admin token; with an API key, its own environment (the default).' }),
+      input: t.arg({ type: EnvironmentSettingsInput, required: true }),
+    },
+    resolve: (_, { environmentId, input }, ctx) =>
+      updateEnvironmentSettings(
+        ctx.db,
+        environmentFor(ctx, environmentId),
+        { ipStorage: input.ipStorage ?? undefined, retentionDays: input.retentionDays },
+        actorOf(ctx.principal),
+      ),
+  }),
+);
+
+/** The environment of a row by id: the API key's own, or (admin token) the row's, NOT_FOUND when there is none. */
+async function ownerEnvironment(ctx: GraphQLContext, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
+  if (ctx.principal.kind !== 'admin') return requireApiKey(ctx.principal).environmentId;
+  const environmentId = await lookup();
+  if (!environmentId) throw notFound(missing);
+  return environmentId;
+}
+
+const formEnvironment = async (ctx: GraphQLContext, id: string) =>
+  (await ctx.db.select({ environmentId: forms.environmentId }).from(forms).where(eq(forms.id, id)))[0]?.environmentId;
+
+builder.mutationField('setFormRetention', (t) =>
+  t.field({
+    type: FormRef,
+    description: "Sets a form's own retention in days (null: its environment's applies).",
+    args: { formId: t.arg.id({ required: true }), retentionDays: t.arg.int({ required: false }) },
+    resolve: async (_, args, ctx) => {
+      const formId = String(args.formId);
+      const environmentId = await ownerEnvironment(ctx, () => formEnvironment(ctx, formId), 'Form not found');
+      return setFormRetention(ctx.db, environmentId, formId, args.retentionDays ?? null, actorOf(ctx.principal));
+    },
+  }),
+);
+
+// ---------------------------------------------------------------- deleting responses
+
+const DeleteResponsePayload = builder.objectRef<{ id: string }>('DeleteResponsePayload').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.boolean({ resolve: () => true }) }),
+});
+
+builder.mutationField('deleteResponse', (t) =>
+  t.field({
+    type: DeleteResponsePayload,
+    description:
+      "Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: responses.environmentId }).from(responses).where(eq(responses.id, id)))[0]?.e, 'Response not found');
+      const { deleted, webhookEvents } = await deleteResponses(ctx.db, { environmentId, ids: [id] });
+      if (deleted === 0) throw notFound('Response not found');
+      await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'response.delete', targetIds: [id], details: { webhookEventsDeleted: webhookEvents } });
+      return { id };
+    },
+  }),
+);
+
+const DeleteResponsesFilter = builder.inputType('DeleteResponsesFilter', {
+  description: 'Which responses to delete: all conditions given must hold, and at least one must be given.',
+  fields: (t) => ({
+    formId: t.id({ description: 'Only this form\'s responses (a deleted form\'s too).' }),
+    since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
+    until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
+    dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
+    partialOnly: t.boolean({ defaultValue: false, description: 'Only unfinished (partial) responses.' }),
+  }),
+});
+
+const DeleteResponsesPayload = builder.objectRef<{ deletedCount: number; webhookEventsDeleted: number }>('DeleteResponsesPayload').implement({
+  fields: (t) => ({
+    deletedCount: t.exposeInt('deletedCount', { description: 'Responses deleted.' }),
+    webhookEventsDeleted: t.exposeInt('webhookEventsDeleted', { description: 'Webhook events (with their pending deliveries) deleted with them.' }),
+  }),
+});
+
+builder.mutationField('deleteResponses', (t) =>
+  t.field({
+    type: DeleteResponsesPayload,
+    description:
+      'Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files.',
+    args: {
+      environmentId: t.arg.id({ description: 'Required with the admin token; with an API key, its own environment (the default).' }),
+      filter: t.arg({ type: DeleteResponsesFilter, required: true }),
+    },
+    resolve: async (_, { environmentId: named, filter }, ctx) => {
+      const environmentId = environmentFor(ctx, named);
+      const errors: FieldError[] = [];
+      const formId = filter.formId === null || filter.formId === undefined ? undefined : String(filter.formId);
+      const since = filter.since ?? undefined;
+      const until = filter.until ?? undefined;
+      const partialOnly = filter.partialOnly ?? false;
+      if (formId === undefined && since === undefined && until === undefined && !partialOnly) {
+        errors.push({ message: 'Give at least one of formId, since, until or partialOnly', path: ['filter'] });
+      }
+      for (const [name, date] of [['since', since], ['until', until]] as const) {
+        if (date && !isListableInstant(date)) errors.push({ message: `${name} must be between years 0001 and 9999 (UTC)`, path: ['filter', name] });
+      }
+      if (since && until && since >= until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+      if (errors.length > 0) throw invalidArguments(errors);
+      if (formId !== undefined) {
+        const [form] = await ctx.db.select({ id: forms.id }).from(forms).where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));
+        if (!form) throw notFound('Form not found');
+      }
+      const dateField = filter.dateField ?? 'createdAt';
+      const result = await deleteResponses(ctx.db, { environmentId, formId, since, until, dateField, partialOnly });
+      const details: Record<string, string | number | boolean | null> = { deleted: result.deleted, webhookEventsDeleted: result.webhookEvents, dateField, partialOnly };
+      if (since) details.since = since.toISOString();
+      if (until) details.until = until.toISOString();
+      await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'responses.delete', targetIds: formId ? [formId] : [], details });
+      return { deletedCount: result.deleted, webhookEventsDeleted: result.webhookEvents };
+    },
+  }),
+);
+
+// ---------------------------------------------------------------- erasure
+
+const ErasureRef = builder.objectRef<Erasure>('Erasure').implement({
+  description: 'The record that a person was erased: when, by whom, how many rows. It holds no personal data.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    environmentId: t.exposeID('environmentId'),
+    leadId: t.exposeID('leadId', { description: 'The erased lead\'s id (a random id that no longer leads anywhere).' }),
+    erasedAt: t.expose('createdAt', { type: 'DateTime' }),
+    actorKind: t.exposeString('actorKind', { description: '`apiKey` or `admin`.' }),
+    actorKeyId: t.exposeID('actorKeyId', { nullable: true, description: 'The API key that asked; null for the admin token.' }),
+    responsesDeleted: t.exposeInt('responsesDeleted'),
+    webhookEventsDeleted: t.exposeInt('webhookEventsDeleted', { description: 'Webhook events (with their pending deliveries) that carried the responses.' }),
+  }),
+});
+
+const EraseLeadPayload = builder.objectRef<ErasureOutcome | null>('EraseLeadPayload').implement({
+  description: 'What an erasure did. `erased` false: there was no such person (nothing to do, or erased before by e-mail).',
+  fields: (t) => ({
+    erased: t.boolean({ resolve: (outcome) => outcome !== null }),
+    alreadyErased: t.boolean({ description: 'The lead was erased by an earlier call; nothing was deleted now.', resolve: (outcome) => outcome?.alreadyErased ?? false }),
+    erasure: t.field({ type: ErasureRef, nullable: true, resolve: (outcome) => outcome?.erasure ?? null }),
+  }),
+});
+
+builder.mutationField('eraseLead', (t) =>
+  t.field({
+    type: EraseLeadPayload,
+    description:
+      'Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent.',
+    args: {
+      id: t.arg.id({ description: 'The lead id (a response\'s `leadId`).' }),
+      email: t.arg.string({ description: 'The lead\'s e-mail address.' }),
+      environmentId: t.arg.id({ description: 'With `email` and the admin token: the environment to look in.' }),
+    },
+    resolve: async (_, args, ctx) => {
+      const id = args.id === null || args.id === undefined ? undefined : String(args.id);
+      const email = args.email ?? undefined;
+      if ((id === undefined) === (email === undefined)) throw invalidArguments([{ message: 'Give exactly one of id or email', path: [id === undefined ? 'id' : 'email'] }]);
+      const actor = actorOf(ctx.principal);
+      if (email !== undefined) {
+        if (email.length > 320) throw invalidArguments([{ message: 'email must be at most 320 characters', path: ['email'] }]);
+        return eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor });
+      }
+      const environmentId =
+        ctx.principal.kind === 'admin' && (args.environmentId === null || args.environmentId === undefined)
+          ? await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: leads.environmentId }).from(leads).where(eq(leads.id, id!)))[0]?.e, 'Lead not found')
+          : environmentFor(ctx, args.environmentId);
+      return eraseLead(ctx.db, { environmentId, leadId: id!, actor });
+    },
+  }),
+);
+
+// ---------------------------------------------------------------- the retention job
+
+const JobRunRef = builder.objectRef<JobRun>('JobRun').implement({
+  description: 'The last run of a scheduled job (it runs on one node per interval).',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    status: t.exposeString('status', { description: '`running`, `succeeded` or `failed`.' }),
+    responsesDeleted: t.exposeInt('responsesDeleted'),
+    formsPurged: t.exposeInt('formsPurged', { description: 'Deleted forms removed for good after their grace period.' }),
+    error: t.exposeString('error', { nullable: true }),
+    node: t.exposeString('node', { description: 'The node (host:pid) that ran it.' }),
+  }),
+});
+
+builder.queryField('retentionStatus', (t) =>
+  t.field({
+    type: JobRunRef,
+    nullable: true,
+    description: 'Admin token only: the last run of the retention job (across all environments); null before the first.',
+    resolve: async (_, __, ctx) => {
+      requireAdmin(ctx.principal);
+      return (await lastJobRun(ctx.db, RETENTION_JOB)) ?? null;
+    },
+  }),
+);

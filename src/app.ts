@@ -31,6 +31,7 @@ import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
+import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
 
 export interface AppDeps {
@@ -149,6 +150,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.use('/api/*', ...apiEdge);
   const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate } };
   app.route('/api/v1', formsRoutes(restDeps));
+  // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
+  app.route('/api/v1', privacyRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', exportRoutes(restDeps));
   app.route('/api/v1', openApiRoutes());

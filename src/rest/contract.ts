@@ -139,6 +139,58 @@ export const webhookDeliverySchema = z
 
 export const webhookDeliveryListSchema = z.strictObject({ data: z.array(webhookDeliverySchema) }).meta({ id: 'WebhookDeliveryList' });
 
+// ---------------------------------------------------------------- privacy (src/rest/privacy.ts)
+
+export const deletedResponseSchema = z.strictObject({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedResponse' });
+
+export const deletedResponsesSchema = z
+  .strictObject({
+    deletedCount: z.number().int().meta({ description: 'Responses deleted.' }),
+    webhookEventsDeleted: z.number().int().meta({ description: 'Webhook events (with their pending deliveries) deleted with them.' }),
+  })
+  .meta({ id: 'DeletedResponses' });
+
+const erasureSchema = z
+  .strictObject({
+    id: z.string(),
+    environmentId: z.string(),
+    leadId: z.string().meta({ description: "The erased lead's id (a random id that no longer leads anywhere)." }),
+    erasedAt: isoInstant,
+    actorKind: z.enum(['apiKey', 'admin']),
+    actorKeyId: z.string().nullable().meta({ description: 'The API key that asked; null for the admin token.' }),
+    responsesDeleted: z.number().int(),
+    webhookEventsDeleted: z.number().int(),
+  })
+  .meta({ id: 'Erasure', description: 'The record that a person was erased; it holds no personal data.' });
+
+export const eraseLeadBodySchema = z
+  .strictObject({
+    erased: z.boolean(),
+    alreadyErased: z.boolean().meta({ description: 'Erased by an earlier call: nothing was deleted now.' }),
+    erasure: erasureSchema.nullable(),
+  })
+  .meta({ id: 'EraseLeadResult' });
+
+const auditEntrySchema = z
+  .strictObject({
+    id: z.string(),
+    environmentId: z.string(),
+    at: isoInstant,
+    actorKind: z.enum(['apiKey', 'admin', 'system']),
+    actorKeyId: z.string().nullable(),
+    action: z.string().meta({ description: 'e.g. `form.generate`, `responses.delete`, `lead.erase` (README "Audit log").' }),
+    targetIds: z.array(z.string()),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  })
+  .meta({ id: 'AuditEntry', description: 'One administrative action: ids and counts, never secrets or personal data.' });
+
+export const auditLogBodySchema = z
+  .strictObject({
+    data: z.array(auditEntrySchema),
+    nextCursor: z.string().nullable().meta({ description: 'Where the next (older) page starts; null on the last page.' }),
+  })
+  .meta({ id: 'AuditLog' });
+
 export const CONTRACT_SCHEMAS = [
   errorBodySchema,
   responseObjectSchema,
@@ -151,4 +203,8 @@ export const CONTRACT_SCHEMAS = [
   deletedWebhookEndpointSchema,
   webhookDeliverySchema,
   webhookDeliveryListSchema,
+  deletedResponseSchema,
+  deletedResponsesSchema,
+  eraseLeadBodySchema,
+  auditLogBodySchema,
 ] as const;

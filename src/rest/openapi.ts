@@ -18,9 +18,14 @@ import {
   webhookDeliverySchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
+  auditLogBodySchema,
+  deletedResponseSchema,
+  deletedResponsesSchema,
+  eraseLeadBodySchema,
   CONTRACT_SCHEMAS,
 } from './contract.ts';
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
+import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -236,6 +241,7 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
         },
       },
       ...webhookPaths(),
+      ...privacyPaths(),
       '/api/v1/openapi.json': {
         get: {
           operationId: 'openApiDocument',
@@ -315,6 +321,70 @@ function webhookPaths() {
     },
     '/api/v1/webhook-deliveries/{id}/resend': {
       post: { operationId: 'resendWebhookDelivery', summary: 'Send a delivery again (the same webhook-id)', security, parameters: [idParam('The delivery.')], responses: { '202': { description: 'The delivery, queued again.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+    },
+  };
+}
+
+/** Deleting responses, erasing a person, the audit log (src/rest/privacy.ts): environment API keys only. */
+function privacyPaths() {
+  const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
+  const security = [{ apiKey: [] }];
+  return {
+    '/api/v1/responses/{id}': {
+      delete: {
+        operationId: 'deleteResponse',
+        summary: 'Delete one response for good, with its webhook events and files',
+        security,
+        parameters: [idParam('The response.')],
+        responses: {
+          '200': { description: 'Deleted.', content: json(ref(deletedResponseSchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse("No such response in the key's environment.", { message: 'Response not found' }),
+        },
+      },
+    },
+    '/api/v1/responses/delete': {
+      post: {
+        operationId: 'deleteResponses',
+        summary: 'Delete every response matching a filter (batched; answers with the count)',
+        security,
+        requestBody: {
+          required: true,
+          description: 'Which responses: `formId`, `since`/`until` (ISO 8601, on `dateField`), `partialOnly`. At least one; all given must hold.',
+          content: json(jsonSchemaOf(bulkDeleteSchema, 'input'), { formId: 'cm5abc123def456', until: '2025-01-01T00:00:00Z', partialOnly: true }),
+        },
+        responses: {
+          '200': { description: 'How many were deleted.', content: json(ref(deletedResponsesSchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse("`formId` is not a form of the key's environment.", { message: 'Form not found' }),
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        },
+      },
+    },
+    '/api/v1/leads/{id}': {
+      delete: {
+        operationId: 'eraseLead',
+        summary: 'Erase a person: the lead, its responses in every form, their files and webhook events (idempotent)',
+        security,
+        parameters: [idParam("The lead (a response's `meta.leadId`).")],
+        responses: {
+          '200': { description: 'The erasure record (the same one again when erased before).', content: json(ref(eraseLeadBodySchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse("No such lead in the key's environment, and none erased under that id.", { message: 'Lead not found' }),
+        },
+      },
+    },
+    '/api/v1/audit-log': {
+      get: {
+        operationId: 'listAuditLog',
+        summary: "The environment's audit log, newest first",
+        security,
+        parameters: queryParameters(auditQuerySchema.shape as Record<string, z.ZodType>, {
+          limit: 'Page size, 1-100 (default 20).',
+          after: 'An opaque cursor (`nextCursor` of the previous page).',
+        }),
+        responses: { '200': { description: 'A page of entries.', content: json(ref(auditLogBodySchema)) }, ...EDGE_RESPONSES },
+      },
     },
   };
 }

@@ -28,6 +28,13 @@ import {
   UpdateWebhookEndpointDocument,
   WebhookDeliveriesDocument,
   WebhookEndpointsDocument,
+  AuditLogDocument,
+  DeleteResponseDocument,
+  DeleteResponsesDocument,
+  EraseLeadDocument,
+  RetentionStatusDocument,
+  SetFormRetentionDocument,
+  UpdateEnvironmentSettingsDocument,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -40,6 +47,17 @@ Commands:
   form delete FORM_ID                          soft-delete a form
   form close FORM_ID                           close a published form to new responses
   form reopen FORM_ID                          publish a closed form again
+  env settings --env ENV_ID [--ip-storage full|truncated|none] [--retention-days DAYS|none]
+                                               show or change an environment's privacy settings
+  responses delete RESPONSE_ID                 delete one response for good
+  responses delete --env ENV_ID [--form FORM_ID] [--since ISO] [--until ISO] [--date-field createdAt|updatedAt]
+                   [--partials-only]           delete every response matching the filter (batched)
+  lead erase --env ENV_ID --email ADDRESS      erase a person: the lead, its responses in every form,
+  lead erase LEAD_ID                           their files and webhook events (idempotent)
+  form retention FORM_ID --days DAYS|none      a form's own retention (none: the environment's)
+  retention status                             the retention job's last run
+  audit list --env ENV_ID [--limit N] [--after CURSOR]
+                                               the environment's audit log, newest first
   responses export [--form FORM_ID | --env ENV_ID] [--format csv|ndjson] [--partials] [--out FILE]
                                                write responses as CSV (default) or NDJSON to stdout,
                                                or to FILE (written whole, then renamed into place)
@@ -168,6 +186,15 @@ export async function runCli(
       description: { type: 'string' },
       status: { type: 'string' },
       limit: { type: 'string' },
+      after: { type: 'string' },
+      email: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      'date-field': { type: 'string' },
+      'partials-only': { type: 'boolean', default: false },
+      'ip-storage': { type: 'string' },
+      'retention-days': { type: 'string' },
+      days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -225,6 +252,79 @@ export async function runCli(
       const { reopenForm } = await call(target, ReopenFormDocument, { id: required(argument, 'FORM_ID') });
       const output = { id: reopenForm.id, status: reopenForm.status.toLowerCase() };
       return { output, text: `Reopened form ${output.id}` };
+    }
+    case 'env settings': {
+      const input: { ipStorage?: 'FULL' | 'TRUNCATED' | 'NONE'; retentionDays?: number | null } = {};
+      if (values['ip-storage'] !== undefined) {
+        const mode = values['ip-storage'].toUpperCase();
+        if (mode !== 'FULL' && mode !== 'TRUNCATED' && mode !== 'NONE') throw new CliError('--ip-storage must be full, truncated or none');
+        input.ipStorage = mode;
+      }
+      if (values['retention-days'] !== undefined) input.retentionDays = daysOption(values['retention-days'], '--retention-days');
+      const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
+        environmentId: required(values.env, '--env'),
+        input,
+      });
+      const output = { id: env.id, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null };
+      return { output, text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}` };
+    }
+    case 'responses delete': {
+      if (argument !== undefined) {
+        const { deleteResponse } = await call(target, DeleteResponseDocument, { id: argument });
+        return { output: deleteResponse, text: `Deleted response ${deleteResponse.id}` };
+      }
+      const dateField = values['date-field'];
+      if (dateField !== undefined && dateField !== 'createdAt' && dateField !== 'updatedAt') throw new CliError('--date-field must be createdAt or updatedAt');
+      const { deleteResponses } = await call(target, DeleteResponsesDocument, {
+        environmentId: required(values.env, '--env (or a RESPONSE_ID)'),
+        filter: {
+          formId: values.form,
+          since: values.since,
+          until: values.until,
+          dateField: dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
+          partialOnly: values['partials-only'],
+        },
+      });
+      return { output: deleteResponses, text: `Deleted ${deleteResponses.deletedCount} responses` };
+    }
+    case 'lead erase': {
+      const variables =
+        argument !== undefined
+          ? { id: argument, environmentId: values.env ?? null }
+          : { email: required(values.email, '--email (or a LEAD_ID)'), environmentId: required(values.env, '--env') };
+      const { eraseLead } = await call(target, EraseLeadDocument, variables);
+      const { erasure } = eraseLead;
+      const text = !eraseLead.erased
+        ? 'No such person in this environment: nothing to erase'
+        : `${eraseLead.alreadyErased ? 'Already erased' : 'Erased'} lead ${erasure!.leadId}: ${erasure!.responsesDeleted} responses, ${erasure!.webhookEventsDeleted} webhook events (erasure ${erasure!.id}, ${erasure!.erasedAt})`;
+      return { output: eraseLead, text };
+    }
+    case 'form retention': {
+      const { setFormRetention } = await call(target, SetFormRetentionDocument, {
+        formId: required(argument, 'FORM_ID'),
+        retentionDays: daysOption(required(values.days, '--days'), '--days'),
+      });
+      return {
+        output: setFormRetention,
+        text: `Form ${setFormRetention.id}: retention ${setFormRetention.retentionDays === null || setFormRetention.retentionDays === undefined ? "the environment's" : `${setFormRetention.retentionDays} days`}`,
+      };
+    }
+    case 'retention status': {
+      const { retentionStatus: run } = await call(target, RetentionStatusDocument, {});
+      const text = !run
+        ? 'The retention job has not run yet'
+        : `Last run ${run.startedAt} on ${run.node}: ${run.status}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}, ${run.responsesDeleted} responses deleted, ${run.formsPurged} deleted forms purged${run.error ? ` (${run.error})` : ''}`;
+      return { output: { run: run ?? null }, text };
+    }
+    case 'audit list': {
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit)) throw new CliError('--limit must be a whole number');
+      const { auditLog } = await call(target, AuditLogDocument, { environmentId: required(values.env, '--env'), first: limit, after: values.after ?? null });
+      const entries = auditLog.edges.map((edge) => edge.node);
+      const nextCursor = auditLog.pageInfo.hasNextPage ? (auditLog.pageInfo.endCursor ?? null) : null;
+      const lines = entries.map((e) => `${e.at}  ${e.action.padEnd(20)} ${e.actorKind === 'apiKey' ? `key ${e.actorKeyId}` : e.actorKind}  ${e.targetIds.join(',')}  ${JSON.stringify(e.details)}`);
+      if (nextCursor) lines.push(`(more: --after ${nextCursor})`);
+      return { output: { entries, nextCursor }, text: entries.length === 0 ? 'No audit entries' : lines.join('\n') };
     }
     case 'responses export': {
       const output = await exportResponses(
@@ -373,6 +473,13 @@ async function exportResponses(
   }
   return { bytes, file: options.out };
 }
+/** A number of days, or `none` (null). */
+function daysOption(value: string, what: string): number | null {
+  if (value === 'none') return null;
+  if (!/^\d+$/.test(value)) throw new CliError(`${what} must be a whole number of days or none`);
+  return Number(value);
+}
+
 /** A comma-separated option as a list. */
 const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 

@@ -120,6 +120,24 @@ const configSchema = z.object({
   WEBHOOK_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Events a live-feed (subscription) client may have waiting before it is cut off. */
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(10_000).default(100),
+
+  // ---- personal data lifecycle (README "Retention")
+  /** How often the retention job runs (once per interval across all nodes), e.g. 1h, 30m. */
+  RETENTION_INTERVAL: z
+    .string()
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms === undefined || ms < 1_000) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1s, like 30m or 1h' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .prefault('1h'),
+  /** Days a soft-deleted form (with its responses) is kept before the retention job purges it; 0: never. */
+  FORM_PURGE_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  /** 0: this node never runs the retention job (another node does). */
+  RETENTION_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
 });
 
 export interface WebhookConfig {
@@ -171,6 +189,7 @@ export interface Config {
   db: { statementTimeoutMs: number; connectTimeoutMs: number };
   webhooks: WebhookConfig;
   subscriptionBuffer: number;
+  retention: { intervalMs: number; formPurgeDays: number; worker: boolean };
 }
 
 const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
@@ -247,5 +266,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       worker: c.WEBHOOK_WORKER === '1',
     },
     subscriptionBuffer: c.SUBSCRIPTION_BUFFER,
+    retention: { intervalMs: c.RETENTION_INTERVAL, formPurgeDays: c.FORM_PURGE_DAYS, worker: c.RETENTION_WORKER === '1' },
   };
 }

@@ -12,6 +12,7 @@ import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
 import { createLogger } from './logger.ts';
+import { startRetentionScheduler } from './privacy/retention.service.ts';
 
 let config;
 try {
@@ -58,6 +59,10 @@ const idempotencySweep = setInterval(() => {
     .then((deleted) => deleted > 0 && logger.info({ deleted }, 'expired idempotency keys deleted'))
     .catch((error: unknown) => logger.warn({ err: error }, 'idempotency key sweep failed'));
 }, IDEMPOTENCY_SWEEP_MS).unref();
+// Retention and the purge of deleted forms: every node ticks, one runs per interval (src/privacy/retention.service.ts).
+const stopRetention = config.retention.worker
+  ? startRetentionScheduler(database, { intervalMs: config.retention.intervalMs, formPurgeDays: config.retention.formPurgeDays, logger })
+  : undefined;
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -75,6 +80,7 @@ exitGracefullyOnSignals(graceful, {
   // timeout bounds both, should either wait on a server that went away.
   closeResources: async () => {
     clearInterval(idempotencySweep);
+    await stopRetention?.();
     // Deliveries in flight are released (not counted as attempts) before the database closes.
     await dispatcher?.stop();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));

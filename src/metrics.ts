@@ -9,6 +9,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -76,6 +77,30 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  readonly retentionLastRun = new Gauge({
+    name: 'formloom_retention_last_run_timestamp_seconds',
+    help: 'When the last retention run (on any node) finished; 0 before the first.',
+    registers: [this.registry],
+  });
+
+  readonly retentionLastSuccess = new Gauge({
+    name: 'formloom_retention_last_run_success',
+    help: '1 when the last retention run succeeded, 0 when it failed (or none has run).',
+    registers: [this.registry],
+  });
+
+  readonly retentionLastDeleted = new Gauge({
+    name: 'formloom_retention_last_run_deleted_responses',
+    help: 'Responses the last retention run deleted (retention and the purge of deleted forms).',
+    registers: [this.registry],
+  });
+
+  readonly retentionLastPurged = new Gauge({
+    name: 'formloom_retention_last_run_purged_forms',
+    help: 'Deleted forms the last retention run removed for good.',
+    registers: [this.registry],
+  });
+
   /** Records one answered request. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
@@ -95,7 +120,16 @@ export class AppMetrics {
     const started = performance.now();
     const check = await databaseReachable(db, 1_000);
     this.databaseUp.set(check.ok ? 1 : 0);
-    if (check.ok) this.databasePing.set((performance.now() - started) / 1000);
+    if (check.ok) {
+      this.databasePing.set((performance.now() - started) / 1000);
+      // The job runs on one node per interval; every node reports its last run from the database.
+      const run = await lastJobRun(db, RETENTION_JOB).catch(() => undefined);
+      const finished = run?.finishedAt ? run.finishedAt.getTime() / 1000 : 0;
+      this.retentionLastRun.set(finished);
+      this.retentionLastSuccess.set(run?.status === 'succeeded' ? 1 : 0);
+      this.retentionLastDeleted.set(run?.finishedAt ? run.responsesDeleted : 0);
+      this.retentionLastPurged.set(run?.finishedAt ? run.formsPurged : 0);
+    }
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
   }
 }

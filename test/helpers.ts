@@ -45,7 +45,7 @@ export async function setupIsolatedTestApp(overrides: Partial<Config> = {}): Pro
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
-  return { handle, db: handle.db, app: appWith(handle.db, overrides) };
+  return { handle, db: handle.db, app: appWith(handle.db, overrides), databaseUrl: url.toString() };
 }
 
 /** The defaults of an empty environment, with overrides. */
@@ -57,6 +57,8 @@ export interface TestContext {
   handle: DatabaseHandle;
   db: Database;
   app: ReturnType<typeof createApp>;
+  /** PostgreSQL only, for an isolated database: its URL (e.g. for pg_dump). */
+  databaseUrl?: string;
 }
 
 /** The app on `db` with the test defaults and some settings changed (e.g. a second app on a file's database). */

@@ -193,12 +193,12 @@ const ErasureRef = builder.objectRef<Erasure>('Erasure').implement({
   }),
 });
 
-const EraseLeadPayload = builder.objectRef<ErasureOutcome | null>('EraseLeadPayload').implement({
+const EraseLeadPayload = builder.objectRef<{ outcome: ErasureOutcome | null }>('EraseLeadPayload').implement({
   description: 'What an erasure did. `erased` false: there was no such person (nothing to do, or erased before by e-mail).',
   fields: (t) => ({
-    erased: t.boolean({ resolve: (outcome) => outcome !== null }),
-    alreadyErased: t.boolean({ description: 'The lead was erased by an earlier call; nothing was deleted now.', resolve: (outcome) => outcome?.alreadyErased ?? false }),
-    erasure: t.field({ type: ErasureRef, nullable: true, resolve: (outcome) => outcome?.erasure ?? null }),
+    erased: t.boolean({ resolve: ({ outcome }) => outcome !== null }),
+    alreadyErased: t.boolean({ description: 'The lead was erased by an earlier call; nothing was deleted now.', resolve: ({ outcome }) => outcome?.alreadyErased ?? false }),
+    erasure: t.field({ type: ErasureRef, nullable: true, resolve: ({ outcome }) => outcome?.erasure ?? null }),
   }),
 });
 
@@ -219,13 +219,13 @@ builder.mutationField('eraseLead', (t) =>
       const actor = actorOf(ctx.principal);
       if (email !== undefined) {
         if (email.length > 320) throw invalidArguments([{ message: 'email must be at most 320 characters', path: ['email'] }]);
-        return eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor });
+        return { outcome: await eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor }) };
       }
       const environmentId =
         ctx.principal.kind === 'admin' && (args.environmentId === null || args.environmentId === undefined)
           ? await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: leads.environmentId }).from(leads).where(eq(leads.id, id!)))[0]?.e, 'Lead not found')
           : environmentFor(ctx, args.environmentId);
-      return eraseLead(ctx.db, { environmentId, leadId: id!, actor });
+      return { outcome: await eraseLead(ctx.db, { environmentId, leadId: id!, actor }) };
     },
   }),
 );

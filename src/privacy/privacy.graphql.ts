@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { requireAdmin, requireApiKey } from '../auth/auth.service.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
+import { erasures, forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
 import { EnvironmentRef } from '../environments/environments.graphql.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { environmentFor } from '../events/webhooks.graphql.ts';
@@ -202,6 +202,14 @@ const EraseLeadPayload = builder.objectRef<{ outcome: ErasureOutcome | null }>('
   }),
 });
 
+/** The environment of a lead, or of an erased lead's record (so erasing again finds it). */
+async function leadEnvironment(ctx: GraphQLContext, id: string): Promise<string | undefined> {
+  const [lead] = await ctx.db.select({ environmentId: leads.environmentId }).from(leads).where(eq(leads.id, id));
+  if (lead) return lead.environmentId;
+  const [erased] = await ctx.db.select({ environmentId: erasures.environmentId }).from(erasures).where(eq(erasures.leadId, id)).limit(1);
+  return erased?.environmentId;
+}
+
 builder.mutationField('eraseLead', (t) =>
   t.field({
     type: EraseLeadPayload,
@@ -223,7 +231,7 @@ builder.mutationField('eraseLead', (t) =>
       }
       const environmentId =
         ctx.principal.kind === 'admin' && (args.environmentId === null || args.environmentId === undefined)
-          ? await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: leads.environmentId }).from(leads).where(eq(leads.id, id!)))[0]?.e, 'Lead not found')
+          ? await ownerEnvironment(ctx, () => leadEnvironment(ctx, id!), 'Lead not found')
           : environmentFor(ctx, args.environmentId);
       return { outcome: await eraseLead(ctx.db, { environmentId, leadId: id!, actor }) };
     },

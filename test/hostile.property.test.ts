@@ -11,7 +11,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, environments, forms, leads, responses, webhookDeliveries, webhookEndpoints } from '../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, forms, leads, responses, webhookDeliveries, webhookEndpoints } from '../src/db/schema.ts';
 import { createEndpoint } from '../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
@@ -25,6 +25,7 @@ let tenant: TestTenant;
 let formId: string;
 let resume: { id: string; token: string };
 let endpointId: string;
+let emptyFormId: string;
 
 beforeAll(async () => {
   // Row counts must see this file's writes only.
@@ -55,6 +56,7 @@ beforeAll(async () => {
   const started = await app.request(`/s/${formId}/responses`, json('POST', { answers: {} }));
   const body = (await started.json()) as { id: string; resumeToken: string };
   resume = { id: body.id, token: body.resumeToken };
+  emptyFormId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -155,7 +157,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries].map((table) => ctx.db.select({ n: count() }).from(table)));
+  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures].map((table) => ctx.db.select({ n: count() }).from(table)));
   return rows.map(([row]) => row!.n);
 }
 
@@ -311,6 +313,29 @@ describe('REST webhooks', () => {
   });
 });
 
+describe('REST privacy (deleting, erasing, audit log)', () => {
+  // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
+  // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.
+  const validFilter = () => ({ formId: emptyFormId, until: '2000-01-01T00:00:00Z', partialOnly: true, dateField: 'createdAt' });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('bulk delete: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validFilter(), pick, value));
+    await send('/api/v1/responses/delete', json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validFilter()), hostileHeaders], options)('bulk delete: hostile body text and headers', async (text, headers) => {
+    await send('/api/v1/responses/delete', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('responses', 'leads'), fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile response and lead ids in the path', async (id, kind, method) => {
+    await send(`/api/v1/${kind}/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const auditParams = fc.record({ limit: hostileString, after: hostileString }, { requiredKeys: [] });
+  test.prop([auditParams, hostileHeaders], options)('audit log: hostile query parameters and headers', async (query, headers) => {
+    await send(`/api/v1/audit-log?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey, ...headers } }, 'json');
+  });
+});
+
 describe('GraphQL', () => {
   const GENERATE = 'mutation G($env: ID!, $input: GenerateFormInput!) { generateForm(environmentId: $env, input: $input) { success form { id } } }';
   test.prop([fc.nat(), hostileValue], options)('generateForm: hostile variables', async (pick, value) => {
@@ -373,6 +398,13 @@ describe('GraphQL', () => {
     'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',
     'mutation M($id: ID!) { closeForm(id: $id) { id } }',
     'mutation M($id: ID!) { reopenForm(id: $id) { id } }',
+    'mutation M($id: ID!) { deleteResponse(id: $id) { id } }',
+    'mutation M($input: DeleteResponsesFilter!) { deleteResponses(environmentId: "x", filter: $input) { deletedCount } }',
+    'mutation M($id: ID) { eraseLead(id: $id) { erased } }',
+    'mutation M($id: String) { eraseLead(email: $id, environmentId: "x") { erased } }',
+    'mutation M($input: EnvironmentSettingsInput!) { updateEnvironmentSettings(environmentId: "x", input: $input) { id } }',
+    'mutation M($id: ID!) { setFormRetention(formId: $id, retentionDays: 5) { id } }',
+    'query M($id: String) { auditLog(environmentId: "x", after: $id) { edges { node { id } } } }',
   ];
   test.prop([fc.constantFrom(...ADMIN), hostileValue, hostileString], options)('the CLI mutations: hostile variables', async (query, value, text) => {
     const variables = { input: value, id: text };

@@ -119,7 +119,13 @@ describe('IP minimisation', () => {
     expect(full).toMatchObject({ ip: '198.51.100.23', country: 'NL' });
 
     expect((await settings('TRUNCATED')).body.data.updateEnvironmentSettings).toEqual({ id: env.environmentId, ipStorage: 'TRUNCATED', retentionDays: null });
-    expect(await storedResponse((await submit(envForm, {}, '198.51.100.23')).id)).toMatchObject({ ip: '198.51.100.0', country: 'NL' });
+    const truncated = (await submit(envForm, {}, '198.51.100.23')).id;
+    expect(await storedResponse(truncated)).toMatchObject({ ip: '198.51.100.0', country: 'NL' });
+    // The full address is not written anywhere, not even into the response's webhook events.
+    const events = await ctx.db.select({ payload: outboxEvents.payload }).from(outboxEvents).where(eq(outboxEvents.responseId, truncated));
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events)).toContain('198.51.100.0');
+    expect(JSON.stringify(events)).not.toContain('198.51.100.23');
     expect(await storedResponse((await submit(envForm, {}, '2001:db8:abcd:12::99')).id)).toMatchObject({ ip: '2001:db8:abcd::', country: 'NL' });
 
     await settings('NONE');

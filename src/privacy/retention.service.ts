@@ -156,7 +156,10 @@ export function startRetentionScheduler(
     if (running || stopped) return;
     running = runRetentionJob(database, { intervalMs: options.intervalMs, formPurgeDays: options.formPurgeDays })
       .then((result) => {
-        if (!result.ran) return;
+        if (!result.ran) {
+          options.logger.debug('retention job not due here (run recently, or running on another node)');
+          return;
+        }
         const { status, responsesDeleted, formsPurged, error } = result.run;
         if (status === 'failed') options.logger.error({ error }, 'retention job failed');
         else options.logger.info({ responsesDeleted, formsPurged }, 'retention job ran');

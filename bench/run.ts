@@ -18,7 +18,7 @@
  * default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1, BENCH_DURATION
  * (seconds per measurement, default 10), BENCH_ROUNDS (turns each target takes, default 2; medians
  * are reported), BENCH_CONNECTIONS (default 10), BENCH_ONLY=1m|10k,
- * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1 (skip the CSV and NDJSON exports of environment A), BENCH_CPU_PROF=1 (profile the REST server under load; .cpuprofile files go to
+ * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1 (skip the CSV and NDJSON exports of environment A), BENCH_CPU_PROF=1 (profile the REST and GraphQL servers under load; .cpuprofile files go to
  * BENCH_PROFILE_DIR, default <tmp>/formloom-bench-profiles, and a summary is printed).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -212,7 +212,7 @@ async function measureListing(dataset: Dataset, apiKey: string, formIds: string[
   // The targets take turns, ROUNDS times, so drifting load on the machine hits them alike.
   const baseline = await startBaseline(dataset.url);
   const rest = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}`] : []);
-  const graphql = await startApp(dataset.url);
+  const graphql = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}-graphql`] : []);
   const targets: [string, Child, () => LoadRequest][] = [
     ['baseline', baseline, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: {} })],
     ['REST', rest, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: { 'x-api-key': apiKey } })],
@@ -555,11 +555,13 @@ for (const [format, measured] of exports) {
 
 if (PROFILE) {
   for (const dataset of DATASETS) {
-    const dir = `${PROFILE_DIR}${dataset.label}/`;
-    // The first profile is the main thread; the others are tsx's loader worker (idle).
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
-      log(`\n[${dataset.label}] CPU profile of the REST server under load (${dir}${file}):`);
-      log(summarizeCpuProfile(`${dir}${file}`));
+    for (const [server, suffix] of [['REST', ''], ['GraphQL', '-graphql']] as const) {
+      const dir = `${PROFILE_DIR}${dataset.label}${suffix}/`;
+      // The first profile is the main thread; the others are tsx's loader worker (idle).
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
+        log(`\n[${dataset.label}] CPU profile of the ${server} server under load (${dir}${file}):`);
+        log(summarizeCpuProfile(`${dir}${file}`));
+      }
     }
   }
 }

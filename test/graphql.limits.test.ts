@@ -178,3 +178,26 @@ describe("GraphiQL's page", () => {
     expect(html).toContain('x-api-key');
   });
 });
+
+describe('compiled execution (graphql-jit, from the second run of a document)', () => {
+  it('answers a repeated document exactly as graphql-js answered it the first time: data, resolver errors, bad variables', async () => {
+    const listing = `query Listing($first: Int) { environmentResponses(first: $first) { edges { node { id createdAt finished } } pageInfo { hasNextPage } } }`;
+    const cases: [string, string, Record<string, unknown>, Record<string, string>][] = [
+      ['data', listing, { first: 5 }, key],
+      ['an error from a resolver (no key)', listing, { first: 5 }, {}],
+      ['a variable of the wrong type', listing, { first: 'five' }, key],
+      ['a missing non-null variable', 'query($id: ID!) { form(id: $id) { id name } }', {}, key],
+      ['null for an unknown id', 'query($id: ID!) { form(id: $id) { id name } }', { id: 'no-such-form' }, key],
+    ];
+    for (const [what, query, variables, headers] of cases) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await graphql(ctx.app, query, variables, headers));
+      expect(runs[1], what).toEqual(runs[0]);
+      expect(runs[2], what).toEqual(runs[0]);
+    }
+    const [data, unauthenticated, wrongType] = await Promise.all(cases.slice(0, 3).map(([, query, variables, headers]) => graphql(ctx.app, query, variables, headers)));
+    expect(data!.body.data.environmentResponses.edges).toHaveLength(5);
+    expect(codes(unauthenticated!.body)).toEqual(['UNAUTHENTICATED']);
+    expect(codes(wrongType!.body)).toEqual(['BAD_USER_INPUT']);
+  });
+});

@@ -7,6 +7,7 @@ import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
+import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
 import { schema } from './schema.ts';
 
@@ -60,7 +61,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
+    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin()],
     context: ({ db, principal, idempotency, liveFeed, request }) => ({
       db,
       principal,

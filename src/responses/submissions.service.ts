@@ -191,7 +191,8 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     }
     let leadId = row.leadId;
     const email = emailOf(data);
-    if (email) {
+    // An e-mail the response already had was settled when it was answered: only a new one moves the lead.
+    if (email && email !== emailOf(row.data)) {
       const target = await leadForEmail(tx, form.environmentId, leadId, email);
       if (target !== leadId) {
         // The visit was this lead's all along.

@@ -1,0 +1,13 @@
+import postgres from 'postgres';
+import { openDatabase } from '../src/db/client.ts';
+import { seed } from './seed.ts';
+const url = 'postgres://postgres@127.0.0.1:5432/formloom_perfbench_10m';
+const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1 });
+await admin.unsafe('create database formloom_perfbench_10m').catch(() => {});
+await admin.end();
+const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
+await handle.migrate();
+await handle.close();
+const sql = postgres(url, { max: 1, onnotice: () => {} });
+await seed(sql, { forms: 100_000, responses: 10_000_000, leads: 1_000_000 }, (l) => console.log(new Date().toISOString(), l));
+await sql.end();

@@ -1,30 +1,40 @@
 /**
- * `npm run bench`: the responses listing at scale.
+ * `npm run bench`: every figure of issue 12 in one run, side by side with minimal baselines, and one
+ * table at the end with each target met or missed.
  *
- * 1. Seeds two PostgreSQL databases with generate_series: 1,000,000 responses over 10,000 forms and
- *    2 environments, and 10,000 responses over 100 forms (the same ~100 responses per form), unless
- *    BENCH_SKIP_SEED=1 and the data is already there.
- * 2. On each, measures GET /api/v1/responses?formId=<random form of environment A> with autocannon
- *    (loopback, bounded duration) through REST, through GraphQL (the same operation the REST adapter
- *    runs, POSTed to /graphql) and through a minimal baseline (bench/baseline.ts: node:http +
+ * 1. Seeds PostgreSQL databases with generate_series: 10,000 responses over 100 forms, 1,000,000 over
+ *    10,000 forms and (opt-in) 10,000,000 over 100,000 forms, 2 environments each (~100 responses per
+ *    form), unless BENCH_SKIP_SEED=1 and the data is already there.
+ * 2. On each, GET /api/v1/responses?formId=<random form of environment A> with autocannon (loopback,
+ *    bounded duration) through REST, through GraphQL (the same operation, its document text POSTed to
+ *    /graphql as a client would) and through a minimal baseline (bench/baseline.ts: node:http +
  *    postgres.js, the same SQL, the same JSON). Servers run in child processes.
- * 3. Streams the whole of environment A (returnPartials=true, ~500,000 responses at 1M) from a fresh
- *    server and reports time, size and the server's peak RSS growth.
- * 4. At 1M, two tenants: B's one-row request timed while A sends its heaviest allowed GraphQL request.
- * 5. Prints EXPLAIN (ANALYZE, BUFFERS) of both listings at 1M, and the targets met or missed.
- * Every edge limit is on in the app's servers (bench/server.ts).
+ * 3. On the smallest dataset of the run, the writes: public submissions (bench/submissions.ts: JSON API
+ *    sessions of start, update and finish beside bench/baseline-submissions.ts running the same SQL
+ *    transactions; the page's form posts; statements and round trips per submission) and generate
+ *    (bench/generate.ts: a 5-step body, with the split of its time). Their rows are removed after.
+ * 4. At 1M and 10M: the whole-environment stream (returnPartials=true, half the responses) and the CSV
+ *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
+ *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
+ *    its heaviest allowed GraphQL request) and Form.summary.
+ * 5. The table of targets; bench/embedded.ts, when present, adds the embedded default's rows.
+ * Targets take turns (BENCH_ROUNDS rounds, medians), so drifting load on the machine hits them alike;
+ * the load average is printed with each part. Every edge limit is on in the app's servers
+ * (bench/server.ts).
  *
- * Environment: DATABASE_URL (the 1M database; the 10k one is `<name>_10k` on the same server;
- * default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1, BENCH_DURATION
- * (seconds per measurement, default 10), BENCH_ROUNDS (turns each target takes, default 2; medians
- * are reported), BENCH_CONNECTIONS (default 10), BENCH_ONLY=1m|10k,
- * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1 (skip the CSV and NDJSON exports of environment A), BENCH_CPU_PROF=1 (profile the REST server under load; .cpuprofile files go to
- * BENCH_PROFILE_DIR, default <tmp>/formloom-bench-profiles, and a summary is printed).
+ * Environment: DATABASE_URL (the 1M database; the others are `<name>_10k` and `<name>_10m` on the same
+ * server; default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1,
+ * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
+ * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
+ * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
+ * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
+ * and GraphQL servers under load; .cpuprofile files go to BENCH_PROFILE_DIR, default
+ * <tmp>/formloom-bench-profiles, and a summary is printed).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon, { type Request as AutocannonRequest, type Result } from 'autocannon';
@@ -34,34 +44,43 @@ import { createApiKey } from '../src/auth/auth.service.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { FormResponsesPageDocument } from '../src/graphql/generated/graphql.ts';
 import { summarizeCpuProfile } from './profile.ts';
-import { BENCH_ENVIRONMENTS, countSeed, seed, type SeedSize } from './seed.ts';
+import { BENCH_ENVIRONMENTS, clearSubmissions, countSeed, seed, type SeedSize } from './seed.ts';
+import { generateBody, generatePath, generatePhases } from './generate.ts';
+import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
 const WARMUP = Math.min(3, DURATION);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
 const SKIP_SEED = env.BENCH_SKIP_SEED === '1';
 const PROFILE = env.BENCH_CPU_PROF === '1';
 const PROFILE_DIR = `${env.BENCH_PROFILE_DIR ?? join(tmpdir(), 'formloom-bench-profiles')}/`;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 const largeUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/formloom_bench';
-const smallUrl = (() => {
+const siblingUrl = (suffix: string) => {
   const url = new URL(largeUrl);
-  url.pathname = `${url.pathname.replace(/^\//, '') || 'postgres'}_10k`;
+  url.pathname = `${url.pathname.replace(/^\//, '') || 'postgres'}_${suffix}`;
   return url.toString();
-})();
+};
+const smallUrl = siblingUrl('10k');
+const hugeUrl = siblingUrl('10m');
 
 interface Dataset {
-  label: '1m' | '10k';
+  label: '1m' | '10k' | '10m';
   url: string;
   size: SeedSize;
 }
-const DATASETS: Dataset[] = [
-  { label: '10k', url: smallUrl, size: { forms: 100, responses: 10_000, leads: 2_000 } },
-  { label: '1m', url: largeUrl, size: { forms: 10_000, responses: 1_000_000, leads: 100_000 } },
-].filter((d) => !env.BENCH_ONLY || env.BENCH_ONLY === d.label) as Dataset[];
+/** BENCH_ONLY picks datasets (comma-separated); the 10M one is opt-in (BENCH_10M=1 or BENCH_ONLY=10m): its seed takes ~20 minutes here. */
+const ONLY = env.BENCH_ONLY?.split(',').map((label) => label.trim());
+const DATASETS: Dataset[] = (
+  [
+    { label: '10k', url: smallUrl, size: { forms: 100, responses: 10_000, leads: 2_000 } },
+    { label: '1m', url: largeUrl, size: { forms: 10_000, responses: 1_000_000, leads: 100_000 } },
+    { label: '10m', url: hugeUrl, size: { forms: 100_000, responses: 10_000_000, leads: 1_000_000 } },
+  ] as Dataset[]
+).filter((d) => (ONLY ? ONLY.includes(d.label) : d.label !== '10m' || env.BENCH_10M === '1'));
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -183,12 +202,16 @@ interface LoadRequest {
   body?: string;
 }
 
-async function load(name: string, server: Child, makeRequest: () => LoadRequest): Promise<Measurement> {
+/** A request made afresh each time, or a cycle of requests each connection walks (a respondent's session). */
+type Workload = (() => LoadRequest) | AutocannonRequest[];
+
+async function load(name: string, server: Child, workload: Workload): Promise<Measurement> {
+  const requests = Array.isArray(workload) ? workload : [{ setupRequest: (request: AutocannonRequest) => ({ ...request, ...workload() }) }];
   const options = (duration: number) => ({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
     duration,
-    requests: [{ setupRequest: (request: AutocannonRequest) => ({ ...request, ...makeRequest() }) }],
+    requests,
   });
   await autocannon(options(WARMUP));
   const cpuBefore = cpuMicros(server.process.pid!);
@@ -199,7 +222,8 @@ async function load(name: string, server: Child, makeRequest: () => LoadRequest)
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.timeouts,
+    // Redirects are answers too (the page's form posts answer 303).
+    errors: result.errors + result.timeouts + result['4xx'] + result['5xx'],
     cpuMicrosPerRequest: cpu / Math.max(result.requests.total, 1),
   };
 }
@@ -212,8 +236,8 @@ async function measureListing(dataset: Dataset, apiKey: string, formIds: string[
   // The targets take turns, ROUNDS times, so drifting load on the machine hits them alike.
   const baseline = await startBaseline(dataset.url);
   const rest = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}`] : []);
-  const graphql = await startApp(dataset.url);
-  const targets: [string, Child, () => LoadRequest][] = [
+  const graphql = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}-graphql`] : []);
+  const targets: [string, Child, Workload][] = [
     ['baseline', baseline, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: {} })],
     ['REST', rest, () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: { 'x-api-key': apiKey } })],
     [
@@ -228,15 +252,47 @@ async function measureListing(dataset: Dataset, apiKey: string, formIds: string[
     ],
   ];
   try {
-    const rounds: Measurement[][] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const measured: Measurement[] = [];
-      for (const [name, server, makeRequest] of targets) measured.push(await load(name, server, makeRequest));
-      rounds.push(measured);
-    }
-    return targets.map(([name]) => combine(rounds.map((round) => round.find((m) => m.name === name)!)));
+    return await takeTurns(targets);
   } finally {
     await Promise.all([baseline.stop(), rest.stop(), graphql.stop()]);
+  }
+}
+
+/** Each target measured in turn, ROUNDS times, so drifting load on the machine hits them alike; medians. */
+async function takeTurns(targets: [string, Child, Workload][]): Promise<Measurement[]> {
+  const rounds: Measurement[][] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const measured: Measurement[] = [];
+    for (const [name, server, workload] of targets) measured.push(await load(name, server, workload));
+    rounds.push(measured);
+  }
+  return targets.map(([name]) => combine(rounds.map((round) => round.find((m) => m.name === name)!)));
+}
+
+// ---------------------------------------------------------------- submissions
+
+/**
+ * Public submissions (bench/submissions.ts): the JSON API's start, update and finish, side by side
+ * with the baseline running the same SQL transactions over node:http + postgres.js, and the page's
+ * two form posts. Requests/s are submissions/s. The rows they add are removed afterwards.
+ */
+async function measureSubmissions(dataset: Dataset, formIds: string[]) {
+  const pickForm = () => pick(formIds);
+  const counts = await countStatements(dataset.url, formIds[0]!);
+  const baseline = await startChild('./baseline-submissions.ts', { BENCH_DATABASE_URL: dataset.url });
+  const api = await startApp(dataset.url);
+  const page = await startApp(dataset.url);
+  try {
+    const measured = await takeTurns([
+      ['baseline', baseline, apiSessionRequests(pickForm)],
+      ['JSON API', api, apiSessionRequests(pickForm)],
+      ['page POST', page, pageSessionRequests(pickForm)],
+    ]);
+    return { measured, counts };
+  } finally {
+    await Promise.all([baseline.stop(), api.stop(), page.stop()]);
+    const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
+    await clearSubmissions(sql).finally(() => sql.end());
   }
 }
 
@@ -475,26 +531,75 @@ function table(results: Measurement[]) {
   }
 }
 
-const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+/** One row of the final table: a target of issue 12 (or a reported figure), its value and its verdict. */
+export interface TargetRow {
+  target: string;
+  value: string;
+  /** undefined: reported, no threshold. */
+  met?: boolean | undefined;
+}
+const targetRows: TargetRow[] = [];
+const verdict = (met: boolean | undefined) => (met === undefined ? 'reported' : met ? 'met' : 'MISSED');
+
+/** Generate: autocannon on the endpoint, and the in-process split of its time. */
+async function measureGenerate(dataset: Dataset, apiKey: string) {
+  const phases = await generatePhases(dataset.url, BENCH_ENVIRONMENTS[0], 'bench-form-0');
+  const app = await startApp(dataset.url);
+  try {
+    const body = JSON.stringify(generateBody('bench-form-0'));
+    const [measured] = await takeTurns([
+      ['generate', app, () => ({ method: 'POST', path: generatePath(BENCH_ENVIRONMENTS[0]), headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body })],
+    ]);
+    return { measured: measured!, phases };
+  } finally {
+    await app.stop();
+    const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
+    await clearSubmissions(sql).finally(() => sql.end());
+  }
+}
+
+function logStream(label: string, what: string, m: Awaited<ReturnType<typeof measureStream>>) {
+  log(
+    `  ${m.rows.toLocaleString('en')} responses, ${fmt(m.bytes / 1024 / 1024)} MB in ${fmt(m.seconds)} s (${fmt(m.rows / m.seconds, 0)} responses/s); ` +
+      `server RSS ${fmt(m.beforeMb)} MB → peak ${fmt(m.peakMb)} MB (growth ${fmt(m.growthMb)} MB); body complete: ${m.complete}`,
+  );
+  log(`  [${label}] server RSS at each tenth of the ${what} (MB): ${m.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
+}
 
 log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), ${ROUNDS} rounds (medians), loopback`);
-log(`1M database: ${largeUrl.replace(/\/\/[^@]*@/, '//')}   10k database: ${smallUrl.replace(/\/\/[^@]*@/, '//')}`);
+log(`datasets: ${DATASETS.map((d) => `${d.label} ${d.url.replace(/\/\/[^@]*@/, '//')}`).join('   ')}`);
+log(`load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${cpus().length} cores)`);
 if (PROFILE) {
-  log('BENCH_CPU_PROF=1: the REST server runs under the V8 profiler, which slows it; use these figures for attribution only');
+  log('BENCH_CPU_PROF=1: the REST and GraphQL servers run under the V8 profiler, which slows them; use these figures for attribution only');
   rmSync(PROFILE_DIR, { recursive: true, force: true });
   mkdirSync(PROFILE_DIR, { recursive: true });
 }
 
 const results = new Map<string, Measurement[]>();
-let stream: Awaited<ReturnType<typeof measureStream>> | undefined;
-const exports = new Map<string, Awaited<ReturnType<typeof measureStream>>>();
+const streams = new Map<string, Awaited<ReturnType<typeof measureStream>>>();
 let twoTenants: Awaited<ReturnType<typeof measureTwoTenants>> | undefined;
+let submissions: Awaited<ReturnType<typeof measureSubmissions>> | undefined;
+let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
+// The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
+const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 for (const dataset of DATASETS) {
   const { apiKey, formIds } = await prepare(dataset);
   const measured = await measureListing(dataset, apiKey, formIds);
   results.set(dataset.label, measured);
-  log(`\n[${dataset.label}] GET /api/v1/responses?formId=<random form>`);
+  log(`\n[${dataset.label}] GET /api/v1/responses?formId=<random form> (load average ${loadavg()[0]!.toFixed(2)})`);
   table(measured);
+  if (dataset.label === writesOn) {
+    submissions = await measureSubmissions(dataset, formIds);
+    log(`\n[${dataset.label}] public submissions: a session is start + update + finish (JSON API) or two form posts (page); req/s = submissions/s (load average ${loadavg()[0]!.toFixed(2)})`);
+    table(submissions.measured);
+    const c = submissions.counts;
+    log(`  statements = round trips per submission (PostgreSQL): start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)} (statements/round trips; the form lookup and BEGIN/COMMIT included)`);
+    generated = await measureGenerate(dataset, apiKey);
+    const g = generated;
+    log(`\n[${dataset.label}] POST /api/v1/environments/{id}/forms/generate (5 steps, 11 components): ${fmt(g.measured.rps, 0)} req/s, p50 ${fmt(g.measured.p50)} ms, p99 ${fmt(g.measured.p99)} ms, server CPU ${fmt(g.measured.cpuMicrosPerRequest, 0)} µs/req, ${g.measured.errors} errors`);
+    const share = (ms: number) => `${fmt(ms, 3)} ms (${fmt((100 * ms) / g.phases.request, 0)} %)`;
+    log(`  one request in-process, sequential: ${fmt(g.phases.request, 2)} ms; validation ${share(g.phases.validation)}, theme inheritance ${share(g.phases.theme)}, insert (source lookup + form + event, one transaction) ${share(g.phases.insert)}`);
+  }
   if (dataset.label === '1m') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
     const tenants = await measureTwoTenants(dataset, apiKey, formIds);
@@ -505,61 +610,91 @@ for (const dataset of DATASETS) {
     twoTenants = tenants;
     const summaries = await measureSummaries(dataset, apiKey, formIds);
     log(`\n[1m] Form.summary over GraphQL (counts, step reach, per-option counts), one at a time: ${summaries.count} forms, p50 ${fmt(summaries.p50)} ms, p99 ${fmt(summaries.p99)} ms, max ${fmt(summaries.max)} ms`);
+  }
+  if (dataset.label !== '10k') {
     if (env.BENCH_SKIP_STREAM !== '1') {
-      log(`\n[1m] streaming GET /api/v1/responses?returnPartials=true (all of environment A)`);
-      stream = await measureStream(dataset, apiKey);
-      log(
-        `  ${stream.rows.toLocaleString('en')} responses, ${fmt(stream.bytes / 1024 / 1024)} MB in ${fmt(stream.seconds)} s (${fmt(stream.rows / stream.seconds, 0)} responses/s); ` +
-          `server RSS ${fmt(stream.beforeMb)} MB → peak ${fmt(stream.peakMb)} MB (growth ${fmt(stream.growthMb)} MB); body complete: ${stream.complete}`,
-      );
-      log(`  server RSS at each tenth of the stream (MB): ${stream.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
+      log(`\n[${dataset.label}] streaming GET /api/v1/responses?returnPartials=true (all of environment A)`);
+      const measuredStream = await measureStream(dataset, apiKey);
+      streams.set(`${dataset.label} stream`, measuredStream);
+      logStream(dataset.label, 'stream', measuredStream);
     }
     if (env.BENCH_SKIP_EXPORT !== '1') {
       for (const format of ['csv', 'ndjson'] as const) {
-        log(`\n[1m] GET ${EXPORT_STREAMS[format].path} (all of environment A)`);
-        const measured = await measureStream(dataset, apiKey, EXPORT_STREAMS[format]);
-        exports.set(format, measured);
-        log(
-          `  ${measured.rows.toLocaleString('en')} responses, ${fmt(measured.bytes / 1024 / 1024)} MB in ${fmt(measured.seconds)} s (${fmt(measured.rows / measured.seconds, 0)} responses/s); ` +
-            `server RSS ${fmt(measured.beforeMb)} MB → peak ${fmt(measured.peakMb)} MB (growth ${fmt(measured.growthMb)} MB); body complete: ${measured.complete}`,
-        );
-        log(`  server RSS at each tenth of the export (MB): ${measured.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
+        log(`\n[${dataset.label}] GET ${EXPORT_STREAMS[format].path} (all of environment A)`);
+        const measuredExport = await measureStream(dataset, apiKey, EXPORT_STREAMS[format]);
+        streams.set(`${dataset.label} ${format} export`, measuredExport);
+        logStream(dataset.label, 'export', measuredExport);
       }
     }
     const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
-    log(`\n[1m] EXPLAIN (ANALYZE, BUFFERS)`);
+    log(`\n[${dataset.label}] EXPLAIN (ANALYZE, BUFFERS)`);
     await explainPlans(sql, formIds[1]!);
     await sql.end();
   }
 }
 
-log('\nTargets');
-const large = results.get('1m');
-const small = results.get('10k');
-if (large) {
-  const [base, rest] = [large.find((r) => r.name === 'baseline')!, large.find((r) => r.name === 'REST')!];
-  log(`  REST throughput ≥ 0.7 × baseline: ${fmt(rest.rps / base.rps, 2)} × — ${verdict(rest.rps >= 0.7 * base.rps)}`);
-  log(`  REST p99 ≤ 1.5 × baseline: ${fmt(rest.p99 / base.p99, 2)} × — ${verdict(rest.p99 <= 1.5 * base.p99)}`);
+// ---------------------------------------------------------------- the one table
+
+const by = (label: string, name: string) => results.get(label)?.find((r) => r.name === name);
+// The listing ratios on the largest dataset measured.
+const largest = [...DATASETS].reverse().find((d) => results.has(d.label))?.label;
+if (largest) {
+  const [base, rest, gql] = [by(largest, 'baseline')!, by(largest, 'REST')!, by(largest, 'GraphQL')!];
+  targetRows.push({ target: `[${largest}] REST listing req/s ≥ 0.9 × baseline`, value: `${fmt(rest.rps / base.rps, 2)} × (${fmt(rest.rps, 0)} vs ${fmt(base.rps, 0)})`, met: rest.rps >= 0.9 * base.rps });
+  targetRows.push({ target: `[${largest}] REST listing p99 ≤ 1.2 × baseline`, value: `${fmt(rest.p99 / base.p99, 2)} × (${fmt(rest.p99)} vs ${fmt(base.p99)} ms)`, met: rest.p99 <= 1.2 * base.p99 });
+  targetRows.push({ target: `[${largest}] GraphQL listing req/s ≥ 0.6 × baseline`, value: `${fmt(gql.rps / base.rps, 2)} × (${fmt(gql.rps, 0)} vs ${fmt(base.rps, 0)})`, met: gql.rps >= 0.6 * base.rps });
+  targetRows.push({ target: `[${largest}] server CPU per listing request`, value: `baseline ${fmt(base.cpuMicrosPerRequest, 0)} µs, REST ${fmt(rest.cpuMicrosPerRequest, 0)} µs, GraphQL ${fmt(gql.cpuMicrosPerRequest, 0)} µs` });
 }
-if (large && small) {
-  const [l, s] = [large.find((r) => r.name === 'REST')!, small.find((r) => r.name === 'REST')!];
-  log(`  REST latency at 1M within 1.2 × of 10k: p50 ${fmt(l.p50 / s.p50, 2)} ×, p99 ${fmt(l.p99 / s.p99, 2)} × — ${verdict(l.p50 <= 1.2 * s.p50 && l.p99 <= 1.2 * s.p99)}`);
-  const [lb, sb] = [large.find((r) => r.name === 'baseline')!, small.find((r) => r.name === 'baseline')!];
-  log(`  (baseline 1M ÷ 10k: p50 ${fmt(lb.p50 / sb.p50, 2)} ×, p99 ${fmt(lb.p99 / sb.p99, 2)} ×)`);
+for (const label of ['1m', '10m'] as const) {
+  const [l, s] = [by(label, 'REST'), by('10k', 'REST')];
+  if (l && s) targetRows.push({ target: `REST listing p50 at ${label} within 1.2 × of 10k`, value: `${fmt(l.p50 / s.p50, 2)} × (${fmt(l.p50)} vs ${fmt(s.p50)} ms; p99 ${fmt(l.p99 / s.p99, 2)} ×)`, met: l.p50 <= 1.2 * s.p50 });
 }
-if (twoTenants) log(`  another tenant's one-row request never waits > 1 s: max ${fmt(twoTenants.loaded.max)} ms — ${verdict(twoTenants.loaded.max <= 1000)}`);
-if (stream) log(`  streaming memory growth < 100 MB: ${fmt(stream.growthMb)} MB — ${verdict(stream.growthMb < 100 && stream.complete)}`);
-for (const [format, measured] of exports) {
-  log(`  ${format} export memory growth < 100 MB: ${fmt(measured.growthMb)} MB — ${verdict(measured.growthMb < 100 && measured.complete)}`);
+if (submissions) {
+  const [base, api, page] = ['baseline', 'JSON API', 'page POST'].map((name) => submissions!.measured.find((m) => m.name === name)!);
+  targetRows.push({ target: 'submissions (JSON API) ≥ 0.6 × baseline', value: `${fmt(api!.rps / base!.rps, 2)} × (${fmt(api!.rps, 0)} vs ${fmt(base!.rps, 0)}/s)`, met: api!.rps >= 0.6 * base!.rps });
+  targetRows.push({ target: 'submissions (JSON API) ≥ 1,000/s, 10 connections', value: `${fmt(api!.rps, 0)}/s, p99 ${fmt(api!.p99)} ms`, met: api!.rps >= 1000 });
+  targetRows.push({ target: 'submissions (page POST)', value: `${fmt(page!.rps, 0)}/s, p99 ${fmt(page!.p99)} ms (${fmt(page!.rps / base!.rps, 2)} × baseline)` });
+  const c = submissions.counts;
+  targetRows.push({ target: 'statements / round trips per submission', value: `start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)}` });
 }
+if (generated) {
+  const g = generated;
+  const pct = (ms: number) => `${fmt((100 * ms) / g.phases.request, 0)} %`;
+  targetRows.push({ target: 'generate (5 steps)', value: `${fmt(g.measured.rps, 0)} req/s, p99 ${fmt(g.measured.p99)} ms; validation ${pct(g.phases.validation)}, theme ${pct(g.phases.theme)}, insert ${pct(g.phases.insert)}` });
+}
+for (const [label, m] of streams) {
+  const perSecond = m.rows / m.seconds;
+  const isListing = label.endsWith('stream');
+  targetRows.push({
+    target: `[${label.split(' ')[0]}] ${isListing ? 'whole-environment stream' : label.split(' ').slice(1).join(' ')} ≥ 50,000 responses/s, < 100 MB growth`,
+    value: `${fmt(perSecond, 0)}/s, ${fmt(m.growthMb)} MB${m.complete ? '' : ', INCOMPLETE'}`,
+    met: perSecond >= 50_000 && m.growthMb < 100 && m.complete,
+  });
+}
+if (twoTenants) targetRows.push({ target: "[1m] another tenant's one-row request never waits > 1 s", value: `max ${fmt(twoTenants.loaded.max)} ms`, met: twoTenants.loaded.max <= 1000 });
+
+// The embedded default's figures (PGlite under respondent load, start-up, idle RSS), measured by
+// bench/embedded.ts when it exists: `export async function embeddedRows(): Promise<TargetRow[]>`,
+// rows named "embedded: …".
+const embeddedModule = new URL('./embedded.ts', import.meta.url);
+if (env.BENCH_SKIP_EMBEDDED !== '1' && existsSync(embeddedModule)) {
+  const { embeddedRows } = (await import(embeddedModule.href)) as { embeddedRows: () => Promise<TargetRow[]> };
+  targetRows.push(...(await embeddedRows()));
+}
+
+log(`\nTargets (issue 12) — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+const width = Math.max(...targetRows.map((r) => r.target.length));
+for (const row of targetRows) log(`  ${row.target.padEnd(width)}  ${verdict(row.met).padEnd(8)}  ${row.value}`);
 
 if (PROFILE) {
   for (const dataset of DATASETS) {
-    const dir = `${PROFILE_DIR}${dataset.label}/`;
-    // The first profile is the main thread; the others are tsx's loader worker (idle).
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
-      log(`\n[${dataset.label}] CPU profile of the REST server under load (${dir}${file}):`);
-      log(summarizeCpuProfile(`${dir}${file}`));
+    for (const [server, suffix] of [['REST', ''], ['GraphQL', '-graphql']] as const) {
+      const dir = `${PROFILE_DIR}${dataset.label}${suffix}/`;
+      // The first profile is the main thread; the others are tsx's loader worker (idle).
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
+        log(`\n[${dataset.label}] CPU profile of the ${server} server under load (${dir}${file}):`);
+        log(summarizeCpuProfile(`${dir}${file}`));
+      }
     }
   }
 }

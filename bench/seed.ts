@@ -148,3 +148,17 @@ export async function seed(sql: Sql, size: SeedSize, log: (line: string) => void
   await sql`vacuum (analyze) responses`;
   log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
+
+/**
+ * Removes what the write benchmarks added (responses, leads and their counts, generated forms, events)
+ * and leaves the seeded rows: the listing and stream figures stay those of the seeded dataset.
+ */
+export async function clearSubmissions(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`delete from forms where environment_id in ${tx(BENCH_ENVIRONMENTS)} and id not like 'bench-form-%'`;
+    await tx`delete from responses where environment_id in ${tx(BENCH_ENVIRONMENTS)} and id not like 'bench-resp-%'`;
+    await tx`delete from lead_form_stats where lead_id in (select id from leads where environment_id in ${tx(BENCH_ENVIRONMENTS)} and id not like 'bench-lead-%')`;
+    await tx`delete from leads where environment_id in ${tx(BENCH_ENVIRONMENTS)} and id not like 'bench-lead-%'`;
+    await tx`delete from outbox_events where environment_id in ${tx(BENCH_ENVIRONMENTS)}`;
+  });
+}

@@ -11,9 +11,9 @@ import { openDatabase } from '../src/db/client.ts';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
 const adminToken = process.env.BENCH_ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
-// Every limit is on, as in production; the per-key quota is set out of the bench's reach so each
+// Every limit is on, as in production; the per-key and per-address (public submissions) quotas are set out of the bench's reach so each
 // request is counted (the cost measured) but none is refused.
-const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
+const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
 const handle = await openDatabase({ databaseUrl, maxConnections: 10 });
 const app = createApp({ config, db: handle.db, logger: pino({ level: 'silent' }), adminToken });
 serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.send!({ port: info.port }));

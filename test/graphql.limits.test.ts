@@ -99,6 +99,19 @@ describe('cost limit', () => {
     expect(codes((await graphql(withLimits({ maxCost: 1_000 }), defaults, {}, key)).body)).toEqual(['GRAPHQL_COST_LIMIT']);
   });
 
+  it('measures the cost of every request, also for a document that passed before (the validation cache keeps only what depends on the document)', async () => {
+    const document = listings(8, '$first');
+    for (let i = 0; i < 2; i++) {
+      const small = await graphql(ctx.app, document, { first: 5 }, key);
+      expect(small.body.errors).toBeUndefined();
+      const large = await graphql(ctx.app, document, { first: 100 }, key);
+      expect(codes(large.body)).toEqual(['GRAPHQL_COST_LIMIT']);
+      // A bad variable is still refused at coercion, also for the remembered document.
+      const wrong = await graphql(ctx.app, document, { first: 'many' }, key);
+      expect(codes(wrong.body)).toEqual(['BAD_USER_INPUT']);
+    }
+  });
+
   it('lets the REST adapters run their own operations whatever the GraphQL limits say', async () => {
     const app = withLimits({ maxCost: 1, maxDepth: 1, maxAliases: 0, maxTokens: 100, maxDirectives: 0 });
     const rest = await app.request(`/api/v1/responses?limit=100`, { headers: key });
@@ -138,6 +151,11 @@ describe('what anonymous callers learn about the schema', () => {
     expect((await graphql(ctx.app, '{ __type(name: "Form") { name } }')).body.data).toBeUndefined();
     expect((await graphql(ctx.app, query, {}, key)).body.data.__schema.queryType.name).toBe('Query');
     expect((await graphql(ctx.app, query, {}, admin)).body.data.__schema.queryType.name).toBe('Query');
+    // A document an authenticated caller introspected with is still refused to an anonymous one.
+    const fresh = '{ __schema { mutationType { name } } }';
+    expect((await graphql(ctx.app, fresh, {}, key)).body.data.__schema.mutationType.name).toBe('Mutation');
+    expect((await graphql(ctx.app, fresh)).body.errors![0].message).toContain('introspection has been disabled');
+    expect((await graphql(ctx.app, fresh, {}, key)).body.data.__schema.mutationType.name).toBe('Mutation');
     // __typename is not introspection.
     expect((await graphql(ctx.app, '{ __typename }')).body.data.__typename).toBe('Query');
   });
@@ -158,5 +176,28 @@ describe("GraphiQL's page", () => {
     expect(sources['connect-src']).toEqual(["'self'"]);
     // The headers editor starts with an empty x-api-key, for introspection with a key.
     expect(html).toContain('x-api-key');
+  });
+});
+
+describe('compiled execution (graphql-jit, from the second run of a document)', () => {
+  it('answers a repeated document exactly as graphql-js answered it the first time: data, resolver errors, bad variables', async () => {
+    const listing = `query Listing($first: Int) { environmentResponses(first: $first) { edges { node { id createdAt finished } } pageInfo { hasNextPage } } }`;
+    const cases: [string, string, Record<string, unknown>, Record<string, string>][] = [
+      ['data', listing, { first: 5 }, key],
+      ['an error from a resolver (no key)', listing, { first: 5 }, {}],
+      ['a variable of the wrong type', listing, { first: 'five' }, key],
+      ['a missing non-null variable', 'query($id: ID!) { form(id: $id) { id name } }', {}, key],
+      ['null for an unknown id', 'query($id: ID!) { form(id: $id) { id name } }', { id: 'no-such-form' }, key],
+    ];
+    for (const [what, query, variables, headers] of cases) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await graphql(ctx.app, query, variables, headers));
+      expect(runs[1], what).toEqual(runs[0]);
+      expect(runs[2], what).toEqual(runs[0]);
+    }
+    const [data, unauthenticated, wrongType] = await Promise.all(cases.slice(0, 3).map(([, query, variables, headers]) => graphql(ctx.app, query, variables, headers)));
+    expect(data!.body.data.environmentResponses.edges).toHaveLength(5);
+    expect(codes(unauthenticated!.body)).toEqual(['UNAUTHENTICATED']);
+    expect(codes(wrongType!.body)).toEqual(['BAD_USER_INPUT']);
   });
 });

@@ -4,11 +4,12 @@
  * NOTIFY. All three commit with the change or vanish with its rollback, so a committed change always
  * has its event and deliveries, and a rolled-back one never sends anything.
  */
-import { and, arrayContains, eq, isNull, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { createId } from '../ids.ts';
-import { publishEvent } from './notifications.ts';
+import { rowsOf } from '../db/rows.ts';
+import { EVENTS_CHANNEL, type NodeEvent } from './notifications.ts';
 
 /** The event types an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['response.created', 'response.updated', 'response.finished', 'form.generated'] as const;
@@ -36,41 +37,46 @@ export interface NewEvent {
 /** A delivery id; it is the `webhook-id` header, the same on every attempt and re-send. */
 export const deliveryId = () => `msg_${createId()}`;
 
-/** Records `event` in the transaction `tx` (see the module comment). Returns the event's id. */
+/**
+ * Records `event` in the transaction `tx` (see the module comment). Returns the event's id.
+ *
+ * One statement stores the event, finds the endpoints that take it and sends the NOTIFY (one round
+ * trip: this runs in every submission); deliveries are a second one only when an endpoint matches.
+ */
 export async function recordEvent(tx: Db, event: NewEvent): Promise<string> {
   const id = `evt_${createId()}`;
   const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
-  const [row] = await tx
-    .insert(outboxEvents)
-    .values({ id, environmentId: event.environmentId, type: event.type, formId: event.formId, responseId: event.responseId ?? null, payload, createdAt: event.at })
-    .returning({ seq: outboxEvents.seq });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.environmentId, event.environmentId),
-        eq(webhookEndpoints.enabled, true),
-        arrayContains(webhookEndpoints.eventTypes, [event.type]),
-        or(isNull(webhookEndpoints.formIds), arrayContains(webhookEndpoints.formIds, [event.formId])),
-      ),
-    );
+  const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
+  const [row] = rowsOf<{ seq: number; endpoints: string[] }>(
+    await tx.execute(sql`
+      with event as (
+        insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
+        values (${id}, ${event.environmentId}, ${event.type}, ${event.formId}, ${event.responseId ?? null}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz)
+        returning seq
+      )
+      select (select seq from event) as seq,
+             array(select id from ${webhookEndpoints}
+                   where environment_id = ${event.environmentId} and enabled
+                     and event_types @> array[${event.type}]::text[]
+                     and (form_ids is null or form_ids @> array[${event.formId}]::text[])) as endpoints,
+             pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})::text as notified`),
+  );
+  const endpoints = row!.endpoints;
   if (endpoints.length > 0) {
     await tx.insert(webhookDeliveries).values(
-      endpoints.map((endpoint) => {
+      endpoints.map((endpointId) => {
         const delivery = deliveryId();
         return {
           id: delivery,
           environmentId: event.environmentId,
-          endpointId: endpoint.id,
+          endpointId,
           eventId: id,
-          eventSeq: row!.seq,
+          eventSeq: Number(row!.seq),
           orderingKey: event.responseId ?? delivery,
           nextAttemptAt: sql`now()`,
         };
       }),
     );
   }
-  await publishEvent(tx, { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type });
   return id;
 }

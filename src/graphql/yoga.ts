@@ -7,6 +7,7 @@ import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
+import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
 import { schema } from './schema.ts';
 
@@ -57,9 +58,10 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // CORS is the HTTP edge's (limits/cors.ts): yoga's default would reflect any origin with credentials.
     cors: false,
     // Validation depends on the request (the cost on its variables, suggestions and introspection on
-    // the caller), so results are not cached per document. Parsed documents still are.
+    // the caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
+    // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
+    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin()],
     context: ({ db, principal, idempotency, liveFeed, request }) => ({
       db,
       principal,

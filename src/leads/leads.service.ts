@@ -70,9 +70,14 @@ export async function leadForEmail(db: Db, environmentId: string, currentLeadId:
       if (!isUniqueViolation(error)) throw error;
     }
   }
+  return leadWithEmail(db, environmentId, address);
+}
+
+/** The environment's lead with `email`, created if there is none (one statement). */
+export async function leadWithEmail(db: Db, environmentId: string, email: string): Promise<string> {
   const [row] = await db
     .insert(leads)
-    .values({ id: createId(), environmentId, email: address })
+    .values({ id: createId(), environmentId, email: normaliseEmail(email) })
     .onConflictDoUpdate({ target: [leads.environmentId, leads.email], set: { updatedAt: new Date() } })
     .returning({ id: leads.id });
   return row!.id;

@@ -21,7 +21,9 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  validate,
   type ASTNode,
+  type DocumentNode,
   type ExecutionResult,
   type OperationDefinitionNode,
   type ValidationContext,
@@ -291,16 +293,34 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
     },
   };
 
+  /**
+   * Documents that passed every rule except the cost before, by who asked (anonymous callers also run
+   * the introspection rule). graphql-js's rules, Armor's and the hostile-literal rule depend only on the
+   * document, so a document seen valid is not walked by them again; the cost, which depends on the
+   * request's variables and operation, is measured for every request. Keyed weakly by the parsed
+   * document, which yoga's parse cache hands out once per document text (an LRU of 1,024), so this
+   * holds no more than that cache does. Invalid documents are never cached: their errors are worked out
+   * (and polished) afresh each time.
+   */
+  const validDocuments = { anonymous: new WeakSet<DocumentNode>(), authenticated: new WeakSet<DocumentNode>() };
+
   const perRequestRules: Plugin<LimitContext> = {
-    onValidate({ context, addValidationRule }) {
+    onValidate({ context, params, addValidationRule, setResult }) {
+      const anonymous = isAnonymous(context);
+      const seenValid = anonymous ? validDocuments.anonymous : validDocuments.authenticated;
+      if (seenValid.has(params.documentAST)) {
+        setResult(validate(params.schema, params.documentAST, [costLimitRule(maxCost, context)]));
+        return;
+      }
       const argumentsSeen: ArgumentSpan[] = [];
       addValidationRule(hostileLiteralsRule(settings.maxJsonDepth, argumentsSeen));
       // Cost depends on the variables (`first: $n`) and the operation chosen, so it is measured per request.
       addValidationRule(costLimitRule(maxCost, context));
-      const anonymous = isAnonymous(context);
       // Introspection only for authenticated callers (GraphiQL sends the key from its Headers tab).
       if (anonymous) addValidationRule(NoSchemaIntrospectionCustomRule);
       return ({ valid, result, setResult }) => {
+        // Only the cost refused it (or nothing did): the document itself passes every other rule.
+        if (valid || result.every((error) => error instanceof GraphQLError && error.extensions.code === 'GRAPHQL_COST_LIMIT')) seenValid.add(params.documentAST);
         if (valid) return;
         for (const error of result) if (error instanceof GraphQLError) nameLiteralError(error, argumentsSeen);
         polishErrors(result, anonymous);

@@ -122,7 +122,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       const replayed = await replay();
       if (replayed) return replayed;
       try {
-        const { response } = await submit( { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
+        // Without a key the resume token is fresh and random: no response can have its session yet.
+        const { response } = await submit({ form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c), newSession: key === undefined });
         return c.json({ ...result(response), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.

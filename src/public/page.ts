@@ -143,8 +143,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = await visitorLead(c, form);
-    const sessionId = (await readSignedId(c, cookieSecret, sessionCookieName(form.id))) ?? (await newSession(c, deps, form));
-    const existing = await findSessionResponse(db, form.id, sessionId);
+    const cookieSessionId = await readSignedId(c, cookieSecret, sessionCookieName(form.id));
+    const sessionId = cookieSessionId ?? (await newSession(c, deps, form));
+    // A session started by this request (a fresh random id) has no response to look up.
+    const existing = cookieSessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
     if (existing?.finished) return c.redirect(formPath(form, '?done=1'), 303);
 
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
@@ -181,6 +183,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       visitorLeadId,
       answers,
       finish: isLast,
+      newSession: cookieSessionId === undefined,
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };
     try {

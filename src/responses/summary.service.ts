@@ -4,6 +4,7 @@
  * once and answers all of them in one statement, so a page of forms costs one statement per part
  * asked for (counts, steps, questions), whatever its size.
  */
+import { rowsOf } from '../db/rows.ts';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
@@ -203,9 +204,4 @@ function filterSql(filter: SummaryFilter): SQL {
   return sql`${filter.since ? sql`and ${column} >= ${filter.since.toISOString()}::timestamptz` : sql``} ${
     filter.until ? sql`and ${column} < ${filter.until.toISOString()}::timestamptz` : sql``
   }`;
-}
-
-/** postgres.js returns the rows as the result; PGlite as `{rows}`. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }

@@ -1,5 +1,6 @@
 /** Opens the database: PostgreSQL through postgres.js when a URL is given, embedded PGlite otherwise. */
 import { mkdirSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -36,6 +37,11 @@ export interface OpenOptions {
   connectTimeoutMs?: number | undefined;
   /** Sees every statement drizzle runs (tests count them). */
   logger?: Logger | undefined;
+  /**
+   * PGlite: run the database on its own worker thread (default, see pglite-thread.ts) or on the calling
+   * thread ('inline': one thread fewer, for short-lived tools such as the test suite's dump).
+   */
+  pgliteThread?: 'worker' | 'inline';
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -73,20 +79,26 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       close: () => client.end({ timeout: 5 }),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // One process per data dir (see data-dir-lock.ts); `formloom restore` checks the same lock.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
-  let client;
+  let client: Pick<PGlite, 'close'>;
   try {
-    client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    const loadDataDir = options.loadDataDir ? { loadDataDir: options.loadDataDir } : {};
+    if (options.pgliteThread === 'inline') {
+      const { PGlite } = await import('@electric-sql/pglite');
+      client = await PGlite.create(options.dataDir, loadDataDir);
+    } else {
+      const { PGliteThread, asPGlite } = await import('./pglite-thread.ts');
+      client = asPGlite(await PGliteThread.create(options.dataDir, loadDataDir));
+    }
   } catch (error) {
     lock?.release();
     throw error;
   }
-  const db = drizzle(client, { schema, logger: options.logger });
+  const db = drizzle(client as PGlite, { schema, logger: options.logger });
   return {
     db: db as unknown as Database,
     kind: 'pglite',

@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+import { pgliteStartParams } from './pglite-settings.ts';
 
 export interface PgliteWorkerData {
   dataDir: string | undefined;
@@ -55,7 +56,10 @@ async function main() {
   const data = workerData as PgliteWorkerData;
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(data.dataDir, data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir]) } : {});
+    pglite = await PGlite.create(data.dataDir, {
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
+      ...(data.loadDataDir ? { loadDataDir: new Blob([data.loadDataDir]) } : {}),
+    });
   } catch (error) {
     port.postMessage({ op: 'failed', error: serializeError(error) } satisfies WorkerReply);
     return;

@@ -19,7 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,18 @@ interface Server {
   readyMs: number;
   /** CPU time (user + system, every thread) the process had used when it was ready: less moved by load. */
   readyCpuMs: number;
+}
+
+/** CPU time of each thread of a process (tid → ms). */
+function threadCpuMs(pid: number): Map<number, number> {
+  const result = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      result.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {}
+  }
+  return result;
 }
 
 function cpuMs(pid: number): number {
@@ -192,6 +204,8 @@ export interface LoadResult {
   finishedSessions: number;
   seconds: number;
   failures: string[];
+  /** Server CPU during the load, ms: main thread, busiest other thread, all threads. */
+  cpu: { mainThread: number; busiestOther: number; allThreads: number };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -227,6 +241,7 @@ export async function sessionLoad(server: Server): Promise<LoadResult> {
     const third = record(await send(agent, server.port, 'PATCH', `/s/${formId}/responses/${id}`, auth, { answers: { [questions[2]!]: '11-50' }, finished: true }), 'finish');
     if (third.status === 200) finishedSessions++;
   };
+  const cpuBefore = threadCpuMs(server.child.pid!);
   started = performance.now();
   let next = 0;
   await Promise.all(
@@ -236,6 +251,13 @@ export async function sessionLoad(server: Server): Promise<LoadResult> {
   );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
+  // Where the server's CPU went: its main thread (HTTP, validation, JSON, drizzle) and its busiest
+  // other thread (on PGlite, the database's worker).
+  const cpuAfter = threadCpuMs(server.child.pid!);
+  const used = [...cpuAfter].map(([tid, ms]) => ({ tid, ms: ms - (cpuBefore.get(tid) ?? 0) }));
+  const mainThread = used.find((t) => t.tid === server.child.pid)?.ms ?? 0;
+  const busiestOther = Math.max(0, ...used.filter((t) => t.tid !== server.child.pid).map((t) => t.ms));
+  const allThreads = used.reduce((sum, t) => sum + t.ms, 0);
   const answered = answers.filter((a) => a.status !== undefined).map((a) => a.ms).sort((a, b) => a - b);
   // An unanswered request counts at the timeout in the percentiles: it waited at least that long.
   const all = [...answered, ...answers.filter((a) => a.status === undefined).map(() => REQUEST_TIMEOUT_MS)].sort((a, b) => a - b);
@@ -251,6 +273,7 @@ export async function sessionLoad(server: Server): Promise<LoadResult> {
     finishedSessions,
     seconds: Math.round(seconds * 10) / 10,
     failures,
+    cpu: { mainThread, busiestOther, allThreads },
   };
 }
 
@@ -292,6 +315,10 @@ function loadRows(label: string, load: LoadResult): BenchRow[] {
     `${label} load: ${load.requests} requests in ${load.seconds} s, p50 ${load.p50} ms, p99 ${load.p99} ms, max ${load.max} ms, ` +
       `unanswered ${load.unanswered}, 503 ${load.unavailable} (without Retry-After ${load.unavailableWithoutRetryAfter}), other failures ${load.failed}, ` +
       `sessions finished ${load.finishedSessions}/${SESSIONS}  (load ${uptime()})`,
+  );
+  console.log(
+    `${label} server CPU during the load: main thread ${load.cpu.mainThread} ms, busiest other thread ${load.cpu.busiestOther} ms, ` +
+      `all threads ${load.cpu.allThreads} ms (${Math.round((load.cpu.allThreads / load.requests) * 100) / 100} ms per request)`,
   );
   for (const failure of load.failures) console.log(`  failure: ${failure}`);
   const name = `${label}: ${SESSIONS} sessions × 3 steps, ${IN_FLIGHT} in flight`;

@@ -7,10 +7,9 @@
  * - dist/pglite-template/: an empty PGlite data dir with every migration applied; a new data dir starts
  *   as a copy of it instead of running initdb and the migrations (src/db/client.ts).
  *
- * `--if-stale`: does nothing when dist/ is newer than every input (src/, drizzle/, package-lock.json,
- * this script), so `npm start` pays the check only.
+ * `npm start` runs scripts/build-if-stale.mjs first, which runs this only when dist/ is older than an input.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,14 +26,9 @@ function newestInput(): number {
     if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
     else newest = Math.max(newest, stat.mtimeMs);
   };
+  // Keep in step with INPUTS in scripts/build-if-stale.mjs.
   for (const input of ['src', 'drizzle', 'package-lock.json', 'scripts/build.ts']) visit(join(ROOT, input));
   return newest;
-}
-
-function isFresh(): boolean {
-  if (!existsSync(STAMP)) return false;
-  for (const file of ['main.js', 'pglite-worker.js', join(TEMPLATE, 'PG_VERSION')]) if (!existsSync(join(DIST, file))) return false;
-  return Number(readFileSync(STAMP, 'utf8')) >= newestInput();
 }
 
 async function bundle(): Promise<void> {
@@ -68,7 +62,6 @@ async function buildTemplate(): Promise<void> {
 }
 
 async function main() {
-  if (process.argv.includes('--if-stale') && isFresh()) return;
   const started = performance.now();
   const inputsAt = newestInput();
   rmSync(STAMP, { force: true });

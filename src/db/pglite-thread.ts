@@ -101,12 +101,12 @@ export class PGliteThread {
       await worker.terminate();
       throw error;
     });
-    thread.listen_();
+    thread.wire();
     return thread;
   }
 
   /** Wires replies, notifications and the worker's end to the callers waiting for them. */
-  private listen_() {
+  private wire() {
     this.worker.on('message', (message: WorkerReply) => {
       if ('id' in message) {
         const waiter = this.pending.get(message.id);

@@ -673,13 +673,10 @@ for (const [label, m] of streams) {
 }
 if (twoTenants) targetRows.push({ target: "[1m] another tenant's one-row request never waits > 1 s", value: `max ${fmt(twoTenants.loaded.max)} ms`, met: twoTenants.loaded.max <= 1000 });
 
-// The embedded default's figures (PGlite under respondent load, start-up, idle RSS), measured by
-// bench/embedded.ts when it exists: `export async function embeddedRows(): Promise<TargetRow[]>`,
-// rows named "embedded: …".
-const embeddedModule = new URL('./embedded.ts', import.meta.url);
-if (env.BENCH_SKIP_EMBEDDED !== '1' && existsSync(embeddedModule)) {
-  const { embeddedRows } = (await import(embeddedModule.href)) as { embeddedRows: () => Promise<TargetRow[]> };
-  targetRows.push(...(await embeddedRows()));
+// The embedded default's figures (PGlite under respondent load, start-up, idle RSS): bench/embedded.ts.
+if (env.BENCH_SKIP_EMBEDDED !== '1') {
+  const { embeddedBench } = await import('./embedded.ts');
+  for (const row of await embeddedBench()) targetRows.push({ target: `embedded: ${row.target} (goal ${row.goal})`, value: row.value, met: row.met });
 }
 
 log(`\nTargets (issue 12) — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);

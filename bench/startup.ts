@@ -1,14 +1,21 @@
 /**
- * Cold start: time from spawning `npm start`'s command (`node --max-semi-space-size=4 --import tsx src/main.ts`) to the first 200 from /readyz, and the
+ * Cold start: time from spawning `npm start`'s command (package.json's scripts.start, after its prestart build) to the first 200 from /readyz, and the
  * process's RSS then (and at peak), on a fresh PGlite data dir, on the same dir again, and on PostgreSQL.
  * Run: npx tsx bench/startup.ts
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+/** `npm start`'s command line without its leading `node`; its prestart (the build) runs once first. */
+function startArgs(): string[] {
+  const words = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/);
+  return words.slice(1);
+}
+execFileSync('npm', ['run', '-s', 'prestart'], { cwd: root, stdio: 'inherit' });
 
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -18,7 +25,7 @@ function rssMb(pid: number): { rss: number; peak: number } {
 
 async function measure(label: string, env: Record<string, string | undefined>, port: number) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, startArgs(), {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

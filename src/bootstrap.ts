@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { resolveSharedAdminToken } from './auth/admin-token.ts';
 import { createApiKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
+import { fromRoot } from './paths.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import { runSerially } from './db/locks.ts';
 import { createEnvironment, hasAnyEnvironment } from './environments/environments.service.ts';
@@ -22,7 +23,7 @@ const BOOTSTRAP_LOCK = 7_240_301;
 export const formFileSchema = z.object({ name: importFormNameSchema, theme: themeSchema.optional(), steps: importStepsSchema });
 
 export function readTemplateExample() {
-  const file = new URL('../examples/template.json', import.meta.url);
+  const file = fromRoot('examples/template.json');
   return formFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 

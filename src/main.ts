@@ -1,18 +1,12 @@
 /** Entry point: read config, open and migrate the database, set up the demo once, listen, drain on SIGTERM. */
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
-import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
-import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { startWebhookDispatcher } from './events/dispatcher.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
-import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
+import type { DrainState } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
-import { startRetentionScheduler } from './privacy/retention.service.ts';
+import { fromRoot } from './paths.ts';
 
 let config;
 try {
@@ -24,9 +18,11 @@ try {
 }
 const logger = createLogger(config.logLevel);
 
-const database = await openDatabase({
+// The database opens (on PGlite: its worker thread starts) while this thread loads the rest of the app.
+const opening = openDatabase({
   databaseUrl: config.databaseUrl,
   dataDir: join(config.dataDir, 'pglite'),
+  pgliteTemplate: fromRoot('dist/pglite-template'),
   statementTimeoutMs: config.db.statementTimeoutMs,
   connectTimeoutMs: config.db.connectTimeoutMs,
 }).catch((error: unknown) => {
@@ -35,6 +31,19 @@ const database = await openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
+const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { startWebhookDispatcher }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }] =
+  await Promise.all([
+    import('@hono/node-server'),
+    import('./app.ts'),
+    import('./bootstrap.ts'),
+    import('./cluster.ts'),
+    import('./events/dispatcher.ts'),
+    import('./lifecycle.ts'),
+    import('./idempotency/idempotency.service.ts'),
+    import('./privacy/retention.service.ts'),
+  ]);
+const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
+const database = await opening;
 const { adminToken, demo } = await prepareDatabase(config, database);
 const cluster = await joinCluster(config, database, logger);
 

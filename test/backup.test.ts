@@ -306,7 +306,7 @@ describe('GET /api/v1/admin/backup in process', () => {
     expect(backup.headers.get('content-disposition')).toMatch(/^attachment; filename="formloom-backup-\d{8}T\d{6}Z\.tar\.gz"$/);
     expect([...acknowledged, ...raced].map((r) => r.status)).toEqual(Array(25).fill(201));
 
-    const copy = await openDatabase({ loadDataDir: new Blob([gunzipSync(Buffer.from(await backup.arrayBuffer()))]) });
+    const copy = await openDatabase({ loadDataDir: new Blob([gunzipSync(Buffer.from(await backup.arrayBuffer()))]), pgliteThread: 'inline' });
     try {
       const { rows } = (await copy.db.execute(sql`
         select r.id, r.finished, r.data, l.id as lead, l.email, s.visits, s.completions

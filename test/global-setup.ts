@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'formloom-test-'));
-  const handle = await openDatabase({});
+  const handle = await openDatabase({ pgliteThread: 'inline' });
   await handle.migrate();
   const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
   const dump = await client.dumpDataDir('none');

@@ -8,6 +8,7 @@ import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startWebhookDispatcher } from './events/dispatcher.ts';
+import { startRetentionSweep } from './events/retention.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/idempotency.service.ts';
@@ -58,6 +59,8 @@ const idempotencySweep = setInterval(() => {
     .then((deleted) => deleted > 0 && logger.info({ deleted }, 'expired idempotency keys deleted'))
     .catch((error: unknown) => logger.warn({ err: error }, 'idempotency key sweep failed'));
 }, IDEMPOTENCY_SWEEP_MS).unref();
+// Finished webhook events older than WEBHOOK_RETENTION_DAYS, hourly, one node at a time (src/events/retention.ts).
+const stopRetentionSweep = startRetentionSweep(database, config.webhooks.retentionDays, logger);
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -75,6 +78,7 @@ exitGracefullyOnSignals(graceful, {
   // timeout bounds both, should either wait on a server that went away.
   closeResources: async () => {
     clearInterval(idempotencySweep);
+    stopRetentionSweep();
     // Deliveries in flight are released (not counted as attempts) before the database closes.
     await dispatcher?.stop();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));

@@ -237,7 +237,12 @@ export const outboxEvents = pgTable(
     payload: jsonb('payload').$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('outbox_events_seq_uq').on(t.seq), index('outbox_events_environment_idx').on(t.environmentId, t.seq)],
+  (t) => [
+    uniqueIndex('outbox_events_seq_uq').on(t.seq),
+    index('outbox_events_environment_idx').on(t.environmentId, t.seq),
+    // The retention sweep (events/retention.ts) takes the oldest first.
+    index('outbox_events_created_idx').on(t.createdAt),
+  ],
 );
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
@@ -279,6 +284,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'delivering'`),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.orderingKey, t.eventSeq).where(sql`${t.status} in ('pending', 'delivering')`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
+    // Deleting an event cascades to its deliveries (retention, erasure): found by this index, not a scan.
+    index('webhook_deliveries_event_idx').on(t.eventId),
     check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivering', 'succeeded', 'failed')`),
   ],
 );

@@ -7,7 +7,7 @@ import { bootstrapBanner, prepareDatabase } from './bootstrap.ts';
 import { joinCluster } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { startWebhookDispatcher } from './events/dispatcher.ts';
+import { openDeliveryDatabase, startWebhookDispatcher } from './events/dispatcher.ts';
 import { startRetentionSweep } from './events/retention.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { exitGracefullyOnSignals, httpServerOptions, trackServer, type DrainState } from './lifecycle.ts';
@@ -40,8 +40,11 @@ const cluster = await joinCluster(config, database, logger);
 
 const drain: DrainState = { draining: false };
 // Webhook delivery: a poller in this process, woken by the outbox's NOTIFY (src/events/dispatcher.ts).
-const dispatcher = config.webhooks.worker
-  ? startWebhookDispatcher({ db: database.db, config: config.webhooks, logger, events: cluster.events })
+const deliveryDatabase = config.webhooks.worker
+  ? await openDeliveryDatabase(database, { databaseUrl: config.databaseUrl, statementTimeoutMs: config.db.statementTimeoutMs, connectTimeoutMs: config.db.connectTimeoutMs })
+  : undefined;
+const dispatcher = deliveryDatabase
+  ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
   : undefined;
 const app = createApp({
   config,
@@ -81,6 +84,7 @@ exitGracefullyOnSignals(graceful, {
     stopRetentionSweep();
     // Deliveries in flight are released (not counted as attempts) before the database closes.
     await dispatcher?.stop();
+    await deliveryDatabase?.close();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },

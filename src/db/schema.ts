@@ -282,6 +282,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'delivering'`),
+    // The claim's per-endpoint scan: the endpoint's oldest due deliveries first, stopping after a few.
+    index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.eventSeq).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.orderingKey, t.eventSeq).where(sql`${t.status} in ('pending', 'delivering')`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
     // Deleting an event cascades to its deliveries (retention, erasure): found by this index, not a scan.

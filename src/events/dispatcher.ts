@@ -131,15 +131,15 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
     // Per enabled endpoint, its oldest due deliveries (an index scan of webhook_deliveries_endpoint_due_idx
     // that stops after `cap` rows, however long the queue) whose earlier events of the same response are
     // done, plus any lease that expired (a node died mid-delivery). Each endpoint gets up to its free
-    // slots, and the picks go round-robin (every endpoint's first before anyone's second), so one
-    // tenant's backlog never delays another's deliveries.
+    // slots, and the picks fill the slots round-robin (an endpoint with nothing in flight before one's
+    // second in flight, whatever the age of their queues), so one tenant's backlog never delays another's.
     const rows = (await db.execute(sql`
       with busy as (
         select endpoint_id, count(*)::int as n from webhook_deliveries
         where status = 'delivering' and lease_until > now() group by endpoint_id
       ),
       candidates as (
-        select c.id, c.next_attempt_at, c.event_seq, c.rn
+        select c.id, c.next_attempt_at, c.event_seq, c.rn + coalesce(busy.n, 0) as slot
         from webhook_endpoints e
         left join busy on busy.endpoint_id = e.id
         cross join lateral (
@@ -167,7 +167,7 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
         select d.id from webhook_deliveries d
         join candidates c on c.id = d.id
         where (d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'delivering' and d.lease_until <= now())
-        order by c.rn, c.next_attempt_at, c.event_seq
+        order by c.slot, c.next_attempt_at, c.event_seq
         limit ${room}
         for update of d skip locked
       )

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { lockDataDir } from './data-dir-lock.ts';
+import { DatabaseMetrics, instrumentClient } from './instrument.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -56,7 +57,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     });
-    const db = drizzle(client, { schema, logger: options.logger });
+    // Statement durations and pool use for /metrics (db/instrument.ts).
+    const instrumented = instrumentClient('postgres', client, new DatabaseMetrics('postgres', options.maxConnections ?? 10));
+    const db = drizzle(instrumented, { schema, logger: options.logger });
     return {
       db: db as unknown as Database,
       kind: 'postgres',
@@ -86,7 +89,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     lock?.release();
     throw error;
   }
-  const db = drizzle(client, { schema, logger: options.logger });
+  const db = drizzle(instrumentClient('pglite', client, new DatabaseMetrics('pglite', 1)), { schema, logger: options.logger });
   return {
     db: db as unknown as Database,
     kind: 'pglite',

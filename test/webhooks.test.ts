@@ -253,8 +253,10 @@ describe('delivery', () => {
     });
     void r;
     await createEndpoint(slow, { eventTypes: ['response.created', 'response.updated', 'response.finished'], formIds: null });
-    dispatch({ endpointConcurrency: 2, concurrency: 16 });
+    // Four responses' events queued first, then the worker: four deliveries are due at once (one per
+    // response), so only the cap keeps it to two in flight, however fast or slow the machine is.
     for (let i = 0; i < 4; i++) await answerFully(10 + i);
+    dispatch({ endpointConcurrency: 2, concurrency: 16 });
     await eventually(async () => {
       const [row] = await ctx.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'succeeded'));
       return row!.n >= 16;

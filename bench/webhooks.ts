@@ -22,7 +22,7 @@ import { createApiKey } from '../src/auth/auth.service.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { createEnvironment } from '../src/environments/environments.service.ts';
-import { startWebhookDispatcher } from '../src/events/dispatcher.ts';
+import { openDeliveryDatabase, startWebhookDispatcher } from '../src/events/dispatcher.ts';
 import { openEventFeed } from '../src/events/notifications.ts';
 import { createEndpoint, updateEndpoint } from '../src/events/webhooks.service.ts';
 import { generateFormInputSchema } from '../src/forms/components.ts';
@@ -112,7 +112,9 @@ async function main() {
   });
   const receiverUrl = await listen(receiver);
   const live = await createEndpoint(handle.db, environment.id, { url: receiverUrl, eventTypes: ['response.finished'] }, { allowPrivate: true });
-  const dispatcher = startWebhookDispatcher({ db: handle.db, config: config.webhooks, logger, events: feed });
+  // As src/main.ts runs it: on PostgreSQL, on a pool of its own.
+  const delivery = await openDeliveryDatabase(handle, { databaseUrl: url });
+  const dispatcher = startWebhookDispatcher({ db: delivery.db, config: config.webhooks, logger, events: feed });
   const burstStarted = performance.now();
   const burstRate = await burst(BURST);
   for (let i = 0; i < 6000 && latencies.length < BURST; i++) await new Promise((r) => setTimeout(r, 10));
@@ -132,6 +134,7 @@ async function main() {
   console.log(`submissions/s, no endpoint: ${none.toFixed(0)}; with a dead receiver (10 s timeouts, deliveries queued): ${withDead.toFixed(0)} (${((withDead / none) * 100).toFixed(0)}%)`);
 
   await dispatcher.stop();
+  await delivery.close();
   dead.closeAllConnections();
   dead.close();
   receiver.close();

@@ -77,6 +77,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const keyCacheTrusted = () => events?.live ?? true;
   // The responseEvents subscription's source (without a feed, subscriptions are refused).
   const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
+  // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
+  if (drain && liveFeed) (drain.onDrainStart ??= []).push(() => liveFeed.close());
 
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {

@@ -116,6 +116,8 @@ const configSchema = z.object({
   /** Deliveries in flight at once from this node, and at once to one endpoint (across the nodes). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Days an event is kept once every delivery of it has ended (succeeded or failed), attempts included; 0: forever. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** 0: this node records events but does not deliver them (another node does). */
   WEBHOOK_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Events a live-feed (subscription) client may have waiting before it is cut off. */
@@ -149,6 +151,8 @@ export interface WebhookConfig {
   concurrency: number;
   endpointConcurrency: number;
   worker: boolean;
+  /** Days finished events (their deliveries and attempts) are kept; 0: forever (events/retention.ts). */
+  retentionDays: number;
 }
 
 export interface Config {
@@ -264,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: c.WEBHOOK_CONCURRENCY,
       endpointConcurrency: c.WEBHOOK_ENDPOINT_CONCURRENCY,
       worker: c.WEBHOOK_WORKER === '1',
+      retentionDays: c.WEBHOOK_RETENTION_DAYS,
     },
     subscriptionBuffer: c.SUBSCRIPTION_BUFFER,
     retention: { intervalMs: c.RETENTION_INTERVAL, formPurgeDays: c.FORM_PURGE_DAYS, worker: c.RETENTION_WORKER === '1' },

@@ -2,7 +2,9 @@
  * The HTTP server's timeouts and its graceful shutdown.
  *
  * On SIGTERM/SIGINT (`drainAndExit`):
- * 1. `/readyz` answers 503 at once, so a load balancer stops sending.
+ * 1. `/readyz` answers 503 at once, so a load balancer stops sending, and the `onDrainStart` hooks run:
+ *    live subscriptions (server-sent events, which never finish by themselves) end now, cleanly, rather
+ *    than being cut at the deadline.
  * 2. After one turn of the event loop (so a request whose bytes arrived with the signal has been read
  *    and counts as in flight, not idle) the listener closes and idle keep-alive connections close.
  * 3. Requests in flight finish. Each busy connection's next response carries `Connection: close` and
@@ -22,6 +24,8 @@ import type { Config } from './config.ts';
 /** Whether the process is draining: set by the drain, read by the app's readiness check. */
 export interface DrainState {
   draining: boolean;
+  /** Run once when the drain begins (the app ends its live subscriptions here). */
+  onDrainStart?: (() => void)[];
 }
 
 /**
@@ -83,6 +87,13 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
   async function drain() {
     const started = performance.now();
     state.draining = true;
+    for (const hook of state.onDrainStart ?? []) {
+      try {
+        hook();
+      } catch (error) {
+        options.logger.error({ err: error }, 'drain hook failed');
+      }
+    }
     // Busy connections: the response in progress says `Connection: close` if it still can.
     for (const connection of connections.values()) {
       for (const res of connection.responses) if (!res.headersSent) res.setHeader('Connection', 'close');

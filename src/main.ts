@@ -31,13 +31,14 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { startWebhookDispatcher }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }] =
+const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
     import('./bootstrap.ts'),
     import('./cluster.ts'),
     import('./events/dispatcher.ts'),
+    import('./events/retention.ts'),
     import('./lifecycle.ts'),
     import('./idempotency/idempotency.service.ts'),
     import('./privacy/retention.service.ts'),
@@ -49,8 +50,11 @@ const cluster = await joinCluster(config, database, logger);
 
 const drain: DrainState = { draining: false };
 // Webhook delivery: a poller in this process, woken by the outbox's NOTIFY (src/events/dispatcher.ts).
-const dispatcher = config.webhooks.worker
-  ? startWebhookDispatcher({ db: database.db, config: config.webhooks, logger, events: cluster.events })
+const deliveryDatabase = config.webhooks.worker
+  ? await openDeliveryDatabase(database, { databaseUrl: config.databaseUrl, statementTimeoutMs: config.db.statementTimeoutMs, connectTimeoutMs: config.db.connectTimeoutMs })
+  : undefined;
+const dispatcher = deliveryDatabase
+  ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
   : undefined;
 const app = createApp({
   config,
@@ -72,6 +76,8 @@ const idempotencySweep = setInterval(() => {
 const stopRetention = config.retention.worker
   ? startRetentionScheduler(database, { intervalMs: config.retention.intervalMs, formPurgeDays: config.retention.formPurgeDays, logger })
   : undefined;
+// Finished webhook events older than WEBHOOK_RETENTION_DAYS, hourly, one node at a time (src/events/retention.ts).
+const stopRetentionSweep = startRetentionSweep(database, config.webhooks.retentionDays, logger);
 const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
@@ -90,8 +96,10 @@ exitGracefullyOnSignals(graceful, {
   closeResources: async () => {
     clearInterval(idempotencySweep);
     await stopRetention?.();
+    stopRetentionSweep();
     // Deliveries in flight are released (not counted as attempts) before the database closes.
     await dispatcher?.stop();
+    await deliveryDatabase?.close();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },

@@ -4,11 +4,14 @@
  * Labels stay bounded: `route` is the matched route template (`/s/:formId`, never a raw path; requests
  * no route matched are `unmatched`), `method` is one of the HTTP methods below or `OTHER`, `status` a
  * status code. Process metrics (memory, CPU, event-loop lag, GC, handles) are prom-client's defaults,
- * collected once per process; the application's metrics belong to each app (tests build many).
+ * collected once per process; the application's metrics belong to each app (tests build many); the
+ * database's (statement durations by kind, statements and transactions in flight, pool size) belong to
+ * its handle (db/instrument.ts).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import { databaseMetricsOf } from './db/instrument.ts';
 import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -130,6 +133,8 @@ export class AppMetrics {
       this.retentionLastDeleted.set(run?.finishedAt ? run.responsesDeleted : 0);
       this.retentionLastPurged.set(run?.finishedAt ? run.formsPurged : 0);
     }
-    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+    // The database's statement durations and pool use (db/instrument.ts), kept with its handle.
+    const database = databaseMetricsOf(db);
+    return `${await processMetrics().metrics()}\n${await this.registry.metrics()}${database ? `\n${await database.registry.metrics()}` : ''}`;
   }
 }

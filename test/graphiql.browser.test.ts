@@ -1,13 +1,19 @@
 /**
  * GraphiQL works offline under its Content-Security-Policy: Debian's chromium (playwright-core) opens
  * /graphql, and with an API key typed into the Headers tab the schema loads and a query runs, with no
- * CSP violation and no request leaving the server's origin.
+ * CSP violation and no request leaving the server's origin; and the `responseEvents` subscription runs
+ * in it and shows an event when someone submits the form.
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTenant, setupTestApp, type TestTenant } from './helpers.ts';
+import { pino } from 'pino';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { openEventFeed } from '../src/events/notifications.ts';
+import type { Form } from '../src/forms/forms.service.ts';
+import { ADMIN_TOKEN, checkedApp, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
+import { makeForm } from './public-helpers.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
@@ -15,14 +21,25 @@ let server: ServerType;
 let browser: Browser;
 let base: string;
 let tenant: TestTenant;
+let form: Form;
+let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  const { db, app } = await setupTestApp();
+  const { db, handle } = await setupTestApp();
+  // With the node's event feed, as src/main.ts builds it: subscriptions need it.
+  const logger = pino({ level: 'silent' });
+  const events = await openEventFeed(handle, { databaseUrl: inject('testDatabaseUrl'), logger });
+  app = checkedApp(createApp({ config: testConfig(), db, logger, adminToken: ADMIN_TOKEN, events }));
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await events.close();
   });
   tenant = await createTenant(db);
+  form = await makeForm(db, tenant, [
+    { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] },
+    { name: 'Two', components: [{ type: 'ShortInput', content: { question: 'Else?' } }] },
+  ]);
   server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -74,4 +91,40 @@ it('renders GraphiQL, loads the schema with a key from the Headers tab and runs 
   await page.screenshot({ path: new URL('../.scratch/graphiql.png', import.meta.url).pathname });
   expect(problems).toEqual([]);
   expect(foreign).toEqual([]);
+});
+
+it('runs the responseEvents subscription and shows an event when someone submits', async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(`${base}/graphql`);
+  await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+  const headersEditor = page.locator('.graphiql-editor-tool .graphiql-editor').last();
+  await headersEditor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText(`{"x-api-key": "${tenant.apiKey}"}`);
+  const queryEditor = page.locator('.graphiql-query-editor .graphiql-editor').first();
+  await queryEditor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText(`subscription { responseEvents(formId: "${form.id}") { type formId data } }`);
+
+  // Run it, and wait until the server holds the subscription open (GraphiQL streams it over SSE).
+  const subscribed = page.waitForResponse(
+    (response) => response.url().startsWith(`${base}/graphql`) && response.status() === 200 && (response.headers()['content-type'] ?? '').includes('text/event-stream'),
+    { timeout: 20_000 },
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await subscribed;
+
+  // Someone answers the form: the event appears in GraphiQL's result pane.
+  const answer = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [form.steps[0]!.components[0]!.id]: 'Ada Lovelace' }, finished: true }));
+  expect(answer.status).toBe(201);
+  const result = page.locator('.graphiql-response');
+  await expect.poll(() => result.innerText(), { timeout: 20_000 }).toContain('response.finished');
+  const text = await result.innerText(); // the editor renders the lines in view: type and formId come first
+  expect(text).toContain(form.id);
+  await page.screenshot({ path: new URL('../.scratch/graphiql-subscription.png', import.meta.url).pathname });
+  expect(problems).toEqual([]);
 });

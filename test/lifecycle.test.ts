@@ -128,7 +128,7 @@ interface Outcome extends WireResult {
 }
 
 describe('SIGTERM under load', () => {
-  it('drains: readyz 503, accepted requests finish, Connection: close, idle connections closed, the stalled stream cut, exit 0 in time', async () => {
+  it('drains: readyz 503, accepted requests finish, Connection: close, idle connections closed, subscriptions ended at once, the stalled stream cut, exit 0 in time', async () => {
     // ---- data: a big form (the stalled stream) and a small one (the load)
     const big = await generateForm(
       'Big',
@@ -219,6 +219,26 @@ describe('SIGTERM under load', () => {
     expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
     await sleep(100); // the probe's half request has been read
 
+    // A live subscription (server-sent events): it never ends by itself, so the drain must end it.
+    let subscriptionOpen = false;
+    const subscription = new Promise<{ status: number; body: string; complete: boolean }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/graphql`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'x-api-key': server.demo!.apiKey, 'content-type': 'application/json', accept: 'text/event-stream' },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        subscriptionOpen = true;
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('close', () => resolve({ status: res.statusCode!, body, complete: res.complete }));
+      });
+      req.end(JSON.stringify({ query: 'subscription { responseEvents { id type } }' }));
+    });
+    for (let i = 0; i < 200 && !subscriptionOpen; i++) await sleep(25);
+    expect(subscriptionOpen, 'the subscription should have started').toBe(true);
+
     // ---- the signal
     signalAt = performance.now();
     server.child.kill('SIGTERM');
@@ -235,6 +255,9 @@ describe('SIGTERM under load', () => {
     // The accepted submission finishes.
     held.end(submission);
     const heldResult = await Promise.race([heldResponse, sleep(3_000).then((): WireResult => ({ startedAt: 0, ms: 0, error: 'no answer' }))]);
+
+    // The subscription ends as the drain begins, cleanly (its final chunk sent), not at the cut-off.
+    const subscriptionEnd = await Promise.race([subscription, sleep(SHUTDOWN_TIMEOUT_MS + 5_000).then(() => undefined)]);
 
     await Promise.all(workers);
     const exitCode = await Promise.race([server.exited, sleep(SHUTDOWN_TIMEOUT_MS + 5_000).then(() => 'still running' as const)]);
@@ -287,6 +310,10 @@ describe('SIGTERM under load', () => {
     expect(stream!.received).toBeGreaterThan(0);
     expect(stream!.complete).toBe(false);
     expect(stream!.tail.endsWith(']}')).toBe(false);
+
+    expect(subscriptionEnd?.status).toBe(200);
+    expect(subscriptionEnd?.complete, `subscription stream: ${JSON.stringify(subscriptionEnd)}`).toBe(true);
+    expect(subscriptionEnd?.body).toContain('event: complete');
 
     expect(exitCode).toBe(0);
     expect(exitedAfterMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 1_000); // the signal's delivery and the exit itself

@@ -1,4 +1,5 @@
 /** GET /metrics: protected, Prometheus text, counters that move, route templates (never raw paths) as labels. */
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePrometheusTextFormat } from './prometheus-text.ts';
 import { ADMIN_TOKEN, appWith, createTenant, jsonRequest, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
@@ -87,6 +88,35 @@ describe('/metrics', () => {
     expect(delta('formloom_rate_limited_total', { route: '/api/*' }) + delta('formloom_rate_limited_total', { route: '/api/v1/responses' })).toBe(2);
     expect(delta('formloom_responses_created_total', { source: 'api' })).toBe(1);
     expect(delta('formloom_responses_finished_total', { source: 'api' })).toBe(1);
+  });
+
+  it('times database statements by kind and shows the pool in use', async () => {
+    const before = await scrape();
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [componentAt(form, 0, 0).id]: 'Grace' }, finished: true }));
+    expect(started.status).toBe(201);
+    expect((await app.request('/api/v1/responses', { headers: { 'x-api-key': tenant.apiKey } })).status).not.toBe(500);
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const count = 'formloom_db_query_duration_seconds_count';
+    expect(delta(count, { operation: 'insert' })).toBeGreaterThanOrEqual(1);
+    expect(delta(count, { operation: 'select' })).toBeGreaterThanOrEqual(1);
+    expect(delta('formloom_db_query_duration_seconds_sum', { operation: 'select' })).toBeGreaterThan(0);
+    // Labels are statement kinds, never SQL text.
+    const operations = new Set(after.filter((s) => s.name === count).map((s) => s.labels.operation));
+    for (const operation of operations) expect(operation).toMatch(/^[a-z]+$/);
+    const driver = ctx.handle.kind;
+    expect(valueOf(after, 'formloom_db_pool_max_connections', { driver })).toBe(driver === 'pglite' ? 1 : 4);
+
+    // A transaction held open shows while it lasts, and is gone after.
+    let during: Awaited<ReturnType<typeof scrape>> = [];
+    await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      during = await scrape(); // on PGlite its database probe waits (the one connection is in the transaction)
+    });
+    expect(valueOf(during, 'formloom_db_transactions_open')).toBe(1);
+    const end = await scrape();
+    expect(valueOf(end, 'formloom_db_transactions_open')).toBe(0);
+    expect(valueOf(end, 'formloom_db_queries_in_flight')).toBe(0);
   });
 
   it('reports the database, the event loop and memory', async () => {

@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, validBody, jsonRequest, type TestContext, type TestTenant } from './helpers.ts';
 import { checkAgainstOpenApi, checkedAnswers, OpenApiMismatch } from './openapi-check.ts';
+import { captureExamples, committedExamples, staleExamples } from '../scripts/openapi-examples.ts';
+import { exampleKey } from '../src/rest/openapi.ts';
 import pino from 'pino';
 
 let ctx: TestContext;
@@ -72,6 +74,28 @@ describe('openapi.json', () => {
     }
     expect(checked).toBeGreaterThan(20);
   });
+
+  it('takes its examples from real answers, and the committed capture is not stale', async () => {
+    // The same scenario `npm run openapi:examples` runs, here on the suite's database: an answer that
+    // appears, goes or changes shape without regenerating src/rest/openapi-examples.json fails.
+    const fresh = await captureExamples(ctx.db);
+    expect(staleExamples(committedExamples(), fresh)).toEqual([]);
+    expect(Object.keys(fresh).length).toBeGreaterThan(30);
+    // Every 2xx of every operation (but the gzip backup) shows a captured answer.
+    const document = await fetchDocument();
+    const committed = committedExamples();
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          if (!status.startsWith('2') || path === '/api/v1/openapi.json') continue;
+          for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, { example?: unknown }>)) {
+            if (type === 'application/gzip') continue;
+            expect(media.example, `${method} ${path} ${status} ${type}`).toEqual(committed[exampleKey(method, path, status, type)]);
+          }
+        }
+      }
+    }
+  });
 });
 
 describe('the suite checks REST answers against the document', () => {
@@ -112,6 +136,7 @@ describe('/docs', () => {
         expect(page).toContain(`id="${operation.operationId}"`);
       }
     }
-    expect(page).not.toMatch(/<script|<link|src=|https?:\/\/(?!json-schema)/i);
+    // Nothing that loads or links elsewhere (the examples' text may mention URLs, as webhook targets do).
+    expect(page).not.toMatch(/<script|<link|src=|href=["']?[a-z]+:|url\(/i);
   });
 });

@@ -9,8 +9,8 @@ export interface Received {
   verified: boolean;
 }
 
-/** What the receiver does with the nth request (1-based): answer a status, or hang until the sender gives up. */
-export type Behaviour = (n: number, request: IncomingMessage, received: Received) => number | 'hang';
+/** What the receiver does with the nth request (1-based): answer a status (at once or after a while), or hang until the sender gives up. */
+export type Behaviour = (n: number, request: IncomingMessage, received: Received) => number | { status: number; afterMs: number } | 'hang';
 
 export class Receiver {
   readonly accepted: Received[] = [];
@@ -46,8 +46,13 @@ export class Receiver {
           this.hanging.add(res);
           return;
         }
-        if (action >= 200 && action < 300 && verified) this.accepted.push(entry);
-        res.writeHead(action, { 'content-type': 'text/plain' }).end('ok');
+        const status = typeof action === 'number' ? action : action.status;
+        const answer = () => {
+          if (status >= 200 && status < 300 && verified) this.accepted.push(entry);
+          res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+        };
+        if (typeof action === 'number') answer();
+        else setTimeout(answer, action.afterMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -3,7 +3,7 @@
  * receiver that verifies every signature with the standardwebhooks verifier, retries, timeouts,
  * auto-disable, re-send, the address rules and tenancy.
  */
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../src/config.ts';
@@ -253,14 +253,53 @@ describe('delivery', () => {
     });
     void r;
     await createEndpoint(slow, { eventTypes: ['response.created', 'response.updated', 'response.finished'], formIds: null });
-    dispatch({ endpointConcurrency: 2, concurrency: 16 });
+    // Four responses' events queued first, then the worker: four deliveries are due at once (one per
+    // response), so only the cap keeps it to two in flight, however fast or slow the machine is.
     for (let i = 0; i < 4; i++) await answerFully(10 + i);
+    dispatch({ endpointConcurrency: 2, concurrency: 16 });
     await eventually(async () => {
       const [row] = await ctx.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'succeeded'));
       return row!.n >= 16;
     }, 'every delivery');
     expect(most).toBeLessThanOrEqual(2);
     expect(most).toBe(2);
+  });
+});
+
+describe('fairness', () => {
+  it("gives a free slot to an idle tenant's endpoint before another tenant's backlog", async () => {
+    // Tenant A: two endpoints behind a slow receiver, with a backlog that fills every slot of the node.
+    const slow = await receiver(() => ({ status: 200, afterMs: 100 }));
+    const a1 = await createEndpoint(slow, { eventTypes: ['response.finished'] });
+    const a2 = await createEndpoint(slow, { eventTypes: ['response.finished'] });
+    const questionId = questionIds()[0]!;
+    for (let i = 0; i < 15; i++) {
+      const done = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [questionId]: `backlog ${i}` }, finished: true }));
+      expect(done.status).toBe(201);
+    }
+    // Tenant B: one endpoint, one event, recorded after all of A's.
+    const other = await createTenant(ctx.db);
+    const otherForm = await makeForm(ctx.db, other, [
+      { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Q' } }] },
+      { name: 'Two', components: [{ type: 'ShortInput', content: { question: 'R' } }] },
+    ]);
+    const quick = await receiver();
+    await createEndpoint(quick, { eventTypes: ['response.finished'], formIds: [otherForm.id] }, other);
+    const done = await app.request(`/s/${otherForm.id}/responses`, jsonRequest('POST', { answers: { [otherForm.steps[0]!.components[0]!.id]: 'b' }, finished: true }));
+    expect(done.status).toBe(201);
+
+    const backlogLeft = async () => {
+      const [row] = await ctx.db
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(and(inArray(webhookDeliveries.endpointId, [a1.id, a2.id]), inArray(webhookDeliveries.status, ['pending', 'delivering'])));
+      return row!.n;
+    };
+    expect(await backlogLeft()).toBe(30);
+    dispatch({ endpointConcurrency: 2, concurrency: 4 });
+    await eventually(() => quick.accepted.length === 1, "tenant B's delivery");
+    // B's delivery went out while most of A's backlog still waited (in age order it would have been last).
+    expect(await backlogLeft()).toBeGreaterThan(15);
   });
 });
 

@@ -6,6 +6,7 @@ import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { fromRoot } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { DatabaseMetrics, instrumentClient } from './instrument.ts';
 import { pgliteStartParams } from './pglite-settings.ts';
 import * as schema from './schema.ts';
 
@@ -85,7 +86,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     });
-    const db = drizzle(client, { schema, logger: options.logger });
+    // Statement durations and pool use for /metrics (db/instrument.ts).
+    const instrumented = instrumentClient('postgres', client, new DatabaseMetrics('postgres', options.maxConnections ?? 10));
+    const db = drizzle(instrumented, { schema, logger: options.logger });
     return {
       db: db as unknown as Database,
       kind: 'postgres',
@@ -124,7 +127,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     throw error;
   }
   const [{ drizzle }, { migrate }] = await drizzleModules;
-  const db = drizzle(client as PGlite, { schema, logger: options.logger });
+  const db = drizzle(instrumentClient('pglite', client as PGlite, new DatabaseMetrics('pglite', 1)), { schema, logger: options.logger });
   return {
     db: db as unknown as Database,
     kind: 'pglite',

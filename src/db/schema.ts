@@ -261,6 +261,8 @@ export const outboxEvents = pgTable(
     index('outbox_events_environment_idx').on(t.environmentId, t.seq),
     // Deleting or erasing responses removes their events (the payloads carry the answers).
     index('outbox_events_response_idx').on(t.responseId).where(sql`${t.responseId} is not null`),
+    // The retention sweep (events/retention.ts) takes the oldest first.
+    index('outbox_events_created_idx').on(t.createdAt),
   ],
 );
 
@@ -301,8 +303,12 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'delivering'`),
+    // The claim's per-endpoint scan: the endpoint's oldest due deliveries first, stopping after a few.
+    index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.eventSeq).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.orderingKey, t.eventSeq).where(sql`${t.status} in ('pending', 'delivering')`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
+    // Deleting an event cascades to its deliveries (retention, erasure): found by this index, not a scan.
+    index('webhook_deliveries_event_idx').on(t.eventId),
     check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivering', 'succeeded', 'failed')`),
   ],
 );

@@ -30,6 +30,8 @@ export class LiveFeed {
   private readonly subscribers = new Set<Subscriber>();
   private chain: Promise<void> = Promise.resolve();
   private readonly stopListening: () => void;
+  /** Closed (the node is draining): subscriptions end, and new ones end at once. */
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -66,8 +68,8 @@ export class LiveFeed {
 
   /** The events of an environment (and form) from now on, until `signal` aborts or the client falls behind. */
   subscribe(environmentId: string, formId: string | undefined, signal?: AbortSignal): AsyncIterableIterator<LiveEvent> {
-    const subscriber: Subscriber = { environmentId, formId, queue: [], notify: undefined, failed: undefined, done: false };
-    this.subscribers.add(subscriber);
+    const subscriber: Subscriber = { environmentId, formId, queue: [], notify: undefined, failed: undefined, done: this.closed };
+    if (!this.closed) this.subscribers.add(subscriber);
     const end = () => {
       subscriber.done = true;
       this.subscribers.delete(subscriber);
@@ -99,8 +101,10 @@ export class LiveFeed {
     return iterator;
   }
 
-  /** Ends every subscription (the node is stopping). */
+  /** Ends every subscription, and any made later at once (the node is stopping). */
   close() {
+    if (this.closed) return;
+    this.closed = true;
     this.stopListening();
     for (const subscriber of [...this.subscribers]) {
       subscriber.done = true;

@@ -5,6 +5,8 @@
  * field by hand: a change to a schema changes the document, and the test suite checks every REST answer
  * it receives against it.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { generateFormInputSchema } from '../forms/components.ts';
 import {
@@ -111,8 +113,47 @@ export interface OpenApiSources {
   version: string;
 }
 
-/** The document. */
-export function buildOpenApiDocument(sources: OpenApiSources) {
+/** The captured examples (scripts/openapi-examples.ts): `exampleKey(…)` → a real answer's body. */
+export type CapturedExamples = Record<string, unknown>;
+export const EXAMPLES_FILE = fileURLToPath(new URL('./openapi-examples.json', import.meta.url));
+export const exampleKey = (method: string, template: string, status: number | string, mediaType: string) => `${method.toUpperCase()} ${template} ${status} ${mediaType}`;
+/** Statuses whose answer is the API edge's, the same for every operation: one capture serves them all. */
+const EDGE_STATUSES = new Set(['401', '413', '429']);
+
+/**
+ * The document, its examples taken from real answers: every response whose operation, status and media
+ * type the capture saw shows that answer; the others (500, and 503, which a healthy run never gives) keep
+ * the catalogue's body written beside them.
+ */
+export function buildOpenApiDocument(sources: OpenApiSources, examples: CapturedExamples = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as CapturedExamples) {
+  const document = buildDocument(sources);
+  const edge = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(examples)) {
+    const [, , status, type] = key.split(' ');
+    if (EDGE_STATUSES.has(status!) && !edge.has(`${status} ${type}`)) edge.set(`${status} ${type}`, value);
+  }
+  type Media = { schema: unknown; example?: unknown };
+  type Answer = { content?: Record<string, Media> };
+  for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, { responses?: Record<string, Answer> }>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!operation.responses) continue;
+      for (const [status, answer] of Object.entries(operation.responses)) {
+        if (!answer.content) continue;
+        const content: Record<string, Media> = {};
+        for (const [type, media] of Object.entries(answer.content)) {
+          const example = examples[exampleKey(method, template, status, type)] ?? (EDGE_STATUSES.has(status) ? edge.get(`${status} ${type}`) : undefined);
+          content[type] = example === undefined ? media : { ...media, example };
+        }
+        // A copy: the edge's answers are shared between operations.
+        operation.responses[status] = { ...answer, content };
+      }
+    }
+  }
+  return document;
+}
+
+/** The document with the examples written beside each answer. */
+function buildDocument(sources: OpenApiSources) {
   const listingParams = queryParameters(sources.listingQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
   const exportParams = queryParameters(sources.exportQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
   const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
@@ -159,7 +200,7 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
             '200': {
               description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
               headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
-              content: json(ref(generateBodySchema), { success: true, result: { form: { id: 'k3v9qz1m0x8c2b7n5d4f6g1h', url: '/s/k3v9qz1m0x8c2b7n5d4f6g1h' } } }),
+              content: json(ref(generateBodySchema)),
             },
             ...EDGE_RESPONSES,
             '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
@@ -231,8 +272,8 @@ export function buildOpenApiDocument(sources: OpenApiSources) {
               description: 'The export, as an attachment.',
               headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
               content: {
-                'text/csv': { schema: { type: 'string' }, example: 'id,createdAt,updatedAt,finished,status,formId,leadId,ip,country,Role? [q1]\r\n' },
-                'application/x-ndjson': { schema: { type: 'string' }, example: '{"id":"…","createdAt":"…"}\n' },
+                'text/csv': { schema: { type: 'string' } },
+                'application/x-ndjson': { schema: { type: 'string' } },
               },
             },
             ...EDGE_RESPONSES,
@@ -389,4 +430,4 @@ function privacyPaths() {
   };
 }
 
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+export type OpenApiDocument = ReturnType<typeof buildDocument>;

@@ -1,0 +1,176 @@
+/**
+ * Database metrics: every statement drizzle sends is timed by its kind (`select`, `insert`, `update`,
+ * `delete`, `with`, `begin`…, else `other`: never the SQL text, so the label set stays small), and the
+ * statements and transactions in flight are counted against the pool's size.
+ *
+ * `instrumentClient` wraps the driver's client (postgres.js `Sql` or `PGlite`) before drizzle gets it;
+ * everything else passes through untouched. A statement's time runs from when it is awaited to its
+ * answer, so it includes waiting for a free connection: that is the latency requests see.
+ * `databaseMetricsOf(db)` finds the metrics of a drizzle handle (src/metrics.ts renders them).
+ */
+import { Gauge, Histogram, Registry } from 'prom-client';
+
+const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
+
+/** The statement's first keyword when it is a known one, else `other`. */
+export function operationOf(text: unknown): string {
+  if (typeof text !== 'string') return 'other';
+  const word = /^\s*(?:\(\s*)*([a-zA-Z]+)/.exec(text)?.[1]?.toLowerCase();
+  return word !== undefined && OPERATIONS.has(word) ? word : 'other';
+}
+
+export class DatabaseMetrics {
+  readonly registry = new Registry();
+
+  readonly duration = new Histogram({
+    name: 'formloom_db_query_duration_seconds',
+    help: 'Statements sent to the database, by kind (first keyword): from being awaited (waiting for a connection included) to the answer.',
+    labelNames: ['operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [this.registry],
+  });
+
+  readonly errors = new Histogram({
+    name: 'formloom_db_query_errors_duration_seconds',
+    help: 'Statements that failed, by kind, and how long they took to fail.',
+    labelNames: ['operation'] as const,
+    buckets: [0.001, 0.01, 0.1, 1, 5, 15],
+    registers: [this.registry],
+  });
+
+  readonly inFlight = new Gauge({
+    name: 'formloom_db_queries_in_flight',
+    help: 'Statements awaited and not yet answered (more than the pool size: statements wait for a connection).',
+    registers: [this.registry],
+  });
+
+  readonly transactions = new Gauge({
+    name: 'formloom_db_transactions_open',
+    help: 'Transactions open; each holds one pool connection until it ends.',
+    registers: [this.registry],
+  });
+
+  readonly poolSize = new Gauge({
+    name: 'formloom_db_pool_max_connections',
+    help: 'Connections the pool may open (postgres.js `max`; 1 for the embedded PGlite).',
+    labelNames: ['driver'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(driver: 'postgres' | 'pglite', maxConnections: number) {
+    this.poolSize.set({ driver }, maxConnections);
+  }
+
+  /** Times `run` (one statement). */
+  async time<T>(operation: string, run: () => PromiseLike<T>): Promise<T> {
+    const started = performance.now();
+    this.inFlight.inc();
+    try {
+      const value = await run();
+      this.duration.observe({ operation }, (performance.now() - started) / 1000);
+      return value;
+    } catch (error) {
+      this.errors.observe({ operation }, (performance.now() - started) / 1000);
+      throw error;
+    } finally {
+      this.inFlight.dec();
+    }
+  }
+
+  /** Counts the open transaction around `run`. */
+  async transaction<T>(run: () => PromiseLike<T>): Promise<T> {
+    this.transactions.inc();
+    try {
+      return await run();
+    } finally {
+      this.transactions.dec();
+    }
+  }
+}
+
+const metricsOfClient = new WeakMap<object, DatabaseMetrics>();
+
+/** The metrics of a drizzle handle whose client was instrumented (its `$client`), if any. */
+export function databaseMetricsOf(db: unknown): DatabaseMetrics | undefined {
+  const client = (db as { $client?: unknown } | undefined)?.$client;
+  return (typeof client === 'object' && client !== null) || typeof client === 'function' ? metricsOfClient.get(client) : undefined;
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/** Calls to `target`'s methods run on `target` itself; what a method returns as `this` comes back as `self`. */
+function passThrough(target: object, prop: string | symbol, self: object): unknown {
+  const value = Reflect.get(target, prop, target) as unknown;
+  if (typeof value !== 'function') return value;
+  return (...args: unknown[]) => {
+    const result = (value as AnyFunction).apply(target, args);
+    return result === target ? self : result;
+  };
+}
+
+/**
+ * postgres.js: `unsafe(text, params)` (all drizzle sends) returns a lazy query; it is timed from its
+ * first `then` (when it runs). `begin(fn)` hands `fn` an instrumented transaction client.
+ */
+function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetrics): T {
+  const wrapQuery = (query: object, operation: string): object => {
+    let timed: Promise<unknown> | undefined;
+    const run = () => (timed ??= metrics.time(operation, () => query as PromiseLike<unknown>));
+    const proxy: object = new Proxy(query, {
+      get(target, prop) {
+        if (prop === 'then') return (onFulfilled?: AnyFunction, onRejected?: AnyFunction) => run().then(onFulfilled, onRejected);
+        if (prop === 'catch') return (onRejected?: AnyFunction) => run().catch(onRejected);
+        if (prop === 'finally') return (onFinally?: () => void) => run().finally(onFinally);
+        return passThrough(target, prop, proxy);
+      },
+    });
+    return proxy;
+  };
+  const wrapSql = (sql: T): T => {
+    const proxy: T = new Proxy(sql, {
+      get(target, prop) {
+        if (prop === 'unsafe') {
+          return (...args: unknown[]) => wrapQuery((Reflect.get(target, prop, target) as AnyFunction).apply(target, args) as object, operationOf(args[0]));
+        }
+        if (prop === 'begin') {
+          return (...args: unknown[]) => {
+            const fn = args.pop() as (tx: T) => unknown;
+            const begin = Reflect.get(target, prop, target) as AnyFunction;
+            return metrics.transaction(() => begin.apply(target, [...args, (tx: T) => fn(wrapSql(tx))]) as PromiseLike<unknown>);
+          };
+        }
+        return passThrough(target, prop, proxy);
+      },
+    });
+    return proxy;
+  };
+  return wrapSql(client);
+}
+
+/** PGlite: `query` and `exec` are timed; `transaction(fn)` hands `fn` an instrumented transaction. */
+function instrumentPGlite<T extends object>(client: T, metrics: DatabaseMetrics): T {
+  const wrap = <C extends object>(target: C): C => {
+    const proxy: C = new Proxy(target, {
+      get(inner, prop) {
+        if (prop === 'query' || prop === 'exec') {
+          const method = Reflect.get(inner, prop, inner) as AnyFunction;
+          return (...args: unknown[]) => metrics.time(operationOf(args[0]), () => method.apply(inner, args) as PromiseLike<unknown>);
+        }
+        if (prop === 'transaction') {
+          const method = Reflect.get(inner, prop, inner) as AnyFunction;
+          return (fn: (tx: object) => unknown) => metrics.transaction(() => method.apply(inner, [(tx: object) => fn(wrap(tx))]) as PromiseLike<unknown>);
+        }
+        return passThrough(inner, prop, proxy);
+      },
+    });
+    return proxy;
+  };
+  return wrap(client);
+}
+
+/** The driver's client, instrumented (see the module comment); `databaseMetricsOf` finds `metrics` from it. */
+export function instrumentClient<T extends object>(driver: 'postgres' | 'pglite', client: T, metrics: DatabaseMetrics): T {
+  const instrumented = driver === 'postgres' ? instrumentPostgres(client, metrics) : instrumentPGlite(client, metrics);
+  metricsOfClient.set(instrumented, metrics);
+  return instrumented;
+}

@@ -266,7 +266,7 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
       data,
       finished: input.finish,
       meta,
-      ip: input.context.ip,
+      ip: storedIpSql(form.environmentId, input.context.ip), // as the environment's IP storage setting says
       country: input.context.country,
       visitedForm: counts.visits,
       completedForm: counts.completions,

@@ -56,6 +56,8 @@ export interface ComponentModule {
   answer?: AnswerRules;
   /** The question text a response carries as `headline` (default: content `question`). */
   headline?(component: StoredComponent): string;
+  /** Whether its fields include files (the step's form is then posted as multipart/form-data). */
+  multipart?: boolean;
   /** Its markup on the public page (default: its text content, as text). */
   render?(component: StoredComponent, ctx: RenderContext): Html | string;
   /** Origins it embeds in frames (the page's CSP `frame-src`). */

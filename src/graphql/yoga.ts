@@ -17,6 +17,7 @@ export interface YogaServerContext {
   idempotency?: GraphQLContext['idempotency'];
   /** The node's live feed (subscriptions); absent: subscriptions are refused. */
   liveFeed?: LiveFeed | undefined;
+  signFileUrl?: GraphQLContext['signFileUrl'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -60,13 +61,14 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so results are not cached per document. Parsed documents still are.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config)],
-    context: ({ db, principal, idempotency, liveFeed, request }) => ({
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
       idempotency,
       webhookRules: { allowPrivate: config.webhooks.allowPrivate },
       liveFeed,
+      signFileUrl,
       signal: request.signal,
     }),
     maskedErrors: {

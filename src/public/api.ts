@@ -3,6 +3,8 @@
  *
  * - `GET  /s/:formId/definition`: the published form's steps, components (ids are the questionIds) and theme.
  * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status}`.
+ * - `POST /s/:formId/uploads` (multipart: `componentId`, `file`…) → 201 `{files: [{id, name, size, contentType}]}`:
+ *   a FileUploader's answer is then the upload id (or a list of ids); see uploads.ts.
  * - `PATCH /s/:formId/responses/:responseId` with `Authorization: Bearer <resumeToken>`, `{answers, finished?}`
  *   → 200 `{id, visitorToken, finished, status}`.
  *
@@ -22,6 +24,7 @@ import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type Pub
 import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
+import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({
@@ -98,6 +101,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
+    await resolveUploadAnswers(db, form, parsed.data.answers, undefined);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     c.header('Cache-Control', 'no-store');
@@ -123,6 +127,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (replayed) return replayed;
       try {
         const { response } = await submit( { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
+        await syncResponseUploads(db, response);
         return c.json({ ...result(response), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.
@@ -150,6 +155,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
+    await resolveUploadAnswers(db, form, parsed.data.answers, row.id);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
@@ -161,6 +167,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         context: context(c),
         mustExist: true,
       });
+      await syncResponseUploads(db, response);
       c.header('Cache-Control', 'no-store');
       return c.json(result(response));
     } catch (error) {

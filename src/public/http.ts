@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppMetrics } from '../metrics.ts';
 import type { Context } from 'hono';
+import type { FileStorage } from '../uploads/storage.ts';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -23,14 +24,16 @@ export interface PublicDeps {
   submissionLimit: RateLimit;
   /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */
   answerLimits: AnswerLimits;
+  /** Where uploaded files are stored. */
+  fileStorage: FileStorage;
   /** Counts created and finished responses. */
   metrics?: Pick<AppMetrics, 'responseSubmitted'>;
 }
 
 export type PublicContext = Context<AppEnv>;
 
-/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition)(\/|$)/.test(c.req.path);
+/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`), which answers in JSON. */
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads)(\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
@@ -65,7 +68,9 @@ export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefin
     `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}`,
     fontsOrigin ? "font-src 'self' https:" : "font-src 'self'",
-    "img-src 'self' https: http: data:",
+    "img-src 'self' https: http: data: blob:",
+    // The FileUploader's script uploads to this server.
+    "connect-src 'self'",
     `frame-src ${frames.length > 0 ? frames.join(' ') : "'none'"}`,
     "form-action 'self'",
     "base-uri 'none'",

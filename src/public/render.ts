@@ -63,7 +63,7 @@ ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar
 <p class="fl-step-name">${step.name}<span class="sr-only"> (step ${stepIndex + 1} of ${total})</span></p>
 ${invalid ? html`<div class="fl-alert" role="alert">Please check the highlighted answers.</div>` : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? 'Go there'}</a>` : ''}</div>`)}
-<form method="post" action="/s/${form.id}?step=${stepIndex}" accept-charset="utf-8"${multipart ? ' enctype="multipart/form-data"' : ''}>
+<form method="post" action="/s/${form.id}?step=${stepIndex}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
 ${step.components.map((component) => renderComponent(component, ctx))}
 ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 </form>

@@ -18,10 +18,8 @@ import { removeFilesOf, sweepUnattachedUploads, UNATTACHED_TTL_MS } from '../src
 import { deriveSecret } from '../src/auth/auth.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 import { answerIn, componentAt, field, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
+import { PDF, PNG } from './file-fixtures.ts';
 
-/** A real 1×1 PNG and a minimal PDF. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-export const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
 let db: Database;
 let app: App;
@@ -55,16 +53,16 @@ beforeAll(async () => {
 const cv = () => componentAt(form, 0, 0);
 const photos = () => componentAt(form, 0, 1);
 
-function uploadBody(componentId: string, files: { name: string; bytes: Uint8Array; type?: string }[]): FormData {
+function uploadBody(componentId: string, files: { name: string; bytes: Uint8Array<ArrayBuffer>; type?: string }[]): FormData {
   const body = new FormData();
   body.append('componentId', componentId);
   for (const file of files) body.append('file', new File([file.bytes], file.name, { type: file.type ?? 'application/octet-stream' }));
   return body;
 }
-const upload = (componentId: string, files: { name: string; bytes: Uint8Array; type?: string }[], target = form) =>
+const upload = (componentId: string, files: { name: string; bytes: Uint8Array<ArrayBuffer>; type?: string }[], target = form) =>
   app.request(`/s/${target.id}/uploads`, { method: 'POST', body: uploadBody(componentId, files) });
 
-async function uploadedId(componentId: string, name: string, bytes: Uint8Array): Promise<string> {
+async function uploadedId(componentId: string, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const response = await upload(componentId, [{ name, bytes }]);
   expect(response.status).toBe(201);
   const body = (await response.json()) as { files: { id: string }[] };
@@ -125,7 +123,7 @@ describe('the JSON API', () => {
   it('refuses disallowed, disguised and oversized files with a path, and stores none of the request', async () => {
     const before = await rowCount();
     const filesBefore = (await storedFiles()).length;
-    const cases: [string, { name: string; bytes: Uint8Array }[], string, (string | number)[]][] = [
+    const cases: [string, { name: string; bytes: Uint8Array<ArrayBuffer> }[], string, (string | number)[]][] = [
       ['an HTML file', [{ name: 'page.html', bytes: Buffer.from('<script>alert(1)</script>') }], 'page.html: this type of file is not accepted', ['file', 0]],
       ['HTML named .png', [{ name: 'a.png', bytes: PNG }, { name: 'evil.png', bytes: Buffer.from('<html><script>alert(1)</script></html>') }], 'evil.png is not a valid .png file', ['file', 1]],
       ['a PDF named .png', [{ name: 'doc.png', bytes: PDF }], 'doc.png is not a valid .png file', ['file', 0]],

@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 
 export interface FileStorage {
@@ -92,11 +92,11 @@ export function s3Storage(settings: S3Settings): FileStorage {
       }
     },
     async remove(keys) {
-      for (let start = 0; start < keys.length; start += 1000) {
-        const batch = keys.slice(start, start + 1000);
-        if (batch.length === 0) continue;
-        await client.send(
-          new DeleteObjectsCommand({ Bucket: settings.bucket, Delete: { Objects: batch.map((key) => ({ Key: objectKey(key) })), Quiet: true } }),
+      // One DeleteObject per key (a few at a time): every S3-compatible server has it, while
+      // DeleteObjects' signed `?delete` request is one some of them get wrong.
+      for (let start = 0; start < keys.length; start += 8) {
+        await Promise.all(
+          keys.slice(start, start + 8).map((key) => client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }))),
         );
       }
     },

@@ -30,6 +30,8 @@ export interface StepPageInput extends PageChrome {
   prefill: { email?: string | undefined; name?: string | undefined };
   /** Host of the page (Calendly wants it to post booking events). */
   host: string;
+  /** The captcha providers' site keys from the configuration. */
+  captcha?: { turnstile: { siteKey: string | undefined }; recaptcha: { siteKey: string | undefined } } | undefined;
 }
 
 /** What a component's markup may use: the page being rendered and its step. */

@@ -62,6 +62,8 @@ export interface ComponentModule {
   render?(component: StoredComponent, ctx: RenderContext): Html | string;
   /** Origins it embeds in frames (the page's CSP `frame-src`). */
   frameOrigins?(component: StoredComponent): string[];
+  /** Origins it loads scripts from (the page's CSP `script-src`). */
+  scriptOrigins?(component: StoredComponent): string[];
   /** Its GraphQL types. */
   graphql?(kit: GraphQLKit): GraphQLMembers;
 }

@@ -25,6 +25,8 @@ import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
+import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
+import type { Form } from '../forms/forms.service.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({
@@ -64,6 +66,26 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     status: responseStatus(row, new Date(), config.dropOffMs),
   });
 
+  /**
+   * Takes the captcha tokens out of `answers` (a captcha records nothing) and checks them: every enforced
+   * captcha on a step this submission answers needs a token its provider confirms. A response to send
+   * when not (400 with the captcha's path; 503 when a provider can't be reached and CAPTCHA_FAIL_OPEN is off).
+   */
+  async function captchaRefusal(c: PublicContext, form: Form, answers: Record<string, unknown>): Promise<Response | undefined> {
+    const tokens = new Map<string, unknown>();
+    for (const component of form.steps.flatMap((step) => step.components)) {
+      if (!isCaptchaType(component.type) || !Object.hasOwn(answers, component.id)) continue;
+      tokens.set(component.id, answers[component.id]);
+      delete answers[component.id];
+    }
+    const answered = form.steps.filter((step) => step.components.some((component) => Object.hasOwn(answers, component.id) || tokens.has(component.id)));
+    const captchas = answered.flatMap((step) => enforcedCaptchas(step, config.captcha));
+    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    if (failed.some(({ outcome }) => outcome === 'unavailable')) return c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503);
+    if (failed.length > 0) return invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] })));
+    return undefined;
+  }
+
   app.get('/s/:formId/definition', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
@@ -102,6 +124,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
     await resolveUploadAnswers(db, form, parsed.data.answers, undefined);
+    // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
+    const captchaAnswers = { ...parsed.data.answers };
+    for (const component of form.steps.flatMap((step) => step.components)) if (isCaptchaType(component.type)) delete parsed.data.answers[component.id];
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     c.header('Cache-Control', 'no-store');
@@ -125,6 +150,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       };
       const replayed = await replay();
       if (replayed) return replayed;
+      const refused = await captchaRefusal(c, form, captchaAnswers);
+      if (refused) return refused;
       try {
         const { response } = await submit( { form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c) });
         await syncResponseUploads(db, response);
@@ -156,6 +183,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     await resolveUploadAnswers(db, form, parsed.data.answers, row.id);
+    const refused = await captchaRefusal(c, form, parsed.data.answers);
+    if (refused) return refused;
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {

@@ -59,13 +59,17 @@ export async function closedFormPage(c: PublicContext, form: Form, fontsCssUrl: 
 
 export const newNonce = () => randomBytes(16).toString('base64');
 
-/** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars. */
-export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[] }): string {
+/** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars and captcha provider. */
+export function pageCsp(
+  nonce: string,
+  options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[]; scriptOrigins?: readonly string[] },
+): string {
   const fontsOrigin = options.fontsCssUrl ? new URL(options.fontsCssUrl).origin : undefined;
   const frames = options.frameOrigins ?? [];
+  const scripts = options.scriptOrigins ?? [];
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${scripts.map((origin) => ` ${origin}`).join('')}`,
     `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}`,
     fontsOrigin ? "font-src 'self' https:" : "font-src 'self'",
     "img-src 'self' https: http: data: blob:",

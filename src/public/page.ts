@@ -24,6 +24,7 @@ import {
   type SubmitInput,
 } from '../responses/submissions.service.ts';
 import type { FieldError } from '../forms/components.ts';
+import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
 import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
@@ -44,7 +45,7 @@ import {
   type PublicContext,
   type PublicDeps,
 } from './http.ts';
-import { frameOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
+import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { createId } from '../ids.ts';
 
@@ -86,8 +87,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       host: new URL(c.req.url).host,
       nonce,
       fontsCssUrl: config.fontsCssUrl,
+      captcha: config.captcha,
     });
-    const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(form.steps[stepIndex]!) });
+    const step = form.steps[stepIndex]!;
+    const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(step), scriptOrigins: scriptOrigins(step) });
     return sendHtml(c, page.toString(), status, csp);
   }
 
@@ -153,6 +156,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
+    const captchas = enforcedCaptchas(step, config.captcha);
+    const captchaTokens = new Map<string, string>();
     if (read.ok) {
       // Files posted with the step (no JavaScript): checked and stored first, then answered by id
       // like the JSON API; a rejected file is not stored and its message shows at the field.
@@ -172,6 +177,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         const value = answerFromFields(component, fields, stored.get(component.id));
         if (value !== undefined) raw[component.id] = value;
       }
+      for (const captcha of captchas) captchaTokens.set(captcha.id, postedCaptchaToken(captcha, fields));
       fieldProblems = fields.problems;
     }
     // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
@@ -188,6 +194,13 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
+    // The step is taken only from a person: every enforced captcha's token confirmed by its provider.
+    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    if (failedCaptchas.length > 0) {
+      const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
+      const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
+      return showStep(c, form, stepIndex, { values, errors, data: existing?.data ?? [] }, status);
+    }
     const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
 

@@ -110,3 +110,10 @@ export function frameOrigins(step: StoredStep): string[] {
   for (const component of step.components) for (const origin of moduleOf(component.type)?.frameOrigins?.(component) ?? []) origins.add(origin);
   return [...origins];
 }
+
+/** Origins the step's components load scripts from (the CSP's script-src), e.g. a captcha provider's. */
+export function scriptOrigins(step: StoredStep): string[] {
+  const origins = new Set<string>();
+  for (const component of step.components) for (const origin of moduleOf(component.type)?.scriptOrigins?.(component) ?? []) origins.add(origin);
+  return [...origins];
+}

@@ -258,6 +258,7 @@ export type EnvironmentResponsesArgs = {
 export type FileUploaderAnswer = {
   __typename?: 'FileUploaderAnswer';
   componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The first file: a URL signed to work without an API key until it expires (FILE_URL_TTL_SECONDS); a link answer as given. */
   fileUrl?: Maybe<Scalars['String']['output']>;
   /** The question text. */
   headline?: Maybe<Scalars['String']['output']>;

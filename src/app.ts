@@ -33,6 +33,9 @@ import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { filesRoutes } from './rest/files.ts';
+import { signedFileUrl } from './uploads/file-urls.ts';
+import { createFileStorage, type FileStorage } from './uploads/storage.ts';
 
 export interface AppDeps {
   config: Config;
@@ -52,6 +55,8 @@ export interface AppDeps {
   metrics?: AppMetrics;
   /** The live feed of subscriptions; built from `events` when not given. */
   liveFeed?: LiveFeed;
+  /** Where uploaded files live (default: from the config, DATA_DIR/uploads or the S3 bucket). */
+  fileStorage?: FileStorage;
 }
 
 /** Longest wait of `/readyz` for the database's `select 1`. */
@@ -66,7 +71,7 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf }: AppDeps) {
+export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -75,6 +80,9 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     events.onResume(forgetAllVerifiedKeys);
   }
   const keyCacheTrusted = () => events?.live ?? true;
+  const fileStorage = fileStorageOf ?? createFileStorage(config);
+  const fileUrlSecret = deriveSecret(adminToken, 'file-urls');
+  const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
   // The responseEvents subscription's source (without a feed, subscriptions are refused).
   const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
   // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
@@ -159,6 +167,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
   app.route('/api/v1', webhooksRoutes(restDeps));
+  app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('/graphql', ...apiEdge);
@@ -170,7 +179,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed });
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl });
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
     if (!idempotency?.replayed) return response;
@@ -187,6 +196,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       config,
       db,
       cookieSecret: deriveSecret(adminToken, 'public-cookies'),
+      fileStorage,
       submissionLimit: limits.publicSubmissions,
       metrics,
       answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },

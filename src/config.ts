@@ -3,6 +3,7 @@
  * one message that names every bad variable.
  */
 import { z } from 'zod';
+import type { S3Settings } from './uploads/storage.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -140,7 +141,50 @@ const configSchema = z.object({
   FORM_PURGE_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   /** 0: this node never runs the retention job (another node does). */
   RETENTION_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
+  // ---- file uploads (README "File uploads")
+  /** Largest upload request (POST /s/:formId/uploads) or page post carrying files, in bytes; also caps a FileUploader's maxSize. */
+  UPLOAD_MAX_BODY_BYTES: z.coerce.number().int().min(65_536).default(26_214_400),
+  /** How long a signed file URL (GraphQL FileUploaderAnswer.fileUrl) stays valid, in seconds. */
+  FILE_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(604_800).default(3_600),
+  /** An S3-compatible bucket for uploaded files; unset: the DATA_DIR/uploads folder. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** The S3 API's address for non-AWS services (MinIO, R2, …); unset: AWS. */
+  S3_ENDPOINT: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** 1: bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want. */
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  /** Prefix of every object key formloom writes to the bucket. */
+  S3_KEY_PREFIX: z.string().max(200).regex(/^[A-Za-z0-9_./-]*$/, 'must be letters, digits, _ . / -').default(''),
+
+  // ---- captchas (README "Captchas")
+  TURNSTILE_SITE_KEY: z.string().min(1).max(200).optional(),
+  /** Turnstile's secret: with it, TurnstileWidget steps are accepted only with a token the verify URL confirms. */
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  RECAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
+  /** reCAPTCHA's secret: with it, Recaptcha steps are accepted only with a token the verify URL confirms. */
+  RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+  RECAPTCHA_VERIFY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://www.google.com/recaptcha/api/siteverify'),
+  /** 1: accept a captcha step when the provider can't be reached (fail open); 0 (default): refuse it. */
+  CAPTCHA_FAIL_OPEN: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  /** Longest wait for the provider's verify answer, in milliseconds. */
+  CAPTCHA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 });
+
+export interface CaptchaProviderConfig {
+  siteKey: string | undefined;
+  /** Unset: the captcha is shown (when a site key is known) but not enforced. */
+  secretKey: string | undefined;
+  verifyUrl: string;
+}
+
+export interface UploadsConfig {
+  maxBodyBytes: number;
+  fileUrlTtlSeconds: number;
+  s3: S3Settings | undefined;
+}
 
 export interface WebhookConfig {
   allowPrivate: boolean;
@@ -194,9 +238,11 @@ export interface Config {
   webhooks: WebhookConfig;
   subscriptionBuffer: number;
   retention: { intervalMs: number; formPurgeDays: number; worker: boolean };
+  uploads: UploadsConfig;
+  captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
 }
 
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -272,5 +318,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subscriptionBuffer: c.SUBSCRIPTION_BUFFER,
     retention: { intervalMs: c.RETENTION_INTERVAL, formPurgeDays: c.FORM_PURGE_DAYS, worker: c.RETENTION_WORKER === '1' },
+    uploads: {
+      maxBodyBytes: c.UPLOAD_MAX_BODY_BYTES,
+      fileUrlTtlSeconds: c.FILE_URL_TTL_SECONDS,
+      s3: c.S3_BUCKET
+        ? {
+            bucket: c.S3_BUCKET,
+            endpoint: c.S3_ENDPOINT,
+            region: c.S3_REGION,
+            accessKeyId: c.S3_ACCESS_KEY_ID,
+            secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: c.S3_FORCE_PATH_STYLE === '1',
+            keyPrefix: c.S3_KEY_PREFIX,
+          }
+        : undefined,
+    },
+    captcha: {
+      turnstile: { siteKey: c.TURNSTILE_SITE_KEY, secretKey: c.TURNSTILE_SECRET_KEY, verifyUrl: c.TURNSTILE_VERIFY_URL },
+      recaptcha: { siteKey: c.RECAPTCHA_SITE_KEY, secretKey: c.RECAPTCHA_SECRET_KEY, verifyUrl: c.RECAPTCHA_VERIFY_URL },
+      failOpen: c.CAPTCHA_FAIL_OPEN === '1',
+      timeoutMs: c.CAPTCHA_TIMEOUT_MS,
+    },
   };
 }

@@ -8,10 +8,13 @@
  * - a rejected request stores nothing (row counts of every table unchanged).
  * Runs per property are bounded (HOSTILE_RUNS, default 40) so CI time stays flat.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, forms, leads, responses, webhookDeliveries, webhookEndpoints } from '../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../src/db/schema.ts';
 import { createEndpoint } from '../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
@@ -26,6 +29,7 @@ let formId: string;
 let resume: { id: string; token: string };
 let endpointId: string;
 let emptyFormId: string;
+let uploaderId: string;
 
 beforeAll(async () => {
   // Row counts must see this file's writes only.
@@ -38,6 +42,8 @@ beforeAll(async () => {
     publicRateLimitPerMinute: 0,
     // Valid webhook bodies (a loopback URL) are created, so the whole path runs; URL rules have tests of their own.
     webhooks: { ...testConfig().webhooks, allowPrivate: true },
+    // Uploads that pass their checks land in a folder of this run's own.
+    dataDir: mkdtempSync(join(tmpdir(), 'formloom-hostile-')),
   });
   tenant = await createTenant(ctx.db);
   formId = (
@@ -50,9 +56,17 @@ beforeAll(async () => {
           { type: 'Dropdown', content: { question: 'Pick', options: ['a', 'b'], isMulti: true } },
         ],
       },
-      { name: 'More', components: [{ type: 'PasswordInput', content: { question: 'Secret' } }, { type: 'Disclaimer', content: { text: 'OK?' } }] },
+      {
+        name: 'More',
+        components: [
+          { type: 'PasswordInput', content: { question: 'Secret' } },
+          { type: 'Disclaimer', content: { text: 'OK?' } },
+          { type: 'FileUploader', content: { question: 'File', allowedTypes: ['png', 'txt'], multiple: true } },
+        ],
+      },
     ])
   ).id;
+  uploaderId = (await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, formId)))[0]!.steps[1]!.components[2]!.id;
   const started = await app.request(`/s/${formId}/responses`, json('POST', { answers: {} }));
   const body = (await started.json()) as { id: string; resumeToken: string };
   resume = { id: body.id, token: body.resumeToken };
@@ -157,7 +171,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures].map((table) => ctx.db.select({ n: count() }).from(table)));
+  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads].map((table) => ctx.db.select({ n: count() }).from(table)));
   return rows.map(([row]) => row!.n);
 }
 
@@ -444,4 +458,37 @@ describe('public pages and the public JSON API', () => {
   test.prop([segment], options)('definition: hostile ids', async (id) => {
     await send(`/s/${id}/definition`, {}, 'json');
   });
+
+  // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).
+  const filePart = fc.record({ name: fc.oneof(hostileString, fc.constantFrom('a.png', 'b.txt', 'c.html', '.png', 'x'.repeat(300) + '.txt')), bytes: fc.uint8Array({ maxLength: 64 }) });
+  const multipart = (parts: [string, string | { name: string; bytes: Uint8Array }][]) => {
+    const body = new FormData();
+    for (const [name, value] of parts) body.append(name, typeof value === 'string' ? value : new File([new Uint8Array(value.bytes)], value.name));
+    return body;
+  };
+  test.prop([fc.oneof(hostileString, fc.constant('')), fc.array(filePart, { maxLength: 3 }), fc.array(fc.tuple(hostileString, hostileString), { maxLength: 2 }), fc.boolean()], options)(
+    'POST uploads: hostile component ids, file names, bytes and fields',
+    async (componentId, files, extra, realComponent) => {
+      const parts: [string, string | { name: string; bytes: Uint8Array }][] = [['componentId', realComponent ? uploaderId : componentId], ...files.map((file) => ['file', file] as [string, typeof file]), ...extra];
+      await send(`/s/${formId}/uploads`, { method: 'POST', body: multipart(parts) }, 'json');
+    },
+  );
+
+  test.prop([bodyFrom({ componentId: 'x' }), hostileHeaders], options)('POST uploads: hostile text and headers', async (text, headers) => {
+    await send(`/s/${formId}/uploads`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', ...headers }, body: text }, 'json');
+  });
+
+  test.prop([fc.array(filePart, { maxLength: 2 }), fields], options)('page POST: hostile multipart with files', async (files, pairs) => {
+    const parts: [string, string | { name: string; bytes: Uint8Array }][] = [...files.map((file) => [`c.${uploaderId}`, file] as [string, typeof file]), ...pairs];
+    await send(`/s/${formId}?step=1`, { method: 'POST', body: multipart(parts) }, 'page');
+  });
+});
+
+describe('files', () => {
+  test.prop([segment, fc.dictionary(fc.oneof(fc.constantFrom('expires', 'signature'), hostileString), hostileString, { maxKeys: 3 }), fc.boolean()], options)(
+    'GET /api/v1/files: hostile ids and signatures, with or without a key',
+    async (id, query, withKey) => {
+      await send(`/api/v1/files/${id}?${new URLSearchParams(query)}`, { headers: withKey ? { 'x-api-key': tenant.apiKey } : {} }, 'json');
+    },
+  );
 });

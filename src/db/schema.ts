@@ -393,3 +393,30 @@ export const jobRuns = pgTable('job_runs', {
   /** The node that ran it (hostname:pid). */
   node: text('node').notNull().default(''),
 });
+/**
+ * Files uploaded to FileUploader components (src/uploads/). The bytes live in the file storage
+ * (DATA_DIR/uploads or an S3 bucket) under `storage_key`. An upload belongs to no response until a
+ * submission answers with it; unattached uploads (never used, replaced, or whose response was deleted:
+ * `response_id` is set to null) are swept with their files after a day. No foreign key to forms or
+ * environments: the row must outlive them until its file is removed.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id').notNull(),
+    formId: text('form_id').notNull(),
+    componentId: text('component_id').notNull(),
+    responseId: text('response_id').references(() => responses.id, { onDelete: 'set null' }),
+    storageKey: text('storage_key').notNull(),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('uploads_response_idx').on(t.responseId),
+    index('uploads_form_idx').on(t.formId),
+    index('uploads_unattached_created_idx').on(t.createdAt).where(sql`${t.responseId} is null`),
+  ],
+);

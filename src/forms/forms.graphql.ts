@@ -1,26 +1,18 @@
-/** GraphQL types and fields of forms: the Component union, Form, generateForm, importForm, deleteForm. */
+/** GraphQL types and fields of forms: Step (of catalogue components, components.graphql.ts), Form, generateForm, importForm, deleteForm. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { builder, type BuilderTypes } from '../graphql/builder.ts';
-import { asBoolean as bool, asString as str, asStrings as strings } from '../graphql/json-fields.ts';
+import { ComponentUnion } from '../components/components.graphql.ts';
+import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import {
-  CALENDAR_PROVIDERS,
-  generateFormInputSchema,
-  importFormNameSchema,
-  importStepsSchema,
-  isSchedulerType,
-  type IdentityField,
-  type StoredComponent,
-  type StoredStep,
-} from './components.ts';
+import type { StoredStep } from '../components/content.ts';
+import { generateFormInputSchema, importFormNameSchema, importStepsSchema } from './components.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
-// ---------------------------------------------------------------- components
+// ---------------------------------------------------------------- steps
 
 export const FormStatusEnum = builder.enumType('FormStatus', {
   description:
@@ -29,117 +21,6 @@ export const FormStatusEnum = builder.enumType('FormStatus', {
     'DRAFT' | 'PUBLISHED' | 'CLOSED',
     { value: (typeof FORM_STATUSES)[number] }
   >,
-});
-
-const CalendarProviderEnum = builder.enumType('CalendarProvider', {
-  description: 'Scheduling providers a Scheduler component can embed.',
-  values: CALENDAR_PROVIDERS,
-});
-
-type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
-
-/** A union member over stored components with the shared `id`, `type` and raw `content` fields. */
-function componentType(name: string, description: string, fields: (t: ComponentFields) => Record<string, unknown> = () => ({})) {
-  return builder.objectRef<StoredComponent>(name).implement({
-    description,
-    fields: (t) => ({
-      id: t.exposeID('id', { description: 'Stable id; the questionId of answers to this component.' }),
-      type: t.exposeString('type', { description: 'The stored component type, e.g. "CalendlyScreen".' }),
-      content: t.field({ type: 'JSON', description: 'The stored content, aliases normalised.', resolve: (c) => c.content }),
-      ...(fields(t) as Record<string, never>),
-    }),
-  });
-}
-
-const textField = (t: ComponentFields, key: string) => t.string({ nullable: true, resolve: (c) => str(c.content[key]) });
-const boolField = (t: ComponentFields, key: string) => t.boolean({ nullable: true, resolve: (c) => bool(c.content[key]) });
-
-const textInput = (name: string, description: string) =>
-  componentType(name, description, (t) => ({
-    question: textField(t, 'question'),
-    placeholder: textField(t, 'placeholder'),
-    required: boolField(t, 'required'),
-  }));
-
-const IdentityFieldRef = builder.objectRef<IdentityField>('IdentityField').implement({
-  description: 'One field of an IdentityInfo component.',
-  fields: (t) => ({
-    key: t.exposeString('key', { description: 'One of the 18 identity keys, e.g. emailAddress.' }),
-    label: t.exposeString('label'),
-    placeholder: t.exposeString('placeholder', { nullable: true }),
-    required: t.exposeBoolean('required', { nullable: true }),
-    includeDialCode: t.exposeBoolean('includeDialCode', { nullable: true }),
-    defaultDialCodeCountry: t.exposeString('defaultDialCodeCountry', { nullable: true }),
-    blockPersonalEmails: t.exposeBoolean('blockPersonalEmails', { nullable: true }),
-    revealAfter: t.exposeString('revealAfter', { nullable: true, description: 'Key of the field that must be filled first.' }),
-  }),
-});
-
-interface Calendar {
-  name: string;
-  dataUrl: string;
-}
-const CalendarRef = builder.objectRef<Calendar>('Calendar').implement({
-  fields: (t) => ({ name: t.exposeString('name'), dataUrl: t.exposeString('dataUrl') }),
-});
-const calendarType = (t: ComponentFields) =>
-  t.field({
-    type: CalendarProviderEnum,
-    nullable: true,
-    resolve: (c) => CALENDAR_PROVIDERS.find((provider) => provider === c.content.calendarType) ?? null,
-  });
-
-const members = {
-  ShortInput: textInput('ShortInput', 'Single-line text input.'),
-  LongInput: textInput('LongInput', 'Multi-line text area.'),
-  IdentityInfo: componentType('IdentityInfo', 'Collects identity fields (name, e-mail, company, …).', (t) => ({
-    fields: t.field({ type: [IdentityFieldRef], resolve: (c) => (c.content.fields as IdentityField[]) ?? [] }),
-  })),
-  Dropdown: componentType('Dropdown', 'A select box.', (t) => ({
-    question: textField(t, 'question'),
-    options: t.stringList({ resolve: (c) => strings(c.content.options) }),
-    placeholder: textField(t, 'placeholder'),
-    isMulti: boolField(t, 'isMulti'),
-    hideQuestion: boolField(t, 'hideQuestion'),
-  })),
-  MultipleOptionsQuestion: componentType('MultipleOptionsQuestion', 'Choices shown as buttons or check boxes.', (t) => ({
-    question: textField(t, 'question'),
-    choices: t.stringList({ resolve: (c) => strings(c.content.choices) }),
-    subheading: textField(t, 'subheading'),
-    isMulti: boolField(t, 'isMulti'),
-  })),
-  Scheduler: componentType('Scheduler', 'An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type).', (t) => ({
-    dataUrl: t.string({ resolve: (c) => str(c.content.dataUrl) ?? '' }),
-    message: textField(t, 'message'),
-    calendarType: calendarType(t),
-    prefillEmail: boolField(t, 'prefillEmail'),
-  })),
-  DynamicScheduler: componentType('DynamicScheduler', 'A scheduler choosing among several calendars.', (t) => ({
-    defaultCalendar: t.field({ type: CalendarRef, resolve: (c) => c.content.defaultCalendar as Calendar }),
-    calendars: t.field({ type: [CalendarRef], resolve: (c) => (c.content.calendars as Calendar[] | undefined) ?? [] }),
-    calendarType: calendarType(t),
-    message: textField(t, 'message'),
-  })),
-  NextButton: componentType('NextButton', 'The button to the next step.', (t) => ({ label: textField(t, 'label') })),
-  NextBackButtons: componentType('NextBackButtons', 'Next and back buttons.', (t) => ({
-    nextLabel: textField(t, 'nextLabel'),
-    backLabel: textField(t, 'backLabel'),
-  })),
-  Header: componentType('Header', 'A heading.', (t) => ({ title: textField(t, 'title'), subheading: textField(t, 'subheading') })),
-  Disclaimer: componentType('Disclaimer', 'Legal text with a check box.', (t) => ({ text: textField(t, 'text') })),
-  OtherComponent: componentType(
-    'OtherComponent',
-    'Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`.',
-  ),
-};
-
-const memberOf = (type: string): keyof typeof members =>
-  isSchedulerType(type) ? 'Scheduler' : Object.hasOwn(members, type) ? (type as keyof typeof members) : 'OtherComponent';
-
-export const ComponentUnion = builder.unionType('Component', {
-  description: 'A component of a form step; the member follows the component type.',
-  types: Object.values(members),
-  resolveType: (component) => memberOf(component.type),
 });
 
 const StepRef = builder.objectRef<StoredStep>('Step').implement({

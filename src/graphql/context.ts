@@ -18,6 +18,8 @@ export interface GraphQLContext {
   webhookRules: EndpointRules;
   /** The node's live feed of events, for subscriptions (absent in in-process REST operations). */
   liveFeed?: LiveFeed | undefined;
+  /** A signed, expiring URL of an uploaded file (GraphQL's FileUploaderAnswer.fileUrl); absent: the plain URL. */
+  signFileUrl?: ((uploadId: string) => string) | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
 }

@@ -18,6 +18,7 @@ export interface YogaServerContext {
   idempotency?: GraphQLContext['idempotency'];
   /** The node's live feed (subscriptions); absent: subscriptions are refused. */
   liveFeed?: LiveFeed | undefined;
+  signFileUrl?: GraphQLContext['signFileUrl'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -62,13 +63,14 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin()],
-    context: ({ db, principal, idempotency, liveFeed, request }) => ({
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
       idempotency,
       webhookRules: { allowPrivate: config.webhooks.allowPrivate },
       liveFeed,
+      signFileUrl,
       signal: request.signal,
     }),
     maskedErrors: {

@@ -3,6 +3,8 @@
  *
  * - `GET  /s/:formId/definition`: the published form's steps, components (ids are the questionIds) and theme.
  * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status}`.
+ * - `POST /s/:formId/uploads` (multipart: `componentId`, `file`…) → 201 `{files: [{id, name, size, contentType}]}`:
+ *   a FileUploader's answer is then the upload id (or a list of ids); see uploads.ts.
  * - `PATCH /s/:formId/responses/:responseId` with `Authorization: Bearer <resumeToken>`, `{answers, finished?}`
  *   → 200 `{id, visitorToken, finished, status}`.
  *
@@ -22,6 +24,9 @@ import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type Pub
 import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
+import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
+import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
+import type { Form } from '../forms/forms.service.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({
@@ -61,6 +66,42 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     status: responseStatus(row, new Date(), config.dropOffMs),
   });
 
+  /**
+   * Takes the captcha tokens out of `answers` (a captcha records nothing) and checks them: every enforced
+   * captcha on a step this submission answers needs a token its provider confirms. A response to send
+   * when not (400 with the captcha's path; 503 when a provider can't be reached and CAPTCHA_FAIL_OPEN is off).
+   */
+  async function captchaRefusal(c: PublicContext, form: Form, answers: Record<string, unknown>): Promise<Response | undefined> {
+    const tokens = new Map<string, unknown>();
+    for (const component of form.steps.flatMap((step) => step.components)) {
+      if (!isCaptchaType(component.type) || !Object.hasOwn(answers, component.id)) continue;
+      tokens.set(component.id, answers[component.id]);
+      delete answers[component.id];
+    }
+    const answered = form.steps.filter((step) => step.components.some((component) => Object.hasOwn(answers, component.id) || tokens.has(component.id)));
+    const captchas = answered.flatMap((step) => enforcedCaptchas(step, config.captcha));
+    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    if (failed.some(({ outcome }) => outcome === 'unavailable')) return c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503);
+    if (failed.length > 0) return invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] })));
+    return undefined;
+  }
+
+  /**
+   * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
+   * which that response holds by now. (An unreadable key is reported where the key is used.)
+   */
+  async function idempotentResponseId(c: PublicContext, formId: string): Promise<string | undefined> {
+    let key: string | undefined;
+    try {
+      key = parseIdempotencyKey(c.req.header('idempotency-key'), MIN_PUBLIC_KEY_LENGTH);
+    } catch {
+      return undefined;
+    }
+    if (key === undefined) return undefined;
+    const sessionId = apiSessionKey(deriveSecret(cookieSecret, `idempotent-start:${formId}:${key}`));
+    return (await findSessionResponse(db, formId, sessionId))?.id;
+  }
+
   app.get('/s/:formId/definition', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
@@ -98,6 +139,10 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
+    await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));
+    // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
+    const captchaAnswers = { ...parsed.data.answers };
+    for (const component of form.steps.flatMap((step) => step.components)) if (isCaptchaType(component.type)) delete parsed.data.answers[component.id];
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     c.header('Cache-Control', 'no-store');
@@ -121,9 +166,12 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       };
       const replayed = await replay();
       if (replayed) return replayed;
+      const refused = await captchaRefusal(c, form, captchaAnswers);
+      if (refused) return refused;
       try {
         // Without a key the resume token is fresh and random: no response can have its session yet.
         const { response } = await submit({ form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c), newSession: key === undefined });
+        await syncResponseUploads(db, response);
         return c.json({ ...result(response), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.
@@ -151,6 +199,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
+    await resolveUploadAnswers(db, form, parsed.data.answers, row.id);
+    const refused = await captchaRefusal(c, form, parsed.data.answers);
+    if (refused) return refused;
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
@@ -162,6 +213,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         context: context(c),
         mustExist: true,
       });
+      await syncResponseUploads(db, response);
       c.header('Cache-Control', 'no-store');
       return c.json(result(response));
     } catch (error) {

@@ -8,6 +8,8 @@
  * - Schedulers: booking events posted by the embedded provider page (Calendly, Cal.com, HubSpot) fill
  *   the step's hidden booking fields (`eventScheduled`, `uri`, `meetingTime`, `meetingEndTime`).
  * - DynamicScheduler: the calendar picker swaps the embedded calendar.
+ * - FileUploader: a chosen file is uploaded at once (POST /s/:formId/uploads) with a progress bar and a
+ *   preview (images) or its name; the step then posts the upload's id in place of the file.
  */
 export const CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
@@ -97,6 +99,77 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       set('meetingEndTime', booked.meetingEndTime);
       var note = box.querySelector('[data-booked]');
       if (note) note.classList.remove('fl-hidden');
+    });
+  });
+  each('input[type=file][data-upload]', function (input) {
+    var box = input.closest('.fl-c');
+    var status = box && box.querySelector('[data-upload-status]');
+    if (!status) return;
+    function note(text, isError) {
+      var p = document.createElement('p');
+      p.className = isError ? 'fl-error' : 'fl-note';
+      p.textContent = text;
+      status.appendChild(p);
+      return p;
+    }
+    input.addEventListener('change', function () {
+      var files = Array.prototype.slice.call(input.files || []);
+      if (files.length === 0) return;
+      status.textContent = '';
+      var body = new FormData();
+      body.append('componentId', input.getAttribute('data-component'));
+      files.forEach(function (file) { body.append('file', file); });
+      var list = document.createElement('ul');
+      list.className = 'fl-files';
+      files.forEach(function (file) {
+        var item = document.createElement('li');
+        if (/^image\//.test(file.type)) {
+          var img = document.createElement('img');
+          img.className = 'fl-preview';
+          img.alt = '';
+          img.src = URL.createObjectURL(file);
+          item.appendChild(img);
+        }
+        item.appendChild(document.createTextNode(file.name));
+        list.appendChild(item);
+      });
+      status.appendChild(list);
+      var bar = document.createElement('progress');
+      bar.max = 100;
+      bar.value = 0;
+      bar.setAttribute('aria-label', 'Upload progress');
+      status.appendChild(bar);
+      var xhr = new XMLHttpRequest();
+      xhr.open('POST', input.getAttribute('data-upload'));
+      xhr.upload.addEventListener('progress', function (event) {
+        if (event.lengthComputable) bar.value = Math.round((event.loaded / event.total) * 100);
+      });
+      xhr.addEventListener('load', function () {
+        var answer = null;
+        try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = null; }
+        if (xhr.status === 201 && answer && answer.files) {
+          bar.value = 100;
+          var kept = box.querySelector('[data-files]');
+          if (kept) kept.parentNode.removeChild(kept);
+          answer.files.forEach(function (file) {
+            var hidden = document.createElement('input');
+            hidden.type = 'hidden';
+            hidden.name = input.name;
+            hidden.value = file.id;
+            status.appendChild(hidden);
+          });
+          // The files went up already: the step posts their ids, not the files again.
+          input.value = '';
+          input.required = false;
+          note(answer.files.length === 1 ? 'Uploaded.' : answer.files.length + ' files uploaded.');
+        } else {
+          var messages = answer && answer.errors ? answer.errors.map(function (e) { return e.message; }) : [answer && answer.message || 'The upload failed.'];
+          input.value = '';
+          note(messages.join(' '), true);
+        }
+      });
+      xhr.addEventListener('error', function () { note('The upload failed. Check your connection and try again.', true); });
+      xhr.send(body);
     });
   });
 })();`;

@@ -1,7 +1,8 @@
 /**
  * Reading a page's form post (`POST /s/:formId`) before any of it is used: urlencoded or multipart
- * only, text fields only (the pages have no file inputs), well-formed UTF-8, and no string PostgreSQL
- * would refuse (NUL). WHATWG form decoding silently turns undecodable bytes (UTF-8-encoded
+ * only, text fields only except the step's file inputs (FileUploader), well-formed UTF-8, and no
+ * string PostgreSQL would refuse (NUL). A multipart post to a step with file inputs carries binary
+ * parts, so its bytes as a whole are not checked as UTF-8 (its text fields are still checked for NUL). WHATWG form decoding silently turns undecodable bytes (UTF-8-encoded
  * surrogates included) into U+FFFD, so the bytes are checked first: a body that is not valid UTF-8 is
  * refused rather than stored altered.
  */
@@ -11,8 +12,11 @@ import type { PublicContext } from './http.ts';
 
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
+/** Files posted to file inputs, by field name (empty inputs left out). */
+export type PostedFiles = Map<string, File[]>;
+
 export type FormBodyResult =
-  | { ok: true; body: FormBody }
+  | { ok: true; body: FormBody; files: PostedFiles }
   /** 415: not a form post. 400: unreadable, or `problems` name the offending fields (when known). */
   | { ok: false; status: 400 | 415; problems: FieldProblem[] };
 
@@ -50,13 +54,15 @@ function undecodableFields(text: string): FieldProblem[] | undefined {
   return problems;
 }
 
-export async function readFormBody(c: PublicContext): Promise<FormBodyResult> {
+/** `fileFields`: names of the step's file inputs, the only fields that may carry files. */
+export async function readFormBody(c: PublicContext, fileFields: ReadonlySet<string> = new Set()): Promise<FormBodyResult> {
   const mediaType = c.req.header('content-type')?.split(';')[0]!.trim().toLowerCase() ?? '';
   if (!FORM_TYPES.has(mediaType)) return { ok: false, status: 415, problems: [] };
   let parsed: Record<string, string | File | (string | File)[]>;
   try {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (!isUtf8(bytes)) return { ok: false, status: 400, problems: [] };
+    const binaryParts = mediaType === 'multipart/form-data' && fileFields.size > 0;
+    if (!binaryParts && !isUtf8(bytes)) return { ok: false, status: 400, problems: [] };
     if (mediaType === 'application/x-www-form-urlencoded') {
       const undecodable = undecodableFields(utf8.decode(bytes));
       if (!undecodable) return { ok: false, status: 400, problems: [] };
@@ -68,19 +74,24 @@ export async function readFormBody(c: PublicContext): Promise<FormBodyResult> {
     return { ok: false, status: 400, problems: [] };
   }
   const body: FormBody = new Map();
+  const files: PostedFiles = new Map();
   const problems: FieldProblem[] = [];
   for (const [name, value] of Object.entries(parsed)) {
     if (unsafeStringProblem(name)) return { ok: false, status: 400, problems: [] };
     const values = Array.isArray(value) ? value : [value];
     const texts: string[] = [];
     for (const item of values) {
-      if (typeof item !== 'string') problems.push({ name, message: 'This field takes text, not a file' });
+      if (typeof item !== 'string') {
+        if (!fileFields.has(name)) problems.push({ name, message: 'This field takes text, not a file' });
+        // An empty file input posts a part with no name and no bytes.
+        else if (item.name !== '' || item.size > 0) files.set(name, [...(files.get(name) ?? []), item]);
+      }
       else if (unsafeStringProblem(item)) problems.push({ name, message: 'This field contains characters that cannot be stored (NUL)' });
       else texts.push(item);
     }
     body.set(name, texts);
   }
-  return problems.length > 0 ? { ok: false, status: 400, problems: dedupe(problems) } : { ok: true, body };
+  return problems.length > 0 ? { ok: false, status: 400, problems: dedupe(problems) } : { ok: true, body, files };
 }
 
 const dedupe = (problems: FieldProblem[]) => [...new Map(problems.map((p) => [`${p.name}\u0001${p.message}`, p])).values()];

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppMetrics } from '../metrics.ts';
 import type { Context } from 'hono';
+import type { FileStorage } from '../uploads/storage.ts';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -23,14 +24,16 @@ export interface PublicDeps {
   submissionLimit: RateLimit;
   /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */
   answerLimits: AnswerLimits;
+  /** Where uploaded files are stored. */
+  fileStorage: FileStorage;
   /** Counts created and finished responses. */
   metrics?: Pick<AppMetrics, 'responseSubmitted'>;
 }
 
 export type PublicContext = Context<AppEnv>;
 
-/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition)(\/|$)/.test(c.req.path);
+/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`), which answers in JSON. */
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads)(\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
@@ -56,16 +59,22 @@ export async function closedFormPage(c: PublicContext, form: Form, fontsCssUrl: 
 
 export const newNonce = () => randomBytes(16).toString('base64');
 
-/** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars. */
-export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[] }): string {
+/** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars and captcha provider. */
+export function pageCsp(
+  nonce: string,
+  options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[]; scriptOrigins?: readonly string[] },
+): string {
   const fontsOrigin = options.fontsCssUrl ? new URL(options.fontsCssUrl).origin : undefined;
   const frames = options.frameOrigins ?? [];
+  const scripts = options.scriptOrigins ?? [];
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${scripts.map((origin) => ` ${origin}`).join('')}`,
     `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}`,
     fontsOrigin ? "font-src 'self' https:" : "font-src 'self'",
-    "img-src 'self' https: http: data:",
+    "img-src 'self' https: http: data: blob:",
+    // The FileUploader's script uploads to this server.
+    "connect-src 'self'",
     `frame-src ${frames.length > 0 ? frames.join(' ') : "'none'"}`,
     "form-action 'self'",
     "base-uri 'none'",

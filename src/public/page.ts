@@ -24,8 +24,11 @@ import {
   type SubmitInput,
 } from '../responses/submissions.service.ts';
 import type { FieldError } from '../forms/components.ts';
+import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
+import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
-import { answerFromFields, componentOfField, PostedFields } from './form-fields.ts';
+import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
+import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
 import {
   leadCookieName,
   liveForm,
@@ -42,7 +45,7 @@ import {
   type PublicContext,
   type PublicDeps,
 } from './http.ts';
-import { frameOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
+import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { createId } from '../ids.ts';
 
@@ -84,8 +87,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       host: new URL(c.req.url).host,
       nonce,
       fontsCssUrl: config.fontsCssUrl,
+      captcha: config.captcha,
     });
-    const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(form.steps[stepIndex]!) });
+    const step = form.steps[stepIndex]!;
+    const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(step), scriptOrigins: scriptOrigins(step) });
     return sendHtml(c, page.toString(), status, csp);
   }
 
@@ -134,7 +139,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form), 303);
     const step = form.steps[stepIndex]!;
-    const read = await readFormBody(c);
+    const uploaders = step.components.filter((component) => moduleOf(component.type)?.multipart === true);
+    const read = await readFormBody(c, new Set(uploaders.map((component) => fieldName(component))));
     if (!read.ok && read.status === 415) {
       return sendMessagePage(c, 415, 'Unsupported form data', 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).');
     }
@@ -152,12 +158,28 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
+    const captchas = enforcedCaptchas(step, config.captcha);
+    const captchaTokens = new Map<string, string>();
     if (read.ok) {
+      // Files posted with the step (no JavaScript): checked and stored first, then answered by id
+      // like the JSON API; a rejected file is not stored and its message shows at the field.
+      const uploadErrors: FieldMessages = new Map();
+      for (const component of uploaders) {
+        const posted = read.files.get(fieldName(component));
+        if (!posted) continue;
+        const files = await Promise.all(posted.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })));
+        const target = { environmentId: form.environmentId, formId: form.id, component };
+        const stored = await storeUploads(db, deps.fileStorage, target, files, { maxBodyBytes: config.uploads.maxBodyBytes });
+        if (stored.ok) read.body.set(fieldName(component), stored.files.map((file) => file.id));
+        else uploadErrors.set(component.id, stored.errors.map((error) => error.message));
+      }
+      if (uploadErrors.size > 0) return showStep(c, form, stepIndex, { values: storedValues(), errors: uploadErrors, data: existing?.data ?? [] }, 422);
       const fields = new PostedFields(read.body);
       for (const component of step.components) {
         const value = answerFromFields(component, fields, stored.get(component.id));
         if (value !== undefined) raw[component.id] = value;
       }
+      for (const captcha of captchas) captchaTokens.set(captcha.id, postedCaptchaToken(captcha, fields));
       fieldProblems = fields.problems;
     }
     // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
@@ -170,9 +192,17 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       }
       return showStep(c, form, stepIndex, { values: storedValues(), errors, data: existing?.data ?? [] }, 400);
     }
+    await resolveUploadAnswers(db, form, raw, existing?.id);
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
+    // The step is taken only from a person: every enforced captcha's token confirmed by its provider.
+    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    if (failedCaptchas.length > 0) {
+      const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
+      const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
+      return showStep(c, form, stepIndex, { values, errors, data: existing?.data ?? [] }, status);
+    }
     const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
 
@@ -188,6 +218,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     };
     try {
       const { response } = await submit( submission);
+      await syncResponseUploads(db, response);
       await setLeadCookie(c, deps, form, response.leadId);
       return c.redirect(formPath(form, isLast ? '?done=1' : `?step=${stepIndex + 1}`), 303);
     } catch (error) {
@@ -197,6 +228,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
       // Required questions of earlier steps are unanswered: keep this step's answers, point there.
       const { response } = await submit( { ...submission, finish: false });
+      await syncResponseUploads(db, response);
       await setLeadCookie(c, deps, form, response.leadId);
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);

@@ -5,7 +5,7 @@
  * (PUBLIC_MAX_BODY_BYTES → 413, closing the connection); the JSON API answers those with `{message}`,
  * the page with a short HTML page.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { appErrorOf, HTTP_STATUS, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
@@ -16,6 +16,7 @@ import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
 import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
 import { mountPage } from './page.ts';
+import { mountUploads } from './uploads.ts';
 import { clientIp } from './request-info.ts';
 
 export type { PublicDeps } from './http.ts';
@@ -35,6 +36,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.use('/s/:formId/definition', apiCors);
   app.use('/s/:formId/responses', apiCors);
   app.use('/s/:formId/responses/*', apiCors);
+  app.use('/s/:formId/uploads', apiCors);
 
   const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     const decision = await submissionLimit.consume(clientIp(c, config.trustProxy) || 'unknown');
@@ -51,12 +53,20 @@ export function publicRoutes(deps: PublicDeps) {
   const limitBody = limitBodySize(config.publicMaxBodyBytes, (c, message) =>
     isPublicApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message),
   );
-  for (const path of ['/s/:formId', '/s/:formId/responses', '/s/:formId/responses/:responseId']) {
+  for (const path of ['/s/:formId/responses', '/s/:formId/responses/:responseId']) {
     app.on(['POST', 'PATCH'], path, rateLimit, limitBody);
   }
+  // Files: uploads, and page posts that may carry them (multipart), get the larger upload limit.
+  const limitUploadBody = limitBodySize(config.uploads.maxBodyBytes, (c, message) =>
+    isPublicApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message),
+  );
+  const isMultipart = (c: Context<AppEnv>) => c.req.header('content-type')?.trim().toLowerCase().startsWith('multipart/form-data') === true;
+  app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) => (isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next)));
+  app.post('/s/:formId/uploads', rateLimit, limitUploadBody);
 
   mountPage(app, deps);
   mountApi(app, deps);
+  mountUploads(app, deps);
   app.all('/s/:formId', (c) => {
     c.header('Allow', 'GET, POST');
     return sendMessagePage(c, 405, 'Method not allowed', `This page answers GET and POST, not ${c.req.method}.`);
@@ -64,6 +74,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.all('/s/:formId/definition', methodNotAllowed(['GET']));
   app.all('/s/:formId/responses', methodNotAllowed(['POST']));
   app.all('/s/:formId/responses/:responseId', methodNotAllowed(['PATCH']));
+  app.all('/s/:formId/uploads', methodNotAllowed(['POST']));
 
   // Unexpected failures: the JSON API answers like the rest of the API, a page with a page; the cause is logged.
   app.onError((error, c) => {

@@ -14,8 +14,9 @@
  * with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets show it as
  * text instead of evaluating it (OWASP "CSV injection").
  */
-import { isBookingType, type IdentityField } from '../forms/components.ts';
-import { headlineOf, identityFields, isAnswerable } from './shapes.ts';
+import { identityFields, type IdentityField } from '../components/identity-info.ts';
+import { isBookingType } from '../components/schedulers.ts';
+import { headlineOf, isAnswerable } from './shapes.ts';
 
 /** The fixed leading columns of every export, in order. */
 export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;

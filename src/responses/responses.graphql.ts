@@ -1,13 +1,14 @@
 /**
  * GraphQL types and queries of responses: `formResponses` and `environmentResponses`, Relay-style
  * forward connections (`first` ≤ 100, `after`) over the keyset listings of responses.service.ts.
- * Each answer is offered raw (`response`, as stored) and typed (`answer`, a union by component type).
+ * Each answer is offered raw (`response`, as stored) and typed (`answer`, the Answer union of the
+ * component modules, components.graphql.ts).
  */
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { invalidInput, notFound } from '../errors.ts';
-import { IDENTITY_FIELD_KEYS, isBookingType, type FieldError } from '../forms/components.ts';
-import { builder, type BuilderTypes } from '../graphql/builder.ts';
-import { asBoolean as bool, asInt as int, asString as str, asStrings as strings } from '../graphql/json-fields.ts';
+import { AnswerUnion } from '../components/components.graphql.ts';
+import type { FieldError } from '../components/content.ts';
+import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import {
@@ -22,107 +23,6 @@ import {
   type ResponseDateField,
   type ResponsePage,
 } from './responses.service.ts';
-
-// ---------------------------------------------------------------- typed answers
-
-type Stored = ResponseAnswer['response'];
-
-type AnswerFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Stored>;
-
-/** A member of the Answer union: the fields every answer has, plus the type's own. */
-function answerType(name: string, description: string, fields: (t: AnswerFieldBuilder) => object = () => ({})) {
-  return builder.objectRef<Stored>(name).implement({
-    description,
-    fields: (t) => ({
-      type: t.string({ description: 'The component type answered, e.g. "Dropdown".', resolve: (r) => r.type }),
-      headline: t.string({ nullable: true, description: 'The question text.', resolve: (r) => str(r.headline) }),
-      componentShapeVersion: t.string({ nullable: true, resolve: (r) => str(r.componentShapeVersion) }),
-      leadAttribute: t.string({ nullable: true, description: 'The lead attribute this answer sets, if any.', resolve: (r) => str(r.leadAttribute) }),
-      ...(fields(t) as Record<string, never>),
-    }),
-  });
-}
-
-const textInput = (t: AnswerFieldBuilder) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) });
-
-interface Choice {
-  key: string;
-  value: boolean;
-  index: number;
-}
-const ChoiceRef = builder.objectRef<Choice>('ChoiceAnswer').implement({
-  description: 'One choice of a MultipleOptionsQuestion and whether it was picked.',
-  fields: (t) => ({ key: t.exposeString('key'), value: t.exposeBoolean('value'), index: t.exposeInt('index') }),
-});
-const choicesOf = (value: unknown): Choice[] =>
-  Array.isArray(value)
-    ? value.flatMap((c: unknown, i) => {
-        if (typeof c !== 'object' || c === null) return [];
-        const choice = c as Record<string, unknown>;
-        const key = str(choice.key);
-        return key === null ? [] : [{ key, value: choice.value === true, index: int(choice.index) ?? i }];
-      })
-    : [];
-
-const answerMembers = {
-  ShortInput: answerType('ShortInputAnswer', 'Answer to a ShortInput.', textInput),
-  LongInput: answerType('LongInputAnswer', 'Answer to a LongInput.', textInput),
-  Dropdown: answerType('DropdownAnswer', 'Answer to a Dropdown.', (t) => ({
-    selected: t.stringList({ description: 'The option(s) picked; one element unless the dropdown is multi-select.', resolve: (r) => strings(r.selected) }),
-    isMulti: t.boolean({ description: 'True when the stored answer is a list.', resolve: (r) => Array.isArray(r.selected) }),
-  })),
-  MultipleOptionsQuestion: answerType('MultipleOptionsQuestionAnswer', 'Answer to a MultipleOptionsQuestion.', (t) => ({
-    choices: t.field({ type: [ChoiceRef], resolve: (r) => choicesOf(r.choices) }),
-    selectedOther: t.boolean({ nullable: true, description: 'The respondent chose "Other".', resolve: (r) => bool(r.selectedOther) }),
-  })),
-  IdentityInfo: answerType('IdentityInfoAnswer', 'The identity fields collected; `fullName` is first + last name when not given.', (t) =>
-    Object.fromEntries(
-      IDENTITY_FIELD_KEYS.map((key) => [
-        key,
-        t.string({
-          nullable: true,
-          resolve: (r) =>
-            key === 'fullName'
-              ? (str(r.fullName) ?? ([str(r.firstName), str(r.lastName)].filter(Boolean).join(' ') || null))
-              : str(r[key]),
-        }),
-      ]),
-    ),
-  ),
-  Scheduler: answerType('SchedulerAnswer', 'Answer to a scheduler (`Scheduler`, `<Provider>Screen`, `DynamicScheduler`).', (t) => ({
-    eventScheduled: t.boolean({ nullable: true, resolve: (r) => bool(r.eventScheduled) }),
-    uri: t.string({ nullable: true, description: "The provider's URI of the booked event.", resolve: (r) => str(r.uri) }),
-    meetingTime: t.string({ nullable: true, description: 'ISO 8601.', resolve: (r) => str(r.meetingTime) }),
-    meetingEndTime: t.string({ nullable: true, description: 'ISO 8601.', resolve: (r) => str(r.meetingEndTime) }),
-    ownerEmails: t.stringList({ resolve: (r) => strings(r.ownerEmails) }),
-    guestEmails: t.stringList({ resolve: (r) => strings(r.guestEmails) }),
-  })),
-  Disclaimer: answerType('DisclaimerAnswer', 'Answer to a Disclaimer.', (t) => ({
-    check: t.boolean({ nullable: true, description: 'The box was ticked.', resolve: (r) => bool(r.check) }),
-  })),
-  GraphicOptions: answerType('GraphicOptionsAnswer', 'Answer to GraphicOptions: the picked option.', (t) => ({
-    index: t.int({ nullable: true, resolve: (r) => int(r.index) }),
-    value: t.string({ nullable: true, resolve: (r) => str(r.value) }),
-  })),
-  FileUploader: answerType('FileUploaderAnswer', 'Answer to a FileUploader.', (t) => ({
-    fileUrl: t.string({ nullable: true, resolve: (r) => str(r.fileUrl) }),
-  })),
-  PasswordInput: answerType('PasswordInputAnswer', 'Answer to PasswordInput / PasswordCreatorInput: stored hashed, nothing readable.'),
-  Other: answerType('OtherAnswer', 'Answer to any other component type; read the raw `response`.'),
-};
-
-function answerMemberOf(type: string): keyof typeof answerMembers {
-  if (isBookingType(type)) return 'Scheduler';
-  if (type === 'PasswordCreatorInput') return 'PasswordInput';
-  if (type === 'MultipleChoiceSingleAnswer' || type === 'MultipleChoiceQuestion') return 'MultipleOptionsQuestion';
-  return type !== 'Other' && Object.hasOwn(answerMembers, type) ? (type as keyof typeof answerMembers) : 'Other';
-}
-
-const AnswerUnion = builder.unionType('Answer', {
-  description: "Typed view of one answer; the member follows the answered component's type.",
-  types: Object.values(answerMembers),
-  resolveType: (response) => answerMembers[answerMemberOf(response.type)],
-});
 
 const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
   description: 'One answer of a response.',

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { generateFormInputSchema } from '../forms/components.ts';
+import { KNOWN_FILE_TYPES } from '../uploads/file-types.ts';
+import { fileQuerySchema } from './files.ts';
 import {
   createdWebhookEndpointSchema,
   deletedWebhookEndpointSchema,
@@ -283,6 +285,7 @@ function buildDocument(sources: OpenApiSources) {
       },
       ...webhookPaths(),
       ...privacyPaths(),
+      '/api/v1/files/{fileId}': filePath(),
       '/api/v1/openapi.json': {
         get: {
           operationId: 'openApiDocument',
@@ -304,6 +307,36 @@ function buildDocument(sources: OpenApiSources) {
             '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
           },
         },
+      },
+    },
+  };
+}
+
+/** GET /api/v1/files/{fileId} (src/rest/files.ts): an uploaded file, as a download. */
+function filePath() {
+  const contentTypes = [...new Set(Object.values(KNOWN_FILE_TYPES).map((type) => type.contentType.split(';')[0]!))];
+  return {
+    get: {
+      operationId: 'downloadFile',
+      summary: 'An uploaded file (FileUploader answer), as an attachment',
+      description:
+        "With the environment's API key (or the admin token), or without one on a signed URL: `expires` and `signature` as GraphQL's FileUploaderAnswer.fileUrl gives them (valid FILE_URL_TTL_SECONDS).",
+      security: [{ apiKey: [] }, { adminToken: [] }, {}],
+      parameters: [
+        { name: 'fileId', in: 'path', required: true, description: 'The upload id (`upl_…`), as in the answer\'s `files[].id`.', schema: { type: 'string' } },
+        ...queryParameters(fileQuerySchema.shape as Record<string, z.ZodType>, {
+          expires: 'Signed URL: its expiry, Unix time in seconds.',
+          signature: 'Signed URL: its signature.',
+        }),
+      ],
+      responses: {
+        '200': {
+          description: 'The file, with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`.',
+          content: Object.fromEntries(contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+        },
+        ...EDGE_RESPONSES,
+        '403': errorResponse('The signature is wrong or has expired.', { message: 'This file link has expired' }),
+        '404': errorResponse('No such file in the caller\'s environment.', { message: 'File not found' }),
       },
     },
   };

@@ -354,6 +354,7 @@ export type Erasure = {
 export type FileUploaderAnswer = {
   __typename?: 'FileUploaderAnswer';
   componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The first file: a URL signed to work without an API key until it expires (FILE_URL_TTL_SECONDS); a link answer as given. */
   fileUrl?: Maybe<Scalars['String']['output']>;
   /** The question text. */
   headline?: Maybe<Scalars['String']['output']>;

@@ -1,0 +1,145 @@
+/**
+ * Recaptcha and TurnstileWidget: the provider's widget on the page, and a check that the step it is
+ * on is sent by a person. They record nothing in the response.
+ *
+ * - Site key: the component's `siteKey`, else RECAPTCHA_SITE_KEY / TURNSTILE_SITE_KEY. Without one
+ *   nothing is shown.
+ * - Enforced when the provider's secret is configured (RECAPTCHA_SECRET_KEY / TURNSTILE_SECRET_KEY):
+ *   the step is accepted only with a token the provider's verify endpoint confirms. The page posts the
+ *   widget's token; the JSON API takes it as the captcha's answer (`answers[captchaId]`), required in
+ *   every submission that answers a question on the captcha's step.
+ * - The provider unreachable (or answering nonsense) within CAPTCHA_TIMEOUT_MS: refused (fail closed)
+ *   unless CAPTCHA_FAIL_OPEN=1.
+ */
+import { html } from 'hono/html';
+import { loose, shortText, type StoredComponent, type StoredStep } from './content.ts';
+import { fieldName, type PostedFields } from './fields.ts';
+import { allErrorsOf, box, domId, errorText, str } from './markup.ts';
+import type { ComponentModule } from './module.ts';
+
+export const CAPTCHA_TYPES = ['Recaptcha', 'TurnstileWidget'] as const;
+export type CaptchaType = (typeof CAPTCHA_TYPES)[number];
+export const isCaptchaType = (type: string): type is CaptchaType => (CAPTCHA_TYPES as readonly string[]).includes(type);
+
+interface Provider {
+  /** Where the config keeps its keys. */
+  configKey: 'recaptcha' | 'turnstile';
+  script: string;
+  /** Origins the widget loads scripts and frames from. */
+  origins: string[];
+  /** The field the widget adds to the form when not told another name. */
+  defaultField: string;
+  widgetClass: string;
+}
+
+const PROVIDERS: Record<CaptchaType, Provider> = {
+  TurnstileWidget: {
+    configKey: 'turnstile',
+    script: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+    origins: ['https://challenges.cloudflare.com'],
+    defaultField: 'cf-turnstile-response',
+    widgetClass: 'cf-turnstile',
+  },
+  Recaptcha: {
+    configKey: 'recaptcha',
+    script: 'https://www.google.com/recaptcha/api.js',
+    origins: ['https://www.google.com', 'https://www.gstatic.com', 'https://www.recaptcha.net'],
+    defaultField: 'g-recaptcha-response',
+    widgetClass: 'g-recaptcha',
+  },
+};
+
+export interface CaptchaProviderSettings {
+  siteKey: string | undefined;
+  secretKey: string | undefined;
+  verifyUrl: string;
+}
+export interface CaptchaSettings {
+  turnstile: CaptchaProviderSettings;
+  recaptcha: CaptchaProviderSettings;
+  failOpen: boolean;
+  timeoutMs: number;
+}
+
+type SiteKeys = Record<Provider['configKey'], { siteKey: string | undefined }>;
+export const siteKeyOf = (component: StoredComponent, settings: SiteKeys | undefined): string | undefined =>
+  isCaptchaType(component.type) ? (str(component.content.siteKey) ?? settings?.[PROVIDERS[component.type].configKey].siteKey) : undefined;
+
+export const CAPTCHA_MESSAGES = {
+  missing: 'Please complete the check that you are not a robot.',
+  rejected: 'The check that you are not a robot failed or expired. Please try it again.',
+  unavailable: 'The check that you are not a robot cannot be verified right now. Please try again in a moment.',
+} as const;
+
+export type CaptchaOutcome = 'ok' | keyof typeof CAPTCHA_MESSAGES;
+
+/** Asks the provider whether `token` is good (Turnstile and reCAPTCHA share the siteverify protocol). */
+export async function verifyCaptchaToken(
+  provider: CaptchaProviderSettings,
+  token: string,
+  remoteIp: string,
+  options: Pick<CaptchaSettings, 'failOpen' | 'timeoutMs'>,
+): Promise<CaptchaOutcome> {
+  if (token.trim() === '') return 'missing';
+  if (token.length > 4096) return 'rejected';
+  const body = new URLSearchParams({ secret: provider.secretKey ?? '', response: token });
+  if (remoteIp) body.set('remoteip', remoteIp);
+  try {
+    const response = await fetch(provider.verifyUrl, { method: 'POST', body, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'error' });
+    if (!response.ok) throw new Error(`verify answered ${response.status}`);
+    const answer = (await response.json()) as { success?: unknown };
+    if (typeof answer !== 'object' || answer === null || typeof answer.success !== 'boolean') throw new Error('verify answered without success');
+    return answer.success ? 'ok' : 'rejected';
+  } catch {
+    return options.failOpen ? 'ok' : 'unavailable';
+  }
+}
+
+/** The captchas of a step that are enforced (their provider's secret is configured). */
+export const enforcedCaptchas = (step: StoredStep, settings: CaptchaSettings): StoredComponent[] =>
+  step.components.filter((component) => isCaptchaType(component.type) && settings[PROVIDERS[component.type].configKey].secretKey !== undefined);
+
+/** The token a page post carries for a captcha: its own field, else the widget's default field. */
+export function postedCaptchaToken(component: StoredComponent, fields: PostedFields): string {
+  if (!isCaptchaType(component.type)) return '';
+  return fields.one(fieldName(component)) || fields.one(PROVIDERS[component.type].defaultField);
+}
+
+/** Verifies each captcha's token; the captchas whose check did not pass, with why. */
+export async function checkCaptchas(
+  captchas: readonly StoredComponent[],
+  tokenOf: (component: StoredComponent) => unknown,
+  remoteIp: string,
+  settings: CaptchaSettings,
+): Promise<{ component: StoredComponent; outcome: Exclude<CaptchaOutcome, 'ok'> }[]> {
+  const results = await Promise.all(
+    captchas.map(async (component) => {
+      const token = tokenOf(component);
+      const provider = settings[PROVIDERS[component.type as CaptchaType].configKey];
+      const outcome: CaptchaOutcome = typeof token !== 'string' ? 'missing' : await verifyCaptchaToken(provider, token, remoteIp, settings);
+      return { component, outcome };
+    }),
+  );
+  return results.filter((result): result is { component: StoredComponent; outcome: Exclude<CaptchaOutcome, 'ok'> } => result.outcome !== 'ok');
+}
+
+const content = loose({ siteKey: shortText.optional() });
+
+export const captchas: ComponentModule = {
+  types: { Recaptcha: content, TurnstileWidget: content },
+  render(component, ctx) {
+    const siteKey = siteKeyOf(component, ctx.captcha);
+    if (!siteKey || !isCaptchaType(component.type)) return '';
+    const provider = PROVIDERS[component.type];
+    const messages = allErrorsOf(ctx, component);
+    const id = domId(component);
+    // Turnstile names its token field as told; reCAPTCHA's is always g-recaptcha-response.
+    return box(
+      component,
+      messages.length > 0,
+      html`<div class="${provider.widgetClass}" id="${id}" data-sitekey="${siteKey}" data-response-field-name="${fieldName(component)}"${messages.length ? html` aria-describedby="${id}-error"` : ''}></div><noscript><p class="fl-note">This step needs JavaScript for a check that you are not a robot.</p></noscript><script src="${provider.script}" nonce="${ctx.nonce}" async defer></script>${errorText(id, messages)}`,
+    );
+  },
+  frameOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
+  scriptOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
+};

@@ -1,0 +1,51 @@
+/** Disclaimer: legal text with a check box. The answer is a boolean, stored as `check`. */
+import { html } from 'hono/html';
+import { z } from 'zod';
+import { asBoolean as bool } from '../graphql/json-fields.ts';
+import { loose, shortText, text } from './content.ts';
+import { fieldName } from './fields.ts';
+import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import type { ComponentModule } from './module.ts';
+
+const TICK = 'Please tick the box to continue';
+
+export const disclaimer: ComponentModule = {
+  types: { Disclaimer: loose({ text: text.optional(), checkboxLabel: shortText.optional(), required: z.boolean().optional() }) },
+  answer: {
+    parse(_component, raw, problems, required) {
+      if (raw === null || raw === undefined) {
+        if (required) problems.add([], TICK);
+        return null;
+      }
+      if (typeof raw !== 'boolean') {
+        problems.add([], 'Must be a boolean');
+        return null;
+      }
+      if (required && !raw) problems.add([], TICK);
+      return { check: raw };
+    },
+    fromFields: (component, fields) => fields.one(fieldName(component)) !== '',
+    toAnswer: (_component, response) => response.check,
+  },
+  headline: (component) => (typeof component.content.text === 'string' ? component.content.text : ''),
+  render(component, ctx) {
+    const id = domId(component);
+    const messages = errorsOf(ctx, component.id);
+    const body = str(component.content.text);
+    const checked = ctx.values.get(component.id) === true;
+    const required = component.content.required === true;
+    return box(
+      component,
+      messages.length > 0,
+      html`${body ? html`<p class="fl-disclaimer-text">${body}</p>` : ''}<label class="fl-check" for="${id}"><input type="checkbox" id="${id}" name="${fieldName(component)}" value="on"${checked ? ' checked' : ''}${required ? ' required' : ''}${describedBy(id, messages)}><span>${str(component.content.checkboxLabel) ?? 'I agree'}</span></label>${errorText(id, messages)}`,
+    );
+  },
+  graphql: (kit) => ({
+    components: { Disclaimer: kit.component('Disclaimer', 'Legal text with a check box.', (t) => ({ text: kit.text(t, 'text') })) },
+    answers: {
+      Disclaimer: kit.answer('DisclaimerAnswer', 'Answer to a Disclaimer.', (t) => ({
+        check: t.boolean({ nullable: true, description: 'The box was ticked.', resolve: (r) => bool(r.check) }),
+      })),
+    },
+  }),
+};

@@ -1,0 +1,163 @@
+/**
+ * FileUploader: real files. Content: `question`, `required`, `allowedTypes` (file type names, see
+ * uploads/file-types.ts; default: common documents and images), `maxSize` (bytes; default 10 MB,
+ * capped by UPLOAD_MAX_BODY_BYTES), `multiple` (several files) and `maxFiles` (default 10 when multiple).
+ *
+ * The page posts the files with the step (multipart; with JavaScript each file is uploaded on its own
+ * with progress, then posted by id). The JSON API uploads first (`POST /s/:formId/uploads`) and answers
+ * with the upload id (or a list of ids when `multiple`). An http(s) link is still taken as an answer
+ * (older clients). Stored: `fileUrl` (the first file's formloom URL) and `files` [{id, name, size,
+ * contentType, url}].
+ */
+import { html } from 'hono/html';
+import { z } from 'zod';
+import { asString as str } from '../graphql/json-fields.ts';
+import { DEFAULT_ALLOWED_TYPES, DEFAULT_MAX_FILE_BYTES, FILE_TYPE_NAMES, formatBytes } from '../uploads/file-types.ts';
+import { fileUrl } from '../uploads/file-urls.ts';
+import { isEmpty, REQUIRED } from './answers.ts';
+import { isHttpUrl, text, type Content } from './content.ts';
+import { fieldName } from './fields.ts';
+import { box, domId, errorsOf, errorText, label } from './markup.ts';
+import type { ComponentModule } from './module.ts';
+
+/** Largest `maxSize` a FileUploader may declare (the server's UPLOAD_MAX_BODY_BYTES caps it further). */
+const MAX_DECLARED_BYTES = 1024 * 1024 * 1024;
+export const MAX_FILES = 20;
+
+/** A stored upload a submission answers with (made only from the uploads table, never from client JSON). */
+export class UploadedFile {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly contentType: string,
+    readonly size: number,
+  ) {}
+}
+
+export interface FileUploaderRules {
+  allowedTypes: string[];
+  maxBytes: number;
+  maxFiles: number;
+}
+
+/** What a FileUploader accepts, `maxBodyBytes` being the server's largest upload body. */
+export function fileUploaderRules(content: Content, maxBodyBytes = Number.POSITIVE_INFINITY): FileUploaderRules {
+  const allowed = Array.isArray(content.allowedTypes) ? content.allowedTypes.filter((t): t is string => typeof t === 'string') : [];
+  const declared = typeof content.maxSize === 'number' && content.maxSize > 0 ? content.maxSize : DEFAULT_MAX_FILE_BYTES;
+  const multiple = content.multiple === true;
+  return {
+    allowedTypes: allowed.length > 0 ? allowed : DEFAULT_ALLOWED_TYPES,
+    maxBytes: Math.min(declared, maxBodyBytes),
+    maxFiles: multiple ? (typeof content.maxFiles === 'number' ? content.maxFiles : 10) : 1,
+  };
+}
+
+const fileType = z.string().transform((value) => value.replace(/^\./, '').toLowerCase()).pipe(
+  z.enum(FILE_TYPE_NAMES as [string, ...string[]], { error: (issue) => `Unknown file type ${JSON.stringify(issue.input)}; known: ${FILE_TYPE_NAMES.join(', ')}` }),
+);
+
+const NOT_AN_UPLOAD = 'Must be the id of a file uploaded to this question (POST /s/{formId}/uploads), or an http(s) link';
+
+/** A file of a stored answer, or one shown on the page. */
+interface ShownFile {
+  id: string;
+  name: string;
+  size?: number;
+}
+const shownFiles = (value: unknown): ShownFile[] =>
+  (Array.isArray(value) ? value : [value]).flatMap((item): ShownFile[] => {
+    if (item instanceof UploadedFile) return [{ id: item.id, name: item.name, size: item.size }];
+    if (typeof item === 'object' && item !== null && typeof (item as Content).id === 'string') {
+      const file = item as Content;
+      return [{ id: file.id as string, name: typeof file.name === 'string' ? file.name : 'file', ...(typeof file.size === 'number' ? { size: file.size } : {}) }];
+    }
+    if (typeof item === 'string' && item !== '') return [{ id: item, name: item.startsWith('upl_') ? 'a file uploaded earlier' : item }];
+    return [];
+  });
+
+export const fileUploader: ComponentModule = {
+  types: {
+    FileUploader: {
+      schema: z.looseObject({
+        question: text.optional(),
+        required: z.boolean().optional(),
+        allowedTypes: z.array(fileType).min(1, 'name at least 1 file type').max(FILE_TYPE_NAMES.length).optional(),
+        maxSize: z.number().int().min(1).max(MAX_DECLARED_BYTES).optional(),
+        multiple: z.boolean().optional(),
+        maxFiles: z.number().int().min(1).max(MAX_FILES).optional(),
+      }),
+    },
+  },
+  multipart: true,
+  answer: {
+    parse({ content }, raw, problems, required) {
+      if (isEmpty(raw)) {
+        if (required) problems.add([], REQUIRED);
+        return null;
+      }
+      // A link (older clients).
+      if (typeof raw === 'string' && isHttpUrl(raw.trim())) return { fileUrl: raw.trim() };
+      const { maxFiles } = fileUploaderRules(content);
+      const items = Array.isArray(raw) ? raw : [raw];
+      if (Array.isArray(raw) && maxFiles === 1 && raw.length > 1) {
+        problems.add([], 'Upload one file');
+        return null;
+      }
+      if (items.length > maxFiles) {
+        problems.add([], `Upload at most ${maxFiles} files`);
+        return null;
+      }
+      const files: UploadedFile[] = [];
+      items.forEach((item, index) => {
+        if (item instanceof UploadedFile) files.push(item);
+        else problems.add(Array.isArray(raw) ? [index] : [], NOT_AN_UPLOAD);
+      });
+      if (problems.any) return null;
+      const unique = [...new Map(files.map((file) => [file.id, file])).values()];
+      return {
+        fileUrl: fileUrl(unique[0]!.id),
+        files: unique.map((file) => ({ id: file.id, name: file.name, size: file.size, contentType: file.contentType, url: fileUrl(file.id) })),
+      };
+    },
+    fromFields(component, fields, stored) {
+      const ids = fields.all(fieldName(component)).filter((value) => value !== '');
+      if (ids.length === 0) return stored ? undefined : '';
+      return component.content.multiple === true || ids.length > 1 ? ids : ids[0];
+    },
+    toAnswer: (_component, response) => (Array.isArray(response.files) ? response.files : response.fileUrl),
+  },
+  render(component, ctx) {
+    const { content } = component;
+    const id = domId(component);
+    const messages = errorsOf(ctx, component.id);
+    const rules = fileUploaderRules(content);
+    const current = shownFiles(ctx.values.get(component.id));
+    const accept = rules.allowedTypes.map((type) => `.${type}`).join(',');
+    const required = content.required === true && current.length === 0;
+    const noteId = `${id}-note`;
+    const kept = current.map(
+      (file) =>
+        html`<li><input type="hidden" name="${fieldName(component)}" value="${file.id}">${file.name}${file.size !== undefined ? ` (${formatBytes(file.size)})` : ''}</li>`,
+    );
+    return box(
+      component,
+      messages.length > 0,
+      html`${label(component, id)}${current.length > 0 ? html`<ul class="fl-files" data-files>${kept}</ul><p class="fl-note">Choose another file to replace ${current.length === 1 ? 'it' : 'them'}.</p>` : ''}<input type="file" id="${id}" name="${fieldName(component)}" class="fl-input" accept="${accept}"${content.multiple === true ? ' multiple' : ''}${required ? ' required' : ''} data-upload="/s/${ctx.form.id}/uploads" data-component="${component.id}" data-max-bytes="${rules.maxBytes}" aria-describedby="${noteId}${messages.length ? ` ${id}-error` : ''}"${messages.length ? ' aria-invalid="true"' : ''}${content.question ? '' : html` aria-label="File"`}><p class="fl-note" id="${noteId}">Accepted: ${rules.allowedTypes.join(', ')}; up to ${formatBytes(rules.maxBytes)}${rules.maxFiles > 1 ? `, ${rules.maxFiles} files` : ''}.</p><div class="fl-upload-status" data-upload-status aria-live="polite"></div>${errorText(id, messages)}`,
+    );
+  },
+  graphql: (kit) => ({
+    answers: {
+      FileUploader: kit.answer('FileUploaderAnswer', 'Answer to a FileUploader.', (t) => ({
+        fileUrl: t.string({
+          nullable: true,
+          description: 'The first file: a URL signed to work without an API key until it expires (FILE_URL_TTL_SECONDS); a link answer as given.',
+          resolve: (r, _args, ctx) => {
+            const files = Array.isArray(r.files) ? r.files : [];
+            const first = files[0] as { id?: unknown } | undefined;
+            return typeof first?.id === 'string' && ctx.signFileUrl ? ctx.signFileUrl(first.id) : str(r.fileUrl);
+          },
+        }),
+      })),
+    },
+  }),
+};

@@ -1,0 +1,88 @@
+/**
+ * GraphicOptions: options with pictures, one to pick. The answer is the option's index (number) or
+ * value (string); stored as `index` and `value`.
+ */
+import { html } from 'hono/html';
+import { z } from 'zod';
+import { asInt as int, asString as jsonStr } from '../graphql/json-fields.ts';
+import { isEmpty, REQUIRED } from './answers.ts';
+import { contentString, httpUrl, isHttpUrl, LIMITS, loose, shortText, text, type Content } from './content.ts';
+import { fieldName } from './fields.ts';
+import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import type { ComponentModule } from './module.ts';
+
+export interface GraphicOption {
+  label: string;
+  value: string;
+  imageUrl: string | undefined;
+}
+export function graphicOptions(content: Content): GraphicOption[] {
+  if (!Array.isArray(content.options)) return [];
+  return content.options.map((raw, index) => {
+    const option = (typeof raw === 'object' && raw !== null ? raw : {}) as Content;
+    const value = contentString(option.value) ?? contentString(option.label) ?? String(index);
+    return { label: contentString(option.label) ?? value, value, imageUrl: contentString(option.imageUrl) };
+  });
+}
+
+export const graphicOptionsModule: ComponentModule = {
+  types: {
+    GraphicOptions: loose({
+      question: text.optional(),
+      options: z
+        .array(z.looseObject({ label: shortText.optional(), value: shortText.optional(), imageUrl: httpUrl.optional() }))
+        .max(LIMITS.maxOptions)
+        .optional(),
+    }),
+  },
+  answer: {
+    parse({ content }, raw, problems, required) {
+      const options = graphicOptions(content);
+      if (isEmpty(raw)) {
+        if (required) problems.add([], REQUIRED);
+        return null;
+      }
+      let index = -1;
+      if (typeof raw === 'number' && Number.isInteger(raw)) index = raw;
+      else if (typeof raw === 'string') index = options.findIndex((o) => o.value === raw);
+      else {
+        problems.add([], 'Must be an option index (number) or value (string)');
+        return null;
+      }
+      const option = options[index];
+      if (!option) {
+        problems.add([], 'Not one of the options');
+        return null;
+      }
+      return { index, value: option.value };
+    },
+    fromFields(component, fields) {
+      const value = fields.one(fieldName(component));
+      return /^\d+$/.test(value) ? Number(value) : value;
+    },
+    toAnswer: (_component, response) => response.index,
+  },
+  render(component, ctx) {
+    const id = domId(component);
+    const messages = errorsOf(ctx, component.id);
+    const value = ctx.values.get(component.id);
+    const question = str(component.content.question);
+    const options = graphicOptions(component.content).map(
+      (option, index) =>
+        html`<label class="fl-choice" for="${id}-${index}">${option.imageUrl && isHttpUrl(option.imageUrl) ? html`<img src="${option.imageUrl}" alt="" loading="lazy">` : ''}<span><input type="radio" id="${id}-${index}" name="${fieldName(component)}" value="${index}"${value === index ? ' checked' : ''}${component.content.required === true ? ' required' : ''}>${option.label}</span></label>`,
+    );
+    return box(
+      component,
+      messages.length > 0,
+      html`<fieldset class="fl-fieldset"${describedBy(id, messages)}>${question ? html`<legend class="fl-question">${question}</legend>` : ''}<div class="fl-graphic">${options}</div></fieldset>${errorText(id, messages)}`,
+    );
+  },
+  graphql: (kit) => ({
+    answers: {
+      GraphicOptions: kit.answer('GraphicOptionsAnswer', 'Answer to GraphicOptions: the picked option.', (t) => ({
+        index: t.int({ nullable: true, resolve: (r) => int(r.index) }),
+        value: t.string({ nullable: true, resolve: (r) => jsonStr(r.value) }),
+      })),
+    },
+  }),
+};

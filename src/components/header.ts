@@ -1,0 +1,18 @@
+/** Header: a heading and subheading; takes no answer. */
+import { html } from 'hono/html';
+import { loose, text } from './content.ts';
+import { box, str } from './markup.ts';
+import type { ComponentModule } from './module.ts';
+
+export const header: ComponentModule = {
+  types: { Header: loose({ title: text.optional(), subheading: text.optional() }) },
+  headline: (component) => (typeof component.content.title === 'string' ? component.content.title : ''),
+  render(component) {
+    const title = str(component.content.title);
+    const sub = str(component.content.subheading);
+    return box(component, false, html`${title ? html`<h1>${title}</h1>` : ''}${sub ? html`<p>${sub}</p>` : ''}`);
+  },
+  graphql: (kit) => ({
+    components: { Header: kit.component('Header', 'A heading.', (t) => ({ title: kit.text(t, 'title'), subheading: kit.text(t, 'subheading') })) },
+  }),
+};

@@ -1,0 +1,69 @@
+/**
+ * The contract of a component module: everything about one component type (or family) in one place.
+ * `catalogue.ts` lists the modules; forms, the public pages, submissions and the GraphQL schema read
+ * every type-specific rule from them.
+ */
+import type { ObjectRef } from '@pothos/core';
+import type { BuilderTypes, builder } from '../graphql/builder.ts';
+import type { Fields, Problems, StoredResponse } from './answers.ts';
+import type { ContentRules, StoredComponent } from './content.ts';
+import type { PostedFields } from './fields.ts';
+import type { Html, RenderContext } from './markup.ts';
+
+export type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
+export type AnswerFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredResponse>;
+type FieldMap = Record<string, unknown>;
+
+/**
+ * Handed to a module's `graphql` (by components.graphql.ts) so modules never import the schema builder
+ * at runtime: services read the catalogue without loading GraphQL.
+ */
+export interface GraphQLKit {
+  builder: typeof builder;
+  /** A member of the Component union: `id`, `type`, raw `content`, plus the type's own fields. */
+  component(name: string, description: string, fields?: (t: ComponentFields) => FieldMap): ObjectRef<BuilderTypes, StoredComponent>;
+  /** A member of the Answer union: `type`, `headline`, `componentShapeVersion`, `leadAttribute`, plus the type's own fields. */
+  answer(name: string, description: string, fields?: (t: AnswerFields) => FieldMap): ObjectRef<BuilderTypes, StoredResponse>;
+  /** A nullable string / boolean field read from the component's content. */
+  text(t: ComponentFields, key: string): unknown;
+  bool(t: ComponentFields, key: string): unknown;
+}
+
+/** The GraphQL members a module defines, keyed by the component type (or answered type) they describe. */
+export interface GraphQLMembers {
+  components?: Record<string, ObjectRef<BuilderTypes, StoredComponent>>;
+  answers?: Record<string, ObjectRef<BuilderTypes, StoredResponse>>;
+}
+
+export interface AnswerRules {
+  /**
+   * Validates `raw` (the JSON API's answer shape) into the type's stored fields, or `null` for "no
+   * answer"; problems carry paths relative to the answer.
+   */
+  parse(component: StoredComponent, raw: unknown, problems: Problems, required: boolean): Fields;
+  /** The answer the page's posted fields give; `undefined` keeps the stored one. */
+  fromFields(component: StoredComponent, fields: PostedFields, stored: StoredResponse | undefined): unknown;
+  /** A stored response back in the answer shape (to prefill a step); secrets are never returned. */
+  toAnswer(component: StoredComponent, response: StoredResponse): unknown;
+  /** Whether it must be answered before a response can finish (default: content `required: true`). */
+  isRequired?(component: StoredComponent): boolean;
+}
+
+export interface ComponentModule {
+  /** Every input type this module accepts, with its content rules (older names carry `storedType`). */
+  types: Readonly<Record<string, ContentRules>>;
+  /** How a component is answered; a module without it takes no answer and records nothing. */
+  answer?: AnswerRules;
+  /** The question text a response carries as `headline` (default: content `question`). */
+  headline?(component: StoredComponent): string;
+  /** Whether its fields include files (the step's form is then posted as multipart/form-data). */
+  multipart?: boolean;
+  /** Its markup on the public page (default: its text content, as text). */
+  render?(component: StoredComponent, ctx: RenderContext): Html | string;
+  /** Origins it embeds in frames (the page's CSP `frame-src`). */
+  frameOrigins?(component: StoredComponent): string[];
+  /** Origins it loads scripts from (the page's CSP `script-src`). */
+  scriptOrigins?(component: StoredComponent): string[];
+  /** Its GraphQL types. */
+  graphql?(kit: GraphQLKit): GraphQLMembers;
+}

@@ -1,0 +1,68 @@
+/** ShortInput and LongInput: one line or a text area; the answer is a string, stored as `input`. */
+import { z } from 'zod';
+import { html } from 'hono/html';
+import { asString as str } from '../graphql/json-fields.ts';
+import { ANSWER_LIMITS, stringAnswer } from './answers.ts';
+import { LIMITS, text, shortText, type ContentRules, type StoredComponent } from './content.ts';
+import { fieldName } from './fields.ts';
+import { inputValue, singleInput } from './markup.ts';
+import type { ComponentModule, GraphQLKit } from './module.ts';
+
+export const inputContent: ContentRules = {
+  schema: z.looseObject({
+    question: text.optional(),
+    placeholder: shortText.optional(),
+    required: z.boolean().optional(),
+    maxLength: z.number().int().min(1).max(LIMITS.maxTextLength).optional(),
+  }),
+};
+
+/** The longest answer: content `maxLength` (capped), else the type's default. */
+export function maxLengthOf(component: StoredComponent): number {
+  const fallback = component.type === 'LongInput' ? ANSWER_LIMITS.longInput : ANSWER_LIMITS.shortInput;
+  const configured = component.content.maxLength;
+  return typeof configured === 'number' && configured > 0 ? Math.min(configured, ANSWER_LIMITS.longInput) : fallback;
+}
+
+const graphql = (kit: GraphQLKit) => {
+  const component = (name: string, description: string) =>
+    kit.component(name, description, (t) => ({ question: kit.text(t, 'question'), placeholder: kit.text(t, 'placeholder'), required: kit.bool(t, 'required') }));
+  const answer = (name: string, description: string) =>
+    kit.answer(name, description, (t) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) }));
+  return {
+    components: {
+      ShortInput: component('ShortInput', 'Single-line text input.'),
+      LongInput: component('LongInput', 'Multi-line text area.'),
+    },
+    answers: {
+      ShortInput: answer('ShortInputAnswer', 'Answer to a ShortInput.'),
+      LongInput: answer('LongInputAnswer', 'Answer to a LongInput.'),
+    },
+  };
+};
+
+export const textInputs: ComponentModule = {
+  types: { ShortInput: inputContent, LongInput: inputContent },
+  answer: {
+    parse(component, raw, problems, required) {
+      const answer = stringAnswer(raw, required, problems);
+      if (answer === undefined) return null;
+      const value = component.type === 'LongInput' ? answer.replace(/^\s*\n|\s+$/g, '') : answer.trim();
+      const max = maxLengthOf(component);
+      if (value.length > max) problems.add([], `Must be at most ${max} characters`);
+      return { input: value };
+    },
+    fromFields: (component, fields) => fields.one(fieldName(component)),
+    toAnswer: (_component, response) => response.input,
+  },
+  render(component, ctx) {
+    const value = inputValue(ctx.values.get(component.id));
+    const max = maxLengthOf(component);
+    return singleInput(component, ctx, (common) =>
+      component.type === 'LongInput'
+        ? html`<textarea ${common} maxlength="${max}">${value}</textarea>`
+        : html`<input type="text" ${common} maxlength="${max}" value="${value}">`,
+    );
+  },
+  graphql,
+};

@@ -1,0 +1,57 @@
+/**
+ * `POST /s/:formId/uploads`: the public JSON API's file upload (README "File uploads"). A multipart
+ * body with `componentId` (a FileUploader of the form) and one `file` part (several when the
+ * component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
+ * FileUploader is then the id (or the list of ids). Files are checked before anything is stored: a
+ * disallowed or oversized file is a 400 with its path (`["file", index]`), and then none of the
+ * request's files are kept. An upload not used by a response within a day is removed.
+ */
+import type { Hono } from 'hono';
+import type { AppEnv } from '../http.ts';
+import type { FieldError } from '../components/content.ts';
+import { storeUploads } from '../uploads/uploads.service.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
+import { unsafeStringProblem } from '../limits/json-safety.ts';
+
+const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
+export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
+
+export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
+  const { db, config } = deps;
+  app.post('/s/:formId/uploads', async (c) => {
+    const form = await liveForm(db, c.req.param('formId'));
+    if (!form) return c.json({ message: 'Form not found' }, 404);
+    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
+    const mediaType = c.req.header('content-type')?.split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'multipart/form-data') return c.json({ message: UPLOAD_MEDIA_TYPE }, 415);
+    let parsed: Record<string, string | File | (string | File)[]>;
+    try {
+      parsed = await c.req.parseBody({ all: true });
+    } catch {
+      return invalidBody(c, [{ message: 'The multipart body could not be read', path: [] }]);
+    }
+    const errors: FieldError[] = [];
+    for (const name of Object.keys(parsed)) {
+      if (name !== 'componentId' && name !== 'file') errors.push({ message: `Unknown field; expected componentId and file`, path: [unsafeStringProblem(name) ? '?' : name] });
+    }
+    const componentId = parsed.componentId;
+    const component =
+      typeof componentId === 'string'
+        ? form.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && candidate.type === 'FileUploader')
+        : undefined;
+    if (typeof componentId !== 'string') errors.push({ message: 'Required: the id of a FileUploader of the form', path: ['componentId'] });
+    else if (!component) errors.push({ message: 'No FileUploader with this id in the form', path: ['componentId'] });
+    const parts = parsed.file === undefined ? [] : Array.isArray(parsed.file) ? parsed.file : [parsed.file];
+    if (parts.length === 0) errors.push({ message: 'Required: at least one file', path: ['file'] });
+    parts.forEach((part, index) => {
+      if (typeof part === 'string') errors.push({ message: 'Must be a file', path: ['file', index] });
+    });
+    if (errors.length > 0 || !component) return invalidBody(c, errors);
+    const files = await Promise.all(parts.map(async (part) => ({ name: (part as File).name, bytes: new Uint8Array(await (part as File).arrayBuffer()) })));
+    const target = { environmentId: form.environmentId, formId: form.id, component };
+    const stored = await storeUploads(db, deps.fileStorage, target, files, { maxBodyBytes: config.uploads.maxBodyBytes });
+    if (!stored.ok) return invalidBody(c, stored.errors.map((error) => ({ message: error.message, path: ['file', ...error.path] })));
+    c.header('Cache-Control', 'no-store');
+    return c.json({ files: stored.files.map(({ id, name, size, contentType }) => ({ id, name, size, contentType })) }, 201);
+  });
+}

@@ -158,7 +158,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate } };
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -179,7 +179,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl });
+    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage });
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
     if (!idempotency?.replayed) return response;

@@ -31,7 +31,7 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }] =
+const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
@@ -42,6 +42,7 @@ const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinClu
     import('./lifecycle.ts'),
     import('./idempotency/idempotency.service.ts'),
     import('./privacy/retention.service.ts'),
+    import('./uploads/storage.ts'),
   ]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
@@ -74,7 +75,7 @@ const idempotencySweep = setInterval(() => {
 }, IDEMPOTENCY_SWEEP_MS).unref();
 // Retention and the purge of deleted forms: every node ticks, one runs per interval (src/privacy/retention.service.ts).
 const stopRetention = config.retention.worker
-  ? startRetentionScheduler(database, { intervalMs: config.retention.intervalMs, formPurgeDays: config.retention.formPurgeDays, logger })
+  ? startRetentionScheduler(database, { intervalMs: config.retention.intervalMs, formPurgeDays: config.retention.formPurgeDays, logger, files: createFileStorage(config) })
   : undefined;
 // Finished webhook events older than WEBHOOK_RETENTION_DAYS, hourly, one node at a time (src/events/retention.ts).
 const stopRetentionSweep = startRetentionSweep(database, config.webhooks.retentionDays, logger);

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-import { uploads } from '../src/db/schema.ts';
+import { responses, uploads } from '../src/db/schema.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { signedFileUrl } from '../src/uploads/file-urls.ts';
 import { folderStorage } from '../src/uploads/storage.ts';
-import { removeFilesOf, sweepUnattachedUploads, UNATTACHED_TTL_MS } from '../src/uploads/uploads.service.ts';
+import { sweepUnattachedUploads, UNATTACHED_TTL_MS } from '../src/uploads/uploads.service.ts';
 import { deriveSecret } from '../src/auth/auth.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 import { answerIn, componentAt, field, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
@@ -285,17 +285,47 @@ describe('the page', () => {
 });
 
 describe('removing files', () => {
-  it('removeFilesOf removes the files and rows of responses; the sweep removes old unattached uploads', async () => {
-    const storage = folderStorage(join(dataDir, 'uploads'));
-    const id = await uploadedId(cv().id, 'gone.pdf', PDF);
+  const startWithFile = async (name: string) => {
+    const id = await uploadedId(cv().id, name, PDF);
     const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [cv().id]: id } }));
+    expect(started.status).toBe(201);
     const { id: responseId } = (await started.json()) as { id: string };
     expect(await storedFiles()).toContain(id);
-    expect(await removeFilesOf(db, storage, [responseId])).toBe(1);
-    expect(await storedFiles()).not.toContain(id);
-    expect(await db.select().from(uploads).where(eq(uploads.id, id))).toEqual([]);
-    expect((await download(`/api/v1/files/${id}`, { 'x-api-key': tenant.apiKey })).status).toBe(404);
+    return { id, responseId };
+  };
+  const gone = async (uploadId: string) => {
+    expect(await storedFiles()).not.toContain(uploadId);
+    expect(await db.select().from(uploads).where(eq(uploads.id, uploadId))).toEqual([]);
+    expect((await download(`/api/v1/files/${uploadId}`, { 'x-api-key': tenant.apiKey })).status).toBe(404);
+  };
 
+  it("deleting a response removes its files at once; another environment's key removes nothing", async () => {
+    const { id, responseId } = await startWithFile('gone.pdf');
+    const refused = await app.request(`/api/v1/responses/${responseId}`, { method: 'DELETE', headers: { 'x-api-key': other.apiKey } });
+    expect(refused.status).toBe(404);
+    expect(await storedFiles()).toContain(id);
+    const deleted = await app.request(`/api/v1/responses/${responseId}`, { method: 'DELETE', headers: { 'x-api-key': tenant.apiKey } });
+    expect(deleted.status).toBe(200);
+    await gone(id);
+  });
+
+  it("erasing a person removes the files of every response they gave", async () => {
+    const first = await startWithFile('mine.pdf');
+    const second = await startWithFile('mine-too.pdf');
+    const keep = await startWithFile('someone-else.pdf');
+    const rows = await responsesOf(db, form.id);
+    const leadOf = (responseId: string) => rows.find((row) => row.id === responseId)!.leadId;
+    // Both responses belong to one lead (the second is re-attributed to the first one's lead).
+    await db.update(responses).set({ leadId: leadOf(first.responseId) }).where(eq(responses.id, second.responseId));
+    const erased = await app.request(`/api/v1/leads/${leadOf(first.responseId)}`, { method: 'DELETE', headers: { 'x-api-key': tenant.apiKey } });
+    expect(erased.status).toBe(200);
+    await gone(first.id);
+    await gone(second.id);
+    expect(await storedFiles()).toContain(keep.id);
+  });
+
+  it('the sweep removes old unattached uploads, and leaves attached ones', async () => {
+    const storage = folderStorage(join(dataDir, 'uploads'));
     const unused = await uploadedId(cv().id, 'unused.pdf', PDF);
     expect(await sweepUnattachedUploads(db, storage)).toBe(0);
     const later = new Date(Date.now() + UNATTACHED_TTL_MS + 60_000);

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import type { EndpointRules } from '../events/webhooks.service.ts';
+import type { FileStorage } from '../uploads/storage.ts';
 
 /** What every resolver gets: the database handle, the authenticated caller, and response settings. */
 export interface GraphQLContext {
@@ -20,6 +21,8 @@ export interface GraphQLContext {
   liveFeed?: LiveFeed | undefined;
   /** A signed, expiring URL of an uploaded file (GraphQL's FileUploaderAnswer.fileUrl); absent: the plain URL. */
   signFileUrl?: ((uploadId: string) => string) | undefined;
+  /** Where uploaded files live: deleting responses removes theirs (absent: the uploads sweep does, within a day). */
+  fileStorage?: FileStorage | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
 }

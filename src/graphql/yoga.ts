@@ -19,6 +19,7 @@ export interface YogaServerContext {
   /** The node's live feed (subscriptions); absent: subscriptions are refused. */
   liveFeed?: LiveFeed | undefined;
   signFileUrl?: GraphQLContext['signFileUrl'];
+  fileStorage?: GraphQLContext['fileStorage'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -63,7 +64,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin()],
-    context: ({ db, principal, idempotency, liveFeed, signFileUrl, request }) => ({
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
@@ -71,6 +72,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       webhookRules: { allowPrivate: config.webhooks.allowPrivate },
       liveFeed,
       signFileUrl,
+      fileStorage,
       signal: request.signal,
     }),
     maskedErrors: {

@@ -4,7 +4,7 @@
  *
  * A deletion runs in batches of `batchSize` responses, each its own short transaction: it deletes the
  * batch, the outbox events of those responses (their webhook payloads carry the answers; the
- * deliveries and attempts cascade) and the responses' files (`removeFilesOf`). No lock is held longer
+ * deliveries and attempts cascade) and the responses' uploaded files (files.ts: removed once the batch commits). No lock is held longer
  * than one batch, so submissions go on while a large deletion runs. The criteria are checked again on
  * each row as it is deleted (they are the DELETE's own condition, not only the batch subquery's), so a
  * response that a concurrent submission changes so it no longer matches (a partial that finishes) is
@@ -13,7 +13,8 @@
 import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { outboxEvents, responses } from '../db/schema.ts';
-import { removeFilesOf } from './files.ts';
+import type { FileStorage } from '../uploads/storage.ts';
+import { removeDetachedUploads, uploadsOf, type DetachedUpload } from './files.ts';
 
 /** Responses per batch (one transaction each). */
 export const DELETE_BATCH_SIZE = 500;
@@ -57,23 +58,25 @@ function conditionsOf(criteria: ResponseDeletionCriteria): SQL {
 }
 
 /** Deletes one batch in `tx`; returns the ids it deleted. */
-async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: number): Promise<{ ids: string[]; webhookEvents: number; files: number }> {
+async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: number): Promise<{ ids: string[]; webhookEvents: number; detached: DetachedUpload[] }> {
   // Two statements, not `DELETE … WHERE id IN (SELECT … LIMIT n)`: on a table the planner has no
   // statistics for yet (just filled), that form was planned as a scan per row, about a minute a batch.
   // Ordered like the listing indexes (form or environment, created_at DESC, id DESC), each batch is an
   // index range scan that stops after `batchSize` rows, not a bitmap of every matching row.
   const select = tx.select({ id: responses.id }).from(responses).where(where);
   const batch = await (ordered ? select.orderBy(desc(responses.createdAt), desc(responses.id)) : select).limit(batchSize).for('update');
-  if (batch.length === 0) return { ids: [], webhookEvents: 0, files: 0 };
+  if (batch.length === 0) return { ids: [], webhookEvents: 0, detached: [] };
+  // The batch's rows are locked FOR UPDATE, so each of them is deleted below: read their uploads first
+  // (deleting a response detaches its uploads).
+  const attached = await uploadsOf(tx, batch.map((row) => row.id));
   const deleted = await tx
     .delete(responses)
     .where(and(where, inArray(responses.id, batch.map((row) => row.id))))
     .returning({ id: responses.id });
   const ids = deleted.map((row) => row.id);
-  if (ids.length === 0) return { ids, webhookEvents: 0, files: 0 };
+  if (ids.length === 0) return { ids, webhookEvents: 0, detached: [] };
   const events = await tx.delete(outboxEvents).where(inArray(outboxEvents.responseId, ids)).returning({ id: outboxEvents.id });
-  const files = await removeFilesOf(tx, ids);
-  return { ids, webhookEvents: events.length, files };
+  return { ids, webhookEvents: events.length, detached: attached };
 }
 
 /**
@@ -83,7 +86,7 @@ async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: numb
 export async function deleteResponses(
   db: Db,
   criteria: ResponseDeletionCriteria,
-  options: { batchSize?: number; onBatch?: (ids: readonly string[]) => void } = {},
+  options: { batchSize?: number; onBatch?: (ids: readonly string[]) => void; files?: FileStorage | undefined } = {},
 ): Promise<DeletionResult> {
   const batchSize = options.batchSize ?? DELETE_BATCH_SIZE;
   const where = conditionsOf(criteria);
@@ -94,7 +97,7 @@ export async function deleteResponses(
     const batch = await db.transaction((tx) => deleteBatch(tx, where, ordered, batchSize));
     total.deleted += batch.ids.length;
     total.webhookEvents += batch.webhookEvents;
-    total.files += batch.files;
+    total.files += await removeDetachedUploads(db, options.files, batch.detached);
     // Until a batch finds nothing: a short batch is no proof of the end (a row locked by a submission
     // that then stopped matching is skipped by its batch).
     if (batch.ids.length === 0) return total;

@@ -10,6 +10,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import type { FileStorage } from '../uploads/storage.ts';
 import { erasures, leads } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { createId } from '../ids.ts';
@@ -31,19 +32,19 @@ async function existingErasure(db: Db, environmentId: string, leadId: string): P
 }
 
 /** Erases the lead `leadId` of `environmentId`. Unknown (or another environment's) and never erased: NOT_FOUND. */
-export async function eraseLead(db: Db, input: { environmentId: string; leadId: string; actor: Actor }): Promise<ErasureOutcome> {
-  const { environmentId, leadId, actor } = input;
+export async function eraseLead(db: Db, input: { environmentId: string; leadId: string; actor: Actor; files?: FileStorage | undefined }): Promise<ErasureOutcome> {
+  const { environmentId, leadId, actor, files } = input;
   const [lead] = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId)));
   if (!lead) {
     const previous = await existingErasure(db, environmentId, leadId);
     if (previous) return { erasure: previous, alreadyErased: true };
     throw notFound('Lead not found');
   }
-  const first = await deleteResponses(db, { environmentId, leadId });
+  const first = await deleteResponses(db, { environmentId, leadId }, { files });
   return db.transaction(async (tx) => {
     // New responses can't attach to a locked lead (their foreign key check waits for it).
     await tx.select({ id: leads.id }).from(leads).where(eq(leads.id, leadId)).for('update');
-    const last = await deleteResponses(tx, { environmentId, leadId });
+    const last = await deleteResponses(tx, { environmentId, leadId }, { files });
     const gone = await tx.delete(leads).where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId))).returning({ id: leads.id });
     const previous = await existingErasure(tx, environmentId, leadId);
     // A concurrent erasure of the same lead finished first.
@@ -79,11 +80,11 @@ export async function eraseLead(db: Db, input: { environmentId: string; leadId: 
  * address itself is not kept anywhere to tell which) is `null`, not an error: the outcome the caller
  * wants holds either way.
  */
-export async function eraseLeadByEmail(db: Db, input: { environmentId: string; email: string; actor: Actor }): Promise<ErasureOutcome | null> {
+export async function eraseLeadByEmail(db: Db, input: { environmentId: string; email: string; actor: Actor; files?: FileStorage | undefined }): Promise<ErasureOutcome | null> {
   const [lead] = await db
     .select({ id: leads.id })
     .from(leads)
     .where(and(eq(leads.environmentId, input.environmentId), eq(leads.email, normaliseEmail(input.email))));
   if (!lead) return null;
-  return eraseLead(db, { environmentId: input.environmentId, leadId: lead.id, actor: input.actor });
+  return eraseLead(db, { environmentId: input.environmentId, leadId: lead.id, actor: input.actor, files: input.files });
 }

@@ -112,7 +112,7 @@ builder.mutationField('deleteResponse', (t) =>
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
       const environmentId = await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: responses.environmentId }).from(responses).where(eq(responses.id, id)))[0]?.e, 'Response not found');
-      const { deleted, webhookEvents } = await deleteResponses(ctx.db, { environmentId, ids: [id] });
+      const { deleted, webhookEvents } = await deleteResponses(ctx.db, { environmentId, ids: [id] }, { files: ctx.fileStorage });
       if (deleted === 0) throw notFound('Response not found');
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'response.delete', targetIds: [id], details: { webhookEventsDeleted: webhookEvents } });
       return { id };
@@ -167,7 +167,7 @@ builder.mutationField('deleteResponses', (t) =>
         if (!form) throw notFound('Form not found');
       }
       const dateField = filter.dateField ?? 'createdAt';
-      const result = await deleteResponses(ctx.db, { environmentId, formId, since, until, dateField, partialOnly });
+      const result = await deleteResponses(ctx.db, { environmentId, formId, since, until, dateField, partialOnly }, { files: ctx.fileStorage });
       const details: Record<string, string | number | boolean | null> = { deleted: result.deleted, webhookEventsDeleted: result.webhookEvents, dateField, partialOnly };
       if (since) details.since = since.toISOString();
       if (until) details.until = until.toISOString();
@@ -227,13 +227,13 @@ builder.mutationField('eraseLead', (t) =>
       const actor = actorOf(ctx.principal);
       if (email !== undefined) {
         if (email.length > 320) throw invalidArguments([{ message: 'email must be at most 320 characters', path: ['email'] }]);
-        return { outcome: await eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor }) };
+        return { outcome: await eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor, files: ctx.fileStorage }) };
       }
       const environmentId =
         ctx.principal.kind === 'admin' && (args.environmentId === null || args.environmentId === undefined)
           ? await ownerEnvironment(ctx, () => leadEnvironment(ctx, id!), 'Lead not found')
           : environmentFor(ctx, args.environmentId);
-      return { outcome: await eraseLead(ctx.db, { environmentId, leadId: id!, actor }) };
+      return { outcome: await eraseLead(ctx.db, { environmentId, leadId: id!, actor, files: ctx.fileStorage }) };
     },
   }),
 );

@@ -16,6 +16,8 @@ import type { Db, DatabaseHandle } from '../db/client.ts';
 import { runExclusively } from '../db/locks.ts';
 import { environments, forms, jobRuns } from '../db/schema.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.service.ts';
+import type { FileStorage } from '../uploads/storage.ts';
+import { removeFilesOfForm } from '../uploads/uploads.service.ts';
 import { deleteResponses } from './deletion.service.ts';
 
 export const RETENTION_JOB = 'retention';
@@ -33,12 +35,14 @@ export interface RetentionOptions {
   formPurgeDays: number;
   now?: Date;
   batchSize?: number;
+  /** Where uploaded files live: deleted responses' files go with them, and a purged form's unused uploads. */
+  files?: FileStorage | undefined;
 }
 
 /** One pass of the work, without the once-per-interval claim (the scheduler's body; tests call it too). */
 export async function applyRetention(db: Db, options: RetentionOptions): Promise<RetentionOutcome> {
   const now = options.now ?? new Date();
-  const batch = options.batchSize === undefined ? {} : { batchSize: options.batchSize };
+  const batch = { ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }), files: options.files };
   const outcome: RetentionOutcome = { responsesDeleted: 0, formsPurged: 0 };
 
   // Forms with a retention of their own or their environment's (deleted ones included: their
@@ -76,6 +80,8 @@ export async function applyRetention(db: Db, options: RetentionOptions): Promise
         const late = await deleteResponses(tx, { environmentId: form.environmentId, formId: form.id }, batch);
         const gone = await tx.delete(forms).where(and(eq(forms.id, form.id), isNotNull(forms.deletedAt))).returning({ id: forms.id });
         if (gone.length === 0) return;
+        // Uploads that no response kept (abandoned sessions) go with the form.
+        if (options.files) await removeFilesOfForm(tx, options.files, form.id);
         outcome.responsesDeleted += late.deleted;
         outcome.formsPurged++;
         await recordAudit(tx, {
@@ -147,14 +153,14 @@ export async function lastJobRun(db: Db, name: string = RETENTION_JOB): Promise<
  */
 export function startRetentionScheduler(
   database: Pick<DatabaseHandle, 'kind' | 'db'>,
-  options: { intervalMs: number; formPurgeDays: number; logger: Logger },
+  options: { intervalMs: number; formPurgeDays: number; logger: Logger; files?: FileStorage | undefined },
 ): () => Promise<void> {
   const tickMs = Math.min(options.intervalMs, 60_000);
   let running: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {
     if (running || stopped) return;
-    running = runRetentionJob(database, { intervalMs: options.intervalMs, formPurgeDays: options.formPurgeDays })
+    running = runRetentionJob(database, { intervalMs: options.intervalMs, formPurgeDays: options.formPurgeDays, files: options.files })
       .then((result) => {
         if (!result.ran) {
           options.logger.debug('retention job not due here (run recently, or running on another node)');

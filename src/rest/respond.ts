@@ -8,6 +8,7 @@ import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 import { parseJsonSafely } from '../limits/json-safety.ts';
 import { unsupportedMediaType } from '../limits/request-safety.ts';
+import type { FileStorage } from '../uploads/storage.ts';
 
 /** What the REST adapters need to run operations. */
 export interface RestDeps {
@@ -17,11 +18,13 @@ export interface RestDeps {
   maxJsonDepth: number;
   /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE). */
   webhookRules: { allowPrivate: boolean };
+  /** Where uploaded files live (deleting responses removes theirs). */
+  fileStorage?: FileStorage | undefined;
 }
 
 /** The GraphQL context an operation runs with for this request's caller. */
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
-  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules };
+  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules, fileStorage: deps.fileStorage };
 }
 
 /** Answers with the error's documented status and body; unexpected errors are a logged 500. */

@@ -8,8 +8,9 @@
  *   attaches it (and detaches files the response no longer answers with).
  * - Unattached uploads older than UNATTACHED_TTL_MS are swept with their files (on later uploads):
  *   files never used, replaced, or whose response was deleted (its rows' `response_id` become null).
- * - `removeFilesOf(db, storage, responseIds)` removes the files of responses right away, for
- *   response deletion and erasure; `removeFilesOfForm` those of a form.
+ * - Deleting responses (one, bulk, erasure, retention) removes their files once each batch commits
+ *   (src/privacy/files.ts, through `removeUploads`); `removeFilesOf` and `removeFilesOfForm` remove
+ *   those of given responses or of a purged form.
  */
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -175,7 +176,8 @@ export async function findUpload(db: Db, uploadId: string, environmentId: string
   return row;
 }
 
-async function removeRows(db: Db, storage: FileStorage, rows: readonly Pick<UploadRow, 'id' | 'storageKey'>[]): Promise<number> {
+/** Removes these uploads' files, then their rows; returns how many. */
+export async function removeUploads(db: Db, storage: FileStorage, rows: readonly Pick<UploadRow, 'id' | 'storageKey'>[]): Promise<number> {
   if (rows.length === 0) return 0;
   // Files first: a row left behind by a failure is retried by the sweep; a file without a row would never be.
   await storage.remove(rows.map((row) => row.storageKey));
@@ -187,13 +189,13 @@ async function removeRows(db: Db, storage: FileStorage, rows: readonly Pick<Uplo
 export async function removeFilesOf(db: Db, storage: FileStorage, responseIds: readonly string[]): Promise<number> {
   if (responseIds.length === 0) return 0;
   const rows = await db.select({ id: uploads.id, storageKey: uploads.storageKey }).from(uploads).where(inArray(uploads.responseId, [...responseIds]));
-  return removeRows(db, storage, rows);
+  return removeUploads(db, storage, rows);
 }
 
 /** Removes every file uploaded to a form, attached or not; returns how many. */
 export async function removeFilesOfForm(db: Db, storage: FileStorage, formId: string): Promise<number> {
   const rows = await db.select({ id: uploads.id, storageKey: uploads.storageKey }).from(uploads).where(eq(uploads.formId, formId));
-  return removeRows(db, storage, rows);
+  return removeUploads(db, storage, rows);
 }
 
 /** Removes unattached uploads older than UNATTACHED_TTL_MS (a batch at a time); returns how many. */
@@ -203,5 +205,5 @@ export async function sweepUnattachedUploads(db: Db, storage: FileStorage, now =
     .from(uploads)
     .where(and(isNull(uploads.responseId), lt(uploads.createdAt, new Date(now.getTime() - UNATTACHED_TTL_MS))))
     .limit(SWEEP_BATCH);
-  return removeRows(db, storage, rows);
+  return removeUploads(db, storage, rows);
 }

@@ -151,8 +151,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (!row) {
       if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
       const leadId = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-      const meta: ResponseMeta = { source: input.context.source };
-      if (input.context.userAgent) meta.userAgent = input.context.userAgent.slice(0, 512);
+      const meta = metaOf(input.context);
       const [inserted] = await tx
         .insert(responses)
         .values({
@@ -253,8 +252,7 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
     if (email) leadId = await leadForEmail(tx, form.environmentId, leadId, email);
   }
   const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
-  const meta: ResponseMeta = { source: input.context.source };
-  if (input.context.userAgent) meta.userAgent = input.context.userAgent.slice(0, 512);
+  const meta = metaOf(input.context);
   const [inserted] = await tx
     .insert(responses)
     .values({
@@ -277,6 +275,13 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
     .returning();
   await recordResponseEvents(tx, form, inserted!, true, input.finish, now);
   return { response: inserted!, created: true };
+}
+
+/** What a new response records of where it came from. */
+function metaOf(context: SubmissionContext): ResponseMeta {
+  const meta: ResponseMeta = { source: context.source };
+  if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
+  return meta;
 }
 
 /** Answers replace earlier ones with the same questionId; `data` follows the form's question order. */

@@ -7,10 +7,8 @@
  *   GET    /api/v1/audit-log            the environment's audit log, newest first
  * Environment API keys only (the admin token uses GraphQL or the CLI), judged before body or parameters.
  */
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireApiKey } from '../auth/auth.service.ts';
 import { invalidInput } from '../errors.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
@@ -19,7 +17,7 @@ import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, Eras
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { decodeCursor, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
-import { execute, operationContext, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
+import { execute, operationContext, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema } from './responses.ts';
 
 /** The body of POST /api/v1/responses/delete (also the OpenAPI document's). */
@@ -65,17 +63,9 @@ function withBodyPaths(error: unknown): unknown {
 
 export function privacyRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
-  const denied = (c: Context<AppEnv>) => {
-    try {
-      requireApiKey(c.var.principal);
-      return undefined;
-    } catch (error) {
-      return respondWithError(c, error);
-    }
-  };
 
   routes.post('/responses/delete', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
     if ('response' in read) return read.response;
@@ -96,7 +86,7 @@ export function privacyRoutes(deps: RestDeps) {
   routes.all('/responses/delete', methodNotAllowed(['POST']));
 
   routes.delete('/responses/:id', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, DeleteResponseDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
@@ -104,7 +94,7 @@ export function privacyRoutes(deps: RestDeps) {
   });
 
   routes.delete('/leads/:id', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, EraseLeadDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
@@ -113,7 +103,7 @@ export function privacyRoutes(deps: RestDeps) {
   routes.all('/leads/:id', methodNotAllowed(['DELETE']));
 
   routes.get('/audit-log', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = parseParams(c, auditQuerySchema);
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);

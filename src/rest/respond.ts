@@ -3,6 +3,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { Db } from '../db/client.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
+import { requireApiKey } from '../auth/auth.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
@@ -25,6 +26,19 @@ export interface RestDeps {
 /** The GraphQL context an operation runs with for this request's caller. */
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
   return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules, fileStorage: deps.fileStorage };
+}
+
+/**
+ * For routes open to environment API keys only: the 401/403 answer for any other caller, else
+ * undefined. Judged before the body or parameters, so a caller without access learns nothing from them.
+ */
+export function refuseUnlessApiKey(c: Context<AppEnv>): Response | undefined {
+  try {
+    requireApiKey(c.var.principal);
+    return undefined;
+  } catch (error) {
+    return respondWithError(c, error);
+  }
 }
 
 /** Answers with the error's documented status and body; unexpected errors are a logged 500. */

@@ -11,7 +11,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireApiKey } from '../auth/auth.service.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
 import {
@@ -24,7 +23,7 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
-import { operationContext, respondWithError, type RestDeps } from './respond.ts';
+import { operationContext, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 
 /** Page size the unpaged environment listing walks the connection with. */
 const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -142,12 +141,8 @@ export function responsesRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
   routes.get('/responses', async (c) => {
-    // Credentials are judged before the parameters, so a caller without access learns nothing from them.
-    try {
-      requireApiKey(c.var.principal);
-    } catch (error) {
-      return respondWithError(c, error);
-    }
+    const refused = refuseUnlessApiKey(c);
+    if (refused) return refused;
     const parsed = parseQuery(c);
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);
     const { query } = parsed;

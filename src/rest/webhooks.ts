@@ -4,10 +4,8 @@
  *   GET /api/v1/webhooks/{id}/deliveries, POST /api/v1/webhook-deliveries/{id}/resend.
  * An environment's API key works in its own environment (the admin token uses GraphQL or the CLI).
  */
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireApiKey } from '../auth/auth.service.ts';
 import { invalidInput } from '../errors.ts';
 import {
   CreateWebhookEndpointDocument,
@@ -25,7 +23,7 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
-import { execute, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
+import { execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 
 const stringList = z.array(z.string().max(2048)).max(100);
 /** The bodies of POST and PATCH /api/v1/webhooks (also the OpenAPI document's, rest/openapi.ts). */
@@ -57,25 +55,16 @@ const STATUS_PARAM: Record<string, WebhookDeliveryStatus> = {
 
 export function webhooksRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
-  /** API keys only; judged before the body or parameters. */
-  const denied = (c: Context<AppEnv>) => {
-    try {
-      requireApiKey(c.var.principal);
-      return undefined;
-    } catch (error) {
-      return respondWithError(c, error);
-    }
-  };
 
   routes.get('/webhooks', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, WebhookEndpointsDocument, {});
     if ('response' in result) return result.response;
     return c.json({ data: result.data.webhookEndpoints }, 200);
   });
   routes.post('/webhooks', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
     if ('response' in read) return read.response;
@@ -89,14 +78,14 @@ export function webhooksRoutes(deps: RestDeps) {
   routes.all('/webhooks', methodNotAllowed(['GET', 'POST']));
 
   routes.get('/webhooks/:id', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, WebhookEndpointDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
     return c.json(result.data.webhookEndpoint, 200);
   });
   routes.patch('/webhooks/:id', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
     if ('response' in read) return read.response;
@@ -107,7 +96,7 @@ export function webhooksRoutes(deps: RestDeps) {
     return c.json(result.data.updateWebhookEndpoint, 200);
   });
   routes.delete('/webhooks/:id', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, DeleteWebhookEndpointDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
@@ -116,7 +105,7 @@ export function webhooksRoutes(deps: RestDeps) {
   routes.all('/webhooks/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
   routes.post('/webhooks/:id/test', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, TestWebhookEndpointDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
@@ -125,7 +114,7 @@ export function webhooksRoutes(deps: RestDeps) {
   routes.all('/webhooks/:id/test', methodNotAllowed(['POST']));
 
   routes.get('/webhooks/:id/deliveries', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const errors: FieldError[] = [];
     const limitRaw = c.req.query('limit');
@@ -142,7 +131,7 @@ export function webhooksRoutes(deps: RestDeps) {
   routes.all('/webhooks/:id/deliveries', methodNotAllowed(['GET']));
 
   routes.post('/webhook-deliveries/:id/resend', async (c) => {
-    const refused = denied(c);
+    const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, ResendWebhookDeliveryDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;

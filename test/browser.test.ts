@@ -127,7 +127,7 @@ describe('a respondent in a browser', () => {
 
     // Step 1, themed.
     await page.goto(`${base}/s/${form.id}`);
-    await expect.poll(() => page.title()).toBe('Browser form – About you');
+    await expect.poll(() => page.title()).toBe('About you (step 1 of 3) – Browser form');
     await page.screenshot({ path: `${SCREENSHOTS}screenshot-step1.png`, fullPage: true });
 
     // revealAfter (script): Employees appears once Company is filled.

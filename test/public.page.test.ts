@@ -166,9 +166,10 @@ describe('rendering', () => {
     expect(page).toContain('<span>I accept</span>');
     expect(page).toContain(`<input type="password" id="f-${c(1, 5).id}"`);
     expect(page).toContain(`name="${field(c(1, 6), 'confirmation')}"`);
-    expect(page).toContain(`<input type="url" id="f-${c(1, 7).id}"`);
+    // Issue 11: a real file input, and the captcha's widget with the content's site key.
+    expect(page).toContain(`<input type="file" id="f-${c(1, 7).id}"`);
     expect(page).toContain('<p class="fl-note">Ask me anything</p>');
-    expect(page).not.toContain('site-key-123');
+    expect(page).toContain('data-sitekey="site-key-123"');
     expect(page).toContain(`<a class="fl-back" href="/s/${form.id}?step=0">← Previous</a>`);
     expect(page).toContain('>Continue</button>');
   });

@@ -160,6 +160,17 @@ describe('the JSON API', () => {
     }
   });
 
+  it('replays an idempotent start that answered with an upload (the retry names the same, now attached, file)', async () => {
+    const id = await uploadedId(cv().id, 'retry.pdf', PDF);
+    const key = { 'idempotency-key': crypto.randomUUID() };
+    const first = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [cv().id]: id } }, key));
+    expect(first.status).toBe(201);
+    const retry = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [cv().id]: id } }, key));
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await retry.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
+  });
+
   it("does not let one response take another's file", async () => {
     const id = await uploadedId(cv().id, 'mine.pdf', PDF);
     expect((await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [cv().id]: id } }))).status).toBe(201);

@@ -86,6 +86,22 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     return undefined;
   }
 
+  /**
+   * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
+   * which that response holds by now. (An unreadable key is reported where the key is used.)
+   */
+  async function idempotentResponseId(c: PublicContext, formId: string): Promise<string | undefined> {
+    let key: string | undefined;
+    try {
+      key = parseIdempotencyKey(c.req.header('idempotency-key'), MIN_PUBLIC_KEY_LENGTH);
+    } catch {
+      return undefined;
+    }
+    if (key === undefined) return undefined;
+    const sessionId = apiSessionKey(deriveSecret(cookieSecret, `idempotent-start:${formId}:${key}`));
+    return (await findSessionResponse(db, formId, sessionId))?.id;
+  }
+
   app.get('/s/:formId/definition', async (c) => {
     const form = await liveForm(db, c.req.param('formId'));
     if (!form) return c.json(FORM_NOT_FOUND, 404);
@@ -123,7 +139,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
-    await resolveUploadAnswers(db, form, parsed.data.answers, undefined);
+    await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));
     // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
     const captchaAnswers = { ...parsed.data.answers };
     for (const component of form.steps.flatMap((step) => step.components)) if (isCaptchaType(component.type)) delete parsed.data.answers[component.id];

@@ -4,7 +4,6 @@
  * which have none, must be valid UTF-8 without NUL. The type a file is served with comes from its
  * checked content, never from what the client claimed.
  */
-import { fileTypeFromBuffer } from 'file-type';
 
 interface KnownType {
   /** What file-type must detect (`text`: nothing detected, valid UTF-8). */
@@ -70,6 +69,8 @@ export async function checkFile(name: string, bytes: Uint8Array, allowed: readon
   const extension = extensionOf(name);
   const known = allowed.includes(extension) ? KNOWN_FILE_TYPES[extension] : undefined;
   if (!known) return { ok: false, message: `${name}: this type of file is not accepted (accepted: ${list})` };
+  // Loaded on the first upload, not at start-up.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = (await fileTypeFromBuffer(bytes))?.ext ?? (isText(bytes) ? 'text' : 'unknown');
   if (!known.detected.includes(detected)) return { ok: false, message: `${name} is not a valid .${extension} file (accepted: ${list})` };
   return { ok: true, contentType: known.contentType };

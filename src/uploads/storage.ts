@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 
 export interface FileStorage {
@@ -65,39 +65,48 @@ export interface S3Settings {
 }
 
 export function s3Storage(settings: S3Settings): FileStorage {
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.accessKeyId && settings.secretAccessKey
-      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-      : {}),
-    // Checksums only where S3 requires them: S3-compatible servers differ in which they understand.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The SDK is loaded when a bucket is configured, on first use: servers storing files in a folder never pay for it.
+  const sdk = import('@aws-sdk/client-s3');
+  let client: Promise<S3Client> | undefined;
+  const clientOf = () =>
+    (client ??= sdk.then(
+      ({ S3Client: Client }) =>
+        new Client({
+          region: settings.region,
+          ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+          forcePathStyle: settings.forcePathStyle,
+          ...(settings.accessKeyId && settings.secretAccessKey
+            ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+            : {}),
+          // Checksums only where S3 requires them: S3-compatible servers differ in which they understand.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }),
+    ));
   const objectKey = (key: string) => `${settings.keyPrefix}${checkKey(key)}`;
   return {
     kind: 's3',
     async put(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: bytes, ContentType: contentType }));
+      const { PutObjectCommand } = await sdk;
+      await (await clientOf()).send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: bytes, ContentType: contentType }));
     },
     async get(key) {
+      const { GetObjectCommand } = await sdk;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
+        const object = await (await clientOf()).send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
         return object.Body ? await object.Body.transformToByteArray() : undefined;
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+        if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
         throw error;
       }
     },
     async remove(keys) {
+      const { DeleteObjectCommand } = await sdk;
+      const s3 = await clientOf();
       // One DeleteObject per key (a few at a time): every S3-compatible server has it, while
       // DeleteObjects' signed `?delete` request is one some of them get wrong.
       for (let start = 0; start < keys.length; start += 8) {
-        await Promise.all(
-          keys.slice(start, start + 8).map((key) => client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }))),
-        );
+        await Promise.all(keys.slice(start, start + 8).map((key) => s3.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }))));
       }
     },
   };

@@ -127,7 +127,7 @@ describe('a respondent in a browser', () => {
 
     // Step 1, themed.
     await page.goto(`${base}/s/${form.id}`);
-    await expect.poll(() => page.title()).toBe('Browser form – About you');
+    await expect.poll(() => page.title()).toBe('About you (step 1 of 3) – Browser form');
     await page.screenshot({ path: `${SCREENSHOTS}screenshot-step1.png`, fullPage: true });
 
     // revealAfter (script): Employees appears once Company is filled.
@@ -145,7 +145,7 @@ describe('a respondent in a browser', () => {
     expect(await page.getByLabel('Country dial code').inputValue()).toBe('DE');
     expect(await page.getByLabel('Phone').inputValue()).toBe('30 1234567');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText('Please use your work e-mail address').waitFor();
+    await page.locator('p.fl-error', { hasText: 'Please use your work e-mail address' }).waitFor(); // the error summary repeats it as a link
     expect(await page.getByLabel('First name').inputValue()).toBe('Ada');
     await page.screenshot({ path: `${SCREENSHOTS}screenshot-step1-errors.png`, fullPage: true });
 

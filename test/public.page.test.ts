@@ -135,7 +135,8 @@ describe('rendering', () => {
     expect(page).toContain('--fl-primary: #0f766e');
     expect(page).toContain('"Playfair Display"');
     expect(page).toContain('linear-gradient(160deg, #ccfbf1, #f0fdfa)');
-    expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; --c-border: #5eead4; --c-radius: 12px; \}/);
+    // The template's colours, with its light border darkened to 3:1 against the white fill (README "Accessibility").
+    expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; [^}]*--c-border: #(?!5eead4)[0-9a-f]{6}; [^}]*--c-radius: 12px; \}/);
     expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #0f766e/); // default style for a type the template lacks: the template's primary
     expect(page).toContain('<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Playfair+Display:wght@400;600;700&amp;family=Source+Sans+3');
     expect(page).toContain('class="fl-progress"');
@@ -294,7 +295,8 @@ describe('validation', () => {
     );
     expect(response.status).toBe(422);
     const page = await response.text();
-    expect(page).toContain('Please check the highlighted answers.');
+    expect(page).toContain('<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check these 3 answers:</p>');
+    expect(page).toContain(`<li><a href="#q-${c(0, 3).id}">`);
     expect(messageAt(page, `f-${role().id}`)).toBe('Must be at most 1000 characters');
     expect(messageAt(page, `f-${c(0, 3).id}`)).toBe('Please use your work e-mail address');
     expect(messageAt(page, `f-${identity().id}-workEmailAddress`)).toBe('Enter a valid e-mail address');

@@ -8,12 +8,28 @@
  * - Schedulers: booking events posted by the embedded provider page (Calendly, Cal.com, HubSpot) fill
  *   the step's hidden booking fields (`eventScheduled`, `uri`, `meetingTime`, `meetingEndTime`).
  * - DynamicScheduler: the calendar picker swaps the embedded calendar.
+ * - A step shown again with errors: focus goes to the first invalid field, and the error summary's
+ *   links focus their question's first invalid (or first) control.
  * - FileUploader: a chosen file is uploaded at once (POST /s/:formId/uploads) with a progress bar and a
  *   preview (images) or its name; the step then posts the upload's id in place of the file.
  */
 export const CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
   function each(selector, fn) { Array.prototype.forEach.call(document.querySelectorAll(selector), fn); }
+
+  function focusIn(target) {
+    if (!target) return false;
+    var control = target.matches('input, select, textarea, button') ? target : (target.querySelector('input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"]') || target.querySelector('input:not([type=hidden]), select, textarea'));
+    if (!control || control.disabled) return false;
+    control.focus();
+    return true;
+  }
+  if (document.getElementById('fl-error-summary')) focusIn(document.querySelector('[aria-invalid="true"]:not(fieldset), .fl-invalid'));
+  each('#fl-error-summary a[href^="#"]', function (link) {
+    link.addEventListener('click', function (event) {
+      if (focusIn(document.getElementById(link.getAttribute('href').slice(1)))) event.preventDefault();
+    });
+  });
 
   each('[data-reveal-after]', function (field) {
     var source = document.getElementById(field.getAttribute('data-reveal-after'));

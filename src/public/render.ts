@@ -9,7 +9,7 @@ import { html, raw } from 'hono/html';
 import { actions, BUTTON_TYPES } from '../components/buttons.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { isHttpUrl, type StoredComponent, type StoredStep } from '../components/content.ts';
-import { textOnly, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
+import { textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME, type Theme } from '../forms/theme.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
@@ -61,14 +61,16 @@ export function renderStepPage(input: StepPageInput): Html {
 ${logo(theme)}
 ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="Progress" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
 <p class="fl-step-name">${step.name}<span class="sr-only"> (step ${stepIndex + 1} of ${total})</span></p>
-${invalid ? html`<div class="fl-alert" role="alert">Please check the highlighted answers.</div>` : ''}
+${invalid ? errorSummary(step, input.errors) : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? 'Go there'}</a>` : ''}</div>`)}
 <form method="post" action="/s/${form.id}?step=${stepIndex}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
 ${step.components.map((component) => renderComponent(component, ctx))}
 ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 </form>
 </main>`;
-  return document(theme, input, `${form.name} – ${step.name}`, types, body, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
+  // Screen readers announce the title first: the step, where it is in the form, and whether it came back with errors.
+  const title = `${invalid ? 'Error: ' : ''}${step.name} (step ${stepIndex + 1} of ${total}) – ${form.name}`;
+  return document(theme, input, title, types, body, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
 }
 
 export function renderThanksPage(form: Form, chrome: PageChrome): Html {
@@ -98,6 +100,21 @@ export function renderMessagePage(chrome: PageChrome, title: string, message: st
 }
 
 // ---------------------------------------------------------------- components
+
+/**
+ * The list of what is wrong at the top of a step shown again with errors, each linked to its question
+ * (the client script moves focus to the first invalid field; the links work without it).
+ */
+function errorSummary(step: StoredStep, errors: FieldMessages): Html {
+  const items = step.components.flatMap((component) => {
+    const messages = [...errors].filter(([key]) => key === component.id || key.startsWith(`${component.id}.`)).flatMap(([, list]) => list);
+    if (messages.length === 0) return [];
+    const question = typeof component.content.question === 'string' && component.content.question !== '' ? `${component.content.question}: ` : '';
+    return [html`<li><a href="#q-${component.id}">${question}${messages.join(' ')}</a></li>`];
+  });
+  if (items.length === 0) return html`<div class="fl-alert" role="alert" id="fl-error-summary">Please check the highlighted answers.</div>`;
+  return html`<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check ${items.length === 1 ? 'this answer' : `these ${items.length} answers`}:</p><ul>${items}</ul></div>`;
+}
 
 function renderComponent(component: StoredComponent, ctx: RenderContext): Html | string {
   const render = moduleOf(component.type)?.render;

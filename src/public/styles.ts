@@ -4,6 +4,7 @@
  * shapes when stored (theme.ts); URLs are re-encoded here anyway before they enter the CSS.
  */
 import { defaultComponentStyle, type ComponentStyle, type Theme } from '../forms/theme.ts';
+import { backgroundFor, mix, NON_TEXT_CONTRAST, readableOn } from './contrast.ts';
 
 const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
 const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -45,12 +46,47 @@ function componentStyle(theme: Theme, type: string): ComponentStyle {
   return theme.componentStyles[type] ?? defaultComponentStyle(type, theme.colors);
 }
 
-function componentVars(style: ComponentStyle): string {
+/**
+ * The colours text sits on outside fields: the page background (both ends of a gradient; an image's
+ * overlay, else the theme's background colour, since the image itself can't be measured).
+ */
+export function pageBackgrounds(theme: Theme): string[] {
+  const bg = theme.background;
+  switch (bg.type) {
+    case 'color':
+      return [bg.color];
+    case 'gradient':
+      return [bg.from, bg.to];
+    case 'image':
+      return [bg.overlay ?? theme.colors.background];
+  }
+}
+
+const DEFAULT_FIELD_BG = '#ffffff';
+const ERROR_COLOR = '#b91c1c';
+
+/**
+ * A component type's CSS variables. Colours are the theme's, adjusted to pass WCAG AA where the
+ * theme's pair would not: text outside fields (`--c-fg`, `--c-muted`, links `--c-link`) against the
+ * page background, text inside fields (`--c-field-fg`) against the field's fill, field borders 3:1
+ * against the fill, and a button's fill against its text.
+ */
+function componentVars(style: ComponentStyle, theme: Theme, button: boolean): string {
   const vars: string[] = [];
-  if (style.backgroundColor) vars.push(`--c-bg: ${style.backgroundColor}`);
-  if (style.textColor) vars.push(`--c-fg: ${style.textColor}`);
-  if (style.borderColor) vars.push(`--c-border: ${style.borderColor}`);
-  if (style.accentColor) vars.push(`--c-accent: ${style.accentColor}`);
+  const page = pageBackgrounds(theme);
+  if (button) {
+    const fill = backgroundFor(style.textColor ?? theme.colors.buttonText, style.backgroundColor ?? theme.colors.primary);
+    vars.push(`--c-bg: ${fill.background}`, `--c-fg: ${fill.foreground}`);
+  } else {
+    const fieldBg = style.backgroundColor ?? DEFAULT_FIELD_BG;
+    const text = style.textColor ?? theme.colors.text;
+    const accent = style.accentColor ?? theme.colors.primary;
+    const fg = readableOn(text, page);
+    vars.push(`--c-bg: ${fieldBg}`, `--c-fg: ${fg}`, `--c-muted: ${readableOn(mix(fg, page[0]!, 0.25), page)}`);
+    vars.push(`--c-field-fg: ${readableOn(text, [fieldBg])}`, `--c-placeholder: ${readableOn(mix(text, fieldBg, 0.4), [fieldBg])}`);
+    vars.push(`--c-border: ${readableOn(style.borderColor ?? '#d1d5db', [fieldBg], NON_TEXT_CONTRAST)}`);
+    vars.push(`--c-accent: ${accent}`, `--c-link: ${readableOn(accent, page)}`, `--c-error: ${readableOn(ERROR_COLOR, page)}`);
+  }
   if (style.borderRadius !== undefined) vars.push(`--c-radius: ${style.borderRadius}px`);
   if (style.fontSize !== undefined) vars.push(`--c-fs: ${style.fontSize}px`);
   return vars.join('; ');
@@ -67,29 +103,33 @@ body { margin: 0; min-height: 100vh; color: var(--fl-text); font-family: var(--f
 .fl-align-center .fl-logo { margin: 0 auto 28px; }
 .fl-progress { height: 6px; border-radius: 99px; background: color-mix(in srgb, var(--fl-primary) 16%, transparent); overflow: hidden; margin: 0 0 12px; }
 .fl-progress > span { display: block; height: 100%; border-radius: 99px; background: var(--fl-primary); }
-.fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary); margin: 0 0 28px; }
+.fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary-text); margin: 0 0 28px; }
 .fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: left; }
 .fl-alert a { color: inherit; }
-.fl-c { --c-bg: #ffffff; --c-fg: var(--fl-text); --c-border: #d1d5db; --c-accent: var(--fl-primary); --c-radius: 8px; --c-fs: 16px;
+.fl-c { --c-bg: #ffffff; --c-fg: var(--fl-text); --c-muted: var(--fl-muted); --c-field-fg: #111827; --c-placeholder: #6b7280; --c-border: #8b919c;
+  --c-accent: var(--fl-primary); --c-link: var(--fl-primary-text); --c-error: var(--fl-error); --c-radius: 8px; --c-fs: 16px;
   margin: 0 0 28px; font-size: var(--c-fs); color: var(--c-fg); }
 .fl-c .fl-label, .fl-question { display: block; font-weight: 600; margin: 0 0 8px; }
 .fl-question { font-size: 1.1em; }
-.fl-sub { margin: -4px 0 12px; opacity: .75; }
+.fl-sub { margin: -4px 0 12px; color: var(--c-muted); }
 .fl-field { margin: 0 0 16px; }
 .fl-field:last-child { margin-bottom: 0; }
-.fl-input { display: block; width: 100%; padding: 11px 14px; font: inherit; color: var(--c-fg); background: var(--c-bg);
+.fl-input { display: block; width: 100%; padding: 11px 14px; font: inherit; color: var(--c-field-fg); background: var(--c-bg);
   border: 1px solid var(--c-border); border-radius: var(--c-radius); outline: none; transition: border-color .15s, box-shadow .15s; }
 textarea.fl-input { min-height: 128px; resize: vertical; }
 select.fl-input[multiple] { min-height: 140px; padding: 6px; }
+.fl-input::placeholder { color: var(--c-placeholder); opacity: 1; }
 .fl-input:focus { border-color: var(--c-accent); box-shadow: 0 0 0 3px color-mix(in srgb, var(--c-accent) 22%, transparent); }
-.fl-invalid .fl-input, .fl-invalid .fl-choice { border-color: #dc2626; }
-.fl-error { color: #b91c1c; font-size: 14px; margin: 6px 0 0; }
+.fl-invalid .fl-input, .fl-invalid .fl-choice { border-color: var(--c-error, #dc2626); }
+/* Keyboard focus is always visible: an outline in the accent colour, readable on the page background (3:1 or more). */
+.fl-input:focus-visible, .fl-choice:has(input:focus-visible), .fl-check:has(input:focus-visible), .fl-c a:focus-visible { outline: 3px solid var(--c-link); outline-offset: 2px; }
+.fl-error { color: var(--c-error, var(--fl-error)); font-size: 14px; margin: 6px 0 0; }
 .fl-phone { display: flex; gap: 8px; }
 .fl-phone select.fl-input { flex: 0 0 auto; width: auto; max-width: 45%; }
 .fl-fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
 .fl-fieldset legend { padding: 0; }
 .fl-choices { display: grid; gap: 8px; }
-.fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-fg);
+.fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-field-fg);
   border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: left; }
 .fl-choice input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 0; flex: 0 0 auto; }
 .fl-choice:has(input:checked) { border-color: var(--c-accent); box-shadow: inset 0 0 0 1px var(--c-accent); }
@@ -99,25 +139,30 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
 .fl-graphic .fl-choice span { display: flex; gap: 8px; align-items: center; }
 .fl-t-Header h1 { font-family: var(--fl-heading); font-size: var(--c-fs); color: var(--c-fg); line-height: 1.2; margin: 0 0 8px; }
-.fl-t-Header p { margin: 0; opacity: .8; font-size: max(15px, calc(var(--c-fs) * .55)); }
+.fl-t-Header p { margin: 0; color: var(--c-muted); font-size: max(15px, calc(var(--c-fs) * .55)); }
 .fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
 .fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
 .fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }
 .fl-calendar-frame { display: block; width: 100%; height: 700px; background: #fff; border: 1px solid var(--c-border, #d1d5db); border-radius: var(--c-radius); }
-.fl-calendar-link { display: inline-block; margin-top: 8px; color: var(--c-accent); }
-.fl-note { opacity: .75; font-size: 14px; }
+.fl-calendar-link { display: inline-block; margin-top: 8px; color: var(--c-link); }
+.fl-note { color: var(--c-muted, var(--fl-muted)); font-size: 14px; }
 .fl-actions { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin-top: 8px; }
 .fl-align-center .fl-actions { justify-content: center; }
-.fl-button { --c-bg: var(--fl-primary); --c-fg: var(--fl-button-text); --c-radius: 8px; --c-fs: 16px;
+.fl-button { --c-bg: var(--fl-button-bg); --c-fg: var(--fl-button-text); --c-radius: 8px; --c-fs: 16px;
   display: inline-flex; align-items: center; justify-content: center; min-width: 120px; padding: 12px 28px; font: inherit; font-size: var(--c-fs);
   font-weight: 600; color: var(--c-fg); background: var(--c-bg); border: 0; border-radius: var(--c-radius); cursor: pointer; text-decoration: none; }
 .fl-button:hover { filter: brightness(1.06); }
-.fl-button:focus-visible { outline: 3px solid color-mix(in srgb, var(--c-bg) 40%, transparent); outline-offset: 2px; }
-.fl-back { color: var(--fl-text); opacity: .75; text-decoration: none; font-weight: 600; }
-.fl-back:hover { opacity: 1; }
+.fl-button:focus-visible { outline: 3px solid var(--fl-primary-text); outline-offset: 2px; }
+.fl-back { color: var(--fl-muted); text-decoration: underline; font-weight: 600; }
+.fl-back:hover { color: var(--fl-text); }
 .fl-hidden { display: none !important; }
 .fl-center { text-align: center; padding-top: 12vh; }
 .fl-center h1 { font-family: var(--fl-heading); }
+.fl-alert-title { margin: 0 0 4px; font-weight: 600; }
+.fl-alert ul { margin: 0; padding-left: 20px; }
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
+}
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
@@ -128,19 +173,36 @@ export interface PageCssOptions {
   progress?: number | undefined;
 }
 
+/** The page-wide colours, each adjusted to pass AA against the page background (see componentVars). */
+function rootColors(theme: Theme): string {
+  const page = pageBackgrounds(theme);
+  const text = readableOn(theme.colors.text, page);
+  const button = backgroundFor(theme.colors.buttonText, theme.colors.primary);
+  return [
+    `--fl-primary: ${theme.colors.primary}`,
+    `--fl-primary-text: ${readableOn(theme.colors.primary, page)}`,
+    `--fl-text: ${text}`,
+    `--fl-muted: ${readableOn(mix(text, page[0]!, 0.25), page)}`,
+    `--fl-error: ${readableOn(ERROR_COLOR, page)}`,
+    `--fl-button-bg: ${button.background}`,
+    `--fl-button-text: ${button.foreground};`,
+  ].join('; ');
+}
+
 /** The stylesheet of one page of a form. */
 export function pageCss(theme: Theme, options: PageCssOptions): string {
   const rules = [
-    `:root { --fl-primary: ${theme.colors.primary}; --fl-text: ${theme.colors.text}; --fl-button-text: ${theme.colors.buttonText};` +
+    `:root { ${rootColors(theme)}` +
       ` --fl-heading: ${fontFamily(theme.fonts.heading)}; --fl-body: ${fontFamily(theme.fonts.body)}; --fl-width: ${WIDTHS[theme.layout.width]}; }`,
     `body { ${background(theme)} }`,
     BASE,
   ];
   for (const type of new Set(options.types)) {
     if (!/^[A-Za-z]+$/.test(type)) continue;
-    const vars = componentVars(componentStyle(theme, type));
+    const button = type === 'NextButton' || type === 'NextBackButtons';
+    const vars = componentVars(componentStyle(theme, type), theme, button);
     if (!vars) continue;
-    const selector = type === 'NextButton' || type === 'NextBackButtons' ? `.fl-button.fl-t-${type}` : `.fl-c.fl-t-${type}`;
+    const selector = button ? `.fl-button.fl-t-${type}` : `.fl-c.fl-t-${type}`;
     rules.push(`${selector} { ${vars}; }`);
   }
   if (options.progress !== undefined) rules.push(`.fl-progress > span { width: ${Math.round(Math.min(1, Math.max(0, options.progress)) * 1000) / 10}%; }`);

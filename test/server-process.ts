@@ -34,10 +34,14 @@ export function killLeftovers(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-/** Spawns src/main.ts with only the environment the test gives it (no setting leaks in from the suite's). */
-export function spawnServer(env: Record<string, string>) {
+/**
+ * Spawns src/main.ts (or, with `entry: 'bundle'`, the dist/main.js bundle `npm start` runs) with only
+ * the environment the test gives it (no setting leaks in from the suite's).
+ */
+export function spawnServer(env: Record<string, string>, entry: 'source' | 'bundle' = 'source') {
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = entry === 'bundle' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -61,8 +65,8 @@ export function spawnServer(env: Record<string, string>) {
 }
 
 /** Starts src/main.ts with `env` (DATA_DIR, DATABASE_URL, … as the test gives them) and waits until it listens. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const { child, exited, logs, stdout, stderr } = spawnServer(env);
+export async function startServer(env: Record<string, string>, entry: 'source' | 'bundle' = 'source'): Promise<ServerProcess> {
+  const { child, exited, logs, stdout, stderr } = spawnServer(env, entry);
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   const waitForLog = async (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 5_000) => {

@@ -6,8 +6,8 @@
  * it receives against it.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { fromRoot } from '../paths.ts';
 import { generateFormInputSchema } from '../forms/components.ts';
 import { KNOWN_FILE_TYPES } from '../uploads/file-types.ts';
 import { fileQuerySchema } from './files.ts';
@@ -117,7 +117,8 @@ export interface OpenApiSources {
 
 /** The captured examples (scripts/openapi-examples.ts): `exampleKey(…)` → a real answer's body. */
 export type CapturedExamples = Record<string, unknown>;
-export const EXAMPLES_FILE = fileURLToPath(new URL('./openapi-examples.json', import.meta.url));
+// From the project root, not this module: `npm start` runs a bundle in dist/ (src/paths.ts).
+export const EXAMPLES_FILE = fromRoot('src/rest/openapi-examples.json');
 export const exampleKey = (method: string, template: string, status: number | string, mediaType: string) => `${method.toUpperCase()} ${template} ${status} ${mediaType}`;
 /** Statuses whose answer is the API edge's, the same for every operation: one capture serves them all. */
 const EDGE_STATUSES = new Set(['401', '413', '429']);

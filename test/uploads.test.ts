@@ -219,7 +219,8 @@ describe('serving files', () => {
     expect(signed.status).toBe(200);
     expect(Buffer.from(await signed.arrayBuffer()).equals(PDF)).toBe(true);
 
-    const tampered = await download(urls[0]!.replace(/signature=./, 'signature=A'));
+    // Another first character of the signature (a fixed 'A' would leave one signature in 64 untouched).
+    const tampered = await download(urls[0]!.replace(/signature=(.)/, (_, first: string) => `signature=${first === 'A' ? 'B' : 'A'}`));
     expect(tampered.status).toBe(403);
     expect(await tampered.json()).toEqual({ message: 'Invalid file signature' });
     const secret = deriveSecret(ADMIN_TOKEN, 'file-urls');
@@ -322,6 +323,17 @@ describe('removing files', () => {
     await gone(first.id);
     await gone(second.id);
     expect(await storedFiles()).toContain(keep.id);
+  });
+
+  it('an update that clears the file answer detaches the upload, for the sweep', async () => {
+    const id = await uploadedId(photos().id, 'cleared.png', PNG);
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [photos().id]: [id] } }));
+    const { id: responseId, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const attachedTo = async () => (await db.select({ responseId: uploads.responseId }).from(uploads).where(eq(uploads.id, id)))[0]?.responseId;
+    expect(await attachedTo()).toBe(responseId);
+    const cleared = await app.request(`/s/${form.id}/responses/${responseId}`, jsonRequest('PATCH', { answers: { [photos().id]: null } }, { authorization: `Bearer ${resumeToken}` }));
+    expect(cleared.status).toBe(200);
+    expect(await attachedTo()).toBeNull();
   });
 
   it('the sweep removes old unattached uploads, and leaves attached ones', async () => {

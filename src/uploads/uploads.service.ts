@@ -154,16 +154,20 @@ export function uploadIdsOf(data: readonly ResponseAnswer[]): string[] {
 /** Attaches the uploads a response answers with, and detaches those it no longer does (swept later). */
 export async function syncResponseUploads(db: Db, response: { id: string; formId: string; data: readonly ResponseAnswer[] }): Promise<void> {
   const used = uploadIdsOf(response.data);
+  if (used.length === 0) {
+    // Most submissions answer no file: one statement detaches whatever this response used before,
+    // instead of a transaction on every submission.
+    await db.update(uploads).set({ responseId: null }).where(eq(uploads.responseId, response.id));
+    return;
+  }
   await db.transaction(async (tx) => {
     const attached = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.responseId, response.id));
     const stale = attached.map((row) => row.id).filter((id) => !used.includes(id));
     if (stale.length > 0) await tx.update(uploads).set({ responseId: null }).where(inArray(uploads.id, stale));
-    if (used.length > 0) {
-      await tx
-        .update(uploads)
-        .set({ responseId: response.id })
-        .where(and(eq(uploads.formId, response.formId), inArray(uploads.id, used), or(isNull(uploads.responseId), eq(uploads.responseId, response.id))));
-    }
+    await tx
+      .update(uploads)
+      .set({ responseId: response.id })
+      .where(and(eq(uploads.formId, response.formId), inArray(uploads.id, used), or(isNull(uploads.responseId), eq(uploads.responseId, response.id))));
   });
 }
 

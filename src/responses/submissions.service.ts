@@ -151,22 +151,9 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (!row) {
       if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
       const leadId = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-      const meta = metaOf(input.context);
       const [inserted] = await tx
         .insert(responses)
-        .values({
-          id: createId(),
-          environmentId: form.environmentId,
-          formId: form.id,
-          leadId,
-          sessionId,
-          meta,
-          ip: storedIpSql(form.environmentId, input.context.ip), // as the environment's IP storage setting says
-          country: input.context.country,
-          createdAt: now,
-          updatedAt: now,
-          dataUpdatedAt: now,
-        })
+        .values(newResponseRow(input, leadId, now))
         .onConflictDoNothing({ target: [responses.formId, responses.sessionId] })
         .returning();
       if (inserted) {
@@ -183,12 +170,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
 
     const data = mergeAnswers(row.data, input.answers, components);
     // Before any lead or count writes: a response that can't finish rolls back at once.
-    const missing = input.finish ? missingRequired(form, data) : [];
-    if (missing.length > 0) {
-      throw invalidInput(
-        missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
-      );
-    }
+    if (input.finish) requireAnswered(form, data);
     let leadId = row.leadId;
     const email = emailOf(data);
     // An e-mail the response already had was settled when it was answered: only a new one moves the lead.
@@ -237,12 +219,7 @@ async function recordResponseEvents(tx: Db, form: Form, row: ResponseRow, create
 async function createResponse(tx: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
   const data = mergeAnswers([], input.answers, components);
-  const missing = input.finish ? missingRequired(form, data) : [];
-  if (missing.length > 0) {
-    throw invalidInput(
-      missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
-    );
-  }
+  if (input.finish) requireAnswered(form, data);
   const email = emailOf(data);
   let leadId: string;
   if (email && !input.visitorLeadId) {
@@ -252,36 +229,42 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
     if (email) leadId = await leadForEmail(tx, form.environmentId, leadId, email);
   }
   const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
-  const meta = metaOf(input.context);
   const [inserted] = await tx
     .insert(responses)
-    .values({
-      id: createId(),
-      environmentId: form.environmentId,
-      formId: form.id,
-      leadId,
-      sessionId: input.sessionId,
-      data,
-      finished: input.finish,
-      meta,
-      ip: storedIpSql(form.environmentId, input.context.ip), // as the environment's IP storage setting says
-      country: input.context.country,
-      visitedForm: counts.visits,
-      completedForm: counts.completions,
-      createdAt: now,
-      updatedAt: now,
-      dataUpdatedAt: now,
-    })
+    .values({ ...newResponseRow(input, leadId, now), data, finished: input.finish, visitedForm: counts.visits, completedForm: counts.completions })
     .returning();
   await recordResponseEvents(tx, form, inserted!, true, input.finish, now);
   return { response: inserted!, created: true };
 }
 
-/** What a new response records of where it came from. */
-function metaOf(context: SubmissionContext): ResponseMeta {
+/** A new response of the session: who, where from, when (answers and counts are the caller's). */
+function newResponseRow(input: SubmitInput, leadId: string, now: Date) {
+  const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
-  return meta;
+  return {
+    id: createId(),
+    environmentId: form.environmentId,
+    formId: form.id,
+    leadId,
+    sessionId: input.sessionId,
+    meta,
+    ip: storedIpSql(form.environmentId, context.ip), // as the environment's IP storage setting says
+    country: context.country,
+    createdAt: now,
+    updatedAt: now,
+    dataUpdatedAt: now,
+  };
+}
+
+/** A response finishes only with every required question answered: else 400 naming each. */
+function requireAnswered(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): void {
+  const missing = missingRequired(form, data);
+  if (missing.length > 0) {
+    throw invalidInput(
+      missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
+    );
+  }
 }
 
 /** Answers replace earlier ones with the same questionId; `data` follows the form's question order. */

@@ -27,7 +27,7 @@
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
  * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
- * BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
+ * BENCH_SKIP_LISTING=1, BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
  * and GraphQL servers under load; .cpuprofile files go to BENCH_PROFILE_DIR, default
  * <tmp>/formloom-bench-profiles, and a summary is printed).
  */
@@ -584,10 +584,12 @@ let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 for (const dataset of DATASETS) {
   const { apiKey, formIds } = await prepare(dataset);
-  const measured = await measureListing(dataset, apiKey, formIds);
-  results.set(dataset.label, measured);
-  log(`\n[${dataset.label}] GET /api/v1/responses?formId=<random form> (load average ${loadavg()[0]!.toFixed(2)})`);
-  table(measured);
+  if (env.BENCH_SKIP_LISTING !== '1') {
+    const measured = await measureListing(dataset, apiKey, formIds);
+    results.set(dataset.label, measured);
+    log(`\n[${dataset.label}] GET /api/v1/responses?formId=<random form> (load average ${loadavg()[0]!.toFixed(2)})`);
+    table(measured);
+  }
   if (dataset.label === writesOn) {
     submissions = await measureSubmissions(dataset, formIds);
     log(`\n[${dataset.label}] public submissions: a session is start + update + finish (JSON API) or two form posts (page); req/s = submissions/s (load average ${loadavg()[0]!.toFixed(2)})`);

@@ -27,7 +27,7 @@
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
  * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
- * BENCH_SKIP_LISTING=1, BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
+ * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
  * and GraphQL servers under load; .cpuprofile files go to BENCH_PROFILE_DIR, default
  * <tmp>/formloom-bench-profiles, and a summary is printed).
  */
@@ -602,7 +602,7 @@ for (const dataset of DATASETS) {
     const share = (ms: number) => `${fmt(ms, 3)} ms (${fmt((100 * ms) / g.phases.request, 0)} %)`;
     log(`  one request in-process, sequential: ${fmt(g.phases.request, 2)} ms; validation ${share(g.phases.validation)}, theme inheritance ${share(g.phases.theme)}, insert (source lookup + form + event, one transaction) ${share(g.phases.insert)}`);
   }
-  if (dataset.label === '1m') {
+  if (dataset.label === '1m' && env.BENCH_SKIP_TENANTS !== '1') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
     const tenants = await measureTwoTenants(dataset, apiKey, formIds);
     const row = (label: string, m: typeof tenants.idle) => `  ${label.padEnd(16)} ${m.count} requests, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms, max ${fmt(m.max)} ms`;

@@ -103,6 +103,8 @@ describe('CORS', () => {
     const read = await listing(app, a.apiKey, { origin: 'https://app.customer.example' });
     expect(read.headers.get('access-control-allow-origin')).toBe('https://app.customer.example');
     expect(read.headers.get('access-control-expose-headers')).toContain('RateLimit');
+    expect(read.headers.get('vary')).toContain('Origin');
+    expect(allowed.headers.get('access-control-max-age')).toBe('600');
   });
 
   it('the public submission API stays open to every origin, without credentials', async () => {

@@ -6,11 +6,11 @@
  * the page with a short HTML page.
  */
 import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { appErrorOf, HTTP_STATUS, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { TOO_MANY_REQUESTS } from '../limits/api-guard.ts';
+import { corsMiddleware } from '../limits/cors.ts';
 import { rateLimitHeaders } from '../limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
@@ -26,12 +26,12 @@ export function publicRoutes(deps: PublicDeps) {
   const app = new Hono<AppEnv>();
 
   // Open to every origin, without credentials: forms are embedded on customers' sites.
-  const apiCors = cors({
-    origin: '*',
+  const apiCors = corsMiddleware({
+    allowOrigin: () => '*',
     allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
     exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
-    maxAge: 600,
+    maxAgeSeconds: 600,
   });
   app.use('/s/:formId/definition', apiCors);
   app.use('/s/:formId/responses', apiCors);

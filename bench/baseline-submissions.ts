@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../src/ids.ts';
 import postgres from 'postgres';
 
 const sql = postgres(process.env.BENCH_DATABASE_URL!, { max: 10, onnotice: () => {} });

@@ -139,7 +139,7 @@ interface Child {
  * Node flags of `npm start` (package.json), given to every child, the baseline included, so all run
  * on the same runtime settings: a 4 MB young-generation semi-space suits this short-lived garbage.
  */
-const RUNTIME_FLAGS = ['--max-semi-space-size=4'];
+const RUNTIME_FLAGS = (env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
 
 async function startChild(file: string, childEnv: Record<string, string>, execArgv: string[] = []): Promise<Child> {
   const child = fork(new URL(file, import.meta.url).pathname, [], {

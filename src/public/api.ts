@@ -170,9 +170,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (refused) return refused;
       try {
         // Without a key the resume token is fresh and random: no response can have its session yet.
-        const { response } = await submit({ form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c), newSession: key === undefined });
-        await syncResponseUploads(db, response);
-        return c.json({ ...result(response), resumeToken }, 201);
+        const submitted = await submit({ form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c), newSession: key === undefined });
+        await syncResponseUploads(db, form, submitted);
+        return c.json({ ...result(submitted.response), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.
         if (appErrorOf(error)?.code === 'CONFLICT' && key !== undefined) {
@@ -205,7 +205,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     try {
-      const { response } = await submit( {
+      const submitted = await submit({
         form,
         sessionId: row.sessionId,
         answers,
@@ -213,7 +213,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         context: context(c),
         mustExist: true,
       });
-      await syncResponseUploads(db, response);
+      await syncResponseUploads(db, form, submitted);
+      const { response } = submitted;
       c.header('Cache-Control', 'no-store');
       return c.json(result(response));
     } catch (error) {

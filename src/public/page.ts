@@ -217,8 +217,9 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };
     try {
-      const { response } = await submit( submission);
-      await syncResponseUploads(db, response);
+      const submitted = await submit(submission);
+      await syncResponseUploads(db, form, submitted);
+      const { response } = submitted;
       await setLeadCookie(c, deps, form, response.leadId);
       return c.redirect(formPath(form, isLast ? '?done=1' : `?step=${stepIndex + 1}`), 303);
     } catch (error) {
@@ -227,8 +228,9 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (known?.code === 'CONFLICT') return c.redirect(formPath(form, '?done=1'), 303);
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
       // Required questions of earlier steps are unanswered: keep this step's answers, point there.
-      const { response } = await submit( { ...submission, finish: false });
-      await syncResponseUploads(db, response);
+      const submitted = await submit({ ...submission, finish: false });
+      await syncResponseUploads(db, form, submitted);
+      const { response } = submitted;
       await setLeadCookie(c, deps, form, response.leadId);
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);

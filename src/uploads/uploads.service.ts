@@ -151,9 +151,24 @@ export function uploadIdsOf(data: readonly ResponseAnswer[]): string[] {
   return ids;
 }
 
-/** Attaches the uploads a response answers with, and detaches those it no longer does (swept later). */
-export async function syncResponseUploads(db: Db, response: { id: string; formId: string; data: readonly ResponseAnswer[] }): Promise<void> {
+/** Whether a form has a FileUploader: only then can an upload belong to one of its responses. */
+const takesFiles = (form: { steps: readonly { components: readonly StoredComponent[] }[] }) =>
+  form.steps.some((step) => step.components.some((component) => component.type === 'FileUploader'));
+
+/**
+ * Attaches the uploads a response answers with, and detaches those it no longer does (swept later).
+ * No statement at all when none can be attached or detached: the form has no FileUploader (uploads are
+ * made for a FileUploader of the form), or the response was created by this submission and answers no file.
+ */
+export async function syncResponseUploads(
+  db: Db,
+  form: { steps: readonly { components: readonly StoredComponent[] }[] },
+  submitted: { response: { id: string; formId: string; data: readonly ResponseAnswer[] }; created: boolean },
+): Promise<void> {
+  const { response } = submitted;
+  if (!takesFiles(form)) return;
   const used = uploadIdsOf(response.data);
+  if (used.length === 0 && submitted.created) return;
   if (used.length === 0) {
     // Most submissions answer no file: one statement detaches whatever this response used before,
     // instead of a transaction on every submission.

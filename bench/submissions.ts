@@ -18,6 +18,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import * as schema from '../src/db/schema.ts';
 import type { Db } from '../src/db/client.ts';
+import { DatabaseMetrics, instrumentClient } from '../src/db/instrument.ts';
 
 /** Answers of the bench forms (bench/seed.ts: the template's two steps, ids bench-q-<step>-<component>). */
 export const STEP_ONE = { 'bench-q-0-1': { firstName: 'Ada', lastName: 'Lovelace', workEmailAddress: '' } };
@@ -93,28 +94,31 @@ export function pageSessionRequests(pickForm: Pick): AutocannonRequest[] {
   ];
 }
 
-/** Statements and round trips per submission, counted on the app's own requests in-process. */
+/**
+ * Statements and round trips per submission, counted on the app's own requests in-process, through the
+ * client wrapper the app uses (db/instrument.ts, which prepares statements). A round trip is a write to
+ * the database after its last reply: a statement postgres.js must describe first (unprepared, with
+ * parameters) costs two, the second one sent on the server's answer.
+ */
 export async function countStatements(databaseUrl: string, formId: string, sessions = 20) {
   let statements = 0;
   let roundTrips = 0;
   let answered = true;
-  // Replies from the database (any socket to it): the next statement sent starts a new round trip.
-  const emit = Socket.prototype.emit;
   const port = Number(new URL(databaseUrl).port || 5432);
+  const { emit, write } = Socket.prototype;
   Socket.prototype.emit = function (this: Socket, event: string, ...args: unknown[]) {
     if (event === 'data' && this.remotePort === port) answered = true;
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof emit;
-  const client = postgres(databaseUrl, {
-    max: 10,
-    onnotice: () => {},
-    debug: () => {
-      statements++;
-      if (answered) roundTrips++;
+  Socket.prototype.write = function (this: Socket, ...args: unknown[]) {
+    if (this.remotePort === port && answered) {
+      roundTrips++;
       answered = false;
-    },
-  });
-  const db = drizzle(client, { schema }) as unknown as Db;
+    }
+    return write.apply(this, args as Parameters<typeof write>);
+  } as typeof write;
+  const client = postgres(databaseUrl, { max: 10, onnotice: () => {}, debug: () => void statements++ });
+  const db = drizzle(instrumentClient('postgres', client, new DatabaseMetrics('postgres', 10)), { schema }) as unknown as Db;
   const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
   const app = createApp({ config, db, logger: pino({ level: 'silent' }), adminToken: 'bench-admin-token-0123456789' });
   const counted = async (run: () => Promise<Response>, expected: number) => {
@@ -142,6 +146,7 @@ export async function countStatements(databaseUrl: string, formId: string, sessi
     }
   } finally {
     Socket.prototype.emit = emit;
+    Socket.prototype.write = write;
     await client.end();
   }
   return totals;

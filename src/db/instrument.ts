@@ -9,6 +9,7 @@
  * `databaseMetricsOf(db)` finds the metrics of a drizzle handle (src/metrics.ts renders them).
  */
 import { Gauge, Histogram, Registry } from 'prom-client';
+import { withPreparedStatement } from './statements.ts';
 
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
 
@@ -130,7 +131,11 @@ function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetric
     const proxy: T = new Proxy(sql, {
       get(target, prop) {
         if (prop === 'unsafe') {
-          return (...args: unknown[]) => wrapQuery((Reflect.get(target, prop, target) as AnyFunction).apply(target, args) as object, operationOf(args[0]));
+          return (text: unknown, params?: unknown, options?: unknown) =>
+            wrapQuery(
+              (Reflect.get(target, prop, target) as AnyFunction).apply(target, [text, params, withPreparedStatement(text, params, options)]) as object,
+              operationOf(text),
+            );
         }
         if (prop === 'begin') {
           return (...args: unknown[]) => {

@@ -2,6 +2,7 @@
 import { and, desc, eq, getTableColumns, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { forms, type FormStatus } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -49,16 +50,23 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
 
 /** A live (not deleted) form of the environment, or undefined. Other environments' forms are invisible. */
 export async function findForm(db: Db, environmentId: string, id: string): Promise<Form | undefined> {
-  const [row] = await db
-    .select()
-    .from(forms)
-    .where(and(eq(forms.id, id), eq(forms.environmentId, environmentId), isNull(forms.deletedAt)));
+  const query = preparedQuery(db, 'form_in_environment', (handle) =>
+    handle
+      .select()
+      .from(forms)
+      .where(and(eq(forms.id, sql.placeholder('id')), eq(forms.environmentId, sql.placeholder('environmentId')), isNull(forms.deletedAt)))
+      .prepare('form_in_environment'),
+  );
+  const [row] = await query.execute({ id, environmentId });
   return row;
 }
 
 /** A live form by id alone, for callers that check the environment themselves (the admin, public pages). */
 export async function findFormById(db: Db, id: string): Promise<Form | undefined> {
-  const [row] = await db.select().from(forms).where(and(eq(forms.id, id), isNull(forms.deletedAt)));
+  const query = preparedQuery(db, 'form_by_id', (handle) =>
+    handle.select().from(forms).where(and(eq(forms.id, sql.placeholder('id')), isNull(forms.deletedAt))).prepare('form_by_id'),
+  );
+  const [row] = await query.execute({ id });
   return row;
 }
 

@@ -13,6 +13,7 @@
 import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
 import type { ResponseRecord } from './model.ts';
@@ -187,18 +188,10 @@ function valuesOf(input: ListResponsesInput): Record<string, unknown> {
   };
 }
 
-type PreparedListing = ReturnType<ReturnType<typeof buildListing>['prepare']>;
-/** Prepared statements per database handle and shape: built once, then only executed. */
-const prepared = new WeakMap<Db, Map<string, PreparedListing>>();
-
-function preparedListing(db: Db, shape: ListingShape): PreparedListing {
-  let byShape = prepared.get(db);
-  if (!byShape) prepared.set(db, (byShape = new Map()));
-  const key = shapeKey(shape);
-  let statement = byShape.get(key);
-  if (!statement) byShape.set(key, (statement = buildListing(db, shape).prepare(`responses_listing_${key}`)));
-  return statement;
-}
+const preparedListing = (db: Db, shape: ListingShape) => {
+  const name = `responses_listing_${shapeKey(shape)}`;
+  return preparedQuery(db, name, (handle) => buildListing(handle, shape).prepare(name));
+};
 
 /** The listing's SQL and its values, exactly as listResponses runs it (tests EXPLAIN it). */
 export function listingSql(db: Db, input: ListResponsesInput): { sql: string; params: unknown[] } {

@@ -11,7 +11,8 @@
  * insert with its answers, without the lock and update. The response's events (response.created/updated/finished) are
  * recorded in the same transaction (events/outbox.ts), in the order the row lock gives them.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { preparedQuery } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { AppError, invalidInput } from '../errors.ts';
@@ -288,18 +289,26 @@ async function lockSessionResponse(db: Db, formId: string, sessionId: string): P
 
 /** The response a session of a form owns, if any. */
 export async function findSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(responses)
-    .where(and(eq(responses.formId, formId), eq(responses.sessionId, sessionId)));
+  const query = preparedQuery(db, 'response_of_session', (handle) =>
+    handle
+      .select()
+      .from(responses)
+      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.sessionId, sql.placeholder('sessionId'))))
+      .prepare('response_of_session'),
+  );
+  const [row] = await query.execute({ formId, sessionId });
   return row;
 }
 
 export async function findFormResponse(db: Db, formId: string, responseId: string): Promise<ResponseRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(responses)
-    .where(and(eq(responses.formId, formId), eq(responses.id, responseId)));
+  const query = preparedQuery(db, 'response_of_form', (handle) =>
+    handle
+      .select()
+      .from(responses)
+      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.id, sql.placeholder('responseId'))))
+      .prepare('response_of_form'),
+  );
+  const [row] = await query.execute({ formId, responseId });
   return row;
 }
 

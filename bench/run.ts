@@ -29,7 +29,8 @@
  * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
  * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
  * and GraphQL servers under load; .cpuprofile files go to BENCH_PROFILE_DIR, default
- * <tmp>/formloom-bench-profiles, and a summary is printed).
+ * <tmp>/formloom-bench-profiles, and a summary is printed), BENCH_NODE_FLAGS (the servers' Node
+ * flags, default --max-semi-space-size=4 as npm start).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';

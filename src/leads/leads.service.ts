@@ -12,6 +12,7 @@
  */
 import { and, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import { leadFormStats, leads } from '../db/schema.ts';
 import { microsOf, type ListCursor, type Page } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
@@ -25,28 +26,43 @@ export async function findLead(db: Db, id: string): Promise<Lead | undefined> {
   return row;
 }
 
+/** A lead as the submission path needs it: who, and whether it has an e-mail yet. */
+export type LeadIdentity = Pick<Lead, 'id' | 'email'>;
+
 /**
  * The lead of a visitor: `candidateId` (from the visitor's cookie or token; may not exist yet) when it
- * is free or already a lead of this environment, otherwise a new anonymous lead.
+ * is free or already a lead of this environment, otherwise a new anonymous lead. One statement: the
+ * candidate is inserted if it is free, else read (the insert's row is not visible to the same
+ * statement's read, so exactly one of the two answers).
  */
-export async function ensureVisitorLead(db: Db, environmentId: string, candidateId: string | undefined): Promise<string> {
+export async function ensureVisitorLead(db: Db, environmentId: string, candidateId: string | undefined): Promise<LeadIdentity> {
   if (candidateId) {
-    await db.insert(leads).values({ id: candidateId, environmentId }).onConflictDoNothing({ target: leads.id });
-    const existing = await findLead(db, candidateId);
-    if (existing?.environmentId === environmentId) return existing.id;
+    const [row] = rowsOf<{ id: string; environment_id: string; email: string | null }>(
+      await db.execute(sql`
+        with inserted as (
+          insert into ${leads} (id, environment_id) values (${candidateId}, ${environmentId})
+          on conflict (id) do nothing
+          returning id, environment_id, email
+        )
+        select id, environment_id, email from inserted
+        union all
+        select id, environment_id, email from ${leads} where id = ${candidateId}`),
+    );
+    if (row?.environment_id === environmentId) return { id: row.id, email: row.email };
   }
   const [row] = await db.insert(leads).values({ id: createId(), environmentId }).returning({ id: leads.id });
-  return row!.id;
+  return { id: row!.id, email: null };
 }
 
 /**
- * The lead a response with `email` belongs to, given the lead it has now: the environment's lead with
- * that e-mail; or, when there is none and the current lead is anonymous, the current lead, which
- * takes the e-mail.
+ * The lead a response with `email` belongs to, given the lead it has now (its id, or the lead itself
+ * when the caller has just read it): the environment's lead with that e-mail; or, when there is none
+ * and the current lead is anonymous, the current lead, which takes the e-mail.
  */
-export async function leadForEmail(db: Db, environmentId: string, currentLeadId: string, email: string): Promise<string> {
+export async function leadForEmail(db: Db, environmentId: string, currentLead: string | LeadIdentity, email: string): Promise<string> {
   const address = normaliseEmail(email);
-  const current = await findLead(db, currentLeadId);
+  const current = typeof currentLead === 'string' ? await findLead(db, currentLead) : currentLead;
+  const currentLeadId = typeof currentLead === 'string' ? currentLead : currentLead.id;
   if (current?.email === address) return currentLeadId;
   if (current && current.email === null) {
     // Promote the anonymous lead. Another session may claim the address at the same moment: the

@@ -151,7 +151,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     let counts: { visits: number; completions: number } | undefined;
     if (!row) {
       if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
-      const leadId = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
+      const { id: leadId } = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
       const [inserted] = await tx
         .insert(responses)
         .values(newResponseRow(input, leadId, now))
@@ -226,8 +226,8 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
   if (email && !input.visitorLeadId) {
     leadId = await leadWithEmail(tx, form.environmentId, email);
   } else {
-    leadId = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-    if (email) leadId = await leadForEmail(tx, form.environmentId, leadId, email);
+    const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
+    leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
   }
   const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
   const [inserted] = await tx

@@ -78,6 +78,13 @@ export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth:
   return undefined;
 }
 
+// excessiveNesting reads the text by character code (it runs on every request's document).
+const [HASH, QUOTE, BACKSLASH, DOLLAR, COLON, NEWLINE, RETURN] = ['#', '"', '\\', '$', ':', '\n', '\r'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number, number];
+const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE] = [...'([{)]}'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number];
+/** [A-Za-z_] and [A-Za-z0-9_] (\w), GraphQL's name characters. */
+const isNameStart = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+const isNameContinue = (code: number) => isNameStart(code) || (code >= 0x30 && code <= 0x39);
+
 /**
  * Where a document's text nests (), [] and {} deeper than `limit`, outside strings and comments: the
  * argument (or `$variable` default) it happens in, if any. Undefined when it stays within the limit.
@@ -85,31 +92,34 @@ export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth:
 export function excessiveNesting(text: string, limit: number): { argument: string | undefined } | undefined {
   const open: number[] = [];
   const argumentAtParen: (string | undefined)[] = [];
-  let lastName: string | undefined;
+  // The last name seen (its span; sliced only when an argument takes it).
+  let nameStart = -1;
+  let nameEnd = -1;
+  const lastName = () => (nameStart < 0 ? undefined : (text.charCodeAt(nameStart - 1) === DOLLAR ? '$' : '') + text.slice(nameStart, nameEnd));
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '#') {
-      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    } else if (ch === '"') {
+    const code = text.charCodeAt(i);
+    if (code === HASH) {
+      while (i < text.length && text.charCodeAt(i) !== NEWLINE && text.charCodeAt(i) !== RETURN) i++;
+    } else if (code === QUOTE) {
       if (text.startsWith('"""', i)) {
         i += 3;
-        while (i < text.length && !text.startsWith('"""', i)) i += text[i] === '\\' ? 2 : 1;
+        while (i < text.length && !text.startsWith('"""', i)) i += text.charCodeAt(i) === BACKSLASH ? 2 : 1;
         i += 2;
       } else {
-        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+        for (i++; i < text.length && text.charCodeAt(i) !== QUOTE && text.charCodeAt(i) !== NEWLINE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
       }
-    } else if (/[A-Za-z_]/.test(ch)) {
-      const start = i;
-      while (i + 1 < text.length && /\w/.test(text[i + 1]!)) i++;
-      lastName = (text[start - 1] === '$' ? '$' : '') + text.slice(start, i + 1);
-    } else if (ch === ':' && open.at(-1) === 0x28) {
-      argumentAtParen[argumentAtParen.length - 1] = lastName;
-    } else if (ch === '(' || ch === '[' || ch === '{') {
-      open.push(ch.charCodeAt(0));
-      if (ch === '(') argumentAtParen.push(undefined);
+    } else if (isNameStart(code)) {
+      nameStart = i;
+      while (i + 1 < text.length && isNameContinue(text.charCodeAt(i + 1))) i++;
+      nameEnd = i + 1;
+    } else if (code === COLON && open.at(-1) === OPEN_PAREN) {
+      argumentAtParen[argumentAtParen.length - 1] = lastName();
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET || code === OPEN_BRACE) {
+      open.push(code);
+      if (code === OPEN_PAREN) argumentAtParen.push(undefined);
       if (open.length > limit) return { argument: argumentAtParen.at(-1) };
-    } else if (ch === ')' || ch === ']' || ch === '}') {
-      if (open.pop() === 0x28) argumentAtParen.pop();
+    } else if (code === CLOSE_PAREN || code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      if (open.pop() === OPEN_PAREN) argumentAtParen.pop();
     }
   }
   return undefined;

@@ -13,6 +13,7 @@ import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
+import { answerGraphQL } from './graphql/http.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
@@ -179,7 +180,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const response = await yoga.fetch(c.req.raw, { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage });
+    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage };
+    const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
     if (!idempotency?.replayed) return response;

@@ -112,6 +112,21 @@ describe('cost limit', () => {
     }
   });
 
+  it('measures the operation a remembered document names', async () => {
+    const two = `${listings(8, '$first').replace('query(', 'query Heavy(')} query Light { environmentResponses(first: 1) { edges { node { id } } } }`;
+    const ask = async (operationName: string | undefined, first: number) => {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ query: two, operationName, variables: { first } }) };
+      return codes((await (await ctx.app.request('/graphql', init)).json()) as { errors?: { extensions?: { code?: string } }[] }) ?? [];
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(await ask('Light', 100)).toEqual([]);
+      expect(await ask('Heavy', 100)).toEqual(['GRAPHQL_COST_LIMIT']);
+      expect(await ask('Heavy', 5)).toEqual([]);
+      // No operation named in a document of two: yoga refuses it before it is measured.
+      expect(await ask(undefined, 100)).toEqual(['OPERATION_RESOLUTION_FAILURE']);
+    }
+  });
+
   it('lets the REST adapters run their own operations whatever the GraphQL limits say', async () => {
     const app = withLimits({ maxCost: 1, maxDepth: 1, maxAliases: 0, maxTokens: 100, maxDirectives: 0 });
     const rest = await app.request(`/api/v1/responses?limit=100`, { headers: key });

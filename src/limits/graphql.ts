@@ -21,12 +21,13 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
-  validate,
+  TypeInfo,
+  ValidationContext,
   type ASTNode,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLSchema,
   type OperationDefinitionNode,
-  type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
@@ -77,6 +78,13 @@ export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth:
   return undefined;
 }
 
+// excessiveNesting reads the text by character code (it runs on every request's document).
+const [HASH, QUOTE, BACKSLASH, DOLLAR, COLON, NEWLINE, RETURN] = ['#', '"', '\\', '$', ':', '\n', '\r'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number, number];
+const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE] = [...'([{)]}'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number];
+/** [A-Za-z_] and [A-Za-z0-9_] (\w), GraphQL's name characters. */
+const isNameStart = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+const isNameContinue = (code: number) => isNameStart(code) || (code >= 0x30 && code <= 0x39);
+
 /**
  * Where a document's text nests (), [] and {} deeper than `limit`, outside strings and comments: the
  * argument (or `$variable` default) it happens in, if any. Undefined when it stays within the limit.
@@ -84,31 +92,34 @@ export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth:
 export function excessiveNesting(text: string, limit: number): { argument: string | undefined } | undefined {
   const open: number[] = [];
   const argumentAtParen: (string | undefined)[] = [];
-  let lastName: string | undefined;
+  // The last name seen (its span; sliced only when an argument takes it).
+  let nameStart = -1;
+  let nameEnd = -1;
+  const lastName = () => (nameStart < 0 ? undefined : (text.charCodeAt(nameStart - 1) === DOLLAR ? '$' : '') + text.slice(nameStart, nameEnd));
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '#') {
-      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    } else if (ch === '"') {
+    const code = text.charCodeAt(i);
+    if (code === HASH) {
+      while (i < text.length && text.charCodeAt(i) !== NEWLINE && text.charCodeAt(i) !== RETURN) i++;
+    } else if (code === QUOTE) {
       if (text.startsWith('"""', i)) {
         i += 3;
-        while (i < text.length && !text.startsWith('"""', i)) i += text[i] === '\\' ? 2 : 1;
+        while (i < text.length && !text.startsWith('"""', i)) i += text.charCodeAt(i) === BACKSLASH ? 2 : 1;
         i += 2;
       } else {
-        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+        for (i++; i < text.length && text.charCodeAt(i) !== QUOTE && text.charCodeAt(i) !== NEWLINE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
       }
-    } else if (/[A-Za-z_]/.test(ch)) {
-      const start = i;
-      while (i + 1 < text.length && /\w/.test(text[i + 1]!)) i++;
-      lastName = (text[start - 1] === '$' ? '$' : '') + text.slice(start, i + 1);
-    } else if (ch === ':' && open.at(-1) === 0x28) {
-      argumentAtParen[argumentAtParen.length - 1] = lastName;
-    } else if (ch === '(' || ch === '[' || ch === '{') {
-      open.push(ch.charCodeAt(0));
-      if (ch === '(') argumentAtParen.push(undefined);
+    } else if (isNameStart(code)) {
+      nameStart = i;
+      while (i + 1 < text.length && isNameContinue(text.charCodeAt(i + 1))) i++;
+      nameEnd = i + 1;
+    } else if (code === COLON && open.at(-1) === OPEN_PAREN) {
+      argumentAtParen[argumentAtParen.length - 1] = lastName();
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET || code === OPEN_BRACE) {
+      open.push(code);
+      if (code === OPEN_PAREN) argumentAtParen.push(undefined);
       if (open.length > limit) return { argument: argumentAtParen.at(-1) };
-    } else if (ch === ')' || ch === ']' || ch === '}') {
-      if (open.pop() === 0x28) argumentAtParen.pop();
+    } else if (code === CLOSE_PAREN || code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      if (open.pop() === OPEN_PAREN) argumentAtParen.pop();
     }
   }
   return undefined;
@@ -244,6 +255,38 @@ function costLimitRule(maxCost: number, context: LimitContext): ValidationRule {
   };
 }
 
+/** graphql-js's validate: how many errors it reports before giving up, and the error it ends with. */
+const MAX_VALIDATION_ERRORS = 100;
+const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
+
+/**
+ * The cost rule's errors for a document, as graphql-js's validate with that one rule would report
+ * them. The rule only acts on operations, so its visitor is run on each operation in document order,
+ * without validate's walk of every node with its type tracking (which cost more than the measuring).
+ */
+function measureCost(schema: GraphQLSchema, document: DocumentNode, rule: ValidationRule): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  const aborted = {};
+  const context = new ValidationContext(schema, document, new TypeInfo(schema), (error) => {
+    if (errors.length >= MAX_VALIDATION_ERRORS) {
+      errors.push(new GraphQLError(VALIDATION_ABORTED));
+      throw aborted;
+    }
+    errors.push(error);
+  });
+  const visitor = rule(context) as { OperationDefinition?: { enter(node: OperationDefinitionNode): void; leave(): void } };
+  try {
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION || !visitor.OperationDefinition) continue;
+      visitor.OperationDefinition.enter(definition);
+      visitor.OperationDefinition.leave();
+    }
+  } catch (error) {
+    if (error !== aborted) throw error;
+  }
+  return errors;
+}
+
 /** graphql-js's coercion errors name the variable ("Variable "$first" got invalid value …"): the caller's input. */
 const isVariableValueError = (error: GraphQLError) =>
   /^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message) &&
@@ -309,7 +352,7 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
       const anonymous = isAnonymous(context);
       const seenValid = anonymous ? validDocuments.anonymous : validDocuments.authenticated;
       if (seenValid.has(params.documentAST)) {
-        setResult(validate(params.schema, params.documentAST, [costLimitRule(maxCost, context)]));
+        setResult(measureCost(params.schema, params.documentAST, costLimitRule(maxCost, context)));
         return;
       }
       const argumentsSeen: ArgumentSpan[] = [];

@@ -73,12 +73,18 @@ export function unsupportedMediaType(c: Context, options: { graphql?: boolean } 
  * GET and HEAD carry no body; checking them would cost the Node adapter a full Request per call.
  */
 export function limitBodySize(maxBytes: number, respond: (c: Context<AppEnv>, message: string) => Response | Promise<Response>) {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) => {
-      c.header('Connection', 'close');
-      return respond(c as Context<AppEnv>, `Request body too large (limit ${maxBytes} bytes)`);
-    },
+  const tooLarge = (c: Context) => {
+    c.header('Connection', 'close');
+    return respond(c as Context<AppEnv>, `Request body too large (limit ${maxBytes} bytes)`);
+  };
+  const limit = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // hono's own test for a declared length, on the headers alone: bodyLimit first touches
+    // c.req.raw.body, which makes the Node adapter build a WHATWG Request and stream that a handler
+    // reading the body with c.req.text()/json() does not need. Without a length it reads the body.
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return parseInt(length, 10) > maxBytes ? tooLarge(c) : next();
+    return limit(c, next);
   });
-  return createMiddleware<AppEnv>((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
 }

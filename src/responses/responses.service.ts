@@ -13,6 +13,7 @@
 import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import { notFound } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
 import type { ResponseRecord } from './model.ts';
@@ -216,6 +217,31 @@ export async function listResponses(db: Db, input: ListResponsesInput): Promise<
   const hasNextPage = rows.length > input.limit;
   // The rows are returned as they come (no copy): cursors are encoded only for those asked for.
   return { hasNextPage, responses: hasNextPage ? rows.slice(0, input.limit) : rows };
+}
+
+/** Rows per statement of `listingBatches`: large enough that the per-statement cost (a round trip, an index seek) is small beside the rows. */
+export const LISTING_BATCH_SIZE = 1000;
+
+/**
+ * Every response of a listing after `input.after`, newest first, in batches of `batchSize`: the keyset
+ * listing of `listResponses` run statement after statement, each from the last row of the batch before.
+ * No connection or transaction is held between batches, so a consumer that stops pulling costs the
+ * batch in hand, not a connection. With `formId`, a form that stops being live ends it with NOT_FOUND.
+ */
+export async function* listingBatches(
+  db: Db,
+  input: Omit<ListResponsesInput, 'limit'>,
+  batchSize = LISTING_BATCH_SIZE,
+): AsyncGenerator<ListedResponse[], void, undefined> {
+  let after = input.after;
+  for (;;) {
+    const page = await listResponses(db, { ...input, after, limit: batchSize });
+    if (!page) throw notFound('Form not found');
+    const last = page.responses.at(-1);
+    if (last) yield page.responses;
+    if (!page.hasNextPage || !last) return;
+    after = { createdAt: last.position, id: last.id };
+  }
 }
 
 // ---------------------------------------------------------------- the graph: per-parent pages and lookups

@@ -369,6 +369,7 @@ async function measureStream(dataset: Dataset, apiKey: string, target: StreamTar
     for (let i = 0; i < 3; i++) await fetchText(app.port, '/api/v1/responses?limit=100', { headers: { 'x-api-key': apiKey } });
     await new Promise((r) => setTimeout(r, 500));
     const before = rssKb(pid);
+    const cpuBefore = cpuMicros(pid);
     let peak = before;
     const samples: number[] = [];
     const sampler = setInterval(() => {
@@ -401,11 +402,12 @@ async function measureStream(dataset: Dataset, apiKey: string, target: StreamTar
       req.end();
     });
     const seconds = (performance.now() - started) / 1000;
+    const cpuMicrosPerResponse = (cpuMicros(pid) - cpuBefore) / Math.max(rows, 1);
     clearInterval(sampler);
     peak = Math.max(peak, rssKb(pid));
     // RSS at each tenth of the stream: flat memory plateaus early instead of climbing with the rows.
     const tenths = Array.from({ length: 10 }, (_, i) => (samples[Math.min(samples.length - 1, Math.floor(((i + 1) * samples.length) / 10) - 1)] ?? before) / 1024);
-    return { seconds, bytes, rows, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
+    return { seconds, bytes, rows, cpuMicrosPerResponse, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
   } finally {
     await app.stop();
   }
@@ -562,7 +564,7 @@ async function measureGenerate(dataset: Dataset, apiKey: string) {
 function logStream(label: string, what: string, m: Awaited<ReturnType<typeof measureStream>>) {
   log(
     `  ${m.rows.toLocaleString('en')} responses, ${fmt(m.bytes / 1024 / 1024)} MB in ${fmt(m.seconds)} s (${fmt(m.rows / m.seconds, 0)} responses/s); ` +
-      `server RSS ${fmt(m.beforeMb)} MB → peak ${fmt(m.peakMb)} MB (growth ${fmt(m.growthMb)} MB); body complete: ${m.complete}`,
+      `server RSS ${fmt(m.beforeMb)} MB → peak ${fmt(m.peakMb)} MB (growth ${fmt(m.growthMb)} MB); server CPU ${fmt(m.cpuMicrosPerResponse, 1)} µs/response; body complete: ${m.complete}`,
   );
   log(`  [${label}] server RSS at each tenth of the ${what} (MB): ${m.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
 }

@@ -90,7 +90,7 @@ describe('database failures', () => {
   it('mid-stream in the unpaged environment listing: status 200 and a body cut short, never a complete document', async () => {
     const { app, tenant, logs, handle, closeDatabase } = await appOnOwnDatabase();
     try {
-      // The operation's first page (100), then the service's batches of 1,000: 1,000 and 50. The stream
+      // The operation's first page (100), then the service's batches: one full batch and 50. The stream
       // reads one batch ahead: the first page is read before the response is returned and the first batch
       // while the client takes the first page, so the last batch is the first read that can come after
       // the database is gone.

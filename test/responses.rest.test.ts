@@ -266,12 +266,12 @@ describe('GET /api/v1/responses (the whole environment)', () => {
         environmentId: tenant.environmentId,
         formId: f1.id,
         finished: i % 3 !== 0,
-        meta: odd,
-        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i % 2200)),
+        ...(i % 2 === 0 ? { meta: odd } : {}),
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i * 3)),
       })),
     );
     const dataText = (text: string, paged: boolean) => text.slice('{"data":['.length, paged ? text.lastIndexOf('],"nextCursor":') : -']}'.length);
-    for (const query of ['?returnPartials=true', '', '?returnPartials=true&since=2025-01-01T00:10:00Z&until=2025-01-01T00:30:00.5Z', '?dateField=updatedAt&since=2025-01-01']) {
+    for (const query of ['?returnPartials=true', '', '?returnPartials=true&since=2025-01-01T00:02:00Z&until=2025-01-01T00:07:00.5Z', '?dateField=updatedAt&since=2025-01-01']) {
       const streamed = await get(query, tenant.apiKey);
       expect(streamed.status).toBe(200);
       const pages: string[] = [];

@@ -2,8 +2,8 @@
  * v1 REST: GET /api/v1/responses/export?format=csv|ndjson, an adapter of the `form`, `formResponses`
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
  * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
- * client reads: the operation's first page, then the service's batches (at most about two batches of
- * 1,000 in memory, however many there are; rest/stream.ts).
+ * client reads: the operation's first page, then the service's batches (at most about two batches in
+ * memory, however many there are; rest/stream.ts).
  *
  * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold
  *   a comma, quote or line break), columns and cells as src/responses/export.ts documents.
@@ -29,10 +29,10 @@ import {
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
-import { MAX_PAGE_SIZE, type ListResponsesInput } from '../responses/responses.service.ts';
+import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
-import { listingFilterOf, nextCursorOf, responsesAfter, streamBody, type BodyFormat, type RestResponse } from './stream.ts';
+import { jsonOfItem, listingFilterOf, nextCursorOf, objectOfItem, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -92,7 +92,7 @@ export function exportRoutes(deps: RestDeps) {
     let runPage: () => Promise<{ data?: Connection; error?: unknown }>;
     // Where the batches after the first page are read: the environment (and form) that page was answered
     // for. An API key's own environment (a named one must be it); for the admin token, the form's or the named one.
-    let listing: Omit<ListResponsesInput, 'after' | 'limit'>;
+    let listing: Listing;
     const environmentOf = (adminChoice: string | undefined) => (principal.kind === 'apiKey' ? principal.environmentId : (adminChoice ?? ''));
     if (query.formId !== undefined) {
       const formId = query.formId;
@@ -125,8 +125,10 @@ export function exportRoutes(deps: RestDeps) {
     const log = c.var.log;
     const subject = query.formId ?? query.environmentId ?? (principal.kind === 'apiKey' ? principal.environmentId : 'environment');
     const { edges, pageInfo } = first.data;
-    const responses = responsesAfter(deps.db, { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) }, listing, deps.dropOffMs);
-    const body = streamBody(responses, bodyFormat(format, columns), (error) => log.error({ err: error }, 'export stream failed mid-way'));
+    const firstPage = { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) };
+    const onError = (error: unknown) => log.error({ err: error }, 'export stream failed mid-way');
+    const responses = responsesAfter(deps.db, firstPage, listing);
+    const body = streamBody(responses, bodyFormat(format, columns, deps.dropOffMs), onError);
     return new Response(body, {
       status: 200,
       headers: {
@@ -142,11 +144,23 @@ export function exportRoutes(deps: RestDeps) {
 }
 
 /** The body of an export: CSV rows after the header row, or NDJSON lines. */
-function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined): BodyFormat<RestResponse> {
-  if (format === 'ndjson') return { head: '', rows: (rows) => rows.map((row) => `${JSON.stringify(row)}\n`).join(''), tail: '' };
+function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat<StreamItem> {
+  if (format === 'ndjson') {
+    return {
+      head: '',
+      rows: (rows) => {
+        const now = new Date();
+        return rows.map((row) => `${jsonOfItem(row, now, dropOffMs)}\n`).join('');
+      },
+      tail: '',
+    };
+  }
   return {
     head: csvText([headerRow(columns)]),
-    rows: (rows) => csvText(rows.map((row) => responseRow(row as ExportedResponse, columns))),
+    rows: (rows) => {
+      const now = new Date();
+      return csvText(rows.map((row) => responseRow(objectOfItem(row, now, dropOffMs) as ExportedResponse, columns)));
+    },
     tail: '',
   };
 }

@@ -25,7 +25,7 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
-import { listingFilterOf, nextCursorOf, responsesAfter, streamBody, type BodyFormat, type RestResponse } from './stream.ts';
+import { jsonOfItem, listingFilterOf, nextCursorOf, responsesAfter, streamBody, type BodyFormat, type StreamItem } from './stream.ts';
 
 /** The first page of the unpaged environment listing (the operation's); rest/stream.ts reads the rest. */
 const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
@@ -189,9 +189,8 @@ export function responsesRoutes(deps: RestDeps) {
       deps.db,
       { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) },
       { environmentId, ...listingFilterOf(filter) },
-      deps.dropOffMs,
     );
-    const body = streamBody(responses, JSON_LISTING, (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    const body = streamBody(responses, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
@@ -200,8 +199,13 @@ export function responsesRoutes(deps: RestDeps) {
 }
 
 /** `{"data":[…]}`, the listing's body. */
-const JSON_LISTING: BodyFormat<RestResponse> = {
-  head: '{"data":[',
-  rows: (rows, first) => (first ? '' : ',') + rows.map((row) => JSON.stringify(row)).join(','),
-  tail: ']}',
-};
+function jsonListing(dropOffMs: number): BodyFormat<StreamItem> {
+  return {
+    head: '{"data":[',
+    rows: (rows, first) => {
+      const now = new Date();
+      return (first ? '' : ',') + rows.map((row) => jsonOfItem(row, now, dropOffMs)).join(',');
+    },
+    tail: ']}',
+  };
+}

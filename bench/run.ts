@@ -27,13 +27,14 @@
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
  * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
- * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST
- * and GraphQL servers under load; .cpuprofile files go to BENCH_PROFILE_DIR, default
+ * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_EXPORT_FORMATS=csv or ndjson (only that export),
+ * BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST and GraphQL servers under load, and the stream
+ * and export servers; .cpuprofile files go to BENCH_PROFILE_DIR, default
  * <tmp>/formloom-bench-profiles, and a summary is printed), BENCH_NODE_FLAGS (the servers' Node
  * flags, default --max-semi-space-size=4 as npm start).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -361,14 +362,15 @@ const EXPORT_STREAMS: Record<'csv' | 'ndjson', StreamTarget> = {
   ndjson: { path: '/api/v1/responses/export?format=ndjson&returnPartials=true', marker: '{"id":"bench-resp-', completeWith: '\n' },
 };
 
-async function measureStream(dataset: Dataset, apiKey: string, target: StreamTarget = LISTING_STREAM) {
-  const app = await startApp(dataset.url);
+async function measureStream(dataset: Dataset, apiKey: string, target: StreamTarget = LISTING_STREAM, profileDir?: string) {
+  const app = await startApp(dataset.url, profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
   try {
     const pid = app.process.pid!;
     // Warm the path (first requests compile code, fill pools), then take the resting RSS.
     for (let i = 0; i < 3; i++) await fetchText(app.port, '/api/v1/responses?limit=100', { headers: { 'x-api-key': apiKey } });
     await new Promise((r) => setTimeout(r, 500));
     const before = rssKb(pid);
+    const cpuBefore = cpuMicros(pid);
     let peak = before;
     const samples: number[] = [];
     const sampler = setInterval(() => {
@@ -401,11 +403,12 @@ async function measureStream(dataset: Dataset, apiKey: string, target: StreamTar
       req.end();
     });
     const seconds = (performance.now() - started) / 1000;
+    const cpuMicrosPerResponse = (cpuMicros(pid) - cpuBefore) / Math.max(rows, 1);
     clearInterval(sampler);
     peak = Math.max(peak, rssKb(pid));
     // RSS at each tenth of the stream: flat memory plateaus early instead of climbing with the rows.
     const tenths = Array.from({ length: 10 }, (_, i) => (samples[Math.min(samples.length - 1, Math.floor(((i + 1) * samples.length) / 10) - 1)] ?? before) / 1024);
-    return { seconds, bytes, rows, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
+    return { seconds, bytes, rows, cpuMicrosPerResponse, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
   } finally {
     await app.stop();
   }
@@ -562,7 +565,7 @@ async function measureGenerate(dataset: Dataset, apiKey: string) {
 function logStream(label: string, what: string, m: Awaited<ReturnType<typeof measureStream>>) {
   log(
     `  ${m.rows.toLocaleString('en')} responses, ${fmt(m.bytes / 1024 / 1024)} MB in ${fmt(m.seconds)} s (${fmt(m.rows / m.seconds, 0)} responses/s); ` +
-      `server RSS ${fmt(m.beforeMb)} MB → peak ${fmt(m.peakMb)} MB (growth ${fmt(m.growthMb)} MB); body complete: ${m.complete}`,
+      `server RSS ${fmt(m.beforeMb)} MB → peak ${fmt(m.peakMb)} MB (growth ${fmt(m.growthMb)} MB); server CPU ${fmt(m.cpuMicrosPerResponse, 1)} µs/response; body complete: ${m.complete}`,
   );
   log(`  [${label}] server RSS at each tenth of the ${what} (MB): ${m.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
 }
@@ -571,10 +574,15 @@ log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measuremen
 log(`datasets: ${DATASETS.map((d) => `${d.label} ${d.url.replace(/\/\/[^@]*@/, '//')}`).join('   ')}`);
 log(`load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${cpus().length} cores)`);
 if (PROFILE) {
-  log('BENCH_CPU_PROF=1: the REST and GraphQL servers run under the V8 profiler, which slows them; use these figures for attribution only');
+  log('BENCH_CPU_PROF=1: the REST, GraphQL, stream and export servers run under the V8 profiler, which slows them; use these figures for attribution only');
   rmSync(PROFILE_DIR, { recursive: true, force: true });
   mkdirSync(PROFILE_DIR, { recursive: true });
 }
+
+/** The export formats measured: BENCH_EXPORT_FORMATS=csv or ndjson measures only that one. */
+const EXPORT_FORMATS = (['csv', 'ndjson'] as const).filter((format) => (env.BENCH_EXPORT_FORMATS ?? 'csv,ndjson').split(',').includes(format));
+/** With BENCH_CPU_PROF=1, where a stream's server writes its profile. */
+const streamProfileDir = (dataset: Dataset, what: string) => (PROFILE ? `${PROFILE_DIR}${dataset.label}-${what}` : undefined);
 
 const results = new Map<string, Measurement[]>();
 const streams = new Map<string, Awaited<ReturnType<typeof measureStream>>>();
@@ -617,14 +625,14 @@ for (const dataset of DATASETS) {
   if (dataset.label !== '10k') {
     if (env.BENCH_SKIP_STREAM !== '1') {
       log(`\n[${dataset.label}] streaming GET /api/v1/responses?returnPartials=true (all of environment A)`);
-      const measuredStream = await measureStream(dataset, apiKey);
+      const measuredStream = await measureStream(dataset, apiKey, LISTING_STREAM, streamProfileDir(dataset, 'stream'));
       streams.set(`${dataset.label} stream`, measuredStream);
       logStream(dataset.label, 'stream', measuredStream);
     }
     if (env.BENCH_SKIP_EXPORT !== '1') {
-      for (const format of ['csv', 'ndjson'] as const) {
+      for (const format of EXPORT_FORMATS) {
         log(`\n[${dataset.label}] GET ${EXPORT_STREAMS[format].path} (all of environment A)`);
-        const measuredExport = await measureStream(dataset, apiKey, EXPORT_STREAMS[format]);
+        const measuredExport = await measureStream(dataset, apiKey, EXPORT_STREAMS[format], streamProfileDir(dataset, `${format}-export`));
         streams.set(`${dataset.label} ${format} export`, measuredExport);
         logStream(dataset.label, 'export', measuredExport);
       }
@@ -688,8 +696,10 @@ for (const row of targetRows) log(`  ${row.target.padEnd(width)}  ${verdict(row.
 
 if (PROFILE) {
   for (const dataset of DATASETS) {
-    for (const [server, suffix] of [['REST', ''], ['GraphQL', '-graphql']] as const) {
+    const servers = [['REST', ''], ['GraphQL', '-graphql'], ['stream', '-stream'], ['CSV export', '-csv-export'], ['NDJSON export', '-ndjson-export']] as const;
+    for (const [server, suffix] of servers) {
       const dir = `${PROFILE_DIR}${dataset.label}${suffix}/`;
+      if (!existsSync(dir)) continue; // not measured in this run
       // The first profile is the main thread; the others are tsx's loader worker (idle).
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
         log(`\n[${dataset.label}] CPU profile of the ${server} server under load (${dir}${file}):`);

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import type { DatabaseHandle } from '../src/db/client.ts';
+import { LISTING_BATCH_SIZE } from '../src/responses/responses.service.ts';
 import { insertTimeline } from './factories.ts';
 import { ADMIN_TOKEN, createTenant, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 
@@ -89,24 +90,25 @@ describe('database failures', () => {
   it('mid-stream in the unpaged environment listing: status 200 and a body cut short, never a complete document', async () => {
     const { app, tenant, logs, handle, closeDatabase } = await appOnOwnDatabase();
     try {
-      // Three pages of 100, 100 and 50. The stream fetches one page ahead: the first page is read before
-      // the response is returned and the second while the client takes the first, so the third page is
-      // the first fetch that can come after the database is gone.
-      const seeded = await insertTimeline(handle.db, { environmentId: tenant.environmentId, formId: tenant.templateId, count: 250 });
+      // The operation's first page (100), then the service's batches: one full batch and 50. The stream
+      // reads one batch ahead: the first page is read before the response is returned and the first batch
+      // while the client takes the first page, so the last batch is the first read that can come after
+      // the database is gone.
+      const seeded = await insertTimeline(handle.db, { environmentId: tenant.environmentId, formId: tenant.templateId, count: 100 + LISTING_BATCH_SIZE + 50 });
       const response = await listing(app, tenant);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
 
       await closeDatabase();
       const { text, chunks } = await readAll(response.body!);
-      // What came is the listing's start, cut at a page boundary (the first page, or the first two when the
-      // page fetched ahead had landed before the close), then the stream fails: it rejects or ends, and
+      // What came is the listing's start, cut at a batch boundary (the first page, or it and the first batch
+      // when the batch read ahead had landed before the close), then the stream fails: it rejects or ends, and
       // either way without the closing `]}`, so the client can't mistake it for the whole listing.
       expect(chunks).toBeGreaterThanOrEqual(1);
       expect(text.endsWith(']}')).toBe(false);
       expect(() => JSON.parse(text)).toThrow();
       const received = (JSON.parse(`${text}]}`) as { data: { id: string }[] }).data.map((item) => item.id);
-      expect([100, 200]).toContain(received.length);
+      expect([100, 100 + LISTING_BATCH_SIZE]).toContain(received.length);
       expect(received).toEqual(seeded.slice(0, received.length).map((row) => row.id));
       expect(logs.some((line) => line.level === 50 && line.msg === 'response stream failed mid-way' && typeof line.err === 'object')).toBe(true);
     } finally {

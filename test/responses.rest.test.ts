@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../src/auth/auth.service.ts';
 import { responses } from '../src/db/schema.ts';
 import { deleteForm } from '../src/forms/forms.service.ts';
+import { LISTING_BATCH_SIZE } from '../src/responses/responses.service.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
-import { createForm, createLead, insertResponse, insertResponses, insertTimeline, sampleAnswers } from './factories.ts';
+import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline, sampleAnswers } from './factories.ts';
 
 let ctx: TestContext;
 let a: TestTenant;
@@ -248,6 +249,43 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     const res = await get('', empty.apiKey);
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"data":[]}');
+  });
+
+  it('streams exactly the bytes of the paged listing, across the first page and the batches after it', async () => {
+    // The stream's first page comes from the GraphQL operation, the rest from the service in batches of
+    // LISTING_BATCH_SIZE (rest/stream.ts): both must write each response object byte for byte alike.
+    const tenant = await createTenant(ctx.db);
+    const [f1, f2] = [await createForm(ctx.db, tenant.environmentId), await createForm(ctx.db, tenant.environmentId)];
+    const lead = await createLead(ctx.db, tenant.environmentId);
+    await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [f1.id, f2.id], count: 100 + 2 * LISTING_BATCH_SIZE + 37, leadId: lead.id });
+    // Answers and metadata that could be written differently: non-ASCII, escapes, numbers, nesting; partial ones.
+    const odd = { source: 'api' as const, userAgent: 'ünï "quoted" \\ \u2028', n: [1.5, -0, 1e21, 0.1], nested: { a: { b: [null, true] } } };
+    await insertResponses(
+      ctx.db,
+      Array.from({ length: 150 }, (_, i) => ({
+        environmentId: tenant.environmentId,
+        formId: f1.id,
+        finished: i % 3 !== 0,
+        ...(i % 2 === 0 ? { meta: odd } : {}),
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i * 3)),
+      })),
+    );
+    const dataText = (text: string, paged: boolean) => text.slice('{"data":['.length, paged ? text.lastIndexOf('],"nextCursor":') : -']}'.length);
+    for (const query of ['?returnPartials=true', '', '?returnPartials=true&since=2025-01-01T00:02:00Z&until=2025-01-01T00:07:00.5Z', '?dateField=updatedAt&since=2025-01-01']) {
+      const streamed = await get(query, tenant.apiKey);
+      expect(streamed.status).toBe(200);
+      const pages: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const sep = query === '' ? '?' : '&';
+        const page = await get(`${query}${sep}limit=100${cursor === null ? '' : `&after=${cursor}`}`, tenant.apiKey);
+        const items = dataText(page.text, true);
+        if (items !== '') pages.push(items);
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
+      expect(streamed.body.data.length).toBeGreaterThan(0);
+      expect(dataText(streamed.text, false)).toBe(pages.join(','));
+    }
   });
 
   it('pages with limit and after; nextCursor is null on the last page', async () => {

@@ -14,6 +14,7 @@ import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { notFound } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
 import type { ResponseRecord } from './model.ts';
@@ -110,19 +111,22 @@ interface ListingShape {
   until: boolean;
   after: boolean;
   dateField: ResponseDateField;
+  /** Answers and metadata as jsonb text (`streamedColumns`). */
+  text: boolean;
 }
 
-const shapeOf = (input: ListResponsesInput): ListingShape => ({
+const shapeOf = (input: ListResponsesInput, text = false): ListingShape => ({
   form: input.formId !== undefined,
   partials: input.includePartials === true,
   since: input.since !== undefined,
   until: input.until !== undefined,
   after: input.after !== undefined,
   dateField: input.dateField ?? 'createdAt',
+  text,
 });
 
 const shapeKey = (shape: ListingShape) =>
-  `${+shape.form}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}`;
+  `${+shape.form}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}${shape.text ? 't' : ''}`;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -146,6 +150,19 @@ const responseColumns = {
 };
 
 /**
+ * The same columns with the answers and metadata as PostgreSQL writes them (jsonb text), which the
+ * streamed listing writes out without parsing them (db/jsonb-text.ts).
+ */
+const streamedColumns = {
+  ...responseColumns,
+  data: sql<string>`${responses.data}::text`.as('data'),
+  meta: sql<string>`${responses.meta}::text`.as('meta'),
+};
+
+/** A listed response with `data` and `meta` as jsonb text. */
+export type StreamedResponse = Omit<ListedResponse, 'data' | 'meta'> & { data: string; meta: string };
+
+/**
  * The listing query of one shape, with placeholders for its values. Completed-only listings say
  * `WHERE finished` as a literal — not `finished = $n` — so that generic plans of the prepared
  * statement still prove the partial indexes' predicate.
@@ -167,7 +184,7 @@ function buildListing(db: Db, shape: ListingShape) {
       : undefined,
   ];
   return db
-    .select(responseColumns)
+    .select(shape.text ? streamedColumns : responseColumns)
     .from(responses)
     .where(and(...conditions))
     .orderBy(desc(responses.createdAt), desc(responses.id))
@@ -204,11 +221,45 @@ export function listingSql(db: Db, input: ListResponsesInput): { sql: string; pa
  * the environment (deleted, another environment's, or nonexistent).
  */
 export async function listResponses(db: Db, input: ListResponsesInput): Promise<ResponsePage | null> {
-  const rows = await preparedListing(db, shapeOf(input)).execute(valuesOf(input));
+  return runListing(db, input, false) as Promise<ResponsePage | null>;
+}
+
+async function runListing(db: Db, input: ListResponsesInput, text: boolean): Promise<{ responses: unknown[]; hasNextPage: boolean } | null> {
+  const rows = await preparedListing(db, shapeOf(input, text)).execute(valuesOf(input));
   if (rows.length === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) return null;
   const hasNextPage = rows.length > input.limit;
   // The rows are returned as they come (no copy): cursors are encoded only for those asked for.
   return { hasNextPage, responses: hasNextPage ? rows.slice(0, input.limit) : rows };
+}
+
+/**
+ * Rows per statement of `listingBatches`: enough that the per-statement cost (a round trip, an index
+ * seek) is small beside the rows', few enough that a batch and the one read ahead stay in V8's young
+ * generation (1,000 took 25 % more CPU per response in garbage collection and 30 MB more RSS).
+ */
+export const LISTING_BATCH_SIZE = 200;
+
+/**
+ * Every response of a listing after `input.after`, newest first, in batches of `batchSize` (answers and
+ * metadata as jsonb text, `StreamedResponse`): the keyset
+ * listing of `listResponses` run statement after statement, each from the last row of the batch before.
+ * No connection or transaction is held between batches, so a consumer that stops pulling costs the
+ * batch in hand, not a connection. With `formId`, a form that stops being live ends it with NOT_FOUND.
+ */
+export async function* listingBatches(
+  db: Db,
+  input: Omit<ListResponsesInput, 'limit'>,
+  batchSize = LISTING_BATCH_SIZE,
+): AsyncGenerator<StreamedResponse[], void, undefined> {
+  let after = input.after;
+  for (;;) {
+    const page = (await runListing(db, { ...input, after, limit: batchSize }, true)) as { responses: StreamedResponse[]; hasNextPage: boolean } | null;
+    if (!page) throw notFound('Form not found');
+    const last = page.responses.at(-1);
+    if (last) yield page.responses;
+    if (!page.hasNextPage || !last) return;
+    after = { createdAt: last.position, id: last.id };
+  }
 }
 
 // ---------------------------------------------------------------- the graph: per-parent pages and lookups

@@ -1,10 +1,11 @@
 /**
  * v1 REST: GET /api/v1/responses/export?format=csv|ndjson, an adapter of the `form`, `formResponses`
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
- * `since`, `until`, `dateField`); every matching response is written, newest first, streamed page by
- * page as the client reads (at most about two pages of 100 in memory, however many there are).
+ * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
+ * client reads: the operation's first page, then the service's batches (at most about two batches in
+ * memory, however many there are; rest/stream.ts).
  *
- * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold
+ * - `format=csv` (default): RFC 4180 (CRLF line ends, fields quoted when they hold
  *   a comma, quote or line break), columns and cells as src/responses/export.ts documents.
  * - `format=ndjson`: one response object of `GET /api/v1/responses` per line.
  *
@@ -13,7 +14,6 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { notFound } from '../errors.ts';
@@ -27,10 +27,11 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { csvRecords, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
+import { jsonOfItem, listingFilterOf, nextCursorOf, objectOfItem, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -47,7 +48,6 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 type Connection = EnvironmentResponsesPageQuery['environmentResponses'];
-type Node = Connection['edges'][number]['node'];
 
 /** `responses-<form or environment>-<UTC date>.<format>`, with only safe characters in the id. */
 export function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
@@ -88,7 +88,11 @@ export function exportRoutes(deps: RestDeps) {
     const context = operationContext(c, deps);
 
     let columns: ExportColumn[] | undefined;
-    let runPage: (after: string | null) => Promise<{ data?: Connection; error?: unknown }>;
+    let runPage: () => Promise<{ data?: Connection; error?: unknown }>;
+    // Where the batches after the first page are read: the environment (and form) that page was answered
+    // for. An API key's own environment (a named one must be it); for the admin token, the form's or the named one.
+    let listing: Listing;
+    const environmentOf = (adminChoice: string | undefined) => (principal.kind === 'apiKey' ? principal.environmentId : (adminChoice ?? ''));
     if (query.formId !== undefined) {
       const formId = query.formId;
       const found = await runOperation(ExportFormDocument, { id: formId }, context);
@@ -99,31 +103,31 @@ export function exportRoutes(deps: RestDeps) {
       }
       columns = questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })));
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
-      runPage = async (after) => {
-        const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after }, context);
+      runPage = async () => {
+        const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);
         return result.error ? { error: result.error } : { data: result.data.formResponses };
       };
+      listing = { environmentId: environmentOf(form.environmentId), formId, ...listingFilterOf(filter) };
     } else {
       const environmentId = query.environmentId ?? null;
-      runPage = async (after) => {
-        const result = await runOperation(EnvironmentResponsesPageDocument, { environmentId, filter, first: MAX_PAGE_SIZE, after }, context);
+      runPage = async () => {
+        const result = await runOperation(EnvironmentResponsesPageDocument, { environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);
         return result.error ? { error: result.error } : { data: result.data.environmentResponses };
       };
+      // (The admin token must name one: without it the first page is refused.)
+      listing = { environmentId: environmentOf(query.environmentId), ...listingFilterOf(filter) };
     }
 
-    // The first page decides the status (arguments, access); then every page is streamed.
-    const first = await runPage(null);
+    // The first page decides the status (arguments, access); then every response is streamed (rest/stream.ts).
+    const first = await runPage();
     if (first.error || !first.data) return respondWithOperationError(c, first.error);
     const log = c.var.log;
     const subject = query.formId ?? query.environmentId ?? (principal.kind === 'apiKey' ? principal.environmentId : 'environment');
-    const body = streamExport(first.data, format, columns, async (after) => {
-      const next = await runPage(after);
-      if (next.error || !next.data) {
-        log.error({ err: next.error }, 'export stream failed mid-way');
-        throw next.error;
-      }
-      return next.data;
-    });
+    const { edges, pageInfo } = first.data;
+    const firstPage = { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) };
+    const onError = (error: unknown) => log.error({ err: error }, 'export stream failed mid-way');
+    const responses = responsesAfter(deps.db, firstPage, listing);
+    const body = streamBody(responses, bodyFormat(format, columns, deps.dropOffMs), onError);
     return new Response(body, {
       status: 200,
       headers: {
@@ -138,50 +142,25 @@ export function exportRoutes(deps: RestDeps) {
   return routes;
 }
 
-const nextCursorOf = (pageInfo: Connection['pageInfo']) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
-
-/** One page of responses as text in `format` (CSV rows after the header row, or NDJSON lines). */
-function formatPage(nodes: readonly Node[], format: ExportFormat, columns: ExportColumn[] | undefined, header: boolean): string {
-  if (format === 'ndjson') return nodes.map((node) => `${JSON.stringify(node)}\n`).join('');
-  const rows = nodes.map((node) => responseRow(node as ExportedResponse, columns));
-  if (header) rows.unshift(headerRow(columns));
-  return rows.length === 0 ? '' : stringify(rows, { record_delimiter: 'windows' });
-}
-
-/**
- * The export written page by page. Pull-based: the next page is fetched only when the client has taken
- * the previous one. A failure after the headers are sent cuts the stream (the file is incomplete).
- */
-function streamExport(
-  first: Connection,
-  format: ExportFormat,
-  columns: ExportColumn[] | undefined,
-  fetchAfter: (cursor: string) => Promise<Connection>,
-): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let page: Connection | null = first;
-  let header = true;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        if (page === null) {
-          controller.close();
-          return;
-        }
-        const chunk = formatPage(
-          page.edges.map((edge) => edge.node),
-          format,
-          columns,
-          header,
-        );
-        header = false;
-        const cursor = nextCursorOf(page.pageInfo);
-        page = null;
-        if (chunk !== '') controller.enqueue(encoder.encode(chunk));
-        // Fetch the next page now, while the client takes this one.
-        if (cursor !== null) page = await fetchAfter(cursor);
-        if (chunk !== '') return;
-      }
+/** The body of an export: CSV rows after the header row, or NDJSON lines. */
+function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat<StreamItem> {
+  if (format === 'ndjson') {
+    return {
+      head: '',
+      rows: (rows) => {
+        const now = new Date();
+        return rows.map((row) => `${jsonOfItem(row, now, dropOffMs)}\n`).join('');
+      },
+      tail: '',
+    };
+  }
+  return {
+    head: csvRecords([headerRow(columns)]),
+    rows: (rows) => {
+      const now = new Date();
+      return csvRecords(rows.map((row) => responseRow(objectOfItem(row, now, dropOffMs) as ExportedResponse, columns)));
     },
-  });
+    tail: '',
+  };
 }
+

@@ -1,22 +1,23 @@
 /**
  * v1 REST: GET /api/v1/responses, an adapter of the `formResponses` and `environmentResponses`
- * queries. It never touches the database: it parses the query string, runs the typed operations
- * in-process and writes their results in the documented shape.
+ * queries. It parses the query string, runs the typed operations in-process and writes their results
+ * in the documented shape.
  *
  * - `?formId=F`: the form's 10 most recent responses (`after` pages back 10 at a time).
- * - no `formId`, no `limit`/`after`: every response of the environment, streamed page by page as the
- *   connection is walked, so memory stays flat however many there are.
+ * - no `formId`, no `limit`/`after`: every response of the environment, streamed as the client reads,
+ *   so memory stays flat however many there are: the operation's first page, then the service's
+ *   batches (rest/stream.ts says why).
  * - no `formId`, with `limit` and/or `after`: one page, plus `nextCursor`.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { requireApiKey } from '../auth/auth.service.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
 import {
   EnvironmentResponsesPageDocument,
   FormResponsesPageDocument,
-  type EnvironmentResponsesPageQuery,
   type ResponseFilter,
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
@@ -24,8 +25,9 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { jsonOfItem, listingFilterOf, nextCursorOf, responsesAfter, streamBody, type BodyFormat, type StreamItem } from './stream.ts';
 
-/** Page size the unpaged environment listing walks the connection with. */
+/** The first page of the unpaged environment listing (the operation's); rest/stream.ts reads the rest. */
 const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -177,62 +179,33 @@ export function responsesRoutes(deps: RestDeps) {
       return c.json({ data: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) }, 200);
     }
 
-    // Unpaged: the first page decides the status (auth, arguments); then stream every page.
+    // Unpaged: the first page decides the status (auth, arguments); then stream every response (rest/stream.ts).
     const first = await runPage(STREAM_PAGE_SIZE, null);
     if (first.error) return respondWithOperationError(c, first.error);
     const log = c.var.log;
-    return new Response(
-      streamPages(first.data.environmentResponses, async (after) => {
-        const next = await runPage(STREAM_PAGE_SIZE, after);
-        if (next.error) {
-          log.error({ err: next.error }, 'response stream failed mid-way');
-          throw next.error;
-        }
-        return next.data.environmentResponses;
-      }),
-      { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } },
+    const { edges, pageInfo } = first.data.environmentResponses;
+    const { environmentId } = requireApiKey(c.var.principal);
+    const responses = responsesAfter(
+      deps.db,
+      { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) },
+      { environmentId, ...listingFilterOf(filter) },
     );
+    const body = streamBody(responses, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
 
   return routes;
 }
 
-type Connection = EnvironmentResponsesPageQuery['environmentResponses'];
-
-const nextCursorOf = (pageInfo: Connection['pageInfo']) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
-
-/**
- * `{"data":[…]}` written page by page. Pull-based: the next page is fetched only when the client
- * has taken the previous one, so at most about two pages are in memory whatever the total. A
- * failure after the headers are sent aborts the stream (the client sees a truncated body).
- */
-function streamPages(first: Connection, fetchAfter: (cursor: string) => Promise<Connection>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let page: Connection | null = first;
-  let wroteItem = false;
-  let opened = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        if (page === null) {
-          controller.enqueue(encoder.encode(opened ? ']}' : '{"data":[]}'));
-          controller.close();
-          return;
-        }
-        let chunk = opened ? '' : '{"data":[';
-        opened = true;
-        for (const edge of page.edges) {
-          chunk += (wroteItem ? ',' : '') + JSON.stringify(edge.node);
-          wroteItem = true;
-        }
-        const cursor = nextCursorOf(page.pageInfo);
-        page = null;
-        if (chunk !== '') controller.enqueue(encoder.encode(chunk));
-        // Fetch the next page now, while the client takes this one.
-        if (cursor !== null) page = await fetchAfter(cursor);
-        if (chunk !== '') return;
-      }
+/** `{"data":[…]}`, the listing's body. */
+function jsonListing(dropOffMs: number): BodyFormat<StreamItem> {
+  return {
+    head: '{"data":[',
+    rows: (rows, first) => {
+      const now = new Date();
+      return (first ? '' : ',') + rows.map((row) => jsonOfItem(row, now, dropOffMs)).join(',');
     },
-  });
+    tail: ']}',
+  };
 }

@@ -1,0 +1,47 @@
+/** src/db/jsonb-text.ts: PostgreSQL's jsonb text written as JSON.stringify writes the parsed value. */
+import { fc } from '@fast-check/vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../src/db/client.ts';
+import { compactJsonbText, jsonOfJsonbText } from '../src/db/jsonb-text.ts';
+import { sampleAnswers } from './factories.ts';
+import { openTestDatabase } from './helpers.ts';
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openTestDatabase();
+});
+afterAll(() => handle.close());
+
+/** Each value stored as jsonb and read back as text (jsonb_out), in one statement. */
+async function jsonbTexts(values: unknown[]): Promise<string[]> {
+  const result = await handle.db.execute(sql`select v::text as t from jsonb_array_elements(${JSON.stringify(values)}::jsonb) with ordinality as e(v, n) order by n`);
+  const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { t: string }[];
+  return rows.map((row) => row.t);
+}
+
+describe('jsonOfJsonbText', () => {
+  it('writes what JSON.stringify(JSON.parse(text)) writes, for generated values', async () => {
+    // jsonb refuses \u0000 in strings.
+    const values = fc.sample(fc.jsonValue(), { numRuns: 2000, seed: 12 }).filter((value) => !JSON.stringify(value).includes('\\u0000'));
+    const texts = await jsonbTexts(values);
+    expect(texts.length).toBe(values.length);
+    for (const text of texts) expect(jsonOfJsonbText(text)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  it('falls back where the text and JavaScript differ: numbers written otherwise, array-index keys', async () => {
+    const texts = await jsonbTexts([{ b: 1, 10: 2, 9: 3 }, { '0': 'a' }, 1e21, 1e-7, 0.1 + 0.2, 12345678901234567890, [1.5, -2, 0]]);
+    texts.push('1.50', '{"a": 1.0}');
+    for (const text of texts) expect(jsonOfJsonbText(text)).toBe(JSON.stringify(JSON.parse(text)));
+    expect(texts.map((text) => compactJsonbText(text) === undefined)).toEqual([true, true, true, true, false, false, false, true, true]);
+  });
+
+  it('takes the fast path for answers and metadata as the app stores them', async () => {
+    const meta = { source: 'page', userAgent: 'Mozilla/5.0 "quoted", ünï: \\ \n\t \u2028', leadId: 'x' };
+    const texts = await jsonbTexts([sampleAnswers(), meta, [], {}, 'a, b: c', [{ k: [null, true, false, -1.25] }]]);
+    for (const text of texts) {
+      expect(compactJsonbText(text)).toBeDefined();
+      expect(compactJsonbText(text)).toBe(JSON.stringify(JSON.parse(text)));
+    }
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
- * plain strings out; `csvRecords` writes them as CSV.
+ * plain strings out (the REST adapter streams them through csv-stringify).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
  * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
@@ -144,29 +144,4 @@ export function responseRow(response: ExportedResponse, columns: readonly Export
     return answer ? answerCell(column.type, answer, column.identityKey) : '';
   });
   return [...fixed, ...cells].map(neutralizeCell);
-}
-
-/**
- * The fields csv-stringify quotes with `record_delimiter: 'windows'`: those holding a quote, a comma or
- * CRLF. Its `quote_record_delimiter` is off when a record delimiter is given, so a
- * lone LF or CR inside a field is not quoted; kept byte for byte here (see the README's CSV notes).
- */
-const NEEDS_QUOTES = /[",]|\r\n/;
-
-/**
- * Rows as CSV records, each ended by CRLF, a quoted field's quotes doubled: what csv-stringify writes
- * for string fields with `record_delimiter: 'windows'` (test/responses.export.test.ts compares the
- * two), without its per-field option handling, which was a fifth of a large export's time.
- */
-export function csvRecords(rows: readonly (readonly string[])[]): string {
-  let text = '';
-  for (const row of rows) {
-    for (let i = 0; i < row.length; i++) {
-      const cell = row[i]!;
-      if (i > 0) text += ',';
-      text += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
-    }
-    text += '\r\n';
-  }
-  return text;
 }

@@ -5,7 +5,7 @@
  * client reads: the operation's first page, then the service's batches (at most about two batches in
  * memory, however many there are; rest/stream.ts).
  *
- * - `format=csv` (default): RFC 4180 (CRLF line ends, fields quoted when they hold
+ * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold
  *   a comma, quote or line break), columns and cells as src/responses/export.ts documents.
  * - `format=ndjson`: one response object of `GET /api/v1/responses` per line.
  *
@@ -14,6 +14,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { notFound } from '../errors.ts';
@@ -27,7 +28,7 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { csvRecords, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
@@ -155,12 +156,13 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
     };
   }
   return {
-    head: csvRecords([headerRow(columns)]),
+    head: csvText([headerRow(columns)]),
     rows: (rows) => {
       const now = new Date();
-      return csvRecords(rows.map((row) => responseRow(objectOfItem(row, now, dropOffMs) as ExportedResponse, columns)));
+      return csvText(rows.map((row) => responseRow(objectOfItem(row, now, dropOffMs) as ExportedResponse, columns)));
     },
     tail: '',
   };
 }
 
+const csvText = (rows: string[][]) => stringify(rows, { record_delimiter: 'windows' });

@@ -134,6 +134,25 @@ describe('CSV of one form', () => {
     ]);
   });
 
+  it('quotes a field holding a lone LF or CR (not only CRLF), so every line break stays inside its cell', async () => {
+    const form = await makeForm(ctx.db, a, [
+      { name: 'One', components: [{ type: 'LongInput', content: { question: 'Address' } }] },
+      { name: 'Two', components: [{ type: 'NextButton', content: { label: 'Send' } }] },
+    ]);
+    const input = 'first line\nsecond line\rthird';
+    const data: ResponseAnswer[] = [
+      { questionId: componentAt(form, 0, 0).id, response: { componentShapeVersion: '2.0', type: 'LongInput', headline: 'Address', input } },
+    ];
+    const lead = await createLead(ctx.db, a.environmentId);
+    await insertResponse(ctx.db, { environmentId: a.environmentId, formId: form.id, leadId: lead.id, data });
+    const res = await exportOf(`?formId=${form.id}&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`,"${input}"\r\n`);
+    const rows = csvRows(res.text);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]!.at(-1)).toBe(input);
+  });
+
   it('writes the header row alone when there is nothing to export', async () => {
     const form = await createForm(ctx.db, a.environmentId, 'Empty');
     const res = await exportOf(`?formId=${form.id}`);

@@ -165,4 +165,9 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
   };
 }
 
-const csvText = (rows: string[][]) => stringify(rows, { record_delimiter: 'windows' });
+/**
+ * CRLF between records; a field is quoted when it holds a comma, a quote or any line break. With a
+ * record delimiter given, csv-stringify quotes only that delimiter (CRLF), so a lone LF or CR in an
+ * answer would split the record in a spreadsheet: `quoted_match` quotes those too.
+ */
+const csvText = (rows: string[][]) => stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });

@@ -99,3 +99,27 @@ describe('concurrent submissions of one session (real races on PostgreSQL; seria
     expect(Math.max(...results.map((r) => r.response.visitedForm))).toBe(12);
   });
 });
+
+describe('one visitor lead, created by two transactions at once', () => {
+  it('gives both the same lead when the second waited on the first one inserting it', async () => {
+    const { ensureVisitorLead } = await import('../src/leads/leads.service.ts');
+    const candidate = createId();
+    let committed!: () => void;
+    const hold = new Promise<void>((resolve) => (committed = resolve));
+    let insertedFirst!: () => void;
+    const firstInserted = new Promise<void>((resolve) => (insertedFirst = resolve));
+    // The first transaction inserts the candidate and holds its lock until the second one is waiting on it.
+    const first = db.transaction(async (tx) => {
+      const lead = await ensureVisitorLead(tx, tenant.environmentId, candidate);
+      insertedFirst();
+      await hold;
+      return lead.id;
+    });
+    await firstInserted;
+    const second = db.transaction((tx) => ensureVisitorLead(tx, tenant.environmentId, candidate));
+    // On PostgreSQL the second insert now waits for the first transaction (PGlite runs them one after the other).
+    setTimeout(committed, 200);
+    expect(await first).toBe(candidate);
+    expect((await second).id).toBe(candidate);
+  });
+});

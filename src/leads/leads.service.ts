@@ -31,9 +31,9 @@ export type LeadIdentity = Pick<Lead, 'id' | 'email'>;
 
 /**
  * The lead of a visitor: `candidateId` (from the visitor's cookie or token; may not exist yet) when it
- * is free or already a lead of this environment, otherwise a new anonymous lead. One statement: the
- * candidate is inserted if it is free, else read (the insert's row is not visible to the same
- * statement's read, so exactly one of the two answers).
+ * is free or already a lead of this environment, otherwise a new anonymous lead. Usually one statement:
+ * the candidate is inserted if it is free, else read (the insert's row is not visible to the same
+ * statement's read, so at most one of the two answers).
  */
 export async function ensureVisitorLead(db: Db, environmentId: string, candidateId: string | undefined): Promise<LeadIdentity> {
   if (candidateId) {
@@ -49,6 +49,12 @@ export async function ensureVisitorLead(db: Db, environmentId: string, candidate
         select id, environment_id, email from ${leads} where id = ${candidateId}`),
     );
     if (row?.environment_id === environmentId) return { id: row.id, email: row.email };
+    if (!row) {
+      // Neither branch answered: a concurrent transaction inserted the candidate after this statement's
+      // snapshot was taken (the insert waited for it). A new statement sees it.
+      const existing = await findLead(db, candidateId);
+      if (existing?.environmentId === environmentId) return { id: existing.id, email: existing.email };
+    }
   }
   const [row] = await db.insert(leads).values({ id: createId(), environmentId }).returning({ id: leads.id });
   return { id: row!.id, email: null };

@@ -9,12 +9,12 @@
  * reports SQL statements and round trips (a statement sent after the database last answered starts a
  * round trip; statements pipelined before its answer share it) per submission.
  */
-import { Socket } from 'node:net';
 import type { Request as AutocannonRequest } from 'autocannon';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { pino } from 'pino';
 import postgres from 'postgres';
 import { createApp } from '../src/app.ts';
+import { watchRoundTrips } from './round-trips.ts';
 import { loadConfig } from '../src/config.ts';
 import * as schema from '../src/db/schema.ts';
 import type { Db } from '../src/db/client.ts';
@@ -102,32 +102,18 @@ export function pageSessionRequests(pickForm: Pick): AutocannonRequest[] {
  */
 export async function countStatements(databaseUrl: string, formId: string, sessions = 20) {
   let statements = 0;
-  let roundTrips = 0;
-  let answered = true;
-  const port = Number(new URL(databaseUrl).port || 5432);
-  const { emit, write } = Socket.prototype;
-  Socket.prototype.emit = function (this: Socket, event: string, ...args: unknown[]) {
-    if (event === 'data' && this.remotePort === port) answered = true;
-    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
-  } as typeof emit;
-  Socket.prototype.write = function (this: Socket, ...args: unknown[]) {
-    if (this.remotePort === port && answered) {
-      roundTrips++;
-      answered = false;
-    }
-    return write.apply(this, args as Parameters<typeof write>);
-  } as typeof write;
+  const roundTrips = watchRoundTrips(Number(new URL(databaseUrl).port || 5432));
   const client = postgres(databaseUrl, { max: 10, onnotice: () => {}, debug: () => void statements++ });
   const db = drizzle(instrumentClient('postgres', client, new DatabaseMetrics('postgres', 10)), { schema }) as unknown as Db;
   const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
   const app = createApp({ config, db, logger: pino({ level: 'silent' }), adminToken: 'bench-admin-token-0123456789' });
   const counted = async (run: () => Promise<Response>, expected: number) => {
-    const [s, r] = [statements, roundTrips];
-    answered = true;
+    const [s, r] = [statements, roundTrips.count()];
+    roundTrips.reset();
     const response = await run();
     if (response.status !== expected) throw new Error(`submission answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     const text = await response.text();
-    return { text, statements: statements - s, roundTrips: roundTrips - r };
+    return { text, statements: statements - s, roundTrips: roundTrips.count() - r };
   };
   const totals = { start: { statements: 0, roundTrips: 0 }, update: { statements: 0, roundTrips: 0 }, finish: { statements: 0, roundTrips: 0 } };
   try {
@@ -145,8 +131,7 @@ export async function countStatements(databaseUrl: string, formId: string, sessi
       }
     }
   } finally {
-    Socket.prototype.emit = emit;
-    Socket.prototype.write = write;
+    roundTrips.stop();
     await client.end();
   }
   return totals;

@@ -3,11 +3,11 @@
  * connection's first use of a text, a statement with parameters is one round trip (Bind + Execute),
  * not two (Parse + Describe, then Bind + Execute once the server has described the parameters).
  */
-import { Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { forms } from '../src/db/schema.ts';
+import { watchRoundTrips } from '../bench/round-trips.ts';
 
 const databaseUrl = inject('testDatabaseUrl');
 
@@ -20,27 +20,13 @@ describe.skipIf(!databaseUrl)('statements sent to PostgreSQL', () => {
 
   /** Writes to the database that follow one of its replies: the round trips `run` takes. */
   async function roundTrips(run: () => Promise<unknown>): Promise<number> {
-    const port = Number(new URL(databaseUrl!).port || 5432);
-    const { emit, write } = Socket.prototype;
-    let trips = 0;
-    let answered = true;
-    Socket.prototype.emit = function (this: Socket, event: string, ...args: unknown[]) {
-      if (event === 'data' && this.remotePort === port) answered = true;
-      return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
-    } as typeof emit;
-    Socket.prototype.write = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === port && answered) {
-        trips++;
-        answered = false;
-      }
-      return write.apply(this, args as Parameters<typeof write>);
-    } as typeof write;
+    const watch = watchRoundTrips(Number(new URL(databaseUrl!).port || 5432));
     try {
       await run();
+      return watch.count();
     } finally {
-      Object.assign(Socket.prototype, { emit, write });
+      watch.stop();
     }
-    return trips;
   }
 
   it('sends a repeated statement with parameters in one round trip', async () => {

@@ -287,30 +287,24 @@ async function lockSessionResponse(db: Db, formId: string, sessionId: string): P
   return row;
 }
 
-/** The response a session of a form owns, if any. */
-export async function findSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {
-  const query = preparedQuery(db, 'response_of_session', (handle) =>
+/** A response of a form by its id or its session, with the query built once per handle. */
+async function findResponseBy(db: Db, column: 'id' | 'sessionId', formId: string, value: string): Promise<ResponseRow | undefined> {
+  const name = `response_of_form_by_${column}`;
+  const query = preparedQuery(db, name, (handle) =>
     handle
       .select()
       .from(responses)
-      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.sessionId, sql.placeholder('sessionId'))))
-      .prepare('response_of_session'),
+      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses[column], sql.placeholder('value'))))
+      .prepare(name),
   );
-  const [row] = await query.execute({ formId, sessionId });
+  const [row] = await query.execute({ formId, value });
   return row;
 }
 
-export async function findFormResponse(db: Db, formId: string, responseId: string): Promise<ResponseRow | undefined> {
-  const query = preparedQuery(db, 'response_of_form', (handle) =>
-    handle
-      .select()
-      .from(responses)
-      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.id, sql.placeholder('responseId'))))
-      .prepare('response_of_form'),
-  );
-  const [row] = await query.execute({ formId, responseId });
-  return row;
-}
+/** The response a session of a form owns, if any. */
+export const findSessionResponse = (db: Db, formId: string, sessionId: string) => findResponseBy(db, 'sessionId', formId, sessionId);
+
+export const findFormResponse = (db: Db, formId: string, responseId: string) => findResponseBy(db, 'id', formId, responseId);
 
 /**
  * Where a returning session continues: the step after the last one it answered; or, when it has

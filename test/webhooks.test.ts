@@ -132,12 +132,16 @@ describe('delivery', () => {
       const finished = r.accepted.find((a) => a.body.type === 'response.finished' && a.body.data.id === response.id)!;
       expect(finished.body.data).toEqual(response);
     }
-    // The attempts are visible: the 500s and the timeout, with durations.
-    const deliveries = (await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?limit=100`, { headers: key() })).json()) as {
+    // The attempts are visible: the 500s and the timeout, with durations. The receiver counts an event
+    // as accepted when it answers 200, a moment before the dispatcher records the delivery as succeeded.
+    type Deliveries = {
       data: { status: string; attempts: { statusCode: number | null; error: string | null; durationMs: number; succeeded: boolean }[] }[];
     };
-    expect(deliveries.data).toHaveLength(16);
-    expect(deliveries.data.every((d) => d.status === 'succeeded')).toBe(true);
+    let deliveries: Deliveries = { data: [] };
+    await eventually(async () => {
+      deliveries = (await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?limit=100`, { headers: key() })).json()) as Deliveries;
+      return deliveries.data.length === 16 && deliveries.data.every((d) => d.status === 'succeeded');
+    }, '16 deliveries recorded as succeeded');
     const attempts = deliveries.data.flatMap((d) => d.attempts);
     expect(attempts.filter((a) => a.statusCode === 500)).toHaveLength(3 + failedOnce.size);
     expect(attempts.filter((a) => a.error?.startsWith('timed out'))).toHaveLength(1);
@@ -207,7 +211,12 @@ describe('delivery', () => {
     dispatch();
     await answerFully(3);
     await eventually(() => r.accepted.length === 1, 'the first delivery');
-    const [delivery] = ((await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries`, { headers: key() })).json()) as { data: { id: string }[] }).data;
+    // A delivery still marked as being sent cannot be re-sent (409); wait until its success is recorded.
+    let delivery: { id: string; status: string } | undefined;
+    await eventually(async () => {
+      [delivery] = ((await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries`, { headers: key() })).json()) as { data: { id: string; status: string }[] }).data;
+      return delivery?.status === 'succeeded';
+    }, 'the first delivery to be recorded');
     expect(delivery!.id).toBe(r.accepted[0]!.id);
     const resent = await app.request(`/api/v1/webhook-deliveries/${delivery!.id}/resend`, { method: 'POST', headers: key() });
     expect(resent.status).toBe(202);

@@ -5,7 +5,9 @@ import { revokeApiKey } from '../src/auth/auth.service.ts';
 import { responses } from '../src/db/schema.ts';
 import { deleteForm } from '../src/forms/forms.service.ts';
 import { LISTING_BATCH_SIZE } from '../src/responses/responses.service.ts';
-import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
+import { print } from 'graphql';
+import { EnvironmentResponsesPageDocument } from '../src/graphql/generated/graphql.ts';
+import { ADMIN_TOKEN, createTenant, graphql, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline, sampleAnswers } from './factories.ts';
 
 let ctx: TestContext;
@@ -251,9 +253,9 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     expect(res.text).toBe('{"data":[]}');
   });
 
-  it('streams exactly the bytes of the paged listing, across the first page and the batches after it', async () => {
-    // The stream's first page comes from the GraphQL operation, the rest from the service in batches of
-    // LISTING_BATCH_SIZE (rest/stream.ts): both must write each response object byte for byte alike.
+  it('writes each page as the GraphQL listing writes its nodes, and streams exactly the bytes of the paged listing', async () => {
+    // REST writes the service's rows itself (responseJson), the stream in batches of LISTING_BATCH_SIZE
+    // after its first page (rest/stream.ts); both must be the operation's response object byte for byte.
     const tenant = await createTenant(ctx.db);
     const [f1, f2] = [await createForm(ctx.db, tenant.environmentId), await createForm(ctx.db, tenant.environmentId)];
     const lead = await createLead(ctx.db, tenant.environmentId);
@@ -271,7 +273,20 @@ describe('GET /api/v1/responses (the whole environment)', () => {
       })),
     );
     const dataText = (text: string, paged: boolean) => text.slice('{"data":['.length, paged ? text.lastIndexOf('],"nextCursor":') : -']}'.length);
-    for (const query of ['?returnPartials=true', '', '?returnPartials=true&since=2025-01-01T00:02:00Z&until=2025-01-01T00:07:00.5Z', '?dateField=updatedAt&since=2025-01-01']) {
+    /** The same page from the operation the GraphQL API answers, its nodes written by JSON.stringify. */
+    const operationPage = async (filter: Record<string, string | boolean>, after: string | null) => {
+      const { status, body } = await graphql(ctx.app, print(EnvironmentResponsesPageDocument), { filter, first: 100, after }, { 'x-api-key': tenant.apiKey });
+      expect(status).toBe(200);
+      const { edges, pageInfo } = body.data.environmentResponses as { edges: { node: unknown }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+      return { items: JSON.stringify(edges.map((edge) => edge.node)).slice(1, -1), next: pageInfo.hasNextPage ? pageInfo.endCursor : null };
+    };
+    const cases: [string, Record<string, string | boolean>][] = [
+      ['?returnPartials=true', { returnPartials: true }],
+      ['', {}],
+      ['?returnPartials=true&since=2025-01-01T00:02:00Z&until=2025-01-01T00:07:00.5Z', { returnPartials: true, since: '2025-01-01T00:02:00Z', until: '2025-01-01T00:07:00.5Z' }],
+      ['?dateField=updatedAt&since=2025-01-01', { dateField: 'UPDATED_AT', since: '2025-01-01T00:00:00Z' }],
+    ];
+    for (const [query, filter] of cases) {
       const streamed = await get(query, tenant.apiKey);
       expect(streamed.status).toBe(200);
       const pages: string[] = [];
@@ -280,6 +295,9 @@ describe('GET /api/v1/responses (the whole environment)', () => {
         const sep = query === '' ? '?' : '&';
         const page = await get(`${query}${sep}limit=100${cursor === null ? '' : `&after=${cursor}`}`, tenant.apiKey);
         const items = dataText(page.text, true);
+        const operation = await operationPage(filter, cursor);
+        expect(items).toBe(operation.items);
+        expect(page.body.nextCursor).toBe(operation.next);
         if (items !== '') pages.push(items);
         cursor = page.body.nextCursor;
       } while (cursor !== null);

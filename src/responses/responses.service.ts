@@ -79,7 +79,7 @@ const cursorSchema = z.object({
 });
 
 /** The opaque cursor of a listed row. */
-export const cursorOf = (row: ListedResponse): string => encodeCursor({ createdAt: row.position, id: row.id });
+export const cursorOf = (row: Pick<ListedResponse, 'position' | 'id'>): string => encodeCursor({ createdAt: row.position, id: row.id });
 
 export function encodeCursor(cursor: ResponseCursor): string {
   return Buffer.from(JSON.stringify({ createdAt: cursor.createdAt, id: cursor.id })).toString('base64url');
@@ -222,6 +222,11 @@ export function listingSql(db: Db, input: ListResponsesInput): { sql: string; pa
  */
 export async function listResponses(db: Db, input: ListResponsesInput): Promise<ResponsePage | null> {
   return runListing(db, input, false) as Promise<ResponsePage | null>;
+}
+
+/** `listResponses` with answers and metadata as jsonb text (`StreamedResponse`): the REST listing writes them out unparsed. */
+export async function listResponseTexts(db: Db, input: ListResponsesInput): Promise<{ responses: StreamedResponse[]; hasNextPage: boolean } | null> {
+  return runListing(db, input, true) as Promise<{ responses: StreamedResponse[]; hasNextPage: boolean } | null>;
 }
 
 async function runListing(db: Db, input: ListResponsesInput, text: boolean): Promise<{ responses: unknown[]; hasNextPage: boolean } | null> {

@@ -1,34 +1,41 @@
 /**
- * v1 REST: GET /api/v1/responses, an adapter of the `formResponses` and `environmentResponses`
- * queries. It parses the query string, runs the typed operations in-process and writes their results
- * in the documented shape.
+ * v1 REST: GET /api/v1/responses. It parses the query string and reads the listing from the service
+ * (`listResponseTexts`, the keyset listing the `formResponses` and `environmentResponses` queries run),
+ * with answers and metadata as jsonb text, and writes each response as the operations' object
+ * (`responseJson`, held to the GraphQL listing byte for byte by test/responses.rest.test.ts).
  *
  * - `?formId=F`: the form's 10 most recent responses (`after` pages back 10 at a time).
  * - no `formId`, no `limit`/`after`: every response of the environment, streamed as the client reads,
- *   so memory stays flat however many there are: the operation's first page, then the service's
- *   batches (rest/stream.ts says why).
+ *   so memory stays flat however many there are: the first page, then the service's batches.
  * - no `formId`, with `limit` and/or `after`: one page, plus `nextCursor`.
+ *
+ * Not through the in-process operations, as the other adapters are (DESIGN.md): on the API's busiest
+ * read, graphql-jit's result objects and the parse and stringify of every answer were about a third of
+ * the request's CPU. The checks are the same: `parseQuery` refuses what `checkListingArgs` refuses,
+ * with the same messages at the query parameters' names, and the service scopes the listing to the
+ * key's environment and a live form.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
 import { appErrorOf } from '../graphql/errors.ts';
-import { runOperation } from '../graphql/execute.ts';
-import {
-  EnvironmentResponsesPageDocument,
-  FormResponsesPageDocument,
-  type ResponseFilter,
-} from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
-import { decodeCursor, FORM_PAGE_SIZE, isListableInstant, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
-import { operationContext, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
-import { jsonOfItem, listingFilterOf, nextCursorOf, responsesAfter, streamBody, type BodyFormat, type StreamItem } from './stream.ts';
+import { notFound } from '../errors.ts';
+import {
+  cursorOf,
+  decodeCursor,
+  FORM_PAGE_SIZE,
+  isListableInstant,
+  listResponseTexts,
+  MAX_PAGE_SIZE,
+  type StreamedResponse,
+} from '../responses/responses.service.ts';
+import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { jsonOfItem, responseJson, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
 
-/** The first page of the unpaged environment listing (the operation's); rest/stream.ts reads the rest. */
-const STREAM_PAGE_SIZE = MAX_PAGE_SIZE;
 const INVALID_QUERY = 'Invalid query parameters';
 
 // ---------------------------------------------------------------- query parameters
@@ -148,54 +155,55 @@ export function responsesRoutes(deps: RestDeps) {
     const parsed = parseQuery(c);
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);
     const { query } = parsed;
-    const filter: ResponseFilter = {
-      returnPartials: query.returnPartials ?? false,
-      dateField: query.dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
-      ...(query.since !== undefined ? { since: query.since } : {}),
-      ...(query.until !== undefined ? { until: query.until } : {}),
-    };
-    const paged = query.limit !== undefined || query.after !== undefined;
-    const context = operationContext(c, deps);
-
-    if (query.formId !== undefined) {
-      const result = await runOperation(
-        FormResponsesPageDocument,
-        { formId: query.formId, filter, first: query.limit ?? FORM_PAGE_SIZE, after: query.after ?? null },
-        context,
-      );
-      if (result.error) return respondWithOperationError(c, result.error);
-      const { edges, pageInfo } = result.data.formResponses;
-      const data = edges.map((edge) => edge.node);
-      // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
-      return c.json(paged ? { data, nextCursor: nextCursorOf(pageInfo) } : { data }, 200);
-    }
-
-    const runPage = (first: number, after: string | null) => runOperation(EnvironmentResponsesPageDocument, { filter, first, after }, context);
-
-    if (paged) {
-      const result = await runPage(query.limit ?? MAX_PAGE_SIZE, query.after ?? null);
-      if (result.error) return respondWithOperationError(c, result.error);
-      const { edges, pageInfo } = result.data.environmentResponses;
-      return c.json({ data: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) }, 200);
-    }
-
-    // Unpaged: the first page decides the status (auth, arguments); then stream every response (rest/stream.ts).
-    const first = await runPage(STREAM_PAGE_SIZE, null);
-    if (first.error) return respondWithOperationError(c, first.error);
-    const log = c.var.log;
-    const { edges, pageInfo } = first.data.environmentResponses;
     const { environmentId } = requireApiKey(c.var.principal);
-    const responses = responsesAfter(
-      deps.db,
-      { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) },
-      { environmentId, ...listingFilterOf(filter) },
-    );
+    // parseQuery has checked what the listing operations check (page size, cursor, dates).
+    const listing = {
+      environmentId,
+      formId: query.formId,
+      includePartials: query.returnPartials ?? false,
+      since: query.since !== undefined ? new Date(query.since) : undefined,
+      until: query.until !== undefined ? new Date(query.until) : undefined,
+      dateField: query.dateField ?? 'createdAt',
+    } satisfies Listing;
+    const after = query.after !== undefined ? decodeCursor(query.after) : undefined;
+    const paged = query.limit !== undefined || query.after !== undefined;
+    const limit = query.limit ?? (query.formId !== undefined ? FORM_PAGE_SIZE : MAX_PAGE_SIZE);
+
+    let page: Awaited<ReturnType<typeof listResponseTexts>>;
+    try {
+      page = await listResponseTexts(deps.db, { ...listing, after, limit });
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    if (!page) return respondWithError(c, notFound('Form not found'));
+    const last = page.responses.at(-1);
+    const nextCursor = page.hasNextPage && last ? cursorOf(last) : null;
+
+    if (query.formId !== undefined || paged) {
+      // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
+      const data = jsonOfRows(page.responses, deps.dropOffMs);
+      return c.body(paged ? `{"data":${data},"nextCursor":${JSON.stringify(nextCursor)}}` : `{"data":${data}}`, 200, JSON_CONTENT_TYPE);
+    }
+
+    // Unpaged: the first page decided the status; then stream every response (rest/stream.ts).
+    const log = c.var.log;
+    const responses = responsesAfter(deps.db, { nodes: page.responses, nextCursor }, listing);
     const body = streamBody(responses, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
 
   return routes;
+}
+
+const JSON_CONTENT_TYPE = { 'content-type': 'application/json' };
+
+/** Rows of a page as a JSON array, each written as the operations' response object (`responseJson`). */
+function jsonOfRows(rows: readonly StreamedResponse[], dropOffMs: number): string {
+  const now = new Date();
+  let text = '[';
+  for (let i = 0; i < rows.length; i++) text += (i === 0 ? '' : ',') + responseJson(rows[i]!, now, dropOffMs);
+  return text + ']';
 }
 
 /** `{"data":[…]}`, the listing's body. */

@@ -1,8 +1,9 @@
 /**
  * The streamed REST bodies: the unpaged environment listing (`GET /api/v1/responses`) and the exports.
  *
- * The first page comes from the adapter's GraphQL operation, which decides the status (access, tenancy,
- * arguments) before anything is sent. The rest is read by the service directly (`listingBatches`,
+ * The first page decides the status (access, tenancy, arguments) before anything is sent: an export's
+ * comes from its GraphQL operation, the listing's from the service (rest/responses.ts says why). The rest
+ * is read by the service directly (`listingBatches`,
  * LISTING_BATCH_SIZE rows per statement, from the first page's cursor, in the environment and form the
  * operation was answered for) and written as the operation writes a response: `responseJson` builds the
  * JSON of `toResponseObject` from the row, with the answers and metadata as PostgreSQL's jsonb text
@@ -28,9 +29,9 @@ export type RestResponse = EnvironmentResponsesPageQuery['environmentResponses']
 /** The cursor of the page after this one, or null on the last page (a listing's `nextCursor`). */
 export const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
 
-/** The first page of a stream, as the operation answered it. */
+/** The first page of a stream: the operation's answer (exports) or the service's rows (the listing). */
 export interface FirstPage {
-  nodes: readonly RestResponse[];
+  nodes: readonly StreamItem[];
   /** Where the next page starts; null when this page is the last. */
   nextCursor: string | null;
 }

@@ -38,7 +38,9 @@ describe('jsonOfJsonbText', () => {
 
   it('takes the fast path for answers and metadata as the app stores them', async () => {
     const meta = { source: 'page', userAgent: 'Mozilla/5.0 "quoted", ünï: \\ \n\t \u2028', leadId: 'x' };
-    const texts = await jsonbTexts([sampleAnswers(), meta, [], {}, 'a, b: c', [{ k: [null, true, false, -1.25] }]]);
+    // Quotes and backslashes at a string's end: a closing quote after an escaped backslash is not escaped.
+    const escapes = { 'key\\': 'ends with a backslash \\', quoted: '\\"x\\" and "y"', '\\\\"': ['\\\\', '"', 'a\\\\'] };
+    const texts = await jsonbTexts([sampleAnswers(), meta, [], {}, 'a, b: c', [{ k: [null, true, false, -1.25] }], escapes]);
     for (const text of texts) {
       expect(compactJsonbText(text)).toBeDefined();
       expect(compactJsonbText(text)).toBe(JSON.stringify(JSON.parse(text)));

@@ -24,37 +24,43 @@ const NINE = 57;
 /** Characters that continue a number token: digits, `.`, `e`, `E`, `+`, `-`. */
 const inNumber = (c: number) => (c >= ZERO && c <= NINE) || c === 46 || c === 101 || c === 69 || c === 43 || c === MINUS;
 
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+  return backslashes % 2 === 1;
+}
+
 export function compactJsonbText(text: string): string | undefined {
   let out = '';
   let from = 0;
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      const start = i + 1;
-      // To the closing quote; an escape is a backslash and one character (a \uXXXX's digits hold no quote).
-      for (i = start; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i++;
-        else if (d === QUOTE) break;
-      }
-      if (text.charCodeAt(i + 1) === COLON) {
-        const first = text.charCodeAt(start);
+      // To the closing quote with indexOf (strings are most of the text): the first quote not escaped.
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return undefined;
+      if (text.charCodeAt(end + 1) === COLON) {
+        const first = text.charCodeAt(i + 1);
         if (first >= ZERO && first <= NINE) return undefined;
       }
+      i = end + 1;
     } else if (c === COMMA || c === COLON) {
       if (text.charCodeAt(i + 1) === SPACE) {
         out += text.slice(from, i + 1);
         from = i + 2;
-        i++;
-      }
+        i += 2;
+      } else i++;
     } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
       let end = i + 1;
       while (end < n && inNumber(text.charCodeAt(end))) end++;
       const token = text.slice(i, end);
       if (String(Number(token)) !== token) return undefined;
-      i = end - 1;
-    }
+      i = end;
+    } else i++;
   }
   return from === 0 ? text : out + text.slice(from);
 }

@@ -12,6 +12,7 @@
  */
 import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { notFound } from '../errors.ts';
@@ -150,17 +151,33 @@ const responseColumns = {
 };
 
 /**
- * The same columns with the answers and metadata as PostgreSQL writes them (jsonb text), which the
- * streamed listing writes out without parsing them (db/jsonb-text.ts).
+ * A timestamp as JavaScript's `toISOString` writes it (UTC, milliseconds; PostgreSQL truncates the
+ * microseconds as JavaScript's Date does), independent of the session's TimeZone and DateStyle.
+ */
+const isoText = (column: AnyPgColumn, name: string) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(name);
+
+/**
+ * The same columns as PostgreSQL writes them: answers and metadata as jsonb text, timestamps as ISO
+ * 8601 text, which the REST listing and the streams write out without parsing them (db/jsonb-text.ts).
  */
 const streamedColumns = {
   ...responseColumns,
   data: sql<string>`${responses.data}::text`.as('data'),
   meta: sql<string>`${responses.meta}::text`.as('meta'),
+  createdAt: isoText(responses.createdAt, 'created_at_iso'),
+  updatedAt: isoText(responses.updatedAt, 'updated_at_iso'),
+  dataUpdatedAt: isoText(responses.dataUpdatedAt, 'data_updated_at_iso'),
 };
 
-/** A listed response with `data` and `meta` as jsonb text. */
-export type StreamedResponse = Omit<ListedResponse, 'data' | 'meta'> & { data: string; meta: string };
+/** A listed response as text: `data` and `meta` as jsonb text, the timestamps as ISO 8601 (`toISOString`). */
+export type StreamedResponse = Omit<ListedResponse, 'data' | 'meta' | 'createdAt' | 'updatedAt' | 'dataUpdatedAt'> & {
+  data: string;
+  meta: string;
+  createdAt: string;
+  updatedAt: string;
+  dataUpdatedAt: string;
+};
 
 /**
  * The listing query of one shape, with placeholders for its values. Completed-only listings say

@@ -241,7 +241,7 @@ export async function listResponses(db: Db, input: ListResponsesInput): Promise<
   return runListing(db, input, false) as Promise<ResponsePage | null>;
 }
 
-/** `listResponses` with answers and metadata as jsonb text (`StreamedResponse`): the REST listing writes them out unparsed. */
+/** `listResponses` as text (`StreamedResponse`: jsonb text, ISO timestamps), which the REST listing writes out unparsed. */
 export async function listResponseTexts(db: Db, input: ListResponsesInput): Promise<{ responses: StreamedResponse[]; hasNextPage: boolean } | null> {
   return runListing(db, input, true) as Promise<{ responses: StreamedResponse[]; hasNextPage: boolean } | null>;
 }

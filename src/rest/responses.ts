@@ -31,10 +31,9 @@ import {
   isListableInstant,
   listResponseTexts,
   MAX_PAGE_SIZE,
-  type StreamedResponse,
 } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
-import { jsonOfItem, responseJson, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
+import { jsonOfItem, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -181,7 +180,7 @@ export function responsesRoutes(deps: RestDeps) {
 
     if (query.formId !== undefined || paged) {
       // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
-      const data = jsonOfRows(page.responses, deps.dropOffMs);
+      const data = `[${jsonListing(deps.dropOffMs).rows(page.responses, true)}]`;
       return c.body(paged ? `{"data":${data},"nextCursor":${JSON.stringify(nextCursor)}}` : `{"data":${data}}`, 200, JSON_CONTENT_TYPE);
     }
 
@@ -197,14 +196,6 @@ export function responsesRoutes(deps: RestDeps) {
 }
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' };
-
-/** Rows of a page as a JSON array, each written as the operations' response object (`responseJson`). */
-function jsonOfRows(rows: readonly StreamedResponse[], dropOffMs: number): string {
-  const now = new Date();
-  let text = '[';
-  for (let i = 0; i < rows.length; i++) text += (i === 0 ? '' : ',') + responseJson(rows[i]!, now, dropOffMs);
-  return text + ']';
-}
 
 /** `{"data":[…]}`, the listing's body. */
 function jsonListing(dropOffMs: number): BodyFormat<StreamItem> {

@@ -13,7 +13,7 @@
  * 100-row connection cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
  * of every answer, which were most of the stream's time.
  *
- * Pull-based: the next batch is read while the client takes the current one (written 100 rows per
+ * Pull-based: the next batch is read while the client takes the current one (written CHUNK_ROWS rows per
  * chunk, turned into text only then), and no further, so a slow client holds about two batches in
  * memory, never the export.
  */
@@ -122,8 +122,12 @@ export interface BodyFormat<T> {
   tail: string;
 }
 
-/** Rows per chunk written: a batch goes out in several, so each stays small. */
-const CHUNK_ROWS = 100;
+/**
+ * Rows per chunk written: a batch goes out in several, so each stays small. A chunk's text (~1.7 KB a
+ * response) is built, encoded and dropped young: 16 rows streamed 33,700 responses/s at 24.7 µs of
+ * CPU each, 32 rows 25,700/s, 100 rows 14,600/s at 46 µs (bench, 1M, one run each); 8 was no better.
+ */
+const CHUNK_ROWS = 16;
 
 /**
  * `batches` written as a body in `format`, as the client reads. A failure after the headers are sent

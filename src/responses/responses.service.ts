@@ -157,17 +157,31 @@ const responseColumns = {
 const isoText = (column: AnyPgColumn, name: string) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(name);
 
+/** A column under the name of its property: the text listing's rows are used as the driver returns them. */
+const named = <T>(column: AnyPgColumn, name: string) => sql<T>`${column}`.as(name);
+
 /**
  * The same columns as PostgreSQL writes them: answers and metadata as jsonb text, timestamps as ISO
  * 8601 text, which the REST listing and the streams write out without parsing them (db/jsonb-text.ts).
+ * Every column is named as its property, so the rows are read with drizzle's `.all()` as the driver
+ * returns them: drizzle's mapping of each value was a seventh of a stream's CPU.
  */
 const streamedColumns = {
-  ...responseColumns,
+  id: responses.id,
+  formId: named<string>(responses.formId, 'formId'),
+  leadId: named<string>(responses.leadId, 'leadId'),
+  finished: responses.finished,
   data: sql<string>`${responses.data}::text`.as('data'),
   meta: sql<string>`${responses.meta}::text`.as('meta'),
-  createdAt: isoText(responses.createdAt, 'created_at_iso'),
-  updatedAt: isoText(responses.updatedAt, 'updated_at_iso'),
-  dataUpdatedAt: isoText(responses.dataUpdatedAt, 'data_updated_at_iso'),
+  ip: responses.ip,
+  country: responses.country,
+  visitedForm: named<number>(responses.visitedForm, 'visitedForm'),
+  completedForm: named<number>(responses.completedForm, 'completedForm'),
+  version: responses.version,
+  createdAt: isoText(responses.createdAt, 'createdAt'),
+  updatedAt: isoText(responses.updatedAt, 'updatedAt'),
+  dataUpdatedAt: isoText(responses.dataUpdatedAt, 'dataUpdatedAt'),
+  position: createdAtMicros.as('position'),
 };
 
 /** A listed response as text: `data` and `meta` as jsonb text, the timestamps as ISO 8601 (`toISOString`). */
@@ -222,6 +236,15 @@ function valuesOf(input: ListResponsesInput): Record<string, unknown> {
   };
 }
 
+/**
+ * drizzle's prepared query returning the driver's rows unmapped: `all()`, which both drivers' prepared
+ * queries have (drizzle-orm 0.45, pinned) but its types leave out as internal. The listing tests run it
+ * on PGlite and PostgreSQL.
+ */
+interface RawRows {
+  all(values: Record<string, unknown>): Promise<unknown[]>;
+}
+
 const preparedListing = (db: Db, shape: ListingShape) => {
   const name = `responses_listing_${shapeKey(shape)}`;
   return preparedQuery(db, name, (handle) => buildListing(handle, shape).prepare(name));
@@ -247,7 +270,8 @@ export async function listResponseTexts(db: Db, input: ListResponsesInput): Prom
 }
 
 async function runListing(db: Db, input: ListResponsesInput, text: boolean): Promise<{ responses: unknown[]; hasNextPage: boolean } | null> {
-  const rows = await preparedListing(db, shapeOf(input, text)).execute(valuesOf(input));
+  const query = preparedListing(db, shapeOf(input, text));
+  const rows: unknown[] = await (text ? (query as unknown as RawRows).all(valuesOf(input)) : query.execute(valuesOf(input)));
   if (rows.length === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) return null;
   const hasNextPage = rows.length > input.limit;
   // The rows are returned as they come (no copy): cursors are encoded only for those asked for.

@@ -2,8 +2,9 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseAnswer } from '../src/responses/model.ts';
+import { responseRow, type ExportedResponse } from '../src/responses/export.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
-import { bulkInsertResponses, createForm, createLead, insertResponse, insertTimeline } from './factories.ts';
+import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline } from './factories.ts';
 import { componentAt, makeForm } from './public-helpers.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 
@@ -201,6 +202,35 @@ describe('NDJSON and filters', () => {
     expect(rows.slice(1).map((row) => row[0])).toEqual(mine.map((r) => r.id));
     const answers = JSON.parse(rows[1]![9]!) as { questionId: string }[];
     expect(answers.map((answer) => answer.questionId)).toContain('q-identity');
+  });
+
+  it('writes the rows after the first page (the service\'s batches) as it writes the first page\'s', async () => {
+    // The first 100 come from the GraphQL operation, the rest from rows whose answers are written from
+    // jsonb text: every CSV row must be what responseRow makes of that response's NDJSON object.
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId);
+    const lead = await createLead(ctx.db, tenant.environmentId);
+    // Answers with text that jsonb writes otherwise (blanks after , and :, escapes, non-ASCII), in every batch.
+    const answers = (i: number): ResponseAnswer[] => [
+      { questionId: 'q1', response: { type: 'ShortInput', headline: 'Name, "nick": ü', componentShapeVersion: '2.0', value: `a\\b "${i}"` } },
+    ];
+    await insertResponses(
+      ctx.db,
+      Array.from({ length: 300 }, (_, i) => ({
+        environmentId: tenant.environmentId,
+        formId: form.id,
+        leadId: lead.id,
+        finished: i % 3 !== 0,
+        data: answers(i),
+        createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, i)),
+      })),
+    );
+    const headers = { 'x-api-key': tenant.apiKey };
+    const objects = ndjson((await exportOf('?format=ndjson&returnPartials=true', headers)).text);
+    const rows = csvRows((await exportOf('?returnPartials=true', headers)).text).slice(1);
+    expect(rows.length).toBe(300);
+    expect(rows).toEqual(objects.map((object) => responseRow(object as unknown as ExportedResponse, undefined)));
+    expect(new Set(rows.map((row) => row[9])).size).toBe(300);
   });
 
   it('streams a 10,000-response export page by page instead of building it whole', async () => {

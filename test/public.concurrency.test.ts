@@ -4,7 +4,9 @@
  * (the conflicting insert, the row lock) run only there. PGlite has one connection and serialises the
  * transactions: on it these tests check the outcome only, not that a race was handled.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { rowsOf } from '../src/db/rows.ts';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
@@ -117,8 +119,20 @@ describe('one visitor lead, created by two transactions at once', () => {
     });
     await firstInserted;
     const second = db.transaction((tx) => ensureVisitorLead(tx, tenant.environmentId, candidate));
-    // On PostgreSQL the second insert now waits for the first transaction (PGlite runs them one after the other).
-    setTimeout(committed, 200);
+    if (inject('testDatabaseUrl')) {
+      // On PostgreSQL the first commits only once the second's insert waits for it: the case under test.
+      let waiting = 0;
+      for (let i = 0; i < 500 && waiting === 0; i++) {
+        const [row] = rowsOf<{ n: number }>(
+          await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
+        );
+        waiting = row!.n;
+        if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(waiting).toBeGreaterThan(0);
+    }
+    // (PGlite runs the transactions one after the other: the second starts once the first commits.)
+    committed();
     expect(await first).toBe(candidate);
     expect((await second).id).toBe(candidate);
   });

@@ -53,18 +53,27 @@ export interface ResponseObject {
   personAttributes: { ip: string; country: string; visitedForm: number; completedForm: number };
 }
 
+/** A timestamp as a Date, or as the `toISOString` text the text listings read from PostgreSQL. */
+type Instant = Date | string;
+const isoOf = (instant: Instant) => (typeof instant === 'string' ? instant : instant.toISOString());
+
 /** 4 completed; 3 dropped off (unfinished and untouched for `dropOffMs`); 2 in progress. */
-export function responseStatus(record: Pick<ResponseRecord, 'finished' | 'updatedAt'>, now: Date, dropOffMs: number): number {
+export function responseStatus(record: { finished: boolean; updatedAt: Instant }, now: Date, dropOffMs: number): number {
   if (record.finished) return RESPONSE_STATUS.completed;
-  return now.getTime() - record.updatedAt.getTime() >= dropOffMs ? RESPONSE_STATUS.droppedOff : RESPONSE_STATUS.inProgress;
+  const updatedAt = typeof record.updatedAt === 'string' ? Date.parse(record.updatedAt) : record.updatedAt.getTime();
+  return now.getTime() - updatedAt >= dropOffMs ? RESPONSE_STATUS.droppedOff : RESPONSE_STATUS.inProgress;
 }
 
-export function toResponseObject(record: ResponseRecord, now: Date, dropOffMs: number): ResponseObject {
+export function toResponseObject(
+  record: Omit<ResponseRecord, 'createdAt' | 'updatedAt' | 'dataUpdatedAt'> & { createdAt: Instant; updatedAt: Instant; dataUpdatedAt: Instant },
+  now: Date,
+  dropOffMs: number,
+): ResponseObject {
   return {
     id: record.id,
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
-    dataUpdatedAt: record.dataUpdatedAt.toISOString(),
+    createdAt: isoOf(record.createdAt),
+    updatedAt: isoOf(record.updatedAt),
+    dataUpdatedAt: isoOf(record.dataUpdatedAt),
     finished: record.finished,
     status: responseStatus(record, now, dropOffMs),
     formId: record.formId,

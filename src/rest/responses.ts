@@ -168,12 +168,8 @@ export function responsesRoutes(deps: RestDeps) {
     const paged = query.limit !== undefined || query.after !== undefined;
     const limit = query.limit ?? (query.formId !== undefined ? FORM_PAGE_SIZE : MAX_PAGE_SIZE);
 
-    let page: Awaited<ReturnType<typeof listResponseTexts>>;
-    try {
-      page = await listResponseTexts(deps.db, { ...listing, after, limit });
-    } catch (error) {
-      return respondWithError(c, error);
-    }
+    // A lost database is the app's 503 (app.onError), as for every route.
+    const page = await listResponseTexts(deps.db, { ...listing, after, limit });
     if (!page) return respondWithError(c, notFound('Form not found'));
     const last = page.responses.at(-1);
     const nextCursor = page.hasNextPage && last ? cursorOf(last) : null;

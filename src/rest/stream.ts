@@ -20,7 +20,7 @@
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
-import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
+import { responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import { decodeCursor, listingBatches, type ListResponsesInput, type ResponseFilter, type StreamedResponse } from '../responses/responses.service.ts';
 
 /** A response as the REST API writes it (a node of the REST operations). */
@@ -49,10 +49,6 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
   };
 }
 
-/** A row's `status` (`responseStatus`; the time of an unfinished one's last change matters). */
-const statusOfRow = (row: StreamedResponse, now: Date, dropOffMs: number) =>
-  row.finished ? RESPONSE_STATUS.completed : responseStatus({ finished: false, updatedAt: new Date(row.updatedAt) }, now, dropOffMs);
-
 /** A streamed response as its JSON: what JSON.stringify writes for its `toResponseObject`, without parsing its answers. */
 export function responseJson(row: StreamedResponse, now: Date, dropOffMs: number): string {
   const meta = jsonOfJsonbText(row.meta);
@@ -67,7 +63,7 @@ export function responseJson(row: StreamedResponse, now: Date, dropOffMs: number
         : JSON.stringify({ ...JSON.parse(meta), leadId: row.leadId });
   return (
     `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt}","updatedAt":"${row.updatedAt}",` +
-    `"dataUpdatedAt":"${row.dataUpdatedAt}","finished":${row.finished},"status":${statusOfRow(row, now, dropOffMs)},` +
+    `"dataUpdatedAt":"${row.dataUpdatedAt}","finished":${row.finished},"status":${responseStatus(row, now, dropOffMs)},` +
     `"formId":${JSON.stringify(row.formId)},"version":${JSON.stringify(row.version)},"data":${jsonOfJsonbText(row.data)},"meta":${withLead},` +
     `"personAttributes":{"ip":${JSON.stringify(row.ip)},"country":${JSON.stringify(row.country)},` +
     `"visitedForm":${JSON.stringify(row.visitedForm)},"completedForm":${JSON.stringify(row.completedForm)}}}`
@@ -85,21 +81,7 @@ export const jsonOfItem = (item: StreamItem, now: Date, dropOffMs: number): stri
 
 /** A stream's response as the object the operations answer (`toResponseObject`). */
 export const objectOfItem = (item: StreamItem, now: Date, dropOffMs: number): RestResponse =>
-  isRow(item)
-    ? {
-        id: item.id,
-        createdAt: item.createdAt,
-        updatedAt: item.updatedAt,
-        dataUpdatedAt: item.dataUpdatedAt,
-        finished: item.finished,
-        status: statusOfRow(item, now, dropOffMs),
-        formId: item.formId,
-        version: item.version,
-        data: JSON.parse(item.data) as ResponseAnswer[],
-        meta: { ...(JSON.parse(item.meta) as ResponseMeta), leadId: item.leadId },
-        personAttributes: { ip: item.ip, country: item.country, visitedForm: item.visitedForm, completedForm: item.completedForm },
-      }
-    : item;
+  isRow(item) ? toResponseObject({ ...item, data: JSON.parse(item.data) as ResponseAnswer[], meta: JSON.parse(item.meta) as ResponseMeta }, now, dropOffMs) : item;
 
 /**
  * The first page's responses, then every later one of the listing `rest` describes (its environment,

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { decodeCursor, listingSql, type ListResponsesInput } from '../src/responses/responses.service.ts';
-import { createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
+import { createTenant, setupIsolatedTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead } from './factories.ts';
 
 let ctx: TestContext;
@@ -74,7 +74,8 @@ function expectIndexScanWithoutSort(plan: PlanNode, indexName: string) {
 }
 
 beforeAll(async () => {
-  ctx = await setupTestApp();
+  // Its own database: the planner's statistics are this file's rows, not whatever other files are writing.
+  ctx = await setupIsolatedTestApp();
   tenant = await createTenant(ctx.db);
   other = await createTenant(ctx.db);
   const forms = await Promise.all(Array.from({ length: 40 }, () => createForm(ctx.db, tenant.environmentId)));

@@ -28,7 +28,7 @@
  * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
  * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
  * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_EXPORT_FORMATS=csv or ndjson (only that export),
- * BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST and GraphQL servers under load, and the stream
+ * BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST, GraphQL and JSON API submission servers under load, and the stream
  * and export servers; .cpuprofile files go to BENCH_PROFILE_DIR, default
  * <tmp>/formloom-bench-profiles, and a summary is printed), BENCH_NODE_FLAGS (the servers' Node
  * flags, default --max-semi-space-size=4 as npm start).
@@ -282,7 +282,7 @@ async function measureSubmissions(dataset: Dataset, formIds: string[]) {
   const pickForm = () => pick(formIds);
   const counts = await countStatements(dataset.url, formIds[0]!);
   const baseline = await startChild('./baseline-submissions.ts', { BENCH_DATABASE_URL: dataset.url });
-  const api = await startApp(dataset.url);
+  const api = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}-submissions`] : []);
   const page = await startApp(dataset.url);
   try {
     const measured = await takeTurns([
@@ -696,7 +696,7 @@ for (const row of targetRows) log(`  ${row.target.padEnd(width)}  ${verdict(row.
 
 if (PROFILE) {
   for (const dataset of DATASETS) {
-    const servers = [['REST', ''], ['GraphQL', '-graphql'], ['stream', '-stream'], ['CSV export', '-csv-export'], ['NDJSON export', '-ndjson-export']] as const;
+    const servers = [['REST', ''], ['GraphQL', '-graphql'], ['JSON API submissions', '-submissions'], ['stream', '-stream'], ['CSV export', '-csv-export'], ['NDJSON export', '-ndjson-export']] as const;
     for (const [server, suffix] of servers) {
       const dir = `${PROFILE_DIR}${dataset.label}${suffix}/`;
       if (!existsSync(dir)) continue; // not measured in this run

@@ -44,39 +44,62 @@ export const deliveryId = () => `msg_${createId()}`;
  * trip: this runs in every submission); deliveries are a second one only when an endpoint matches.
  */
 export async function recordEvent(tx: Db, event: NewEvent): Promise<string> {
-  const id = `evt_${createId()}`;
-  const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
-  const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
-  const [row] = rowsOf<{ seq: number; endpoints: string[] }>(
+  const [id] = await recordEvents(tx, [event]);
+  return id!;
+}
+
+/**
+ * `recordEvent` for several events of one change (a response updated and finished), in the same
+ * statements: their `seq` follows the list's order. Returns their ids in that order.
+ */
+export async function recordEvents(tx: Db, events: readonly NewEvent[]): Promise<string[]> {
+  const recorded = events.map((event) => {
+    const id = `evt_${createId()}`;
+    const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
+    const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
+    return { id, event, payload, notice };
+  });
+  // A multi-row VALUES inserts its rows in order, so the events' seq follows the list.
+  const rows = rowsOf<{ id: string; seq: number; endpoints: string[] }>(
     await tx.execute(sql`
       with event as (
         insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
-        values (${id}, ${event.environmentId}, ${event.type}, ${event.formId}, ${event.responseId ?? null}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz)
-        returning seq
+        values ${sql.join(
+          recorded.map(
+            ({ id, event, payload }) =>
+              sql`(${id}, ${event.environmentId}, ${event.type}, ${event.formId}, ${event.responseId ?? null}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz)`,
+          ),
+          sql`, `,
+        )}
+        returning id, seq, environment_id, type, form_id
       )
-      select (select seq from event) as seq,
-             array(select id from ${webhookEndpoints}
-                   where environment_id = ${event.environmentId} and enabled
-                     and event_types @> array[${event.type}]::text[]
-                     and (form_ids is null or form_ids @> array[${event.formId}]::text[])) as endpoints,
-             pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})::text as notified`),
+      select event.id, event.seq,
+             array(select w.id from ${webhookEndpoints} w
+                   where w.environment_id = event.environment_id and w.enabled
+                     and w.event_types @> array[event.type]::text[]
+                     and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])) as endpoints,
+             pg_notify(${EVENTS_CHANNEL}, notice.body)::text as notified
+      from event join (values ${sql.join(
+        recorded.map(({ id, notice }) => sql`(${id}, ${JSON.stringify(notice)})`),
+        sql`, `,
+      )}) as notice (id, body) on notice.id = event.id
+      order by event.seq`),
   );
-  const endpoints = row!.endpoints;
-  if (endpoints.length > 0) {
-    await tx.insert(webhookDeliveries).values(
-      endpoints.map((endpointId) => {
-        const delivery = deliveryId();
-        return {
-          id: delivery,
-          environmentId: event.environmentId,
-          endpointId,
-          eventId: id,
-          eventSeq: Number(row!.seq),
-          orderingKey: event.responseId ?? delivery,
-          nextAttemptAt: sql`now()`,
-        };
-      }),
-    );
-  }
-  return id;
+  const deliveries = rows.flatMap((row) => {
+    const { event } = recorded.find((r) => r.id === row.id)!;
+    return row.endpoints.map((endpointId) => {
+      const delivery = deliveryId();
+      return {
+        id: delivery,
+        environmentId: event.environmentId,
+        endpointId,
+        eventId: row.id,
+        eventSeq: Number(row.seq),
+        orderingKey: event.responseId ?? delivery,
+        nextAttemptAt: sql`now()`,
+      };
+    });
+  });
+  if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
+  return recorded.map(({ id }) => id);
 }

@@ -16,6 +16,7 @@ import { rowsOf } from '../db/rows.ts';
 import { leadFormStats, leads } from '../db/schema.ts';
 import { microsOf, type ListCursor, type Page } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export type Lead = typeof leads.$inferSelect;
 
@@ -119,18 +120,52 @@ export async function addLeadFormCounts(
 ): Promise<LeadFormCounts> {
   const visits = delta.visits ?? 0;
   const completions = delta.completions ?? 0;
-  const [row] = await db
-    .insert(leadFormStats)
-    .values({ leadId, formId, visits: Math.max(visits, 0), completions: Math.max(completions, 0) })
-    .onConflictDoUpdate({
-      target: [leadFormStats.leadId, leadFormStats.formId],
-      set: {
-        visits: sql`greatest(${leadFormStats.visits} + ${visits}, 0)`,
-        completions: sql`greatest(${leadFormStats.completions} + ${completions}, 0)`,
-      },
-    })
-    .returning({ visits: leadFormStats.visits, completions: leadFormStats.completions });
+  const name = 'add_lead_form_counts';
+  const query = preparedQuery(db, name, (handle) =>
+    handle
+      .insert(leadFormStats)
+      .values({ leadId: sql.placeholder('leadId'), formId: sql.placeholder('formId'), visits: sql.placeholder('newVisits'), completions: sql.placeholder('newCompletions') })
+      .onConflictDoUpdate({
+        target: [leadFormStats.leadId, leadFormStats.formId],
+        set: {
+          visits: sql`greatest(${leadFormStats.visits} + ${sql.placeholder('visits')}::integer, 0)`,
+          completions: sql`greatest(${leadFormStats.completions} + ${sql.placeholder('completions')}::integer, 0)`,
+        },
+      })
+      .returning({ visits: leadFormStats.visits, completions: leadFormStats.completions })
+      .prepare(name),
+  );
+  const [row] = await query.execute({ leadId, formId, newVisits: Math.max(visits, 0), newCompletions: Math.max(completions, 0), visits, completions });
   return row!;
+}
+
+/**
+ * The lead of a visitor who has none yet (no cookie or visitor token), with its counts for `formId`
+ * raised by `delta`, in one statement: the environment's lead with `email` (created if there is none),
+ * or without an e-mail a new anonymous lead. What `leadWithEmail` or a new lead, then
+ * `addLeadFormCounts`, do in two.
+ */
+export async function countNewVisitor(
+  db: Db,
+  environmentId: string,
+  formId: string,
+  email: string | undefined,
+  delta: { visits: number; completions: number },
+): Promise<LeadFormCounts & { leadId: string }> {
+  const [row] = rowsOf<{ lead_id: string; visits: number; completions: number }>(
+    await db.execute(sql`
+      with lead as (
+        insert into ${leads} (id, environment_id, email) values (${createId()}, ${environmentId}, ${email === undefined ? null : normaliseEmail(email)})
+        on conflict (environment_id, email) do update set updated_at = now()
+        returning id
+      )
+      insert into ${leadFormStats} (lead_id, form_id, visits, completions)
+      select id, ${formId}, ${Math.max(delta.visits, 0)}, ${Math.max(delta.completions, 0)} from lead
+      on conflict (lead_id, form_id) do update
+        set visits = greatest(${leadFormStats}.visits + ${delta.visits}, 0), completions = greatest(${leadFormStats}.completions + ${delta.completions}, 0)
+      returning lead_id, visits, completions`),
+  );
+  return { leadId: row!.lead_id, visits: Number(row!.visits), completions: Number(row!.completions) };
 }
 
 function isUniqueViolation(error: unknown): boolean {

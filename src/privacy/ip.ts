@@ -4,7 +4,7 @@
  * `2001:db8:1::`), or not at all (`none`, stored as ''). The country comes from a request header, not
  * from the address, so it is kept whatever the setting.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import { environments, type IpStorage } from '../db/schema.ts';
 
@@ -31,10 +31,11 @@ export function minimiseIp(ip: string, mode: IpStorage): string {
 }
 
 /**
- * The stored address as an SQL value, choosing by the environment's setting inside the INSERT itself
- * (no extra round trip on the submission path): both candidates are computed here.
+ * The stored address as an SQL value for a prepared INSERT, chosen by the environment's setting inside
+ * the statement itself (no extra round trip on the submission path): its placeholders `environmentId`,
+ * `ip` and `truncatedIp` take the environment and `storedIpValues(ip)`, both candidates computed here.
  */
-export function storedIpSql(environmentId: string, ip: string): SQL<string> {
-  return sql<string>`(select case ${environments.ipStorage} when 'none' then '' when 'truncated' then ${truncateIp(ip)} else ${ip} end
-    from ${environments} where ${environments.id} = ${environmentId})`;
-}
+export const storedIpSql = sql<string>`(select case ${environments.ipStorage} when 'none' then '' when 'truncated' then ${sql.placeholder('truncatedIp')} else ${sql.placeholder('ip')} end
+    from ${environments} where ${environments.id} = ${sql.placeholder('environmentId')})`;
+
+export const storedIpValues = (ip: string) => ({ ip, truncatedIp: truncateIp(ip) });

@@ -16,11 +16,11 @@ import { toFieldErrors, type FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { findFormResponse, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
+import { findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
-import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponseSession, type PublicContext, type PublicDeps } from './http.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
@@ -188,18 +188,19 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   });
 
   app.patch('/s/:formId/responses/:responseId', async (c) => {
-    const form = await liveForm(db, c.req.param('formId'));
-    if (!form) return c.json(FORM_NOT_FOUND, 404);
+    const responseId = c.req.param('responseId');
+    const found = await liveFormWithResponseSession(db, c.req.param('formId'), responseId);
+    if (!found) return c.json(FORM_NOT_FOUND, 404);
+    const { form, responseSessionId: sessionId } = found;
     if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
-    const row = await findFormResponse(db, form.id, c.req.param('responseId'));
-    if (!row?.sessionId || !secretsEqual(row.sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
+    if (!sessionId || !secretsEqual(sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
     const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
-    await resolveUploadAnswers(db, form, parsed.data.answers, row.id);
+    await resolveUploadAnswers(db, form, parsed.data.answers, responseId);
     const refused = await captchaRefusal(c, form, parsed.data.answers);
     if (refused) return refused;
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
@@ -207,7 +208,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     try {
       const submitted = await submit({
         form,
-        sessionId: row.sessionId,
+        sessionId,
         answers,
         finish: parsed.data.finished,
         context: context(c),

@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
-import type { AnswerLimits } from '../responses/submissions.service.ts';
+import { findFormAndResponseSession, type AnswerLimits } from '../responses/submissions.service.ts';
 import { renderClosedPage, renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
@@ -43,7 +43,15 @@ export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') 
  */
 export async function liveForm(db: Db, formId: string): Promise<Form | undefined> {
   const form = await findFormById(db, formId);
-  return form?.status === 'published' || form?.status === 'closed' ? form : undefined;
+  return form && isLive(form) ? form : undefined;
+}
+
+const isLive = (form: Form) => form.status === 'published' || form.status === 'closed';
+
+/** `liveForm`, with the session of its response `responseId` (null if none), in one statement. */
+export async function liveFormWithResponseSession(db: Db, formId: string, responseId: string): Promise<{ form: Form; responseSessionId: string | null } | undefined> {
+  const found = await findFormAndResponseSession(db, formId, responseId);
+  return found && isLive(found.form) ? found : undefined;
 }
 
 /** The public JSON API's answer for a closed form: 410 Gone, the form no longer takes responses. */

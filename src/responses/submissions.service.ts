@@ -11,21 +11,21 @@
  * insert with its answers, without the lock and update. The response's events (response.created/updated/finished) are
  * recorded in the same transaction (events/outbox.ts), in the order the row lock gives them.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
-import { responses } from '../db/schema.ts';
+import { forms, responses } from '../db/schema.ts';
 import { AppError, invalidInput } from '../errors.ts';
 import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
 import type { Form } from '../forms/forms.service.ts';
-import { addLeadFormCounts, ensureVisitorLead, leadForEmail, leadWithEmail } from '../leads/leads.service.ts';
+import { addLeadFormCounts, countNewVisitor, ensureVisitorLead, leadForEmail, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { recordEvents, type WebhookEventType } from '../events/outbox.ts';
 import { toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
-import { storedIpSql } from '../privacy/ip.ts';
+import { storedIpSql, storedIpValues } from '../privacy/ip.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -152,11 +152,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (!row) {
       if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
       const { id: leadId } = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-      const [inserted] = await tx
-        .insert(responses)
-        .values(newResponseRow(input, leadId, now))
-        .onConflictDoNothing({ target: [responses.formId, responses.sessionId] })
-        .returning();
+      const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data: [], finished: false, visits: 1, completions: 0 }));
       if (inserted) {
         created = true;
         row = inserted;
@@ -187,20 +183,20 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (input.finish) {
       counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
     }
-    const [updated] = await tx
-      .update(responses)
-      .set({
-        data,
-        leadId,
-        finished: input.finish,
-        updatedAt: now,
-        ...(input.answers.size > 0 ? { dataUpdatedAt: now } : {}),
-        ...(counts ? { visitedForm: counts.visits, completedForm: counts.completions } : {}),
-      })
-      .where(eq(responses.id, row.id))
-      .returning();
-    await recordResponseEvents(tx, form, updated!, created, input.finish, now);
-    return { response: updated!, created };
+    const changes: ResponseChanges = {
+      data,
+      leadId,
+      finished: input.finish,
+      updatedAt: now,
+      dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt,
+      visitedForm: counts?.visits ?? row.visitedForm,
+      completedForm: counts?.completions ?? row.completedForm,
+    };
+    // The locked row and the changes are the updated row (no column changes on its own), so its events
+    // are sent with the update: pipelined on the transaction's connection, one round trip for both.
+    const updated: ResponseRow = { ...row, ...changes };
+    await Promise.all([updateResponse(tx, row.id, changes), recordResponseEvents(tx, form, updated, created, input.finish, now)]);
+    return { response: updated, created };
   });
 }
 
@@ -208,38 +204,42 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
 async function recordResponseEvents(tx: Db, form: Form, row: ResponseRow, created: boolean, finished: boolean, now: Date) {
   const responseObject = toResponseObject(row, now, Number.POSITIVE_INFINITY);
   const event = { environmentId: form.environmentId, formId: form.id, responseId: row.id, data: responseObject, at: now };
-  await recordEvent(tx, { ...event, type: created ? 'response.created' : 'response.updated' });
-  if (finished) await recordEvent(tx, { ...event, type: 'response.finished' });
+  const types: WebhookEventType[] = [created ? 'response.created' : 'response.updated', ...(finished ? (['response.finished'] as const) : [])];
+  await recordEvents(
+    tx,
+    types.map((type) => ({ ...event, type })),
+  );
 }
 
 /**
  * A new session's response (`newSession`): the same outcome as starting one and then updating it, in
- * fewer statements. Its lead is settled first (a new visitor who answers an e-mail goes straight to the
- * environment's lead with it), then its counts, then one insert with the answers.
+ * fewer statements. Its lead is settled first with its counts (a new visitor, one statement for both: the
+ * environment's lead with the answered e-mail, or a new anonymous lead), then one insert with the answers.
  */
 async function createResponse(tx: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
   const data = mergeAnswers([], input.answers, components);
   if (input.finish) requireAnswered(form, data);
   const email = emailOf(data);
+  const delta = { visits: 1, completions: input.finish ? 1 : 0 };
   let leadId: string;
-  if (email && !input.visitorLeadId) {
-    leadId = await leadWithEmail(tx, form.environmentId, email);
+  let counts: LeadFormCounts;
+  if (!input.visitorLeadId) {
+    ({ leadId, ...counts } = await countNewVisitor(tx, form.environmentId, form.id, email, delta));
   } else {
     const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
     leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
+    counts = await addLeadFormCounts(tx, leadId, form.id, delta);
   }
-  const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
-  const [inserted] = await tx
-    .insert(responses)
-    .values({ ...newResponseRow(input, leadId, now), data, finished: input.finish, visitedForm: counts.visits, completedForm: counts.completions })
-    .returning();
-  await recordResponseEvents(tx, form, inserted!, true, input.finish, now);
-  return { response: inserted!, created: true };
+  const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished: input.finish, ...counts }));
+  // The session was drawn at random just now: no response can have it.
+  if (!inserted) throw new Error('a new session already had a response');
+  await recordResponseEvents(tx, form, inserted, true, input.finish, now);
+  return { response: inserted, created: true };
 }
 
-/** A new response of the session: who, where from, when (answers and counts are the caller's). */
-function newResponseRow(input: SubmitInput, leadId: string, now: Date) {
+/** A new response of the session: who, where from, when, with its first answers and counts. */
+function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean } & LeadFormCounts) {
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
@@ -249,13 +249,49 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date) {
     formId: form.id,
     leadId,
     sessionId: input.sessionId,
+    data: state.data,
+    finished: state.finished,
     meta,
-    ip: storedIpSql(form.environmentId, context.ip), // as the environment's IP storage setting says
+    // The stored address is chosen by the environment's IP storage setting inside the insert.
+    ...storedIpValues(context.ip),
     country: context.country,
+    visitedForm: state.visits,
+    completedForm: state.completions,
     createdAt: now,
     updatedAt: now,
     dataUpdatedAt: now,
   };
+}
+
+/** Inserts a session's response; undefined when the session already has one (a simultaneous submission made it). */
+async function insertResponse(db: Db, row: ReturnType<typeof newResponseRow>): Promise<ResponseRow | undefined> {
+  const name = 'insert_response';
+  const query = preparedQuery(db, name, (handle) =>
+    handle
+      .insert(responses)
+      .values({
+        id: columnValue('id'),
+        environmentId: columnValue('environmentId'),
+        formId: columnValue('formId'),
+        leadId: columnValue('leadId'),
+        sessionId: columnValue('sessionId'),
+        data: columnValue('data'),
+        finished: columnValue('finished'),
+        meta: columnValue('meta'),
+        ip: storedIpSql,
+        country: columnValue('country'),
+        visitedForm: columnValue('visitedForm'),
+        completedForm: columnValue('completedForm'),
+        createdAt: columnValue('createdAt'),
+        updatedAt: columnValue('updatedAt'),
+        dataUpdatedAt: columnValue('dataUpdatedAt'),
+      })
+      .onConflictDoNothing({ target: [responses.formId, responses.sessionId] })
+      .returning()
+      .prepare(name),
+  );
+  const [inserted] = await query.execute(row);
+  return inserted;
 }
 
 /** A response finishes only with every required question answered: else 400 naming each. */
@@ -278,33 +314,74 @@ function mergeAnswers(existing: readonly ResponseAnswer[], answers: PreparedAnsw
   return [...byId.values()].sort((a, b) => positionIn(components, a.questionId) - positionIn(components, b.questionId));
 }
 
-async function lockSessionResponse(db: Db, formId: string, sessionId: string): Promise<ResponseRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(responses)
-    .where(and(eq(responses.formId, formId), eq(responses.sessionId, sessionId)))
-    .for('update');
-  return row;
-}
-
-/** A response of a form by its id or its session, with the query built once per handle. */
-async function findResponseBy(db: Db, column: 'id' | 'sessionId', formId: string, value: string): Promise<ResponseRow | undefined> {
-  const name = `response_of_form_by_${column}`;
-  const query = preparedQuery(db, name, (handle) =>
-    handle
+/** The response a session of a form owns, if any; `forUpdate` locks it for the transaction `db`. */
+async function sessionResponse(db: Db, formId: string, sessionId: string, forUpdate: boolean): Promise<ResponseRow | undefined> {
+  const name = forUpdate ? 'response_of_session_for_update' : 'response_of_session';
+  const query = preparedQuery(db, name, (handle) => {
+    const select = handle
       .select()
       .from(responses)
-      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses[column], sql.placeholder('value'))))
-      .prepare(name),
-  );
-  const [row] = await query.execute({ formId, value });
+      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.sessionId, sql.placeholder('sessionId'))));
+    return (forUpdate ? select.for('update') : select).prepare(name);
+  });
+  const [row] = await query.execute({ formId, sessionId });
   return row;
 }
 
-/** The response a session of a form owns, if any. */
-export const findSessionResponse = (db: Db, formId: string, sessionId: string) => findResponseBy(db, 'sessionId', formId, sessionId);
+const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, true);
 
-export const findFormResponse = (db: Db, formId: string, responseId: string) => findResponseBy(db, 'id', formId, responseId);
+/** The response a session of a form owns, if any. */
+export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
+
+/** A response's row written after a submission: every column a submission may change. */
+type ResponseChanges = Pick<ResponseRow, 'data' | 'leadId' | 'finished' | 'updatedAt' | 'dataUpdatedAt' | 'visitedForm' | 'completedForm'>;
+
+/**
+ * A placeholder where drizzle's types want a column's value: at run time drizzle binds it as a value of
+ * that column (with the column's encoder: JSON, timestamps), which `set()` does not type.
+ */
+const columnValue = <T>(name: string) => sql.placeholder(name) as unknown as T;
+
+function updateResponse(db: Db, id: string, changes: ResponseChanges) {
+  const name = 'update_response';
+  const query = preparedQuery(db, name, (handle) =>
+    handle
+      .update(responses)
+      .set({
+        data: columnValue('data'),
+        leadId: columnValue('leadId'),
+        finished: columnValue('finished'),
+        updatedAt: columnValue('updatedAt'),
+        dataUpdatedAt: columnValue('dataUpdatedAt'),
+        visitedForm: columnValue('visitedForm'),
+        completedForm: columnValue('completedForm'),
+      })
+      .where(eq(responses.id, sql.placeholder('id')))
+      .prepare(name),
+  );
+  return query.execute({ id, ...changes });
+}
+
+/**
+ * A form (not deleted) and the session of its response `responseId` (null when the form has no such
+ * response, or it has no session), in one statement: what an update of a response checks first.
+ */
+export async function findFormAndResponseSession(db: Db, formId: string, responseId: string): Promise<{ form: Form; responseSessionId: string | null } | undefined> {
+  const name = 'form_and_response_session';
+  const query = preparedQuery(db, name, (handle) =>
+    handle
+      .select({
+        form: forms,
+        // Aliased: drizzle writes a one-table select's columns unqualified, which the subquery would take as its own.
+        responseSessionId: sql<string | null>`(select r.session_id from ${responses} r where r.form_id = ${forms}.id and r.id = ${sql.placeholder('responseId')})`,
+      })
+      .from(forms)
+      .where(and(eq(forms.id, sql.placeholder('formId')), isNull(forms.deletedAt)))
+      .prepare(name),
+  );
+  const [row] = await query.execute({ formId, responseId });
+  return row;
+}
 
 /**
  * Where a returning session continues: the step after the last one it answered; or, when it has

@@ -70,6 +70,8 @@ export class PGliteThread {
   private nextId = 1;
   private failure: Error | undefined;
   private closed = false;
+  /** `close()` has sent the close: the worker's exit that follows is the close, not a crash. */
+  private closing = false;
 
   private constructor(worker: Worker) {
     this.worker = worker;
@@ -125,7 +127,8 @@ export class PGliteThread {
       this.pending.clear();
     };
     this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(this.closed ? 'PGlite is closed' : `the PGlite worker exited (code ${code})`)));
+    // The worker may exit before close()'s await resumes and sets `closed`, hence `closing`.
+    this.worker.on('exit', (code) => fail(new Error(this.closing ? 'PGlite is closed' : `the PGlite worker exited (code ${code})`)));
     // Idle, the worker keeps nothing alive; a request in flight does (see send).
     this.worker.unref();
   }
@@ -250,6 +253,7 @@ export class PGliteThread {
     if (this.closed) return;
     await this.transactionLock.acquire();
     try {
+      this.closing = true;
       if (!this.failure) await this.send({ op: 'close' });
       this.closed = true;
     } finally {

@@ -11,6 +11,11 @@ export interface GraphQLContext {
   /** Unfinished responses untouched this long are "dropped off" (status 3). */
   dropOffMs: number;
   /**
+   * JSON fields may resolve to RawJson text (graphql/raw-json.ts): set for /graphql, whose results are
+   * written as JSON; in-process operations, which read their results as objects, leave it unset.
+   */
+  rawJson?: boolean | undefined;
+  /**
    * The request's `Idempotency-Key` (generateForm honours it); `replayed` is set when the operation
    * answered with a stored result instead of doing the work again.
    */

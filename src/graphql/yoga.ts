@@ -9,6 +9,7 @@ import type { GraphQLContext } from './context.ts';
 import { maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
+import { rawJsonResultsPlugin } from './raw-json.ts';
 import { schema } from './schema.ts';
 
 /** What the HTTP layer hands yoga for each request (the caller is authenticated before yoga runs). */
@@ -63,11 +64,12 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // the caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin()],
+    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
     context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
+      rawJson: true,
       idempotency,
       webhookRules: { allowPrivate: config.webhooks.allowPrivate },
       liveFeed,

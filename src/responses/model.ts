@@ -2,6 +2,7 @@
  * The stored response and its public object (SPEC.md "Response object"), shared by the pages that
  * write responses and the APIs that read them.
  */
+import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 
 /** One answer: `response` has `type`, `componentShapeVersion`, `headline` and the type's fields (shapes.ts). */
 export interface ResponseAnswer {
@@ -82,4 +83,17 @@ export function toResponseObject(
     meta: { ...record.meta, leadId: record.leadId },
     personAttributes: { ip: record.ip, country: record.country, visitedForm: record.visitedForm, completedForm: record.completedForm },
   };
+}
+
+/**
+ * The response object's `meta` (`{...meta, leadId}`) as JSON, from the metadata's jsonb text, without
+ * parsing it: leadId last, or in its place when the metadata has one (then, and for metadata that is not
+ * an object, the object is built as toResponseObject builds it).
+ */
+export function metaJsonOfText(metaJsonb: string, leadId: string): string {
+  const meta = jsonOfJsonbText(metaJsonb);
+  const lead = JSON.stringify(leadId);
+  if (meta === '{}') return `{"leadId":${lead}}`;
+  if (meta.charCodeAt(0) === 123 && !meta.includes('"leadId"')) return `${meta.slice(0, -1)},"leadId":${lead}}`;
+  return JSON.stringify({ ...JSON.parse(meta), leadId });
 }

@@ -10,19 +10,22 @@ import { AnswerUnion } from '../components/components.graphql.ts';
 import type { FieldError } from '../components/content.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
+import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import {
   cursorOf,
   decodeCursor,
   FORM_PAGE_SIZE,
   isListableInstant,
   listResponses,
+  listResponseTexts,
   loadResponses,
   MAX_PAGE_SIZE,
   type ListedResponse,
   type ResponseDateField,
-  type ResponsePage,
+  type StreamedResponse,
 } from './responses.service.ts';
+import { jsonOfJsonbText } from '../db/jsonb-text.ts';
+import { RawJson } from '../graphql/raw-json.ts';
 
 const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
   description: 'One answer of a response.',
@@ -35,7 +38,7 @@ const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse'
 
 // ---------------------------------------------------------------- responses
 
-const PersonAttributesRef = builder.objectRef<ResponseRecord>('PersonAttributes').implement({
+const PersonAttributesRef = builder.objectRef<Pick<ResponseRecord, 'ip' | 'country' | 'visitedForm' | 'completedForm'>>('PersonAttributes').implement({
   description: 'Attributes of the submitter.',
   fields: (t) => ({
     ip: t.exposeString('ip'),
@@ -45,18 +48,28 @@ const PersonAttributesRef = builder.objectRef<ResponseRecord>('PersonAttributes'
   }),
 });
 
+/**
+ * A response as a listing reads it: parsed, or (the /graphql listings, `rawJson`) with its answers and
+ * metadata as jsonb text and its timestamps as ISO text, which the JSON fields write out unparsed.
+ */
+type ResponseSource = ListedResponse | StreamedResponse;
+
+/** A Date for the DateTime scalar, which would check an ISO text against its pattern before parsing it. */
+const dateOf = (instant: Date | string): Date => (typeof instant === 'string' ? new Date(instant) : instant);
+const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 'string' ? (JSON.parse(r.data) as ResponseAnswer[]) : r.data);
+
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
 export const FormResponseRef = builder.loadableNodeRef('FormResponse', {
-  id: { resolve: (response: ListedResponse) => response.id },
+  id: { resolve: (response: ResponseSource) => response.id },
   load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids),
 });
 FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => dateOf(r.createdAt) }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (r) => dateOf(r.updatedAt) }),
+    dataUpdatedAt: t.field({ type: 'DateTime', description: 'Last change of the answers.', resolve: (r) => dateOf(r.dataUpdatedAt) }),
     finished: t.exposeBoolean('finished', { description: 'true: completed; false: partial.' }),
     status: t.int({
       description: `${RESPONSE_STATUS.completed} completed, ${RESPONSE_STATUS.droppedOff} dropped off (unfinished and untouched for the drop-off time), ${RESPONSE_STATUS.inProgress} in progress.`,
@@ -65,13 +78,17 @@ FormResponseRef.implement({
     formId: t.exposeID('formId'),
     version: t.exposeString('version', { description: 'Version of the response format.' }),
     leadId: t.exposeID('leadId'),
-    data: t.field({ type: [QuestionResponseRef], description: 'The answers, each raw and typed.', resolve: (r) => r.data }),
+    data: t.field({ type: [QuestionResponseRef], description: 'The answers, each raw and typed.', resolve: answersOf }),
     rawData: t.field({
       type: 'JSON',
       description: 'The answers exactly as stored, as one value: `[{questionId, response}]` (what the REST API returns as `data`).',
-      resolve: (r) => r.data,
+      resolve: (r) => (typeof r.data === 'string' ? new RawJson(jsonOfJsonbText(r.data)) : r.data),
     }),
-    meta: t.field({ type: 'JSON', description: 'Metadata; includes `leadId`.', resolve: (r) => ({ ...r.meta, leadId: r.leadId }) }),
+    meta: t.field({
+      type: 'JSON',
+      description: 'Metadata; includes `leadId`.',
+      resolve: (r) => (typeof r.meta === 'string' ? new RawJson(metaJsonOfText(r.meta, r.leadId)) : { ...r.meta, leadId: r.leadId }),
+    }),
     personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),
   }),
 });
@@ -152,19 +169,15 @@ export function checkListingArgs(args: ListingArgs) {
 export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
   const environmentId = environmentOf(ctx, args.environmentId);
   const { first, after, filter } = checkListingArgs(args);
-  const page: ResponsePage | null = await listResponses(ctx.db, {
-    environmentId,
-    formId,
-    ...filter,
-    after,
-    limit: first,
-  });
+  const input = { environmentId, formId, ...filter, after, limit: first };
+  // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.
+  const page = await (ctx.rawJson ? listResponseTexts(ctx.db, input) : listResponses(ctx.db, input));
   if (!page) throw notFound('Form not found');
   return responseConnection(page, after !== undefined);
 }
 
 /** A page as a connection; cursors are encoded only when a client selects them. */
-export function responseConnection(page: ResponsePage, hasPrevious: boolean) {
+export function responseConnection(page: { responses: ResponseSource[]; hasNextPage: boolean }, hasPrevious: boolean) {
   const edges = page.responses.map((node) => ({
     node,
     get cursor() {

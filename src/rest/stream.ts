@@ -20,7 +20,7 @@
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
-import { responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
+import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import { decodeCursor, listingBatches, type ListResponsesInput, type ResponseFilter, type StreamedResponse } from '../responses/responses.service.ts';
 
 /** A response as the REST API writes it (a node of the REST operations). */
@@ -51,20 +51,10 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
 
 /** A streamed response as its JSON: what JSON.stringify writes for its `toResponseObject`, without parsing its answers. */
 export function responseJson(row: StreamedResponse, now: Date, dropOffMs: number): string {
-  const meta = jsonOfJsonbText(row.meta);
-  const leadId = JSON.stringify(row.leadId);
-  // The object's meta is `{...meta, leadId}`: leadId last, or in its place when meta has one (then, and
-  // for a meta that is not an object, the object is built as toResponseObject builds it).
-  const withLead =
-    meta === '{}'
-      ? `{"leadId":${leadId}}`
-      : meta.charCodeAt(0) === 123 && !meta.includes('"leadId"')
-        ? `${meta.slice(0, -1)},"leadId":${leadId}}`
-        : JSON.stringify({ ...JSON.parse(meta), leadId: row.leadId });
   return (
     `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt}","updatedAt":"${row.updatedAt}",` +
     `"dataUpdatedAt":"${row.dataUpdatedAt}","finished":${row.finished},"status":${responseStatus(row, now, dropOffMs)},` +
-    `"formId":${JSON.stringify(row.formId)},"version":${JSON.stringify(row.version)},"data":${jsonOfJsonbText(row.data)},"meta":${withLead},` +
+    `"formId":${JSON.stringify(row.formId)},"version":${JSON.stringify(row.version)},"data":${jsonOfJsonbText(row.data)},"meta":${metaJsonOfText(row.meta, row.leadId)},` +
     `"personAttributes":{"ip":${JSON.stringify(row.ip)},"country":${JSON.stringify(row.country)},` +
     `"visitedForm":${JSON.stringify(row.visitedForm)},"completedForm":${JSON.stringify(row.completedForm)}}}`
   );

@@ -31,7 +31,7 @@
  * BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST, GraphQL and JSON API submission servers under load, and the stream
  * and export servers; .cpuprofile files go to BENCH_PROFILE_DIR, default
  * <tmp>/formloom-bench-profiles, and a summary is printed), BENCH_NODE_FLAGS (the servers' Node
- * flags, default --max-semi-space-size=4 --max-old-space-size=512 as npm start).
+ * flags, default --max-semi-space-size=4 as npm start).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -141,7 +141,7 @@ interface Child {
  * Node flags of `npm start` (package.json), given to every child, the baseline included, so all run
  * on the same runtime settings: a 4 MB young-generation semi-space suits this short-lived garbage.
  */
-const RUNTIME_FLAGS = (env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=4 --max-old-space-size=512').split(' ').filter(Boolean);
+const RUNTIME_FLAGS = (env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
 
 async function startChild(file: string, childEnv: Record<string, string>, execArgv: string[] = []): Promise<Child> {
   const child = fork(new URL(file, import.meta.url).pathname, [], {

@@ -205,7 +205,10 @@ async function recordResponseEvents(tx: Db, form: Form, row: ResponseRow, create
   const responseObject = toResponseObject(row, now, Number.POSITIVE_INFINITY);
   const event = { environmentId: form.environmentId, formId: form.id, responseId: row.id, data: responseObject, at: now };
   const types: WebhookEventType[] = [created ? 'response.created' : 'response.updated', ...(finished ? (['response.finished'] as const) : [])];
-  await recordEvents(tx, types.map((type) => ({ ...event, type })));
+  await recordEvents(
+    tx,
+    types.map((type) => ({ ...event, type })),
+  );
 }
 
 /**

@@ -54,8 +54,6 @@ const PersonAttributesRef = builder.objectRef<Pick<ResponseRecord, 'ip' | 'count
  */
 type ResponseSource = ListedResponse | StreamedResponse;
 
-/** A Date for the DateTime scalar, which would check an ISO text against its pattern before parsing it. */
-const dateOf = (instant: Date | string): Date => (typeof instant === 'string' ? new Date(instant) : instant);
 const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 'string' ? (JSON.parse(r.data) as ResponseAnswer[]) : r.data);
 
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
@@ -67,9 +65,9 @@ FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => dateOf(r.createdAt) }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (r) => dateOf(r.updatedAt) }),
-    dataUpdatedAt: t.field({ type: 'DateTime', description: 'Last change of the answers.', resolve: (r) => dateOf(r.dataUpdatedAt) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),
     finished: t.exposeBoolean('finished', { description: 'true: completed; false: partial.' }),
     status: t.int({
       description: `${RESPONSE_STATUS.completed} completed, ${RESPONSE_STATUS.droppedOff} dropped off (unfinished and untouched for the drop-off time), ${RESPONSE_STATUS.inProgress} in progress.`,

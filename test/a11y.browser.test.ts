@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { STORED_COMPONENT_TYPES, isAnswerable } from '../src/components/catalogue.ts';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
@@ -23,6 +23,7 @@ import { DEFAULT_THEME, themeSchema, type Theme } from '../src/forms/theme.ts';
 import { toResponseObject } from '../src/responses/model.ts';
 import { createTenant, setupTestApp, testConfig } from './helpers.ts';
 import { answerIn, responsesOf, makeForm, type App } from './public-helpers.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const SHOTS = '/tmp/a11y-shots/';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
@@ -142,7 +143,7 @@ let darkForm: Form;
 
 beforeAll(async () => {
   ({ db, app } = await setupTestApp());
-  afterAll(async () => {
+  onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await new Promise((resolve) => (assets ? assets.close(resolve) : resolve(undefined)));

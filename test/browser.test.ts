@@ -11,12 +11,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { toResponseObject } from '../src/responses/model.ts';
 import { createTenant, setupTestApp, testConfig } from './helpers.ts';
 import { answerIn, componentAt, makeForm, responsesOf, type App } from './public-helpers.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const SCREENSHOTS = new URL('../.scratch/', import.meta.url).pathname;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
@@ -40,7 +41,7 @@ const listen = (target: Server) => new Promise<AddressInfo>((resolve) => target.
 beforeAll(async () => {
   ({ db, app } = await setupTestApp());
   // Registered after setupTestApp's database close, so it runs before it (afterAll hooks run in reverse).
-  afterAll(async () => {
+  onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await new Promise((resolve) => (calendar ? calendar.close(resolve) : resolve(undefined)));

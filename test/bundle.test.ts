@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { validBody } from './helpers.ts';
 import { killLeftovers, startServer, type ServerProcess } from './server-process.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 let server: ServerProcess;
@@ -19,9 +20,9 @@ beforeAll(async () => {
   // What `npm start`'s prestart does: build when dist/ is missing or older than the sources.
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'ignore' });
   const dataDir = await mkdtemp(join(tmpdir(), 'formloom-bundle-'));
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  onFileEnd(() => rm(dataDir, { recursive: true, force: true }));
   server = await startServer({ DATA_DIR: dataDir }, 'bundle');
-  afterAll(async () => {
+  onFileEnd(async () => {
     await server.stop();
     killLeftovers();
   });

@@ -6,12 +6,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Config } from '../src/config.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { appWith, createTenant, jsonRequest, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, field, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const SECRET = 'test-captcha-secret';
 const GOOD = 'good-token';
@@ -41,14 +42,14 @@ beforeAll(async () => {
     });
   });
   verifyUrl = `http://127.0.0.1:${await listen(provider)}/siteverify`;
-  afterAll(() => new Promise<void>((resolve) => provider.close(() => resolve())));
+  onFileEnd(() => new Promise<void>((resolve) => provider.close(() => resolve())));
   // A port nothing listens on any more.
   const gone = createServer();
   unreachableUrl = `http://127.0.0.1:${await listen(gone)}/siteverify`;
   await new Promise<void>((resolve) => gone.close(() => resolve()));
 
   const handle = await openTestDatabase();
-  afterAll(() => handle.close());
+  onFileEnd(() => handle.close());
   db = handle.db;
   tenant = await createTenant(db);
   form = await makeForm(db, tenant, [

@@ -8,12 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser } from 'playwright-core';
 import { pino } from 'pino';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { openEventFeed } from '../src/events/notifications.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { ADMIN_TOKEN, checkedApp, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const logger = pino({ level: 'silent' });
   const events = await openEventFeed(handle, { databaseUrl: inject('testDatabaseUrl'), logger });
   app = checkedApp(createApp({ config: testConfig(), db, logger, adminToken: ADMIN_TOKEN, events }));
-  afterAll(async () => {
+  onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await events.close();

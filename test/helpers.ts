@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { checkAgainstOpenApi } from './openapi-check.ts';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/auth.service.ts';
@@ -13,6 +13,7 @@ import { createEnvironment } from '../src/environments/environments.service.ts';
 import { importForm } from '../src/forms/forms.service.ts';
 import type { Theme } from '../src/forms/theme.ts';
 import { createId } from '../src/ids.ts';
+import { onFileEnd } from './cleanup.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -49,7 +50,7 @@ export async function setupIsolatedTestApp(overrides: Partial<Config> = {}): Pro
   url.pathname = `/${name}`;
   const handle = await openDatabase({ databaseUrl: url.toString(), maxConnections: 4 });
   await handle.migrate();
-  afterAll(async () => {
+  onFileEnd(async () => {
     await handle.close();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -95,7 +96,7 @@ export function checkedApp<T extends { request: (...args: any[]) => Response | P
 /** A database and the app on it (the test defaults, with `overrides`) for one test file; closed after the file's tests. */
 export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const handle = await openTestDatabase();
-  afterAll(() => handle.close());
+  onFileEnd(() => handle.close());
   return { handle, db: handle.db, app: appWith(handle.db, overrides) };
 }
 

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { appWith, createTenant, openTestDatabase } from './helpers.ts';
 import { PNG } from './file-fixtures.ts';
 import { answerIn, componentAt, makeForm, responsesOf } from './public-helpers.ts';
+import { onFileEnd } from './cleanup.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
@@ -28,7 +29,7 @@ let base: string;
 beforeAll(async () => {
   const handle = await openTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'formloom-upload-browser-'));
-  afterAll(async () => {
+  onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await handle.close();

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the package ships no types
 import S3rver from '@20minutes/s3rver';
 import type { Database } from '../src/db/client.ts';
@@ -17,6 +17,7 @@ import { removeFilesOf } from '../src/uploads/uploads.service.ts';
 import { appWith, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, makeForm, type App } from './public-helpers.ts';
 import { PDF } from './file-fixtures.ts';
+import { onFileEnd } from './cleanup.ts';
 
 let db: Database;
 let app: App;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const directory = await mkdtemp(join(tmpdir(), 'formloom-s3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: 'formloom-test' }] });
   const address = (await server.run()) as AddressInfo;
-  afterAll(async () => {
+  onFileEnd(async () => {
     await server.close();
     await rm(directory, { recursive: true, force: true });
   });

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { responses, uploads } from '../src/db/schema.ts';
 import type { Form } from '../src/forms/forms.service.ts';
@@ -19,6 +19,7 @@ import { deriveSecret } from '../src/auth/auth.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 import { answerIn, componentAt, field, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
 import { PDF, PNG } from './file-fixtures.ts';
+import { onFileEnd } from './cleanup.ts';
 
 
 let db: Database;
@@ -31,10 +32,10 @@ const UPLOAD_LIMIT = 200_000;
 
 beforeAll(async () => {
   const handle = await openTestDatabase();
-  afterAll(() => handle.close());
+  onFileEnd(() => handle.close());
   db = handle.db;
   dataDir = await mkdtemp(join(tmpdir(), 'formloom-uploads-'));
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  onFileEnd(() => rm(dataDir, { recursive: true, force: true }));
   app = appWith(db, { dataDir, uploads: { ...testConfig().uploads, maxBodyBytes: UPLOAD_LIMIT } });
   tenant = await createTenant(db);
   other = await createTenant(db);

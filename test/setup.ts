@@ -1,0 +1,5 @@
+/** Every test file: what test/cleanup.ts collected runs when the file ends. */
+import { afterAll } from 'vitest';
+import { runFileEnd } from './cleanup.ts';
+
+afterAll(runFileEnd);

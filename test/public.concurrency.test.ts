@@ -120,11 +120,12 @@ describe('one visitor lead, created by two transactions at once', () => {
     await firstInserted;
     const second = db.transaction((tx) => ensureVisitorLead(tx, tenant.environmentId, candidate));
     if (inject('testDatabaseUrl')) {
-      // On PostgreSQL the first commits only once the second's insert waits for it: the case under test.
+      // On PostgreSQL the first commits only once the second's lead insert waits for it (another test file's
+      // lock wait does not count): the case under test.
       let waiting = 0;
       for (let i = 0; i < 500 && waiting === 0; i++) {
         const [row] = rowsOf<{ n: number }>(
-          await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
+          await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like ${'%insert into "leads"%'}`),
         );
         waiting = row!.n;
         if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -18,14 +18,15 @@ interface Handle {
   session: Bound;
 }
 
-const builtByKey = new Map<string, Bound>();
+/** Built queries by name, per driver (session class): the SQL text and the result mapping are the driver's. */
+const builtByDriver = new Map<unknown, Map<string, Bound>>();
 
 export function preparedQuery<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
   const { session } = db as unknown as Handle;
-  // One built query per driver: the SQL text and the result mapping are the driver's.
-  const key = `${session.constructor.name}:${name}`;
-  let built = builtByKey.get(key);
-  if (!built) builtByKey.set(key, (built = build(db) as Bound));
+  let byName = builtByDriver.get(session.constructor);
+  if (!byName) builtByDriver.set(session.constructor, (byName = new Map()));
+  let built = byName.get(name);
+  if (!built) byName.set(name, (built = build(db) as Bound));
   if (built.client === session.client) return built as Q;
   return Object.create(built, { client: { value: session.client } }) as Q;
 }

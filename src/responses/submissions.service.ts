@@ -269,23 +269,8 @@ async function insertResponse(db: Db, row: ReturnType<typeof newResponseRow>): P
   const query = preparedQuery(db, name, (handle) =>
     handle
       .insert(responses)
-      .values({
-        id: columnValue('id'),
-        environmentId: columnValue('environmentId'),
-        formId: columnValue('formId'),
-        leadId: columnValue('leadId'),
-        sessionId: columnValue('sessionId'),
-        data: columnValue('data'),
-        finished: columnValue('finished'),
-        meta: columnValue('meta'),
-        ip: storedIpSql,
-        country: columnValue('country'),
-        visitedForm: columnValue('visitedForm'),
-        completedForm: columnValue('completedForm'),
-        createdAt: columnValue('createdAt'),
-        updatedAt: columnValue('updatedAt'),
-        dataUpdatedAt: columnValue('dataUpdatedAt'),
-      })
+      // Every column a placeholder of the same name, but the stored address (chosen in the statement).
+      .values({ ...columnPlaceholders(NEW_RESPONSE_COLUMNS), ip: storedIpSql })
       .onConflictDoNothing({ target: [responses.formId, responses.sessionId] })
       .returning()
       .prepare(name),
@@ -333,29 +318,29 @@ const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessi
 /** The response a session of a form owns, if any. */
 export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
 
-/** A response's row written after a submission: every column a submission may change. */
-type ResponseChanges = Pick<ResponseRow, 'data' | 'leadId' | 'finished' | 'updatedAt' | 'dataUpdatedAt' | 'visitedForm' | 'completedForm'>;
+/** Every column a submission may change. */
+const CHANGED_COLUMNS = ['data', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
+type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;
+
+/** The columns a new response is inserted with (its `ip` is chosen by the statement: storedIpSql). */
+const NEW_RESPONSE_COLUMNS = [
+  'id', 'environmentId', 'formId', 'leadId', 'sessionId', 'data', 'finished', 'meta',
+  'country', 'visitedForm', 'completedForm', 'createdAt', 'updatedAt', 'dataUpdatedAt',
+] as const;
 
 /**
- * A placeholder where drizzle's types want a column's value: at run time drizzle binds it as a value of
- * that column (with the column's encoder: JSON, timestamps), which `set()` does not type.
+ * Each column as a placeholder of its name, where drizzle's types want the column's value: at run time
+ * drizzle binds it as a value of that column (with the column's encoder: JSON, timestamps), which
+ * `values()` and `set()` do not type.
  */
-const columnValue = <T>(name: string) => sql.placeholder(name) as unknown as T;
+const columnPlaceholders = <K extends string>(columns: readonly K[]) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])) as Record<K, never>;
 
 function updateResponse(db: Db, id: string, changes: ResponseChanges) {
   const name = 'update_response';
   const query = preparedQuery(db, name, (handle) =>
     handle
       .update(responses)
-      .set({
-        data: columnValue('data'),
-        leadId: columnValue('leadId'),
-        finished: columnValue('finished'),
-        updatedAt: columnValue('updatedAt'),
-        dataUpdatedAt: columnValue('dataUpdatedAt'),
-        visitedForm: columnValue('visitedForm'),
-        completedForm: columnValue('completedForm'),
-      })
+      .set(columnPlaceholders(CHANGED_COLUMNS))
       .where(eq(responses.id, sql.placeholder('id')))
       .prepare(name),
   );

@@ -199,6 +199,14 @@ describe('delivery', () => {
     const deliveries = (await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?status=failed`, { headers: key() })).json()) as { data: { attemptCount: number; lastStatusCode: number }[] };
     expect(deliveries.data).toHaveLength(2);
     expect(deliveries.data.every((d) => d.attemptCount === 2 && d.lastStatusCode === 503)).toBe(true);
+    // A status named like a member of Object.prototype is an unknown status (it was a 500).
+    for (const status of ['valueOf', 'constructor', '__proto__', 'toString']) {
+      const refused = await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?status=${status}`, { headers: key() });
+      expect([refused.status, await refused.json()]).toEqual([
+        400,
+        { message: 'Invalid query parameters', errors: [{ message: 'status must be one of pending, delivering, succeeded, failed', path: ['status'] }] },
+      ]);
+    }
     expect(r.requests).toHaveLength(4);
 
     const enabled = await app.request(`/api/v1/webhooks/${endpoint.id}`, jsonRequest('PATCH', { enabled: true }, key()));

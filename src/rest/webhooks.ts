@@ -46,12 +46,13 @@ function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
 /** A delivery as REST writes it: the status in lower case, as the README documents. */
 const restDelivery = (d: WebhookDeliveryFieldsFragment) => ({ ...d, status: d.status.toLowerCase() });
 
-const STATUS_PARAM: Record<string, WebhookDeliveryStatus> = {
-  pending: 'PENDING',
-  delivering: 'DELIVERING',
-  succeeded: 'SUCCEEDED',
-  failed: 'FAILED',
-};
+/** A Map, not an object: a query value such as `valueOf` or `__proto__` must not find Object.prototype's members. */
+const STATUS_PARAM = new Map<string, WebhookDeliveryStatus>([
+  ['pending', 'PENDING'],
+  ['delivering', 'DELIVERING'],
+  ['succeeded', 'SUCCEEDED'],
+  ['failed', 'FAILED'],
+]);
 
 export function webhooksRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
@@ -121,8 +122,8 @@ export function webhooksRoutes(deps: RestDeps) {
     const statusRaw = c.req.query('status');
     const limit = limitRaw === undefined ? 20 : /^\d+$/.test(limitRaw) ? Number(limitRaw) : Number.NaN;
     if (!(limit >= 1 && limit <= MAX_DELIVERY_PAGE)) errors.push({ message: `limit must be an integer between 1 and ${MAX_DELIVERY_PAGE}`, path: ['limit'] });
-    const status = statusRaw === undefined ? undefined : STATUS_PARAM[statusRaw];
-    if (statusRaw !== undefined && !status) errors.push({ message: `status must be one of ${Object.keys(STATUS_PARAM).join(', ')}`, path: ['status'] });
+    const status = statusRaw === undefined ? undefined : STATUS_PARAM.get(statusRaw);
+    if (statusRaw !== undefined && !status) errors.push({ message: `status must be one of ${[...STATUS_PARAM.keys()].join(', ')}`, path: ['status'] });
     if (errors.length > 0) return c.json({ message: 'Invalid query parameters', errors }, 400);
     const result = await execute(c, deps, WebhookDeliveriesDocument, { id: c.req.param('id'), first: limit, status: status ?? null });
     if ('response' in result) return result.response;

@@ -3,7 +3,7 @@ import { fc } from '@fast-check/vitest';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
-import { compactJsonbText, jsonOfJsonbText } from '../src/db/jsonb-text.ts';
+import { compactJsonbText, jsonOfJsonbText, writeCompactJsonbText } from '../src/db/jsonb-text.ts';
 import { sampleAnswers } from './factories.ts';
 import { openTestDatabase } from './helpers.ts';
 
@@ -45,5 +45,17 @@ describe('jsonOfJsonbText', () => {
       expect(compactJsonbText(text)).toBeDefined();
       expect(compactJsonbText(text)).toBe(JSON.stringify(JSON.parse(text)));
     }
+  });
+
+  it('writes the compact text as UTF-8 into a buffer at an offset, keeping what is before it', async () => {
+    const texts = await jsonbTexts([sampleAnswers(), { note: 'ünï 😀 "q" \\ a, b: c', n: [0, -1, 25, 1.5] }, ['\u2028', { k: '' }]]);
+    for (const text of texts) {
+      const out = Buffer.alloc(7 + text.length * 3, 0x41);
+      const end = writeCompactJsonbText(text, out, 7);
+      expect(out.subarray(0, 7).toString()).toBe('AAAAAAA');
+      expect(out.subarray(7, end).toString('utf8')).toBe(JSON.stringify(JSON.parse(text)));
+    }
+    const [refused] = await jsonbTexts([{ '1': 'digit key' }]);
+    expect(writeCompactJsonbText(refused!, Buffer.alloc(100), 0)).toBe(-1);
   });
 });

@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../src/auth/auth.service.ts';
+import { databaseMetricsOf } from '../src/db/instrument.ts';
 import { responses } from '../src/db/schema.ts';
 import { deleteForm } from '../src/forms/forms.service.ts';
 import { LISTING_BATCH_SIZE } from '../src/responses/responses.service.ts';
@@ -251,6 +252,34 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     const res = await get('', empty.apiKey);
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"data":[]}');
+  });
+
+  it('reads no further ahead than the client takes: a client that stops reading holds a queue of bytes, not the listing', async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId);
+    const lead = await createLead(ctx.db, tenant.environmentId);
+    const count = 30 * LISTING_BATCH_SIZE;
+    await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
+    const metrics = databaseMetricsOf(ctx.db)!;
+    const statements = async () =>
+      (await metrics.duration.get()).values.filter((v) => v.metricName?.endsWith('_count') && v.labels.operation === 'select').reduce((sum, v) => sum + v.value, 0);
+    const before = await statements();
+    // app.fetch: the tests' app.request reads a copy of each body whole, to check it against the OpenAPI document.
+    const res = await ctx.app.fetch(new Request('http://localhost/api/v1/responses?returnPartials=true', { headers: { 'x-api-key': tenant.apiKey } }));
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Stalled: the first page, a few batches to fill the queue (256 KB), and the key's lookup.
+    const whileStalled = (await statements()) - before;
+    expect(whileStalled).toBeLessThanOrEqual(10);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(JSON.parse(text).data).toHaveLength(count);
+    expect((await statements()) - before).toBeGreaterThanOrEqual(count / LISTING_BATCH_SIZE);
   });
 
   it('writes each page as the GraphQL listing writes its nodes, and streams exactly the bytes of the paged listing', async () => {

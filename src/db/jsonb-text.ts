@@ -3,13 +3,17 @@
  * the parsed value, without parsing it: jsonb_out writes the same tokens with a blank after each `,`
  * and `:`, escapes strings as JSON.stringify does (`\"`, `\\`, `\b\f\n\r\t`, other control characters
  * as lowercase `\u00xx`, nothing else), and keeps object keys in their stored order. It can differ in
- * two ways, and then this answers undefined so the caller parses and stringifies instead:
+ * two ways, and then the compact form is refused so the caller parses and stringifies instead:
  * - a number JavaScript writes otherwise (`1.50`, `1000000000000000000000`, more digits than a double
  *   holds): jsonb keeps the decimal as given;
  * - an object key starting with a digit: JavaScript puts array-index keys ("0", "42") first.
  *
- * For the streamed listing and exports (rest/stream.ts), where parsing and re-writing every answer
- * was most of the time; test/jsonb-text.test.ts compares it with JSON.stringify(JSON.parse(text)).
+ * The text is compacted as UTF-8 bytes in place, in the buffer it is written to (`writeCompactJsonbText`):
+ * the streamed listing and exports (rest/stream.ts) write every answer this way straight into the
+ * chunk they send, where building the compact text as a string (a slice and a concatenation per blank)
+ * and encoding it again made most of the stream's garbage. UTF-8 is safe to scan byte by byte here:
+ * every byte of a multi-byte character is ≥ 0x80, so none is mistaken for a quote, backslash or blank.
+ * test/jsonb-text.test.ts compares both entry points with JSON.stringify(JSON.parse(text)).
  */
 
 const QUOTE = 34;
@@ -19,50 +23,77 @@ const COLON = 58;
 const SPACE = 32;
 const MINUS = 45;
 const ZERO = 48;
+const ONE = 49;
 const NINE = 57;
 
 /** Characters that continue a number token: digits, `.`, `e`, `E`, `+`, `-`. */
 const inNumber = (c: number) => (c >= ZERO && c <= NINE) || c === 46 || c === 101 || c === 69 || c === 43 || c === MINUS;
 
-/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
-function isEscaped(text: string, at: number): boolean {
-  let backslashes = 0;
-  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
-  return backslashes % 2 === 1;
+/**
+ * Writes `text` (jsonb_out) into `out` at `at` as JSON.stringify writes its value, as UTF-8, and answers
+ * where it ends; or -1 when only parsing and stringifying writes it right (the bytes from `at` are then
+ * garbage). `out` must have room for the text's UTF-8 (3 bytes a UTF-16 unit at most) from `at`.
+ */
+export function writeCompactJsonbText(text: string, out: Buffer, at: number): number {
+  const end = at + out.write(text, at);
+  let src = at;
+  let dst = at;
+  while (src < end) {
+    const c = out[src]!;
+    if (c === QUOTE) {
+      // A string, copied to its closing quote: the first quote not escaped by a backslash.
+      const firstChar = out[src + 1]!;
+      out[dst++] = c;
+      src++;
+      for (;;) {
+        const s = out[src++]!;
+        out[dst++] = s;
+        if (s === QUOTE) break;
+        if (s === BACKSLASH) out[dst++] = out[src++]!;
+        if (src >= end) return -1;
+      }
+      // An object key (a colon follows) that starts with a digit: JavaScript orders such keys first.
+      if (out[src] === COLON && firstChar >= ZERO && firstChar <= NINE) return -1;
+    } else if (c === COMMA || c === COLON) {
+      out[dst++] = c;
+      src += out[src + 1] === SPACE ? 2 : 1;
+    } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      const start = src;
+      let next = src + 1;
+      while (next < end && inNumber(out[next]!)) next++;
+      if (!isNumberAsJavaScriptWritesIt(out, start, next)) return -1;
+      out.copyWithin(dst, start, next);
+      dst += next - start;
+      src = next;
+    } else {
+      out[dst++] = c;
+      src++;
+    }
+  }
+  return dst;
 }
 
+/** Whether the number token out[start, end) is what String(Number(token)) writes. */
+function isNumberAsJavaScriptWritesIt(out: Buffer, start: number, end: number): boolean {
+  // Most numbers in answers are small integers: `0`, or no leading zero and at most 15 digits.
+  const digitsFrom = out[start] === MINUS ? start + 1 : start;
+  const digits = end - digitsFrom;
+  if (digits === 1 && out[digitsFrom] === ZERO) return digitsFrom === start; // `-0` is written `0`
+  let integer = digits >= 1 && digits <= 15 && out[digitsFrom]! >= ONE;
+  for (let i = digitsFrom; integer && i < end; i++) integer = out[i]! >= ZERO && out[i]! <= NINE;
+  if (integer) return true;
+  const token = out.toString('latin1', start, end);
+  return String(Number(token)) === token;
+}
+
+/** Room for compacting a text in `compactJsonbText`, grown as texts need. */
+let scratch = Buffer.allocUnsafeSlow(16 * 1024);
+
+/** `text` (jsonb_out) as JSON.stringify writes its value, or undefined where only parsing writes it right. */
 export function compactJsonbText(text: string): string | undefined {
-  let out = '';
-  let from = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      // To the closing quote with indexOf (strings are most of the text): the first quote not escaped.
-      let end = text.indexOf('"', i + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      if (end === -1) return undefined;
-      if (text.charCodeAt(end + 1) === COLON) {
-        const first = text.charCodeAt(i + 1);
-        if (first >= ZERO && first <= NINE) return undefined;
-      }
-      i = end + 1;
-    } else if (c === COMMA || c === COLON) {
-      if (text.charCodeAt(i + 1) === SPACE) {
-        out += text.slice(from, i + 1);
-        from = i + 2;
-        i += 2;
-      } else i++;
-    } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
-      let end = i + 1;
-      while (end < n && inNumber(text.charCodeAt(end))) end++;
-      const token = text.slice(i, end);
-      if (String(Number(token)) !== token) return undefined;
-      i = end;
-    } else i++;
-  }
-  return from === 0 ? text : out + text.slice(from);
+  if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafeSlow(text.length * 3);
+  const end = writeCompactJsonbText(text, scratch, 0);
+  return end === -1 ? undefined : scratch.toString('utf8', 0, end);
 }
 
 /** `text` (jsonb_out) as JSON.stringify writes its value. */

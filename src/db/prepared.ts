@@ -1,3 +1,4 @@
+import { fillPlaceholders } from 'drizzle-orm';
 import type { Db } from './client.ts';
 
 /**
@@ -29,4 +30,36 @@ export function preparedQuery<Q>(db: Db, name: string, build: (db: Db) => Q): Q 
   if (!built) byName.set(name, (built = build(db) as Bound));
   if (built.client === session.client) return built as Q;
   return Object.create(built, { client: { value: session.client } }) as Q;
+}
+
+/** What `forEachRow` reads of a built query: drizzle's prepared query of either driver (drizzle-orm 0.45, pinned). */
+interface BuiltQuery {
+  client: unknown;
+  queryString: string;
+  params: unknown[];
+  prepare?: boolean;
+  /** The driver's rows unmapped (internal in drizzle's types). */
+  all(values: Record<string, unknown>): Promise<unknown[]>;
+}
+
+interface PostgresJsClient {
+  unsafe(query: string, params: unknown[], options: { prepare?: boolean }): { forEach(onRow: (row: unknown) => void): PromiseLike<unknown> };
+}
+
+const isPostgresJs = (client: unknown): client is PostgresJsClient => typeof (client as { unsafe?: unknown } | null)?.unsafe === 'function';
+
+/**
+ * Runs a built query (`preparedQuery`) and passes each of the driver's rows, unmapped, to `onRow` as it
+ * is read, keeping none. On postgres.js this is its `forEach`: rows collected in a result array were
+ * kept alive by it across young-generation collections and nearly all promoted to the old generation
+ * (whole batches of a stream, ~1.5 KB a response), which then grew to ~4 × the live heap before a full
+ * collection. On PGlite the rows arrive together from its thread and are passed on one by one.
+ */
+export async function forEachRow<Row>(query: unknown, values: Record<string, unknown>, onRow: (row: Row) => void): Promise<void> {
+  const built = query as BuiltQuery;
+  if (isPostgresJs(built.client)) {
+    await built.client.unsafe(built.queryString, fillPlaceholders(built.params, values), { prepare: built.prepare }).forEach(onRow as (row: unknown) => void);
+    return;
+  }
+  for (const row of await built.all(values)) onRow(row as Row);
 }

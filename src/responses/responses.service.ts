@@ -14,7 +14,7 @@ import { and, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 
 import { z } from 'zod';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { preparedQuery } from '../db/prepared.ts';
+import { forEachRow, preparedQuery } from '../db/prepared.ts';
 import { notFound } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
@@ -279,33 +279,29 @@ async function runListing(db: Db, input: ListResponsesInput, text: boolean): Pro
 }
 
 /**
- * Rows per statement of `listingBatches`: enough that the per-statement cost (a round trip, an index
- * seek) is small beside the rows', few enough that a batch and the one read ahead stay in V8's young
- * generation (1,000 took 25 % more CPU per response in garbage collection and 30 MB more RSS).
+ * Rows per statement of `readListingBatch`: enough that the per-statement cost (a round trip, an index
+ * seek) is small beside the rows', few enough that a stream keeps little in hand.
  */
 export const LISTING_BATCH_SIZE = 200;
 
 /**
- * Every response of a listing after `input.after`, newest first, in batches of `batchSize` (answers and
- * metadata as jsonb text, `StreamedResponse`): the keyset
- * listing of `listResponses` run statement after statement, each from the last row of the batch before.
- * No connection or transaction is held between batches, so a consumer that stops pulling costs the
- * batch in hand, not a connection. With `formId`, a form that stops being live ends it with NOT_FOUND.
+ * The responses of a listing after `input.after`, newest first, at most `input.limit` (answers and
+ * metadata as jsonb text, `StreamedResponse`), each passed to `onRow` as the driver reads it and kept
+ * by nobody (db/prepared.ts, `forEachRow`, says why): the keyset listing of `listResponses`. Answers
+ * where the next batch starts, or null after the last one. With `formId`, a form that is no longer live
+ * (deleted, another environment's) ends the listing with NOT_FOUND once no row comes.
  */
-export async function* listingBatches(
-  db: Db,
-  input: Omit<ListResponsesInput, 'limit'>,
-  batchSize = LISTING_BATCH_SIZE,
-): AsyncGenerator<StreamedResponse[], void, undefined> {
-  let after = input.after;
-  for (;;) {
-    const page = (await runListing(db, { ...input, after, limit: batchSize }, true)) as { responses: StreamedResponse[]; hasNextPage: boolean } | null;
-    if (!page) throw notFound('Form not found');
-    const last = page.responses.at(-1);
-    if (last) yield page.responses;
-    if (!page.hasNextPage || !last) return;
-    after = { createdAt: last.position, id: last.id };
-  }
+export async function readListingBatch(db: Db, input: ListResponsesInput, onRow: (row: StreamedResponse) => void): Promise<ResponseCursor | null> {
+  let count = 0;
+  let last: ResponseCursor | null = null;
+  await forEachRow<StreamedResponse>(preparedListing(db, shapeOf(input, true)), valuesOf(input), (row) => {
+    // The row after the batch (valuesOf asks for one more) only says that another batch follows.
+    if (++count > input.limit) return;
+    onRow(row);
+    last = { createdAt: row.position, id: row.id };
+  });
+  if (count === 0 && input.formId !== undefined && !(await findForm(db, input.environmentId, input.formId))) throw notFound('Form not found');
+  return count > input.limit ? last : null;
 }
 
 // ---------------------------------------------------------------- the graph: per-parent pages and lookups

@@ -32,7 +32,7 @@ import { headerRow, questionColumns, responseRow, type ExportColumn, type Export
 import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
-import { jsonOfItem, listingFilterOf, nextCursorOf, objectOfItem, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
+import { listingFilterOf, nextCursorOf, objectOfItem, streamBody, writeItemJson, type BodyFormat, type ChunkWriter, type Listing } from './stream.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -127,8 +127,7 @@ export function exportRoutes(deps: RestDeps) {
     const { edges, pageInfo } = first.data;
     const firstPage = { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) };
     const onError = (error: unknown) => log.error({ err: error }, 'export stream failed mid-way');
-    const responses = responsesAfter(deps.db, firstPage, listing);
-    const body = streamBody(responses, bodyFormat(format, columns, deps.dropOffMs), onError);
+    const body = streamBody(deps.db, firstPage, listing, bodyFormat(format, columns, deps.dropOffMs), onError);
     return new Response(body, {
       status: 200,
       headers: {
@@ -144,26 +143,36 @@ export function exportRoutes(deps: RestDeps) {
 }
 
 /** The body of an export: CSV rows after the header row, or NDJSON lines. */
-function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat<StreamItem> {
+function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat {
   if (format === 'ndjson') {
     return {
       head: '',
-      rows: (rows) => {
-        const now = new Date();
-        return rows.map((row) => `${jsonOfItem(row, now, dropOffMs)}\n`).join('');
+      row: (out, item, _first, now) => {
+        writeItemJson(out, item, now, dropOffMs);
+        out.text('\n');
       },
       tail: '',
     };
   }
+  // Records are stringified CSV_GROUP at a time: a csv-stringify call per record cost more.
+  let records: string[][] = [];
+  const flush = (out: ChunkWriter) => {
+    if (records.length === 0) return;
+    out.text(csvText(records));
+    records = [];
+  };
   return {
     head: csvText([headerRow(columns)]),
-    rows: (rows) => {
-      const now = new Date();
-      return csvText(rows.map((row) => responseRow(objectOfItem(row, now, dropOffMs) as ExportedResponse, columns)));
+    row: (out, item, _first, now) => {
+      records.push(responseRow(objectOfItem(item, now, dropOffMs) as ExportedResponse, columns));
+      if (records.length === CSV_GROUP) flush(out);
     },
+    flush,
     tail: '',
   };
 }
+
+const CSV_GROUP = 16;
 
 /**
  * CRLF between records; a field is quoted when it holds a comma, a quote or any line break. With a

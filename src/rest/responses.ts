@@ -2,7 +2,7 @@
  * v1 REST: GET /api/v1/responses. It parses the query string and reads the listing from the service
  * (`listResponseTexts`, the keyset listing the `formResponses` and `environmentResponses` queries run),
  * with answers and metadata as jsonb text, and writes each response as the operations' object
- * (`responseJson`, held to the GraphQL listing byte for byte by test/responses.rest.test.ts).
+ * (`writeResponseJson`, held to the GraphQL listing byte for byte by test/responses.rest.test.ts).
  *
  * - `?formId=F`: the form's 10 most recent responses (`after` pages back 10 at a time).
  * - no `formId`, no `limit`/`after`: every response of the environment, streamed as the client reads,
@@ -33,7 +33,7 @@ import {
   MAX_PAGE_SIZE,
 } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
-import { jsonOfItem, responsesAfter, streamBody, type BodyFormat, type Listing, type StreamItem } from './stream.ts';
+import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -176,14 +176,19 @@ export function responsesRoutes(deps: RestDeps) {
 
     if (query.formId !== undefined || paged) {
       // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
-      const data = `[${jsonListing(deps.dropOffMs).rows(page.responses, true)}]`;
-      return c.body(paged ? `{"data":${data},"nextCursor":${JSON.stringify(nextCursor)}}` : `{"data":${data}}`, 200, JSON_CONTENT_TYPE);
+      const format = jsonListing(deps.dropOffMs);
+      const out = new ChunkWriter(page.responses.length * 2048 + 64);
+      const now = new Date();
+      out.text(format.head);
+      page.responses.forEach((row, i) => format.row(out, row, i === 0, now));
+      out.text(paged ? `],"nextCursor":${JSON.stringify(nextCursor)}}` : format.tail);
+      return c.body(out.take() as Uint8Array<ArrayBuffer>, 200, JSON_CONTENT_TYPE);
     }
 
     // Unpaged: the first page decided the status; then stream every response (rest/stream.ts).
     const log = c.var.log;
-    const responses = responsesAfter(deps.db, { nodes: page.responses, nextCursor }, listing);
-    const body = streamBody(responses, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    const first = { nodes: page.responses, nextCursor };
+    const body = streamBody(deps.db, first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
@@ -194,12 +199,12 @@ export function responsesRoutes(deps: RestDeps) {
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' };
 
 /** `{"data":[…]}`, the listing's body. */
-function jsonListing(dropOffMs: number): BodyFormat<StreamItem> {
+function jsonListing(dropOffMs: number): BodyFormat {
   return {
     head: '{"data":[',
-    rows: (rows, first) => {
-      const now = new Date();
-      return (first ? '' : ',') + rows.map((row) => jsonOfItem(row, now, dropOffMs)).join(',');
+    row: (out, item, first, now) => {
+      if (!first) out.text(',');
+      writeItemJson(out, item, now, dropOffMs);
     },
     tail: ']}',
   };

@@ -3,25 +3,34 @@
  *
  * The first page decides the status (access, tenancy, arguments) before anything is sent: an export's
  * comes from its GraphQL operation, the listing's from the service (rest/responses.ts says why). The rest
- * is read by the service directly (`listingBatches`,
- * LISTING_BATCH_SIZE rows per statement, from the first page's cursor, in the environment and form the
- * operation was answered for) and written as the operation writes a response: `responseJson` builds the
- * JSON of `toResponseObject` from the row, with the answers and metadata as PostgreSQL's jsonb text
- * made compact (db/jsonb-text.ts) instead of parsed and stringified again; CSV parses them. Tests hold
- * the stream to the paged listing byte for byte (test/responses.rest.test.ts). A departure from "REST
+ * is read by the service directly (`readListingBatch`, LISTING_BATCH_SIZE rows per statement, from the
+ * first page's cursor, in the environment and form the operation was answered for) and written as the
+ * operation writes a response: `writeResponseJson` writes the JSON of `toResponseObject` from the row
+ * as UTF-8 into the chunk's buffer (`ChunkWriter`), with the answers and metadata as PostgreSQL's jsonb
+ * text made compact there (db/jsonb-text.ts) instead of parsed and stringified again; CSV parses them.
+ * Tests hold the stream to the paged listing byte for byte (test/responses.rest.test.ts). A departure from "REST
  * goes through GraphQL operations" (DESIGN.md) for this one path: walking millions of rows through the
  * 100-row connection cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
  * of every answer, which were most of the stream's time.
  *
- * Pull-based: the next batch is read while the client takes the current one (written CHUNK_ROWS rows per
- * chunk, turned into text only then), and no further, so a slow client holds about two batches in
- * memory, never the export.
+ * Pull-based: each pull reads one batch and writes its rows into chunks as the driver reads them
+ * (db/prepared.ts, `forEachRow`: no batch is held as an array of rows), while the client takes the
+ * chunks queued before; reading stops once QUEUED_BYTES wait, so a slow client holds about that and
+ * one batch, never the export.
  */
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
-import { jsonOfJsonbText } from '../db/jsonb-text.ts';
+import { writeCompactJsonbText } from '../db/jsonb-text.ts';
 import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
-import { decodeCursor, listingBatches, type ListResponsesInput, type ResponseFilter, type StreamedResponse } from '../responses/responses.service.ts';
+import {
+  decodeCursor,
+  LISTING_BATCH_SIZE,
+  readListingBatch,
+  type ListResponsesInput,
+  type ResponseCursor,
+  type ResponseFilter,
+  type StreamedResponse,
+} from '../responses/responses.service.ts';
 
 /** A response as the REST API writes it (a node of the REST operations). */
 export type RestResponse = EnvironmentResponsesPageQuery['environmentResponses']['edges'][number]['node'];
@@ -49,14 +58,76 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
   };
 }
 
-/** A streamed response as its JSON: what JSON.stringify writes for its `toResponseObject`, without parsing its answers. */
-export function responseJson(row: StreamedResponse, now: Date, dropOffMs: number): string {
-  return (
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * A chunk is taken once this much is written: ~19 responses of ~1.7 KB. (When chunks were strings
+ * encoded afterwards, 16 rows a chunk streamed 33,700 responses/s at 24.7 µs of CPU each, 32 rows
+ * 25,700/s, 100 rows 14,600/s at 46 µs: bench, 1M, one run each.)
+ */
+const CHUNK_TARGET = 32 * 1024;
+
+/** A chunk's buffer: the target, with room for the next response's worst-case UTF-8 (3 bytes a unit). */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Text written as UTF-8 into one buffer, taken as a chunk of a body. Answers and metadata are compacted
+ * in the buffer itself (db/jsonb-text.ts): no string is built for them, and none is encoded again.
+ */
+export class ChunkWriter {
+  private buffer = NO_BYTES;
+  private at = 0;
+
+  /** `capacity`: the size of each chunk's buffer, grown when a chunk needs more. */
+  constructor(private readonly capacity = CHUNK_BYTES) {}
+
+  /** Makes room for `units` UTF-16 code units as UTF-8 (3 bytes each at most), keeping what is written. */
+  private reserve(units: number) {
+    const needed = this.at + units * 3;
+    if (needed <= this.buffer.length) return;
+    const larger = Buffer.allocUnsafeSlow(Math.max(needed, this.capacity, this.buffer.length * 2));
+    this.buffer.copy(larger, 0, 0, this.at);
+    this.buffer = larger;
+  }
+
+  text(text: string): void {
+    this.reserve(text.length);
+    this.at += this.buffer.write(text, this.at);
+  }
+
+  /** Bytes written since the last chunk was taken. */
+  get length(): number {
+    return this.at;
+  }
+
+  /** jsonb text (jsonb_out) as JSON.stringify writes its value. */
+  jsonb(text: string): void {
+    this.reserve(text.length);
+    const end = writeCompactJsonbText(text, this.buffer, this.at);
+    if (end === -1) this.text(JSON.stringify(JSON.parse(text)));
+    else this.at = end;
+  }
+
+  /** What was written, as a chunk of its own; the writer starts over in a new buffer. */
+  take(): Uint8Array {
+    const chunk = this.buffer.subarray(0, this.at);
+    this.buffer = NO_BYTES;
+    this.at = 0;
+    return chunk;
+  }
+}
+
+/** A streamed response as JSON.stringify writes its `toResponseObject`, without parsing its answers. */
+export function writeResponseJson(out: ChunkWriter, row: StreamedResponse, now: Date, dropOffMs: number): void {
+  out.text(
     `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt}","updatedAt":"${row.updatedAt}",` +
-    `"dataUpdatedAt":"${row.dataUpdatedAt}","finished":${row.finished},"status":${responseStatus(row, now, dropOffMs)},` +
-    `"formId":${JSON.stringify(row.formId)},"version":${JSON.stringify(row.version)},"data":${jsonOfJsonbText(row.data)},"meta":${metaJsonOfText(row.meta, row.leadId)},` +
-    `"personAttributes":{"ip":${JSON.stringify(row.ip)},"country":${JSON.stringify(row.country)},` +
-    `"visitedForm":${JSON.stringify(row.visitedForm)},"completedForm":${JSON.stringify(row.completedForm)}}}`
+      `"dataUpdatedAt":"${row.dataUpdatedAt}","finished":${row.finished},"status":${responseStatus(row, now, dropOffMs)},` +
+      `"formId":${JSON.stringify(row.formId)},"version":${JSON.stringify(row.version)},"data":`,
+  );
+  out.jsonb(row.data);
+  out.text(
+    `,"meta":${metaJsonOfText(row.meta, row.leadId)},"personAttributes":{"ip":${JSON.stringify(row.ip)},"country":${JSON.stringify(row.country)},` +
+      `"visitedForm":${JSON.stringify(row.visitedForm)},"completedForm":${JSON.stringify(row.completedForm)}}}`,
   );
 }
 
@@ -66,89 +137,79 @@ export type StreamItem = RestResponse | StreamedResponse;
 const isRow = (item: StreamItem): item is StreamedResponse => 'position' in item;
 
 /** A stream's response as its JSON text. */
-export const jsonOfItem = (item: StreamItem, now: Date, dropOffMs: number): string =>
-  isRow(item) ? responseJson(item, now, dropOffMs) : JSON.stringify(item);
+export function writeItemJson(out: ChunkWriter, item: StreamItem, now: Date, dropOffMs: number): void {
+  if (isRow(item)) writeResponseJson(out, item, now, dropOffMs);
+  else out.text(JSON.stringify(item));
+}
 
 /** A stream's response as the object the operations answer (`toResponseObject`). */
 export const objectOfItem = (item: StreamItem, now: Date, dropOffMs: number): RestResponse =>
   isRow(item) ? toResponseObject({ ...item, data: JSON.parse(item.data) as ResponseAnswer[], meta: JSON.parse(item.meta) as ResponseMeta }, now, dropOffMs) : item;
 
-/**
- * The first page's responses, then every later one of the listing `rest` describes (its environment,
- * form and filters; the operation's), in batches. Rows are turned into text only as each chunk is
- * written (`jsonOfItem`, `objectOfItem`): text made for a whole batch up front outlives the young
- * generation and made garbage collection most of the stream's time.
- */
-export async function* responsesAfter(db: Db, first: FirstPage, rest: Listing): AsyncGenerator<readonly StreamItem[], void, undefined> {
-  yield first.nodes;
-  const after = first.nextCursor === null ? undefined : decodeCursor(first.nextCursor);
-  if (!after) return;
-  yield* listingBatches(db, { ...rest, after });
-}
-
-/** How a body is written: `head`, each chunk of rows, then `tail`. */
-export interface BodyFormat<T> {
+/** How a body is written: `head`, each response, then `tail`. */
+export interface BodyFormat {
   head: string;
-  /** The text of some rows; `first` when no rows came before them. */
-  rows(rows: readonly T[], first: boolean): string;
+  /** Writes one response; `first` when none came before it. */
+  row(out: ChunkWriter, item: StreamItem, first: boolean, now: Date): void;
+  /** Writes what `row` held back, if it writes responses in groups; called before each chunk is taken. */
+  flush?(out: ChunkWriter): void;
   tail: string;
 }
 
 /**
- * Rows per chunk written: a batch goes out in several, so each stays small. A chunk's text (~1.7 KB a
- * response) is built, encoded and dropped young: 16 rows streamed 33,700 responses/s at 24.7 µs of
- * CPU each, 32 rows 25,700/s, 100 rows 14,600/s at 46 µs (bench, 1M, one run each); 8 was no better.
+ * Bytes a stream queues before it stops reading: the client takes them while the next batch is read,
+ * and a slow client holds this much and one batch, never the export.
  */
-const CHUNK_ROWS = 16;
+const QUEUED_BYTES = 256 * 1024;
 
 /**
- * `batches` written as a body in `format`, as the client reads. A failure after the headers are sent
- * is passed to `onError` and cuts the stream (the client sees an incomplete body, never the tail).
+ * The first page's responses, then every later one of the listing `rest` describes (its environment,
+ * form and filters; the operation's), written as a body in `format` as the client reads: each pull
+ * reads one batch (`readListingBatch`, LISTING_BATCH_SIZE rows) and writes its rows as they arrive,
+ * while the client takes what was queued before. A failure after the headers are sent is passed to
+ * `onError` and cuts the stream (the client sees an incomplete body, never the tail).
  */
-export function streamBody<T>(batches: AsyncIterator<readonly T[]>, format: BodyFormat<T>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const fetchNext = () => {
-    const next = batches.next();
-    next.catch(() => {}); // awaited in pull; not unhandled while it waits there
-    return next;
+export function streamBody(db: Db, first: FirstPage, rest: Listing, format: BodyFormat, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+  const out = new ChunkWriter();
+  let after: ResponseCursor | null | undefined; // undefined until the first page is written
+  let written = 0;
+  let cancelled = false;
+  const take = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    format.flush?.(out);
+    if (!cancelled) controller.enqueue(out.take());
   };
-  let pending: Promise<IteratorResult<readonly T[]>> | undefined = fetchNext();
-  let batch: readonly T[] = [];
-  let at = 0;
-  let wroteRows = false;
-  let text = format.head;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        while (at >= batch.length) {
-          if (!pending) {
-            controller.enqueue(encoder.encode(text + format.tail));
-            controller.close();
-            return;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const now = new Date();
+          const write = (item: StreamItem) => {
+            format.row(out, item, written === 0, now);
+            written++;
+            if (out.length >= CHUNK_TARGET) take(controller);
+          };
+          if (after === undefined) {
+            out.text(format.head);
+            first.nodes.forEach(write);
+            after = first.nextCursor === null ? null : decodeCursor(first.nextCursor);
+          } else if (after !== null) {
+            after = await readListingBatch(db, { ...rest, after, limit: LISTING_BATCH_SIZE }, write);
           }
-          const result = await pending;
-          if (result.done) {
-            pending = undefined;
-            continue;
-          }
-          batch = result.value;
-          at = 0;
-          // The next batch loads while this one is written.
-          pending = fetchNext();
+          if (after === null) {
+            format.flush?.(out);
+            out.text(format.tail);
+            take(controller);
+            if (!cancelled) controller.close();
+          } else if (out.length > 0) take(controller);
+        } catch (error) {
+          onError(error);
+          throw error;
         }
-        const rows = batch.slice(at, at + CHUNK_ROWS);
-        at += rows.length;
-        text += format.rows(rows, !wroteRows);
-        wroteRows = true;
-        controller.enqueue(encoder.encode(text));
-        text = '';
-      } catch (error) {
-        onError(error);
-        throw error;
-      }
+      },
+      cancel() {
+        cancelled = true;
+      },
     },
-    async cancel() {
-      await batches.return?.().catch(() => {});
-    },
-  });
+    { highWaterMark: QUEUED_BYTES, size: (chunk) => chunk.byteLength },
+  );
 }

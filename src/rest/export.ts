@@ -2,7 +2,7 @@
  * v1 REST: GET /api/v1/responses/export?format=csv|ndjson, an adapter of the `form`, `formResponses`
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
  * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
- * client reads: the operation's first page, then the service's batches (at most about two batches in
+ * client reads: the operation's first page, then the service's batches (about 256 KB queued and one batch in
  * memory, however many there are; rest/stream.ts).
  *
  * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold

@@ -4,9 +4,9 @@
  * first built inside a transaction must still work once that transaction has ended.
  */
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.ts';
-import { preparedQuery } from '../src/db/prepared.ts';
+import { forEachRow, preparedQuery } from '../src/db/prepared.ts';
 import { leads } from '../src/db/schema.ts';
 import { createId } from '../src/ids.ts';
 import { createTenant, setupTestApp, type TestContext } from './helpers.ts';
@@ -54,4 +54,34 @@ it('runs a query first built inside a transaction in later transactions and outs
     expect(await leadById(tx, 'test_lead_built_inside').execute({ id: first })).toEqual([]);
   });
   expect(await leadById(ctx.db, 'test_lead_built_inside').execute({ id: first })).toEqual([]);
+});
+
+describe('forEachRow', () => {
+  const leadsOf = (db: Db) =>
+    preparedQuery(db, 'test_leads_of_environment', (handle) =>
+      handle.select({ id: leads.id }).from(leads).where(eq(leads.environmentId, sql.placeholder('environmentId'))).orderBy(leads.id).prepare('test_leads_of_environment'),
+    );
+
+  it("passes the driver's rows in order, as the query's own rows", async () => {
+    const tenant = await createTenant(ctx.db);
+    const ids = Array.from({ length: 25 }, () => createId());
+    await ctx.db.insert(leads).values(ids.map((id) => ({ id, environmentId: tenant.environmentId })));
+    const seen: string[] = [];
+    await forEachRow<{ id: string }>(leadsOf(ctx.db), { environmentId: tenant.environmentId }, (row) => seen.push(row.id));
+    expect(seen).toEqual([...ids].sort());
+    expect(seen).toEqual((await leadsOf(ctx.db).execute({ environmentId: tenant.environmentId })).map((row) => row.id));
+  });
+
+  it("rejects with the callback's error, and the database answers the next statement", async () => {
+    const tenant = await createTenant(ctx.db);
+    await ctx.db.insert(leads).values(Array.from({ length: 5 }, () => ({ id: createId(), environmentId: tenant.environmentId })));
+    let calls = 0;
+    const failing = forEachRow(leadsOf(ctx.db), { environmentId: tenant.environmentId }, () => {
+      calls++;
+      throw new Error('row refused');
+    });
+    await expect(failing).rejects.toThrow('row refused');
+    expect(calls).toBe(1);
+    expect(await leadsOf(ctx.db).execute({ environmentId: tenant.environmentId })).toHaveLength(5);
+  });
 });

@@ -57,9 +57,21 @@ const isPostgresJs = (client: unknown): client is PostgresJsClient => typeof (cl
  */
 export async function forEachRow<Row>(query: unknown, values: Record<string, unknown>, onRow: (row: Row) => void): Promise<void> {
   const built = query as BuiltQuery;
-  if (isPostgresJs(built.client)) {
-    await built.client.unsafe(built.queryString, fillPlaceholders(built.params, values), { prepare: built.prepare }).forEach(onRow as (row: unknown) => void);
+  if (!isPostgresJs(built.client)) {
+    for (const row of await built.all(values)) onRow(row as Row);
     return;
   }
-  for (const row of await built.all(values)) onRow(row as Row);
+  // onRow runs inside postgres.js's reading of the socket: a failure there is kept and thrown once the
+  // statement has ended, not left to the driver mid-message. The rows after it are skipped.
+  let failure: { error: unknown } | undefined;
+  const guarded = (row: unknown) => {
+    if (failure) return;
+    try {
+      onRow(row as Row);
+    } catch (error) {
+      failure = { error };
+    }
+  };
+  await built.client.unsafe(built.queryString, fillPlaceholders(built.params, values), { prepare: built.prepare }).forEach(guarded);
+  if (failure) throw failure.error;
 }

@@ -6,7 +6,7 @@ import { responseRow, type ExportedResponse } from '../src/responses/export.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline } from './factories.ts';
 import { componentAt, makeForm } from './public-helpers.ts';
-import type { Form } from '../src/forms/forms.service.ts';
+import { deleteForm, type Form } from '../src/forms/forms.service.ts';
 
 let ctx: TestContext;
 let a: TestTenant;
@@ -258,6 +258,31 @@ describe('NDJSON and filters', () => {
     expect(lines).toBe(10_000);
     // One chunk per page of 100: a body built whole before sending would arrive as one.
     expect(chunks).toBeGreaterThanOrEqual(100);
+  });
+  it("cuts the body, never completes it, when the form is deleted while its export streams", async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId);
+    const lead = await createLead(ctx.db, tenant.environmentId);
+    const count = 3_000; // well past what the stream queues (256 KB) ahead of the client
+    await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
+    // app.fetch: the tests' app.request reads a copy of the body whole, which would read it all before the delete.
+    const res = await ctx.app.fetch(
+      new Request(`http://localhost/api/v1/responses/export?format=ndjson&returnPartials=true&formId=${form.id}`, { headers: { 'x-api-key': tenant.apiKey } }),
+    );
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    await deleteForm(ctx.db, tenant.environmentId, form.id);
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        text += decoder.decode(value, { stream: true });
+      }
+    })();
+    await expect(rest).rejects.toMatchObject({ message: 'Form not found' });
+    expect(text.split('\n').length - 1).toBeLessThan(count);
   });
 });
 

@@ -10,6 +10,9 @@
  * - `runSerially(database, name, fn)`: for start-up work every node must see done (migrations, the
  *   shared admin token). Waits its turn, then runs `fn`.
  *
+ * If PostgreSQL closes the lock's connection while the job runs, the lock goes with the session and the
+ * run ends with CONNECTION_CLOSED (patches/postgres+3.4.9.patch: unpatched, the unlock crashed the process).
+ *
  * On PGlite (one process owns the database) the same rules hold within the process.
  */
 import type { Sql } from 'postgres';

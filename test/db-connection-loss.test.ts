@@ -1,0 +1,74 @@
+/**
+ * A pool connection that PostgreSQL closes in the middle of a transaction or of a reserved session (a
+ * restart, a failover, `pg_terminate_backend`) fails what runs on it with CONNECTION_CLOSED and leaves
+ * the pool working. Unpatched postgres.js 3.4.9 instead wrote the next statement to the closed socket
+ * from a timer: an uncaught TypeError that ends the process, and a statement that never settles
+ * (porsager/postgres#1208; patches/postgres+3.4.9.patch). Vitest fails a file on an uncaught error.
+ */
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { runExclusively } from '../src/db/locks.ts';
+
+const databaseUrl = inject('testDatabaseUrl');
+
+describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transaction or a reserved session', () => {
+  let handle: DatabaseHandle;
+  let killer: postgres.Sql;
+  beforeAll(async () => {
+    handle = await openDatabase({ databaseUrl: databaseUrl!, maxConnections: 2 });
+    killer = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await killer?.end();
+  });
+
+  const terminate = async (pid: number) => {
+    const [row] = await killer<{ done: boolean }[]>`select pg_terminate_backend(${pid}) as done`;
+    expect(row?.done).toBe(true);
+    // The backend's close reaches the client's socket a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+  const backendPid = async (db: DatabaseHandle['db']) => Number(((await db.execute(sql`select pg_backend_pid() as pid`)) as unknown as { pid: number }[])[0]!.pid);
+  const poolStillAnswers = async () => {
+    for (let i = 0; i < 4; i++) expect(await handle.db.execute(sql`select ${i}::int as n`)).toEqual([{ n: i }]);
+  };
+
+  it('a statement after the transaction lost its connection fails with CONNECTION_CLOSED, and the pool goes on', async () => {
+    // The transaction fails as soon as its connection closes; its callback runs on to its end.
+    let statementAfter: (value: { result: Promise<unknown> }) => void;
+    const statement = new Promise<{ result: Promise<unknown> }>((resolve) => (statementAfter = resolve));
+    const outcome = await handle.db
+      .transaction(async (tx) => {
+        await terminate(await backendPid(tx));
+        const after = tx.execute(sql`select 1`);
+        statementAfter({ result: after });
+        await after;
+      })
+      .then(
+        () => 'committed',
+        (error: { code?: string }) => error.code,
+      );
+    expect(outcome).toBe('CONNECTION_CLOSED');
+    await expect((await statement).result).rejects.toMatchObject({ cause: { code: 'CONNECTION_CLOSED' } });
+    await poolStillAnswers();
+  });
+
+  it('a job whose lock connection closes while it runs ends with an error; the lock and the pool are usable again', async () => {
+    const job = `connection-loss-${process.pid}-${Date.now()}`;
+    const run = runExclusively(handle, job, async () => {
+      const [holder] = await killer<{ pid: number }[]>`select pid from pg_locks
+        where locktype = 'advisory' and classid = ${0x666c6d} and objid = hashtext(${job})::oid and granted`;
+      expect(holder).toBeDefined();
+      await terminate(holder!.pid);
+      return 'done';
+    });
+    await expect(run).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await poolStillAnswers();
+    // The lock went with its session: the job can run again at once.
+    await expect(runExclusively(handle, job, async () => 'again')).resolves.toEqual({ ran: true, value: 'again' });
+    await poolStillAnswers();
+  });
+});

@@ -37,7 +37,6 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
   };
 
   it('a statement after the transaction lost its connection fails with CONNECTION_CLOSED, and the pool goes on', async () => {
-    // The transaction fails as soon as its connection closes; its callback runs on to its end.
     let statementAfter: (value: { result: Promise<unknown> }) => void;
     const statement = new Promise<{ result: Promise<unknown> }>((resolve) => (statementAfter = resolve));
     const outcome = await handle.db
@@ -49,7 +48,7 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
       })
       .then(
         () => 'committed',
-        (error: { code?: string }) => error.code,
+        (error: { code?: string; cause?: { code?: string } }) => error.code ?? error.cause?.code,
       );
     expect(outcome).toBe('CONNECTION_CLOSED');
     await expect((await statement).result).rejects.toMatchObject({ cause: { code: 'CONNECTION_CLOSED' } });

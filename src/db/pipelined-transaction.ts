@@ -15,19 +15,21 @@
  */
 import type { ReservedSql, Sql } from 'postgres';
 
-type Statement = Promise<unknown> & { command?: string };
-
+/**
+ * Runs `fn` in a transaction on a connection reserved from `pool`. `scopeOf` makes what `fn` gets of the
+ * connection (the caller's instrumentation); it calls `onFailure` with each failed statement's error.
+ */
 export async function pipelinedTransaction<T>(pool: Sql, fn: (sql: Sql) => T | Promise<T>, scopeOf: (connection: ReservedSql, onFailure: (error: unknown) => void) => Sql): Promise<T> {
   const connection = await pool.reserve();
   let firstFailure: { error: unknown } | undefined;
   const tx = scopeOf(connection, (error) => void (firstFailure ??= { error }));
   // Not awaited here: it goes out with the first statement. If it fails, so does every statement after it.
-  const begin = connection.unsafe('begin') as unknown as Statement;
+  const begin = connection.unsafe('begin');
   begin.catch(() => {});
   try {
     const result = await fn(tx);
     await begin;
-    const commit = (await connection.unsafe('commit')) as unknown as { command?: string };
+    const commit = await connection.unsafe('commit');
     if (commit.command !== 'COMMIT') throw firstFailure?.error ?? new Error(`The transaction was rolled back (COMMIT answered ${commit.command})`);
     return result;
   } catch (error) {

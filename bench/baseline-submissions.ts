@@ -2,21 +2,17 @@
  * Benchmark child: the minimal baseline for the public JSON submissions — node:http and postgres.js
  * running the same SQL transactions the service runs for the bench's sessions
  * (responses/submissions.service.ts, events/outbox.ts, leads/leads.service.ts) and answering the same
- * JSON: start (POST /s/:formId/responses: form, begin sent with the lead and counts, insert, event,
- * commit), update and finish (PATCH /s/:formId/responses/:id: form and the response's session, begin sent
- * with the lock, [counts,] update and event(s) pipelined, commit): the same statements in the same round
- * trips. Written only for the benchmark: no framework, no validation
+ * JSON: start (POST /s/:formId/responses: form, begin, lead and counts, insert, event, commit), update
+ * and finish (PATCH /s/:formId/responses/:id: form and the response's session, begin, lock, [counts,]
+ * update and event(s) pipelined, commit). Written only for the benchmark: no framework, no validation
  * of the answers, no rate limit, no headers beyond content-type.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { pipelinedTransaction } from '../src/db/pipelined-transaction.ts';
 import { createId } from '../src/ids.ts';
 import postgres from 'postgres';
 
 const sql = postgres(process.env.BENCH_DATABASE_URL!, { max: 10, onnotice: () => {} });
-/** Transactions as the service runs them on PostgreSQL: BEGIN sent with the first statement (src/db/pipelined-transaction.ts). */
-const transaction = <T>(fn: (tx: postgres.Sql) => Promise<T>) => pipelinedTransaction(sql, fn, (connection) => connection);
 const CHANNEL = 'formloom_events';
 
 type Answers = Record<string, unknown>;
@@ -41,7 +37,7 @@ function shaped(answers: Answers) {
 }
 
 /** The outbox's statement for the events of one change (events/outbox.ts `recordEvents`). */
-async function recordEvents(tx: postgres.Sql, environmentId: string, formId: string, types: string[], row: Record<string, unknown>, at: Date) {
+async function recordEvents(tx: postgres.TransactionSql, environmentId: string, formId: string, types: string[], row: Record<string, unknown>, at: Date) {
   const events = types.map((type) => {
     const id = `evt_${createId()}`;
     return { id, type, payload: JSON.stringify({ type, timestamp: at.toISOString(), data: row }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId, formId, eventType: type }) };
@@ -86,7 +82,7 @@ async function start(res: ServerResponse, form: FormRow, body: { answers: Answer
   const data = shaped(body.answers);
   const email = String((Object.values(body.answers)[0] as { workEmailAddress?: string })?.workEmailAddress ?? '').toLowerCase();
   const now = new Date();
-  const row = await transaction(async (tx) => {
+  const row = await sql.begin(async (tx) => {
     const [counts] = await tx`with lead as (
         insert into leads (id, environment_id, email) values (${createId()}, ${form.environment_id}, ${email})
         on conflict (environment_id, email) do update set updated_at = now() returning id
@@ -111,7 +107,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
   if (!token || !sessionId || sessionId !== sessionKey(token)) return send(res, 404, { message: 'Response not found' });
   const finish = body.finished === true;
   const now = new Date();
-  const row = await transaction(async (tx) => {
+  const row = await sql.begin(async (tx) => {
     const [locked] = await tx`select * from responses where form_id = ${form.id} and session_id = ${sessionId} for update`;
     const data = [...(locked!.data as unknown[]), ...shaped(body.answers)];
     let counts: { visits: number; completions: number } | undefined;

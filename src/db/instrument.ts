@@ -9,8 +9,6 @@
  * `databaseMetricsOf(db)` finds the metrics of a drizzle handle (src/metrics.ts renders them).
  */
 import { Gauge, Histogram, Registry } from 'prom-client';
-import type { Sql } from 'postgres';
-import { pipelinedTransaction, withSavepoint } from './pipelined-transaction.ts';
 import { withPreparedStatement } from './statements.ts';
 
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
@@ -113,19 +111,12 @@ function passThrough(target: object, prop: string | symbol, self: object): unkno
 
 /**
  * postgres.js: `unsafe(text, params)` (all drizzle sends) returns a lazy query; it is timed from its
- * first `then` (when it runs). `begin(fn)` runs a transaction that sends BEGIN with its first statement
- * (db/pipelined-transaction.ts) and hands `fn` its connection, instrumented, with `savepoint`.
+ * first `then` (when it runs). `begin(fn)` hands `fn` an instrumented transaction client.
  */
 function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetrics): T {
-  const wrapQuery = (query: object, operation: string, onFailure?: (error: unknown) => void): object => {
+  const wrapQuery = (query: object, operation: string): object => {
     let timed: Promise<unknown> | undefined;
-    const run = () => {
-      if (!timed) {
-        timed = metrics.time(operation, () => query as PromiseLike<unknown>);
-        if (onFailure) timed.catch(onFailure);
-      }
-      return timed;
-    };
+    const run = () => (timed ??= metrics.time(operation, () => query as PromiseLike<unknown>));
     const proxy: object = new Proxy(query, {
       get(target, prop) {
         if (prop === 'then') return (onFulfilled?: AnyFunction, onRejected?: AnyFunction) => run().then(onFulfilled, onRejected);
@@ -136,9 +127,7 @@ function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetric
     });
     return proxy;
   };
-  /** `transaction`: the reserved connection of a transaction, whose statements report their failures and which has savepoints. */
-  const wrapSql = (sql: T, transaction?: { failed: (error: unknown) => void }): T => {
-    let savepoints = 0;
+  const wrapSql = (sql: T): T => {
     const proxy: T = new Proxy(sql, {
       get(target, prop) {
         if (prop === 'unsafe') {
@@ -146,15 +135,14 @@ function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetric
             wrapQuery(
               (Reflect.get(target, prop, target) as AnyFunction).apply(target, [text, params, withPreparedStatement(text, params, options)]) as object,
               operationOf(text),
-              transaction?.failed,
             );
         }
         if (prop === 'begin') {
-          return (fn: (tx: T) => unknown) =>
-            metrics.transaction(() => pipelinedTransaction(target as unknown as Sql, (tx) => fn(tx as unknown as T), (connection, failed) => wrapSql(connection as unknown as T, { failed }) as unknown as Sql));
-        }
-        if (prop === 'savepoint' && transaction) {
-          return (fn: (tx: T) => unknown) => withSavepoint(proxy as unknown as Sql, `s${savepoints++}`, () => fn(proxy));
+          return (...args: unknown[]) => {
+            const fn = args.pop() as (tx: T) => unknown;
+            const begin = Reflect.get(target, prop, target) as AnyFunction;
+            return metrics.transaction(() => begin.apply(target, [...args, (tx: T) => fn(wrapSql(tx))]) as PromiseLike<unknown>);
+          };
         }
         return passThrough(target, prop, proxy);
       },

@@ -96,7 +96,10 @@ export function compactJsonbText(text: string): string | undefined {
   return end === -1 ? undefined : scratch.toString('utf8', 0, end);
 }
 
+/** What the compaction refuses is written the slow way: parsed and stringified. */
+export const reparsedJsonbText = (text: string): string => JSON.stringify(JSON.parse(text));
+
 /** `text` (jsonb_out) as JSON.stringify writes its value. */
 export function jsonOfJsonbText(text: string): string {
-  return compactJsonbText(text) ?? JSON.stringify(JSON.parse(text));
+  return compactJsonbText(text) ?? reparsedJsonbText(text);
 }

@@ -20,7 +20,7 @@
  */
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
-import { writeCompactJsonbText } from '../db/jsonb-text.ts';
+import { reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
 import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import {
   decodeCursor,
@@ -104,7 +104,7 @@ export class ChunkWriter {
   jsonb(text: string): void {
     this.reserve(text.length);
     const end = writeCompactJsonbText(text, this.buffer, this.at);
-    if (end === -1) this.text(JSON.stringify(JSON.parse(text)));
+    if (end === -1) this.text(reparsedJsonbText(text));
     else this.at = end;
   }
 

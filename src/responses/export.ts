@@ -1,6 +1,6 @@
 /**
  * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
- * plain strings out (the REST adapter streams them through csv-stringify).
+ * plain strings out (the REST adapter streams them as CSV records, rest/csv.ts).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
  * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
@@ -122,26 +122,30 @@ export function answerCell(type: string, response: Content, identityKey?: string
 /** ISO 8601 UTC, as the JSON listing writes it. */
 const instant = (value: string | Date): string => (value instanceof Date ? value.toISOString() : value);
 
-/** One response as a row matching `headerRow(columns)`. */
-export function responseRow(response: ExportedResponse, columns: readonly ExportColumn[] | undefined): string[] {
-  const meta = asContent(response.meta);
-  const fixed = [
+/** The fixed cells of a response's row (EXPORT_FIXED_COLUMNS), each as a spreadsheet shows it as text. */
+export function fixedCells(response: ExportedResponse): string[] {
+  return [
     response.id,
     instant(response.createdAt),
     instant(response.updatedAt),
     String(response.finished),
     String(response.status),
     response.formId,
-    text(meta.leadId),
+    text(asContent(response.meta).leadId),
     response.personAttributes.ip,
     response.personAttributes.country,
-  ];
+  ].map(neutralizeCell);
+}
+
+/** One response as a row matching `headerRow(columns)`. */
+export function responseRow(response: ExportedResponse, columns: readonly ExportColumn[] | undefined): string[] {
+  const fixed = fixedCells(response);
+  if (!columns) return [...fixed, neutralizeCell(JSON.stringify(response.data))];
   const answers = Array.isArray(response.data) ? (response.data as unknown[]).map(asContent) : [];
-  if (!columns) return [...fixed, JSON.stringify(answers)].map(neutralizeCell);
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
   const cells = columns.map((column) => {
     const answer = byQuestion.get(column.questionId);
     return answer ? answerCell(column.type, answer, column.identityKey) : '';
   });
-  return [...fixed, ...cells].map(neutralizeCell);
+  return [...fixed, ...cells.map(neutralizeCell)];
 }

@@ -5,8 +5,10 @@
  * client reads: the operation's first page, then the service's batches (about 256 KB queued and one batch in
  * memory, however many there are; rest/stream.ts).
  *
- * - `format=csv` (default): RFC 4180 through csv-stringify (CRLF line ends, fields quoted when they hold
- *   a comma, quote or line break), columns and cells as src/responses/export.ts documents.
+ * - `format=csv` (default): RFC 4180 (rest/csv.ts: CRLF line ends, fields quoted when they hold a comma,
+ *   quote or line break), columns and cells as src/responses/export.ts documents. A later batch's row of
+ *   the environment export writes its `data` cell from the jsonb text, compacted and quoted in the chunk
+ *   (`ChunkWriter.jsonbCsvField`), without parsing it.
  * - `format=ndjson`: one response object of `GET /api/v1/responses` per line.
  *
  * An environment's API key exports its environment; the admin token exports any form (`formId`), or an
@@ -14,7 +16,6 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { notFound } from '../errors.ts';
@@ -28,11 +29,14 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { fixedCells, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { responseStatus } from '../responses/model.ts';
+import type { StreamedResponse } from '../responses/responses.service.ts';
+import { csvField, csvRecord } from './csv.ts';
 import { MAX_PAGE_SIZE } from '../responses/responses.service.ts';
 import { operationContext, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
-import { listingFilterOf, nextCursorOf, objectOfItem, streamBody, writeItemJson, type BodyFormat, type ChunkWriter, type Listing } from './stream.ts';
+import { isRow, listingFilterOf, nextCursorOf, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -154,29 +158,30 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
       tail: '',
     };
   }
-  // Records are stringified CSV_GROUP at a time: a csv-stringify call per record cost more.
-  let records: string[][] = [];
-  const flush = (out: ChunkWriter) => {
-    if (records.length === 0) return;
-    out.text(csvText(records));
-    records = [];
-  };
   return {
-    head: csvText([headerRow(columns)]),
+    head: csvRecord(headerRow(columns)),
     row: (out, item, _first, now) => {
-      records.push(responseRow(objectOfItem(item, now, dropOffMs) as ExportedResponse, columns));
-      if (records.length === CSV_GROUP) flush(out);
+      if (columns === undefined && isRow(item)) {
+        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
+        out.jsonbCsvField(item.data);
+        out.text('\r\n');
+      } else {
+        out.text(csvRecord(responseRow(isRow(item) ? exportedOfRow(item, now, dropOffMs, JSON.parse(item.data)) : item, columns)));
+      }
     },
-    flush,
     tail: '',
   };
 }
 
-const CSV_GROUP = 16;
-
-/**
- * CRLF between records; a field is quoted when it holds a comma, a quote or any line break. With a
- * record delimiter given, csv-stringify quotes only that delimiter (CRLF), so a lone LF or CR in an
- * answer would split the record in a spreadsheet: `quoted_match` quotes those too.
- */
-const csvText = (rows: string[][]) => stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
+  id: row.id,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  finished: row.finished,
+  status: responseStatus(row, now, dropOffMs),
+  formId: row.formId,
+  data,
+  meta: { leadId: row.leadId },
+  personAttributes: { ip: row.ip, country: row.country },
+});

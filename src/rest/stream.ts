@@ -20,7 +20,9 @@
  */
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
-import { reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
+import { jsonOfJsonbText, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
+import { neutralizeCell } from '../responses/export.ts';
+import { csvField, quoteCsvBytes } from './csv.ts';
 import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import {
   decodeCursor,
@@ -59,6 +61,7 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
 }
 
 const NO_BYTES = Buffer.alloc(0);
+const MINUS = 45;
 
 /**
  * A chunk is taken once this much is written: ~19 responses of ~1.7 KB. (When chunks were strings
@@ -108,6 +111,18 @@ export class ChunkWriter {
     else this.at = end;
   }
 
+  /**
+   * jsonb text as one CSV field of its compact JSON (`csvField(neutralizeCell(json))`), quoted in the
+   * buffer itself. Compact JSON starts with `-` only for a bare negative number, which neutralizeCell
+   * would prefix: that case, and texts the compaction refuses, take the string path.
+   */
+  jsonbCsvField(text: string): void {
+    this.reserve(text.length + 1); // 3 bytes a unit covers a quote and its double; the unit added, the two quotes
+    const end = writeCompactJsonbText(text, this.buffer, this.at + 1);
+    if (end === -1 || this.buffer[this.at + 1] === MINUS) this.text(csvField(neutralizeCell(jsonOfJsonbText(text))));
+    else this.at = quoteCsvBytes(this.buffer, this.at, end);
+  }
+
   /** What was written, as a chunk of its own; the writer starts over in a new buffer. */
   take(): Uint8Array {
     const chunk = this.buffer.subarray(0, this.at);
@@ -134,17 +149,13 @@ export function writeResponseJson(out: ChunkWriter, row: StreamedResponse, now: 
 /** A response of a stream: an object of the operation's first page, or a row of a later batch (jsonb text). */
 export type StreamItem = RestResponse | StreamedResponse;
 
-const isRow = (item: StreamItem): item is StreamedResponse => 'position' in item;
+export const isRow = (item: StreamItem): item is StreamedResponse => 'position' in item;
 
 /** A stream's response as its JSON text. */
 export function writeItemJson(out: ChunkWriter, item: StreamItem, now: Date, dropOffMs: number): void {
   if (isRow(item)) writeResponseJson(out, item, now, dropOffMs);
   else out.text(JSON.stringify(item));
 }
-
-/** A stream's response as the object the operations answer (`toResponseObject`). */
-export const objectOfItem = (item: StreamItem, now: Date, dropOffMs: number): RestResponse =>
-  isRow(item) ? toResponseObject({ ...item, data: JSON.parse(item.data) as ResponseAnswer[], meta: JSON.parse(item.meta) as ResponseMeta }, now, dropOffMs) : item;
 
 /** How a body is written: `head`, each response, then `tail`. */
 export interface BodyFormat {

@@ -33,10 +33,15 @@ const inNumber = (c: number) => (c >= ZERO && c <= NINE) || c === 46 || c === 10
  * Writes `text` (jsonb_out) into `out` at `at` as JSON.stringify writes its value, as UTF-8, and answers
  * where it ends; or -1 when only parsing and stringifying writes it right (the bytes from `at` are then
  * garbage). `out` must have room for the text's UTF-8 (3 bytes a UTF-16 unit at most) from `at`.
+ *
+ * `doubleQuotes` writes every `"` twice, as a quoted CSV field holds it: the text is then first written
+ * `text.length` bytes further on (room for `text.length` more from `at`), so that the output, which grows
+ * by at most one byte a quote and a text has fewer quotes than units, never overtakes what is still to read.
  */
-export function writeCompactJsonbText(text: string, out: Buffer, at: number): number {
-  const end = at + out.write(text, at);
-  let src = at;
+export function writeCompactJsonbText(text: string, out: Buffer, at: number, doubleQuotes = false): number {
+  const from = doubleQuotes ? at + text.length : at;
+  const end = from + out.write(text, from);
+  let src = from;
   let dst = at;
   while (src < end) {
     const c = out[src]!;
@@ -44,12 +49,20 @@ export function writeCompactJsonbText(text: string, out: Buffer, at: number): nu
       // A string, copied to its closing quote: the first quote not escaped by a backslash.
       const firstChar = out[src + 1]!;
       out[dst++] = c;
+      if (doubleQuotes) out[dst++] = c;
       src++;
       for (;;) {
         const s = out[src++]!;
         out[dst++] = s;
-        if (s === QUOTE) break;
-        if (s === BACKSLASH) out[dst++] = out[src++]!;
+        if (s === QUOTE) {
+          if (doubleQuotes) out[dst++] = s;
+          break;
+        }
+        if (s === BACKSLASH) {
+          const escaped = out[src++]!;
+          out[dst++] = escaped;
+          if (doubleQuotes && escaped === QUOTE) out[dst++] = escaped;
+        }
         if (src >= end) return -1;
       }
       // An object key (a colon follows) that starts with a digit: JavaScript orders such keys first.

@@ -22,7 +22,7 @@ import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
 import { jsonOfJsonbText, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
 import { neutralizeCell } from '../responses/export.ts';
-import { csvField, quoteCsvBytes } from './csv.ts';
+import { csvField } from './csv.ts';
 import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import {
   decodeCursor,
@@ -62,6 +62,8 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
 
 const NO_BYTES = Buffer.alloc(0);
 const MINUS = 45;
+const QUOTE = 34;
+const COMMA = 44;
 
 /**
  * A chunk is taken once this much is written: ~19 responses of ~1.7 KB. (When chunks were strings
@@ -112,15 +114,27 @@ export class ChunkWriter {
   }
 
   /**
-   * jsonb text as one CSV field of its compact JSON (`csvField(neutralizeCell(json))`), quoted in the
-   * buffer itself. Compact JSON starts with `-` only for a bare negative number, which neutralizeCell
-   * would prefix: that case, and texts the compaction refuses, take the string path.
+   * jsonb text as one CSV field of its compact JSON (`csvField(neutralizeCell(json))`): compacted with
+   * its quotes doubled in the buffer itself, inside quotes unless it holds neither a quote nor a comma
+   * (compact JSON has no raw line breaks). It starts with `-` only as a bare negative number, which
+   * neutralizeCell would prefix: that case, and texts the compaction refuses, take the string path.
    */
   jsonbCsvField(text: string): void {
-    this.reserve(text.length + 1); // 3 bytes a unit covers a quote and its double; the unit added, the two quotes
-    const end = writeCompactJsonbText(text, this.buffer, this.at + 1);
-    if (end === -1 || this.buffer[this.at + 1] === MINUS) this.text(csvField(neutralizeCell(jsonOfJsonbText(text))));
-    else this.at = quoteCsvBytes(this.buffer, this.at, end);
+    this.reserve(text.length * 2 + 1); // the opening quote, the room doubling needs (text.length), the UTF-8, the closing quote
+    const buffer = this.buffer;
+    const start = this.at;
+    const end = writeCompactJsonbText(text, buffer, start + 1, true);
+    if (end === -1 || buffer[start + 1] === MINUS) return this.text(csvField(neutralizeCell(jsonOfJsonbText(text))));
+    let quoted = false;
+    for (let i = start + 1; i < end && !quoted; i++) quoted = buffer[i] === QUOTE || buffer[i] === COMMA;
+    if (quoted) {
+      buffer[start] = QUOTE;
+      buffer[end] = QUOTE;
+      this.at = end + 1;
+    } else {
+      buffer.copyWithin(start, start + 1, end);
+      this.at = end - 1;
+    }
   }
 
   /** What was written, as a chunk of its own; the writer starts over in a new buffer. */

@@ -7,7 +7,8 @@
  * first page's cursor, in the environment and form the operation was answered for) and written as the
  * operation writes a response: `writeResponseJson` writes the JSON of `toResponseObject` from the row
  * as UTF-8 into the chunk's buffer (`ChunkWriter`), with the answers and metadata as PostgreSQL's jsonb
- * text made compact there (db/jsonb-text.ts) instead of parsed and stringified again; CSV parses them.
+ * text made compact there (db/jsonb-text.ts) instead of parsed and stringified again. The environment's
+ * CSV writes its `data` cell the same way, quoted (`jsonbCsvField`); a form's CSV parses the answers.
  * Tests hold the stream to the paged listing byte for byte (test/responses.rest.test.ts). A departure from "REST
  * goes through GraphQL operations" (DESIGN.md) for this one path: walking millions of rows through the
  * 100-row connection cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
@@ -23,7 +24,7 @@ import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter }
 import { jsonOfJsonbText, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
 import { neutralizeCell } from '../responses/export.ts';
 import { csvField } from './csv.ts';
-import { metaJsonOfText, responseStatus, toResponseObject, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
+import { metaJsonOfText, responseStatus } from '../responses/model.ts';
 import {
   decodeCursor,
   LISTING_BATCH_SIZE,
@@ -176,8 +177,6 @@ export interface BodyFormat {
   head: string;
   /** Writes one response; `first` when none came before it. */
   row(out: ChunkWriter, item: StreamItem, first: boolean, now: Date): void;
-  /** Writes what `row` held back, if it writes responses in groups; called before each chunk is taken. */
-  flush?(out: ChunkWriter): void;
   tail: string;
 }
 
@@ -200,7 +199,6 @@ export function streamBody(db: Db, first: FirstPage, rest: Listing, format: Body
   let written = 0;
   let cancelled = false;
   const take = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    format.flush?.(out);
     if (!cancelled) controller.enqueue(out.take());
   };
   return new ReadableStream<Uint8Array>(
@@ -221,7 +219,6 @@ export function streamBody(db: Db, first: FirstPage, rest: Listing, format: Body
             after = await readListingBatch(db, { ...rest, after, limit: LISTING_BATCH_SIZE }, write);
           }
           if (after === null) {
-            format.flush?.(out);
             out.text(format.tail);
             take(controller);
             if (!cancelled) controller.close();

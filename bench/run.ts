@@ -283,7 +283,7 @@ async function measureSubmissions(dataset: Dataset, formIds: string[]) {
   const counts = await countStatements(dataset.url, formIds[0]!);
   const baseline = await startChild('./baseline-submissions.ts', { BENCH_DATABASE_URL: dataset.url });
   const api = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}-submissions`] : []);
-  const page = await startApp(dataset.url);
+  const page = await startApp(dataset.url, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}${dataset.label}-page`] : []);
   try {
     const measured = await takeTurns([
       ['baseline', baseline, apiSessionRequests(pickForm)],

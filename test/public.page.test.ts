@@ -2,12 +2,14 @@
  * The public form page over HTTP (`app.request`): rendering of every component, validation with
  * input kept, escaping and CSP, cookies, resume and in-place updates, finishing, leads, ip/country.
  */
+import { parseSigned, serializeSigned } from 'hono/utils/cookie';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deriveSecret } from '../src/auth/auth.service.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { deleteForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { verifyPassword } from '../src/responses/shapes.ts';
-import { appWith, createTenant, setupTestApp, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, setupTestApp, type TestTenant } from './helpers.ts';
 import { answerIn, componentAt, field, leadById, leadOf, makeForm, onlyResponse, responsesOf, Visitor, type App } from './public-helpers.ts';
 
 let db: Database;
@@ -281,6 +283,26 @@ describe('security', () => {
     const page = await (await visitor.get(`/s/${form.id}`)).text();
     expect(page).toContain('Intro'); // a new session starts at the beginning
     expect(visitor.cookies.get(name)).not.toContain('forgedsession');
+  });
+
+  it("keeps hono's signed-cookie format both ways: hono's parser accepts ours, and a session hono signed resumes", async () => {
+    const secret = deriveSecret(ADMIN_TOKEN, 'public-cookies');
+    const visitor = await freshVisitorAt(1);
+    const name = `fl_s_${form.id}`;
+    const ours = visitor.cookies.get(name)!;
+    const sessionId = decodeURIComponent(ours).split('.')[0]!;
+    expect((await parseSigned(`${name}=${ours}`, secret, name))[name]).toBe(sessionId);
+    const honos = (await serializeSigned(name, sessionId, secret)).slice(name.length + 1).split(';')[0]!;
+    expect(honos).toBe(ours);
+    // Signed with another secret, the same cookie is refused and replaced.
+    const other = (await serializeSigned(name, sessionId, `${secret}x`)).slice(name.length + 1).split(';')[0]!;
+    visitor.cookies.set(name, other);
+    const refused = await visitor.get(`/s/${form.id}`);
+    expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`))).toBe(true);
+    visitor.cookies.set(name, honos);
+    const resumed = await visitor.get(`/s/${form.id}`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`))).toBe(false);
   });
 });
 

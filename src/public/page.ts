@@ -62,10 +62,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
 
   /** The visitor's lead id (cookie); a fresh one is only reserved here and created on the first submission. */
   async function visitorLead(c: PublicContext, form: Form): Promise<string> {
-    const known = await readSignedId(c, cookieSecret, leadCookieName(form.environmentId));
+    const known = readSignedId(c, cookieSecret, leadCookieName(form.environmentId));
     if (known) return known;
     const reserved = createId();
-    await setLeadCookie(c, deps, form, reserved);
+    setLeadCookie(c, deps, form, reserved);
     return reserved;
   }
 
@@ -107,10 +107,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     await visitorLead(c, form);
     const query = c.req.query();
     if (query.new !== undefined) {
-      await newSession(c, deps, form);
+      newSession(c, deps, form);
       return c.redirect(formPath(form), 303);
     }
-    let sessionId = await readSignedId(c, cookieSecret, sessionCookieName(form.id));
+    let sessionId = readSignedId(c, cookieSecret, sessionCookieName(form.id));
     let response = sessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
     if (query.done !== undefined) {
       if (!response?.finished) return c.redirect(formPath(form), 303);
@@ -120,7 +120,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     if (!sessionId || response?.finished) {
       // A finished response stays as it is; coming back starts a new one.
-      sessionId = await newSession(c, deps, form);
+      sessionId = newSession(c, deps, form);
       response = undefined;
     }
     const resume = resumeStepIndex(form, response);
@@ -149,8 +149,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = await visitorLead(c, form);
-    const cookieSessionId = await readSignedId(c, cookieSecret, sessionCookieName(form.id));
-    const sessionId = cookieSessionId ?? (await newSession(c, deps, form));
+    const cookieSessionId = readSignedId(c, cookieSecret, sessionCookieName(form.id));
+    const sessionId = cookieSessionId ?? newSession(c, deps, form);
     // A session started by this request (a fresh random id) has no response to look up.
     const existing = cookieSessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
     if (existing?.finished) return c.redirect(formPath(form, '?done=1'), 303);
@@ -220,7 +220,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       const submitted = await submit(submission);
       await syncResponseUploads(db, form, submitted);
       const { response } = submitted;
-      await setLeadCookie(c, deps, form, response.leadId);
+      setLeadCookie(c, deps, form, response.leadId);
       return c.redirect(formPath(form, isLast ? '?done=1' : `?step=${stepIndex + 1}`), 303);
     } catch (error) {
       const known = appErrorOf(error);
@@ -231,7 +231,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       const submitted = await submit({ ...submission, finish: false });
       await syncResponseUploads(db, form, submitted);
       const { response } = submitted;
-      await setLeadCookie(c, deps, form, response.leadId);
+      setLeadCookie(c, deps, form, response.leadId);
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);
       const notices = steps.map((index) => ({

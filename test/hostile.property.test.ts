@@ -440,6 +440,14 @@ describe('public pages and the public JSON API', () => {
     await send(`/s/${formId}?step=${step}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
   });
 
+  // Cookie values as a browser could send them (bytes up to 0xff), and broken signatures and escapes.
+  const cookieValue = fc.oneof(headerValue, fc.constantFrom('.', 'x.', '%', '%E0%A4%A', `x.${'A'.repeat(43)}=`, `${'a'.repeat(5000)}.${'é'.repeat(44)}`));
+  test.prop([cookieValue, cookieValue, fc.constantFrom('GET', 'POST')], options)('page GET and POST: hostile lead and session cookies', async (lead, session, method) => {
+    const cookie = `fl_lead_${tenant.environmentId}=${lead}; fl_s_${formId}=${session}`;
+    const init: RequestInit = method === 'GET' ? { headers: { cookie } } : { method, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'c.x=y' };
+    await send(`/s/${formId}?step=0`, init, 'page');
+  });
+
   test.prop([fc.nat(), hostileValue], options)('POST responses: hostile answers', async (pick, value) => {
     const body = mutate({ answers: { q: 'a' }, finished: false }, pick, value);
     await send(`/s/${formId}/responses`, json('POST', body), 'json');

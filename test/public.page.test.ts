@@ -299,6 +299,13 @@ describe('security', () => {
     visitor.cookies.set(name, other);
     const refused = await visitor.get(`/s/${form.id}`);
     expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`))).toBe(true);
+    // Malformed: no signature, a short one, one that is not base64; each refused and replaced, never a 500.
+    for (const malformed of [sessionId, `${sessionId}.`, `${sessionId}.abc%3D`, encodeURIComponent(`${sessionId}.${'é'.repeat(44)}`)]) {
+      visitor.cookies.set(name, malformed);
+      const replaced = await visitor.get(`/s/${form.id}`);
+      expect(replaced.status).toBe(200);
+      expect(replaced.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`))).toBe(true);
+    }
     visitor.cookies.set(name, honos);
     const resumed = await visitor.get(`/s/${form.id}`);
     expect(resumed.status).toBe(200);

@@ -16,12 +16,13 @@
  * test/jsonb-text.test.ts compares both entry points with JSON.stringify(JSON.parse(text)).
  */
 
-const QUOTE = 34;
+/** Bytes of JSON text (also what a CSV field of it is checked for: rest/stream.ts). */
+export const QUOTE = 34;
+export const COMMA = 44;
+export const MINUS = 45;
 const BACKSLASH = 92;
-const COMMA = 44;
 const COLON = 58;
 const SPACE = 32;
-const MINUS = 45;
 const ZERO = 48;
 const ONE = 49;
 const NINE = 57;

@@ -137,9 +137,9 @@ function setSignedCookie(c: PublicContext, name: string, value: string, secret: 
 
 /** The id a cookie holds, if its signature is good and it looks like an id. */
 export function readSignedId(c: PublicContext, secret: string, name: string): string | undefined {
-  const cookie = getCookie(c, name);
-  const dot = cookie?.lastIndexOf('.') ?? -1;
-  if (cookie === undefined || dot < 0) return undefined;
+  const cookie = getCookie(c, name) ?? '';
+  const dot = cookie.lastIndexOf('.');
+  if (dot < 0) return undefined;
   const value = cookie.slice(0, dot);
   const given = Buffer.from(cookie.slice(dot + 1));
   const expected = Buffer.from(cookieSignature(value, secret));

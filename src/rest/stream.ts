@@ -21,7 +21,7 @@
  */
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
-import { jsonOfJsonbText, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
+import { COMMA, jsonOfJsonbText, MINUS, QUOTE, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
 import { neutralizeCell } from '../responses/export.ts';
 import { csvField } from './csv.ts';
 import { metaJsonOfText, responseStatus } from '../responses/model.ts';
@@ -62,9 +62,6 @@ export function listingFilterOf(filter: OperationFilter): ResponseFilter {
 }
 
 const NO_BYTES = Buffer.alloc(0);
-const MINUS = 45;
-const QUOTE = 34;
-const COMMA = 44;
 
 /**
  * A chunk is taken once this much is written: ~19 responses of ~1.7 KB. (When chunks were strings

@@ -1,5 +1,7 @@
 /** The write side (submissions.service, leads.service) on the real database: lifecycle, status codes, leads. */
+import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leads, outboxEvents } from '../src/db/schema.ts';
 import { AppError } from '../src/errors.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
@@ -224,5 +226,50 @@ describe('leads', () => {
     });
     expect(response.leadId).not.toBe(visitor);
     expect((await leadById(db, response.leadId))?.environmentId).toBe(otherTenant.environmentId);
+  });
+});
+
+describe("a new visitor's first submission (a new session, no lead yet: one statement)", () => {
+  const eventsOf = (responseId: string) =>
+    db.select({ type: outboxEvents.type, payload: outboxEvents.payload }).from(outboxEvents).where(eq(outboxEvents.responseId, responseId)).orderBy(asc(outboxEvents.seq));
+  const storedResponse = async (id: string) => (await responsesOf(db, form.id)).find((r) => r.id === id)!;
+
+  it('stores the response, its lead and counts and its events, which carry the stored response', async () => {
+    const email = `hal.${createId()}@eight.io`;
+    const first = await submit({ [identity().id]: { firstName: 'Hal', emailAddress: email.toUpperCase() } }, { sessionId: createId(), newSession: true });
+    expect(first.created).toBe(true);
+    const stored = await storedResponse(first.response.id);
+    expect(first.response).toEqual(stored);
+    expect(stored).toMatchObject({ ip: '203.0.113.7', visitedForm: 1, completedForm: 0, finished: false });
+    expect(await leadById(db, stored.leadId)).toMatchObject({ environmentId: tenant.environmentId, email });
+    expect(await eventsOf(stored.id)).toEqual([{ type: 'response.created', payload: { type: 'response.created', timestamp: stored.createdAt.toISOString(), data: view(stored) } }]);
+
+    // The same e-mail in another new session, finished at once: the same lead, its counts raised.
+    const second = await submit({ [identity().id]: { firstName: 'Hal', emailAddress: email } }, { sessionId: createId(), newSession: true, finish: true });
+    const storedSecond = await storedResponse(second.response.id);
+    expect(second.response).toEqual(storedSecond);
+    expect(storedSecond).toMatchObject({ leadId: stored.leadId, visitedForm: 2, completedForm: 1, finished: true });
+    expect(await statsOf(db, stored.leadId)).toEqual([expect.objectContaining({ formId: form.id, visits: 2, completions: 1 })]);
+    expect((await eventsOf(storedSecond.id)).map((e) => [e.type, e.payload.data])).toEqual([
+      ['response.created', view(storedSecond)],
+      ['response.finished', view(storedSecond)],
+    ]);
+  });
+
+  it('without an e-mail makes a new anonymous lead', async () => {
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId: createId(), newSession: true });
+    expect(await leadById(db, response.leadId)).toMatchObject({ environmentId: tenant.environmentId, email: null });
+    expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ visits: 1, completions: 0 })]);
+  });
+
+  it('fails as a whole when the session has a response after all: no lead, counts or events are left', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    const email = `ivy.${createId()}@nine.io`;
+    await expect(submit({ [identity().id]: { firstName: 'Ivy', emailAddress: email } }, { sessionId, newSession: true })).rejects.toThrow();
+    expect(await db.select().from(leads).where(and(eq(leads.environmentId, tenant.environmentId), eq(leads.email, email)))).toEqual([]);
+    expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ visits: 1 })]);
+    expect((await eventsOf(response.id)).map((e) => e.type)).toEqual(['response.created']);
+    expect(await storedResponse(response.id)).toMatchObject({ data: [expect.objectContaining({ questionId: role().id })] });
   });
 });

@@ -4,7 +4,8 @@
  * NOTIFY. All three commit with the change or vanish with its rollback, so a committed change always
  * has its event and deliveries, and a rolled-back one never sends anything.
  */
-import { sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { createId } from '../ids.ts';
@@ -34,8 +35,17 @@ export interface NewEvent {
   at: Date;
 }
 
-/** A delivery id; it is the `webhook-id` header, the same on every attempt and re-send. */
-export const deliveryId = () => `msg_${createId()}`;
+/**
+ * A delivery id; it is the `webhook-id` header, the same on every attempt and re-send. `msg_` and a
+ * random UUID's 32 hex digits, the shape `NEW_DELIVERY_ID_SQL` gives the deliveries a statement stores.
+ */
+export const deliveryId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+const NEW_DELIVERY_ID_SQL = sql`'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+
+/** The enabled endpoints of the row `event` (an outbox_events row) that take its type and form. */
+const endpointTakes = (endpoint: SQL, event: SQL) => sql`${endpoint}.environment_id = ${event}.environment_id and ${endpoint}.enabled
+  and ${endpoint}.event_types @> array[${event}.type]::text[]
+  and (${endpoint}.form_ids is null or ${endpoint}.form_ids @> array[${event}.form_id]::text[])`;
 
 /**
  * Records `event` in the transaction `tx` (see the module comment). Returns the event's id.
@@ -74,10 +84,7 @@ export async function recordEvents(tx: Db, events: readonly NewEvent[]): Promise
         returning id, seq, environment_id, type, form_id
       )
       select event.id, event.seq,
-             array(select w.id from ${webhookEndpoints} w
-                   where w.environment_id = event.environment_id and w.enabled
-                     and w.event_types @> array[event.type]::text[]
-                     and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])) as endpoints,
+             array(select w.id from ${webhookEndpoints} w where ${endpointTakes(sql`w`, sql`event`)}) as endpoints,
              pg_notify(${EVENTS_CHANNEL}, notice.body)::text as notified
       from event join (values ${sql.join(
         recorded.map(({ id, notice }) => sql`(${id}, ${JSON.stringify(notice)})`),
@@ -102,4 +109,62 @@ export async function recordEvents(tx: Db, events: readonly NewEvent[]): Promise
   });
   if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
   return recorded.map(({ id }) => id);
+}
+
+/** An event of a response whose row the same statement writes (`recordEventsOfChange`). */
+export interface ChangeEvent {
+  environmentId: string;
+  type: WebhookEventType;
+  formId: string;
+  responseId: string;
+  /** The payload's `data` as far as it is known before the statement; `dataPatch` completes it. */
+  data: Record<string, unknown>;
+  at: Date;
+}
+
+/**
+ * `recordEvents` for a change made by one statement with no transaction around it: the events, their
+ * deliveries and NOTIFYs are stored by that same statement, so they commit with the change or not at
+ * all. `changes` are the statement's CTEs, the last named `changed` with the one changed row;
+ * `dataPatch`, jsonb over `changed`, is merged into each event's `data` (what only the statement
+ * knows: ids and counts it chose). Returns `changed`'s row (none if it changed nothing).
+ */
+export async function recordEventsOfChange<Row>(db: Db, changes: SQL, events: readonly ChangeEvent[], dataPatch: SQL): Promise<Row | undefined> {
+  const recorded = events.map((event, order) => {
+    const id = `evt_${createId()}`;
+    const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
+    const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
+    return {
+      row: sql`(${id}::text, ${event.environmentId}::text, ${event.type}::text, ${event.formId}::text, ${event.responseId}::text,
+        ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${order}::integer)`,
+      notice: sql`(${id}::text, ${JSON.stringify(notice)}::text)`,
+    };
+  });
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      with ${changes},
+      event as (
+        insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
+        select e.id, e.environment_id, e.type, e.form_id, e.response_id, jsonb_set(e.payload, '{data}', (e.payload -> 'data') || ${dataPatch}), e.created_at
+        from changed cross join (values ${sql.join(
+          recorded.map((r) => r.row),
+          sql`, `,
+        )}) as e (id, environment_id, type, form_id, response_id, payload, created_at, ord)
+        -- In the list's order: the events' seq follows it.
+        order by e.ord
+        returning id, seq, environment_id, type, form_id, response_id
+      ),
+      delivery as (
+        insert into ${webhookDeliveries} (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+        select ${NEW_DELIVERY_ID_SQL}, event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+        from event join ${webhookEndpoints} w on ${endpointTakes(sql`w`, sql`event`)}
+      )
+      select changed.*, pg_notify(${EVENTS_CHANNEL}, notice.body)::text as notified
+      from changed, event join (values ${sql.join(
+        recorded.map((r) => r.notice),
+        sql`, `,
+      )}) as notice (id, body) on notice.id = event.id
+      order by event.seq`),
+  );
+  return rows[0];
 }

@@ -10,7 +10,7 @@
  *
  * Every function takes the caller's transaction.
  */
-import { and, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { leadFormStats, leads } from '../db/schema.ts';
@@ -141,31 +141,25 @@ export async function addLeadFormCounts(
 
 /**
  * The lead of a visitor who has none yet (no cookie or visitor token), with its counts for `formId`
- * raised by `delta`, in one statement: the environment's lead with `email` (created if there is none),
- * or without an e-mail a new anonymous lead. What `leadWithEmail` or a new lead, then
- * `addLeadFormCounts`, do in two.
+ * raised by `delta`, as two CTEs of the caller's statement: `lead`, the environment's lead with `email`
+ * (created if there is none) or without an e-mail a new anonymous lead; and `stats`, its new counts
+ * (`lead_id`, `visits`, `completions`). What `leadWithEmail` or a new lead, then `addLeadFormCounts`, do
+ * in two statements.
  */
-export async function countNewVisitor(
-  db: Db,
-  environmentId: string,
-  formId: string,
-  email: string | undefined,
-  delta: { visits: number; completions: number },
-): Promise<LeadFormCounts & { leadId: string }> {
-  const [row] = rowsOf<{ lead_id: string; visits: number; completions: number }>(
-    await db.execute(sql`
-      with lead as (
-        insert into ${leads} (id, environment_id, email) values (${createId()}, ${environmentId}, ${email === undefined ? null : normaliseEmail(email)})
-        on conflict (environment_id, email) do update set updated_at = now()
-        returning id
-      )
+export function newVisitorCountsCtes(environmentId: string, formId: string, email: string | undefined, delta: LeadFormCounts): SQL {
+  return sql`
+    lead as (
+      insert into ${leads} (id, environment_id, email) values (${createId()}, ${environmentId}, ${email === undefined ? null : normaliseEmail(email)})
+      on conflict (environment_id, email) do update set updated_at = now()
+      returning id
+    ),
+    stats as (
       insert into ${leadFormStats} (lead_id, form_id, visits, completions)
-      select id, ${formId}, ${Math.max(delta.visits, 0)}, ${Math.max(delta.completions, 0)} from lead
+      select id, ${formId}, ${Math.max(delta.visits, 0)}::integer, ${Math.max(delta.completions, 0)}::integer from lead
       on conflict (lead_id, form_id) do update
-        set visits = greatest(${leadFormStats}.visits + ${delta.visits}, 0), completions = greatest(${leadFormStats}.completions + ${delta.completions}, 0)
-      returning lead_id, visits, completions`),
-  );
-  return { leadId: row!.lead_id, visits: Number(row!.visits), completions: Number(row!.completions) };
+        set visits = greatest(${leadFormStats}.visits + ${delta.visits}::integer, 0), completions = greatest(${leadFormStats}.completions + ${delta.completions}::integer, 0)
+      returning lead_id, visits, completions
+    )`;
 }
 
 function isUniqueViolation(error: unknown): boolean {

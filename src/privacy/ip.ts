@@ -35,7 +35,12 @@ export function minimiseIp(ip: string, mode: IpStorage): string {
  * the statement itself (no extra round trip on the submission path): its placeholders `environmentId`,
  * `ip` and `truncatedIp` take the environment and `storedIpValues(ip)`, both candidates computed here.
  */
-export const storedIpSql = sql<string>`(select case ${environments.ipStorage} when 'none' then '' when 'truncated' then ${sql.placeholder('truncatedIp')} else ${sql.placeholder('ip')} end
-    from ${environments} where ${environments.id} = ${sql.placeholder('environmentId')})`;
+const storedIp = (environmentId: unknown, ip: unknown, truncatedIp: unknown) =>
+  sql<string>`(select case ${environments.ipStorage} when 'none' then '' when 'truncated' then ${truncatedIp}::text else ${ip}::text end
+    from ${environments} where ${environments.id} = ${environmentId}::text)`;
+export const storedIpSql = storedIp(sql.placeholder('environmentId'), sql.placeholder('ip'), sql.placeholder('truncatedIp'));
+
+/** `storedIpSql` for a statement built per call: its values bound. */
+export const storedIpOf = (environmentId: string, ip: string) => storedIp(environmentId, ip, truncateIp(ip));
 
 export const storedIpValues = (ip: string) => ({ ip, truncatedIp: truncateIp(ip) });

@@ -18,14 +18,14 @@ import { forms, responses } from '../db/schema.ts';
 import { AppError, invalidInput } from '../errors.ts';
 import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
 import type { Form } from '../forms/forms.service.ts';
-import { addLeadFormCounts, countNewVisitor, ensureVisitorLead, leadForEmail, type LeadFormCounts } from '../leads/leads.service.ts';
+import { addLeadFormCounts, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
-import { recordEvents, type WebhookEventType } from '../events/outbox.ts';
-import { toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
+import { recordEvents, recordEventsOfChange, type WebhookEventType } from '../events/outbox.ts';
+import { RESPONSE_FORMAT_VERSION, toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
-import { storedIpSql, storedIpValues } from '../privacy/ip.ts';
+import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -143,6 +143,7 @@ export interface SubmitResult {
 export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitResult> {
   const { form, sessionId } = input;
   const components = componentsOf(form.steps);
+  if (input.newSession && !input.visitorLeadId) return startNewVisitorResponse(db, input, components, new Date());
   return db.transaction(async (tx) => {
     const now = new Date();
     if (input.newSession) return createResponse(tx, input, components, now);
@@ -204,38 +205,72 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
 async function recordResponseEvents(tx: Db, form: Form, row: ResponseRow, created: boolean, finished: boolean, now: Date) {
   const responseObject = toResponseObject(row, now, Number.POSITIVE_INFINITY);
   const event = { environmentId: form.environmentId, formId: form.id, responseId: row.id, data: responseObject, at: now };
-  const types: WebhookEventType[] = [created ? 'response.created' : 'response.updated', ...(finished ? (['response.finished'] as const) : [])];
   await recordEvents(
     tx,
-    types.map((type) => ({ ...event, type })),
+    responseEventTypes(created, finished).map((type) => ({ ...event, type })),
   );
 }
 
+const responseEventTypes = (created: boolean, finished: boolean): WebhookEventType[] => [
+  created ? 'response.created' : 'response.updated',
+  ...(finished ? (['response.finished'] as const) : []),
+];
+
 /**
- * A new session's response (`newSession`): the same outcome as starting one and then updating it, in
- * fewer statements. Its lead is settled first with its counts (a new visitor, one statement for both: the
- * environment's lead with the answered e-mail, or a new anonymous lead), then one insert with the answers.
+ * A new session's response (`newSession`) of a known visitor: the same outcome as starting one and then
+ * updating it, in fewer statements. Its lead is settled first with its counts (the environment's lead
+ * with the answered e-mail, else the visitor's), then one insert with the answers.
  */
 async function createResponse(tx: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
   const data = mergeAnswers([], input.answers, components);
   if (input.finish) requireAnswered(form, data);
   const email = emailOf(data);
-  const delta = { visits: 1, completions: input.finish ? 1 : 0 };
-  let leadId: string;
-  let counts: LeadFormCounts;
-  if (!input.visitorLeadId) {
-    ({ leadId, ...counts } = await countNewVisitor(tx, form.environmentId, form.id, email, delta));
-  } else {
-    const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-    leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
-    counts = await addLeadFormCounts(tx, leadId, form.id, delta);
-  }
+  const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
+  const leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
+  const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
   const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished: input.finish, ...counts }));
   // The session was drawn at random just now: no response can have it.
   if (!inserted) throw new Error('a new session already had a response');
   await recordResponseEvents(tx, form, inserted, true, input.finish, now);
   return { response: inserted, created: true };
+}
+
+/**
+ * A new visitor's new session (`newSession`, no visitor lead yet: the common first submission) in one
+ * statement, which is its own transaction: the lead and its counts (newVisitorCountsCtes), the response
+ * with its answers, its events with their deliveries and NOTIFYs commit together or not at all. Two
+ * round trips with the form's lookup, where BEGIN, lead, insert, events and COMMIT took six. The lead,
+ * counts and stored address are chosen by the statement; the events' payloads get them from its row.
+ */
+async function startNewVisitorResponse(db: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
+  const { form } = input;
+  const data = mergeAnswers([], input.answers, components);
+  if (input.finish) requireAnswered(form, data);
+  const counts = { visits: 1, completions: input.finish ? 1 : 0 };
+  // Lead and stored address are placeholders until the statement has chosen them (`changed` below).
+  const { truncatedIp: _candidate, ...fresh } = newResponseRow(input, '', now, { data, finished: input.finish, ...counts });
+  const row: ResponseRow = { ...fresh, ip: '', version: RESPONSE_FORMAT_VERSION };
+  const changes = sql`${newVisitorCountsCtes(form.environmentId, form.id, emailOf(data), counts)},
+    changed as (
+      insert into ${responses} (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
+        visited_form, completed_form, version, created_at, updated_at, data_updated_at)
+      select ${row.id}::text, ${row.environmentId}::text, ${row.formId}::text, stats.lead_id, ${row.sessionId}::text, ${JSON.stringify(row.data)}::jsonb,
+        ${row.finished}::boolean, ${JSON.stringify(row.meta)}::jsonb, ${storedIpOf(row.environmentId, input.context.ip)}, ${row.country}::text,
+        stats.visits, stats.completions, ${row.version}::text, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      from stats
+      returning lead_id, ip, visited_form, completed_form
+    )`;
+  // What toResponseObject takes from the chosen columns: meta.leadId and personAttributes.
+  const dataPatch = sql`jsonb_build_object('meta', ${JSON.stringify(row.meta)}::jsonb || jsonb_build_object('leadId', changed.lead_id),
+    'personAttributes', jsonb_build_object('ip', changed.ip, 'country', ${row.country}::text, 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
+  const known = toResponseObject(row, now, Number.POSITIVE_INFINITY) as unknown as Record<string, unknown>;
+  const events = responseEventTypes(true, input.finish).map((type) => ({ environmentId: form.environmentId, type, formId: form.id, responseId: row.id, data: known, at: now }));
+  // No ON CONFLICT on the session: it was drawn at random just now, and a clash fails the whole statement.
+  const chosen = await recordEventsOfChange<{ lead_id: string; ip: string; visited_form: number; completed_form: number }>(db, changes, events, dataPatch);
+  if (!chosen) throw new Error('the new response was not stored');
+  const response: ResponseRow = { ...row, leadId: chosen.lead_id, ip: chosen.ip, visitedForm: Number(chosen.visited_form), completedForm: Number(chosen.completed_form) };
+  return { response, created: true };
 }
 
 /** A new response of the session: who, where from, when, with its first answers and counts. */

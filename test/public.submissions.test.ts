@@ -6,7 +6,7 @@ import { AppError } from '../src/errors.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
 import { toResponseObject } from '../src/responses/model.ts';
-import { prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
+import { findFormAndResponse, prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
 import { createTenant, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf, testAnswerLimits } from './public-helpers.ts';
 import type { Database } from '../src/db/client.ts';
@@ -271,5 +271,43 @@ describe("a new visitor's first submission (a new session, no lead yet: one stat
     expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ visits: 1 })]);
     expect((await eventsOf(response.id)).map((e) => e.type)).toEqual(['response.created']);
     expect(await storedResponse(response.id)).toMatchObject({ data: [expect.objectContaining({ questionId: role().id })] });
+  });
+});
+
+describe('an update of the response as read with the form (seen: one statement while the row is unchanged)', () => {
+  const seenOf = async (id: string) => (await findFormAndResponse(db, form.id, id))!.response!;
+
+  it('writes the answers and its event when the row is still as read', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    const { response: updated, created } = await submit({ [dropdown().id]: '1-10' }, { sessionId, seen: await seenOf(response.id) });
+    expect(created).toBe(false);
+    const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
+    expect(updated).toEqual(stored);
+    expect(stored!.data.map((a) => a.questionId)).toEqual([dropdown().id, role().id]);
+    const [, event] = await db.select().from(outboxEvents).where(eq(outboxEvents.responseId, response.id)).orderBy(asc(outboxEvents.seq));
+    expect(event).toMatchObject({ type: 'response.updated', payload: { data: view(stored!) } });
+  });
+
+  it('loses nothing when the row changed after it was read: the locked transaction merges into the newer row', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    const stale = await seenOf(response.id);
+    await submit({ [dropdown().id]: '11-50' }, { sessionId, seen: await seenOf(response.id) });
+    const { response: last } = await submit({ [role().id]: 'CTO' }, { sessionId, seen: stale });
+    expect(last.data.map((a) => [a.questionId, a.response.selected ?? a.response.input])).toEqual([
+      [dropdown().id, '11-50'],
+      [role().id, 'CTO'],
+    ]);
+    const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
+    expect(stored).toEqual(last);
+  });
+
+  it('a finished response refuses it, as without the read', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [identity().id]: { firstName: 'Jo', emailAddress: `jo.${createId()}@ten.io` } }, { sessionId });
+    const stale = await seenOf(response.id);
+    await submit({}, { sessionId, finish: true });
+    await expect(submit({ [role().id]: 'late' }, { sessionId, seen: stale })).rejects.toThrow('Response is already finished');
   });
 });

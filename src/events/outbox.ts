@@ -127,9 +127,9 @@ export interface ChangeEvent {
  * deliveries and NOTIFYs are stored by that same statement, so they commit with the change or not at
  * all. `changes` are the statement's CTEs, the last named `changed` with the one changed row;
  * `dataPatch`, jsonb over `changed`, is merged into each event's `data` (what only the statement
- * knows: ids and counts it chose). Returns `changed`'s row (none if it changed nothing).
+ * knows: ids and counts it chose; none by default). Returns `changed`'s row (none if it changed nothing).
  */
-export async function recordEventsOfChange<Row>(db: Db, changes: SQL, events: readonly ChangeEvent[], dataPatch: SQL): Promise<Row | undefined> {
+export async function recordEventsOfChange<Row>(db: Db, changes: SQL, events: readonly ChangeEvent[], dataPatch = sql`'{}'::jsonb`): Promise<Row | undefined> {
   const recorded = events.map((event, order) => {
     const id = `evt_${createId()}`;
     const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };

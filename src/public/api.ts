@@ -20,7 +20,7 @@ import { findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, t
 import { appErrorOf } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
-import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponseSession, type PublicContext, type PublicDeps } from './http.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
@@ -189,9 +189,10 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
 
   app.patch('/s/:formId/responses/:responseId', async (c) => {
     const responseId = c.req.param('responseId');
-    const found = await liveFormWithResponseSession(db, c.req.param('formId'), responseId);
+    const found = await liveFormWithResponse(db, c.req.param('formId'), responseId);
     if (!found) return c.json(FORM_NOT_FOUND, 404);
-    const { form, responseSessionId: sessionId } = found;
+    const { form, response: seen } = found;
+    const sessionId = seen?.row.sessionId;
     if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
@@ -213,6 +214,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         finish: parsed.data.finished,
         context: context(c),
         mustExist: true,
+        seen,
       });
       await syncResponseUploads(db, form, submitted);
       const { response } = submitted;

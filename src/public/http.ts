@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
-import { findFormAndResponseSession, type AnswerLimits } from '../responses/submissions.service.ts';
+import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
 import { renderClosedPage, renderMessagePage } from './render.ts';
 import { isHttps } from './request-info.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
@@ -49,9 +49,9 @@ export async function liveForm(db: Db, formId: string): Promise<Form | undefined
 
 const isLive = (form: Form) => form.status === 'published' || form.status === 'closed';
 
-/** `liveForm`, with the session of its response `responseId` (null if none), in one statement. */
-export async function liveFormWithResponseSession(db: Db, formId: string, responseId: string): Promise<{ form: Form; responseSessionId: string | null } | undefined> {
-  const found = await findFormAndResponseSession(db, formId, responseId);
+/** `liveForm`, with its response `responseId` as it is now (undefined if none), in one statement. */
+export async function liveFormWithResponse(db: Db, formId: string, responseId: string): Promise<{ form: Form; response: SeenResponse | undefined } | undefined> {
+  const found = await findFormAndResponse(db, formId, responseId);
   return found && isLive(found.form) ? found : undefined;
 }
 

@@ -2,10 +2,11 @@
  * Benchmark child: the minimal baseline for the public JSON submissions — node:http and postgres.js
  * running the same SQL transactions the service runs for the bench's sessions
  * (responses/submissions.service.ts, events/outbox.ts, leads/leads.service.ts) and answering the same
- * JSON: start (POST /s/:formId/responses: form, begin, lead and counts, insert, event, commit), update
- * and finish (PATCH /s/:formId/responses/:id: form and the response's session, begin, lock, [counts,]
- * update and event(s) pipelined, commit). Written only for the benchmark: no framework, no validation
- * of the answers, no rate limit, no headers beyond content-type.
+ * JSON: start (POST /s/:formId/responses: form, then one statement for lead, counts, response and
+ * event), update (PATCH /s/:formId/responses/:id: form with the response and its version, then one
+ * statement for the update and its event while the row is unchanged) and finish (the same PATCH: begin,
+ * lock, counts, update and events pipelined, commit). Written only for the benchmark: no framework, no
+ * validation of the answers, no rate limit, no headers beyond content-type.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,7 +21,9 @@ interface FormRow {
   id: string;
   environment_id: string;
   status: string;
-  response_session: string | null;
+  /** The response of an update, as read with the form, and its version (xmin). */
+  response: Record<string, unknown> | null;
+  response_version: string | null;
 }
 
 const sessionKey = (token: string) => `api:${createHash('sha256').update(token).digest('base64url')}`;
@@ -43,7 +46,7 @@ async function recordEvents(tx: postgres.TransactionSql, environmentId: string, 
     return { id, type, payload: JSON.stringify({ type, timestamp: at.toISOString(), data: row }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId, formId, eventType: type }) };
   });
   const values = events.flatMap((e) => [e.id, environmentId, e.type, formId, row.id as string, e.payload, at.toISOString()]);
-  const rows = events.map((_, i) => `($${i * 7 + 1}, $${i * 7 + 2}, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}, $${i * 7 + 6}::jsonb, $${i * 7 + 7}::timestamptz)`);
+  const rows = events.map((_, i) => `($${i * 7 + 1}, $${i * 7 + 2}, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}, $${i * 7 + 6}::text::jsonb, $${i * 7 + 7}::timestamptz)`);
   const base = values.length;
   const notices = events.map((_, i) => `($${base + i * 2 + 1}, $${base + i * 2 + 2})`);
   await tx.unsafe(
@@ -61,12 +64,13 @@ async function recordEvents(tx: postgres.TransactionSql, environmentId: string, 
   );
 }
 
-/** The form; for an update, with the session of the response in the same statement. */
+/** The form; for an update, with the response and its version in the same statement. */
 const liveForm = async (formId: string, responseId: string | undefined) =>
   (
-    await sql<FormRow[]>`select id, environment_id, status,
-      ${responseId === undefined ? sql`null` : sql`(select r.session_id from responses r where r.form_id = forms.id and r.id = ${responseId})`} as response_session
-      from forms where id = ${formId} and deleted_at is null`
+    await sql<FormRow[]>`select f.id, f.environment_id, f.status,
+      ${responseId === undefined ? sql`null` : sql`to_jsonb(r)`} as response, ${responseId === undefined ? sql`null` : sql`r.xmin::text`} as response_version
+      from forms f ${responseId === undefined ? sql`` : sql`left join responses r on r.form_id = f.id and r.id = ${responseId}`}
+      where f.id = ${formId} and f.deleted_at is null`
   )[0];
 
 async function readJson(req: IncomingMessage): Promise<{ answers: Answers; finished?: boolean }> {
@@ -82,31 +86,72 @@ async function start(res: ServerResponse, form: FormRow, body: { answers: Answer
   const data = shaped(body.answers);
   const email = String((Object.values(body.answers)[0] as { workEmailAddress?: string })?.workEmailAddress ?? '').toLowerCase();
   const now = new Date();
-  const row = await sql.begin(async (tx) => {
-    const [counts] = await tx`with lead as (
-        insert into leads (id, environment_id, email) values (${createId()}, ${form.environment_id}, ${email})
-        on conflict (environment_id, email) do update set updated_at = now() returning id
-      )
+  const responseId = createId();
+  const eventId = `evt_${createId()}`;
+  const known = { id: responseId, createdAt: now.toISOString(), updatedAt: now.toISOString(), dataUpdatedAt: now.toISOString(), finished: false, status: 2, formId: form.id, version: '2.0', data };
+  const payload = JSON.stringify({ type: 'response.created', timestamp: now.toISOString(), data: known });
+  const notice = JSON.stringify({ type: 'outbox-event', eventId, environmentId: form.environment_id, formId: form.id, eventType: 'response.created' });
+  // One statement, its own transaction: lead, counts, response, event, deliveries and NOTIFY.
+  const [row] = await sql`with lead as (
+      insert into leads (id, environment_id, email) values (${createId()}, ${form.environment_id}, ${email})
+      on conflict (environment_id, email) do update set updated_at = now() returning id
+    ), stats as (
       insert into lead_form_stats (lead_id, form_id, visits, completions) select id, ${form.id}, 1, 0 from lead
       on conflict (lead_id, form_id) do update set visits = greatest(lead_form_stats.visits + 1, 0), completions = greatest(lead_form_stats.completions + 0, 0)
-      returning lead_id, visits, completions`;
-    const [inserted] = await tx`insert into responses (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
-        visited_form, completed_form, created_at, updated_at, data_updated_at)
-      values (${createId()}, ${form.environment_id}, ${form.id}, ${counts!.lead_id}, ${sessionKey(resumeToken)}, ${JSON.stringify(data)}::jsonb, false,
-        ${JSON.stringify({ source: 'api' })}::jsonb, '127.0.0.1', '', ${counts!.visits}, ${counts!.completions}, ${now}, ${now}, ${now})
-      returning *`;
-    await recordEvents(tx, form.environment_id, form.id, ['response.created'], inserted!, now);
-    return inserted!;
-  });
-  send(res, 201, { id: row.id, visitorToken: 'baseline', finished: row.finished, status: 2, resumeToken });
+      returning lead_id, visits, completions
+    ), changed as (
+      insert into responses (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
+        visited_form, completed_form, version, created_at, updated_at, data_updated_at)
+      select ${responseId}, ${form.environment_id}, ${form.id}, stats.lead_id, ${sessionKey(resumeToken)}, ${JSON.stringify(data)}::text::jsonb, false,
+        ${JSON.stringify({ source: 'api' })}::text::jsonb, (select case ip_storage when 'none' then '' else '127.0.0.1' end from environments where id = ${form.environment_id}), '',
+        stats.visits, stats.completions, '2.0', ${now}, ${now}, ${now}
+      from stats returning id, finished, lead_id, ip, visited_form, completed_form
+    ), event as (
+      insert into outbox_events (id, environment_id, type, form_id, response_id, payload, created_at)
+      select ${eventId}, ${form.environment_id}, 'response.created', ${form.id}, changed.id,
+        jsonb_set(${payload}::text::jsonb, '{data}', (${payload}::text::jsonb -> 'data') || jsonb_build_object('meta', jsonb_build_object('source', 'api', 'leadId', changed.lead_id),
+          'personAttributes', jsonb_build_object('ip', changed.ip, 'country', '', 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))), ${now}
+      from changed returning id, seq, environment_id, type, form_id, response_id
+    ), delivery as (
+      insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+      select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+      from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
+        and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
+    )
+    select changed.id, changed.finished, pg_notify(${CHANNEL}, ${notice})::text from changed, event`;
+  send(res, 201, { id: row!.id, visitorToken: 'baseline', finished: row!.finished, status: 2, resumeToken });
 }
 
 async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, body: { answers: Answers; finished?: boolean }) {
   const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  const sessionId = form.response_session;
+  const seen = form.response;
+  const sessionId = seen?.session_id as string | undefined;
   if (!token || !sessionId || sessionId !== sessionKey(token)) return send(res, 404, { message: 'Response not found' });
   const finish = body.finished === true;
   const now = new Date();
+  if (!finish && !seen!.finished) {
+    // The answers only, while the row is the version read: the update and its event in one statement.
+    const data = [...(seen!.data as unknown[]), ...shaped(body.answers)];
+    const updated = { ...seen!, data, updated_at: now, data_updated_at: now };
+    const eventId = `evt_${createId()}`;
+    const payload = JSON.stringify({ type: 'response.updated', timestamp: now.toISOString(), data: updated });
+    const notice = JSON.stringify({ type: 'outbox-event', eventId, environmentId: form.environment_id, formId: form.id, eventType: 'response.updated' });
+    const [stored] = await sql`with changed as (
+        update responses set data = ${JSON.stringify(data)}::text::jsonb, updated_at = ${now}, data_updated_at = ${now}
+        where id = ${seen!.id as string} and xmin::text = ${form.response_version!} and not finished returning id
+      ), event as (
+        insert into outbox_events (id, environment_id, type, form_id, response_id, payload, created_at)
+        select ${eventId}, ${form.environment_id}, 'response.updated', ${form.id}, changed.id, ${payload}::text::jsonb, ${now}
+        from changed returning id, seq, environment_id, type, form_id, response_id
+      ), delivery as (
+        insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+        select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+        from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
+          and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
+      )
+      select changed.id, pg_notify(${CHANNEL}, ${notice})::text from changed, event`;
+    if (stored) return send(res, 200, { id: stored.id, visitorToken: 'baseline', finished: false, status: 2 });
+  }
   const row = await sql.begin(async (tx) => {
     const [locked] = await tx`select * from responses where form_id = ${form.id} and session_id = ${sessionId} for update`;
     const data = [...(locked!.data as unknown[]), ...shaped(body.answers)];
@@ -122,7 +167,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
     const updated: Record<string, unknown> = { ...locked!, data, finished: finish, updated_at: now, data_updated_at: dataUpdatedAt, visited_form: visited, completed_form: completed };
     // The update and the events pipelined, as the service sends them.
     await Promise.all([
-      tx`update responses set data = ${JSON.stringify(data)}::jsonb, finished = ${finish}, updated_at = ${now},
+      tx`update responses set data = ${JSON.stringify(data)}::text::jsonb, finished = ${finish}, updated_at = ${now},
         data_updated_at = ${dataUpdatedAt}, visited_form = ${visited}, completed_form = ${completed}
       where id = ${locked!.id}`,
       recordEvents(tx, form.environment_id, form.id, finish ? ['response.updated', 'response.finished'] : ['response.updated'], updated, now),

@@ -2,7 +2,8 @@
  * The transactional outbox. `recordEvent(tx, …)` runs inside the transaction of the change it
  * describes: it stores the event, one pending delivery per matching enabled webhook endpoint, and a
  * NOTIFY. All three commit with the change or vanish with its rollback, so a committed change always
- * has its event and deliveries, and a rolled-back one never sends anything.
+ * has its event and deliveries, and a rolled-back one never sends anything. A change made by one
+ * statement without a transaction records them in that statement instead (`recordEventsOfChange`).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';

@@ -8,8 +8,12 @@
  * its answers (keyed by questionId) into what the previous one committed, none is lost, and a
  * session never gets two responses. A session id drawn at random by the same request (`newSession`:
  * a new resume token or page session) cannot have a response yet: that response is created by one
- * insert with its answers, without the lock and update. The response's events (response.created/updated/finished) are
- * recorded in the same transaction (events/outbox.ts), in the order the row lock gives them.
+ * insert with its answers, without the lock and update; for a new visitor (no lead yet) the lead,
+ * counts, response and events are one statement, its own transaction. An update that only changes the
+ * answers of a response read with the form (`seen`) is one statement that writes only if the row is
+ * still the version read, else the locked transaction runs. The response's events
+ * (response.created/updated/finished) are recorded in the same transaction or statement
+ * (events/outbox.ts), in the order the row lock gives them.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';

@@ -64,6 +64,13 @@ async function recordEvents(tx: postgres.TransactionSql, environmentId: string, 
   );
 }
 
+/** The one-statement paths' CTE body storing the deliveries of the CTE `event` (events/outbox.ts `recordEventsOfChange`). */
+const deliveriesOfEvent = () => sql`
+  insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+  from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
+    and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])`;
+
 /** The form; for an update, with the response and its version in the same statement. */
 const liveForm = async (formId: string, responseId: string | undefined) =>
   (
@@ -112,12 +119,7 @@ async function start(res: ServerResponse, form: FormRow, body: { answers: Answer
         jsonb_set(${payload}::text::jsonb, '{data}', (${payload}::text::jsonb -> 'data') || jsonb_build_object('meta', jsonb_build_object('source', 'api', 'leadId', changed.lead_id),
           'personAttributes', jsonb_build_object('ip', changed.ip, 'country', '', 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))), ${now}
       from changed returning id, seq, environment_id, type, form_id, response_id
-    ), delivery as (
-      insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
-      select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
-      from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
-        and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
-    )
+    ), delivery as (${deliveriesOfEvent()})
     select changed.id, changed.finished, pg_notify(${CHANNEL}, ${notice})::text from changed, event`;
   send(res, 201, { id: row!.id, visitorToken: 'baseline', finished: row!.finished, status: 2, resumeToken });
 }
@@ -143,12 +145,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
         insert into outbox_events (id, environment_id, type, form_id, response_id, payload, created_at)
         select ${eventId}, ${form.environment_id}, 'response.updated', ${form.id}, changed.id, ${payload}::text::jsonb, ${now}
         from changed returning id, seq, environment_id, type, form_id, response_id
-      ), delivery as (
-        insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
-        select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
-        from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
-          and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
-      )
+      ), delivery as (${deliveriesOfEvent()})
       select changed.id, pg_notify(${CHANNEL}, ${notice})::text from changed, event`;
     if (stored) return send(res, 200, { id: stored.id, visitorToken: 'baseline', finished: false, status: 2 });
   }

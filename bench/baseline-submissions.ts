@@ -39,6 +39,14 @@ function shaped(answers: Answers) {
   }));
 }
 
+/** The CTE body storing the deliveries of the CTE `event`, as every outbox statement does (events/outbox.ts). */
+const DELIVERIES_OF_EVENT = `
+  insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+  from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
+    and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])`;
+const deliveriesOfEvent = () => sql.unsafe(DELIVERIES_OF_EVENT);
+
 /** The outbox's statement for the events of one change (events/outbox.ts `recordEvents`). */
 async function recordEvents(tx: postgres.TransactionSql, environmentId: string, formId: string, types: string[], row: Record<string, unknown>, at: Date) {
   const events = types.map((type) => {
@@ -52,24 +60,14 @@ async function recordEvents(tx: postgres.TransactionSql, environmentId: string, 
   await tx.unsafe(
     `with event as (
       insert into outbox_events (id, environment_id, type, form_id, response_id, payload, created_at) values ${rows.join(', ')}
-      returning id, seq, environment_id, type, form_id
-    )
-    select event.id, event.seq,
-           array(select w.id from webhook_endpoints w where w.environment_id = event.environment_id and w.enabled
-                 and w.event_types @> array[event.type]::text[] and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])) as endpoints,
-           pg_notify('${CHANNEL}', notice.body)::text as notified
+      returning id, seq, environment_id, type, form_id, response_id
+    ), delivery as (${DELIVERIES_OF_EVENT})
+    select event.id, pg_notify('${CHANNEL}', notice.body)::text as notified
     from event join (values ${notices.join(', ')}) as notice (id, body) on notice.id = event.id
     order by event.seq`,
     [...values, ...events.flatMap((e) => [e.id, e.notice])],
   );
 }
-
-/** The one-statement paths' CTE body storing the deliveries of the CTE `event` (events/outbox.ts `recordEventsOfChange`). */
-const deliveriesOfEvent = () => sql`
-  insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
-  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
-  from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
-    and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])`;
 
 /** The form; for an update, with the response and its version in the same statement. */
 const liveForm = async (formId: string, responseId: string | undefined) =>

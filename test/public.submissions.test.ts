@@ -1,7 +1,7 @@
 /** The write side (submissions.service, leads.service) on the real database: lifecycle, status codes, leads. */
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { leads, outboxEvents } from '../src/db/schema.ts';
+import { leads, outboxEvents, responses } from '../src/db/schema.ts';
 import { AppError } from '../src/errors.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
@@ -301,6 +301,16 @@ describe('an update of the response as read with the form (seen: one statement w
     ]);
     const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
     expect(stored).toEqual(last);
+  });
+
+  it('a response deleted after it was read is not found, and nothing is written', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    const stale = await seenOf(response.id);
+    await db.delete(responses).where(eq(responses.id, response.id));
+    await expect(submit({ [role().id]: 'CTO' }, { sessionId, seen: stale, mustExist: true })).rejects.toThrow('Response not found');
+    expect((await responsesOf(db, form.id)).filter((r) => r.sessionId === sessionId)).toEqual([]);
+    expect((await db.select().from(outboxEvents).where(eq(outboxEvents.responseId, response.id))).map((e) => e.type)).toEqual(['response.created']);
   });
 
   it('a finished response refuses it, as without the read', async () => {

@@ -38,7 +38,7 @@ export interface NewEvent {
 
 /**
  * A delivery id; it is the `webhook-id` header, the same on every attempt and re-send. `msg_` and a
- * random UUID's 32 hex digits, the shape `NEW_DELIVERY_ID_SQL` gives the deliveries a statement stores.
+ * random UUID's 32 hex digits, the shape `NEW_DELIVERY_ID_SQL` gives the deliveries `recordEvents` stores.
  */
 export const deliveryId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 const NEW_DELIVERY_ID_SQL = sql`'msg_' || replace(gen_random_uuid()::text, '-', '')`;
@@ -51,8 +51,8 @@ const endpointTakes = (endpoint: SQL, event: SQL) => sql`${endpoint}.environment
 /**
  * Records `event` in the transaction `tx` (see the module comment). Returns the event's id.
  *
- * One statement stores the event, finds the endpoints that take it and sends the NOTIFY (one round
- * trip: this runs in every submission); deliveries are a second one only when an endpoint matches.
+ * One statement stores the event and its deliveries (one per endpoint that takes it) and sends the
+ * NOTIFY: one round trip, whatever the endpoints.
  */
 export async function recordEvent(tx: Db, event: NewEvent): Promise<string> {
   const [id] = await recordEvents(tx, [event]);
@@ -61,111 +61,56 @@ export async function recordEvent(tx: Db, event: NewEvent): Promise<string> {
 
 /**
  * `recordEvent` for several events of one change (a response updated and finished), in the same
- * statements: their `seq` follows the list's order. Returns their ids in that order.
+ * statement: their `seq` follows the list's order. Returns their ids in that order.
  */
 export async function recordEvents(tx: Db, events: readonly NewEvent[]): Promise<string[]> {
-  const recorded = events.map((event) => {
-    const id = `evt_${createId()}`;
-    const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
-    const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
-    return { id, event, payload, notice };
-  });
-  // A multi-row VALUES inserts its rows in order, so the events' seq follows the list.
-  const rows = rowsOf<{ id: string; seq: number; endpoints: string[] }>(
-    await tx.execute(sql`
-      with event as (
-        insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
-        values ${sql.join(
-          recorded.map(
-            ({ id, event, payload }) =>
-              sql`(${id}, ${event.environmentId}, ${event.type}, ${event.formId}, ${event.responseId ?? null}, ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz)`,
-          ),
-          sql`, `,
-        )}
-        returning id, seq, environment_id, type, form_id
-      )
-      select event.id, event.seq,
-             array(select w.id from ${webhookEndpoints} w where ${endpointTakes(sql`w`, sql`event`)}) as endpoints,
-             pg_notify(${EVENTS_CHANNEL}, notice.body)::text as notified
-      from event join (values ${sql.join(
-        recorded.map(({ id, notice }) => sql`(${id}, ${JSON.stringify(notice)})`),
-        sql`, `,
-      )}) as notice (id, body) on notice.id = event.id
-      order by event.seq`),
-  );
-  const deliveries = rows.flatMap((row) => {
-    const { event } = recorded.find((r) => r.id === row.id)!;
-    return row.endpoints.map((endpointId) => {
-      const delivery = deliveryId();
-      return {
-        id: delivery,
-        environmentId: event.environmentId,
-        endpointId,
-        eventId: row.id,
-        eventSeq: Number(row.seq),
-        orderingKey: event.responseId ?? delivery,
-        nextAttemptAt: sql`now()`,
-      };
-    });
-  });
-  if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
-  return recorded.map(({ id }) => id);
-}
-
-/** An event of a response whose row the same statement writes (`recordEventsOfChange`). */
-export interface ChangeEvent {
-  environmentId: string;
-  type: WebhookEventType;
-  formId: string;
-  responseId: string;
-  /** The payload's `data` as far as it is known before the statement; `dataPatch` completes it. */
-  data: Record<string, unknown>;
-  at: Date;
+  const rows = rowsOf<{ event_id: string }>(await tx.execute(eventsStatement(events)));
+  return rows.map((row) => row.event_id);
 }
 
 /**
  * `recordEvents` for a change made by one statement with no transaction around it: the events, their
  * deliveries and NOTIFYs are stored by that same statement, so they commit with the change or not at
- * all. `changes` are the statement's CTEs, the last named `changed` with the one changed row;
- * `dataPatch`, jsonb over `changed`, is merged into each event's `data` (what only the statement
- * knows: ids and counts it chose; none by default). Returns `changed`'s row (none if it changed nothing).
+ * all. `change.ctes` are the statement's CTEs, the last named `changed` with the one changed row;
+ * `change.dataPatch`, jsonb over `changed`, is merged into each event's `data` (what only the statement
+ * knows: ids and counts it chose). Returns `changed`'s row (none if it changed nothing, and then no
+ * event is stored either).
  */
-export async function recordEventsOfChange<Row>(db: Db, changes: SQL, events: readonly ChangeEvent[], dataPatch = sql`'{}'::jsonb`): Promise<Row | undefined> {
+export async function recordEventsOfChange<Row>(db: Db, events: readonly NewEvent[], change: { ctes: SQL; dataPatch?: SQL }): Promise<Row | undefined> {
+  return rowsOf<Row>(await db.execute(eventsStatement(events, change)))[0];
+}
+
+/**
+ * The statement of `recordEvents` and `recordEventsOfChange`: the events in the list's order (a
+ * multi-row insert from a sorted select numbers them so), a delivery per endpoint that takes each (its
+ * ordering key the response, else the event: one delivery per endpoint and event), a NOTIFY per event.
+ * It returns a row per event, in order: `event_id`, and with a change, `changed`'s columns.
+ */
+function eventsStatement(events: readonly NewEvent[], change?: { ctes: SQL; dataPatch?: SQL }): SQL {
   const recorded = events.map((event, order) => {
     const id = `evt_${createId()}`;
     const payload: EventPayload = { type: event.type, timestamp: event.at.toISOString(), data: event.data };
     const notice: NodeEvent = { type: 'outbox-event', eventId: id, environmentId: event.environmentId, formId: event.formId, eventType: event.type };
-    return {
-      row: sql`(${id}::text, ${event.environmentId}::text, ${event.type}::text, ${event.formId}::text, ${event.responseId}::text,
-        ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${order}::integer)`,
-      notice: sql`(${id}::text, ${JSON.stringify(notice)}::text)`,
-    };
+    return sql`(${id}::text, ${event.environmentId}::text, ${event.type}::text, ${event.formId}::text, ${event.responseId ?? null}::text,
+      ${JSON.stringify(payload)}::jsonb, ${event.at.toISOString()}::timestamptz, ${order}::integer, ${JSON.stringify(notice)}::text)`;
   });
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      with ${changes},
-      event as (
-        insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
-        select e.id, e.environment_id, e.type, e.form_id, e.response_id, jsonb_set(e.payload, '{data}', (e.payload -> 'data') || ${dataPatch}), e.created_at
-        from changed cross join (values ${sql.join(
-          recorded.map((r) => r.row),
-          sql`, `,
-        )}) as e (id, environment_id, type, form_id, response_id, payload, created_at, ord)
-        -- In the list's order: the events' seq follows it.
-        order by e.ord
-        returning id, seq, environment_id, type, form_id, response_id
-      ),
-      delivery as (
-        insert into ${webhookDeliveries} (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
-        select ${NEW_DELIVERY_ID_SQL}, event.environment_id, w.id, event.id, event.seq, event.response_id, now()
-        from event join ${webhookEndpoints} w on ${endpointTakes(sql`w`, sql`event`)}
-      )
-      select changed.*, pg_notify(${EVENTS_CHANNEL}, notice.body)::text as notified
-      from changed, event join (values ${sql.join(
-        recorded.map((r) => r.notice),
-        sql`, `,
-      )}) as notice (id, body) on notice.id = event.id
-      order by event.seq`),
-  );
-  return rows[0];
+  const payload = change?.dataPatch ? sql`jsonb_set(e.payload, '{data}', (e.payload -> 'data') || ${change.dataPatch})` : sql`e.payload`;
+  return sql`
+    with ${change ? sql`${change.ctes},` : sql``}
+    e (id, environment_id, type, form_id, response_id, payload, created_at, ord, notice) as (values ${sql.join(recorded, sql`, `)}),
+    event as (
+      insert into ${outboxEvents} (id, environment_id, type, form_id, response_id, payload, created_at)
+      select e.id, e.environment_id, e.type, e.form_id, e.response_id, ${payload}, e.created_at
+      from ${change ? sql`changed cross join e` : sql`e`}
+      order by e.ord
+      returning id, seq, environment_id, type, form_id, response_id
+    ),
+    delivery as (
+      insert into ${webhookDeliveries} (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
+      select ${NEW_DELIVERY_ID_SQL}, event.environment_id, w.id, event.id, event.seq, coalesce(event.response_id, event.id), now()
+      from event join ${webhookEndpoints} w on ${endpointTakes(sql`w`, sql`event`)}
+    )
+    select ${change ? sql`changed.*, ` : sql``}event.id as event_id, pg_notify(${EVENTS_CHANNEL}, e.notice)::text as notified
+    from ${change ? sql`changed, ` : sql``}event join e on e.id = event.id
+    order by event.seq`;
 }

@@ -25,7 +25,7 @@ import type { FieldError, StoredComponent, StoredStep } from '../forms/component
 import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
-import { recordEvents, recordEventsOfChange, type WebhookEventType } from '../events/outbox.ts';
+import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { RESPONSE_FORMAT_VERSION, toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -217,25 +217,17 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     // The locked row and the changes are the updated row (no column changes on its own), so its events
     // are sent with the update: pipelined on the transaction's connection, one round trip for both.
     const updated: ResponseRow = { ...row, ...changes };
-    await Promise.all([updateResponse(tx, row.id, changes), recordResponseEvents(tx, form, updated, created, input.finish, now)]);
+    await Promise.all([updateResponse(tx, row.id, changes), recordEvents(tx, responseEvents(form, updated, created, input.finish, now))]);
     return { response: updated, created };
   });
 }
 
-/** The outbox, in the submission's transaction: the events commit or roll back with the change. */
-async function recordResponseEvents(tx: Db, form: Form, row: ResponseRow, created: boolean, finished: boolean, now: Date) {
-  const responseObject = toResponseObject(row, now, Number.POSITIVE_INFINITY);
-  const event = { environmentId: form.environmentId, formId: form.id, responseId: row.id, data: responseObject, at: now };
-  await recordEvents(
-    tx,
-    responseEventTypes(created, finished).map((type) => ({ ...event, type })),
-  );
+/** The events of a submission that leaves the response as `row`: created or updated, then finished. */
+function responseEvents(form: Form, row: ResponseRow, created: boolean, finished: boolean, now: Date): NewEvent[] {
+  const types: WebhookEventType[] = [created ? 'response.created' : 'response.updated', ...(finished ? (['response.finished'] as const) : [])];
+  const data = toResponseObject(row, now, Number.POSITIVE_INFINITY);
+  return types.map((type) => ({ environmentId: form.environmentId, type, formId: form.id, responseId: row.id, data, at: now }));
 }
-
-const responseEventTypes = (created: boolean, finished: boolean): WebhookEventType[] => [
-  created ? 'response.created' : 'response.updated',
-  ...(finished ? (['response.finished'] as const) : []),
-];
 
 /**
  * A new session's response (`newSession`) of a known visitor: the same outcome as starting one and then
@@ -253,7 +245,8 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
   const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished: input.finish, ...counts }));
   // The session was drawn at random just now: no response can have it.
   if (!inserted) throw new Error('a new session already had a response');
-  await recordResponseEvents(tx, form, inserted, true, input.finish, now);
+  // The outbox, in the submission's transaction: the events commit or roll back with the change.
+  await recordEvents(tx, responseEvents(form, inserted, true, input.finish, now));
   return { response: inserted, created: true };
 }
 
@@ -285,10 +278,9 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
   // What toResponseObject takes from the chosen columns: meta.leadId and personAttributes.
   const dataPatch = sql`jsonb_build_object('meta', ${JSON.stringify(row.meta)}::jsonb || jsonb_build_object('leadId', changed.lead_id),
     'personAttributes', jsonb_build_object('ip', changed.ip, 'country', ${row.country}::text, 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
-  const known = toResponseObject(row, now, Number.POSITIVE_INFINITY) as unknown as Record<string, unknown>;
-  const events = responseEventTypes(true, input.finish).map((type) => ({ environmentId: form.environmentId, type, formId: form.id, responseId: row.id, data: known, at: now }));
+  const events = responseEvents(form, row, true, input.finish, now);
   // No ON CONFLICT on the session: it was drawn at random just now, and a clash fails the whole statement.
-  const chosen = await recordEventsOfChange<{ lead_id: string; ip: string; visited_form: number; completed_form: number }>(db, changes, events, dataPatch);
+  const chosen = await recordEventsOfChange<{ lead_id: string; ip: string; visited_form: number; completed_form: number }>(db, events, { ctes: changes, dataPatch });
   if (!chosen) throw new Error('the new response was not stored');
   const response: ResponseRow = { ...row, leadId: chosen.lead_id, ip: chosen.ip, visitedForm: Number(chosen.visited_form), completedForm: Number(chosen.completed_form) };
   return { response, created: true };
@@ -314,9 +306,7 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
     where id = ${row.id}::text and xmin::text = ${version}::text and not finished
     returning id
   )`;
-  const known = toResponseObject(updated, now, Number.POSITIVE_INFINITY) as unknown as Record<string, unknown>;
-  const events = responseEventTypes(false, false).map((type) => ({ environmentId: row.environmentId, type, formId: row.formId, responseId: row.id, data: known, at: now }));
-  const stored = await recordEventsOfChange(db, changes, events);
+  const stored = await recordEventsOfChange(db, responseEvents(input.form, updated, false, false, now), { ctes: changes });
   return stored ? { response: updated, created: false } : undefined;
 }
 

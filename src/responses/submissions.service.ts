@@ -134,7 +134,7 @@ export interface SubmitInput {
   /** Update only: a missing response is "Response not found" rather than a new one. */
   mustExist?: boolean;
   /**
-   * The response as read with the form, unlocked (`findFormAndResponseSession`), and its row version:
+   * The response as read with the form, unlocked (`findFormAndResponse`), and its row version:
    * an update that changes only its answers is then one statement (`updateSeenResponse`).
    */
   seen?: SeenResponse | undefined;

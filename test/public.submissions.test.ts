@@ -1,6 +1,6 @@
 /** The write side (submissions.service, leads.service) on the real database: lifecycle, status codes, leads. */
-import { and, asc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { leads, outboxEvents, responses } from '../src/db/schema.ts';
 import { AppError } from '../src/errors.ts';
 import type { Form } from '../src/forms/forms.service.ts';
@@ -319,5 +319,77 @@ describe('an update of the response as read with the form (seen: one statement w
     const stale = await seenOf(response.id);
     await submit({}, { sessionId, finish: true });
     await expect(submit({ [role().id]: 'late' }, { sessionId, seen: stale })).rejects.toThrow('Response is already finished');
+  });
+
+  it("a finish moves the lead's completions and the row's counts together, with both events", async () => {
+    const sessionId = createId();
+    const email = `kai.${createId()}@eleven.io`;
+    const { response } = await submit({ [identity().id]: { firstName: 'Kai', emailAddress: email } }, { sessionId });
+    const { response: done } = await submit({ [calendar().id]: false }, { sessionId, finish: true, seen: await seenOf(response.id) });
+    const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
+    expect(done).toEqual(stored);
+    expect(stored).toMatchObject({ finished: true, visitedForm: 1, completedForm: 1, leadId: response.leadId });
+    expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ formId: form.id, visits: 1, completions: 1 })]);
+    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.responseId, response.id)).orderBy(asc(outboxEvents.seq));
+    expect(events.map((e) => [e.type, e.payload.data])).toEqual([
+      ['response.created', expect.anything()],
+      ['response.updated', view(stored!)],
+      ['response.finished', view(stored!)],
+    ]);
+  });
+
+  it('two finishes of one read at once: one finishes, the other is refused, the completion counts once', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [identity().id]: { firstName: 'Lu', emailAddress: `lu.${createId()}@twelve.io` } }, { sessionId });
+    const seen = await seenOf(response.id);
+    const results = await Promise.allSettled([0, 1, 2].map(() => submit({}, { sessionId, finish: true, seen })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT', message: 'Response is already finished' });
+    expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ completions: 1 })]);
+    const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
+    expect(stored).toMatchObject({ finished: true, completedForm: 1 });
+  });
+
+  // PGlite has one connection: a second transaction can't wait on the first there.
+  it.skipIf(!inject('testDatabaseUrl'))('a finish waits for a writer holding the row, and then merges into what it committed', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [identity().id]: { firstName: 'Ny', emailAddress: `ny.${createId()}@fourteen.io` } }, { sessionId });
+    const seen = await seenOf(response.id);
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Another submission's transaction changes the row and holds its lock until released.
+    const holder = db.transaction(async (tx) => {
+      const { answers } = await prepareAnswers(form, { [dropdown().id]: '11-50' }, limits);
+      await submitAnswers(tx, { form, sessionId, answers, finish: false, context: { source: 'page', ip: '', country: '' } });
+      wrote();
+      await released;
+    });
+    await written;
+    const finishing = submit({}, { sessionId, finish: true, seen });
+    // The finish's statement is waiting on the row lock before the holder commits.
+    for (let waiting = false; !waiting; await sleep(10)) {
+      const rows = (await db.execute(sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)) as unknown as unknown[];
+      waiting = rows.length > 0;
+    }
+    release();
+    await holder;
+    const { response: done } = await finishing;
+    expect(done.data.map((a) => a.questionId)).toEqual([identity().id, dropdown().id]);
+    const [stored] = (await responsesOf(db, form.id)).filter((r) => r.id === response.id);
+    expect(stored).toEqual(done);
+    expect(stored).toMatchObject({ finished: true, completedForm: 1 });
+    expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ completions: 1 })]);
+  });
+
+  it('a finish whose read lacks a required answer is decided on the newer row', async () => {
+    const sessionId = createId();
+    const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
+    const stale = await seenOf(response.id);
+    await expect(submit({}, { sessionId, finish: true, seen: stale })).rejects.toThrow(AppError);
+    await submit({ [identity().id]: { firstName: 'Mo', emailAddress: `mo.${createId()}@thirteen.io` } }, { sessionId, seen: stale });
+    const { response: done } = await submit({}, { sessionId, finish: true, seen: stale });
+    expect(done).toMatchObject({ finished: true, completedForm: 1 });
   });
 });

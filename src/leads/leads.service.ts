@@ -153,13 +153,20 @@ export function newVisitorCountsCtes(environmentId: string, formId: string, emai
       on conflict (environment_id, email) do update set updated_at = now()
       returning id
     ),
-    stats as (
+    stats as (${addLeadFormCountsSql(sql`lead`, sql`id`, formId, delta)})`;
+}
+
+/**
+ * `addLeadFormCounts` as the body of a CTE of the caller's statement: the counts of the lead in column
+ * `leadId` of each row of `from` (a CTE) raised by `delta`; it returns `lead_id`, `visits`, `completions`.
+ */
+export function addLeadFormCountsSql(from: SQL, leadId: SQL, formId: string, delta: LeadFormCounts): SQL {
+  return sql`
       insert into ${leadFormStats} (lead_id, form_id, visits, completions)
-      select id, ${formId}, ${Math.max(delta.visits, 0)}::integer, ${Math.max(delta.completions, 0)}::integer from lead
+      select ${leadId}, ${formId}::text, ${Math.max(delta.visits, 0)}::integer, ${Math.max(delta.completions, 0)}::integer from ${from}
       on conflict (lead_id, form_id) do update
         set visits = greatest(${leadFormStats}.visits + ${delta.visits}::integer, 0), completions = greatest(${leadFormStats}.completions + ${delta.completions}::integer, 0)
-      returning lead_id, visits, completions
-    )`;
+      returning lead_id, visits, completions`;
 }
 
 function isUniqueViolation(error: unknown): boolean {

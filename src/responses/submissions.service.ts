@@ -9,9 +9,9 @@
  * session never gets two responses. A session id drawn at random by the same request (`newSession`:
  * a new resume token or page session) cannot have a response yet: that response is created by one
  * insert with its answers, without the lock and update; for a new visitor (no lead yet) the lead,
- * counts, response and events are one statement, its own transaction. An update that only changes the
- * answers of a response read with the form (`seen`) is one statement that writes only if the row is
- * still the version read, else the locked transaction runs. The response's events
+ * counts, response and events are one statement, its own transaction. An update or finish of a
+ * response read with the form (`seen`) is one statement that writes only if the row is still the
+ * version read (a finish locks it there), else the locked transaction runs. The response's events
  * (response.created/updated/finished) are recorded in the same transaction or statement
  * (events/outbox.ts), in the order the row lock gives them.
  */
@@ -23,7 +23,7 @@ import { forms, responses } from '../db/schema.ts';
 import { AppError, invalidInput } from '../errors.ts';
 import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
 import type { Form } from '../forms/forms.service.ts';
-import { addLeadFormCounts, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
+import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { RESPONSE_FORMAT_VERSION, toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
@@ -134,8 +134,8 @@ export interface SubmitInput {
   /** Update only: a missing response is "Response not found" rather than a new one. */
   mustExist?: boolean;
   /**
-   * The response as read with the form, unlocked (`findFormAndResponse`), and its row version:
-   * an update that changes only its answers is then one statement (`updateSeenResponse`).
+   * The response as read with the form, unlocked (`findFormAndResponse`), and its row version: an
+   * update or finish of a row still at that version is then one statement (`updateSeenResponse`).
    */
   seen?: SeenResponse | undefined;
   /**
@@ -288,26 +288,38 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
 
 /**
  * An update of a response as it was read with the form (`seen`, no lock taken), in one statement with its
- * events, when only its answers change: the statement writes only if the row is still the version read,
- * else it writes nothing and `undefined` sends the submission through the locked transaction (so do a
- * finish, which moves counts, and a new e-mail, which may move the lead). Two round trips with the
- * form's lookup, where BEGIN, lock, update with events and COMMIT took five.
+ * events: the statement writes only if the row is still the version read, else it writes nothing and
+ * `undefined` sends the submission through the locked transaction (so does a new e-mail, which may move
+ * the lead, and a finish that lacks a required answer, which the newer row may have). A finish locks the
+ * row in the statement first, so the lead's completion and the row's counts move together. Two round
+ * trips with the form's lookup, where the transaction took five (six for a finish).
  */
 async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult | undefined> {
   const { row, version } = seen;
-  if (input.finish || row.finished || row.sessionId !== input.sessionId) return undefined;
+  if (row.finished || row.sessionId !== input.sessionId) return undefined;
   const data = mergeAnswers(row.data, input.answers, components);
   const email = emailOf(data);
   if (email && email !== emailOf(row.data)) return undefined;
-  const updated: ResponseRow = { ...row, data, updatedAt: now, dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt };
-  const changes = sql`changed as (
-    update ${responses} set data = ${JSON.stringify(data)}::jsonb, updated_at = ${now.toISOString()}::timestamptz,
-      data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz
-    where id = ${row.id}::text and xmin::text = ${version}::text and not finished
-    returning id
-  )`;
-  const stored = await recordEventsOfChange(db, responseEvents(input.form, updated, false, false, now), { ctes: changes });
-  return stored ? { response: updated, created: false } : undefined;
+  if (input.finish && missingRequired(input.form, data).length > 0) return undefined;
+  const updated: ResponseRow = { ...row, data, finished: input.finish, updatedAt: now, dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt };
+  const set = sql`data = ${JSON.stringify(data)}::jsonb, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
+  const unchanged = sql`id = ${row.id}::text and xmin::text = ${version}::text and not finished`;
+  const ctes = input.finish
+    ? // FOR UPDATE waits for a concurrent writer and then re-checks the version on the row it committed.
+      sql`locked as (select id, lead_id from ${responses} where ${unchanged} for update),
+        stats as (${addLeadFormCountsSql(sql`locked`, sql`lead_id`, row.formId, { visits: 0, completions: 1 })}),
+        changed as (
+          update ${responses} set ${set}, finished = true, visited_form = stats.visits, completed_form = stats.completions
+          from locked, stats where ${responses}.id = locked.id
+          returning ${responses}.visited_form, ${responses}.completed_form
+        )`
+    : sql`changed as (update ${responses} set ${set} where ${unchanged} returning visited_form, completed_form)`;
+  // The counts the statement chose, for the events' payloads (toResponseObject's personAttributes).
+  const dataPatch = sql`jsonb_build_object('personAttributes', jsonb_build_object('ip', ${row.ip}::text, 'country', ${row.country}::text,
+    'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
+  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, input.finish, now), { ctes, dataPatch });
+  if (!stored) return undefined;
+  return { response: { ...updated, visitedForm: Number(stored.visited_form), completedForm: Number(stored.completed_form) }, created: false };
 }
 
 /** A new response of the session: who, where from, when, with its first answers and counts. */

@@ -3,9 +3,9 @@
  * running the same SQL transactions the service runs for the bench's sessions
  * (responses/submissions.service.ts, events/outbox.ts, leads/leads.service.ts) and answering the same
  * JSON: start (POST /s/:formId/responses: form, then one statement for lead, counts, response and
- * event), update (PATCH /s/:formId/responses/:id: form with the response and its version, then one
- * statement for the update and its event while the row is unchanged) and finish (the same PATCH: begin,
- * lock, counts, update and events pipelined, commit). Written only for the benchmark: no framework, no
+ * event), update and finish (PATCH /s/:formId/responses/:id: form with the response and its version,
+ * then one statement for the update, a finish's counts, and the events while the row is unchanged; else
+ * begin, lock, counts, update and events pipelined, commit). Written only for the benchmark: no framework, no
  * validation of the answers, no rate limit, no headers beyond content-type.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -129,23 +129,36 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
   if (!token || !sessionId || sessionId !== sessionKey(token)) return send(res, 404, { message: 'Response not found' });
   const finish = body.finished === true;
   const now = new Date();
-  if (!finish && !seen!.finished) {
-    // The answers only, while the row is the version read: the update and its event in one statement.
+  if (!seen!.finished) {
+    // While the row is the version read: the update (a finish locks the row and moves the lead's counts)
+    // and its events in one statement.
     const data = [...(seen!.data as unknown[]), ...shaped(body.answers)];
-    const updated = { ...seen!, data, updated_at: now, data_updated_at: now };
-    const eventId = `evt_${createId()}`;
-    const payload = JSON.stringify({ type: 'response.updated', timestamp: now.toISOString(), data: updated });
-    const notice = JSON.stringify({ type: 'outbox-event', eventId, environmentId: form.environment_id, formId: form.id, eventType: 'response.updated' });
-    const [stored] = await sql`with changed as (
-        update responses set data = ${JSON.stringify(data)}::text::jsonb, updated_at = ${now}, data_updated_at = ${now}
-        where id = ${seen!.id as string} and xmin::text = ${form.response_version!} and not finished returning id
-      ), event as (
+    const updated = { ...seen!, data, finished: finish, updated_at: now, data_updated_at: now };
+    const events = (finish ? ['response.updated', 'response.finished'] : ['response.updated']).map((type) => {
+      const id = `evt_${createId()}`;
+      return { id, type, payload: JSON.stringify({ type, timestamp: now.toISOString(), data: updated }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId: form.environment_id, formId: form.id, eventType: type }) };
+    });
+    const set = sql`data = ${JSON.stringify(data)}::text::jsonb, updated_at = ${now}, data_updated_at = ${now}`;
+    const unchanged = sql`id = ${seen!.id as string} and xmin::text = ${form.response_version!} and not finished`;
+    const ctes = finish
+      ? sql`locked as (select id, lead_id from responses where ${unchanged} for update),
+          stats as (insert into lead_form_stats (lead_id, form_id, visits, completions) select lead_id, ${form.id}, 0, 1 from locked
+            on conflict (lead_id, form_id) do update set visits = greatest(lead_form_stats.visits + 0, 0), completions = greatest(lead_form_stats.completions + 1, 0)
+            returning visits, completions),
+          changed as (update responses set ${set}, finished = true, visited_form = stats.visits, completed_form = stats.completions
+            from locked, stats where responses.id = locked.id returning responses.id, responses.visited_form, responses.completed_form)`
+      : sql`changed as (update responses set ${set} where ${unchanged} returning id, visited_form, completed_form)`;
+    const [stored] = await sql`with ${ctes},
+      e as (select * from unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.payload)}::text[],
+        ${events.map((e) => e.notice)}::text[]) with ordinality as e (id, type, payload, notice, ord)),
+      event as (
         insert into outbox_events (id, environment_id, type, form_id, response_id, payload, created_at)
-        select ${eventId}, ${form.environment_id}, 'response.updated', ${form.id}, changed.id, ${payload}::text::jsonb, ${now}
-        from changed returning id, seq, environment_id, type, form_id, response_id
+        select e.id, ${form.environment_id}, e.type, ${form.id}, changed.id, jsonb_set(e.payload::jsonb, '{data}',
+          (e.payload::jsonb -> 'data') || jsonb_build_object('visited_form', changed.visited_form, 'completed_form', changed.completed_form)), ${now}
+        from changed cross join e order by e.ord returning id, seq, environment_id, type, form_id, response_id
       ), delivery as (${deliveriesOfEvent()})
-      select changed.id, pg_notify(${CHANNEL}, ${notice})::text from changed, event`;
-    if (stored) return send(res, 200, { id: stored.id, visitorToken: 'baseline', finished: false, status: 2 });
+      select changed.id, pg_notify(${CHANNEL}, e.notice)::text from changed, event join e on e.id = event.id order by event.seq`;
+    if (stored) return send(res, 200, { id: stored.id, visitorToken: 'baseline', finished: finish, status: finish ? 4 : 2 });
   }
   const row = await sql.begin(async (tx) => {
     const [locked] = await tx`select * from responses where form_id = ${form.id} and session_id = ${sessionId} for update`;

@@ -43,11 +43,6 @@ export interface NewEvent {
 export const deliveryId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 const NEW_DELIVERY_ID_SQL = sql`'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
-/** The enabled endpoints of the row `event` (an outbox_events row) that take its type and form. */
-const endpointTakes = (endpoint: SQL, event: SQL) => sql`${endpoint}.environment_id = ${event}.environment_id and ${endpoint}.enabled
-  and ${endpoint}.event_types @> array[${event}.type]::text[]
-  and (${endpoint}.form_ids is null or ${endpoint}.form_ids @> array[${event}.form_id]::text[])`;
-
 /**
  * Records `event` in the transaction `tx` (see the module comment). Returns the event's id.
  *
@@ -108,7 +103,9 @@ function eventsStatement(events: readonly NewEvent[], change?: { ctes: SQL; data
     delivery as (
       insert into ${webhookDeliveries} (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
       select ${NEW_DELIVERY_ID_SQL}, event.environment_id, w.id, event.id, event.seq, coalesce(event.response_id, event.id), now()
-      from event join ${webhookEndpoints} w on ${endpointTakes(sql`w`, sql`event`)}
+      -- The enabled endpoints of the event's environment that take its type and form.
+      from event join ${webhookEndpoints} w on w.environment_id = event.environment_id and w.enabled
+        and w.event_types @> array[event.type]::text[] and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
     )
     select ${change ? sql`changed.*, ` : sql``}event.id as event_id, pg_notify(${EVENTS_CHANNEL}, e.notice)::text as notified
     from ${change ? sql`changed, ` : sql``}event join e on e.id = event.id

@@ -1,8 +1,8 @@
 /**
- * Both listings are index scans that need no sort, at any page: the plans of the exact queries
- * responses.service.ts runs, on a table large enough for the planner to take it seriously, with
- * the values bound (custom plan) and as a generic prepared plan (what a pooled, prepared statement
- * may end up with).
+ * Both listings are index scans that need no sort, at any page, and a stream's batch reads the table
+ * forwards from where the index says it starts: the plans of the exact queries responses.service.ts
+ * runs, on a table large enough for the planner to take it seriously, with the values bound (custom
+ * plan) and as a generic prepared plan (what a pooled, prepared statement may end up with).
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ interface PlanNode {
   'Index Name'?: string;
   'Relation Name'?: string;
   'Index Cond'?: string;
+  'Scan Direction'?: string;
+  'Parent Relationship'?: string;
   Plans?: PlanNode[];
 }
 
@@ -41,15 +43,15 @@ function planFrom(result: unknown): PlanNode {
 const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
 
 /** EXPLAIN of the listing with its values in place (the plan a custom plan of the statement gets). */
-async function customPlan(db: Database, input: ListResponsesInput): Promise<PlanNode> {
-  const { sql: text, params } = listingSql(db, input);
+async function customPlan(db: Database, input: ListResponsesInput, batch = false): Promise<PlanNode> {
+  const { sql: text, params } = listingSql(db, input, batch);
   const inlined = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
   return planFrom(await db.execute(sql.raw(`explain (format json) ${inlined}`)));
 }
 
 /** EXPLAIN of the listing as a generic plan of its prepared statement (values not known to the planner). */
-async function genericPlan(db: Database, input: ListResponsesInput): Promise<PlanNode> {
-  const { sql: text, params } = listingSql(db, input);
+async function genericPlan(db: Database, input: ListResponsesInput, batch = false): Promise<PlanNode> {
+  const { sql: text, params } = listingSql(db, input, batch);
   const name = `listing_${Math.random().toString(36).slice(2, 10)}`;
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local plan_cache_mode = force_generic_plan`));
@@ -71,6 +73,29 @@ function expectIndexScanWithoutSort(plan: PlanNode, indexName: string) {
   expect(nodes.filter((n) => n['Relation Name'] === 'responses').map((n) => n['Node Type'])).toEqual(['Index Scan']);
   expect(nodes.find((n) => n['Relation Name'] === 'responses')!['Index Name']).toBe(indexName);
   expect(plan['Node Type']).toBe('Limit');
+}
+
+/**
+ * A stream's batch: the index alone finds where it starts (an index-only scan, in the listing's order),
+ * then the batch's rows are read with the index walked oldest first (backward on these DESC indexes),
+ * so the table's pages forwards, and sorted newest first before their text is made; no other read of
+ * the table.
+ */
+function expectForwardBatch(plan: PlanNode, indexName: string) {
+  const nodes = nodesOf(plan);
+  const reads = nodes.filter((n) => n['Relation Name'] === 'responses');
+  // The one sort is of the batch's rows, below the projection (the answers' text is made as rows are sent).
+  expect(nodes.filter((n) => n['Node Type'] === 'Sort'), JSON.stringify(plan, null, 1)).toHaveLength(1);
+  expect(plan['Node Type']).toBe('Subquery Scan');
+  expect(plan.Plans?.find((n) => n['Parent Relationship'] === 'Subquery')?.['Node Type']).toBe('Sort');
+  expect(reads.map((n) => [n['Node Type'], n['Index Name'], n['Scan Direction']])).toEqual(
+    expect.arrayContaining([
+      ['Index Only Scan', indexName, 'Forward'],
+      ['Index Scan', indexName, 'Backward'],
+    ]),
+  );
+  expect(reads).toHaveLength(2);
+  for (const read of reads) expect(read['Index Cond']).toMatch(/ROW\(created_at, id\) </);
 }
 
 beforeAll(async () => {
@@ -132,5 +157,13 @@ describe.each([
     const plan = await explain(ctx.db, { ...base(), limit: 100, since: new Date('2025-01-01T01:00:00Z'), until: new Date('2025-01-01T03:00:00Z') });
     expectIndexScanWithoutSort(plan, 'responses_environment_finished_created_idx');
     expect(nodesOf(plan).find((n) => n['Relation Name'] === 'responses')!['Index Cond']).toMatch(/created_at >=/);
+  });
+
+  it("a stream's batch of the environment: its start from the index, its rows read forwards", async () => {
+    expectForwardBatch(await explain(ctx.db, { ...base(), limit: 200, after: cursor, includePartials: true }, true), 'responses_environment_created_idx');
+  });
+
+  it("a stream's batch of the environment's completed responses: the partial index", async () => {
+    expectForwardBatch(await explain(ctx.db, { ...base(), limit: 200, after: cursor }, true), 'responses_environment_finished_created_idx');
   });
 });

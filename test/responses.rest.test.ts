@@ -262,7 +262,7 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
     const metrics = databaseMetricsOf(ctx.db)!;
     const statements = async () =>
-      (await metrics.duration.get()).values.filter((v) => v.metricName?.endsWith('_count') && v.labels.operation === 'select').reduce((sum, v) => sum + v.value, 0);
+      (await metrics.duration.get()).values.filter((v) => v.metricName?.endsWith('_count') && ['select', 'with'].includes(String(v.labels.operation))).reduce((sum, v) => sum + v.value, 0);
     const before = await statements();
     // app.fetch: the tests' app.request reads a copy of each body whole, to check it against the OpenAPI document.
     const res = await ctx.app.fetch(new Request('http://localhost/api/v1/responses?returnPartials=true', { headers: { 'x-api-key': tenant.apiKey } }));
@@ -333,6 +333,30 @@ describe('GET /api/v1/responses (the whole environment)', () => {
       expect(streamed.body.data.length).toBeGreaterThan(0);
       expect(dataText(streamed.text, false)).toBe(pages.join(','));
     }
+  });
+
+  it('streams responses that share one instant in the listing order, across batches (each batch is read oldest first)', async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId);
+    const instant = new Date(Date.UTC(2025, 5, 1));
+    // Ids out of insertion order, so neither the table's nor the insert's order is the listing's.
+    const seeds = Array.from({ length: 100 + 2 * LISTING_BATCH_SIZE + 41 }, (_, i) => ({
+      id: `tie-${((i * 7919) % 1000).toString().padStart(4, '0')}-${i}`,
+      environmentId: tenant.environmentId,
+      formId: form.id,
+      finished: i % 4 !== 0,
+      createdAt: i % 50 === 0 ? new Date(instant.getTime() + i) : instant,
+    }));
+    await insertResponses(ctx.db, seeds);
+    const expected = (partials: boolean) =>
+      seeds
+        .filter((seed) => partials || seed.finished)
+        .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1))
+        .map((seed) => seed.id);
+    const all = await get('?returnPartials=true', tenant.apiKey);
+    expect(ids(all.body)).toEqual(expected(true));
+    const finished = await get('', tenant.apiKey);
+    expect(ids(finished.body)).toEqual(expected(false));
   });
 
   it('pages with limit and after; nextCursor is null on the last page', async () => {

@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { runExclusively } from '../src/db/locks.ts';
+import { LISTING_BATCH_SIZE } from '../src/responses/responses.service.ts';
 import { appWith, createTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead } from './factories.ts';
 
@@ -65,8 +66,11 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
       const tenant = await createTenant(single.db);
       const form = await createForm(single.db, tenant.environmentId);
       const lead = await createLead(single.db, tenant.environmentId);
-      const count = 3_000; // well past what the stream queues (256 KB) ahead of the client
+      const count = 2 * LISTING_BATCH_SIZE + 100; // two batches after the first page, each ~10 MB: well past what the stream queues (256 KB)
       await bulkInsertResponses(single.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
+      // Answers of 10 KB: a batch's statement takes long enough that the backend is ended in the middle of it.
+      await single.db.execute(sql`update responses set data = jsonb_build_array(jsonb_build_object('questionId', 'q', 'response', repeat('x', 10000))) where form_id = ${form.id}`);
+      const pid = await backendPid(single.db);
       const app = appWith(single.db);
       // app.fetch: the tests' app.request reads a copy of the body whole before answering.
       const res = await app.fetch(
@@ -75,16 +79,23 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const decoder = new TextDecoder();
-      let text = decoder.decode((await reader.read()).value, { stream: true });
-      await terminate(await backendPid(single.db));
-      const rest = (async () => {
+      let text = '';
+      const read = (async () => {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) return;
           text += decoder.decode(value, { stream: true });
         }
       })();
-      await expect(rest).rejects.toBeDefined();
+      // The backend is ended while one of the stream's batches runs on it (ended between two
+      // statements, the next one would just run on a new connection).
+      for (let polls = 0; ; polls++) {
+        const [row] = await killer<{ state: string; query: string }[]>`select state, query from pg_stat_activity where pid = ${pid}`;
+        if (row?.state === 'active' && row.query.includes('"responses"')) break;
+        expect(polls, 'a batch of the stream ran on the backend').toBeLessThan(10_000);
+      }
+      await terminate(pid);
+      await expect(read).rejects.toBeDefined();
       expect(text.split('\n').length - 1).toBeLessThan(count);
       // postgres.js hands the terminated backend's late FATAL (57P01, which the API answers 503) to the
       // next statement at most (unpatched too); the one after runs on a new connection.

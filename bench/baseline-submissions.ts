@@ -42,7 +42,7 @@ function shaped(answers: Answers) {
 /** The CTE body storing the deliveries of the CTE `event`, as every outbox statement does (events/outbox.ts). */
 const DELIVERIES_OF_EVENT = `
   insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, ordering_key, next_attempt_at)
-  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, event.response_id, now()
+  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), event.environment_id, w.id, event.id, event.seq, coalesce(event.response_id, event.id), now()
   from event join webhook_endpoints w on w.environment_id = event.environment_id and w.enabled and w.event_types @> array[event.type]::text[]
     and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])`;
 const deliveriesOfEvent = () => sql.unsafe(DELIVERIES_OF_EVENT);

@@ -166,4 +166,13 @@ describe.each([
   it("a stream's batch of the environment's completed responses: the partial index", async () => {
     expectForwardBatch(await explain(ctx.db, { ...base(), limit: 200, after: cursor }, true), 'responses_environment_finished_created_idx');
   });
+
+  it("a stream's batch of one form: the newest-first listing, since the form's index cannot find the batch's start alone", async () => {
+    const plan = await explain(ctx.db, { ...base(), formId, limit: 200, after: cursor, includePartials: true }, true);
+    // The listing's own plan, whichever the planner takes for so few rows: a LIMIT on top, no batch start, no backward read.
+    expect(plan['Node Type'], JSON.stringify(plan, null, 1)).toBe('Limit');
+    const reads = nodesOf(plan).filter((n) => n['Relation Name'] === 'responses');
+    expect(reads.map((n) => n['Node Type'])).not.toContain('Index Only Scan');
+    expect(reads.map((n) => n['Scan Direction'])).not.toContain('Backward');
+  });
 });

@@ -307,14 +307,17 @@ interface RawRows {
   all(values: Record<string, unknown>): Promise<unknown[]>;
 }
 
+/** The listing statement of a shape: a stream's batch read forwards, or the newest-first listing. */
+const buildShape = (db: Db, shape: ListingShape) => (shape.batch ? buildBatchListing(db, shape) : buildListing(db, shape));
+
 const preparedListing = (db: Db, shape: ListingShape) => {
   const name = `responses_listing_${shapeKey(shape)}`;
-  return preparedQuery(db, name, (handle) => (shape.batch ? buildBatchListing(handle, shape) : buildListing(handle, shape)).prepare(name));
+  return preparedQuery(db, name, (handle) => buildShape(handle, shape).prepare(name));
 };
 
 /** The listing's SQL and its values, exactly as listResponses (or, `batch`, readListingBatch) runs it (tests EXPLAIN it). */
 export function listingSql(db: Db, input: ListResponsesInput, batch = false): { sql: string; params: unknown[] } {
-  const query = (batch ? buildBatchListing(db, shapeOf(input, true, true)) : buildListing(db, shapeOf(input))).toSQL();
+  const query = buildShape(db, batch ? batchShapeOf(input) : shapeOf(input)).toSQL();
   return { sql: query.sql, params: fillPlaceholders(query.params, valuesOf(input)) };
 }
 
@@ -357,6 +360,9 @@ export const LISTING_BATCH_SIZE = 1000;
 const readsForwards = (input: ListResponsesInput) =>
   input.formId === undefined && !(input.dateField === 'updatedAt' && (input.since !== undefined || input.until !== undefined));
 
+/** The shape of a stream's batch (`readListingBatch`): text, read forwards when it can be. */
+const batchShapeOf = (input: ListResponsesInput) => shapeOf(input, true, readsForwards(input));
+
 /**
  * The responses of a listing after `input.after`, newest first, at most `input.limit` (answers and
  * metadata as jsonb text, `StreamedResponse`), each passed to `onRow` as the driver reads it and kept
@@ -367,7 +373,7 @@ const readsForwards = (input: ListResponsesInput) =>
 export async function readListingBatch(db: Db, input: ListResponsesInput, onRow: (row: StreamedResponse) => void): Promise<ResponseCursor | null> {
   let count = 0;
   let last: ResponseCursor | null = null;
-  await forEachRow<StreamedResponse>(preparedListing(db, shapeOf(input, true, readsForwards(input))), valuesOf(input), (row) => {
+  await forEachRow<StreamedResponse>(preparedListing(db, batchShapeOf(input)), valuesOf(input), (row) => {
     // The row after the batch (valuesOf asks for one more) only says that another batch follows.
     if (++count > input.limit) return;
     onRow(row);

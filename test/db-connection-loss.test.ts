@@ -131,4 +131,27 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
     await expect(runExclusively(handle, job, async () => 'again')).resolves.toEqual({ ran: true, value: 'again' });
     await poolStillAnswers();
   });
+
+  it('a job waiting for a connection gets the one that reconnects after PostgreSQL closed it (a queued reserve is not lost)', async () => {
+    // One connection, held by a reservation; the job's reservation queues behind it. Unpatched, the
+    // pool handed the queued reservation to the closed connection as its first query when it
+    // reconnected, which a reservation never runs: the job waited forever and the connection was lost
+    // to the pool (patches/postgres+3.4.9.patch).
+    const single = await openDatabase({ databaseUrl: databaseUrl!, maxConnections: 1 });
+    try {
+      const client = (single.db as unknown as { $client: postgres.Sql }).$client;
+      const held = await client.reserve();
+      const [{ pid }] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const job = runExclusively(single, `queued-reserve-${process.pid}-${Date.now()}`, async () => 'ran');
+      await terminate(pid);
+      const outcome = await Promise.race([job, new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000))]);
+      expect(outcome).toEqual({ ran: true, value: 'ran' });
+      held.release(); // a no-op: the pool owns the closed connection again
+      // The pool's one connection is free again: a statement and another job both run.
+      expect(await single.db.execute(sql`select 1 as n`)).toEqual([{ n: 1 }]);
+      await expect(runExclusively(single, 'queued-reserve-again', async () => 'again')).resolves.toEqual({ ran: true, value: 'again' });
+    } finally {
+      await single.close();
+    }
+  });
 });

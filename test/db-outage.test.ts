@@ -12,7 +12,10 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { runExclusively } from '../src/db/locks.ts';
 import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
 
 const PG_ROOT = '/usr/lib/postgresql';
@@ -47,8 +50,8 @@ afterAll(() => {
   for (const cleanup of cleanups.reverse()) cleanup();
 });
 
-/** A PostgreSQL cluster of our own, started, and a formloom server process on it. */
-async function clusterAndServer() {
+/** A PostgreSQL cluster of our own, started; stopped and removed after the file. */
+async function startCluster() {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-outage-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   if (isRoot) {
@@ -69,8 +72,14 @@ async function clusterAndServer() {
       // already stopped
     }
   });
+  return { dir, pgCtl, start, url: `postgres://postgres@127.0.0.1:${port}/postgres` };
+}
+
+/** A PostgreSQL cluster of our own, started, and a formloom server process on it. */
+async function clusterAndServer() {
+  const { dir, pgCtl, start, url } = await startCluster();
   const server: ServerProcess = await startServer({
-    DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    DATABASE_URL: url,
     DATA_DIR: join(dir, 'formloom'),
     PUBLIC_RATE_LIMIT: '1000000',
     API_RATE_LIMIT: '1000000',
@@ -261,4 +270,26 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
     expect(await server.exited).toBe(0);
     expect(readFileSync(join(dir, 'log'), 'utf8')).toContain('database system is ready to accept connections');
   }, 120_000);
+
+  it('a job whose connection cannot be opened during the outage fails; after it the pool has its connection back', async () => {
+    // One connection. The job's reservation asks for it while PostgreSQL is down and is refused. With
+    // patches/postgres+3.4.9.patch a queued reservation waits in the queue while a connection reconnects
+    // for it, so a refused one must leave the queue: else the pool would hand it the connection once
+    // PostgreSQL is back, nobody would release it, and every later statement would wait forever.
+    const { pgCtl, start, url } = await startCluster();
+    const handle = await openDatabase({ databaseUrl: url, maxConnections: 1, connectTimeoutMs: 2_000 });
+    try {
+      expect(await handle.db.execute(sql`select 1 as n`)).toEqual([{ n: 1 }]);
+      pgCtl('-m', 'immediate', 'stop');
+      await sleep(500); // the pool sees its connection closed, so the job's reservation opens a new one
+      await expect(runExclusively(handle, 'outage-job', async () => 'ran')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      start();
+      const outcome = await Promise.race([handle.db.execute(sql`select 2 as n`), sleep(5_000).then(() => 'still waiting after 5 s')]);
+      expect(outcome).toEqual([{ n: 2 }]);
+      await expect(runExclusively(handle, 'outage-job', async () => 'ran')).resolves.toEqual({ ran: true, value: 'ran' });
+      expect(await handle.db.execute(sql`select 3 as n`)).toEqual([{ n: 3 }]);
+    } finally {
+      await handle.close();
+    }
+  }, 60_000);
 });

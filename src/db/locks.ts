@@ -12,6 +12,8 @@
  *
  * If PostgreSQL closes the lock's connection while the job runs, the lock goes with the session and the
  * run ends with CONNECTION_CLOSED (patches/postgres+3.4.9.patch: unpatched, the unlock crashed the process).
+ * A job whose `reserve()` waits for a busy pool gets a connection even if one closes meanwhile, or fails
+ * when PostgreSQL refuses it (the same patch: unpatched, such a job could wait forever).
  *
  * On PGlite (one process owns the database) the same rules hold within the process.
  */

@@ -48,6 +48,7 @@ import { FormResponsesPageDocument } from '../src/graphql/generated/graphql.ts';
 import { summarizeCpuProfile } from './profile.ts';
 import { BENCH_ENVIRONMENTS, clearSubmissions, countSeed, seed, type SeedSize } from './seed.ts';
 import { generateBody, generatePath, generatePhases } from './generate.ts';
+import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
 
 const env = process.env;
@@ -596,8 +597,13 @@ let submissions: Awaited<ReturnType<typeof measureSubmissions>> | undefined;
 let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
 // The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
+let hostSpeedAtStart: HostSpeed | undefined;
 for (const dataset of DATASETS) {
   const { apiKey, formIds } = await prepare(dataset);
+  if (!hostSpeedAtStart) {
+    hostSpeedAtStart = await measureHostSpeed(dataset.url);
+    log(`host speed at start (bench/host-speed.ts; lower is faster): ${describeHostSpeed(hostSpeedAtStart)}`);
+  }
   if (env.BENCH_SKIP_LISTING !== '1') {
     const measured = await measureListing(dataset, apiKey, formIds);
     results.set(dataset.label, measured);
@@ -693,6 +699,12 @@ if (twoTenants) targetRows.push({ target: "[1m] another tenant's one-row request
 if (env.BENCH_SKIP_EMBEDDED !== '1') {
   const { embeddedBench } = await import('./embedded.ts');
   for (const row of await embeddedBench()) targetRows.push({ target: `embedded: ${row.target} (goal ${row.goal})`, value: row.value, met: row.met });
+}
+
+if (hostSpeedAtStart && DATASETS[0]) {
+  const atEnd = await measureHostSpeed(DATASETS[0].url);
+  const speed = (s: HostSpeed) => `${fmt(s.jsMicros, 2)} / ${fmt(s.pgMicros, 2)} µs`;
+  targetRows.push({ target: 'host speed: answer compaction / PostgreSQL data::text a row', value: `start ${speed(hostSpeedAtStart)}, end ${speed(atEnd)} (lower is faster)` });
 }
 
 log(`\nTargets (issue 12) — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);

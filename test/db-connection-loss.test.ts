@@ -141,9 +141,9 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
     try {
       const client = (single.db as unknown as { $client: postgres.Sql }).$client;
       const held = await client.reserve();
-      const [{ pid }] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const [row] = await held<{ pid: number }[]>`select pg_backend_pid() as pid`;
       const job = runExclusively(single, `queued-reserve-${process.pid}-${Date.now()}`, async () => 'ran');
-      await terminate(pid);
+      await terminate(row!.pid);
       const outcome = await Promise.race([job, new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000))]);
       expect(outcome).toEqual({ ran: true, value: 'ran' });
       held.release(); // a no-op: the pool owns the closed connection again

@@ -5,6 +5,7 @@
  * down, the process stays up, and after the restart everything works again with nothing lost. And
  * restarted three times (`-m fast`) under a load of public submissions: the process stays up and every
  * request is answered (unpatched postgres.js ended the process there: patches/postgres+3.4.9.patch).
+ * And in-process, a job's lock reservation refused during an outage leaves the pool whole after it.
  * Runs whatever database the suite uses (it brings its own); skipped when initdb is not installed.
  */
 import { execFileSync } from 'node:child_process';

@@ -107,7 +107,7 @@ async function start(res: ServerResponse, form: FormRow, body: { answers: Answer
     ), changed as (
       insert into responses (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
         visited_form, completed_form, version, created_at, updated_at, data_updated_at)
-      select ${responseId}, ${form.environment_id}, ${form.id}, stats.lead_id, ${sessionKey(resumeToken)}, ${JSON.stringify(data)}::text::jsonb, false,
+      select ${responseId}, ${form.environment_id}, ${form.id}, stats.lead_id, ${sessionKey(resumeToken)}, ${JSON.stringify(data)}::text::json, false,
         ${JSON.stringify({ source: 'api' })}::text::jsonb, (select case ip_storage when 'none' then '' else '127.0.0.1' end from environments where id = ${form.environment_id}), '',
         stats.visits, stats.completions, '2.0', ${now}, ${now}, ${now}
       from stats returning id, finished, lead_id, ip, visited_form, completed_form
@@ -138,7 +138,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
       const id = `evt_${createId()}`;
       return { id, type, payload: JSON.stringify({ type, timestamp: now.toISOString(), data: updated }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId: form.environment_id, formId: form.id, eventType: type }) };
     });
-    const set = sql`data = ${JSON.stringify(data)}::text::jsonb, updated_at = ${now}, data_updated_at = ${now}`;
+    const set = sql`data = ${JSON.stringify(data)}::text::json, updated_at = ${now}, data_updated_at = ${now}`;
     const unchanged = sql`id = ${seen!.id as string} and xmin::text = ${form.response_version!} and not finished`;
     const ctes = finish
       ? sql`locked as (select id, lead_id from responses where ${unchanged} for update),
@@ -175,7 +175,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
     const updated: Record<string, unknown> = { ...locked!, data, finished: finish, updated_at: now, data_updated_at: dataUpdatedAt, visited_form: visited, completed_form: completed };
     // The update and the events pipelined, as the service sends them.
     await Promise.all([
-      tx`update responses set data = ${JSON.stringify(data)}::text::jsonb, finished = ${finish}, updated_at = ${now},
+      tx`update responses set data = ${JSON.stringify(data)}::text::json, finished = ${finish}, updated_at = ${now},
         data_updated_at = ${dataUpdatedAt}, visited_form = ${visited}, completed_form = ${completed}
       where id = ${locked!.id}`,
       recordEvents(tx, form.environment_id, form.id, finish ? ['response.updated', 'response.finished'] : ['response.updated'], updated, now),

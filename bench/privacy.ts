@@ -67,7 +67,7 @@ async function seedResponses(handle: DatabaseHandle, input: { environmentId: str
     const end = Math.min(count, start + 49_999);
     await handle.db.execute(sql`
       insert into responses (id, environment_id, form_id, lead_id, finished, data, ip, country, created_at, updated_at, data_updated_at)
-      select ${prefix} || g, ${environmentId}, ${formId}, ${leadId}, true, ${data}::jsonb, '203.0.113.7', 'DE', t, t, t
+      select ${prefix} || g, ${environmentId}, ${formId}, ${leadId}, true, ${data}::json, '203.0.113.7', 'DE', t, t, t
       from generate_series(${start}::int, ${end}::int) g, lateral (select now() - interval '1 day' - g * interval '1 second' as t) x`);
     await handle.db.execute(sql`
       insert into outbox_events (id, environment_id, type, form_id, response_id, payload)

@@ -114,7 +114,7 @@ async function prepare(dataset: Dataset): Promise<{ apiKey: string; formIds: str
   const sql = postgres(dataset.url, { max: 1, onnotice: () => {} });
   try {
     const counts = await countSeed(sql);
-    const seeded = counts.forms === dataset.size.forms && counts.environmentA > 0;
+    const seeded = counts.forms === dataset.size.forms && counts.environmentA > 0 && counts.storedAsService;
     if (SKIP_SEED && seeded) {
       log(`[${dataset.label}] BENCH_SKIP_SEED=1: reusing ${counts.responses.toLocaleString('en')} responses`);
     } else {

@@ -8,6 +8,7 @@
  */
 import type { Sql, TransactionSql } from 'postgres';
 import { readTemplateExample } from '../src/bootstrap.ts';
+import { isJsonStringifyText } from '../src/db/jsonb-text.ts';
 
 export const BENCH_ENVIRONMENTS = ['bench-env-a', 'bench-env-b'] as const;
 
@@ -21,15 +22,23 @@ export interface SeedCounts {
   forms: number;
   responses: number;
   environmentA: number;
+  /** The seeded answers are the text the service stores (JSON.stringify's), not jsonb_out's from before migration 0009. */
+  storedAsService: boolean;
 }
 
 /** What is already there (0s when nothing is). */
 export async function countSeed(sql: Sql): Promise<SeedCounts> {
-  const [row] = await sql<{ forms: string; responses: string; a: string }[]>`
+  const [row] = await sql<{ forms: string; responses: string; a: string; sample: string | null }[]>`
     select (select count(*) from forms where environment_id in ${sql(BENCH_ENVIRONMENTS)}) as forms,
            (select count(*) from responses) as responses,
-           (select count(*) from responses where environment_id = ${BENCH_ENVIRONMENTS[0]}) as a`;
-  return { forms: Number(row!.forms), responses: Number(row!.responses), environmentA: Number(row!.a) };
+           (select count(*) from responses where environment_id = ${BENCH_ENVIRONMENTS[0]}) as a,
+           (select data::text from responses where id = 'bench-resp-0') as sample`;
+  return {
+    forms: Number(row!.forms),
+    responses: Number(row!.responses),
+    environmentA: Number(row!.a),
+    storedAsService: row!.sample !== null && isJsonStringifyText(row!.sample),
+  };
 }
 
 /** Skips per-row FK triggers in this transaction when the role may (superuser); harmless otherwise. */
@@ -101,34 +110,24 @@ export async function seed(sql: Sql, size: SeedSize, log: (line: string) => void
              'bench-form-' || f,
              'bench-lead-' || ((i % ${leadsPerEnvironment}) * 2 + f % 2),
              k % 10 <> 3,
-             jsonb_build_array(
-               jsonb_build_object('questionId', 'q-identity', 'response', jsonb_build_object(
-                 'type', 'IdentityInfo', 'headline', 'Who are you?', 'componentShapeVersion', '2.0',
-                 'firstName', fn, 'lastName', ln, 'fullName', fn || ' ' || ln,
-                 'emailAddress', lower(fn) || '.' || lower(ln) || i || '@example.com', 'companyName', 'Company ' || (i % 997))),
-               jsonb_build_object('questionId', 'q-role', 'response', jsonb_build_object(
-                 'type', 'ShortInput', 'headline', 'What is your role?', 'componentShapeVersion', '2.0',
-                 'input', (array['Engineer', 'Designer', 'Founder', 'Marketing lead', 'Sales'])[1 + i % 5])),
-               jsonb_build_object('questionId', 'q-size', 'response', jsonb_build_object(
-                 'type', 'Dropdown', 'headline', 'How big is your team?', 'componentShapeVersion', '2.0',
-                 'selected', (array['1-10', '11-50', '51-200', '201+'])[1 + i % 4])),
-               jsonb_build_object('questionId', 'q-goals', 'response', jsonb_build_object(
-                 'type', 'MultipleOptionsQuestion', 'headline', 'What do you want to improve?', 'componentShapeVersion', '2.0',
-                 'choices', jsonb_build_array(
-                   jsonb_build_object('key', 'Lead quality', 'value', i % 2 = 0, 'index', 0),
-                   jsonb_build_object('key', 'Conversion', 'value', i % 3 = 0, 'index', 1),
-                   jsonb_build_object('key', 'Speed to lead', 'value', i % 5 = 0, 'index', 2)),
-                 'selectedOther', false)),
-               jsonb_build_object('questionId', 'q-demo', 'response', jsonb_build_object(
-                 'type', 'CalendlyScreen', 'headline', 'Book a demo', 'componentShapeVersion', '2.0',
-                 'eventScheduled', i % 3 = 0, 'uri', 'https://api.calendly.com/scheduled_events/' || md5(i::text),
-                 'meetingTime', to_char((t + interval '2 days') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                 'meetingEndTime', to_char((t + interval '2 days 30 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                 'ownerEmails', jsonb_build_array('sales@acme.example'),
-                 'guestEmails', jsonb_build_array(lower(fn) || '.' || lower(ln) || i || '@example.com'))),
-               jsonb_build_object('questionId', 'q-terms', 'response', jsonb_build_object(
-                 'type', 'Disclaimer', 'headline', 'I agree to the terms', 'componentShapeVersion', '2.0', 'check', true))
-             ),
+             -- The answers as the service stores them: JSON.stringify's text of the array (a json column).
+             format('[{"questionId":"q-identity","response":{"type":"IdentityInfo","headline":"Who are you?","componentShapeVersion":"2.0",'
+               || '"firstName":%s,"lastName":%s,"fullName":%s,"emailAddress":%s,"companyName":%s}},'
+               || '{"questionId":"q-role","response":{"type":"ShortInput","headline":"What is your role?","componentShapeVersion":"2.0","input":%s}},'
+               || '{"questionId":"q-size","response":{"type":"Dropdown","headline":"How big is your team?","componentShapeVersion":"2.0","selected":%s}},'
+               || '{"questionId":"q-goals","response":{"type":"MultipleOptionsQuestion","headline":"What do you want to improve?","componentShapeVersion":"2.0",'
+               || '"choices":[{"key":"Lead quality","value":%s,"index":0},{"key":"Conversion","value":%s,"index":1},{"key":"Speed to lead","value":%s,"index":2}],"selectedOther":false}},'
+               || '{"questionId":"q-demo","response":{"type":"CalendlyScreen","headline":"Book a demo","componentShapeVersion":"2.0","eventScheduled":%s,'
+               || '"uri":%s,"meetingTime":%s,"meetingEndTime":%s,"ownerEmails":["sales@acme.example"],"guestEmails":[%s]}},'
+               || '{"questionId":"q-terms","response":{"type":"Disclaimer","headline":"I agree to the terms","componentShapeVersion":"2.0","check":true}}]',
+               to_json(fn), to_json(ln), to_json(fn || ' ' || ln), to_json(email), to_json('Company ' || (i % 997)),
+               to_json((array['Engineer', 'Designer', 'Founder', 'Marketing lead', 'Sales'])[1 + i % 5]),
+               to_json((array['1-10', '11-50', '51-200', '201+'])[1 + i % 4]),
+               to_json(i % 2 = 0), to_json(i % 3 = 0), to_json(i % 5 = 0), to_json(i % 3 = 0),
+               to_json('https://api.calendly.com/scheduled_events/' || md5(i::text)),
+               to_json(to_char((t + interval '2 days') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+               to_json(to_char((t + interval '2 days 30 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+               to_json(email))::json,
              jsonb_build_object('source', 'page', 'userAgent', 'Mozilla/5.0 (X11; Linux x86_64) Bench/1.0'),
              '203.0.113.' || (i % 250), (array['DE', 'FR', 'US', 'GB', 'NL'])[1 + i % 5],
              1 + i % 3, case when k % 10 <> 3 then 1 else 0 end, '2.0',
@@ -137,7 +136,8 @@ export async function seed(sql: Sql, size: SeedSize, log: (line: string) => void
            lateral (select i % ${size.forms} as f, i / ${size.forms} as k,
                            (array['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances'])[1 + i % 7] as fn,
                            (array['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen'])[1 + i % 11 % 7] as ln,
-                           timestamptz '2025-01-01T00:00:00Z' + (i::bigint * ${spacingMicros} + (i::bigint * 7919) % 1000) * interval '1 microsecond' as t) x`;
+                           timestamptz '2025-01-01T00:00:00Z' + (i::bigint * ${spacingMicros} + (i::bigint * 7919) % 1000) * interval '1 microsecond' as t) x,
+           lateral (select lower(x.fn) || '.' || lower(x.ln) || i || '@example.com' as email) e`;
     log(`  ${size.responses.toLocaleString('en')} responses: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     await tx`set local maintenance_work_mem = '512MB'`;

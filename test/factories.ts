@@ -154,7 +154,7 @@ export async function bulkInsertResponses(
   await db.execute(sql`
     insert into responses (id, environment_id, form_id, lead_id, finished, data, created_at, updated_at, data_updated_at)
     select 'bulk-' || ${environmentId} || '-' || g, ${environmentId}, (${forms})[1 + g % ${formIds.length}], ${leadId}, g % 5 <> 0,
-           '[]'::jsonb, t, t, t
+           '[]'::json, t, t, t
     from generate_series(1, ${count}) g,
          lateral (select timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second' + (g % 997) * interval '1 microsecond' as t) x`);
 }

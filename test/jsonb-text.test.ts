@@ -3,7 +3,7 @@ import { fc } from '@fast-check/vitest';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
-import { compactJsonbText, jsonOfJsonbText, writeCompactJsonbText } from '../src/db/jsonb-text.ts';
+import { compactJsonbText, isJsonStringifyText, jsonOfJsonbText, writeCompactJsonbText } from '../src/db/jsonb-text.ts';
 import { sampleAnswers } from './factories.ts';
 import { openTestDatabase } from './helpers.ts';
 
@@ -57,5 +57,30 @@ describe('jsonOfJsonbText', () => {
     }
     const [refused] = await jsonbTexts([{ '1': 'digit key' }]);
     expect(writeCompactJsonbText(refused!, Buffer.alloc(100), 0)).toBe(-1);
+  });
+});
+
+/** Whether JSON.stringify's text of `value` has a `,` or `:` between tokens. */
+const hasSeparator = (value: unknown): boolean =>
+  Array.isArray(value) ? value.length > 1 || (value.length === 1 && hasSeparator(value[0])) : value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
+describe("JSON.stringify's text (the answers, stored as json)", () => {
+  const values = fc.sample(fc.jsonValue(), { numRuns: 2000, seed: 21 }).filter((value) => !JSON.stringify(value).includes('\\u0000'));
+
+  it('is told from jsonb_out text by its first separator: every jsonb_out text is refused, JSON.stringify text with a separator taken', async () => {
+    for (const text of await jsonbTexts(values)) expect(isJsonStringifyText(text)).toBe(false);
+    for (const value of values) expect(isJsonStringifyText(JSON.stringify(value))).toBe(hasSeparator(value));
+    expect(values.filter(hasSeparator).length).toBeGreaterThan(500);
+  });
+
+  it('passes through unchanged, as a string and into a buffer at an offset', () => {
+    for (const value of [...values, sampleAnswers(), [{ s: 'a, b: c \\"q\\" 😀', n: [1e21, 1e-7, -0.5] }]]) {
+      const text = JSON.stringify(value);
+      expect(jsonOfJsonbText(text)).toBe(text);
+      const out = Buffer.alloc(3 + text.length * 3, 0x41);
+      const end = writeCompactJsonbText(text, out, 3);
+      expect(out.subarray(0, 3).toString()).toBe('AAA');
+      expect(out.subarray(3, end).toString('utf8')).toBe(text);
+    }
   });
 });

@@ -1,5 +1,5 @@
 /** GET /api/v1/responses: SPEC.md endpoints 2 and 3 and the decisions DESIGN.md/README record. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../src/auth/auth.service.ts';
 import { databaseMetricsOf } from '../src/db/instrument.ts';
@@ -535,6 +535,36 @@ describe('invalid query parameters', () => {
 });
 
 describe('stored rows', () => {
+  it("keep the answers as JSON.stringify's text; rows from before migration 0009 (jsonb_out's text) read alike, compacted", async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId);
+    // Separators and escapes inside strings, numbers JavaScript writes its own way, non-ASCII.
+    const answers = [
+      { questionId: 'q1', response: { type: 'ShortInput', headline: 'Say: "hi", \\ ünï 😀', componentShapeVersion: '2.0', input: 'a, b: c', n: [0, -1.5, 1e21, 1e-7] } },
+      { questionId: 'q2', response: { type: 'Dropdown', headline: 'Pick', componentShapeVersion: '2.0', selected: ['x', 'y'] } },
+    ];
+    const [fresh, migrated] = await insertResponses(ctx.db, [
+      { environmentId: tenant.environmentId, formId: form.id, data: answers as never, createdAt: '2026-01-02T00:00:00Z' },
+      { environmentId: tenant.environmentId, formId: form.id, data: answers as never, createdAt: '2026-01-01T00:00:00Z' },
+    ]);
+    // What `ALTER COLUMN data TYPE json` made of a jsonb row: jsonb_out's text, keys in jsonb's order.
+    await ctx.db.execute(sql`update responses set data = data::jsonb::json where id = ${migrated!}`);
+    const stored = (await ctx.db.execute(sql`select id, data::text as text from responses where form_id = ${form.id}`)) as unknown;
+    const texts = new Map(((Array.isArray(stored) ? stored : (stored as { rows: unknown[] }).rows) as { id: string; text: string }[]).map((r) => [r.id, r.text]));
+    expect(texts.get(fresh!)).toBe(JSON.stringify(answers));
+    const jsonbText = texts.get(migrated!)!;
+    expect(jsonbText).toContain('"questionId": "q1"');
+
+    // Each is written as JSON.stringify writes its value, by the form's listing and by the environment's stream.
+    const expected = [JSON.stringify(answers), JSON.stringify(JSON.parse(jsonbText))];
+    for (const query of [`?formId=${form.id}`, '']) {
+      const { status, text, body } = await get(query, tenant.apiKey);
+      expect(status).toBe(200);
+      expect(body.data.map((r: { id: string }) => r.id)).toEqual([fresh, migrated]);
+      for (const data of expected) expect(text).toContain(`"data":${data},`);
+    }
+  });
+
   it('are not changed by reading them', async () => {
     const form = await createForm(ctx.db, a.environmentId);
     const id = await insertResponse(ctx.db, { environmentId: a.environmentId, formId: form.id });

@@ -14,6 +14,11 @@
  * and encoding it again made most of the stream's garbage. UTF-8 is safe to scan byte by byte here:
  * every byte of a multi-byte character is ≥ 0x80, so none is mistaken for a quote, backslash or blank.
  * test/jsonb-text.test.ts compares both entry points with JSON.stringify(JSON.parse(text)).
+ *
+ * A response's answers are stored as `json` (db/schema.ts): the text JSON.stringify wrote, which is
+ * already what the compaction makes. Such text is told from jsonb_out's by its first separator
+ * (`isJsonStringifyText`) and passes through as it is; rows stored before the answers were `json`
+ * hold jsonb_out's text and are compacted.
  */
 
 /** Bytes of JSON text (also what a CSV field of it is checked for: rest/stream.ts). */
@@ -31,7 +36,31 @@ const NINE = 57;
 const inNumber = (c: number) => (c >= ZERO && c <= NINE) || c === 46 || c === 101 || c === 69 || c === 43 || c === MINUS;
 
 /**
- * Writes `text` (jsonb_out) into `out` at `at` as JSON.stringify writes its value, as UTF-8, and answers
+ * Whether `text`, which is either jsonb_out's or JSON.stringify's, is JSON.stringify's: jsonb_out writes a
+ * blank after every `,` and `:` between tokens, JSON.stringify none, so the first such separator decides.
+ * A text of one token (`[]`, a number) has none and is not taken for JSON.stringify's: it goes through
+ * the compaction, which checks its numbers. For answers, the separator follows the first key.
+ */
+export function isJsonStringifyText(text: string): boolean {
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // A string, skipped to its closing quote: the first quote not escaped by a backslash.
+      for (i++; i < length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
+    } else if (c === COMMA || c === COLON) {
+      return text.charCodeAt(i + 1) !== SPACE;
+    }
+  }
+  return false;
+}
+
+/**
+ * Writes `text` (jsonb_out or JSON.stringify's) into `out` at `at` as JSON.stringify writes its value, as UTF-8, and answers
  * where it ends; or -1 when only parsing and stringifying writes it right (the bytes from `at` are then
  * garbage). `out` must have room for the text's UTF-8 (3 bytes a UTF-16 unit at most) from `at`.
  *
@@ -40,6 +69,7 @@ const inNumber = (c: number) => (c >= ZERO && c <= NINE) || c === 46 || c === 10
  * by at most one byte a quote and a text has fewer quotes than units, never overtakes what is still to read.
  */
 export function writeCompactJsonbText(text: string, out: Buffer, at: number, doubleQuotes = false): number {
+  if (!doubleQuotes && isJsonStringifyText(text)) return at + out.write(text, at);
   const from = doubleQuotes ? at + text.length : at;
   const end = from + out.write(text, from);
   let src = from;
@@ -105,6 +135,7 @@ let scratch = Buffer.allocUnsafeSlow(16 * 1024);
 
 /** `text` (jsonb_out) as JSON.stringify writes its value, or undefined where only parsing writes it right. */
 export function compactJsonbText(text: string): string | undefined {
+  if (isJsonStringifyText(text)) return text;
   if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafeSlow(text.length * 3);
   const end = writeCompactJsonbText(text, scratch, 0);
   return end === -1 ? undefined : scratch.toString('utf8', 0, end);

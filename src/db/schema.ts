@@ -1,6 +1,6 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
 import type { StoredStep } from '../forms/components.ts';
 import type { Theme } from '../forms/theme.ts';
@@ -131,6 +131,12 @@ export const leadFormStats = pgTable(
  * A response to a form. `data` holds `{questionId, response}` entries in the per-type shapes of
  * responses/shapes.ts. `status` is not stored: it follows from `finished` and `updatedAt`.
  *
+ * `data` is `json`, not `jsonb`: the service writes it as JSON.stringify's text (drizzle's json column,
+ * `::json` in its statements) and PostgreSQL keeps that text as it is, so reading the answers out, what
+ * the listings, streams and exports do to every row, is a copy: no jsonb_out on PostgreSQL's side, no
+ * compaction on the server's (db/jsonb-text.ts passes such text through). Summaries cast it to jsonb.
+ * Rows stored before migration 0009 hold jsonb_out's text and are compacted when read.
+ *
  * The listing indexes match `ORDER BY created_at DESC, id DESC` exactly (DESC means NULLS FIRST in
  * PostgreSQL; drizzle's `.desc()` alone would emit NULLS LAST and force a sort), with partial twins
  * for the default completed-only listings.
@@ -151,7 +157,7 @@ export const responses = pgTable(
     /** The browser session (public pages) that owns this response; one response per session and form. */
     sessionId: text('session_id'),
     finished: boolean('finished').notNull().default(false),
-    data: jsonb('data').$type<ResponseAnswer[]>().notNull().default([]),
+    data: json('data').$type<ResponseAnswer[]>().notNull().default([]),
     /** Extra metadata (source, user agent, …); `leadId` is added from the column when read. */
     meta: jsonb('meta').$type<ResponseMeta>().notNull().default({}),
     ip: text('ip').notNull().default(''),

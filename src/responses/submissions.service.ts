@@ -83,7 +83,7 @@ export async function prepareAnswers(
       errors.push({ message: 'No question with this id in the form', path: ['answers', questionId] });
       continue;
     }
-    // PostgreSQL refuses NUL and unpaired surrogates in jsonb: refuse them here, whoever the caller.
+    // PostgreSQL refuses NUL and unpaired surrogates in jsonb, which the summaries cast the answers to: refuse them here, whoever the caller.
     const unsafe = findUnsafeJson(value, MAX_ANSWER_DEPTH, ['answers', questionId]);
     if (unsafe) {
       errors.push(unsafe);
@@ -269,7 +269,7 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
     changed as (
       insert into ${responses} (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
         visited_form, completed_form, version, created_at, updated_at, data_updated_at)
-      select ${row.id}::text, ${row.environmentId}::text, ${row.formId}::text, stats.lead_id, ${row.sessionId}::text, ${JSON.stringify(row.data)}::jsonb,
+      select ${row.id}::text, ${row.environmentId}::text, ${row.formId}::text, stats.lead_id, ${row.sessionId}::text, ${JSON.stringify(row.data)}::json,
         ${row.finished}::boolean, ${JSON.stringify(row.meta)}::jsonb, ${storedIpOf(row.environmentId, input.context.ip)}, ${row.country}::text,
         stats.visits, stats.completions, ${row.version}::text, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from stats
@@ -302,7 +302,7 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
   if (email && email !== emailOf(row.data)) return undefined;
   if (input.finish && missingRequired(input.form, data).length > 0) return undefined;
   const updated: ResponseRow = { ...row, data, finished: input.finish, updatedAt: now, dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt };
-  const set = sql`data = ${JSON.stringify(data)}::jsonb, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
+  const set = sql`data = ${JSON.stringify(data)}::json, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
   const unchanged = sql`id = ${row.id}::text and xmin::text = ${version}::text and not finished`;
   const ctes = input.finish
     ? // FOR UPDATE waits for a concurrent writer and then re-checks the version on the row it committed.

@@ -109,7 +109,7 @@ export async function summarySteps(db: Db, forms: readonly { id: string; steps: 
     select form_id, finished, furthest, count(*)::text as count from (
       select r.form_id, r.finished, max(m.step) as furthest
       from ${responses} r
-      left join lateral jsonb_array_elements(r.data) a on true
+      left join lateral jsonb_array_elements(r.data::jsonb) a on true
       left join (values ${values}) m(form_id, question_id, step) on m.form_id = r.form_id and m.question_id = a->>'questionId'
       where r.form_id in (${sql.join(
         forms.map((form) => sql`${form.id}`),
@@ -142,7 +142,7 @@ export async function summaryQuestions(
   const rows = await db.execute(sql`
     select r.form_id, a->>'questionId' as question_id, o.option, grouping(o.option) as per_question, count(distinct r.id)::text as count
     from ${responses} r
-    cross join lateral jsonb_array_elements(r.data) a
+    cross join lateral jsonb_array_elements(r.data::jsonb) a
     left join lateral (
       select jsonb_array_elements_text(case jsonb_typeof(a->'response'->'selected')
                when 'array' then a->'response'->'selected'

@@ -133,7 +133,7 @@ function isNumberAsJavaScriptWritesIt(out: Buffer, start: number, end: number): 
 /** Room for compacting a text in `compactJsonbText`, grown as texts need. */
 let scratch = Buffer.allocUnsafeSlow(16 * 1024);
 
-/** `text` (jsonb_out) as JSON.stringify writes its value, or undefined where only parsing writes it right. */
+/** `text` (jsonb_out or JSON.stringify's) as JSON.stringify writes its value, or undefined where only parsing writes it right. */
 export function compactJsonbText(text: string): string | undefined {
   if (isJsonStringifyText(text)) return text;
   if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafeSlow(text.length * 3);
@@ -144,7 +144,7 @@ export function compactJsonbText(text: string): string | undefined {
 /** What the compaction refuses is written the slow way: parsed and stringified. */
 export const reparsedJsonbText = (text: string): string => JSON.stringify(JSON.parse(text));
 
-/** `text` (jsonb_out) as JSON.stringify writes its value. */
+/** `text` (jsonb_out or JSON.stringify's) as JSON.stringify writes its value. */
 export function jsonOfJsonbText(text: string): string {
   return compactJsonbText(text) ?? reparsedJsonbText(text);
 }

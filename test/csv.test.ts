@@ -55,4 +55,18 @@ describe('ChunkWriter.jsonbCsvField', () => {
     }
     expect(Buffer.from(out.take()).toString('utf8')).toBe(expected.join(''));
   });
+
+  it("writes the CSV field of JSON.stringify's text (answers stored as json) with only its quotes doubled", () => {
+    const values = [-1, { 0: 'a', b: 1 }, [], 'a,b', [{ q: '"'.repeat(40) }], { '"k"': ['"', '\\"', 'ü"😀'], n: [1e21, 1.5] }, ...fc.sample(fc.jsonValue(), { numRuns: 1000, seed: 8 })];
+    const out = new ChunkWriter(64);
+    const expected: string[] = [];
+    for (const value of values) {
+      const text = JSON.stringify(value);
+      out.text('x,');
+      out.jsonbCsvField(text);
+      out.text('\r\n');
+      expected.push(`x,${csvField(neutralizeCell(text))}\r\n`);
+    }
+    expect(Buffer.from(out.take()).toString('utf8')).toBe(expected.join(''));
+  });
 });

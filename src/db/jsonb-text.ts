@@ -69,11 +69,21 @@ export function isJsonStringifyText(text: string): boolean {
  * by at most one byte a quote and a text has fewer quotes than units, never overtakes what is still to read.
  */
 export function writeCompactJsonbText(text: string, out: Buffer, at: number, doubleQuotes = false): number {
-  if (!doubleQuotes && isJsonStringifyText(text)) return at + out.write(text, at);
+  const compact = isJsonStringifyText(text);
+  if (compact && !doubleQuotes) return at + out.write(text, at);
   const from = doubleQuotes ? at + text.length : at;
   const end = from + out.write(text, from);
   let src = from;
   let dst = at;
+  if (compact) {
+    // JSON.stringify's text for a CSV field: only its quotes to double.
+    while (src < end) {
+      const c = out[src++]!;
+      out[dst++] = c;
+      if (c === QUOTE) out[dst++] = c;
+    }
+    return dst;
+  }
   while (src < end) {
     const c = out[src]!;
     if (c === QUOTE) {

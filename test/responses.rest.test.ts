@@ -555,7 +555,8 @@ describe('stored rows', () => {
     const jsonbText = texts.get(migrated!)!;
     expect(jsonbText).toContain('"questionId": "q1"');
 
-    // Each is written as JSON.stringify writes its value, by the form's listing and by the environment's stream.
+    // Each is written as JSON.stringify writes its value, by the form's listing, the environment's stream
+    // and the GraphQL API (its answers written from the stored text, src/graphql/raw-json.ts).
     const expected = [JSON.stringify(answers), JSON.stringify(JSON.parse(jsonbText))];
     for (const query of [`?formId=${form.id}`, '']) {
       const { status, text, body } = await get(query, tenant.apiKey);
@@ -563,6 +564,14 @@ describe('stored rows', () => {
       expect(body.data.map((r: { id: string }) => r.id)).toEqual([fresh, migrated]);
       for (const data of expected) expect(text).toContain(`"data":${data},`);
     }
+    const overGraphql = await ctx.app.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      body: JSON.stringify({ query: print(EnvironmentResponsesPageDocument), variables: { filter: {}, first: 10, after: null } }),
+    });
+    expect(overGraphql.status).toBe(200);
+    const graphqlText = await overGraphql.text();
+    for (const data of expected) expect(graphqlText).toContain(`"data":${data},`);
   });
 
   it('are not changed by reading them', async () => {

@@ -21,7 +21,7 @@ import type { DrainState } from './lifecycle.ts';
 import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { apiGuard, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
-import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
+import { clientAddressKey, createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
@@ -135,7 +135,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.use('/metrics', apiSecurityHeaders);
   app.get('/metrics', async (c) => {
     // Guessing the token is throttled like guessing a key (AUTH_FAILURE_LIMIT per address).
-    const address = clientIp(c, config.trustProxy) || 'unknown';
+    const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing);
     const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();

@@ -4,7 +4,7 @@
  * 1. An address in its failed-authentication cool-down is refused (429) before its credentials are
  *    even looked at.
  * 2. The caller is authenticated (API key or admin token).
- * 3. A failed authentication counts against its address (AUTH_FAILURE_LIMIT per minute, then a
+ * 3. A failed authentication counts against its address (an IPv6 client's /64) (AUTH_FAILURE_LIMIT per minute, then a
  *    cool-down of AUTH_FAILURE_BLOCK_SECONDS); a request without credentials against its address
  *    (ANONYMOUS_RATE_LIMIT); a known caller against its key (API_RATE_LIMIT).
  * 4. Every answer carries the RateLimit-Policy/RateLimit headers of the policy that applied.
@@ -16,7 +16,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv } from '../http.ts';
 import { clientIp } from '../public/request-info.ts';
-import { rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limits.ts';
+import { clientAddressKey, rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limits.ts';
 
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
@@ -40,7 +40,7 @@ export function apiGuard(deps: {
   const { db, adminToken, limits, config, keyCacheTrusted = () => true } = deps;
   return createMiddleware<AppEnv>(async (c, next) => {
     const graphql = c.req.path === '/graphql';
-    const address = clientIp(c, config.trustProxy) || 'unknown';
+    const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing, { graphql });
 

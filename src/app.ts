@@ -4,7 +4,8 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
-import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
+import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
@@ -42,7 +43,10 @@ export interface AppDeps {
   config: Config;
   db: Db;
   logger: Logger;
-  adminToken: string;
+  /** The admin token check, signing keys and encryption key this node shares with the others (src/auth/admin-token.ts). */
+  secrets?: InstanceSecrets;
+  /** Without `secrets`: every secret derived from this admin token (tests and benchmarks). */
+  adminToken?: string;
   /** Where rate-limit counters live (default: this process's memory). */
   rateLimitStore?: RateLimitStore;
   /** Set by the process's graceful shutdown (src/lifecycle.ts): readiness answers 503 while draining. */
@@ -72,8 +76,10 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
+export function createApp({ config, db, logger, secrets: given, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
   const app = new Hono<AppEnv>();
+  if (!given && adminToken === undefined) throw new Error('createApp needs the instance secrets (or an admin token to derive them from)');
+  const secrets = given ?? instanceSecretsOf(adminToken!);
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
   if (events) {
@@ -82,7 +88,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   }
   const keyCacheTrusted = () => events?.live ?? true;
   const fileStorage = fileStorageOf ?? createFileStorage(config);
-  const fileUrlSecret = deriveSecret(adminToken, 'file-urls');
+  const fileUrlSecret = secrets.fileUrlSecret;
   const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
   // The responseEvents subscription's source (without a feed, subscriptions are refused).
   const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
@@ -139,7 +145,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing);
     const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-    const allowed = bearer !== undefined && [config.metricsToken, adminToken].some((token) => token !== undefined && secretsEqual(bearer, token));
+    const allowed = bearer !== undefined && ((config.metricsToken !== undefined && secretsEqual(bearer, config.metricsToken)) || secrets.admin.matches(bearer));
     if (!allowed) {
       if (bearer !== undefined) await limits.authFailures.consume(address);
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
@@ -155,7 +161,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const apiEdge = [
     apiCors(config),
     limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
-    apiGuard({ db, adminToken, limits, config, keyCacheTrusted }),
+    apiGuard({ db, admin: secrets.admin, limits, config, keyCacheTrusted }),
   ] as const;
 
   app.use('/api/*', ...apiEdge);
@@ -197,7 +203,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     publicRoutes({
       config,
       db,
-      cookieSecret: deriveSecret(adminToken, 'public-cookies'),
+      cookieSecret: secrets.cookieSecret,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
       metrics,

@@ -118,6 +118,10 @@ async function call<TData, TVariables>(
   }
   const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
   const first = payload?.errors?.[0];
+  if (first?.extensions?.code === 'UNAUTHENTICATED' && !target.adminToken) {
+    // On PostgreSQL a generated token is kept only in the data dir of the node that generated it.
+    throw new CliError(`${first.message}: pass --admin-token, set ADMIN_TOKEN, or run the CLI where DATA_DIR holds the admin-token file`, { code: 'UNAUTHENTICATED' });
+  }
   if (first) throw new CliError(first.message, { code: first.extensions?.code, errors: first.extensions?.errors });
   if (!payload?.data) throw new CliError(`Unexpected answer from the server (HTTP ${response.status})`);
   return payload.data;

@@ -184,9 +184,10 @@ export const responses = pgTable(
 );
 
 /**
- * Secrets every node of one deployment must share, generated once by whichever node starts first
- * (today: the admin token when ADMIN_TOKEN is unset on PostgreSQL; cookie and visitor-token signing
- * keys derive from it). Anyone who can read this table or a dump of the database can act as admin.
+ * Secrets every node of one deployment must share, created once by whichever node starts first
+ * (src/auth/admin-token.ts): the signing keys of cookies, respondents' tokens and file URLs, the key
+ * that encrypts environment secrets, and on PostgreSQL the generated admin token's SHA-256 hash.
+ * Never the admin token itself.
  */
 export const instanceSecrets = pgTable('instance_secrets', {
   name: text('name').primaryKey(),

@@ -11,7 +11,7 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { authenticate } from '../auth/auth.service.ts';
+import { authenticate, type AdminTokenCheck } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv } from '../http.ts';
@@ -31,13 +31,13 @@ export function tooManyRequests(c: Context, decision: RateDecision, options: { g
 
 export function apiGuard(deps: {
   db: Db;
-  adminToken: string;
+  admin: AdminTokenCheck;
   limits: RateLimits;
   config: Pick<Config, 'trustProxy'>;
   /** Whether verified keys may come from the cache now (false while revocations from other nodes can't be heard). */
   keyCacheTrusted?: () => boolean;
 }) {
-  const { db, adminToken, limits, config, keyCacheTrusted = () => true } = deps;
+  const { db, admin, limits, config, keyCacheTrusted = () => true } = deps;
   return createMiddleware<AppEnv>(async (c, next) => {
     const graphql = c.req.path === '/graphql';
     const address = clientAddressKey(clientIp(c, config.trustProxy));
@@ -46,7 +46,7 @@ export function apiGuard(deps: {
 
     const principal = await authenticate(
       db,
-      adminToken,
+      admin,
       { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') },
       { useCache: keyCacheTrusted() },
     );

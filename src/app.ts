@@ -35,6 +35,7 @@ import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
@@ -165,7 +166,8 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage };
+  const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -174,6 +176,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
   app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
   app.route('/api/v1', webhooksRoutes(restDeps));
+  app.route('/api/v1', settingsRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
@@ -186,7 +189,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage };
+    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring };
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
@@ -204,6 +207,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
       config,
       db,
       cookieSecret: secrets.cookieSecret,
+      secretBox: secrets.secretBox,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
       metrics,

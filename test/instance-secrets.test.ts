@@ -18,10 +18,10 @@ import { prepareDatabase } from '../src/bootstrap.ts';
 import { createApp } from '../src/app.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
 import { instanceSecrets } from '../src/db/schema.ts';
-import { rowsOf } from '../src/db/rows.ts';
 import { checkedApp, createTenant, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext } from './helpers.ts';
 import { makeForm } from './public-helpers.ts';
 import { onFileEnd } from './cleanup.ts';
+import { tablesHolding } from './db-scan.ts';
 
 const onPostgres = Boolean(inject('testDatabaseUrl'));
 const silent = pino({ level: 'silent' });
@@ -31,23 +31,6 @@ let first: StartedSecrets;
 let firstDataDir: string;
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'formloom-secrets-'));
-
-/** Every table (any schema but the catalogues) whose rows, written as text, contain `needle` (or its hex). */
-async function tablesHolding(db: Database, needle: string): Promise<string[]> {
-  const tables = rowsOf<{ schema: string; name: string }>(
-    await db.execute(sql`select table_schema as schema, table_name as name from information_schema.tables
-      where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`),
-  );
-  expect(tables.map((t) => t.name)).toContain('instance_secrets');
-  const hex = Buffer.from(needle, 'utf8').toString('hex');
-  const holding: string[] = [];
-  for (const { schema, name } of tables) {
-    const table = sql.raw(`"${schema.replaceAll('"', '""')}"."${name.replaceAll('"', '""')}"`);
-    const [row] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from ${table} t where strpos(t::text, ${needle}) > 0 or strpos(t::text, ${hex}) > 0`));
-    if (Number(row!.n) > 0) holding.push(`${schema}.${name}`);
-  }
-  return holding;
-}
 
 function appOn(db: Database, secrets: StartedSecrets['secrets']) {
   return checkedApp(createApp({ config: testConfig(), db, logger: silent, secrets }));

@@ -21,6 +21,14 @@ export const environments = pgTable(
     ipStorage: text('ip_storage').$type<IpStorage>().notNull().default('full'),
     /** Responses older than this many days are deleted by the retention job; null: kept. */
     retentionDays: integer('retention_days'),
+    /**
+     * The environment's own captcha keys (src/environments/captcha-keys.service.ts): site keys as given,
+     * secret keys sealed (AES-256-GCM, src/auth/secret-box.ts), never in clear. Null: the server's apply.
+     */
+    turnstileSiteKey: text('turnstile_site_key'),
+    turnstileSecretKeySealed: text('turnstile_secret_key_sealed'),
+    recaptchaSiteKey: text('recaptcha_site_key'),
+    recaptchaSecretKeySealed: text('recaptcha_secret_key_sealed'),
   },
   (t) => [
     check('environments_ip_storage_check', sql`${t.ipStorage} in ('full', 'truncated', 'none')`),

@@ -7,7 +7,6 @@
  * key) could ever check is refused when a form is generated or imported.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { serve, type ServerType } from '@hono/node-server';
@@ -19,6 +18,7 @@ import { runCli } from '../src/cli.ts';
 import type { Config } from '../src/config.ts';
 import { environments } from '../src/db/schema.ts';
 import type { Form } from '../src/forms/forms.service.ts';
+import { startCaptchaProvider } from './captcha-provider.ts';
 import { onFileEnd } from './cleanup.ts';
 import { tablesHolding } from './db-scan.ts';
 import { ADMIN_TOKEN, checkedApp, createTenant, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from './helpers.ts';
@@ -36,15 +36,13 @@ const SECRET = {
 
 let ctx: TestContext;
 let verifyUrl: string;
-/** What the provider stand-in was asked: the secret and token of each siteverify call. */
-const verifyCalls: { secret: string | null; response: string | null }[] = [];
+/** What the provider stand-in was asked: each siteverify call's form body. */
+let verifyCalls: URLSearchParams[];
+/** The secret and token of the siteverify calls from the `from`th on. */
+const callsSince = (from: number) => verifyCalls.slice(from).map((call) => ({ secret: call.get('secret'), response: call.get('response') }));
 /** Every log line of the apps below, and every answer's body. */
 const logLines: string[] = [];
 const answers: string[] = [];
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
 
 const logger = pino({ level: 'trace' }, new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) }));
 
@@ -80,19 +78,9 @@ let c: TestTenant;
 
 beforeAll(async () => {
   // The provider's siteverify: a token is good only as GOOD, sent with a secret it knows.
-  const provider = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk) => (text += chunk));
-    request.on('end', () => {
-      const body = new URLSearchParams(text);
-      verifyCalls.push({ secret: body.get('secret'), response: body.get('response') });
-      const success = Object.values(SECRET).includes(body.get('secret') ?? '') && body.get('response') === GOOD;
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify(success ? { success: true } : { success: false, 'error-codes': ['invalid-input-secret'] }));
-    });
-  });
-  verifyUrl = `http://127.0.0.1:${await listen(provider)}/siteverify`;
-  onFileEnd(() => new Promise<void>((resolve) => provider.close(() => resolve())));
+  const provider = await startCaptchaProvider((secret, token) => Object.values(SECRET).includes(secret ?? '') && token === GOOD);
+  verifyUrl = provider.url;
+  verifyCalls = provider.calls;
 
   ctx = await setupIsolatedTestApp(); // the database is scanned for the secrets
   bare = appWithCaptcha();
@@ -236,7 +224,7 @@ describe('verification', () => {
     ] as const) {
       const calls = verifyCalls.length;
       expect((await start(withServerKeys, form, GOOD)).status).toBe(201);
-      expect(verifyCalls.slice(calls)).toEqual([{ secret, response: GOOD }]);
+      expect(callsSince(calls)).toEqual([{ secret, response: GOOD }]);
       // Without a token, or with a bad one, the step is refused.
       expect((await start(withServerKeys, form, undefined)).status).toBe(400);
       expect((await start(withServerKeys, form, 'forged')).status).toBe(400);
@@ -246,7 +234,7 @@ describe('verification', () => {
   it("falls back to the server's secret where the environment has none, and enforces nothing where neither has one", async () => {
     const calls = verifyCalls.length;
     expect((await start(withServerKeys, formC, GOOD)).status).toBe(201);
-    expect(verifyCalls.slice(calls)).toEqual([{ secret: SECRET.server, response: GOOD }]);
+    expect(callsSince(calls)).toEqual([{ secret: SECRET.server, response: GOOD }]);
     expect((await start(withServerKeys, formC, undefined)).status).toBe(400);
     // A form stored before any key was set (neither the environment nor the server has one): shown unchecked.
     const before = verifyCalls.length;
@@ -264,7 +252,7 @@ describe('verification', () => {
     const calls = verifyCalls.length;
     const taken = await visitor.submit(formA, 0, { [field(componentAt(formA, 0, 0))]: 'Ada', [field(componentAt(formA, 0, 1))]: GOOD });
     expect(taken.status).toBe(303);
-    expect(verifyCalls.slice(calls)).toEqual([{ secret: SECRET.a, response: GOOD }]);
+    expect(callsSince(calls)).toEqual([{ secret: SECRET.a, response: GOOD }]);
   });
 
   it("never opens one environment's sealed secret for another: copied into B's row, B's checks fail closed and A's secret is not sent", async () => {
@@ -276,7 +264,7 @@ describe('verification', () => {
       const refused = await start(withServerKeys, formB, GOOD);
       expect(refused.status).toBe(503);
       expect(await refused.json()).toEqual({ message: 'The check that you are not a robot cannot be verified right now. Please try again in a moment.' });
-      expect(verifyCalls.slice(calls)).toEqual([]);
+      expect(callsSince(calls)).toEqual([]);
     } finally {
       await ctx.db.update(environments).set({ turnstileSecretKeySealed: rowB!.sealed }).where(eq(environments.id, b.environmentId));
     }

@@ -127,7 +127,10 @@ export async function resolveInstanceSecrets(
   } else if (database.kind === 'pglite') {
     // One process owns the database: the data dir's file is the token, as it always was.
     const token = fileToken ?? newAdminToken();
-    if (!fileToken) writeFileSync(adminTokenFile(mkdirOf(config.dataDir)), `${token}\n`, { mode: 0o600, flag: 'wx' });
+    if (!fileToken) {
+      mkdirSync(config.dataDir, { recursive: true });
+      writeFileSync(adminTokenFile(config.dataDir), `${token}\n`, { mode: 0o600, flag: 'wx' });
+    }
     credential = AdminCredential.ofToken(token);
     adminToken = { token, generated: !fileToken };
     signingSeed = token;
@@ -182,11 +185,6 @@ export async function resolveInstanceSecrets(
 }
 
 const randomSecret = () => randomBytes(32).toString('base64url');
-
-function mkdirOf(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 async function readSecrets(db: Database, names: string[]): Promise<Map<string, string>> {
   const rows = await db.select({ name: instanceSecrets.name, value: instanceSecrets.value }).from(instanceSecrets).where(inArray(instanceSecrets.name, names));

@@ -44,7 +44,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const tenant = await tenantOf(db);
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
-  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup'];
+  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings'];
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
   async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string; target?: ReturnType<typeof appWith> } = {}) {
@@ -129,6 +129,13 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('POST', `/api/v1/webhook-deliveries/${test.id}/resend`);
   await call('POST', '/api/v1/webhook-deliveries/msg_k4n2iogu5ks9ut7lahuxkl27/resend'); // 404
   await call('DELETE', `/api/v1/webhooks/${endpoint.id}`);
+
+  // an environment's settings: its captcha keys (the secret key write-only)
+  await call('GET', `/api/v1/environments/${env}/settings`);
+  await call('PATCH', `/api/v1/environments/${env}/settings`, { body: { turnstile: { siteKey: '0x4AAAAAAAexample', secretKey: '0x4AAAAAAAexample-secret' } } });
+  await call('PATCH', `/api/v1/environments/${env}/settings`, { body: { retentionDays: 0, recaptcha: { secretKey: 'has spaces' } } }); // 400
+  await call('PATCH', `/api/v1/environments/${env}/settings`, { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
+  await call('GET', `/api/v1/environments/${other.environmentId}/settings`); // 403
 
   // the admin backup: only its refusals have a JSON body
   await call('GET', '/api/v1/admin/backup', { headers: { 'x-api-key': '' } }); // 401

@@ -4,7 +4,8 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
-import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
+import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
@@ -21,7 +22,7 @@ import type { DrainState } from './lifecycle.ts';
 import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { apiGuard, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
-import { createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
+import { clientAddressKey, createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
@@ -34,6 +35,7 @@ import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
@@ -42,7 +44,10 @@ export interface AppDeps {
   config: Config;
   db: Db;
   logger: Logger;
-  adminToken: string;
+  /** The admin token check, signing keys and encryption key this node shares with the others (src/auth/admin-token.ts). */
+  secrets?: InstanceSecrets;
+  /** Without `secrets`: every secret derived from this admin token (tests and benchmarks). */
+  adminToken?: string;
   /** Where rate-limit counters live (default: this process's memory). */
   rateLimitStore?: RateLimitStore;
   /** Set by the process's graceful shutdown (src/lifecycle.ts): readiness answers 503 while draining. */
@@ -72,8 +77,10 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
+export function createApp({ config, db, logger, secrets: given, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
   const app = new Hono<AppEnv>();
+  if (!given && adminToken === undefined) throw new Error('createApp needs the instance secrets (or an admin token to derive them from)');
+  const secrets = given ?? instanceSecretsOf(adminToken!);
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
   if (events) {
@@ -82,7 +89,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   }
   const keyCacheTrusted = () => events?.live ?? true;
   const fileStorage = fileStorageOf ?? createFileStorage(config);
-  const fileUrlSecret = deriveSecret(adminToken, 'file-urls');
+  const fileUrlSecret = secrets.fileUrlSecret;
   const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
   // The responseEvents subscription's source (without a feed, subscriptions are refused).
   const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
@@ -135,11 +142,11 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.use('/metrics', apiSecurityHeaders);
   app.get('/metrics', async (c) => {
     // Guessing the token is throttled like guessing a key (AUTH_FAILURE_LIMIT per address).
-    const address = clientIp(c, config.trustProxy) || 'unknown';
+    const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing);
     const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-    const allowed = bearer !== undefined && [config.metricsToken, adminToken].some((token) => token !== undefined && secretsEqual(bearer, token));
+    const allowed = bearer !== undefined && ((config.metricsToken !== undefined && secretsEqual(bearer, config.metricsToken)) || secrets.admin.matches(bearer));
     if (!allowed) {
       if (bearer !== undefined) await limits.authFailures.consume(address);
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
@@ -155,11 +162,12 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const apiEdge = [
     apiCors(config),
     limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
-    apiGuard({ db, adminToken, limits, config, keyCacheTrusted }),
+    apiGuard({ db, admin: secrets.admin, limits, config, keyCacheTrusted }),
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage };
+  const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
+  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -168,6 +176,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes(restDeps));
   app.route('/api/v1', webhooksRoutes(restDeps));
+  app.route('/api/v1', settingsRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 
@@ -180,7 +189,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage };
+    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring };
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
@@ -197,7 +206,8 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
     publicRoutes({
       config,
       db,
-      cookieSecret: deriveSecret(adminToken, 'public-cookies'),
+      cookieSecret: secrets.cookieSecret,
+      secretBox: secrets.secretBox,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
       metrics,

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { resolveSharedAdminToken } from './auth/admin-token.ts';
+import type { Logger } from 'pino';
+import { adminTokenFile, resolveInstanceSecrets, type ResolvedAdminToken } from './auth/admin-token.ts';
 import { createApiKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { fromRoot } from './paths.ts';
@@ -48,18 +49,23 @@ export async function bootstrapDemo(db: Database): Promise<BootstrapResult | nul
 
 /**
  * A node's start-up work on the database, one node at a time (several may start together): the
- * migrations, the admin token every node shares, and the demo on an empty database.
+ * migrations, the admin token and secrets every node shares, and the demo on an empty database.
  */
-export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'>, database: DatabaseHandle) {
+export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'>, database: DatabaseHandle, logger?: Pick<Logger, 'warn'>) {
   return runSerially(database, 'start-up', async () => {
     await database.migrate();
-    const adminToken = await resolveSharedAdminToken(config, database);
+    const { adminToken, secrets } = await resolveInstanceSecrets(config, database, logger);
     const demo = await bootstrapDemo(database.db);
-    return { adminToken, demo };
+    return { adminToken, secrets, demo };
   });
 }
 
-export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: { token: string; generated: boolean }): string {
+/** Shown once when this start generated the admin token but set up no demo (whose banner shows it). */
+export function adminTokenBanner(adminToken: ResolvedAdminToken, dataDir: string): string {
+  return adminToken.generated ? `\nadmin token (shown once; also kept in ${adminTokenFile(dataDir)}): ${adminToken.token}\n\n` : '';
+}
+
+export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: ResolvedAdminToken): string {
   const body = JSON.stringify({
     sourceFormId: result.templateFormId,
     name: 'My first generated form',

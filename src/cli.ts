@@ -35,6 +35,7 @@ import {
   RetentionStatusDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
+  type EnvironmentSettingsInput,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -48,7 +49,11 @@ Commands:
   form close FORM_ID                           close a published form to new responses
   form reopen FORM_ID                          publish a closed form again
   env settings --env ENV_ID [--ip-storage full|truncated|none] [--retention-days DAYS|none]
-                                               show or change an environment's privacy settings
+               [--turnstile-site-key KEY|none] [--turnstile-secret-key -|none]
+               [--recaptcha-site-key KEY|none] [--recaptcha-secret-key -|none]
+                                               show or change an environment's settings: privacy, and
+                                               its own captcha keys (none removes one; a secret key is
+                                               read from stdin with -, never shown afterwards)
   responses delete RESPONSE_ID                 delete one response for good
   responses delete --env ENV_ID [--form FORM_ID] [--since ISO] [--until ISO] [--date-field createdAt|updatedAt]
                    [--partials-only]           delete every response matching the filter (batched)
@@ -118,6 +123,10 @@ async function call<TData, TVariables>(
   }
   const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
   const first = payload?.errors?.[0];
+  if (first?.extensions?.code === 'UNAUTHENTICATED' && !target.adminToken) {
+    // On PostgreSQL a generated token is kept only in the data dir of the node that generated it.
+    throw new CliError(`${first.message}: pass --admin-token, set ADMIN_TOKEN, or run the CLI where DATA_DIR holds the admin-token file`, { code: 'UNAUTHENTICATED' });
+  }
   if (first) throw new CliError(first.message, { code: first.extensions?.code, errors: first.extensions?.errors });
   if (!payload?.data) throw new CliError(`Unexpected answer from the server (HTTP ${response.status})`);
   return payload.data;
@@ -161,6 +170,7 @@ async function downloadBackup(target: { url: string; adminToken: string | undefi
 export async function runCli(
   argv: string[],
   stdout: NodeJS.WritableStream = process.stdout,
+  stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<{ output: Record<string, unknown>; text: string; streamed?: boolean }> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -194,6 +204,10 @@ export async function runCli(
       'partials-only': { type: 'boolean', default: false },
       'ip-storage': { type: 'string' },
       'retention-days': { type: 'string' },
+      'turnstile-site-key': { type: 'string' },
+      'turnstile-secret-key': { type: 'string' },
+      'recaptcha-site-key': { type: 'string' },
+      'recaptcha-secret-key': { type: 'string' },
       days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -254,19 +268,33 @@ export async function runCli(
       return { output, text: `Reopened form ${output.id}` };
     }
     case 'env settings': {
-      const input: { ipStorage?: 'FULL' | 'TRUNCATED' | 'NONE'; retentionDays?: number | null } = {};
+      const input: EnvironmentSettingsInput = {};
       if (values['ip-storage'] !== undefined) {
         const mode = values['ip-storage'].toUpperCase();
         if (mode !== 'FULL' && mode !== 'TRUNCATED' && mode !== 'NONE') throw new CliError('--ip-storage must be full, truncated or none');
         input.ipStorage = mode;
       }
       if (values['retention-days'] !== undefined) input.retentionDays = daysOption(values['retention-days'], '--retention-days');
+      for (const provider of ['turnstile', 'recaptcha'] as const) {
+        const siteKey = values[`${provider}-site-key`];
+        const secretKey = values[`${provider}-secret-key`];
+        if (siteKey === undefined && secretKey === undefined) continue;
+        input[provider] = {
+          ...(siteKey !== undefined ? { siteKey: siteKey === 'none' ? null : siteKey } : {}),
+          ...(secretKey !== undefined ? { secretKey: await secretOption(secretKey, `--${provider}-secret-key`, stdin) } : {}),
+        };
+      }
       const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
         environmentId: required(values.env, '--env'),
         input,
       });
-      const output = { id: env.id, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null };
-      return { output, text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}` };
+      const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null };
+      const keys = (name: string, keys: typeof env.turnstile) =>
+        `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
+      return {
+        output,
+        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}`,
+      };
     }
     case 'responses delete': {
       if (argument !== undefined) {
@@ -474,6 +502,20 @@ async function exportResponses(
   return { bytes, file: options.out };
 }
 /** A number of days, or `none` (null). */
+/**
+ * A secret key option: `-` reads it from stdin (so it stays out of the process list and the shell's
+ * history), `none` removes it. Given on the command line itself, it is refused.
+ */
+async function secretOption(value: string, what: string, stdin: NodeJS.ReadableStream): Promise<string | null> {
+  if (value === 'none') return null;
+  if (value !== '-') throw new CliError(`${what} takes - (the key read from stdin) or none, so the key stays out of the process list and shell history`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  const secret = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (secret === '') throw new CliError(`${what} -: nothing was read from stdin`);
+  return secret;
+}
+
 function daysOption(value: string, what: string): number | null {
   if (value === 'none') return null;
   if (!/^\d+$/.test(value)) throw new CliError(`${what} must be a whole number of days or none`);

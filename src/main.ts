@@ -31,7 +31,7 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }] =
+const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
@@ -46,7 +46,7 @@ const [{ serve }, { createApp }, { bootstrapBanner, prepareDatabase }, { joinClu
   ]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
-const { adminToken, demo } = await prepareDatabase(config, database);
+const { adminToken, secrets, demo } = await prepareDatabase(config, database, logger);
 const cluster = await joinCluster(config, database, logger);
 
 const drain: DrainState = { draining: false };
@@ -61,7 +61,7 @@ const app = createApp({
   config,
   db: database.db,
   logger,
-  adminToken: adminToken.token,
+  secrets,
   rateLimitStore: cluster.rateLimitStore,
   events: cluster.events,
   drain,
@@ -83,7 +83,7 @@ const server = serve(
   { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
   (info) => {
     const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
-    if (demo) process.stdout.write(bootstrapBanner(demo, baseUrl, adminToken));
+    process.stdout.write(demo ? bootstrapBanner(demo, baseUrl, adminToken) : adminTokenBanner(adminToken, config.dataDir));
     logger.info({ url: baseUrl, database: database.kind, startupMs: Math.round(performance.now()) }, 'formloom listening');
   },
 ) as Server;

@@ -4,8 +4,7 @@
  * Missing and rejected tokens, an unreachable provider (fail closed by default, CAPTCHA_FAIL_OPEN=1 to
  * accept), the page and the JSON API.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import type { Config } from '../src/config.ts';
@@ -13,6 +12,7 @@ import type { Form } from '../src/forms/forms.service.ts';
 import { appWith, createTenant, jsonRequest, openTestDatabase, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, field, makeForm, responsesOf, Visitor, type App } from './public-helpers.ts';
 import { onFileEnd } from './cleanup.ts';
+import { listen, startCaptchaProvider } from './captcha-provider.ts';
 
 const SECRET = 'test-captcha-secret';
 const GOOD = 'good-token';
@@ -22,27 +22,11 @@ let tenant: TestTenant;
 let form: Form;
 let verifyUrl: string;
 let unreachableUrl: string;
-const verifyCalls: URLSearchParams[] = [];
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-}
+let verifyCalls: URLSearchParams[];
 
 beforeAll(async () => {
   // The provider's siteverify: success only for GOOD with our secret.
-  const provider = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk) => (text += chunk));
-    request.on('end', () => {
-      const body = new URLSearchParams(text);
-      verifyCalls.push(body);
-      const success = request.method === 'POST' && body.get('secret') === SECRET && body.get('response') === GOOD;
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify(success ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] }));
-    });
-  });
-  verifyUrl = `http://127.0.0.1:${await listen(provider)}/siteverify`;
-  onFileEnd(() => new Promise<void>((resolve) => provider.close(() => resolve())));
+  ({ url: verifyUrl, calls: verifyCalls } = await startCaptchaProvider((secret, token) => secret === SECRET && token === GOOD));
   // A port nothing listens on any more.
   const gone = createServer();
   unreachableUrl = `http://127.0.0.1:${await listen(gone)}/siteverify`;

@@ -55,11 +55,13 @@ async function submit(email: string) {
 
 describe('formloom privacy commands', () => {
   it('env settings shows and changes IP storage and retention', async () => {
-    expect(await cli('env', 'settings', '--env', tenant.environmentId)).toEqual({ id: tenant.environmentId, ipStorage: 'full', retentionDays: null });
+    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false } };
+    expect(await cli('env', 'settings', '--env', tenant.environmentId)).toEqual({ id: tenant.environmentId, ipStorage: 'full', retentionDays: null, ...noOwnCaptchaKeys });
     expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'truncated', '--retention-days', '365')).toEqual({
       id: tenant.environmentId,
       ipStorage: 'truncated',
       retentionDays: 365,
+      ...noOwnCaptchaKeys,
     });
     const id = await submit('cli.ip@example.org');
     expect((await ctx.db.select({ ip: responses.ip }).from(responses).where(eq(responses.id, id)))[0]!.ip).toBe('192.0.2.0');

@@ -21,9 +21,14 @@ const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
-/** A secret for one purpose, derived from the admin token (so no second secret needs configuring). */
-export function deriveSecret(adminToken: string, purpose: string): string {
-  return createHmac('sha256', adminToken).update(purpose).digest('base64url');
+/** A secret for one purpose, derived from another (HMAC-SHA256, base64url). */
+export function deriveSecret(secret: string, purpose: string): string {
+  return createHmac('sha256', secret).update(purpose).digest('base64url');
+}
+
+/** What checks a presented admin token (src/auth/admin-token.ts: from the token, or only its hash). */
+export interface AdminTokenCheck {
+  matches(presented: string): boolean;
 }
 
 /** Constant-time equality of two secrets of any length (compares their hashes). */
@@ -161,13 +166,13 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
  */
 export async function authenticate(
   db: Db,
-  adminToken: string,
+  admin: AdminTokenCheck,
   headers: { apiKey?: string | null | undefined; authorization?: string | null | undefined },
   options: VerifyOptions = {},
 ): Promise<Principal> {
   const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   const apiKey = headers.apiKey?.trim() || undefined;
-  if (bearer !== undefined && secretsEqual(bearer, adminToken)) return { kind: 'admin' };
+  if (bearer !== undefined && admin.matches(bearer)) return { kind: 'admin' };
   const candidate = apiKey ?? bearer;
   if (candidate === undefined) return { kind: 'anonymous', offered: false };
   const verified = await verifyApiKey(db, candidate, options);

@@ -2,12 +2,14 @@
  * Recaptcha and TurnstileWidget: the provider's widget on the page, and a check that the step it is
  * on is sent by a person. They record nothing in the response.
  *
- * - Site key: the component's `siteKey`, else RECAPTCHA_SITE_KEY / TURNSTILE_SITE_KEY. Without one
- *   nothing is shown.
- * - Enforced when the provider's secret is configured (RECAPTCHA_SECRET_KEY / TURNSTILE_SECRET_KEY):
- *   the step is accepted only with a token the provider's verify endpoint confirms. The page posts the
- *   widget's token; the JSON API takes it as the captcha's answer (`answers[captchaId]`), required in
- *   every submission that answers a question on the captcha's step.
+ * - Keys: the form's environment's own (src/environments/captcha-keys.service.ts), else the server's
+ *   (TURNSTILE_* / RECAPTCHA_*); the component's `siteKey` comes before both.
+ * - Generating a form with a captcha that could never be checked (no secret key, or no site key,
+ *   anywhere) is refused (`uncheckableCaptchas`).
+ * - Enforced when a secret key applies: the step is accepted only with a token the provider's verify
+ *   endpoint confirms. The page posts the widget's token; the JSON API takes it as the captcha's answer
+ *   (`answers[captchaId]`), required in every submission that answers a question on the captcha's step.
+ *   (A form stored before its keys were removed shows its captcha unchecked, as it was made.)
  * - The provider unreachable (or answering nonsense) within CAPTCHA_TIMEOUT_MS: refused (fail closed)
  *   unless CAPTCHA_FAIL_OPEN=1.
  */
@@ -24,6 +26,9 @@ export const isCaptchaType = (type: string): type is CaptchaType => (CAPTCHA_TYP
 interface Provider {
   /** Where the config keeps its keys. */
   configKey: 'recaptcha' | 'turnstile';
+  /** The provider's name, and the prefix of its config variables. */
+  name: string;
+  variablePrefix: string;
   script: string;
   /** Origins the widget loads scripts and frames from. */
   origins: string[];
@@ -35,6 +40,8 @@ interface Provider {
 const PROVIDERS: Record<CaptchaType, Provider> = {
   TurnstileWidget: {
     configKey: 'turnstile',
+    name: 'Turnstile',
+    variablePrefix: 'TURNSTILE',
     script: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
     origins: ['https://challenges.cloudflare.com'],
     defaultField: 'cf-turnstile-response',
@@ -42,6 +49,8 @@ const PROVIDERS: Record<CaptchaType, Provider> = {
   },
   Recaptcha: {
     configKey: 'recaptcha',
+    name: 'reCAPTCHA',
+    variablePrefix: 'RECAPTCHA',
     script: 'https://www.google.com/recaptcha/api.js',
     origins: ['https://www.google.com', 'https://www.gstatic.com', 'https://www.recaptcha.net'],
     defaultField: 'g-recaptcha-response',
@@ -53,6 +62,8 @@ export interface CaptchaProviderSettings {
   siteKey: string | undefined;
   secretKey: string | undefined;
   verifyUrl: string;
+  /** The environment's secret is stored but does not open: enforced, and every check fails closed. */
+  secretUnreadable?: boolean | undefined;
 }
 export interface CaptchaSettings {
   turnstile: CaptchaProviderSettings;
@@ -62,6 +73,55 @@ export interface CaptchaSettings {
 }
 
 type SiteKeys = Record<Provider['configKey'], { siteKey: string | undefined }>;
+
+/** An environment's own keys of each provider (as src/environments/captcha-keys.service.ts loads them). */
+export type OwnKeys = Record<Provider['configKey'], { siteKey: string | undefined; secretKey: string | undefined; secretUnreadable: boolean }>;
+
+/** The settings for a form of an environment: its own keys where it has them, else the server's. */
+export function captchaSettingsWith(server: CaptchaSettings, own: OwnKeys): CaptchaSettings {
+  const provider = (key: Provider['configKey']): CaptchaProviderSettings => ({
+    verifyUrl: server[key].verifyUrl,
+    siteKey: own[key].siteKey ?? server[key].siteKey,
+    secretKey: own[key].secretKey ?? (own[key].secretUnreadable ? undefined : server[key].secretKey),
+    secretUnreadable: own[key].secretUnreadable,
+  });
+  return { ...server, turnstile: provider('turnstile'), recaptcha: provider('recaptcha') };
+}
+
+const isEnforced = (settings: CaptchaProviderSettings) => settings.secretKey !== undefined || settings.secretUnreadable === true;
+
+/**
+ * The captchas among `steps` that could never be checked with `settings` (the form's environment's
+ * keys over the server's): without a secret key its tokens can't be verified, without a site key the
+ * widget can't be shown. Each with its component's path and what to configure.
+ */
+export function uncheckableCaptchas(
+  steps: readonly { components: readonly { type: string; content: Record<string, unknown> }[] }[],
+  settings: CaptchaSettings,
+): { message: string; path: (string | number)[] }[] {
+  const problems: { message: string; path: (string | number)[] }[] = [];
+  steps.forEach((step, stepIndex) =>
+    step.components.forEach((component, index) => {
+      if (!isCaptchaType(component.type)) return;
+      const provider = PROVIDERS[component.type];
+      const path = ['steps', stepIndex, 'components', index];
+      const option = `--${provider.configKey}-`;
+      if (!isEnforced(settings[provider.configKey])) {
+        problems.push({
+          message: `${component.type} can't be checked: no ${provider.name} secret key is set for this environment or the server. Set the environment's (updateEnvironmentSettings, PATCH /api/v1/environments/{environmentId}/settings or formloom env settings ${option}secret-key) or the server's ${provider.variablePrefix}_SECRET_KEY`,
+          path,
+        });
+      }
+      if (!str(component.content.siteKey) && !settings[provider.configKey].siteKey) {
+        problems.push({
+          message: `${component.type} has no site key: give content.siteKey, or set the environment's ${provider.name} site key (${option}site-key) or the server's ${provider.variablePrefix}_SITE_KEY`,
+          path,
+        });
+      }
+    }),
+  );
+  return problems;
+}
 export const siteKeyOf = (component: StoredComponent, settings: SiteKeys | undefined): string | undefined =>
   isCaptchaType(component.type) ? (str(component.content.siteKey) ?? settings?.[PROVIDERS[component.type].configKey].siteKey) : undefined;
 
@@ -82,6 +142,7 @@ export async function verifyCaptchaToken(
 ): Promise<CaptchaOutcome> {
   if (token.trim() === '') return 'missing';
   if (token.length > 4096) return 'rejected';
+  if (provider.secretUnreadable) return options.failOpen ? 'ok' : 'unavailable';
   const body = new URLSearchParams({ secret: provider.secretKey ?? '', response: token });
   if (remoteIp) body.set('remoteip', remoteIp);
   try {
@@ -95,9 +156,9 @@ export async function verifyCaptchaToken(
   }
 }
 
-/** The captchas of a step that are enforced (their provider's secret is configured). */
+/** The captchas of a step that are enforced (a secret key of their provider applies). */
 export const enforcedCaptchas = (step: StoredStep, settings: CaptchaSettings): StoredComponent[] =>
-  step.components.filter((component) => isCaptchaType(component.type) && settings[PROVIDERS[component.type].configKey].secretKey !== undefined);
+  step.components.filter((component) => isCaptchaType(component.type) && isEnforced(settings[PROVIDERS[component.type].configKey]));
 
 /** The token a page post carries for a captcha: its own field, else the widget's default field. */
 export function postedCaptchaToken(component: StoredComponent, fields: PostedFields): string {

@@ -21,6 +21,14 @@ export const environments = pgTable(
     ipStorage: text('ip_storage').$type<IpStorage>().notNull().default('full'),
     /** Responses older than this many days are deleted by the retention job; null: kept. */
     retentionDays: integer('retention_days'),
+    /**
+     * The environment's own captcha keys (src/environments/captcha-keys.service.ts): site keys as given,
+     * secret keys sealed (AES-256-GCM, src/auth/secret-box.ts), never in clear. Null: the server's apply.
+     */
+    turnstileSiteKey: text('turnstile_site_key'),
+    turnstileSecretKeySealed: text('turnstile_secret_key_sealed'),
+    recaptchaSiteKey: text('recaptcha_site_key'),
+    recaptchaSecretKeySealed: text('recaptcha_secret_key_sealed'),
   },
   (t) => [
     check('environments_ip_storage_check', sql`${t.ipStorage} in ('full', 'truncated', 'none')`),
@@ -184,9 +192,10 @@ export const responses = pgTable(
 );
 
 /**
- * Secrets every node of one deployment must share, generated once by whichever node starts first
- * (today: the admin token when ADMIN_TOKEN is unset on PostgreSQL; cookie and visitor-token signing
- * keys derive from it). Anyone who can read this table or a dump of the database can act as admin.
+ * Secrets every node of one deployment must share, created once by whichever node starts first
+ * (src/auth/admin-token.ts): the signing keys of cookies, respondents' tokens and file URLs, the key
+ * that encrypts environment secrets, and on PostgreSQL the generated admin token's SHA-256 hash.
+ * Never the admin token itself.
  */
 export const instanceSecrets = pgTable('instance_secrets', {
   name: text('name').primaryKey(),

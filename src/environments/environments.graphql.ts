@@ -3,6 +3,7 @@ import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { createApiKey, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../errors.ts';
+import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
 /** Loaded by id through the request's dataloader, which answers only the caller's own environment (any for the admin token). */
@@ -10,12 +11,35 @@ export const EnvironmentRef = builder.loadableNodeRef('Environment', {
   id: { resolve: (environment: Environment) => environment.id },
   load: (ids: string[], ctx) => loadEnvironments(ctx.db, readScope(ctx.principal), ids),
 });
+const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').implement({
+  description: "An environment's own keys of one captcha provider. The secret key is write-only: only whether one is set is shown.",
+  fields: (t) => ({
+    siteKey: t.exposeString('siteKey', { nullable: true, description: "The environment's own site key; null: the server's (TURNSTILE_SITE_KEY / RECAPTCHA_SITE_KEY) applies." }),
+    secretKeySet: t.exposeBoolean('secretKeySet', {
+      description: "Whether the environment has a secret key of its own (else the server's applies, if it has one). The key itself is never returned.",
+    }),
+  }),
+});
+
 EnvironmentRef.implement({
   description: 'A tenant. Its id is the Site ID used in API paths.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    turnstile: t.field({ type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
+    recaptcha: t.field({ type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
+  }),
+});
+
+/** One provider's keys in updateEnvironmentSettings: a key left out stays, null removes it. */
+export const CaptchaKeysInput = builder.inputType('CaptchaKeysInput', {
+  description: "An environment's keys of one captcha provider. A key left out stays as it is; null removes it (the server's applies again).",
+  fields: (t) => ({
+    siteKey: t.string({ description: `The provider's site key (public; shown in the page). At most ${MAX_SITE_KEY_LENGTH} printable ASCII characters.` }),
+    secretKey: t.string({
+      description: `The provider's secret key, used to verify tokens: write-only (never returned, logged or audited), stored encrypted. At most ${MAX_SECRET_KEY_LENGTH} printable ASCII characters.`,
+    }),
   }),
 });
 

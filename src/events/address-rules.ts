@@ -1,68 +1,50 @@
 /**
  * Where webhooks may go (OWASP API7, server-side request forgery): http(s) URLs whose host is not,
- * and does not resolve to, a loopback, private, link-local, shared (CGNAT), multicast or otherwise
- * reserved address — unless WEBHOOK_ALLOW_PRIVATE=1. The check runs when an endpoint is saved and
- * again at every connection (`guardedLookup`), so a name that later resolves somewhere private
- * (DNS rebinding) is refused at delivery time too.
+ * and does not resolve to, an address outside the public unicast internet — unless
+ * WEBHOOK_ALLOW_PRIVATE=1. The check runs when an endpoint is saved and again at every connection
+ * (`guardedLookup`), so a name that later resolves somewhere private (DNS rebinding) is refused at
+ * delivery time too.
+ *
+ * Which addresses are public is ipaddr.js's classification (`range()`: anything but `unicast` is
+ * refused, IPv4 and IPv6), with the few ranges it does not know added below. Every IPv6 form that
+ * carries an IPv4 address is refused whole (IPv4-mapped in every spelling, IPv4-compatible, SIIT, 6to4,
+ * Teredo, NAT64), whatever IPv4 address it carries: nothing legitimate answers webhooks there, and
+ * judging the embedded address would mean trusting every translator on the way.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { promisify } from 'node:util';
+import ipaddr from 'ipaddr.js';
+import { parseIp } from '../ip.ts';
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // shared address space (CGNAT)
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata services
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10],
-  ['ff00::', 8], // multicast
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+/**
+ * IPv6 outside the public unicast internet that ipaddr.js (2.2) classifies as `unicast`: outside
+ * 2000::/3 (the only global unicast block IANA allocates; this holds the IPv4-compatible ::/96,
+ * the local-use NAT64 prefix 64:ff9b:1::/48, the deprecated site-local fec0::/10), and the
+ * documentation prefix 3fff::/20 (RFC 9637).
+ */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+const IPV6_ALSO_REFUSED = [ipaddr.parseCIDR('3fff::/20')] as [ipaddr.IPv6, number][];
 
-/** Whether an IP address is one webhooks must not reach by default. */
+/** Whether an IP address is one webhooks must not reach by default (anything that is not a public unicast address). */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses are judged by their IPv4 part.
-  const embedded = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (embedded) return blocked.check(embedded[1]!, 'ipv4');
-  const mappedHex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (mappedHex) {
-    const hi = parseInt(mappedHex[1]!, 16);
-    const lo = parseInt(mappedHex[2]!, 16);
-    return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-  }
-  return blocked.check(address, 'ipv6');
+  const parsed = parseIp(address);
+  if (!parsed) return true;
+  if (parsed.range() !== 'unicast') return true;
+  if (parsed.kind() === 'ipv4') return false;
+  const ipv6 = parsed as ipaddr.IPv6;
+  return !ipv6.match(GLOBAL_UNICAST) || IPV6_ALSO_REFUSED.some((range) => ipv6.match(range));
 }
 
+/** How names are resolved: the system's resolver (`dns.lookup`), every address of the name. */
+export type ResolveAll = (host: string) => Promise<LookupAddress[]>;
 const lookupAll = promisify(dnsLookup) as (host: string, options: { all: true; verbatim: boolean }) => Promise<LookupAddress[]>;
+const systemResolveAll: ResolveAll = (host) => lookupAll(host, { all: true, verbatim: true });
 
 export const MAX_URL_LENGTH = 2048;
 
-/** Why `raw` can't be a webhook URL, or undefined when it can. Resolves the host's name. */
-export async function webhookUrlProblem(raw: string, allowPrivate: boolean): Promise<string | undefined> {
+/** Why `raw` can't be a webhook URL, or undefined when it can. Resolves the host's name (with `resolveAll`). */
+export async function webhookUrlProblem(raw: string, allowPrivate: boolean, resolveAll: ResolveAll = systemResolveAll): Promise<string | undefined> {
   if (raw.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {
@@ -79,7 +61,7 @@ export async function webhookUrlProblem(raw: string, allowPrivate: boolean): Pro
   if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point at a loopback, private or link-local address';
   let addresses: LookupAddress[];
   try {
-    addresses = await lookupAll(host, { all: true, verbatim: true });
+    addresses = await resolveAll(host);
   } catch {
     return `host ${host} does not resolve`;
   }
@@ -90,11 +72,12 @@ export async function webhookUrlProblem(raw: string, allowPrivate: boolean): Pro
 
 /**
  * A `lookup` for http.request that refuses private addresses at connection time (every resolved
- * address must be public). With `allowPrivate` it is the ordinary lookup.
+ * address must be public). With `allowPrivate` it is the ordinary lookup. `lookup` is the resolver
+ * it guards (the system's by default).
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, lookup: LookupFunction = dnsLookup as LookupFunction): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as LookupAddress[];
       if (!allowPrivate && list.some((a) => isPrivateAddress(a.address))) {

@@ -3,12 +3,14 @@ import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { invalidInput, notFound } from '../errors.ts';
+import { isCaptchaType, uncheckableCaptchas } from '../components/captchas.ts';
 import { ComponentUnion } from '../components/components.graphql.ts';
+import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { builder } from '../graphql/builder.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import type { StoredStep } from '../components/content.ts';
-import { generateFormInputSchema, importFormNameSchema, importStepsSchema } from './components.ts';
+import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
@@ -168,6 +170,17 @@ const GenerateFormPayload = builder.objectRef<Form>('GenerateFormPayload').imple
   }),
 });
 
+/**
+ * Secure by default: a captcha that could never be checked (no secret key, or no site key, for its
+ * provider in the environment or on the server) is refused instead of being shown and never verified.
+ */
+async function refuseUncheckableCaptchas(ctx: GraphQLContext, environmentId: string, steps: GenerateFormInput['steps']) {
+  if (!steps.some((step) => step.components.some((component) => isCaptchaType(component.type)))) return;
+  const { defaults, box } = captchaKeyringOf(ctx);
+  const problems = uncheckableCaptchas(steps, await captchaSettingsForForm(ctx.db, box, defaults, { environmentId, steps }));
+  if (problems.length > 0) throw invalidInput(problems);
+}
+
 builder.mutationField('generateForm', (t) =>
   t.field({
     type: GenerateFormPayload,
@@ -177,8 +190,10 @@ builder.mutationField('generateForm', (t) =>
       environmentId: t.arg.id({ required: true, description: 'The Site ID.' }),
       input: t.arg({ type: GenerateFormInput, required: true }).validate(generateFormInputSchema),
     },
-    resolve: async (_, { environmentId, input }, { db, principal, idempotency }) => {
+    resolve: async (_, { environmentId, input }, ctx) => {
+      const { db, principal, idempotency } = ctx;
       requireEnvironmentAccess(principal, String(environmentId));
+      await refuseUncheckableCaptchas(ctx, String(environmentId), input.steps);
       const audit = (form: Form) =>
         recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.generate', targetIds: [form.id, ...(form.sourceFormId ? [form.sourceFormId] : [])] });
       if (!idempotency) {
@@ -217,8 +232,10 @@ builder.mutationField('importForm', (t) =>
   t.field({
     type: FormRef,
     args: { input: t.arg({ type: ImportFormInput, required: true }).validate(importFormInputSchema) },
-    resolve: async (_, { input }, { db, principal }) => {
+    resolve: async (_, { input }, ctx) => {
+      const { db, principal } = ctx;
       requireEnvironmentAccess(principal, input.environmentId);
+      await refuseUncheckableCaptchas(ctx, input.environmentId, input.steps);
       const form = await importForm(db, {
         environmentId: input.environmentId,
         name: input.name,

@@ -1,4 +1,6 @@
 import type { Principal } from '../auth/auth.service.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
+import type { CaptchaSettings } from '../components/captchas.ts';
 import type { Db } from '../db/client.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import type { EndpointRules } from '../events/webhooks.service.ts';
@@ -28,6 +30,23 @@ export interface GraphQLContext {
   signFileUrl?: ((uploadId: string) => string) | undefined;
   /** Where uploaded files live: deleting responses removes theirs (absent: the uploads sweep does, within a day). */
   fileStorage?: FileStorage | undefined;
+  /**
+   * Environments' captcha keys: the server's keys (CAPTCHA config), which apply where an environment
+   * has none, and the box that seals secret keys. Absent (an in-process context built by hand): the
+   * operations that need it fail.
+   */
+  captchaKeyring?: CaptchaKeyring | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
+}
+
+export interface CaptchaKeyring {
+  defaults: CaptchaSettings;
+  box: SecretBox;
+}
+
+/** The context's captcha keyring (every context the app builds has one). */
+export function captchaKeyringOf(ctx: GraphQLContext): CaptchaKeyring {
+  if (!ctx.captchaKeyring) throw new Error('This operation needs the captcha keyring in its context');
+  return ctx.captchaKeyring;
 }

@@ -21,6 +21,7 @@ export interface YogaServerContext {
   liveFeed?: LiveFeed | undefined;
   signFileUrl?: GraphQLContext['signFileUrl'];
   fileStorage?: GraphQLContext['fileStorage'];
+  captchaKeyring?: GraphQLContext['captchaKeyring'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -65,7 +66,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
-    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, request }) => ({
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
@@ -75,6 +76,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       liveFeed,
       signFileUrl,
       fileStorage,
+      captchaKeyring,
       signal: request.signal,
     }),
     maskedErrors: {

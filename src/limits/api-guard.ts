@@ -4,19 +4,19 @@
  * 1. An address in its failed-authentication cool-down is refused (429) before its credentials are
  *    even looked at.
  * 2. The caller is authenticated (API key or admin token).
- * 3. A failed authentication counts against its address (AUTH_FAILURE_LIMIT per minute, then a
+ * 3. A failed authentication counts against its address (an IPv6 client's /64) (AUTH_FAILURE_LIMIT per minute, then a
  *    cool-down of AUTH_FAILURE_BLOCK_SECONDS); a request without credentials against its address
  *    (ANONYMOUS_RATE_LIMIT); a known caller against its key (API_RATE_LIMIT).
  * 4. Every answer carries the RateLimit-Policy/RateLimit headers of the policy that applied.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { authenticate } from '../auth/auth.service.ts';
+import { authenticate, type AdminTokenCheck } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv } from '../http.ts';
 import { clientIp } from '../public/request-info.ts';
-import { rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limits.ts';
+import { clientAddressKey, rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limits.ts';
 
 export const TOO_MANY_REQUESTS = 'Too many requests';
 
@@ -31,22 +31,22 @@ export function tooManyRequests(c: Context, decision: RateDecision, options: { g
 
 export function apiGuard(deps: {
   db: Db;
-  adminToken: string;
+  admin: AdminTokenCheck;
   limits: RateLimits;
   config: Pick<Config, 'trustProxy'>;
   /** Whether verified keys may come from the cache now (false while revocations from other nodes can't be heard). */
   keyCacheTrusted?: () => boolean;
 }) {
-  const { db, adminToken, limits, config, keyCacheTrusted = () => true } = deps;
+  const { db, admin, limits, config, keyCacheTrusted = () => true } = deps;
   return createMiddleware<AppEnv>(async (c, next) => {
     const graphql = c.req.path === '/graphql';
-    const address = clientIp(c, config.trustProxy) || 'unknown';
+    const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing, { graphql });
 
     const principal = await authenticate(
       db,
-      adminToken,
+      admin,
       { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') },
       { useCache: keyCacheTrusted() },
     );

@@ -8,6 +8,10 @@
  *   401s), so even a caller that never authenticates can't make the API work without bound;
  * - `publicSubmissions`: public submissions (page posts and the public JSON API) per client address per minute.
  *
+ * The per-address limits count an IPv4 client by its address and an IPv6 client by its /64
+ * (`clientAddressKey`): providers give one host a whole /64, so counting single IPv6 addresses would
+ * give one client 2^64 budgets.
+ *
  * Counters live in this process's memory by default. Given a Redis client they live in Redis, so every
  * node behind a load balancer shares them; if Redis stops answering, each node falls back to counting in
  * its own memory (rate-limiter-flexible's insurance limiter) instead of failing requests.
@@ -15,6 +19,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
+import { networkOf, parseIp, unmapIp } from '../ip.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -80,6 +85,21 @@ export class RateLimit {
     const resetSeconds = state ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : this.policy.windowSeconds;
     return { allowed, policy: this.policy, remaining, resetSeconds };
   }
+}
+
+/** The network an IPv6 client is counted by: one host gets a whole /64 from any provider. */
+export const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * What a per-address limit counts a client address by: an IPv4 address itself (an IPv4-mapped IPv6
+ * address counts as the IPv4 address it maps), an IPv6 address's /64 (`2001:db8:1:2::/64`), and
+ * `unknown` for anything else (no socket, a malformed forwarded address), which all share one budget.
+ */
+export function clientAddressKey(ip: string): string {
+  const parsed = parseIp(ip.replace(/%.*$/, ''));
+  if (!parsed) return 'unknown';
+  const address = unmapIp(parsed);
+  return address.kind() === 'ipv4' ? address.toString() : `${networkOf(address, IPV6_CLIENT_PREFIX)}/${IPV6_CLIENT_PREFIX}`;
 }
 
 export interface RateLimits {

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import { environments, type IpStorage } from '../db/schema.ts';
+import { networkOf } from '../ip.ts';
 
 export const IPV4_PREFIX = 24;
 export const IPV6_PREFIX = 48;
@@ -16,12 +17,6 @@ export function truncateIp(ip: string): string {
   if (!ipaddr.isValid(ip)) return '';
   const address = ipaddr.parse(ip);
   return networkOf(address, address.kind() === 'ipv4' ? IPV4_PREFIX : IPV6_PREFIX);
-}
-
-function networkOf(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string {
-  const bytes = address.toByteArray();
-  for (let bit = prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7));
-  return ipaddr.fromByteArray(bytes).toString();
 }
 
 /** What an environment with `mode` stores of `ip`. */

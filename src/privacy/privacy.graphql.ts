@@ -7,13 +7,13 @@ import { and, eq } from 'drizzle-orm';
 import { requireAdmin, requireApiKey } from '../auth/auth.service.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { erasures, forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
-import { EnvironmentRef } from '../environments/environments.graphql.ts';
+import { CaptchaKeysInput, EnvironmentRef } from '../environments/environments.graphql.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { environmentFor } from '../events/webhooks.graphql.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
 import type { FieldError } from '../forms/components.ts';
 import { builder } from '../graphql/builder.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { ResponseDateFieldEnum } from '../responses/responses.graphql.ts';
 import { isListableInstant } from '../responses/responses.service.ts';
 import { deleteResponses } from './deletion.service.ts';
@@ -52,13 +52,19 @@ const EnvironmentSettingsInput = builder.inputType('EnvironmentSettingsInput', {
   fields: (t) => ({
     ipStorage: t.field({ type: IpStorageEnum }),
     retentionDays: t.int({ description: `1 to ${MAX_RETENTION_DAYS}; null: keep responses indefinitely.` }),
+    turnstile: t.field({ type: CaptchaKeysInput, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget)." }),
+    recaptcha: t.field({ type: CaptchaKeysInput, description: "The environment's own Google reCAPTCHA keys (Recaptcha)." }),
   }),
 });
+
+/** A provider's keys as the service takes them: a field left out is undefined, null removes. */
+const captchaKeysOf = (keys: { siteKey?: string | null; secretKey?: string | null } | null | undefined) =>
+  keys == null ? undefined : { ...(keys.siteKey !== undefined ? { siteKey: keys.siteKey } : {}), ...(keys.secretKey !== undefined ? { secretKey: keys.secretKey } : {}) };
 
 builder.mutationField('updateEnvironmentSettings', (t) =>
   t.field({
     type: EnvironmentRef,
-    description: 'Changes the privacy settings of an environment (recorded in the audit log).',
+    description: "Changes an environment's settings: privacy (IP storage, retention) and its own captcha keys (recorded in the audit log; a secret key only as set or removed).",
     args: {
       environmentId: t.arg.id({ description: 'Required with the admin token; with an API key, its own environment (the default).' }),
       input: t.arg({ type: EnvironmentSettingsInput, required: true }),
@@ -67,8 +73,9 @@ builder.mutationField('updateEnvironmentSettings', (t) =>
       updateEnvironmentSettings(
         ctx.db,
         environmentFor(ctx, environmentId),
-        { ipStorage: input.ipStorage ?? undefined, retentionDays: input.retentionDays },
+        { ipStorage: input.ipStorage ?? undefined, retentionDays: input.retentionDays, turnstile: captchaKeysOf(input.turnstile), recaptcha: captchaKeysOf(input.recaptcha) },
         actorOf(ctx.principal),
+        captchaKeyringOf(ctx).box,
       ),
   }),
 );

@@ -1,42 +1,59 @@
-/** Privacy settings of an environment (IP storage, retention) and of a form (retention), each change audited. */
+/**
+ * Settings of an environment (IP storage, retention, its own captcha keys) and of a form (retention),
+ * each change audited (a captcha secret key only as "set" or "removed").
+ */
 import { and, eq, isNull } from 'drizzle-orm';
+import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/client.ts';
+import { CAPTCHA_PROVIDERS, captchaKeyChanges, captchaKeysInputSchema, type CaptchaKeysChange } from '../environments/captcha-keys.service.ts';
 import { environments, forms, type IpStorage } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import type { FieldError } from '../forms/components.ts';
+import { toFieldErrors, type FieldError } from '../forms/components.ts';
 
 /** Longest retention one may set: 100 years. */
 export const MAX_RETENTION_DAYS = 36_500;
+export const RETENTION_DAYS_MESSAGE = `retentionDays must be between 1 and ${MAX_RETENTION_DAYS}, or null`;
 
 export type EnvironmentRow = typeof environments.$inferSelect;
 
 function checkDays(days: number | null | undefined, path: string[], errors: FieldError[]) {
   if (days === null || days === undefined) return;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS) errors.push({ message: `retentionDays must be between 1 and ${MAX_RETENTION_DAYS}, or null`, path });
+  if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS) errors.push({ message: RETENTION_DAYS_MESSAGE, path });
 }
 
-export interface EnvironmentSettingsInput {
+export interface EnvironmentSettingsInput extends CaptchaKeysChange {
   ipStorage?: IpStorage | undefined;
   /** null: keep responses indefinitely. */
   retentionDays?: number | null | undefined;
 }
 
-export async function updateEnvironmentSettings(db: Db, environmentId: string, input: EnvironmentSettingsInput, actor: Actor): Promise<EnvironmentRow> {
+/** Changes an environment's settings; `box` seals captcha secret keys. */
+export async function updateEnvironmentSettings(db: Db, environmentId: string, input: EnvironmentSettingsInput, actor: Actor, box: SecretBox): Promise<EnvironmentRow> {
   const errors: FieldError[] = [];
   checkDays(input.retentionDays, ['retentionDays'], errors);
+  const captcha: CaptchaKeysChange = {};
+  for (const provider of CAPTCHA_PROVIDERS) {
+    if (input[provider] === undefined) continue;
+    const parsed = captchaKeysInputSchema.safeParse(input[provider]);
+    // The messages name the field, never its value (a secret key must not come back in an error).
+    if (parsed.success) captcha[provider] = parsed.data;
+    else errors.push(...toFieldErrors(parsed.error.issues).map((error) => ({ ...error, path: [provider, ...error.path] })));
+  }
   if (errors.length > 0) throw invalidInput(errors, 'Invalid input');
   return db.transaction(async (tx) => {
     const changes: { ipStorage?: IpStorage; retentionDays?: number | null } = {};
     if (input.ipStorage !== undefined) changes.ipStorage = input.ipStorage;
     if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
+    const keys = captchaKeyChanges(box, environmentId, captcha);
+    const columns = { ...changes, ...keys.columns };
     const [row] =
-      Object.keys(changes).length === 0
+      Object.keys(columns).length === 0
         ? await tx.select().from(environments).where(eq(environments.id, environmentId))
-        : await tx.update(environments).set(changes).where(eq(environments.id, environmentId)).returning();
+        : await tx.update(environments).set(columns).where(eq(environments.id, environmentId)).returning();
     if (!row) throw notFound('Environment not found');
-    if (Object.keys(changes).length > 0) {
-      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes } });
+    if (Object.keys(columns).length > 0) {
+      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit } });
     }
     return row;
   });

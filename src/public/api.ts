@@ -26,6 +26,7 @@ import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
+import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import type { Form } from '../forms/forms.service.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
@@ -79,8 +80,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       delete answers[component.id];
     }
     const answered = form.steps.filter((step) => step.components.some((component) => Object.hasOwn(answers, component.id) || tokens.has(component.id)));
-    const captchas = answered.flatMap((step) => enforcedCaptchas(step, config.captcha));
-    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    const settings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: answered });
+    const captchas = answered.flatMap((step) => enforcedCaptchas(step, settings));
+    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), settings);
     if (failed.some(({ outcome }) => outcome === 'unavailable')) return c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503);
     if (failed.length > 0) return invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] })));
     return undefined;

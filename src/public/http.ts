@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { FileStorage } from '../uploads/storage.ts';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
+import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
@@ -19,8 +20,10 @@ import { pageSecurityHeaders } from '../limits/security-headers.ts';
 export interface PublicDeps {
   config: Config;
   db: Db;
-  /** Key for signing the public pages' cookies and visitor tokens (derived from the admin token). */
+  /** Key for signing the public pages' cookies and visitor tokens (src/auth/admin-token.ts). */
   cookieSecret: string;
+  /** Opens environments' sealed captcha secret keys. */
+  secretBox: SecretBox;
   /** Public submissions per client address. */
   submissionLimit: RateLimit;
   /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */

@@ -25,6 +25,7 @@ import {
 } from '../responses/submissions.service.ts';
 import type { FieldError } from '../forms/components.ts';
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
+import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
 import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
@@ -87,7 +88,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       host: new URL(c.req.url).host,
       nonce,
       fontsCssUrl: config.fontsCssUrl,
-      captcha: config.captcha,
+      captcha: await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: [form.steps[stepIndex]!] }),
     });
     const step = form.steps[stepIndex]!;
     const csp = pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: frameOrigins(step), scriptOrigins: scriptOrigins(step) });
@@ -158,7 +159,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
-    const captchas = enforcedCaptchas(step, config.captcha);
+    const captchaSettings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: [step] });
+    const captchas = enforcedCaptchas(step, captchaSettings);
     const captchaTokens = new Map<string, string>();
     if (read.ok) {
       // Files posted with the step (no JavaScript): checked and stored first, then answered by id
@@ -197,7 +199,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
     // The step is taken only from a person: every enforced captcha's token confirmed by its provider.
-    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), config.captcha);
+    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), captchaSettings);
     if (failedCaptchas.length > 0) {
       const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
       const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;

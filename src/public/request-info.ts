@@ -3,14 +3,16 @@ import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { Config } from '../config.ts';
+import { parseIp, unmapIp } from '../ip.ts';
 
-/** An IPv4-mapped IPv6 address is written as the IPv4 address it maps. */
+/** An IP address as received; an IPv4-mapped IPv6 address (in any spelling) as the IPv4 address it maps. */
 function normaliseIp(value: string | undefined): string {
   if (!value) return '';
   const trimmed = value.trim().replace(/^\[(.*)\]$/, '$1');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
-  const ip = mapped ? mapped[1]! : trimmed;
-  return isIP(ip) ? ip : '';
+  if (!isIP(trimmed)) return '';
+  const parsed = parseIp(trimmed);
+  const unmapped = parsed && unmapIp(parsed);
+  return unmapped && unmapped !== parsed ? unmapped.toString() : trimmed;
 }
 
 /** The socket's peer address; empty when there is no socket (in-process requests). */

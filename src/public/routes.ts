@@ -11,7 +11,7 @@ import { appErrorOf, HTTP_STATUS, INTERNAL_ERROR_BODY } from '../graphql/errors.
 import type { AppEnv } from '../http.ts';
 import { TOO_MANY_REQUESTS } from '../limits/api-guard.ts';
 import { corsMiddleware } from '../limits/cors.ts';
-import { rateLimitHeaders } from '../limits/rate-limits.ts';
+import { clientAddressKey, rateLimitHeaders } from '../limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
 import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
@@ -39,7 +39,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.use('/s/:formId/uploads', apiCors);
 
   const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-    const decision = await submissionLimit.consume(clientIp(c, config.trustProxy) || 'unknown');
+    const decision = await submissionLimit.consume(clientAddressKey(clientIp(c, config.trustProxy)));
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       c.header('Retry-After', String(decision.resetSeconds));

@@ -191,6 +191,23 @@ export const auditLogBodySchema = z
   })
   .meta({ id: 'AuditLog' });
 
+const captchaKeysSchema = z
+  .strictObject({
+    siteKey: z.string().nullable().meta({ description: "The environment's own site key; null: the server's applies." }),
+    secretKeySet: z.boolean().meta({ description: 'Whether the environment has a secret key of its own. The key itself is never returned.' }),
+  })
+  .meta({ id: 'CaptchaKeys' });
+
+export const environmentSettingsSchema = z
+  .strictObject({
+    id: z.string(),
+    ipStorage: z.enum(['full', 'truncated', 'none']),
+    retentionDays: z.number().int().nullable(),
+    turnstile: captchaKeysSchema,
+    recaptcha: captchaKeysSchema,
+  })
+  .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, and its own captcha keys (README \"Captchas\")." });
+
 export const CONTRACT_SCHEMAS = [
   errorBodySchema,
   responseObjectSchema,
@@ -207,4 +224,5 @@ export const CONTRACT_SCHEMAS = [
   deletedResponsesSchema,
   eraseLeadBodySchema,
   auditLogBodySchema,
+  environmentSettingsSchema,
 ] as const;

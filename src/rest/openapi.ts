@@ -23,6 +23,7 @@ import {
   webhookEndpointListSchema,
   webhookEndpointSchema,
   auditLogBodySchema,
+  environmentSettingsSchema,
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,
@@ -30,6 +31,7 @@ import {
 } from './contract.ts';
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
+import { settingsBodySchema } from './settings.ts';
 import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -286,6 +288,7 @@ function buildDocument(sources: OpenApiSources) {
       },
       ...webhookPaths(),
       ...privacyPaths(),
+      ...settingsPaths(),
       '/api/v1/files/{fileId}': filePath(),
       '/api/v1/openapi.json': {
         get: {
@@ -459,6 +462,41 @@ function privacyPaths() {
           after: 'An opaque cursor (`nextCursor` of the previous page).',
         }),
         responses: { '200': { description: 'A page of entries.', content: json(ref(auditLogBodySchema)) }, ...EDGE_RESPONSES },
+      },
+    },
+  };
+}
+
+/** An environment's settings (src/rest/settings.ts): environment API keys only, in their own environment. */
+function settingsPaths() {
+  const security = [{ apiKey: [] }];
+  const parameters = [{ name: 'environmentId', in: 'path', required: true, description: 'The Site ID (the API key\'s own environment).', schema: { type: 'string' } }];
+  const answer = { '200': { description: "The environment's settings.", content: json(ref(environmentSettingsSchema)) } };
+  return {
+    '/api/v1/environments/{environmentId}/settings': {
+      get: {
+        operationId: 'getEnvironmentSettings',
+        summary: "The environment's settings: privacy, and its own captcha keys (secret keys only as set or not)",
+        security,
+        parameters,
+        responses: { ...answer, ...EDGE_RESPONSES },
+      },
+      patch: {
+        operationId: 'updateEnvironmentSettings',
+        summary: "Change the environment's settings (fields left out stay; null removes a captcha key)",
+        security,
+        parameters,
+        requestBody: {
+          required: true,
+          description:
+            '`ipStorage`, `retentionDays` (1-36500, null: kept), and per captcha provider (`turnstile`, `recaptcha`) a `siteKey` and a write-only `secretKey`, stored encrypted and never returned.',
+          content: json(jsonSchemaOf(settingsBodySchema, 'input'), { turnstile: { siteKey: '0x4AAAAAAAexample', secretKey: '0x4AAAAAAAexample-secret' } }),
+        },
+        responses: {
+          ...answer,
+          ...EDGE_RESPONSES,
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        },
       },
     },
   };

@@ -17,7 +17,7 @@ import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, Eras
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { decodeCursor, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
-import { execute, operationContext, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { bodyErrors, execute, operationContext, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema } from './responses.ts';
 
 /** The body of POST /api/v1/responses/delete (also the OpenAPI document's). */
@@ -46,13 +46,6 @@ export const auditQuerySchema = z.object({
 });
 
 const AUDIT_PAGE_SIZE = 20;
-
-function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
-  return issues.map((issue) => ({
-    message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
-    path: issue.path.map((s) => (typeof s === 'number' ? s : String(s))),
-  }));
-}
 
 /** An operation's argument problems with body paths (`filter.since` is `since`), else the error as it is. */
 function withBodyPaths(error: unknown): unknown {

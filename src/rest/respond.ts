@@ -1,10 +1,12 @@
 /** Shared pieces of the v1 REST adapters: run an operation and turn its errors into documented bodies. */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import type { FieldError } from '../forms/components.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import type { CaptchaKeyring, GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 import { parseJsonSafely } from '../limits/json-safety.ts';
@@ -21,11 +23,28 @@ export interface RestDeps {
   webhookRules: { allowPrivate: boolean };
   /** Where uploaded files live (deleting responses removes theirs). */
   fileStorage?: FileStorage | undefined;
+  /** Environments' captcha keys: the server's, and the box that seals secret keys. */
+  captchaKeyring: CaptchaKeyring;
+}
+
+/** A REST body's zod issues as field errors with body paths (unknown keys named as such). */
+export function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
+  return issues.map((issue) => ({
+    message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+    path: issue.path.map((s) => (typeof s === 'number' ? s : String(s))),
+  }));
 }
 
 /** The GraphQL context an operation runs with for this request's caller. */
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
-  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules, fileStorage: deps.fileStorage };
+  return {
+    db: deps.db,
+    principal: c.var.principal,
+    dropOffMs: deps.dropOffMs,
+    webhookRules: deps.webhookRules,
+    fileStorage: deps.fileStorage,
+    captchaKeyring: deps.captchaKeyring,
+  };
 }
 
 /**

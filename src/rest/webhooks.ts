@@ -23,7 +23,7 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
-import { execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { bodyErrors, execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 
 const stringList = z.array(z.string().max(2048)).max(100);
 /** The bodies of POST and PATCH /api/v1/webhooks (also the OpenAPI document's, rest/openapi.ts). */
@@ -35,13 +35,6 @@ export const createSchema = z.strictObject({
   enabled: z.boolean().optional(),
 });
 export const updateSchema = createSchema.partial();
-
-function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
-  return issues.map((issue) => ({
-    message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
-    path: issue.path.map((s) => (typeof s === 'number' ? s : String(s))),
-  }));
-}
 
 /** A delivery as REST writes it: the status in lower case, as the README documents. */
 const restDelivery = (d: WebhookDeliveryFieldsFragment) => ({ ...d, status: d.status.toLowerCase() });

@@ -2,37 +2,48 @@
  * Zip-based uploads (docx, xlsx, pptx, odt, ods, odp, zip) recognised at a bounded cost, whatever their
  * bytes. file-type's zip detection is not used for them: it inflates whole archive entries (and nested
  * gzip) into memory without a bound, so a 1 MB .docx whose one entry inflates to 1 GiB cost gigabytes of
- * memory and tens of seconds of CPU. Here yauzl (made for reading untrusted zips: zip64, name encodings,
- * bounds of every record) reads the central directory and the local headers, and of the contents only
- * the one small entry that names the type is inflated, capped: `mimetype` (OpenDocument) or
- * `[Content_Types].xml` (Office Open XML).
+ * memory and tens of seconds of CPU, and it has no option to stop that. Here yauzl (made for reading
+ * untrusted zips: zip64, name encodings, the bounds of every record) reads the central directory and the
+ * local headers, and inflation is capped: the type comes from one small entry, `mimetype` (OpenDocument)
+ * or `[Content_Types].xml` (Office Open XML); of other entries only the first bytes are inflated, to
+ * find archives inside the archive, which are then checked the same way.
  *
- * An archive is refused, without inflating anything more, when
- * - it holds more than MAX_ZIP_ENTRIES entries;
- * - its entries together would expand to more than MAX_EXPANSION_RATIO times the archive's size (and
- *   over EXPANSION_ALLOWANCE_BYTES): the sizes its directory declares are used, and the entry read to
- *   recognise the type must inflate to exactly its declared size and checksum;
+ * An archive is refused, as a bomb or as broken, when
+ * - it (with the archives inside it) holds more than MAX_ZIP_ENTRIES entries;
+ * - its entries, and those of the archives inside it, would expand to more than MAX_EXPANSION_RATIO
+ *   times the upload's size (and over EXPANSION_ALLOWANCE_BYTES); the sizes the directories declare are
+ *   used, and every entry inflated must inflate to exactly its declared size and checksum;
+ * - archives are nested more than MAX_NESTING deep, or the archives inside it are more than
+ *   MAX_NESTED_BYTES in all (too much to check);
  * - its directory and local headers disagree (name, method, sizes), entries overlap (the overlapping-
- *   entries bomb), a record points outside the file, or a name is an absolute or `..` path.
+ *   entries bomb), a record points outside the file, an entry cannot be inflated, or a name is an
+ *   absolute or `..` path.
  */
-import { crc32, inflateRawSync } from 'node:zlib';
+import { constants, crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { fromBufferPromise, type Entry, type LocalFileHeader } from 'yauzl';
 
 export const MAX_ZIP_ENTRIES = 10_000;
 export const MAX_EXPANSION_RATIO = 100;
 export const EXPANSION_ALLOWANCE_BYTES = 1024 * 1024;
+export const MAX_NESTING = 3;
+export const MAX_NESTED_BYTES = 8 * 1024 * 1024;
 /** Largest type-naming entry inflated (real ones are a few KB; a pptx of 1000 slides, ~150 KB). */
 const MAX_TYPE_ENTRY_BYTES = 1024 * 1024;
+/** Most bytes inflated in all to read entries' first bytes (a few hundred per entry for real files). */
+const MAX_PEEK_BYTES = 32 * 1024 * 1024;
 
 /** What an archive is (a type name as file-types.ts knows them), or why it is refused. */
 export type ArchiveCheck = { ok: true; detected: string } | { ok: false; reason: string };
 
 const DAMAGED = 'its zip structure is damaged or inconsistent';
-const refused = (reason: string): ArchiveCheck => ({ ok: false, reason });
+const EXPANDS = `its contents would expand to more than ${MAX_EXPANSION_RATIO} times its size`;
+
+class Refusal extends Error {}
 
 /** The first bytes of a zip archive (as file-type tells one): `PK` and a record signature. */
 export const looksLikeZip = (bytes: Uint8Array): boolean =>
   bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && [3, 5, 7].includes(bytes[2]!) && [4, 6, 8].includes(bytes[3]!);
+export const looksLikeGzip = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 
 const OPEN_DOCUMENT: Record<string, string> = {
   'application/vnd.oasis.opendocument.text': 'odt',
@@ -45,50 +56,107 @@ const OFFICE_OPEN_XML: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
 };
 
+/** What checking one upload has used so far, against its limits. */
+class Allowance {
+  readonly maxExpansion: number;
+  expansion = 0;
+  entries = 0;
+  nestedBytes = 0;
+  peekBytes = 0;
+  constructor(uploadBytes: number) {
+    this.maxExpansion = Math.max(MAX_EXPANSION_RATIO * uploadBytes, EXPANSION_ALLOWANCE_BYTES);
+  }
+  expand(bytes: number) {
+    this.expansion += bytes;
+    if (this.expansion > this.maxExpansion) throw new Refusal(EXPANDS);
+  }
+  nestedLeft = () => MAX_NESTED_BYTES - this.nestedBytes;
+  nest(bytes: number) {
+    this.nestedBytes += bytes;
+    if (this.nestedBytes > MAX_NESTED_BYTES) throw new Refusal(`the archives inside it hold more than ${MAX_NESTED_BYTES / (1024 * 1024)} MB, too much to check`);
+  }
+}
+
 interface ReadEntry {
   entry: Entry;
-  dataStart: number;
+  data: Buffer;
+  /** Where its local header ends, after its data: the entry holds [relativeOffsetOfLocalHeader, end). */
+  end: number;
 }
 
 export async function inspectZip(bytes: Uint8Array): Promise<ArchiveCheck> {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    const entries = await readArchive(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), new Allowance(bytes.byteLength), 0);
+    return { ok: true, detected: typeOf(entries) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+/** Reads an archive's directory, checks it, and checks the archives inside it, at `depth`. */
+async function readArchive(buffer: Buffer, allowance: Allowance, depth: number): Promise<ReadEntry[]> {
   const entries: ReadEntry[] = [];
-  let declaredBytes = 0;
   try {
     const zip = await fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true });
-    if (zip.entryCount > MAX_ZIP_ENTRIES) return refused(`it holds more than ${MAX_ZIP_ENTRIES} files`);
+    allowance.entries += zip.entryCount;
+    if (allowance.entries > MAX_ZIP_ENTRIES) throw new Refusal(`it holds more than ${MAX_ZIP_ENTRIES} files`);
     for await (const entry of zip.eachEntry()) {
       const local = await zip.readLocalFileHeaderPromise(entry);
-      if (!headersAgree(entry, local)) return refused(DAMAGED);
-      entries.push({ entry, dataStart: local.fileDataStart });
-      declaredBytes += entry.uncompressedSize;
+      if (!headersAgree(entry, local)) throw new Refusal(DAMAGED);
+      const end = local.fileDataStart + entry.compressedSize;
+      entries.push({ entry, data: buffer.subarray(local.fileDataStart, end), end });
+      allowance.expand(entry.uncompressedSize);
     }
   } catch (error) {
+    if (error instanceof Refusal) throw error;
     const message = error instanceof Error ? error.message : '';
-    if (/absolute path|invalid relative path|invalid characters in fileName/.test(message)) return refused('it holds a file with an absolute or ".." path');
-    return refused(DAMAGED);
+    if (/absolute path|invalid relative path|invalid characters in fileName/.test(message)) throw new Refusal('it holds a file with an absolute or ".." path');
+    throw new Refusal(DAMAGED);
   }
-  if (overlap(entries)) return refused(DAMAGED);
-  if (declaredBytes > Math.max(MAX_EXPANSION_RATIO * bytes.byteLength, EXPANSION_ALLOWANCE_BYTES)) {
-    return refused(`its contents would expand to more than ${MAX_EXPANSION_RATIO} times its size`);
+  if (overlap(entries)) throw new Refusal(DAMAGED);
+  for (const read of entries) {
+    const head = firstBytes(read, allowance);
+    if (!looksLikeZip(head) && !looksLikeGzip(head)) continue;
+    if (depth + 1 >= MAX_NESTING) throw new Refusal(`it holds archives nested more than ${MAX_NESTING} deep`);
+    allowance.nest(read.entry.uncompressedSize);
+    await readNested(contentOf(read, MAX_NESTED_BYTES), allowance, depth + 1);
   }
+  return entries;
+}
 
+/** An archive inside the archive: a zip, or gzip (whatever it holds counts as expansion). */
+async function readNested(bytes: Buffer, allowance: Allowance, depth: number): Promise<void> {
+  if (looksLikeZip(bytes)) {
+    await readArchive(bytes, allowance, depth);
+    return;
+  }
+  let inflated: Buffer;
+  try {
+    inflated = gunzipSync(bytes, { maxOutputLength: Math.max(allowance.nestedLeft(), 1) });
+  } catch (error) {
+    throw new Refusal((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? EXPANDS : DAMAGED);
+  }
+  allowance.nest(inflated.length);
+  allowance.expand(inflated.length);
+  if (looksLikeZip(inflated) || looksLikeGzip(inflated)) {
+    if (depth + 1 >= MAX_NESTING) throw new Refusal(`it holds archives nested more than ${MAX_NESTING} deep`);
+    await readNested(inflated, allowance, depth + 1);
+  }
+}
+
+/** The type named by `mimetype` (OpenDocument) or `[Content_Types].xml` (Office Open XML); else zip. */
+function typeOf(entries: readonly ReadEntry[]): string {
   const named = (name: string) => entries.find(({ entry }) => entry.fileName === name);
   const mimetype = named('mimetype');
-  if (mimetype) {
-    const text = entryText(buffer, mimetype, 256);
-    if (text === undefined) return refused(DAMAGED);
-    return { ok: true, detected: OPEN_DOCUMENT[text.trim()] ?? 'opendocument' };
-  }
+  if (mimetype) return OPEN_DOCUMENT[textOf(mimetype, 256).trim()] ?? 'opendocument';
   const contentTypes = named('[Content_Types].xml');
   if (contentTypes) {
-    const text = entryText(buffer, contentTypes, MAX_TYPE_ENTRY_BYTES);
-    if (text === undefined) return refused(DAMAGED);
     // The main part's content type, as file-type reads it: the first `….main+xml"`.
-    const main = /ContentType="([^"]*)\.main\+xml"/i.exec(text)?.[1]?.toLowerCase();
-    return { ok: true, detected: (main && OFFICE_OPEN_XML[main]) ?? 'office-open-xml' };
+    const main = /ContentType="([^"]*)\.main\+xml"/i.exec(textOf(contentTypes, MAX_TYPE_ENTRY_BYTES))?.[1]?.toLowerCase();
+    return (main && OFFICE_OPEN_XML[main]) ?? 'office-open-xml';
   }
-  return { ok: true, detected: 'zip' };
+  return 'zip';
 }
 
 /** The local header tells the same entry as the central directory. */
@@ -104,26 +172,48 @@ function headersAgree(entry: Entry, local: LocalFileHeader): boolean {
 /** Whether two entries share bytes: each entry's header and data are its own. */
 function overlap(entries: readonly ReadEntry[]): boolean {
   const spans = entries
-    .map(({ entry, dataStart }) => [entry.relativeOffsetOfLocalHeader, dataStart + entry.compressedSize] as const)
+    .map(({ entry, end }) => [entry.relativeOffsetOfLocalHeader, end] as const)
     .sort((a, b) => a[0] - b[0]);
   return spans.some((span, index) => index > 0 && span[0] < spans[index - 1]![1]);
 }
 
+const readable = (entry: Entry) => !entry.isEncrypted() && (entry.compressionMethod === 0 || entry.compressionMethod === 8);
+
 /**
- * A small entry's text, inflated to at most `limit` bytes; undefined when it is larger, encrypted, in a
- * method other than stored or deflate, or does not inflate to its declared size and checksum.
+ * The first few bytes an entry inflates to (empty when it cannot be read: encrypted, another method):
+ * its data's first 32 bytes are inflated, then 128, 512, … until they give enough.
  */
-function entryText(buffer: Buffer, { entry, dataStart }: ReadEntry, limit: number): string | undefined {
-  if (entry.uncompressedSize > limit || entry.isEncrypted()) return undefined;
-  const data = buffer.subarray(dataStart, dataStart + entry.compressedSize);
+function firstBytes({ entry, data }: ReadEntry, allowance: Allowance, count = 4): Buffer {
+  if (!readable(entry) || entry.uncompressedSize === 0) return Buffer.alloc(0);
+  if (entry.compressionMethod === 0) return data.subarray(0, count);
+  for (let prefix = 32; ; prefix *= 4) {
+    let head: Buffer;
+    try {
+      // At most ~1032 bytes out per byte in (deflate's largest ratio).
+      head = inflateRawSync(data.subarray(0, prefix), { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      throw new Refusal(DAMAGED);
+    }
+    allowance.peekBytes += head.length;
+    if (allowance.peekBytes > MAX_PEEK_BYTES) throw new Refusal(EXPANDS);
+    if (head.length >= count || prefix >= data.length) return head.subarray(0, count);
+  }
+}
+
+/**
+ * An entry's content, inflated to at most `limit` bytes; refused when it is larger, cannot be read, or
+ * does not inflate to its declared size and checksum.
+ */
+function contentOf({ entry, data }: ReadEntry, limit: number): Buffer {
+  if (entry.uncompressedSize > limit || !readable(entry)) throw new Refusal(DAMAGED);
   let content: Buffer;
   try {
-    if (entry.compressionMethod === 0) content = data;
-    else if (entry.compressionMethod === 8) content = inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) });
-    else return undefined;
+    content = entry.compressionMethod === 0 ? data : inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) });
   } catch {
-    return undefined;
+    throw new Refusal(DAMAGED);
   }
-  if (content.length !== entry.uncompressedSize || crc32(content) !== entry.crc32) return undefined;
-  return content.toString('utf8');
+  if (content.length !== entry.uncompressedSize || crc32(content) !== entry.crc32) throw new Refusal(DAMAGED);
+  return content;
 }
+
+const textOf = (read: ReadEntry, limit: number) => contentOf(read, limit).toString('utf8');

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ import { appWith, createTenant, openTestDatabase, testConfig } from './helpers.t
 import { componentAt, field, makeForm, Visitor, type App } from './public-helpers.ts';
 import { onFileEnd } from './cleanup.ts';
 import { killLeftovers, startServer, type ServerProcess } from './server-process.ts';
+import { residentBytes } from './process-memory.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MiB = 1024 * 1024;
@@ -243,8 +244,7 @@ describe('a running server', () => {
   });
   afterAll(() => server?.stop());
 
-  /** The server's resident memory, in bytes. */
-  const serverRss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]) * 1024;
+  const serverRss = () => residentBytes('VmRSS', server.child.pid!);
 
   it('refuses the 1 MB docx bomb and its 2 KB gzip with 400, stores nothing, and /healthz answers promptly meanwhile', async () => {
     const demo = server.demo!;

@@ -8,7 +8,7 @@
  *   upload stores nothing.
  * Runs per property are bounded (HOSTILE_RUNS, default 40; the in-process check runs 5 times as many).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -22,6 +22,7 @@ import { bombs, deflatedZeros } from './upload-bombs.ts';
 import type { Database } from '../src/db/client.ts';
 import { appWith, createTenant, openTestDatabase, testConfig, type TestContext } from './helpers.ts';
 import { onFileEnd } from './cleanup.ts';
+import { measure } from './process-memory.ts';
 import { componentAt, makeForm } from './public-helpers.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
@@ -76,28 +77,14 @@ const hostileBytes = fc.oneof(
 );
 const extension = fc.constantFrom(...FILE_TYPE_NAMES);
 
-const kilobytes = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]);
-function resetPeak(): boolean {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('checking hostile bytes', () => {
   test.prop([hostileBytes, extension], { numRuns: RUNS * 5, endOnFailure: true })(
     'never throws, stays within bounded time and memory, and passes the declared type or refuses with a message',
     async (bytes, type) => {
       const name = `upload.${type}`;
-      const peakReset = resetPeak();
-      const before = kilobytes('VmRSS');
-      const cpu = process.cpuUsage();
-      const result = await checkFile(name, bytes, FILE_TYPE_NAMES, 64 * MiB);
-      const used = process.cpuUsage(cpu);
-      expect((used.user + used.system) / 1000).toBeLessThan(1000);
-      if (peakReset) expect((kilobytes('VmHWM') - before) * 1024).toBeLessThanOrEqual(32 * MiB);
+      const { value: result, cpuMs, growthBytes } = await measure(() => checkFile(name, bytes, FILE_TYPE_NAMES, 64 * MiB));
+      expect(cpuMs).toBeLessThan(1000);
+      expect(growthBytes).toBeLessThanOrEqual(32 * MiB);
       if (result.ok) expect(result.contentType).toBe(KNOWN_FILE_TYPES[type]!.contentType);
       else expect(result.message).toMatch(new RegExp(`^upload\\.${type} (is |cannot )`));
     },

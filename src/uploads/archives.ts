@@ -20,7 +20,7 @@
  *   absolute or `..` path.
  */
 import { constants, crc32, gunzipSync, inflateRawSync } from 'node:zlib';
-import { fromBufferPromise, type Entry, type LocalFileHeader } from 'yauzl';
+import type { Entry, LocalFileHeader } from 'yauzl';
 
 export const MAX_ZIP_ENTRIES = 10_000;
 export const MAX_EXPANSION_RATIO = 100;
@@ -32,7 +32,7 @@ const MAX_TYPE_ENTRY_BYTES = 1024 * 1024;
 /** Most bytes inflated in all to read entries' first bytes (a few hundred per entry for real files). */
 const MAX_PEEK_BYTES = 32 * 1024 * 1024;
 
-/** What an archive is (a type name as file-types.ts knows them), or why it is refused. */
+/** What a file is (a type name as file-types.ts knows them), or why it is refused. */
 export type ArchiveCheck = { ok: true; detected: string } | { ok: false; reason: string };
 
 const DAMAGED = 'its zip structure is damaged or inconsistent';
@@ -98,6 +98,8 @@ export async function inspectZip(bytes: Uint8Array): Promise<ArchiveCheck> {
 async function readArchive(buffer: Buffer, allowance: Allowance, depth: number): Promise<ReadEntry[]> {
   const entries: ReadEntry[] = [];
   try {
+    // Loaded on the first archive, not at start-up.
+    const { fromBufferPromise } = await import('yauzl');
     const zip = await fromBufferPromise(buffer, { lazyEntries: true, validateEntrySizes: true });
     allowance.entries += zip.entryCount;
     if (allowance.entries > MAX_ZIP_ENTRIES) throw new Refusal(`it holds more than ${MAX_ZIP_ENTRIES} files`);

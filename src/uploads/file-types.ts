@@ -9,7 +9,7 @@
  * would inflate both without a bound, never sees them; it looks only at the first bytes of the rest.
  */
 import type { Detector, FileTypeResult } from 'file-type';
-import { inspectZip, looksLikeZip } from './archives.ts';
+import { inspectZip, looksLikeGzip, looksLikeZip, type ArchiveCheck } from './archives.ts';
 
 interface KnownType {
   /** What file-type must detect (`text`: nothing detected, valid UTF-8). */
@@ -81,7 +81,6 @@ export async function checkFile(name: string, bytes: Uint8Array, allowed: readon
   return { ok: true, contentType: known.contentType };
 }
 
-const GZIP = [0x1f, 0x8b];
 /** The sample file-type detects from in streams (its `reasonableDetectionSizeInBytes`). */
 const SAMPLE_BYTES = 4100;
 /** What file-type answers for a container's contents (after an ID3 tag, say): nothing nested is looked into. */
@@ -89,9 +88,9 @@ const NESTED = { ext: 'nested', mime: 'application/octet-stream' } as unknown as
 const noNestedDetection: Detector = { id: 'formloom:no-nested', detect: async (tokenizer) => (tokenizer.position > 0 ? NESTED : undefined) };
 
 /** The type name of `bytes` (`text`, `unknown` when none), or why it is refused. */
-async function detectType(bytes: Uint8Array): Promise<{ ok: true; detected: string } | { ok: false; reason: string }> {
+async function detectType(bytes: Uint8Array): Promise<ArchiveCheck> {
   if (looksLikeZip(bytes)) return inspectZip(bytes);
-  if (bytes[0] === GZIP[0] && bytes[1] === GZIP[1]) return { ok: true, detected: 'gz' };
+  if (looksLikeGzip(bytes)) return { ok: true, detected: 'gz' };
   // Loaded on the first upload, not at start-up.
   const { FileTypeParser } = await import('file-type');
   let detected: string | undefined;

@@ -5,7 +5,9 @@
  * test/fixtures/uploads/ holds files made by real software: word.docx (Microsoft Word: python-docx's
  * default template), libreoffice.odt (LibreOffice: docutils' styles.odt; data descriptors after its
  * deflated entries, as LibreOffice writes them), xlsxwriter.xlsx (XlsxWriter 3.2), pillow.jpg and
- * pillow.gif (Pillow 12), python.webp (CPython's test image).
+ * pillow.gif (Pillow 12), python.webp (CPython's test image), infozip-zip64.zip (Info-ZIP's `zip -fz`:
+ * zip64 records), infozip-streamed.zip (`zip - -` from a pipe: zip64 and data descriptors), jar.zip
+ * (the JDK's `jar`).
  */
 import { readFileSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
@@ -176,6 +178,9 @@ function heicFile(): Buffer {
   return Buffer.concat([ftyp, box('meta', Buffer.alloc(4), handler)]);
 }
 
+/** A Java archive (the JDK's `jar`): a zip, though file-type, and so formloom, tells it apart from one. */
+export const JAR = fixture('jar.zip');
+
 /** At least one real small file of every type a FileUploader may allow, by extension. */
 export const FILES_OF_EVERY_TYPE: Readonly<Record<string, readonly { name: string; bytes: Buffer }[]>> = {
   pdf: [{ name: 'letter.pdf', bytes: PDF }],
@@ -209,5 +214,7 @@ export const FILES_OF_EVERY_TYPE: Readonly<Record<string, readonly { name: strin
   zip: [
     { name: 'bundle.zip', bytes: zip([{ name: 'readme.txt', data: 'hello\n'.repeat(100) }, { name: 'dot.png', data: PNG, stored: true }, { name: 'empty/', stored: true }]) },
     { name: 'empty.zip', bytes: zip([]) },
+    { name: 'zip64.zip', bytes: fixture('infozip-zip64.zip') },
+    { name: 'streamed.zip', bytes: fixture('infozip-streamed.zip') },
   ],
 };

@@ -71,6 +71,8 @@ export function bombs(): Bomb[] {
     { what: 'a gzip of the docx bomb', bytes: gzipSync(docxBomb, { level: 9 }), names: ['bomb.docx', 'bomb.pdf', 'bomb.txt'] },
     { what: 'a gzip of 1 GiB of zeros', bytes: gzipOfGib, names: ['bomb.pdf', 'bomb.csv'] },
     { what: 'gzip in gzip in gzip of 1 GiB', bytes: gzipSync(gzipSync(gzipOfGib)), names: ['bomb.pdf', 'bomb.zip'] },
+    // An empty ID3v2 tag, after which file-type detects again from there: the gzip's contents once more.
+    { what: 'the gzip of the docx bomb behind an ID3 tag', bytes: Buffer.concat([Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1'), gzipSync(docxBomb)]), names: ['bomb.pdf', 'bomb.docx'] },
     { what: 'the zip bomb in a zip', bytes: zip([{ name: 'inner.zip', data: zipBomb }]), names: ['nested.zip'] },
     { what: 'the docx bomb in a zip in a zip', bytes: zip([{ name: 'inner.zip', data: zip([{ name: 'inner.docx', data: docxBomb }]) }]), names: ['nested.zip'] },
     {

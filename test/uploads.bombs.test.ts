@@ -24,7 +24,7 @@ import type { Database } from '../src/db/client.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { checkFile, FILE_TYPE_NAMES, KNOWN_FILE_TYPES } from '../src/uploads/file-types.ts';
 import { MAX_ZIP_ENTRIES } from '../src/uploads/archives.ts';
-import { FILES_OF_EVERY_TYPE, zip, type ZipEntry } from './file-fixtures.ts';
+import { FILES_OF_EVERY_TYPE, JAR, zip, type ZipEntry } from './file-fixtures.ts';
 import { bombs, deflatedZeros, gzipOf } from './upload-bombs.ts';
 import { appWith, createTenant, openTestDatabase, testConfig } from './helpers.ts';
 import { componentAt, field, makeForm, Visitor, type App } from './public-helpers.ts';
@@ -62,6 +62,8 @@ describe('checking files', () => {
         }
       }
     }
+    // As file-type tells them: a Java archive is no plain zip.
+    expect(await check('classes.zip', JAR)).toEqual({ ok: false, message: expect.stringContaining('classes.zip is not a valid .zip file') });
   });
 
   it('refuses every bomb and hostile archive, under every name it is sent with', async () => {

@@ -147,16 +147,23 @@ async function readNested(bytes: Buffer, allowance: Allowance, depth: number): P
   }
 }
 
-/** The type named by `mimetype` (OpenDocument) or `[Content_Types].xml` (Office Open XML); else zip. */
+/**
+ * The type, as file-type names it: the first entry (in directory order) that names one decides —
+ * `mimetype` (OpenDocument), `[Content_Types].xml` (Office Open XML), or the marks of a Java archive,
+ * an Android package or a Firefox extension; with none, a plain zip.
+ */
 function typeOf(entries: readonly ReadEntry[]): string {
-  const named = (name: string) => entries.find(({ entry }) => entry.fileName === name);
-  const mimetype = named('mimetype');
-  if (mimetype) return OPEN_DOCUMENT[textOf(mimetype, 256).trim()] ?? 'opendocument';
-  const contentTypes = named('[Content_Types].xml');
-  if (contentTypes) {
-    // The main part's content type, as file-type reads it: the first `….main+xml"`.
-    const main = /ContentType="([^"]*)\.main\+xml"/i.exec(textOf(contentTypes, MAX_TYPE_ENTRY_BYTES))?.[1]?.toLowerCase();
-    return (main && OFFICE_OPEN_XML[main]) ?? 'office-open-xml';
+  for (const read of entries) {
+    const name = read.entry.fileName;
+    if (name === 'mimetype') return OPEN_DOCUMENT[textOf(read, 256).trim()] ?? 'opendocument';
+    if (name === '[Content_Types].xml') {
+      // The main part's content type, as file-type reads it: the first `….main+xml"`.
+      const main = /ContentType="([^"]*)\.main\+xml"/i.exec(textOf(read, MAX_TYPE_ENTRY_BYTES))?.[1]?.toLowerCase();
+      return (main && OFFICE_OPEN_XML[main]) ?? 'office-open-xml';
+    }
+    if (name === 'META-INF/mozilla.rsa') return 'xpi';
+    if (name === 'META-INF/MANIFEST.MF') return 'jar';
+    if (/classes\d*\.dex/.test(name)) return 'apk';
   }
   return 'zip';
 }

@@ -80,7 +80,7 @@ class Allowance {
 interface ReadEntry {
   entry: Entry;
   data: Buffer;
-  /** Where its local header ends, after its data: the entry holds [relativeOffsetOfLocalHeader, end). */
+  /** Where its data ends: the entry's header and data are [relativeOffsetOfLocalHeader, end). */
   end: number;
 }
 

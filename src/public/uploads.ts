@@ -3,8 +3,9 @@
  * body with `componentId` (a FileUploader of the form) and one `file` part (several when the
  * component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
  * FileUploader is then the id (or the list of ids). Files are checked before anything is stored: a
- * disallowed or oversized file is a 400 with its path (`["file", index]`), and then none of the
- * request's files are kept. An upload not used by a response within a day is removed.
+ * disallowed, oversized or disguised file, or an archive bomb (uploads/archives.ts), is a 400 with its
+ * path (`["file", index]`), and then none of the request's files are kept. An upload not used by a
+ * response within a day is removed.
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http.ts';

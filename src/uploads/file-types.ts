@@ -3,7 +3,13 @@
  * extension says. The content is identified by its magic bytes (file-type); text formats (txt, csv),
  * which have none, must be valid UTF-8 without NUL. The type a file is served with comes from its
  * checked content, never from what the client claimed.
+ *
+ * Checking costs little whatever the bytes: zip-based files are recognised by archives.ts (which
+ * refuses archive bombs) and gzip is never inflated (no accepted type is gzip), so file-type, which
+ * would inflate both without a bound, never sees them; it looks only at the first bytes of the rest.
  */
+import type { Detector, FileTypeResult } from 'file-type';
+import { inspectZip, looksLikeGzip, looksLikeZip, type ArchiveCheck } from './archives.ts';
 
 interface KnownType {
   /** What file-type must detect (`text`: nothing detected, valid UTF-8). */
@@ -69,11 +75,33 @@ export async function checkFile(name: string, bytes: Uint8Array, allowed: readon
   const extension = extensionOf(name);
   const known = allowed.includes(extension) ? KNOWN_FILE_TYPES[extension] : undefined;
   if (!known) return { ok: false, message: `${name}: this type of file is not accepted (accepted: ${list})` };
-  // Loaded on the first upload, not at start-up.
-  const { fileTypeFromBuffer } = await import('file-type');
-  const detected = (await fileTypeFromBuffer(bytes))?.ext ?? (isText(bytes) ? 'text' : 'unknown');
-  if (!known.detected.includes(detected)) return { ok: false, message: `${name} is not a valid .${extension} file (accepted: ${list})` };
+  const detection = await detectType(bytes);
+  if (!detection.ok) return { ok: false, message: `${name} cannot be accepted: ${detection.reason}` };
+  if (!known.detected.includes(detection.detected)) return { ok: false, message: `${name} is not a valid .${extension} file (accepted: ${list})` };
   return { ok: true, contentType: known.contentType };
+}
+
+/** The sample file-type detects from in streams (its `reasonableDetectionSizeInBytes`). */
+const SAMPLE_BYTES = 4100;
+/** What file-type answers for a container's contents (after an ID3 tag, say): nothing nested is looked into. */
+const NESTED = { ext: 'nested', mime: 'application/octet-stream' } as unknown as FileTypeResult;
+const noNestedDetection: Detector = { id: 'formloom:no-nested', detect: async (tokenizer) => (tokenizer.position > 0 ? NESTED : undefined) };
+
+/** The type name of `bytes` (`text`, `unknown` when none), or why it is refused. */
+async function detectType(bytes: Uint8Array): Promise<ArchiveCheck> {
+  if (looksLikeZip(bytes)) return inspectZip(bytes);
+  if (looksLikeGzip(bytes)) return { ok: true, detected: 'gz' };
+  // Loaded on the first upload, not at start-up.
+  const { FileTypeParser } = await import('file-type');
+  let detected: string | undefined;
+  try {
+    // The first bytes name every other accepted type: file-type's own detection sample.
+    const parser = new FileTypeParser({ customDetectors: [noNestedDetection] });
+    detected = (await parser.fromBuffer(bytes.subarray(0, SAMPLE_BYTES)))?.ext;
+  } catch {
+    detected = undefined; // Bytes file-type cannot read are no known type.
+  }
+  return { ok: true, detected: detected ?? (isText(bytes) ? 'text' : 'unknown') };
 }
 
 export function formatBytes(bytes: number): string {

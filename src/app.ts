@@ -85,7 +85,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   const fileUrlSecret = deriveSecret(adminToken, 'file-urls');
   const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
   // The responseEvents subscription's source (without a feed, subscriptions are refused).
-  const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
+  const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptions.bufferSize, logger) : undefined);
   // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
   if (drain && liveFeed) (drain.onDrainStart ??= []).push(() => liveFeed.close());
 

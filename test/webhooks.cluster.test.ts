@@ -138,9 +138,9 @@ describe('responseEvents subscription', () => {
 
   it('cuts off a subscriber that falls behind instead of buffering without bound', async () => {
     const feed = await feedOn(ctx.handle);
-    const live = new LiveFeed(ctx.db, feed, 2, logger);
+    const live = new LiveFeed(ctx.db, feed, { bufferSize: 2, maxLifetimeMs: 60_000 }, logger);
     try {
-      const iterator = live.subscribe(tenant.environmentId, form.id);
+      const iterator = await live.subscribe({ environmentId: tenant.environmentId, formId: form.id, holder: { kind: 'admin' } });
       const app = appWith(ctx.db, { publicRateLimitPerMinute: 0 });
       // 3 responses × 2 events, none read yet.
       for (let i = 0; i < 3; i++) await submit(app, 100 + i);

@@ -23,6 +23,8 @@ const MIB = 1_048_576;
 const ROUNDS_413 = 12;
 /** Keep-alive connections idle when SIGTERM comes. */
 const IDLE_CONNECTIONS = 32;
+/** Idle keep-alive connections first used just after the drain delay. */
+const AFTER_DELAY = 4;
 /** The big form's responses: 5 answers of 9,000 characters each, enough that a client that stops reading stalls the stream. */
 const BIG_RESPONSES = 300;
 const LONG_ANSWER = 'x'.repeat(9_000);
@@ -417,8 +419,9 @@ describe('SIGTERM with idle keep-alive connections', () => {
     const node = await startLifecycleServer({ DRAIN_DELAY_MS: String(delayMs), SHUTDOWN_TIMEOUT_MS: '8000' });
     const get = (path: string, agent?: Agent) => wireRequest(`${node.url}${path}`, { headers: { 'x-api-key': node.demo!.apiKey }, ...(agent ? { agent } : {}) });
 
-    // Keep-alive clients, each with a connection answered once and idle since.
-    const agents = Array.from({ length: IDLE_CONNECTIONS }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    // Keep-alive clients, each with a connection answered once and idle since; the last ones are used
+    // only after the drain delay, when the node no longer accepts connections.
+    const agents = Array.from({ length: IDLE_CONNECTIONS + AFTER_DELAY }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
     try {
       const warm = await Promise.all(agents.map((agent) => get('/api/v1/responses?limit=1', agent)));
       for (const result of warm) expect(result.status, result.error ?? result.body).toBe(200);
@@ -447,9 +450,18 @@ describe('SIGTERM with idle keep-alive connections', () => {
       // second and a half (all within the drain delay); and new connections too.
       const readiness = sleep(300).then(() => get('/readyz'));
       const late = await Promise.all([
-        ...agents.map((agent, i) => sleep(i % 2 === 0 ? 0 : (i * 1_500) / IDLE_CONNECTIONS).then(() => get('/api/v1/responses?limit=1', agent))),
+        ...agents.slice(0, IDLE_CONNECTIONS).map((agent, i) => sleep(i % 2 === 0 ? 0 : (i * 1_500) / IDLE_CONNECTIONS).then(() => get('/api/v1/responses?limit=1', agent))),
         ...Array.from({ length: 8 }, (_, i) => sleep(i * 200).then(() => get('/healthz'))),
       ]);
+      // Just after the delay: the listener is closed, but an idle connection is not closed under its
+      // client before its keep-alive time (KEEP_ALIVE_TIMEOUT_MS, 5 s) is up.
+      const afterDelay = await Promise.all(
+        agents.slice(IDLE_CONNECTIONS).map(async (agent, i) => {
+          await sleep(Math.max(0, signalAt + delayMs + 100 + i * 50 - performance.now()));
+          return get('/api/v1/responses?limit=1', agent);
+        }),
+      );
+      const refusedAfterDelay = await get('/healthz');
       loadOn = false;
       await Promise.all(workers);
       await node.waitForLog((line) => line.msg === 'draining');
@@ -457,16 +469,19 @@ describe('SIGTERM with idle keep-alive connections', () => {
       const exitCode = await Promise.race([node.exited, sleep(12_000).then(() => 'still running' as const)]);
 
       const failure = (r: WireResult) => r.error !== undefined || !r.complete || (r.status ?? 500) >= 500;
-      const lost = [...late, ...load].filter(failure);
+      const lost = [...late, ...afterDelay, ...load].filter(failure);
       const count = (list: WireResult[], errors: string[]) => list.filter((r) => r.error !== undefined && errors.includes(r.error)).length;
       console.info(
-        `[drain idle figures] requests after the signal on idle connections: ${IDLE_CONNECTIONS}, on new connections: 8, under load: ${load.length}; ` +
+        `[drain idle figures] requests after the signal on idle connections: ${IDLE_CONNECTIONS} (+ ${AFTER_DELAY} after the delay), on new connections: 8, under load: ${load.length}; ` +
           `reset: ${count(lost, ['ECONNRESET', 'EPIPE'])}, refused: ${count(lost, ['ECONNREFUSED'])}, other failures: ${lost.length - count(lost, ['ECONNRESET', 'EPIPE', 'ECONNREFUSED'])}; ` +
           `exit ${exitCode} after ${Math.round(performance.now() - signalAt)} ms`,
       );
       expect(lost.map((r) => ({ error: r.error, status: r.status, reusedSocket: r.reusedSocket }))).toEqual([]);
       // Answered during the drain: the connection closes after the answer.
-      for (const result of late.slice(0, IDLE_CONNECTIONS)) expect(result.reusedSocket).toBe(true);
+      for (const result of [...late.slice(0, IDLE_CONNECTIONS), ...afterDelay]) expect(result.reusedSocket).toBe(true);
+      for (const result of afterDelay) expect(result.headers?.connection).toBe('close');
+      // A new connection after the delay is refused: the balancer has stopped sending by then.
+      expect(refusedAfterDelay.error).toBe('ECONNREFUSED');
       expect(late.filter((r) => r.startedAt > signalAt + 500 && r.headers?.connection !== 'close')).toEqual([]);
       expect((await readiness).status).toBe(503);
       expect(exitCode).toBe(0);

@@ -59,7 +59,7 @@ export class SseStream {
   }
 
   /** The `next` payloads' responseEvents (null for an error payload). */
-  get events(): { id: string; type: string; formId: string | null; data?: Record<string, unknown> }[] {
+  get events(): { id: string; type: string; formId: string | null; data?: Record<string, any> }[] {
     return this.messages.filter((m) => m.event === 'next' && m.data?.data).map((m) => m.data.data.responseEvents);
   }
 

@@ -68,13 +68,15 @@ export const LINGER_MS = 5_000;
  * `socket.destroySoon()`; this replaces that method on each of the server's sockets.
  */
 function lingeringClose(socket: Socket) {
-  if (socket.destroyed || !socket.writable) return;
-  socket.end();
+  if (socket.destroyed || lingering.has(socket)) return;
+  lingering.add(socket);
+  if (socket.writable) socket.end();
   // The HTTP parser keeps reading the socket (the rest of a body is parsed and dumped); when the client
   // closes, the socket has ended both ways and destroys itself.
   const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.once('close', () => clearTimeout(timer));
 }
+const lingering = new WeakSet<Socket>();
 
 interface ConnectionState {
   /** Responses not yet finished on this connection (more than one only with pipelining). */

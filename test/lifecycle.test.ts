@@ -1,7 +1,8 @@
 /**
- * The real server process under the conditions operators put it in: slow clients (server timeouts) and
- * a SIGTERM under concurrent load over keep-alive connections (graceful drain). Runs on PGlite, and on
- * a fresh database of the suite's PostgreSQL server when DATABASE_URL is set.
+ * The real server process under the conditions operators put it in: slow clients (server timeouts),
+ * oversized bodies on keep-alive connections (every 413 delivered, no reset), and a SIGTERM under
+ * concurrent load over keep-alive connections, busy and idle (graceful drain: no request lost to a
+ * reset). Runs on PGlite, and on a fresh database of the suite's PostgreSQL server when DATABASE_URL is set.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';

@@ -21,6 +21,7 @@ import { StreamSlots } from '../src/events/stream-slots.ts';
 import { createEndpoint } from '../src/events/webhooks.service.ts';
 import { createApp } from '../src/app.ts';
 import type { Form } from '../src/forms/forms.service.ts';
+import type { DrainState } from '../src/lifecycle.ts';
 import { openRedis } from '../src/limits/redis.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupTestApp, testConfig, type TestContext, type TestTenant } from './helpers.ts';
 import { makeForm, sleep } from './public-helpers.ts';
@@ -320,6 +321,23 @@ describe('stream lifetime', () => {
     // Its slot is free: the client subscribes again at once.
     const again = await subscribe(app, { 'x-api-key': key.key });
     expect(again.response.status).toBe(200);
+  });
+});
+
+describe('a draining node', () => {
+  it('completes its open streams at once and refuses new ones with 503, so clients go to another node', async () => {
+    const drain: DrainState = { draining: false };
+    const app = subscribedApp({}, { drain });
+    const open = await subscribe(app, { 'x-api-key': tenant.apiKey });
+    expect(open.response.status).toBe(200);
+    drain.draining = true;
+    for (const hook of drain.onDrainStart ?? []) hook();
+    expect(await open.ended(2_000)).toBe(true);
+    expect(open.messages.at(-1)?.event).toBe('complete');
+    expect(open.errors).toEqual([]);
+    const refused = await app.request('/graphql', subscriptionRequest({ 'x-api-key': tenant.apiKey }, form.id));
+    expect(refused.status).toBe(503);
+    expect((await refused.text())).toContain('"code":"UNAVAILABLE"');
   });
 });
 

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { activeApiKeyIds, VERIFIED_KEY_TTL_MS } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { outboxEvents } from '../db/schema.ts';
-import { AppError, invalidCredentials } from '../errors.ts';
+import { AppError, invalidCredentials, unavailable } from '../errors.ts';
 import type { EventFeed } from './notifications.ts';
 import type { EventPayload } from './outbox.ts';
 import type { StreamSlot, StreamSlots } from './stream-slots.ts';
@@ -72,7 +72,7 @@ export class LiveFeed {
   private chain: Promise<void> = Promise.resolve();
   private readonly stopListening: (() => void)[];
   private readonly keyCheck: NodeJS.Timeout;
-  /** Closed (the node is draining): subscriptions end, and new ones end at once. */
+  /** Closed (the node is draining): subscriptions end, and new ones are refused (503). */
   private closed = false;
 
   constructor(
@@ -153,7 +153,8 @@ export class LiveFeed {
   /**
    * The events of an environment (and form) from now on, until `signal` aborts, the client falls
    * behind, the stream's lifetime ends, or its API key is revoked. Throws TooManyStreamsError when the
-   * holder has as many streams open as it may, and UNAUTHENTICATED when its key is no longer valid.
+   * holder has as many streams open as it may, UNAUTHENTICATED when its key is no longer valid, and
+   * UNAVAILABLE once the feed is closed (the node is draining).
    */
   async subscribe(request: { environmentId: string; formId: string | undefined; holder: StreamHolder; signal?: AbortSignal | undefined }): Promise<AsyncIterableIterator<LiveEvent>> {
     const { holder, signal } = request;
@@ -164,12 +165,13 @@ export class LiveFeed {
       queue: [],
       notify: undefined,
       failed: undefined,
-      done: this.closed,
+      done: false,
       slot: undefined,
       lifetime: undefined,
     };
+    // A draining node takes no new stream: the client (or its load balancer) goes to another node.
+    if (this.closed) throw unavailable();
     const iterator = this.iterate(subscriber);
-    if (this.closed) return iterator;
     const { slots } = this.options;
     if (slots) {
       const slot = await slots.acquire(holder.kind === 'apiKey' ? holder.keyId : 'admin');
@@ -178,6 +180,7 @@ export class LiveFeed {
     }
     if (this.closed || signal?.aborted) {
       this.end(subscriber);
+      if (this.closed) throw unavailable();
       return iterator;
     }
     this.subscribers.add(subscriber);
@@ -223,7 +226,7 @@ export class LiveFeed {
     return iterator;
   }
 
-  /** Ends every subscription, and any made later at once (the node is stopping). */
+  /** Ends every subscription, and refuses those asked for later (the node is stopping). */
   close() {
     if (this.closed) return;
     this.closed = true;

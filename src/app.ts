@@ -10,17 +10,18 @@ import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
 import { LiveFeed } from './events/live-feed.ts';
+import { StreamSlots } from './events/stream-slots.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
-import { answerGraphQL } from './graphql/http.ts';
+import { answerGraphQL, errorsOfAnswer } from './graphql/http.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
 import type { DrainState } from './lifecycle.ts';
 import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
-import { apiGuard, tooManyRequests } from './limits/api-guard.ts';
+import { apiGuard, TOO_MANY_REQUESTS, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { clientAddressKey, createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
@@ -91,8 +92,25 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
   const fileStorage = fileStorageOf ?? createFileStorage(config);
   const fileUrlSecret = secrets.fileUrlSecret;
   const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
-  // The responseEvents subscription's source (without a feed, subscriptions are refused).
-  const liveFeed = liveFeedOf ?? (events ? new LiveFeed(db, events, config.subscriptionBuffer, logger) : undefined);
+  // The responseEvents subscription's source (without a feed, subscriptions are refused); the per-key
+  // stream cap is counted in Redis with the rate limits when they are.
+  const liveFeed =
+    liveFeedOf ??
+    (events
+      ? new LiveFeed(
+          db,
+          events,
+          {
+            bufferSize: config.subscriptions.bufferSize,
+            maxLifetimeMs: config.subscriptions.maxLifetimeMs,
+            slots:
+              config.subscriptions.maxPerKey > 0
+                ? new StreamSlots(config.subscriptions.maxPerKey, rateLimitStore?.kind === 'redis' ? rateLimitStore.client : undefined, logger)
+                : undefined,
+          },
+          logger,
+        )
+      : undefined);
   // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
   if (drain && liveFeed) (drain.onDrainStart ??= []).push(() => liveFeed.close());
 
@@ -193,6 +211,11 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
+    // A stream refused by its key's stream cap: the JSON body of every other 429, whatever the Accept.
+    if (response.status === 429) {
+      const errors = (await errorsOfAnswer(response)).map(({ message, extensions }) => ({ message, extensions: { code: extensions?.code } }));
+      return c.json({ message: TOO_MANY_REQUESTS, errors }, 429, { 'Retry-After': response.headers.get('retry-after') ?? '1' });
+    }
     if (!idempotency?.replayed) return response;
     const replayed = new Response(response.body, response);
     replayed.headers.set('Idempotent-Replayed', 'true');

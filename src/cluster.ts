@@ -1,7 +1,8 @@
 /**
  * What the nodes behind one load balancer share besides the database: Redis for the rate-limit
- * counters (REDIS_URL; without it each node counts on its own), and the database's notifications for
- * evicting cached key verifications when a key is revoked anywhere.
+ * counters and the per-key stream cap (REDIS_URL; without it each node counts on its own), and the
+ * database's notifications for evicting cached key verifications, and ending live streams, when a key
+ * is revoked anywhere.
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';

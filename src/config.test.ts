@@ -34,4 +34,19 @@ describe('config', () => {
       expect(message).toContain('(got "abc")');
     }
   });
+
+  it('keeps the drain delay inside the shutdown timeout', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutMs: 10_000, drainDelayMs: 5_000 });
+    // Unset, it shrinks with a short timeout (an existing SHUTDOWN_TIMEOUT_MS keeps starting).
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '3000' })).toMatchObject({ drainDelayMs: 1_500 });
+    expect(loadConfig({ DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({ drainDelayMs: 0 });
+    expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(/DRAIN_DELAY_MS: must be shorter than SHUTDOWN_TIMEOUT_MS \(10000\) \(got "10000"\)/);
+  });
+
+  it('reads the live feed limits', () => {
+    expect(loadConfig({}).subscriptions).toEqual({ bufferSize: 100, maxPerKey: 20, maxLifetimeMs: 3_600_000 });
+    expect(loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '0', SUBSCRIPTION_MAX_LIFETIME: '90s' }).subscriptions).toMatchObject({ maxPerKey: 0, maxLifetimeMs: 90_000 });
+    expect(() => loadConfig({ SUBSCRIPTION_MAX_LIFETIME: '500ms' })).toThrow(/SUBSCRIPTION_MAX_LIFETIME: must be a duration from 1s to 24h/);
+    expect(() => loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '-1' })).toThrow(/SUBSCRIPTION_MAX_PER_KEY/);
+  });
 });

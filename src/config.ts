@@ -10,6 +10,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Standard Webhooks' usual schedule: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all). */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
+/** DRAIN_DELAY_MS when unset: long enough for a load balancer checking readiness every 2 s to see two failures. */
+const DEFAULT_DRAIN_DELAY_MS = 5_000;
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** `500ms`, `5s`, `5m`, `2h` in milliseconds; undefined when unreadable. */
 export function parseDuration(text: string): number | undefined {
@@ -85,8 +88,14 @@ const configSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(5_000),
 
   // ---- production operations
-  /** How long a SIGTERM/SIGINT drain may take before the process exits anyway. */
+  /** How long a SIGTERM/SIGINT drain may take, from the signal (the drain delay included), before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * After SIGTERM/SIGINT the node keeps accepting and answering this long (readiness 503, every answer
+   * `Connection: close`), so a load balancer takes it out of rotation before it stops listening. Unset:
+   * 5 s, or half of SHUTDOWN_TIMEOUT_MS when that is shorter than 10 s.
+   */
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).optional(),
   /** Redis for counters and notifications shared between several nodes (rate limits, key revocation). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** Prefix of every key formloom writes to Redis (several deployments, or test runs, sharing one Redis). */
@@ -123,6 +132,23 @@ const configSchema = z.object({
   WEBHOOK_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Events a live-feed (subscription) client may have waiting before it is cut off. */
   SUBSCRIPTION_BUFFER: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
+   * Live-feed streams one API key (or the admin token) may hold open at once; the next is refused with
+   * 429. Counted across the nodes in Redis when REDIS_URL is set, else per node. 0: no cap.
+   */
+  SUBSCRIPTION_MAX_PER_KEY: z.coerce.number().int().min(0).max(100_000).default(20),
+  /** Longest a live-feed stream stays open: the server then completes it, and the client subscribes again. */
+  SUBSCRIPTION_MAX_LIFETIME: z
+    .string()
+    .transform((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms === undefined || ms < 1_000 || ms > 24 * 3_600_000) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration from 1s to 24h, like 30m or 1h' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .prefault('1h'),
 
   // ---- personal data lifecycle (README "Retention")
   /** How often the retention job runs (once per interval across all nodes), e.g. 1h, 30m. */
@@ -232,11 +258,21 @@ export interface Config {
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   shutdownTimeoutMs: number;
+  /** How long a node keeps serving (readiness 503, `Connection: close`) after the signal before it stops listening. */
+  drainDelayMs: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   db: { statementTimeoutMs: number; connectTimeoutMs: number };
   webhooks: WebhookConfig;
-  subscriptionBuffer: number;
+  /** The `responseEvents` live feed (src/events/live-feed.ts). */
+  subscriptions: {
+    /** Unread events a stream may have before it is cut off. */
+    bufferSize: number;
+    /** Streams open at once per API key (admin token: one key); 0: no cap. */
+    maxPerKey: number;
+    /** A stream is completed by the server after at most this long. */
+    maxLifetimeMs: number;
+  };
   retention: { intervalMs: number; formPurgeDays: number; worker: boolean };
   uploads: UploadsConfig;
   captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
@@ -270,6 +306,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const c = parsed.data;
+  // The delay is part of the shutdown timeout: it must leave time for the drain itself.
+  const drainDelayMs = c.DRAIN_DELAY_MS ?? Math.min(DEFAULT_DRAIN_DELAY_MS, Math.floor(c.SHUTDOWN_TIMEOUT_MS / 2));
+  if (drainDelayMs > 0 && drainDelayMs >= c.SHUTDOWN_TIMEOUT_MS) {
+    throw new ConfigError([`DRAIN_DELAY_MS: must be shorter than SHUTDOWN_TIMEOUT_MS (${c.SHUTDOWN_TIMEOUT_MS}) (got ${JSON.stringify(present.DRAIN_DELAY_MS)})`]);
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -303,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS },
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    drainDelayMs,
     redisUrl: c.REDIS_URL,
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
     db: { statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
@@ -316,7 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       worker: c.WEBHOOK_WORKER === '1',
       retentionDays: c.WEBHOOK_RETENTION_DAYS,
     },
-    subscriptionBuffer: c.SUBSCRIPTION_BUFFER,
+    subscriptions: { bufferSize: c.SUBSCRIPTION_BUFFER, maxPerKey: c.SUBSCRIPTION_MAX_PER_KEY, maxLifetimeMs: c.SUBSCRIPTION_MAX_LIFETIME },
     retention: { intervalMs: c.RETENTION_INTERVAL, formPurgeDays: c.FORM_PURGE_DAYS, worker: c.RETENTION_WORKER === '1' },
     uploads: {
       maxBodyBytes: c.UPLOAD_MAX_BODY_BYTES,

@@ -1,23 +1,31 @@
 /**
- * The HTTP server's timeouts and its graceful shutdown.
+ * The HTTP server's timeouts, how it closes connections, and its graceful shutdown.
  *
- * On SIGTERM/SIGINT (`drainAndExit`):
+ * Closing a connection (a 413, any `Connection: close` answer) is a lingering close: the server sends
+ * its answer and its FIN, then keeps reading, and discarding, whatever the client still sends (the rest
+ * of an oversized body) until the client closes too, for at most `LINGER_MS`. Closing with unread bytes
+ * would make the kernel send a reset, which can destroy the answer before the client has read it.
+ *
+ * On SIGTERM/SIGINT (`exitGracefullyOnSignals`):
  * 1. `/readyz` answers 503 at once, so a load balancer stops sending, and the `onDrainStart` hooks run:
  *    live subscriptions (server-sent events, which never finish by themselves) end now, cleanly, rather
  *    than being cut at the deadline.
- * 2. After one turn of the event loop (so a request whose bytes arrived with the signal has been read
- *    and counts as in flight, not idle) the listener closes and idle keep-alive connections close.
- * 3. Requests in flight finish. Each busy connection's next response carries `Connection: close` and
- *    the connection closes after it, also when that response's headers went out before the signal
- *    (a stream): no connection is reused once the drain has begun.
- * 4. At the cut-off (the shutdown timeout less a reserve for closing the database) whatever still
- *    runs, typically a long environment stream to a slow client, is ended: its connection is closed
- *    (FIN, not a reset), so the client sees a chunked body without its final chunk, which every HTTP
- *    client reports as an incomplete response, never as a complete listing.
+ * 2. Ready to drain, for the drain delay (DRAIN_DELAY_MS): the node still accepts connections and
+ *    answers every request, on new and idle keep-alive connections alike, and every answer carries
+ *    `Connection: close` (also the answer of a request in flight, if its headers have not gone out), so
+ *    each connection closes after its next answer and no client loses a request sent meanwhile. A
+ *    second signal ends the delay early.
+ * 3. The listener closes. Idle keep-alive connections are not closed under their clients: each closes
+ *    when its keep-alive time (announced in `Keep-Alive: timeout=…`) runs out, after which no client
+ *    sends on it, or after its next answer. Requests in flight finish.
+ * 4. At the cut-off (the shutdown timeout, counted from the signal, less a reserve for closing the
+ *    database) whatever still runs, typically a long environment stream to a slow client, is ended: its
+ *    connection is closed (FIN, not a reset), so the client sees a chunked body without its final chunk,
+ *    which every HTTP client reports as an incomplete response, never as a complete listing.
  * 5. The database closes and the process exits 0, within the shutdown timeout.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 
@@ -48,26 +56,57 @@ export function httpServerOptions(http: Config['http']) {
 /** Time kept after the cut-off for closing the database (a fifth of the timeout, 250 ms to 1 s). */
 const closeReserveMs = (shutdownTimeoutMs: number) => Math.min(1_000, Math.max(250, shutdownTimeoutMs * 0.2));
 
+/**
+ * Longest a closing connection keeps reading what its client still sends. Long enough for any client to
+ * have read the answer sent before; a client still sending after that meets a reset, having had its answer.
+ */
+export const LINGER_MS = 5_000;
+
+/**
+ * Closes `socket` the lingering way: FIN after what is queued, then read (and discard) until the client
+ * closes its side or `LINGER_MS` passes. Node's HTTP server closes a `Connection: close` connection with
+ * `socket.destroySoon()`; this replaces that method on each of the server's sockets.
+ */
+function lingeringClose(socket: Socket) {
+  if (socket.destroyed || lingering.has(socket)) return;
+  lingering.add(socket);
+  if (socket.writable) socket.end();
+  // The HTTP parser keeps reading the socket (the rest of a body is parsed and dumped); when the client
+  // closes, the socket has ended both ways and destroys itself.
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+const lingering = new WeakSet<Socket>();
+
 interface ConnectionState {
   /** Responses not yet finished on this connection (more than one only with pipelining). */
   responses: Set<ServerResponse>;
 }
 
 export interface GracefulServer {
-  /** Drains the server, runs `closeResources`, and resolves with how it went (it never rejects). */
+  /** Drains the server, and resolves with how it went (it never rejects). */
   drain(): Promise<{ cutConnections: number; drainMs: number }>;
+  /** Ends the drain delay now (a second signal). */
+  skipDelay(): void;
 }
 
 /**
- * Tracks the server's connections and responses so a drain can close each connection as soon as its
- * last response is done. Call before the server accepts its first connection.
+ * Tracks the server's connections and responses for the drain, and gives each connection a lingering
+ * close. Call before the server accepts its first connection.
  */
-export function trackServer(server: Server, state: DrainState, options: { shutdownTimeoutMs: number; logger: Logger }): GracefulServer {
+export function trackServer(
+  server: Server,
+  state: DrainState,
+  options: { shutdownTimeoutMs: number; drainDelayMs: number; logger: Logger },
+): GracefulServer {
   const connections = new Map<Socket, ConnectionState>();
+  let endDelay: (() => void) | undefined;
+  let delaySkipped = false;
 
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { responses: new Set() });
     socket.once('close', () => connections.delete(socket));
+    socket.destroySoon = () => lingeringClose(socket);
   });
 
   // Before the app's own listener, which may write the response synchronously.
@@ -75,13 +114,9 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
     const connection = connections.get(req.socket);
     if (!connection) return;
     connection.responses.add(res);
+    // Node closes the connection after an answer that says so (lingering, above).
     if (state.draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      connection.responses.delete(res);
-      // A response whose headers said keep-alive (sent before the drain began): Node would keep the
-      // connection open for the next request; close it once written.
-      if (state.draining && connection.responses.size === 0 && !req.socket.destroyed) req.socket.destroySoon();
-    });
+    res.once('close', () => connection.responses.delete(res));
   });
 
   async function drain() {
@@ -98,17 +133,31 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
     for (const connection of connections.values()) {
       for (const res of connection.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
     }
-    // One turn of the event loop first: requests that arrived together with the signal are read now,
-    // which makes their connections busy rather than idle.
-    await new Promise((resolve) => setImmediate(resolve));
-    const closed = new Promise<void>((resolve) => server.close(() => resolve())); // also closes idle connections
+    // The cut-off counts from the signal; leave room to close the database after cutting what still runs.
+    const cutOffMs = Math.max(0, options.shutdownTimeoutMs - closeReserveMs(options.shutdownTimeoutMs));
 
-    // Leave room to close the database after cutting what still runs.
-    const reserveMs = closeReserveMs(options.shutdownTimeoutMs);
+    // Ready to drain: keep serving while the load balancer notices the readiness 503.
+    const delayMs = Math.min(options.drainDelayMs, cutOffMs);
+    if (delayMs > 0 && !delaySkipped) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        endDelay = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    endDelay = undefined;
+
+    // Stop listening, but keep the connections: http.Server#close would also close the idle ones at
+    // once, under any client sending a request on one right now. Node closes each idle connection when
+    // its keep-alive time runs out; 'close' comes when the last connection has closed.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+
     let cutConnections = 0;
     let timer: NodeJS.Timeout | undefined;
     const cutOff = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(0, options.shutdownTimeoutMs - reserveMs));
+      timer = setTimeout(resolve, Math.max(0, cutOffMs - (performance.now() - started)));
     });
     await Promise.race([closed, cutOff]);
     clearTimeout(timer);
@@ -124,7 +173,13 @@ export function trackServer(server: Server, state: DrainState, options: { shutdo
     return { cutConnections, drainMs: Math.round(performance.now() - started) };
   }
 
-  return { drain };
+  return {
+    drain,
+    skipDelay() {
+      delaySkipped = true;
+      endDelay?.();
+    },
+  };
 }
 
 /** Kept between the end of closing and the backstop, for the exit itself. */
@@ -136,14 +191,19 @@ const EXIT_MARGIN_MS = 100;
  */
 export function exitGracefullyOnSignals(
   graceful: GracefulServer,
-  options: { shutdownTimeoutMs: number; logger: Logger; closeResources: () => Promise<void> },
+  options: { shutdownTimeoutMs: number; drainDelayMs: number; logger: Logger; closeResources: () => Promise<void> },
 ): void {
   let stopping = false;
   const onSignal = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
     const { logger } = options;
-    logger.info({ signal, shutdownTimeoutMs: options.shutdownTimeoutMs }, 'draining');
+    if (stopping) {
+      // A second signal: the operator does not want to wait for the load balancer.
+      logger.info({ signal }, 'drain delay ended by a second signal');
+      graceful.skipDelay();
+      return;
+    }
+    stopping = true;
+    logger.info({ signal, shutdownTimeoutMs: options.shutdownTimeoutMs, drainDelayMs: options.drainDelayMs }, 'draining');
     setTimeout(() => {
       logger.error('shutdown did not finish in time; exiting');
       process.exit(1);

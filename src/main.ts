@@ -88,9 +88,10 @@ const server = serve(
   },
 ) as Server;
 // Attached before the listener's first connection (accepted on a later turn of the event loop).
-const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdownTimeoutMs, logger });
+const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs, logger });
 exitGracefullyOnSignals(graceful, {
   shutdownTimeoutMs: config.shutdownTimeoutMs,
+  drainDelayMs: config.drainDelayMs,
   logger,
   // The cluster's feed first (on PGlite it listens through the database handle); the shutdown
   // timeout bounds both, should either wait on a server that went away.

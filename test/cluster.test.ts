@@ -4,7 +4,8 @@
  * each with its own DATA_DIR. They behave as one: one migration run, one demo and one admin token
  * (kept only in the data dir of the node that generated it, accepted by both through its hash);
  * rate-limit counters shared (API key, failed-auth cool-down, public submissions); a key revoked on one
- * node refused by the other within 1 s (LISTEN/NOTIFY); a respondent's page session and JSON resume
+ * node refused by the other within 1 s (LISTEN/NOTIFY), and its open `responseEvents` stream there ended
+ * within 1 s; a key's streams counted against one cap across both nodes (Redis); a respondent's page session and JSON resume
  * and visitor tokens carried from one node to the other; and a job run through `runExclusively` runs on
  * one node at a time. Needs PostgreSQL: skipped when the suite runs on PGlite.
  */
@@ -20,6 +21,7 @@ import { prepareDatabase } from '../src/bootstrap.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { runExclusively, runSerially } from '../src/db/locks.ts';
 import { START_TIMEOUT_MS, startServer } from './server-process.ts';
+import { SseStream, subscriptionRequest } from './sse.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const testDatabaseUrl = inject('testDatabaseUrl');
@@ -27,6 +29,7 @@ const testDatabaseUrl = inject('testDatabaseUrl');
 const API_RATE_LIMIT = 20;
 const AUTH_FAILURE_LIMIT = 3;
 const PUBLIC_RATE_LIMIT = 6;
+const STREAMS_PER_KEY = 3;
 
 interface Node {
   name: string;
@@ -97,6 +100,7 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
   let adminToken: string;
   let demo: { environmentId: string; templateFormId: string; apiKey: string };
   const handles: DatabaseHandle[] = [];
+  const streams: SseStream[] = [];
 
   const admin = () => ({ authorization: `Bearer ${adminToken}` });
   async function newKey(node: Node, name: string) {
@@ -150,6 +154,7 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
       AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
       AUTH_FAILURE_BLOCK_SECONDS: '60',
       PUBLIC_RATE_LIMIT: String(PUBLIC_RATE_LIMIT),
+      SUBSCRIPTION_MAX_PER_KEY: String(STREAMS_PER_KEY),
       FONTS_CSS_URL: 'none',
     };
     // Both at once on an empty database: start-up work must not race.
@@ -157,6 +162,7 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
   }, 2 * START_TIMEOUT_MS);
 
   afterAll(async () => {
+    await Promise.all(streams.map((stream) => stream.cancel()));
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
     for (const handle of handles) await handle.close();
@@ -260,6 +266,67 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
     expect(refusedAfterMs).toBeDefined();
     expect(refusedAfterMs!).toBeLessThan(1_000);
     expect((await probe(a, key, from)).status).toBe(401);
+  });
+
+  it('end a key’s open responseEvents stream on the other node within 1 s of its revocation, with no event after it', async () => {
+    const { key, apiKey } = await newKey(a, 'streaming');
+    const form = await newForm(key);
+    const onB = new SseStream(await call(b, '/graphql', { from: ADMIN_ADDRESS, ...subscriptionRequest({ 'x-api-key': key }, form.formId) }));
+    streams.push(onB);
+    expect(onB.response.status).toBe(200);
+    const submitOnA = async (email: string) => {
+      const response = await call(a, `/s/${form.formId}/responses`, {
+        method: 'POST',
+        from: newAddress(),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: { [form.identityId]: { emailAddress: email } } }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    // The stream works: a change on node A reaches it on node B.
+    const before = await submitOnA('before@example.com');
+    expect(await onB.until(() => onB.events.some((e) => e.data?.id === before), 5_000)).toBe(true);
+
+    const revoked = await graphqlOn(a, admin(), 'mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }', { id: apiKey.id });
+    expect(revoked.body.data.revokeApiKey.revokedAt).toEqual(expect.any(String));
+    const revokedAt = performance.now();
+    expect(await onB.ended(3_000), 'the stream on node B should have ended').toBe(true);
+    const endedAfterMs = onB.endedAt! - revokedAt;
+    const after = await submitOnA('after@example.com');
+    await new Promise((resolve) => setTimeout(resolve, 500)); // time for the event to reach node B
+    console.info(`revoked key's stream on the other node ended after ${endedAfterMs.toFixed(1)} ms`);
+    expect(endedAfterMs).toBeLessThan(1_000);
+    expect(onB.errors.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    expect(onB.messages.filter((m) => m.at > revokedAt && m.event === 'next' && m.data?.data)).toEqual([]);
+    expect(onB.events.map((e) => e.data?.id)).not.toContain(after);
+  });
+
+  it('count a key’s responseEvents streams on both nodes together: the one over the cap gets 429 with Retry-After', async () => {
+    const { key } = await newKey(a, 'stream cap');
+    const open = async (node: Node) => {
+      const stream = new SseStream(await call(node, '/graphql', { from: ADMIN_ADDRESS, ...subscriptionRequest({ 'x-api-key': key }) }));
+      streams.push(stream);
+      return stream;
+    };
+    const held = [await open(a), await open(b), await open(a)];
+    expect(held.map((stream) => stream.response.status)).toEqual(Array(STREAMS_PER_KEY).fill(200));
+    for (const node of [b, a]) {
+      const refused = await call(node, '/graphql', { from: ADMIN_ADDRESS, ...subscriptionRequest({ 'x-api-key': key }) });
+      expect(refused.status, node.name).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.json()).toEqual({ message: 'Too many requests', errors: [{ message: expect.stringContaining(`at most ${STREAMS_PER_KEY}`), extensions: { code: 'RATE_LIMITED' } }] });
+    }
+    // A stream ending on node A frees a place that node B can give.
+    await held[0]!.cancel();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const stream = await open(b);
+      status = stream.response.status;
+      if (status !== 200) await stream.cancel();
+    }
+    expect(status).toBe(200);
   });
 
   it('continue a respondent’s page session on the other node', async () => {

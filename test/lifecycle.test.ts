@@ -1,7 +1,8 @@
 /**
- * The real server process under the conditions operators put it in: slow clients (server timeouts) and
- * a SIGTERM under concurrent load over keep-alive connections (graceful drain). Runs on PGlite, and on
- * a fresh database of the suite's PostgreSQL server when DATABASE_URL is set.
+ * The real server process under the conditions operators put it in: slow clients (server timeouts),
+ * oversized bodies on keep-alive connections (every 413 delivered, no reset), and a SIGTERM under
+ * concurrent load over keep-alive connections, busy and idle (graceful drain: no request lost to a
+ * reset). Runs on PGlite, and on a fresh database of the suite's PostgreSQL server when DATABASE_URL is set.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -16,6 +17,15 @@ import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerP
 
 const HEADERS_TIMEOUT_MS = 2_000;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
+/** Ready to drain this long after the signal (the shutdown timeout counts it). */
+const DRAIN_DELAY_MS = 1_500;
+const MIB = 1_048_576;
+/** Oversized requests per keep-alive client (4 clients). */
+const ROUNDS_413 = 12;
+/** Keep-alive connections idle when SIGTERM comes. */
+const IDLE_CONNECTIONS = 32;
+/** Idle keep-alive connections first used just after the drain delay. */
+const AFTER_DELAY = 4;
 /** The big form's responses: 5 answers of 9,000 characters each, enough that a client that stops reading stalls the stream. */
 const BIG_RESPONSES = 300;
 const LONG_ANSWER = 'x'.repeat(9_000);
@@ -25,7 +35,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let server: ServerProcess;
 const cleanups: (() => Promise<void> | void)[] = [];
 
-beforeAll(async () => {
+/** The real server on a data dir (PGlite) or a fresh database of the suite's PostgreSQL of its own. */
+async function startLifecycleServer(settings: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'formloom-lifecycle-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = {
@@ -36,6 +47,8 @@ beforeAll(async () => {
     // Load, not abuse: rate limits far above what the test sends.
     PUBLIC_RATE_LIMIT: '1000000',
     API_RATE_LIMIT: '1000000',
+    ANONYMOUS_RATE_LIMIT: '1000000',
+    ...settings,
   };
   const serverUrl = loadConfig().databaseUrl;
   if (serverUrl) {
@@ -51,7 +64,11 @@ beforeAll(async () => {
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.toString();
   }
-  server = await startServer(env);
+  return startServer(env);
+}
+
+beforeAll(async () => {
+  server = await startLifecycleServer({ DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), UPLOAD_MAX_BODY_BYTES: String(MIB) });
 }, START_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -122,13 +139,82 @@ describe('server timeouts', () => {
   }, 30_000);
 });
 
+describe('oversized requests on keep-alive connections', () => {
+  it('answers every oversized body with its 413, never a reset, while other connections are served as usual', async () => {
+    const form = await generateForm('Refusals', [{ type: 'ShortInput', content: { question: 'Your name?' } }]);
+    const submission = JSON.stringify({ answers: { [form.questionIds[0]!]: 'Ada' }, finished: true });
+    // Each refused at the edge of its route, before the body is read: the client is still sending it.
+    const targets: { path: string; headers: Record<string, string>; bytes: number }[] = [
+      { path: '/graphql', headers: { 'x-api-key': server.demo!.apiKey }, bytes: 2 * MIB }, // MAX_BODY_BYTES, 1 MiB
+      { path: `/api/v1/environments/${server.demo!.environmentId}/forms/generate`, headers: { 'x-api-key': server.demo!.apiKey }, bytes: 5 * MIB },
+      { path: `/s/${form.id}/responses`, headers: {}, bytes: 2 * MIB }, // PUBLIC_MAX_BODY_BYTES, 64 KiB
+      { path: `/s/${form.id}/uploads`, headers: {}, bytes: 4 * MIB }, // UPLOAD_MAX_BODY_BYTES, 1 MiB here
+    ];
+    const bodies = new Map(targets.map((t) => [t.bytes, 'x'.repeat(t.bytes)]));
+
+    // Innocent clients on connections of their own, busy the whole time.
+    let refusing = true;
+    const innocent: WireResult[] = [];
+    const bystander = async (kind: 'read' | 'submit') => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let i = 0; i < 10_000 && refusing; i++) {
+          innocent.push(
+            kind === 'read'
+              ? await api(`/api/v1/responses?formId=${form.id}&limit=1`, { agent })
+              : await wireRequest(`${server.url}/s/${form.id}/responses`, { method: 'POST', body: submission, agent }),
+          );
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const bystanders = [bystander('read'), bystander('submit')];
+
+    // Keep-alive clients sending oversized bodies, each after an ordinary request on the same connection.
+    const refused: (WireResult & { path: string })[] = [];
+    const sender = async (index: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let round = 0; round < ROUNDS_413; round++) {
+          const warm = await api('/api/v1/responses?limit=1', { agent });
+          expect(warm.status, warm.error ?? warm.body).toBe(200);
+          const target = targets[(index + round) % targets.length]!;
+          const result = await wireRequest(`${server.url}${target.path}`, { method: 'POST', headers: target.headers, body: bodies.get(target.bytes)!, agent });
+          refused.push({ path: target.path, ...result });
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, (_, index) => sender(index)));
+    refusing = false;
+    await Promise.all(bystanders);
+
+    const tally = refused.reduce<Record<string, number>>((counts, r) => {
+      const key = r.error ?? `${r.status}${r.complete ? '' : ' incomplete'}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+      return counts;
+    }, {});
+    console.info(`[413 figures] oversized requests: ${refused.length} ${JSON.stringify(tally)}; innocent requests: ${innocent.length}`);
+    const notDelivered = refused.filter((r) => r.status !== 413 || !r.complete);
+    expect(notDelivered.map((r) => ({ path: r.path, status: r.status, error: r.error, reused: r.reusedSocket }))).toEqual([]);
+    for (const r of refused) {
+      expect(r.headers?.connection).toBe('close');
+      if (r.path === '/graphql' || r.path.startsWith('/api/')) expect(JSON.parse(r.body!)).toEqual({ message: expect.stringMatching(/^Request body too large/) });
+    }
+    expect(innocent.length).toBeGreaterThan(10);
+    expect(innocent.filter((r) => r.error !== undefined || !r.complete || (r.status !== 200 && r.status !== 201))).toEqual([]);
+  }, 120_000);
+});
+
 type Kind = 'read' | 'stream' | 'submit';
 interface Outcome extends WireResult {
   kind: Kind;
 }
 
 describe('SIGTERM under load', () => {
-  it('drains: readyz 503, accepted requests finish, Connection: close, idle connections closed, subscriptions ended at once, the stalled stream cut, exit 0 in time', async () => {
+  it('drains: readyz 503, accepted requests finish, Connection: close, idle connections answered then closed, subscriptions ended at once, the stalled stream cut, exit 0 in time', async () => {
     // ---- data: a big form (the stalled stream) and a small one (the load)
     const big = await generateForm(
       'Big',
@@ -245,7 +331,9 @@ describe('SIGTERM under load', () => {
     await server.waitForLog((line) => line.msg === 'draining');
     const drainSeenAt = performance.now();
 
-    // Idle connections close at once.
+    // The idle keep-alive connection is not closed under its client: a request sent on it now is
+    // answered (Connection: close), and then it closes.
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: formloom\r\n\r\n');
     const idleClosed = await Promise.race([idle.closed.then(() => true), sleep(2_000).then(() => false)]);
 
     // The probe's request completes: readiness says draining, and the connection closes after it.
@@ -289,13 +377,16 @@ describe('SIGTERM under load', () => {
     expect(failedBefore, 'requests started before SIGTERM must all be answered in full').toEqual([]);
     for (const o of after) expect(o.status ?? 0).toBeLessThan(500);
     // Once the drain is under way no connection is kept for another request: every answer says close.
-    // (A request sent after the signal on a connection the server had just closed as idle can meet a
-    // reset: it never reached the server before the signal. Clients retry those: `reusedSocket`.)
+    // And no request is lost: the node keeps answering through the drain delay, on every connection.
     const keptAlive = after.filter((o) => o.startedAt > drainSeenAt && o.status !== undefined && o.headers?.connection !== 'close');
     expect(keptAlive).toEqual([]);
-    for (const o of after.filter((o) => o.error !== undefined)) expect(o.reusedSocket || o.error === 'ECONNREFUSED').toBe(true);
+    expect(after.filter((o) => o.error !== undefined || !o.complete)).toEqual([]);
 
-    expect(idleClosed, 'an idle keep-alive connection closes at once').toBe(true);
+    const idleAnswers = idle.received().split(/(?=HTTP\/1\.1 )/);
+    expect(idleAnswers, idle.received()).toHaveLength(2);
+    expect(idleAnswers[1]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(idleAnswers[1]).toMatch(/\r\nConnection: close\r\n/i);
+    expect(idleClosed, 'the idle connection closes after its answer').toBe(true);
     expect(probe.received()).toMatch(/^HTTP\/1\.1 503 /);
     expect(probe.received()).toMatch(/\r\nConnection: close\r\n/i);
     expect(probe.received()).toContain('"status":"draining"');
@@ -321,4 +412,86 @@ describe('SIGTERM under load', () => {
     expect(Number(stopped!.drainMs)).toBeLessThanOrEqual(SHUTDOWN_TIMEOUT_MS);
     expect(server.stderr()).toBe('');
   }, 120_000);
+});
+
+describe('SIGTERM with idle keep-alive connections', () => {
+  it('answers every request sent after the signal, on idle keep-alive connections and new ones alike: none is reset or refused during the drain delay', async () => {
+    const delayMs = 2_500;
+    const node = await startLifecycleServer({ DRAIN_DELAY_MS: String(delayMs), SHUTDOWN_TIMEOUT_MS: '8000' });
+    const get = (path: string, agent?: Agent) => wireRequest(`${node.url}${path}`, { headers: { 'x-api-key': node.demo!.apiKey }, ...(agent ? { agent } : {}) });
+
+    // Keep-alive clients, each with a connection answered once and idle since; the last ones are used
+    // only after the drain delay, when the node no longer accepts connections.
+    const agents = Array.from({ length: IDLE_CONNECTIONS + AFTER_DELAY }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    try {
+      const warm = await Promise.all(agents.map((agent) => get('/api/v1/responses?limit=1', agent)));
+      for (const result of warm) expect(result.status, result.error ?? result.body).toBe(200);
+      // And keep-alive load going on through the signal.
+      let loadOn = true;
+      const load: WireResult[] = [];
+      const worker = async () => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          for (let i = 0; i < 10_000 && loadOn; i++) {
+            const result = await get('/api/v1/responses?limit=1', agent);
+            load.push(result);
+            // Told to go elsewhere (or failed), as a balancer would.
+            if (result.error !== undefined || result.headers?.connection === 'close') break;
+          }
+        } finally {
+          agent.destroy();
+        }
+      };
+      const workers = Array.from({ length: 4 }, worker);
+      await sleep(200);
+
+      const signalAt = performance.now();
+      node.child.kill('SIGTERM');
+      // Half the idle connections are used at the very moment of the signal, the others over the next
+      // second and a half (all within the drain delay); and new connections too.
+      // When the node has taken the signal in (a busy machine may take a while).
+      const drainSeen = node.waitForLog((line) => line.msg === 'draining', 10_000).then(() => performance.now());
+      const readiness = drainSeen.then(() => get('/readyz'));
+      const late = await Promise.all([
+        ...agents.slice(0, IDLE_CONNECTIONS).map((agent, i) => sleep(i % 2 === 0 ? 0 : (i * 1_500) / IDLE_CONNECTIONS).then(() => get('/api/v1/responses?limit=1', agent))),
+        ...Array.from({ length: 8 }, (_, i) => sleep(i * 200).then(() => get('/healthz'))),
+      ]);
+      // After the delay the node accepts no new connection (the balancer has stopped sending by then)…
+      let onNewConnection: WireResult | undefined;
+      for (let i = 0; i < 100 && onNewConnection?.error === undefined; i++) {
+        await sleep(Math.max(0, Math.min(50, signalAt + delayMs - performance.now())));
+        onNewConnection = await get('/healthz');
+      }
+      const refusedAfterMs = performance.now() - signalAt;
+      // …but an idle connection is not closed under its client before its keep-alive time
+      // (KEEP_ALIVE_TIMEOUT_MS, 5 s, since its last answer before the signal) is up.
+      const afterDelay = await Promise.all(agents.slice(IDLE_CONNECTIONS).map((agent, i) => sleep(i * 50).then(() => get('/api/v1/responses?limit=1', agent))));
+      loadOn = false;
+      await Promise.all(workers);
+      for (const agent of agents) agent.destroy();
+      const exitCode = await Promise.race([node.exited, sleep(12_000).then(() => 'still running' as const)]);
+
+      const failure = (r: WireResult) => r.error !== undefined || !r.complete || (r.status ?? 500) >= 500;
+      const lost = [...late, ...afterDelay, ...load].filter(failure);
+      const count = (list: WireResult[], errors: string[]) => list.filter((r) => r.error !== undefined && errors.includes(r.error)).length;
+      console.info(
+        `[drain idle figures] requests after the signal on idle connections: ${IDLE_CONNECTIONS} (+ ${AFTER_DELAY} after the delay), on new connections: 8, under load: ${load.length}; ` +
+          `reset: ${count(lost, ['ECONNRESET', 'EPIPE'])}, refused: ${count(lost, ['ECONNREFUSED'])}, other failures: ${lost.length - count(lost, ['ECONNRESET', 'EPIPE', 'ECONNREFUSED'])}; ` +
+          `new connections refused from ${Math.round(refusedAfterMs)} ms; exit ${exitCode} after ${Math.round(performance.now() - signalAt)} ms`,
+      );
+      expect(lost.map((r) => ({ error: r.error, status: r.status, reusedSocket: r.reusedSocket }))).toEqual([]);
+      // Answered during the drain: the connection closes after the answer.
+      for (const result of [...late.slice(0, IDLE_CONNECTIONS), ...afterDelay]) expect(result.reusedSocket).toBe(true);
+      for (const result of afterDelay) expect(result.headers?.connection).toBe('close');
+      expect(onNewConnection?.error).toBe('ECONNREFUSED');
+      expect(refusedAfterMs).toBeGreaterThanOrEqual(delayMs);
+      const drainSeenAt = await drainSeen;
+      expect(late.filter((r) => r.startedAt > drainSeenAt && r.headers?.connection !== 'close')).toEqual([]);
+      expect((await readiness).status).toBe(503);
+      expect(exitCode).toBe(0);
+      expect(node.stderr()).toBe('');
+    } finally {
+      for (const agent of agents) agent.destroy();
+    }
+  }, 90_000);
 });

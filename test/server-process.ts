@@ -36,10 +36,11 @@ export function killLeftovers(): void {
 
 /**
  * Spawns src/main.ts (or, with `entry: 'bundle'`, the dist/main.js bundle `npm start` runs) with only
- * the environment the test gives it (no setting leaks in from the suite's).
+ * the environment the test gives it (no setting leaks in from the suite's). No drain delay unless the
+ * test sets DRAIN_DELAY_MS: there is no load balancer to wait for, and every stop would wait for it.
  */
 export function spawnServer(env: Record<string, string>, entry: 'source' | 'bundle' = 'source') {
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env };
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DRAIN_DELAY_MS: '0', ...env };
   const args = entry === 'bundle' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);

@@ -112,6 +112,16 @@ function rememberVerifiedKey(id: string, entry: VerifiedKey) {
   verifiedKeys.set(id, entry);
 }
 
+/** Which of `ids` are keys that exist and are not revoked (the live feed ends the streams of the others). */
+export async function activeApiKeyIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.id, [...ids]), isNull(apiKeys.revokedAt)));
+  return new Set(rows.map((row) => row.id));
+}
+
 /** Drops a key from the verified-key cache (revocation). */
 export function forgetVerifiedKey(id: string): void {
   revocations++;

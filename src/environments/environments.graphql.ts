@@ -142,7 +142,7 @@ builder.mutationField('createApiKey', (t) =>
 builder.mutationField('revokeApiKey', (t) =>
   t.field({
     type: ApiKeyRef,
-    description: 'Admin token only. A revoked key is rejected as invalid from then on.',
+    description: 'Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, { db, principal }) => {
       requireAdmin(principal);

@@ -10,8 +10,8 @@
  *   whatever a missed event might have invalidated.
  *
  * On PGlite (one process) the same events arrive through PGlite's own LISTEN; the feed is always live.
- * Cache eviction (api-key-revoked) uses it, and the outbox (outbox-event) wakes webhook delivery and
- * feeds the `responseEvents` subscription.
+ * Key revocation (api-key-revoked) evicts cached verifications and ends the key's `responseEvents`
+ * streams, and the outbox (outbox-event) wakes webhook delivery and feeds those streams.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';

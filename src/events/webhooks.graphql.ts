@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import type { LiveEvent } from './live-feed.ts';
+import { TooManyStreamsError, type LiveEvent } from './live-feed.ts';
 import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
 import {
   attemptsOf,
@@ -299,9 +299,10 @@ async function withHttpStatus<T>(start: () => Promise<T>): Promise<T> {
     const appError = appErrorOf(error);
     if (!appError) throw error;
     const graphQLError = toGraphQLError(appError);
+    const retryAfter = appError instanceof TooManyStreamsError ? { headers: { 'Retry-After': String(appError.retryAfterSeconds) } } : {};
     // Without originalError, so the masking keeps it as the client's error with its status.
     throw new GraphQLError(graphQLError.message, {
-      extensions: { ...graphQLError.extensions, http: { status: HTTP_STATUS[appError.code] } },
+      extensions: { ...graphQLError.extensions, http: { status: HTTP_STATUS[appError.code], ...retryAfter } },
     });
   }
 }
@@ -312,14 +313,15 @@ builder.subscriptionField('responseEvents', (t) =>
   t.field({
     type: ResponseEventRef,
     description:
-      "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error.",
+      "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
     subscribe: (_, args, ctx) => withHttpStatus(async () => {
       const environmentId = environmentFor(ctx, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
       if (!ctx.liveFeed) throw new Error('live feed not configured');
-      return ctx.liveFeed.subscribe(environmentId, formId, ctx.signal);
+      const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId } : { kind: 'admin' as const };
+      return ctx.liveFeed.subscribe({ environmentId, formId, holder, signal: ctx.signal });
     }),
     resolve: (event) => event,
   }),

@@ -155,3 +155,18 @@ export async function answerGraphQL(yoga: Yoga, request: Request, readBody: () =
   }
   return writableDirectly(await processResult(yoga, request, result, context));
 }
+
+/**
+ * The GraphQL errors of an answer that carries one result: a JSON body, or a server-sent events body
+ * (a subscription refused before it started: one `next` event, then `complete`).
+ */
+export async function errorsOfAnswer(response: Response): Promise<{ message: string; extensions?: Record<string, unknown> }[]> {
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? /^data: (.+)$/m.exec(text)?.[1] : text;
+  try {
+    const errors = (JSON.parse(json ?? '{}') as { errors?: unknown }).errors;
+    return Array.isArray(errors) ? (errors as { message: string; extensions?: Record<string, unknown> }[]) : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,8 +1,9 @@
 /**
- * The Redis client behind the shared rate-limit counters (REDIS_URL). Set up so that Redis being slow
- * or gone never holds up or fails a request: commands are not queued while disconnected and time out
- * quickly, so rate-limiter-flexible falls back to its in-memory insurance limiter; reconnects go on in
- * the background with a capped backoff; connection errors are logged (at most once per outage), not thrown.
+ * The Redis client behind the shared rate-limit counters and stream caps (REDIS_URL). Set up so that
+ * Redis being slow or gone never holds up or fails a request: commands are not queued while disconnected
+ * and time out quickly, so rate-limiter-flexible falls back to its in-memory insurance limiter (and the
+ * stream cap to this node's count); reconnects go on in the background with a capped backoff; connection
+ * errors are logged (at most once per outage), not thrown.
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -30,7 +31,7 @@ export function openRedis(url: string, options: { logger: Logger; keyPrefix?: st
   client.on('error', (error: Error) => {
     if (down) return;
     down = true;
-    logger.warn({ err: error }, 'redis unreachable; rate limits count in this process until it is back');
+    logger.warn({ err: error }, 'redis unreachable; rate limits and stream caps count in this process until it is back');
   });
   client.on('ready', () => {
     if (down) logger.info('redis reachable again');

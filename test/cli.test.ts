@@ -3,7 +3,7 @@
  * that what it creates works through the REST API, and its errors.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -271,4 +271,93 @@ describe('responses export', () => {
     await expect(cli('responses', 'export', '--form', 'no-such-form', '--out', missing)).rejects.toThrow('Form not found');
     expect(readdirSync(tmp).filter((name) => name.startsWith('missing'))).toEqual([]);
   });
+});
+
+describe('finding the local server and its admin token', () => {
+  /**
+   * Runs bin/formloom.mjs in `cwd` with only the variables given (and PATH, HOME): no --url, no
+   * --admin-token, as someone types it on the machine that runs the server.
+   */
+  async function runHere(args: string[], cwd: string, variables: Record<string, string>) {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...variables };
+    const child = spawn(process.execPath, [join(ROOT, 'bin/formloom.mjs'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stdout, stderr };
+  }
+  const port = () => new URL(url).port;
+
+  it('reaches the server from HOST and PORT and reads the token the server wrote into DATA_DIR', async () => {
+    const dataDir = join(tmp, 'server-data');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const id = uniqueId('cli-found');
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], tmp, { HOST: '127.0.0.1', PORT: port(), DATA_DIR: dataDir });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ id, name: 'Found' });
+  }, 60_000);
+
+  it('without DATA_DIR reads the server\'s default, ./.data', async () => {
+    const folder = mkdtempSync(join(tmp, 'default-data-'));
+    mkdirSync(join(folder, '.data'));
+    writeFileSync(join(folder, '.data', 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const id = uniqueId('cli-default');
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Default', '--id', id, '--json'], folder, { PORT: port() });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ id, name: 'Default' });
+  }, 60_000);
+
+  it('reads a relative DATA_DIR from the current folder, as the server does, and a wildcard HOST means this machine', async () => {
+    mkdirSync(join(tmp, 'relative-data'));
+    writeFileSync(join(tmp, 'relative-data', 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const id = uniqueId('cli-relative');
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Relative', '--id', id, '--json'], tmp, { HOST: '0.0.0.0', PORT: port(), DATA_DIR: 'relative-data' });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ id, name: 'Relative' });
+  }, 60_000);
+
+  it('without a token says where it looked and what to set', async () => {
+    const empty = mkdtempSync(join(tmp, 'no-token-'));
+    const dataDir = `no-such-data-${uniqueId('dir')}`;
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Nope'], empty, { PORT: port(), DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('No admin token found. Looked in:');
+    expect(stderr).toContain('--admin-token: not given');
+    expect(stderr).toContain('ADMIN_TOKEN: not set');
+    // A relative DATA_DIR: from the current folder, then from the formloom folder (where `npm start` runs).
+    expect(stderr).toContain(`${join(empty, dataDir, 'admin-token')}: no such file (DATA_DIR=${dataDir})`);
+    expect(stderr).toContain(`${join(ROOT, dataDir, 'admin-token')}: no such file (DATA_DIR=${dataDir}, from the formloom folder)`);
+    expect(stderr).toMatch(/set ADMIN_TOKEN .*or pass --admin-token/);
+  }, 60_000);
+
+  it('when nothing listens says which URL it tried, made of which HOST and PORT, and what to set', async () => {
+    const closed = await closedPort();
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { PORT: String(closed), ADMIN_TOKEN });
+    expect(code).toBe(1);
+    const { message } = (JSON.parse(stderr) as { error: { message: string } }).error;
+    expect(message).toContain(`Cannot reach the formloom server at http://127.0.0.1:${closed} (HOST=127.0.0.1, PORT=${closed}): `);
+    expect(message).toContain('ECONNREFUSED');
+    expect(message).toContain('set HOST and PORT as the server has them, or pass --url');
+  }, 60_000);
+
+  it('with a token file from another server names the file', async () => {
+    const stale = join(tmp, 'stale-data');
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'admin-token'), 'fladm_a-token-of-another-server-00000000\n', { mode: 0o600 });
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { PORT: port(), DATA_DIR: stale });
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toEqual({
+      error: {
+        message: `Invalid admin token (the admin token was read from ${join(stale, 'admin-token')}): the server at ${url} has another one. Set ADMIN_TOKEN or DATA_DIR as the server has them, or pass --admin-token.`,
+        code: 'UNAUTHENTICATED',
+      },
+    });
+  }, 60_000);
 });

@@ -40,6 +40,7 @@ import {
   RetentionStatusDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
+  type FormStatus,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -297,8 +298,10 @@ export async function runCli(
       } catch (error) {
         throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
       }
+      // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
+      const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
       const { importForm } = await call(target, ImportFormDocument, {
-        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never },
+        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status },
       });
       const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
       return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };

@@ -131,6 +131,21 @@ describe('formloom CLI', () => {
     );
   });
 
+  it('form import takes the file\'s status: a draft stays a draft; an unknown status is refused', async () => {
+    const environmentId = uniqueId('cli-draft');
+    await cli('env', 'create', '--name', 'Drafts', '--id', environmentId);
+    const template = JSON.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Record<string, unknown>;
+    const draft = join(tmp, 'draft.json');
+    writeFileSync(draft, JSON.stringify({ ...template, status: 'draft' }));
+    const imported = await cli('form', 'import', '--env', environmentId, '--file', draft);
+    expect(imported.status).toBe('draft');
+    expect((await fetch(`${url}${String(imported.url)}`)).status).toBe(404); // a draft is not served
+    expect((await cli('form', 'import', '--env', environmentId, '--file', TEMPLATE_FILE)).status).toBe('published');
+    const archived = join(tmp, 'archived.json');
+    writeFileSync(archived, JSON.stringify({ ...template, status: 'archived' }));
+    await expect(cli('form', 'import', '--env', environmentId, '--file', archived)).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });
+  });
+
   it('form import reports every problem of an invalid form file with its path', async () => {
     const environmentId = uniqueId('cli-bad');
     await cli('env', 'create', '--name', 'Bad file', '--id', environmentId);

@@ -44,7 +44,7 @@ export type ApiKey = Node & {
 /** One administrative action. Names ids and counts only, never secrets or personal data. */
 export type AuditEntry = {
   __typename?: 'AuditEntry';
-  /** e.g. `form.generate`, `responses.delete`, `lead.erase` (README "Audit log"). */
+  /** e.g. `form.generate`, `responses.delete`, `lead.erase` (docs/privacy.md, "Audit log"). */
   action: Scalars['String']['output'];
   /** The API key that acted; null otherwise. */
   actorKeyId?: Maybe<Scalars['ID']['output']>;
@@ -613,7 +613,7 @@ export type ImportFormInput = {
   /** Defaults to PUBLISHED. */
   status?: InputMaybe<FormStatus>;
   steps: Array<StepInput>;
-  /** See the README for its shape; defaults fill what is left out. */
+  /** Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out. */
   theme?: InputMaybe<Scalars['JSON']['input']>;
 };
 

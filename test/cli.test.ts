@@ -7,12 +7,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.ts';
+import { freePort } from './server-process.ts';
 import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from './helpers.ts';
 import { createForm, insertTimeline } from './factories.ts';
 
@@ -46,16 +47,6 @@ async function cli(...args: string[]) {
 
 function generateOverRest(environmentId: string, key: string, sourceFormId: string) {
   return fetch(`${url}/api/v1/environments/${environmentId}/forms/generate`, jsonRequest('POST', validBody(sourceFormId), { 'x-api-key': key }));
-}
-
-/** A free TCP port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -212,7 +203,7 @@ describe('formloom CLI', () => {
   });
 
   it('says clearly when the server cannot be reached', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const target = `http://127.0.0.1:${port}`;
     await expect(runCli(['env', 'create', '--name', 'Nope', '--url', target, '--admin-token', ADMIN_TOKEN, '--json'])).rejects.toThrow(
       `Cannot reach the formloom server at ${target}`,
@@ -227,18 +218,23 @@ describe('formloom CLI', () => {
   });
 });
 
+/** Runs the installed command (bin/formloom.mjs) in a child process, in `cwd` with exactly `env`. */
+async function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/formloom.mjs'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('bin/formloom.mjs', () => {
-  /** Runs the installed command in a child process. */
-  async function run(args: string[]) {
+  /** The suite's environment without ADMIN_TOKEN, from the formloom folder. */
+  function run(args: string[]) {
     const env = { ...process.env };
     delete env.ADMIN_TOKEN;
-    const child = spawn(process.execPath, ['bin/formloom.mjs', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
+    return runBin(args, ROOT, env);
   }
 
   it('prints one JSON object on stdout and exits 0', async () => {
@@ -293,48 +289,24 @@ describe('finding the local server and its admin token', () => {
    * Runs bin/formloom.mjs in `cwd` with only the variables given (and PATH, HOME): no --url, no
    * --admin-token, as someone types it on the machine that runs the server.
    */
-  async function runHere(args: string[], cwd: string, variables: Record<string, string>) {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...variables };
-    const child = spawn(process.execPath, [join(ROOT, 'bin/formloom.mjs'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  }
+  const runHere = (args: string[], cwd: string, variables: Record<string, string>) =>
+    runBin(args, cwd, { PATH: process.env.PATH, HOME: process.env.HOME, ...variables });
   const port = () => new URL(url).port;
 
-  it('reaches the server from HOST and PORT and reads the token the server wrote into DATA_DIR', async () => {
-    const dataDir = join(tmp, 'server-data');
-    mkdirSync(dataDir);
-    writeFileSync(join(dataDir, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+  it.each([
+    { case: 'from HOST and PORT, with the token the server wrote into DATA_DIR', folder: '', variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' } as Record<string, string>, tokenIn: 'server-data', absolute: true },
+    { case: "without DATA_DIR, from the server's default ./.data", folder: 'default-folder', variables: {}, tokenIn: 'default-folder/.data', absolute: false },
+    { case: 'with a relative DATA_DIR, from the current folder as the server reads it; a wildcard HOST means this machine', folder: '', variables: { HOST: '0.0.0.0', DATA_DIR: 'relative-data' }, tokenIn: 'relative-data', absolute: false },
+  ])('finds the server and its token $case', async ({ folder, variables, tokenIn, absolute }) => {
+    mkdirSync(join(tmp, tokenIn), { recursive: true });
+    writeFileSync(join(tmp, tokenIn, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const env: Record<string, string> = { ...variables, PORT: port() };
+    if (absolute && env.DATA_DIR) env.DATA_DIR = join(tmp, env.DATA_DIR);
     const id = uniqueId('cli-found');
-    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], tmp, { HOST: '127.0.0.1', PORT: port(), DATA_DIR: dataDir });
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], join(tmp, folder), env);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ id, name: 'Found' });
-  }, 60_000);
-
-  it('without DATA_DIR reads the server\'s default, ./.data', async () => {
-    const folder = mkdtempSync(join(tmp, 'default-data-'));
-    mkdirSync(join(folder, '.data'));
-    writeFileSync(join(folder, '.data', 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
-    const id = uniqueId('cli-default');
-    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Default', '--id', id, '--json'], folder, { PORT: port() });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ id, name: 'Default' });
-  }, 60_000);
-
-  it('reads a relative DATA_DIR from the current folder, as the server does, and a wildcard HOST means this machine', async () => {
-    mkdirSync(join(tmp, 'relative-data'));
-    writeFileSync(join(tmp, 'relative-data', 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
-    const id = uniqueId('cli-relative');
-    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Relative', '--id', id, '--json'], tmp, { HOST: '0.0.0.0', PORT: port(), DATA_DIR: 'relative-data' });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ id, name: 'Relative' });
   }, 60_000);
 
   it('without a token says where it looked and what to set', async () => {
@@ -353,7 +325,7 @@ describe('finding the local server and its admin token', () => {
   }, 60_000);
 
   it('when nothing listens says which URL it tried, made of which HOST and PORT, and what to set', async () => {
-    const closed = await closedPort();
+    const closed = await freePort();
     const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { PORT: String(closed), ADMIN_TOKEN });
     expect(code).toBe(1);
     const { message } = (JSON.parse(stderr) as { error: { message: string } }).error;

@@ -14,13 +14,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killLeftovers, startServer, type ServerProcess } from './server-process.ts';
+import { freePort, killLeftovers, startServer, type ServerProcess } from './server-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BLOCK_TIMEOUT_MS = 120_000;
@@ -229,16 +228,6 @@ class ReaderShell {
   }
 }
 
-/** A TCP port nobody listens on now (the server needs a real one: the CLI finds it from PORT). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 // ---------------------------------------------------------------- the tests
 
 const files = documents();
@@ -327,8 +316,9 @@ describe('every runnable example, against a started server', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'formloom-docs-'));
-    // As the reader's `npm start` would run, on its own port and data dir (the shell gets the same
-    // PORT and DATA_DIR, as it would have them if the reader had set them for the server).
+    // As the reader's `npm start` would run, on its own port and data dir (a real port, not 0: the
+    // shell gets the same PORT and DATA_DIR, as a reader who set them for the server has them, and the
+    // CLI finds the server from them).
     serverEnv = { PORT: String(await freePort()), HOST: '127.0.0.1', DATA_DIR: join(scratch, 'data') };
     server = await startServer(serverEnv);
     shell = new ReaderShell(scratch, { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TMPDIR: scratch, ...serverEnv });

@@ -2,9 +2,9 @@
  * How fast this host is right now, from two fixed pieces of the stream's own work: the server's
  * compaction of one seeded answer text as jsonb_out writes it (db/jsonb-text.ts) and PostgreSQL's jsonb_out
  * (`data::text` of jsonb) over seeded rows, copied into a temporary table.
- * Every figure of a run moves with the host (a shared VM: the same code streamed 41,444 and 25,906
- * responses/s half an hour apart in the ninth session), so the bench prints these at its start and end:
- * runs, and sessions, compare through them. The fastest of several tries is taken, the least disturbed.
+ * Every figure of a run moves with the host (a shared VM: the same code has streamed 41,444 and 25,906
+ * responses/s half an hour apart), so the bench prints these at its start and end and runs compare
+ * through them (docs/performance.md). The fastest of several tries is taken, the least disturbed.
  */
 import postgres from 'postgres';
 import { writeCompactJsonbText } from '../src/db/jsonb-text.ts';
@@ -25,7 +25,7 @@ const ROWS = 10_000;
 export async function measureHostSpeed(url: string): Promise<HostSpeed> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    // jsonb_out's text, whatever the answers' column type: the workload stays that of the ninth session's figures.
+    // jsonb_out's text, whatever the answers' column type, so the workload is the same whichever way the answers are stored.
     const [sample] = await sql<{ text: string }[]>`select data::jsonb::text as text from responses where id like 'bench-resp-%' order by id limit 1`;
     if (!sample) throw new Error('host speed: no seeded response to measure with');
     const out = Buffer.allocUnsafeSlow(sample.text.length * 3);

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: every figure of issue 12 in one run, side by side with minimal baselines, and one
- * table at the end with each target met or missed.
+ * `npm run bench`: every performance target (docs/performance.md) in one run, side by side with minimal
+ * baselines, and one table at the end with each target met or missed.
  *
  * 1. Seeds PostgreSQL databases with generate_series: 10,000 responses over 100 forms, 1,000,000 over
  *    10,000 forms and (opt-in) 10,000,000 over 100,000 forms, 2 environments each (~100 responses per
@@ -541,7 +541,7 @@ function table(results: Measurement[]) {
   }
 }
 
-/** One row of the final table: a target of issue 12 (or a reported figure), its value and its verdict. */
+/** One row of the final table: a performance target (or a reported figure), its value and its verdict. */
 export interface TargetRow {
   target: string;
   value: string;
@@ -707,7 +707,7 @@ if (hostSpeedAtStart && DATASETS[0]) {
   targetRows.push({ target: 'host speed: answer compaction / PostgreSQL data::text a row', value: `start ${speed(hostSpeedAtStart)}, end ${speed(atEnd)} (lower is faster)` });
 }
 
-log(`\nTargets (issue 12) — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+log(`\nTargets — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 const width = Math.max(...targetRows.map((r) => r.target.length));
 for (const row of targetRows) log(`  ${row.target.padEnd(width)}  ${verdict(row.met).padEnd(8)}  ${row.value}`);
 

@@ -1,7 +1,8 @@
 /**
  * First start on an empty database: a demo environment, a styled template form imported from
- * examples/template.json, and an API key, announced once with a copy-paste curl. Runs under an
- * advisory lock so two instances starting together set up one demo.
+ * examples/template.json, and an API key, announced once with a copy-paste curl and the shell line that
+ * sets the README walk-through's variables. Runs under an advisory lock so two instances starting
+ * together set up one demo.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -65,6 +66,13 @@ export function adminTokenBanner(adminToken: ResolvedAdminToken, dataDir: string
   return adminToken.generated ? `\nadmin token (shown once; also kept in ${adminTokenFile(dataDir)}): ${adminToken.token}\n\n` : '';
 }
 
+/** One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY. */
+export function walkthroughVariables(result: BootstrapResult, baseUrl: string): string {
+  // An IPv6 address's brackets would be a glob pattern to some shells: quote the URL then.
+  const base = /^[\w:/.-]+$/.test(baseUrl) ? baseUrl : `'${baseUrl}'`;
+  return `export BASE=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;
+}
+
 export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: ResolvedAdminToken): string {
   const body = JSON.stringify({
     sourceFormId: result.templateFormId,
@@ -81,6 +89,9 @@ export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminT
     `template form:         ${result.templateFormId}`,
     `API key:               ${result.apiKey}`,
     adminToken.generated ? `admin token:           ${adminToken.token}  (also kept in the data dir)` : 'admin token:           as configured (ADMIN_TOKEN or the data dir)',
+    '',
+    "The README's walk-through uses these; paste them into the shell you try it in:",
+    walkthroughVariables(result, baseUrl),
     '',
     'Generate a form from the template:',
     `curl -s -X POST ${baseUrl}/api/v1/environments/${result.environmentId}/forms/generate \\`,

@@ -1,18 +1,23 @@
 /**
- * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token
- * (`--admin-token`, else ADMIN_TOKEN, else the token file in DATA_DIR).
+ * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token.
+ * It finds the local server as the server itself reads its settings (src/config.ts: HOST, PORT,
+ * DATA_DIR, ADMIN_TOKEN and their defaults): the URL from HOST and PORT, the token from `--admin-token`,
+ * else ADMIN_TOKEN, else the file the server writes into DATA_DIR. When it can't, its error says where
+ * it looked and what to set.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { readAdminTokenFile } from './auth/admin-token.ts';
-import { loadConfig } from './config.ts';
+import { adminTokenFile, readAdminTokenFile } from './auth/admin-token.ts';
+import { loadConfig, type Config } from './config.ts';
 import { restoreDataDir, RestoreError } from './db/backup.ts';
+import { ROOT } from './paths.ts';
 import {
   CreateApiKeyDocument,
   CreateEnvironmentDocument,
@@ -36,6 +41,7 @@ import {
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
   type EnvironmentSettingsInput,
+  type FormStatus,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
@@ -84,8 +90,9 @@ Commands:
 
 Options:
   --json                 print one JSON object
-  --url URL              server base URL (default http://HOST:PORT from the environment, i.e. the local server)
-  --admin-token TOKEN    admin token (default ADMIN_TOKEN, else the token file in DATA_DIR)
+  --url URL              server base URL (default http://HOST:PORT, with the server's defaults 127.0.0.1 and 4000)
+  --admin-token TOKEN    admin token (default ADMIN_TOKEN, else the file DATA_DIR/admin-token the server
+                         writes; DATA_DIR defaults to ./.data, as for the server)
   -h, --help             show this help`;
 
 class CliError extends Error {
@@ -102,34 +109,102 @@ interface GraphQLResponse<T> {
   errors?: { message: string; extensions?: { code?: string; errors?: unknown } }[];
 }
 
-async function call<TData, TVariables>(
-  target: { url: string; adminToken: string | undefined },
-  document: TypedDocumentNode<TData, TVariables>,
-  variables: TVariables,
-): Promise<TData> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('/graphql', target.url), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {}),
-      },
-      body: JSON.stringify({ query: print(document), variables }),
-    });
-  } catch (error) {
-    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
+/** The server the command talks to and the admin token it sends, each with where it came from (for errors). */
+interface ServerTarget {
+  url: string;
+  /** How the URL was chosen: `--url`, or the HOST and PORT it was made of. */
+  urlFrom: string;
+  adminToken: { value: string; from: string; given: boolean } | undefined;
+  /** Where the token was looked for, in order, with what was found there. */
+  tokenSearch: string[];
+}
+
+/**
+ * The local server, found as the server reads its own settings: HOST and PORT (a wildcard address means
+ * this machine), and the admin token from --admin-token, ADMIN_TOKEN or DATA_DIR/admin-token. A relative
+ * DATA_DIR is looked up from here and, failing that, from the formloom folder, where `npm start` runs.
+ */
+function findServer(options: { url?: string | undefined; adminToken?: string | undefined }, config: Config): ServerTarget {
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  const url = options.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const urlFrom = options.url ? '--url' : `HOST=${config.host}, PORT=${config.port}`;
+  const tokenSearch: string[] = [];
+  if (options.adminToken) return { url, urlFrom, adminToken: { value: options.adminToken, from: '--admin-token', given: true }, tokenSearch };
+  tokenSearch.push('--admin-token: not given');
+  if (config.adminToken) return { url, urlFrom, adminToken: { value: config.adminToken, from: 'ADMIN_TOKEN', given: false }, tokenSearch };
+  tokenSearch.push('ADMIN_TOKEN: not set');
+  const dataDirs = [resolve(config.dataDir)];
+  if (!isAbsolute(config.dataDir) && resolve(ROOT, config.dataDir) !== dataDirs[0]) dataDirs.push(resolve(ROOT, config.dataDir));
+  for (const dataDir of dataDirs) {
+    const file = adminTokenFile(dataDir);
+    const token = readAdminTokenFile(dataDir);
+    if (token) return { url, urlFrom, adminToken: { value: token, from: file, given: false }, tokenSearch };
+    tokenSearch.push(`${file}: no such file (DATA_DIR=${config.dataDir}${dataDir === dataDirs[0] ? '' : ', from the formloom folder'})`);
   }
+  return { url, urlFrom, adminToken: undefined, tokenSearch };
+}
+
+/**
+ * A request to the server with the admin token. Throws a CliError that says where the command looked
+ * when it has no token or cannot reach the server.
+ */
+async function send(target: ServerTarget, path: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+  if (!target.adminToken) {
+    throw new CliError(
+      [
+        'No admin token found. Looked in:',
+        ...target.tokenSearch.map((place) => `  ${place}`),
+        'The server writes its admin token to DATA_DIR/admin-token on first start (unless ADMIN_TOKEN is set);',
+        'on PostgreSQL only the node that generated it has that file.',
+        'Run this command with the DATA_DIR the server has (or from the folder it runs in), or set ADMIN_TOKEN to its token, or pass --admin-token.',
+      ].join('\n'),
+    );
+  }
+  try {
+    return await fetch(new URL(path, target.url), { ...init, headers: { ...init.headers, authorization: `Bearer ${target.adminToken.value}` } });
+  } catch (error) {
+    const cause = (error as Error).cause ?? (error as Error).message;
+    throw new CliError(
+      `Cannot reach the formloom server at ${target.url} (${target.urlFrom}): ${cause}\n` +
+        (target.urlFrom === '--url'
+          ? 'Check the URL, and that the server is running.'
+          : 'Is it running? Start it with `npm start`, or set HOST and PORT as the server has them, or pass --url.'),
+    );
+  }
+}
+
+/** An authentication failure, with where the token came from unless the caller typed it in. */
+function authenticationFailure(target: ServerTarget, message: string): string {
+  const token = target.adminToken;
+  if (!token || token.given) return message;
+  return `${message} (the admin token was read from ${token.from}): the server at ${target.url} has another one. Set ADMIN_TOKEN or DATA_DIR as the server has them, or pass --admin-token.`;
+}
+
+async function call<TData, TVariables>(target: ServerTarget, document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<TData> {
+  const response = await send(target, '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
   const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
   const first = payload?.errors?.[0];
-  if (first?.extensions?.code === 'UNAUTHENTICATED' && !target.adminToken) {
-    // On PostgreSQL a generated token is kept only in the data dir of the node that generated it.
-    throw new CliError(`${first.message}: pass --admin-token, set ADMIN_TOKEN, or run the CLI where DATA_DIR holds the admin-token file`, { code: 'UNAUTHENTICATED' });
+  if (first) {
+    const code = first.extensions?.code;
+    const message = code === 'UNAUTHENTICATED' ? authenticationFailure(target, first.message) : first.message;
+    throw new CliError(message, { code, errors: first.extensions?.errors });
   }
-  if (first) throw new CliError(first.message, { code: first.extensions?.code, errors: first.extensions?.errors });
   if (!payload?.data) throw new CliError(`Unexpected answer from the server (HTTP ${response.status})`);
   return payload.data;
+}
+
+/** The error of a REST answer that is not a success. */
+async function restFailure(target: ServerTarget, response: Response): Promise<CliError> {
+  const payload = (await response.json().catch(() => null)) as { message?: string; errors?: unknown } | null;
+  const message = payload?.message ?? `Unexpected answer from the server (HTTP ${response.status})`;
+  return new CliError(response.status === 401 ? authenticationFailure(target, message) : message, {
+    status: response.status,
+    ...(payload?.errors ? { errors: payload.errors } : {}),
+  });
 }
 
 /** `what` is an option (`--name`) or a positional argument (`KEY_ID`). */
@@ -142,19 +217,9 @@ function required(value: string | undefined, what: string): string {
  * Downloads the server's backup to `out`. The file appears only once complete and checked (the gzip
  * stream read to its end, CRC included): a cut connection leaves no half file behind.
  */
-async function downloadBackup(target: { url: string; adminToken: string | undefined }, out: string): Promise<{ file: string; bytes: number }> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('/api/v1/admin/backup', target.url), {
-      headers: target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {},
-    });
-  } catch (error) {
-    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
-  }
-  if (!response.ok || !response.body) {
-    const payload = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new CliError(payload?.message ?? `Unexpected answer from the server (HTTP ${response.status})`, { status: response.status });
-  }
+async function downloadBackup(target: ServerTarget, out: string): Promise<{ file: string; bytes: number }> {
+  const response = await send(target, '/api/v1/admin/backup');
+  if (!response.ok || !response.body) throw await restFailure(target, response);
   const partial = `${out}.partial-${randomBytes(4).toString('hex')}`;
   try {
     await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(partial, { mode: 0o600 }));
@@ -216,10 +281,7 @@ export async function runCli(
   if (values.help || !group) return { output: {}, text: USAGE };
 
   const config = loadConfig();
-  const target = {
-    url: values.url ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
-    adminToken: values['admin-token'] ?? config.adminToken ?? readAdminTokenFile(config.dataDir),
-  };
+  const target = findServer({ url: values.url, adminToken: values['admin-token'] }, config);
 
   switch (`${group} ${action ?? ''}`.trim()) {
     case 'env create': {
@@ -247,8 +309,10 @@ export async function runCli(
       } catch (error) {
         throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
       }
+      // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
+      const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
       const { importForm } = await call(target, ImportFormDocument, {
-        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never },
+        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status },
       });
       const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
       return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };
@@ -460,7 +524,7 @@ export async function runCli(
  * once complete) or to `stdout`.
  */
 async function exportResponses(
-  target: { url: string; adminToken: string | undefined },
+  target: ServerTarget,
   options: { form?: string | undefined; env?: string | undefined; format?: string | undefined; partials: boolean; out?: string | undefined },
   stdout: NodeJS.WritableStream,
 ): Promise<{ bytes: number; file?: string }> {
@@ -470,19 +534,8 @@ async function exportResponses(
   if (options.env) url.searchParams.set('environmentId', options.env);
   url.searchParams.set('format', options.format ?? 'csv');
   if (options.partials) url.searchParams.set('returnPartials', 'true');
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: target.adminToken ? { authorization: `Bearer ${target.adminToken}` } : {} });
-  } catch (error) {
-    throw new CliError(`Cannot reach the formloom server at ${target.url}: ${(error as Error).cause ?? (error as Error).message}`);
-  }
-  if (!response.ok || !response.body) {
-    const payload = (await response.json().catch(() => null)) as { message?: string; errors?: unknown } | null;
-    throw new CliError(payload?.message ?? `Unexpected answer from the server (HTTP ${response.status})`, {
-      status: response.status,
-      ...(payload?.errors ? { errors: payload.errors } : {}),
-    });
-  }
+  const response = await send(target, url);
+  if (!response.ok || !response.body) throw await restFailure(target, response);
   let bytes = 0;
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).on('data', (chunk: Buffer) => {
     bytes += chunk.length;

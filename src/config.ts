@@ -50,7 +50,7 @@ const configSchema = z.object({
     .refine((value) => value === 'none' || /^https?:\/\/[^\s?#]+$/.test(value), 'must be an http(s) URL without query, or "none"')
     .default('https://fonts.googleapis.com/css2'),
 
-  // ---- limits at the edge (see the README's Security section); 0 turns a rate limit off
+  // ---- limits at the edge (docs/security.md); 0 turns a rate limit off
   /** Requests per minute per API key (and for the admin token), REST and GraphQL together. */
   API_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   /** Failed authentications per client address per minute before that address is refused. */
@@ -104,7 +104,7 @@ const configSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(1_500),
 
-  // ---- webhooks (README "Webhooks")
+  // ---- webhooks (docs/webhooks.md)
   /** 1: endpoints may point at loopback, private and link-local addresses (only for trusted setups and tests). */
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   /** Longest wait for a receiver's answer (connect, send, status line), in milliseconds. */
@@ -150,7 +150,7 @@ const configSchema = z.object({
     })
     .prefault('1h'),
 
-  // ---- personal data lifecycle (README "Retention")
+  // ---- personal data lifecycle (docs/privacy.md)
   /** How often the retention job runs (once per interval across all nodes), e.g. 1h, 30m. */
   RETENTION_INTERVAL: z
     .string()
@@ -167,7 +167,7 @@ const configSchema = z.object({
   FORM_PURGE_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   /** 0: this node never runs the retention job (another node does). */
   RETENTION_WORKER: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
-  // ---- file uploads (README "File uploads")
+  // ---- file uploads (docs/public-pages.md, "File uploads")
   /** Largest upload request (POST /s/:formId/uploads) or page post carrying files, in bytes; also caps a FileUploader's maxSize. */
   UPLOAD_MAX_BODY_BYTES: z.coerce.number().int().min(65_536).default(26_214_400),
   /** How long a signed file URL (GraphQL FileUploaderAnswer.fileUrl) stays valid, in seconds. */
@@ -184,7 +184,7 @@ const configSchema = z.object({
   /** Prefix of every object key formloom writes to the bucket. */
   S3_KEY_PREFIX: z.string().max(200).regex(/^[A-Za-z0-9_./-]*$/, 'must be letters, digits, _ . / -').default(''),
 
-  // ---- captchas (README "Captchas")
+  // ---- captchas (docs/public-pages.md, "Captchas")
   TURNSTILE_SITE_KEY: z.string().min(1).max(200).optional(),
   /** Turnstile's secret: with it, TurnstileWidget steps are accepted only with a token the verify URL confirms. */
   TURNSTILE_SECRET_KEY: z.string().min(1).optional(),

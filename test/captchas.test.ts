@@ -1,5 +1,5 @@
 /**
- * TurnstileWidget and Recaptcha (README "Captchas"): the widget on the page, and a step taken only with a
+ * TurnstileWidget and Recaptcha (docs/public-pages.md, "Captchas"): the widget on the page, and a step taken only with a
  * token the provider's verify endpoint confirms: here a local HTTP server standing in for the provider.
  * Missing and rejected tokens, an unreachable provider (fail closed by default, CAPTCHA_FAIL_OPEN=1 to
  * accept), the page and the JSON API.

@@ -3,16 +3,17 @@
  * that what it creates works through the REST API, and its errors.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.ts';
+import { freePort } from './server-process.ts';
 import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from './helpers.ts';
 import { createForm, insertTimeline } from './factories.ts';
 
@@ -46,16 +47,6 @@ async function cli(...args: string[]) {
 
 function generateOverRest(environmentId: string, key: string, sourceFormId: string) {
   return fetch(`${url}/api/v1/environments/${environmentId}/forms/generate`, jsonRequest('POST', validBody(sourceFormId), { 'x-api-key': key }));
-}
-
-/** A free TCP port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
@@ -131,6 +122,21 @@ describe('formloom CLI', () => {
     );
   });
 
+  it('form import takes the file\'s status: a draft stays a draft; an unknown status is refused', async () => {
+    const environmentId = uniqueId('cli-draft');
+    await cli('env', 'create', '--name', 'Drafts', '--id', environmentId);
+    const template = JSON.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Record<string, unknown>;
+    const draft = join(tmp, 'draft.json');
+    writeFileSync(draft, JSON.stringify({ ...template, status: 'draft' }));
+    const imported = await cli('form', 'import', '--env', environmentId, '--file', draft);
+    expect(imported.status).toBe('draft');
+    expect((await fetch(`${url}${String(imported.url)}`)).status).toBe(404); // a draft is not served
+    expect((await cli('form', 'import', '--env', environmentId, '--file', TEMPLATE_FILE)).status).toBe('published');
+    const archived = join(tmp, 'archived.json');
+    writeFileSync(archived, JSON.stringify({ ...template, status: 'archived' }));
+    await expect(cli('form', 'import', '--env', environmentId, '--file', archived)).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });
+  });
+
   it('form import reports every problem of an invalid form file with its path', async () => {
     const environmentId = uniqueId('cli-bad');
     await cli('env', 'create', '--name', 'Bad file', '--id', environmentId);
@@ -197,7 +203,7 @@ describe('formloom CLI', () => {
   });
 
   it('says clearly when the server cannot be reached', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const target = `http://127.0.0.1:${port}`;
     await expect(runCli(['env', 'create', '--name', 'Nope', '--url', target, '--admin-token', ADMIN_TOKEN, '--json'])).rejects.toThrow(
       `Cannot reach the formloom server at ${target}`,
@@ -212,18 +218,23 @@ describe('formloom CLI', () => {
   });
 });
 
+/** Runs the installed command (bin/formloom.mjs) in a child process, in `cwd` with exactly `env`. */
+async function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/formloom.mjs'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('bin/formloom.mjs', () => {
-  /** Runs the installed command in a child process. */
-  async function run(args: string[]) {
+  /** The suite's environment without ADMIN_TOKEN, from the formloom folder. */
+  function run(args: string[]) {
     const env = { ...process.env };
     delete env.ADMIN_TOKEN;
-    const child = spawn(process.execPath, ['bin/formloom.mjs', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
+    return runBin(args, ROOT, env);
   }
 
   it('prints one JSON object on stdout and exits 0', async () => {
@@ -271,4 +282,69 @@ describe('responses export', () => {
     await expect(cli('responses', 'export', '--form', 'no-such-form', '--out', missing)).rejects.toThrow('Form not found');
     expect(readdirSync(tmp).filter((name) => name.startsWith('missing'))).toEqual([]);
   });
+});
+
+describe('finding the local server and its admin token', () => {
+  /**
+   * Runs bin/formloom.mjs in `cwd` with only the variables given (and PATH, HOME): no --url, no
+   * --admin-token, as someone types it on the machine that runs the server.
+   */
+  const runHere = (args: string[], cwd: string, variables: Record<string, string>) =>
+    runBin(args, cwd, { PATH: process.env.PATH, HOME: process.env.HOME, ...variables });
+  const port = () => new URL(url).port;
+
+  it.each([
+    { case: 'from HOST and PORT, with the token the server wrote into DATA_DIR', folder: '', variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' } as Record<string, string>, tokenIn: 'server-data', absolute: true },
+    { case: "without DATA_DIR, from the server's default ./.data", folder: 'default-folder', variables: {}, tokenIn: 'default-folder/.data', absolute: false },
+    { case: 'with a relative DATA_DIR, from the current folder as the server reads it; a wildcard HOST means this machine', folder: '', variables: { HOST: '0.0.0.0', DATA_DIR: 'relative-data' }, tokenIn: 'relative-data', absolute: false },
+  ])('finds the server and its token $case', async ({ folder, variables, tokenIn, absolute }) => {
+    mkdirSync(join(tmp, tokenIn), { recursive: true });
+    writeFileSync(join(tmp, tokenIn, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const env: Record<string, string> = { ...variables, PORT: port() };
+    if (absolute && env.DATA_DIR) env.DATA_DIR = join(tmp, env.DATA_DIR);
+    const id = uniqueId('cli-found');
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], join(tmp, folder), env);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ id, name: 'Found' });
+  }, 60_000);
+
+  it('without a token says where it looked and what to set', async () => {
+    const empty = mkdtempSync(join(tmp, 'no-token-'));
+    const dataDir = `no-such-data-${uniqueId('dir')}`;
+    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Nope'], empty, { PORT: port(), DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('No admin token found. Looked in:');
+    expect(stderr).toContain('--admin-token: not given');
+    expect(stderr).toContain('ADMIN_TOKEN: not set');
+    // A relative DATA_DIR: from the current folder, then from the formloom folder (where `npm start` runs).
+    expect(stderr).toContain(`${join(empty, dataDir, 'admin-token')}: no such file (DATA_DIR=${dataDir})`);
+    expect(stderr).toContain(`${join(ROOT, dataDir, 'admin-token')}: no such file (DATA_DIR=${dataDir}, from the formloom folder)`);
+    expect(stderr).toMatch(/set ADMIN_TOKEN .*or pass --admin-token/);
+  }, 60_000);
+
+  it('when nothing listens says which URL it tried, made of which HOST and PORT, and what to set', async () => {
+    const closed = await freePort();
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { PORT: String(closed), ADMIN_TOKEN });
+    expect(code).toBe(1);
+    const { message } = (JSON.parse(stderr) as { error: { message: string } }).error;
+    expect(message).toContain(`Cannot reach the formloom server at http://127.0.0.1:${closed} (HOST=127.0.0.1, PORT=${closed}): `);
+    expect(message).toContain('ECONNREFUSED');
+    expect(message).toContain('set HOST and PORT as the server has them, or pass --url');
+  }, 60_000);
+
+  it('with a token file from another server names the file', async () => {
+    const stale = join(tmp, 'stale-data');
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'admin-token'), 'fladm_a-token-of-another-server-00000000\n', { mode: 0o600 });
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { PORT: port(), DATA_DIR: stale });
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toEqual({
+      error: {
+        message: `Invalid admin token (the admin token was read from ${join(stale, 'admin-token')}): the server at ${url} has another one. Set ADMIN_TOKEN or DATA_DIR as the server has them, or pass --admin-token.`,
+        code: 'UNAUTHENTICATED',
+      },
+    });
+  }, 60_000);
 });

@@ -10,7 +10,6 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { runExclusively } from '../src/db/locks.ts';
-import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
+import { freePort, killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
 
 const PG_ROOT = '/usr/lib/postgresql';
 const pgBin = existsSync(PG_ROOT)
@@ -45,14 +44,6 @@ function pgTool(tool: string, args: string[]): string {
 async function pgToolInBackground(tool: string, args: string[]): Promise<void> {
   const [command, commandArgs] = pgToolCommand(tool, args);
   await promisify(execFile)(command, commandArgs, { encoding: 'utf8' });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,6 @@
 /**
  * Factories for the read side: forms, leads and responses inserted directly in the stored shape
- * (the columns of `responses`, answers in the per-type shapes of SPEC-NOTES.md), with timestamps
+ * (the columns of `responses`, answers in the per-type shapes of docs/components.md), with timestamps
  * to the microsecond so ordering and cursors can be tested precisely.
  */
 import { sql } from 'drizzle-orm';

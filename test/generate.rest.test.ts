@@ -1,4 +1,4 @@
-/** POST /api/v1/environments/{environmentId}/forms/generate, exactly as SPEC.md documents it. */
+/** POST /api/v1/environments/{environmentId}/forms/generate, exactly as the v1 contract (docs/rest.md) documents it. */
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../src/auth/auth.service.ts';

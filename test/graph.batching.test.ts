@@ -1,5 +1,5 @@
 /**
- * No N+1 (issue 14): a query that lists forms with their summaries' totals and their last 3 responses
+ * No N+1: a query that lists forms with their summaries' totals and their last 3 responses
  * runs the same, small number of SQL statements for 10 forms as for 100. Statements are counted by a
  * drizzle logger on this file's own database handle.
  */

@@ -1,5 +1,5 @@
 /**
- * The connected graph (issue 14): viewer, the edges between environments, forms, keys, leads and
+ * The connected graph: viewer, the edges between environments, forms, keys, leads and
  * responses, node/nodes, closing and reopening forms, response summaries, and tenancy on every edge.
  * Operations are the typed documents of test/operations/graph.graphql (codegen).
  */

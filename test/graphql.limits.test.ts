@@ -1,9 +1,12 @@
 /**
  * The /graphql limits and exposure policy: each operation limit refuses with its own code and says its
  * maximum, the cost counts list sizes (literal, variable or default `first`), the REST adapters are not
- * subject to them, suggestions and introspection only for authenticated callers, and GraphiQL's CSP.
+ * subject to them, suggestions only for authenticated callers, introspection for everyone (the schema is
+ * public), and GraphiQL's CSP.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.ts';
 import { createForm, insertTimeline } from './factories.ts';
@@ -156,23 +159,25 @@ describe('what anonymous callers learn about the schema', () => {
     expect((await graphql(ctx.app, enumTypo, { s: 'PUBLISHD' }, key)).body.errors![0].message).toContain('Did you mean');
   });
 
-  it('answers introspection only with an API key or the admin token', async () => {
-    const query = '{ __schema { queryType { name } } }';
+  it('answers introspection to anonymous callers too, with exactly the published schema', async () => {
+    const query = '{ __schema { queryType { name } mutationType { name } } }';
     const anonymous = await graphql(ctx.app, query);
-    expect(anonymous.body.data).toBeUndefined();
-    expect(anonymous.body.errors![0].message).toContain('introspection has been disabled');
-    expect(anonymous.body.errors).toHaveLength(1);
-    expect(anonymous.body.errors![0].message).toContain('x-api-key');
-    expect((await graphql(ctx.app, '{ __type(name: "Form") { name } }')).body.data).toBeUndefined();
+    expect(anonymous.body.errors).toBeUndefined();
+    expect(anonymous.body.data.__schema).toEqual({ queryType: { name: 'Query' }, mutationType: { name: 'Mutation' } });
+    expect((await graphql(ctx.app, '{ __type(name: "Form") { name } }')).body.data.__type).toEqual({ name: 'Form' });
     expect((await graphql(ctx.app, query, {}, key)).body.data.__schema.queryType.name).toBe('Query');
     expect((await graphql(ctx.app, query, {}, admin)).body.data.__schema.queryType.name).toBe('Query');
-    // A document an authenticated caller introspected with is still refused to an anonymous one.
-    const fresh = '{ __schema { mutationType { name } } }';
-    expect((await graphql(ctx.app, fresh, {}, key)).body.data.__schema.mutationType.name).toBe('Mutation');
-    expect((await graphql(ctx.app, fresh)).body.errors![0].message).toContain('introspection has been disabled');
-    expect((await graphql(ctx.app, fresh, {}, key)).body.data.__schema.mutationType.name).toBe('Mutation');
-    // __typename is not introspection.
-    expect((await graphql(ctx.app, '{ __typename }')).body.data.__typename).toBe('Query');
+
+    // GraphiQL's full introspection query, without credentials, rebuilds the committed schema file:
+    // nothing more is exposed than what the repository publishes.
+    const full = await graphql(ctx.app, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }));
+    expect(full.body.errors).toBeUndefined();
+    const published = lexicographicSortSchema(buildSchema(readFileSync(new URL('../schema/schema.graphql', import.meta.url), 'utf8')));
+    expect(printSchema(lexicographicSortSchema(buildClientSchema(full.body.data)))).toBe(printSchema(published));
+
+    // Still anonymous: the resolvers refuse what needs a key.
+    const refused = await graphql(ctx.app, '{ viewer { kind } }');
+    expect(codes(refused.body)).toEqual(['UNAUTHENTICATED']);
   });
 });
 
@@ -189,7 +194,7 @@ describe("GraphiQL's page", () => {
     expect(sources['script-src']).toEqual(scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`));
     expect(sources['frame-ancestors']).toEqual(["'none'"]);
     expect(sources['connect-src']).toEqual(["'self'"]);
-    // The headers editor starts with an empty x-api-key, for introspection with a key.
+    // The headers editor starts with an empty x-api-key, for the key that running operations needs.
     expect(html).toContain('x-api-key');
   });
 });

@@ -212,7 +212,7 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
     }
   }
   // A page's 422 may keep the step's valid answers (the last step sent before an earlier one was
-  // answered: README, "The page"); every other refusal stores nothing.
+  // answered: docs/public-pages.md, "The page"); every other refusal stores nothing.
   const refused = response.status >= 400 && !(kind === 'page' && response.status === 422);
   if (refused || (kind === 'graphql' && (body as { data?: unknown }).data == null)) {
     expect(await tableCounts(), `${label}: a refused request stored something`).toEqual(before);

@@ -137,7 +137,7 @@ describe('rendering', () => {
     expect(page).toContain('--fl-primary: #0f766e');
     expect(page).toContain('"Playfair Display"');
     expect(page).toContain('linear-gradient(160deg, #ccfbf1, #f0fdfa)');
-    // The template's colours, with its light border darkened to 3:1 against the white fill (README "Accessibility").
+    // The template's colours, with its light border darkened to 3:1 against the white fill (docs/public-pages.md, "Accessibility").
     expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; [^}]*--c-border: #(?!5eead4)[0-9a-f]{6}; [^}]*--c-radius: 12px; \}/);
     expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #0f766e/); // default style for a type the template lacks: the template's primary
     expect(page).toContain('<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Playfair+Display:wght@400;600;700&amp;family=Source+Sans+3');
@@ -168,7 +168,7 @@ describe('rendering', () => {
     expect(page).toContain('<span>I accept</span>');
     expect(page).toContain(`<input type="password" id="f-${c(1, 5).id}"`);
     expect(page).toContain(`name="${field(c(1, 6), 'confirmation')}"`);
-    // Issue 11: a real file input, and the captcha's widget with the content's site key.
+    // A real file input, and the captcha's widget with the content's site key.
     expect(page).toContain(`<input type="file" id="f-${c(1, 7).id}"`);
     expect(page).toContain('<p class="fl-note">Ask me anything</p>');
     expect(page).toContain('data-sitekey="site-key-123"');

@@ -1,4 +1,4 @@
-/** GET /api/v1/responses: SPEC.md endpoints 2 and 3 and the decisions DESIGN.md/README record. */
+/** GET /api/v1/responses: the per-form and environment listings as docs/rest.md documents them, and the decisions docs/architecture.md records. */
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../src/auth/auth.service.ts';
@@ -135,7 +135,7 @@ describe('GET /api/v1/responses?formId= (one form)', () => {
         personAttributes: { ip: '198.51.100.4', country: 'FR', visitedForm: 3, completedForm: 2 },
       },
     ]);
-    // Key order follows SPEC.md's table.
+    // Key order follows the response object's table in docs/rest.md.
     expect(Object.keys(body.data[0])).toEqual(['id', 'createdAt', 'updatedAt', 'dataUpdatedAt', 'finished', 'status', 'formId', 'version', 'data', 'meta', 'personAttributes']);
   });
 

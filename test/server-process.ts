@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +27,16 @@ export interface ServerProcess {
   stop: () => Promise<number | null>;
   /** Waits (bounded) until a log record matches. */
   waitForLog: (predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number) => Promise<Record<string, unknown>>;
+}
+
+/** A TCP port nobody listens on now (for a server that must be told its port, or a connection that must fail). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 const children = new Set<ChildProcess>();

@@ -1,5 +1,5 @@
 /**
- * FileUploader files (README "File uploads"): the public upload endpoint and answers by upload id,
+ * FileUploader files (docs/public-pages.md, "File uploads"): the public upload endpoint and answers by upload id,
  * the page's multipart post without JavaScript, content checks by magic bytes, size and count limits
  * (nothing stored when refused), serving files only with an API key of the environment or a valid,
  * unexpired signature (as attachments, nosniff), and removing files with their responses.

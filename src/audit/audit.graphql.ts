@@ -12,7 +12,7 @@ const AuditEntryRef = builder.objectRef<ListedAuditEntry>('AuditEntry').implemen
     at: t.expose('createdAt', { type: 'DateTime' }),
     actorKind: t.exposeString('actorKind', { description: '`apiKey`, `admin` (the admin token) or `system` (the retention job).' }),
     actorKeyId: t.exposeID('actorKeyId', { nullable: true, description: 'The API key that acted; null otherwise.' }),
-    action: t.exposeString('action', { description: 'e.g. `form.generate`, `responses.delete`, `lead.erase` (README "Audit log").' }),
+    action: t.exposeString('action', { description: 'e.g. `form.generate`, `responses.delete`, `lead.erase` (docs/privacy.md, "Audit log").' }),
     targetIds: t.exposeIDList('targetIds', { description: 'The ids acted on.' }),
     details: t.field({ type: 'JSON', description: 'Counts and setting values of the action.', resolve: (entry) => entry.details }),
   }),

@@ -1,5 +1,5 @@
 /**
- * The audit log of administrative actions (README "Audit log"). `recordAudit` takes the caller's
+ * The audit log of administrative actions (docs/privacy.md, "Audit log"). `recordAudit` takes the caller's
  * transaction where the action has one, so the entry commits with the change. Entries name ids and
  * counts only: never a secret, an e-mail address, an IP or an answer.
  */

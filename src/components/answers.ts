@@ -12,7 +12,7 @@ import { isHttpUrl } from './content.ts';
 
 export type StoredResponse = ResponseAnswer['response'];
 
-/** Longest accepted answers (documented in the README). */
+/** Longest accepted answers (documented in docs/components.md). */
 export const ANSWER_LIMITS = {
   shortInput: 1_000,
   longInput: 10_000,

@@ -11,7 +11,7 @@ z.config({
 
 export type Content = Record<string, unknown>;
 
-// Limits the spec leaves open (documented in the README).
+// Limits the v1 contract leaves open (documented in docs/components.md).
 export const LIMITS = {
   maxSteps: 100,
   maxComponentsPerStep: 100,

@@ -113,7 +113,7 @@ const identityContent: ContentRules = {
 export function identityFields(content: Content): IdentityField[] {
   return Array.isArray(content.fields) ? (content.fields as IdentityField[]) : [];
 }
-/** IdentityInfo fields are required unless `required: false` (lead capture); see the README. */
+/** IdentityInfo fields are required unless `required: false` (lead capture); see docs/components.md. */
 export const isFieldRequired = (field: IdentityField): boolean => field.required !== false;
 
 // ---------------------------------------------------------------- answers

@@ -1,6 +1,6 @@
 /**
  * Backups of the embedded database (PGlite): a consistent dump of the running server's data dir, and
- * its restore into a stopped data dir. PostgreSQL deployments back up with pg_dump (see the README).
+ * its restore into a stopped data dir. PostgreSQL deployments back up with pg_dump (docs/operations.md, "Backups").
  *
  * Consistency: PGlite is one connection. Every drizzle transaction holds PGlite's transaction lock from
  * BEGIN to COMMIT, and every statement outside one takes it too; `dumpDataDir` takes the query lock, so

@@ -214,7 +214,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
   fields: (t) => ({
     environmentId: t.id({ required: true }),
     name: t.string({ required: true }),
-    theme: t.field({ type: 'JSON', description: 'See the README for its shape; defaults fill what is left out.' }),
+    theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
   }),

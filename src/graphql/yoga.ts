@@ -27,9 +27,10 @@ export interface YogaServerContext {
 const GRAPHQL_ENDPOINT = '/graphql';
 
 /**
- * GraphiQL in a browser (GET with Accept: text/html), served with its Content-Security-Policy. Its
- * Headers tab starts with an empty `x-api-key`: the schema is introspectable with a key or the admin
- * token (Authorization: Bearer). Headers are not persisted in the browser's storage.
+ * GraphiQL in a browser (GET with Accept: text/html), served with its Content-Security-Policy. It loads
+ * the schema (and its Docs panel) without credentials, since introspection is open to every caller; its
+ * Headers tab starts with an empty `x-api-key` for the key that running operations needs (or
+ * `Authorization: Bearer <admin token>`). Headers are not persisted in the browser's storage.
  */
 function graphiqlPlugin(): Plugin {
   const options = {
@@ -61,8 +62,8 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     landingPage: false,
     // CORS is the HTTP edge's (limits/cors.ts): yoga's default would reflect any origin with credentials.
     cors: false,
-    // Validation depends on the request (the cost on its variables, suggestions and introspection on
-    // the caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
+    // Validation depends on the request (the cost on its variables, the wording of errors on the
+    // caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
     plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],

@@ -1,6 +1,6 @@
 /**
- * The /graphql edge: operation limits, hostile-input checks and what anonymous callers may learn about
- * the schema, as graphql-yoga (envelop) plugins. Only yoga runs them: the REST adapters execute their
+ * The /graphql edge: operation limits, hostile-input checks and the error messages anonymous callers
+ * get, as graphql-yoga (envelop) plugins. Only yoga runs them: the REST adapters execute their
  * own compiled operations in-process (src/graphql/execute.ts) and are not subject to these limits.
  *
  * Every refusal is a GraphQL error with its own `extensions.code`:
@@ -20,7 +20,6 @@ import { createComplexityRule } from '@pothos/plugin-complexity';
 import {
   GraphQLError,
   Kind,
-  NoSchemaIntrospectionCustomRule,
   TypeInfo,
   ValidationContext,
   type ASTNode,
@@ -337,21 +336,22 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
   };
 
   /**
-   * Documents that passed every rule except the cost before, by who asked (anonymous callers also run
-   * the introspection rule). graphql-js's rules, Armor's and the hostile-literal rule depend only on the
-   * document, so a document seen valid is not walked by them again; the cost, which depends on the
-   * request's variables and operation, is measured for every request. Keyed weakly by the parsed
-   * document, which yoga's parse cache hands out once per document text (an LRU of 1,024), so this
-   * holds no more than that cache does. Invalid documents are never cached: their errors are worked out
-   * (and polished) afresh each time.
+   * Documents that passed every rule except the cost before. graphql-js's rules, Armor's and the
+   * hostile-literal rule depend only on the document, so a document seen valid is not walked by them
+   * again; the cost, which depends on the request's variables and operation, is measured for every
+   * request. Keyed weakly by the parsed document, which yoga's parse cache hands out once per document
+   * text (an LRU of 1,024), so this holds no more than that cache does. Invalid documents are never
+   * cached: their errors are worked out (and polished for the caller) afresh each time.
+   *
+   * Introspection is open to every caller, anonymous ones included: the schema is published anyway
+   * (schema/schema.graphql, and GraphiQL's Docs panel should work before a key is typed in; see
+   * docs/graphql.md), and what a caller may read or change is decided by the resolvers.
    */
-  const validDocuments = { anonymous: new WeakSet<DocumentNode>(), authenticated: new WeakSet<DocumentNode>() };
+  const validDocuments = new WeakSet<DocumentNode>();
 
   const perRequestRules: Plugin<LimitContext> = {
     onValidate({ context, params, addValidationRule, setResult }) {
-      const anonymous = isAnonymous(context);
-      const seenValid = anonymous ? validDocuments.anonymous : validDocuments.authenticated;
-      if (seenValid.has(params.documentAST)) {
+      if (validDocuments.has(params.documentAST)) {
         setResult(measureCost(params.schema, params.documentAST, costLimitRule(maxCost, context)));
         return;
       }
@@ -359,23 +359,12 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
       addValidationRule(hostileLiteralsRule(settings.maxJsonDepth, argumentsSeen));
       // Cost depends on the variables (`first: $n`) and the operation chosen, so it is measured per request.
       addValidationRule(costLimitRule(maxCost, context));
-      // Introspection only for authenticated callers (GraphiQL sends the key from its Headers tab).
-      if (anonymous) addValidationRule(NoSchemaIntrospectionCustomRule);
-      return ({ valid, result, setResult }) => {
+      return ({ valid, result }) => {
         // Only the cost refused it (or nothing did): the document itself passes every other rule.
-        if (valid || result.every((error) => error instanceof GraphQLError && error.extensions.code === 'GRAPHQL_COST_LIMIT')) seenValid.add(params.documentAST);
+        if (valid || result.every((error) => error instanceof GraphQLError && error.extensions.code === 'GRAPHQL_COST_LIMIT')) validDocuments.add(params.documentAST);
         if (valid) return;
         for (const error of result) if (error instanceof GraphQLError) nameLiteralError(error, argumentsSeen);
-        polishErrors(result, anonymous);
-        if (anonymous) {
-          // graphql-js reports every introspection field; one error says it.
-          const isIntrospection = (error: Error) => error.message.startsWith('GraphQL introspection has been disabled');
-          const first = result.find(isIntrospection);
-          if (first) {
-            first.message = `${first.message} Send an API key (x-api-key) or the admin token (Authorization: Bearer) to introspect the schema.`;
-            setResult(result.filter((error) => error === first || !isIntrospection(error)));
-          }
-        }
+        polishErrors(result, isAnonymous(context));
       };
     },
     // graphql-js coerces variables at execution: their errors are polished there.

@@ -1,5 +1,5 @@
 /**
- * Erasing a person (README "Erasing a person"): the lead, every response attached to it in every form
+ * Erasing a person (docs/privacy.md, "Erasing a person"): the lead, every response attached to it in every form
  * of the environment with their files and webhook payloads (deleteResponses), its per-form counts, and
  * nothing else. What stays is an erasure record — when, which key, how many rows — and an audit entry,
  * neither with personal data. Erasing again answers with the first record (`alreadyErased`).

@@ -1,5 +1,5 @@
 /**
- * IP minimisation (README "IP minimisation"): an environment stores respondents' addresses as
+ * IP minimisation (docs/privacy.md, "IP minimisation"): an environment stores respondents' addresses as
  * received (`full`, the default), truncated to their network (IPv4 /24, IPv6 /48: `203.0.113.0`,
  * `2001:db8:1::`), or not at all (`none`, stored as ''). The country comes from a request header, not
  * from the address, so it is kept whatever the setting.

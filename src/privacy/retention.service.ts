@@ -1,5 +1,5 @@
 /**
- * Retention (README "Retention"): responses older than their form's `retentionDays`, else their
+ * Retention (docs/privacy.md, "Retention"): responses older than their form's `retentionDays`, else their
  * environment's, are deleted; soft-deleted forms are purged for good `FORM_PURGE_DAYS` after their
  * deletion. One job does both, once per RETENTION_INTERVAL across every node:
  *

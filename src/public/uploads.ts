@@ -1,5 +1,5 @@
 /**
- * `POST /s/:formId/uploads`: the public JSON API's file upload (README "File uploads"). A multipart
+ * `POST /s/:formId/uploads`: the public JSON API's file upload (docs/public-pages.md, "File uploads"). A multipart
  * body with `componentId` (a FileUploader of the form) and one `file` part (several when the
  * component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
  * FileUploader is then the id (or the list of ids). Files are checked before anything is stored: a

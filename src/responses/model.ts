@@ -1,5 +1,5 @@
 /**
- * The stored response and its public object (SPEC.md "Response object"), shared by the pages that
+ * The stored response and its public object (the response object of docs/rest.md), shared by the pages that
  * write responses and the APIs that read them.
  */
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
@@ -17,7 +17,7 @@ export interface ResponseMeta {
   [key: string]: unknown;
 }
 
-/** Lifecycle codes of `status` (documented in the README). */
+/** Lifecycle codes of `status` (documented in docs/public-pages.md, "Response status"). */
 export const RESPONSE_STATUS = { inProgress: 2, droppedOff: 3, completed: 4 } as const;
 export const RESPONSE_FORMAT_VERSION = '2.0';
 export const COMPONENT_SHAPE_VERSION = '2.0';

@@ -22,7 +22,7 @@ import type { ResponseRecord } from './model.ts';
 
 /** Largest page a caller may ask for (GraphQL `first`, REST `limit`). */
 export const MAX_PAGE_SIZE = 100;
-/** Responses per request of the per-form listing (SPEC.md: the 10 most recent). */
+/** Responses per request of the per-form listing: the 10 most recent, as the v1 contract has it. */
 export const FORM_PAGE_SIZE = 10;
 
 export type ResponseDateField = 'createdAt' | 'updatedAt';

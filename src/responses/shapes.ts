@@ -1,6 +1,6 @@
 /**
  * The stored response of an answer: `type`, `componentShapeVersion`, `headline` and the type's
- * fields (SPEC-NOTES.md "Responses"). Each type's answer shape and rules live in its component
+ * fields (docs/components.md, "Answers"). Each type's answer shape and rules live in its component
  * module (src/components/); this file runs them through the catalogue and reads stored answers back.
  * Types without answer rules (Header, the buttons, the captchas, AiChatbot) take no answer and record
  * nothing.

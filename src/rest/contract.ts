@@ -30,7 +30,7 @@ const questionResponse = z
         headline: z.string(),
         componentShapeVersion: z.string(),
       })
-      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (README "Responses in GraphQL").' }),
+      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers").' }),
   })
   .meta({ id: 'QuestionResponse' });
 
@@ -53,7 +53,7 @@ export const responseObjectSchema = z
       completedForm: z.number().int(),
     }),
   })
-  .meta({ id: 'Response', description: 'A response to a form (SPEC.md "Response object").' });
+  .meta({ id: 'Response', description: 'A response to a form: its answers, status, lead and where it came from.' });
 
 export const responsesBodySchema = z
   .strictObject({
@@ -81,7 +81,7 @@ export const formStateBodySchema = z
     id: z.string(),
     status: z.enum(['published', 'closed']).meta({ description: 'The form\'s state after the request.' }),
   })
-  .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (README "Form states").' });
+  .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (docs/rest.md, "Form states").' });
 
 // ---------------------------------------------------------------- webhooks (src/rest/webhooks.ts)
 
@@ -178,7 +178,7 @@ const auditEntrySchema = z
     at: isoInstant,
     actorKind: z.enum(['apiKey', 'admin', 'system']),
     actorKeyId: z.string().nullable(),
-    action: z.string().meta({ description: 'e.g. `form.generate`, `responses.delete`, `lead.erase` (README "Audit log").' }),
+    action: z.string().meta({ description: 'e.g. `form.generate`, `responses.delete`, `lead.erase` (docs/privacy.md, "Audit log").' }),
     targetIds: z.array(z.string()),
     details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   })

@@ -1,5 +1,5 @@
 /**
- * v1 REST: GET /api/v1/files/{fileId} serves an uploaded file (README "File uploads") to the
+ * v1 REST: GET /api/v1/files/{fileId} serves an uploaded file (docs/public-pages.md, "File uploads") to the
  * environment's API key or the admin token, or to anyone with a valid signed URL (`expires`,
  * `signature`; GraphQL's FileUploaderAnswer.fileUrl hands them out). Always as a download
  * (`Content-Disposition: attachment`, `nosniff`, a CSP that runs nothing), never rendered inline.

@@ -72,7 +72,7 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: { description: 'IETF draft RateLimit header: remaining requests and reset.', schema: { type: 'string' } },
 };
 
-/** Answers the API edge may give on any /api/v1 operation (README "Security", "Operations"). */
+/** Answers the API edge may give on any /api/v1 operation (docs/security.md, docs/operations.md). */
 const EDGE_RESPONSES = {
   '400': errorResponse('Invalid request: a malformed body, bad parameters, or a path or parameter with a NUL or invalid UTF-8.', {
     message: 'Invalid request body',

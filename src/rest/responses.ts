@@ -9,7 +9,7 @@
  *   so memory stays flat however many there are: the first page, then the service's batches.
  * - no `formId`, with `limit` and/or `after`: one page, plus `nextCursor`.
  *
- * Not through the in-process operations, as the other adapters are (DESIGN.md): on the API's busiest
+ * Not through the in-process operations, as the other adapters are (docs/architecture.md): on the API's busiest
  * read, graphql-jit's result objects and the parse and stringify of every answer were about a third of
  * the request's CPU. The checks are the same: `parseQuery` refuses what `checkListingArgs` refuses,
  * with the same messages at the query parameters' names, and the service scopes the listing to the

@@ -10,9 +10,9 @@
  * text made compact there (db/jsonb-text.ts) instead of parsed and stringified again. The environment's
  * CSV writes its `data` cell the same way, quoted (`jsonbCsvField`); a form's CSV parses the answers.
  * Tests hold the stream to the paged listing byte for byte (test/responses.rest.test.ts). A departure from "REST
- * goes through GraphQL operations" (DESIGN.md) for this one path: walking millions of rows through the
- * 100-row connection cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
- * of every answer, which were most of the stream's time.
+ * goes through GraphQL operations" (docs/architecture.md) for this one path: walking millions of rows through the
+ * 100-row connection would cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
+ * of every answer, most of the stream's time.
  *
  * Pull-based: each pull reads one batch and writes its rows into chunks as the driver reads them
  * (db/prepared.ts, `forEachRow`: no batch is held as an array of rows), while the client takes the

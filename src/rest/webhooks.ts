@@ -36,7 +36,7 @@ export const createSchema = z.strictObject({
 });
 export const updateSchema = createSchema.partial();
 
-/** A delivery as REST writes it: the status in lower case, as the README documents. */
+/** A delivery as REST writes it: the status in lower case, as docs/webhooks.md documents. */
 const restDelivery = (d: WebhookDeliveryFieldsFragment) => ({ ...d, status: d.status.toLowerCase() });
 
 /** A Map, not an object: a query value such as `valueOf` or `__proto__` must not find Object.prototype's members. */

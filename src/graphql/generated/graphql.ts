@@ -44,7 +44,7 @@ export type ApiKey = Node & {
 /** One administrative action. Names ids and counts only, never secrets or personal data. */
 export type AuditEntry = {
   __typename?: 'AuditEntry';
-  /** e.g. `form.generate`, `responses.delete`, `lead.erase` (README "Audit log"). */
+  /** e.g. `form.generate`, `responses.delete`, `lead.erase` (docs/privacy.md, "Audit log"). */
   action: Scalars['String']['output'];
   /** The API key that acted; null otherwise. */
   actorKeyId?: Maybe<Scalars['ID']['output']>;
@@ -638,7 +638,7 @@ export type ImportFormInput = {
   /** Defaults to PUBLISHED. */
   status?: InputMaybe<FormStatus>;
   steps: Array<StepInput>;
-  /** See the README for its shape; defaults fill what is left out. */
+  /** Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out. */
   theme?: InputMaybe<Scalars['JSON']['input']>;
 };
 
@@ -791,7 +791,7 @@ export type Mutation = {
   reopenForm: Form;
   /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). */
   resendWebhookDelivery: WebhookDelivery;
-  /** Admin token only. A revoked key is rejected as invalid from then on. */
+  /** Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. */
   revokeApiKey: ApiKey;
   /** Sets a form's own retention in days (null: its environment's applies). */
   setFormRetention: Form;
@@ -1217,7 +1217,7 @@ export type StepReach = {
 /** Live feeds, over server-sent events (`Accept: text/event-stream`). */
 export type Subscription = {
   __typename?: 'Subscription';
-  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error. */
+  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After. */
   responseEvents: ResponseEvent;
 };
 

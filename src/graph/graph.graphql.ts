@@ -15,10 +15,9 @@ import DataLoader from 'dataloader';
 import { listApiKeys, readScope, type Principal } from '../auth/auth.service.ts';
 import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
 import type { Environment } from '../environments/environments.service.ts';
-import { invalidInput } from '../errors.ts';
 import type { FieldError } from '../forms/components.ts';
 import { FormRef, FormStatusEnum } from '../forms/forms.graphql.ts';
-import { generatedFormPages, listForms, type Form, type ListedForm, type Page } from '../forms/forms.service.ts';
+import { generatedFormPages, listForms, type Form } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { LeadRef } from '../leads/leads.graphql.ts';
@@ -29,56 +28,14 @@ import {
   FormResponseRef,
   listingComplexity,
   resolveListing,
-  responseConnection,
   ResponseDateFieldEnum,
   ResponseFilterInput,
   ROW_COST,
 } from '../responses/responses.graphql.ts';
-import { decodeCursor, encodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
+import { FORM_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
+import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
 import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from '../responses/summary.service.ts';
-
-// ---------------------------------------------------------------- keyset connections
-
-const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
-
-interface PageArgs {
-  first?: number | null;
-  after?: string | null;
-}
-
-/** `first` (1..100, default 10) and `after` checked; BAD_USER_INPUT lists every problem. */
-export function checkPageArgs(args: PageArgs, errors: FieldError[] = []) {
-  const first = args.first ?? FORM_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
-  const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
-  if (args.after !== null && args.after !== undefined && !after) errors.push({ message: 'after is not a valid cursor', path: ['after'] });
-  if (errors.length > 0) throw invalidArguments(errors);
-  return { first, after };
-}
-
-/** A newest-first keyset page as a Relay connection. */
-export function keysetConnection<T extends { id: string; position: string }>(page: Page<T>, hasPrevious: boolean) {
-  const cursor = (row: T) => encodeCursor({ createdAt: row.position, id: row.id });
-  return {
-    edges: page.rows.map((node) => ({
-      node,
-      get cursor() {
-        return cursor(node);
-      },
-    })),
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: hasPrevious,
-      get startCursor() {
-        return page.rows[0] ? cursor(page.rows[0]) : null;
-      },
-      get endCursor() {
-        const last = page.rows.at(-1);
-        return last ? cursor(last) : null;
-      },
-    },
-  };
-}
 
 /** The cost of a page of `first` rows (ROW_COST each), its selection counting once per row. */
 const pageComplexity = (args: { first?: number | null }) => listingComplexity(args);
@@ -185,7 +142,7 @@ function loadResponsePages(kind: 'form' | 'lead') {
   return async (parentIds: string[], ctx: GraphQLContext, args: Parameters<typeof checkListingArgs>[0]) => {
     const { first, after, filter } = checkListingArgs(args);
     const pages = await responsePagesByParent(ctx.db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first });
-    return pages.map((page) => responseConnection(page, after !== undefined));
+    return pages.map((page) => keysetConnection(page.responses, page.hasNextPage, after !== undefined));
   };
 }
 
@@ -204,7 +161,7 @@ builder.objectFields(EnvironmentRef, (t) => ({
       const filter = formFilterOf(args.filter, errors);
       const { first, after } = checkPageArgs(args, errors);
       const page = await listForms(ctx.db, { environmentId: environment.id, filter, after, limit: first });
-      return keysetConnection(page, after !== undefined);
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
   apiKeys: t.field({
@@ -228,7 +185,7 @@ builder.objectFields(EnvironmentRef, (t) => ({
       if (email !== undefined && email.length > 320) errors.push({ message: 'email must be at most 320 characters', path: ['filter', 'email'] });
       const { first, after } = checkPageArgs(args, errors);
       const page = await listLeads(ctx.db, { environmentId: environment.id, email, after, limit: first });
-      return keysetConnection(page, after !== undefined);
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
   responses: t.field({
@@ -274,7 +231,7 @@ builder.objectFields(FormRef, (t) => ({
       const { first, after } = checkPageArgs(args, errors);
       // The parents were loaded within the caller's scope, and a generated form shares its template's environment.
       const pages = await generatedFormPages(ctx.db, formIds, { filter, after, limit: first });
-      return pages.map((page) => keysetConnection<ListedForm>(page, after !== undefined));
+      return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
     },
     resolve: (form) => form.id,
   }),

@@ -13,7 +13,6 @@ export const EnvironmentRef = builder.loadableNodeRef('Environment', {
 EnvironmentRef.implement({
   description: 'A tenant. Its id is the Site ID used in API paths.',
   fields: (t) => ({
-    id: t.exposeID('id'),
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -30,13 +29,12 @@ interface ApiKeyRecord {
 
 /** Never carries the secret or its hash; loaded only within the caller's environment (any for the admin token). */
 export const ApiKeyRef = builder.loadableNodeRef('ApiKey', {
-  id: { resolve: (key: ApiKeyRecord) => key.id },
+  id: { resolve: (key: ApiKeyRecord) => key.id, description: 'Public prefix of the key; use it to revoke the key.' },
   load: (ids: string[], ctx) => loadApiKeys(ctx.db, readScope(ctx.principal), ids),
 });
 ApiKeyRef.implement({
   description: 'An API key. Its secret is shown only once, by createApiKey.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Public prefix of the key; use it to revoke the key.' }),
     prefix: t.string({ description: 'How the key starts (`fl_<id>_`): recognise a key without seeing its secret.', resolve: (key) => `fl_${key.id}_` }),
     lastUsedAt: t.field({
       type: 'DateTime',

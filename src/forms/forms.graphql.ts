@@ -108,7 +108,6 @@ export const FormRef = builder.loadableNodeRef('Form', {
 FormRef.implement({
   description: 'A form: its steps, theme and public url.',
   fields: (t) => ({
-    id: t.exposeID('id'),
     environmentId: t.exposeID('environmentId'),
     name: t.exposeString('name'),
     status: t.field({ type: FormStatusEnum, resolve: (form) => form.status }),

@@ -11,6 +11,7 @@
  * parents at one path of the query are answered by one statement (a lateral keyset scan per parent).
  * Summaries use request-scoped DataLoaders, one statement per part for all forms at a path.
  */
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
 import { listApiKeys, readScope, type Principal } from '../auth/auth.service.ts';
 import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
@@ -276,6 +277,23 @@ builder.objectFields(FormResponseRef, (t) => ({
   form: t.field({ type: FormRef, nullable: true, description: 'The form answered; null once it is deleted.', resolve: (response) => response.formId }),
   lead: t.field({ type: LeadRef, nullable: true, description: 'The respondent.', resolve: (response) => response.leadId }),
 }));
+
+// ---------------------------------------------------------------- the former global ids
+
+/**
+ * `nodeId`, the global id `node(id:)` took before it took `id`: base64 of `Type:id`. Kept, deprecated,
+ * for clients that stored one; `node(id:)` still resolves it.
+ */
+const formerNodeId = (typename: string) => ({
+  type: 'ID' as const,
+  deprecationReason: 'Use `id`: `node(id:)` and `nodes(ids:)` take it.',
+  resolve: (object: { id: string }) => encodeGlobalID(typename, object.id),
+});
+builder.objectField(EnvironmentRef, 'nodeId', (t) => t.field(formerNodeId('Environment')));
+builder.objectField(ApiKeyRef, 'nodeId', (t) => t.field(formerNodeId('ApiKey')));
+builder.objectField(FormRef, 'nodeId', (t) => t.field(formerNodeId('Form')));
+builder.objectField(FormResponseRef, 'nodeId', (t) => t.field(formerNodeId('FormResponse')));
+builder.objectField(LeadRef, 'nodeId', (t) => t.field(formerNodeId('Lead')));
 
 // ---------------------------------------------------------------- summaries
 

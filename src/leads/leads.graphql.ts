@@ -13,7 +13,6 @@ LeadRef.implement({
   description:
     "A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it.",
   fields: (t) => ({
-    id: t.exposeID('id'),
     environmentId: t.exposeID('environmentId'),
     email: t.exposeString('email', { nullable: true, description: 'Lower-cased; null while the lead is anonymous.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the lead first submitted an answer.' }),

@@ -63,7 +63,6 @@ export const FormResponseRef = builder.loadableNodeRef('FormResponse', {
 FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
   fields: (t) => ({
-    id: t.exposeID('id'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
-import { maskGraphQLError } from './errors.ts';
+import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
 import { searchParamsParserPlugin } from './http.ts';
@@ -92,7 +92,17 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       debug: (...args) => logger.debug(args.join(' ')),
       info: (...args) => logger.info(args.join(' ')),
       warn: (...args) => logger.warn(args.join(' ')),
-      error: (...args) => logger.error(args.join(' ')),
+      // yoga logs every error its masking replaced, and an expected error (BAD_USER_INPUT, NOT_FOUND, …)
+      // is replaced by its GraphQL face (errors.ts): those are the caller's mistakes, not the server's.
+      // Unexpected ones are logged with their stack by maskError above; a lost database stays an error.
+      error: (...args) => {
+        const expected = args.every((arg) => {
+          const known = appErrorOf(arg);
+          return known !== undefined && known.code !== 'UNAVAILABLE';
+        });
+        if (expected) logger.debug(args.join(' '));
+        else logger.error(args.join(' '));
+      },
     },
   });
 }

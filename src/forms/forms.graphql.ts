@@ -6,6 +6,7 @@ import { FORM_STATUSES } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { ComponentUnion } from '../components/components.graphql.ts';
 import { builder } from '../graphql/builder.ts';
+import { NodeRef } from '../graphql/node.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { StoredStep } from '../components/content.ts';
 import { generateFormInputSchema, importFormNameSchema, importStepsSchema } from './components.ts';
@@ -101,12 +102,12 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
  * Loaded by id through the request's dataloader (node lookups, `sourceForm`, a response's `form`), which
  * answers only live forms of the caller's environment (any environment for the admin token).
  */
-export const FormRef = builder.loadableNodeRef('Form', {
-  id: { resolve: (form: Form) => form.id },
+export const FormRef = builder.loadableObjectRef<Form | null, string, string, Form>('Form', {
   load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids),
 });
 FormRef.implement({
   description: 'A form: its steps, theme and public url.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     environmentId: t.exposeID('environmentId'),
     name: t.exposeString('name'),

@@ -9,6 +9,7 @@ import { notFound } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
 import type { FieldError } from '../components/content.ts';
 import { builder } from '../graphql/builder.ts';
+import { NodeRef } from '../graphql/node.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
@@ -56,12 +57,12 @@ type ResponseSource = ListedResponse | StreamedResponse;
 const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 'string' ? (JSON.parse(r.data) as ResponseAnswer[]) : r.data);
 
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
-export const FormResponseRef = builder.loadableNodeRef('FormResponse', {
-  id: { resolve: (response: ResponseSource) => response.id },
+export const FormResponseRef = builder.loadableObjectRef<ResponseSource | null, string, string, ResponseSource>('FormResponse', {
   load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids),
 });
 FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -904,6 +904,7 @@ export type NextButton = {
   type: Scalars['String']['output'];
 };
 
+/** An object `node(id:)` and `nodes(ids:)` find again by its `id`. */
 export type Node = {
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
@@ -984,9 +985,9 @@ export type Query = {
   form?: Maybe<Form>;
   /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. */
   formResponses: FormResponseConnection;
-  /** Any object (a type implementing Node) by its `id`; null when it does not exist or is not the caller's to see. */
+  /** Any object implementing Node, by its `id`; null when the id names no object the caller may see. */
   node?: Maybe<Node>;
-  /** Objects by their ids, in order; null for each that does not exist or is not the caller's to see. At most 100 ids. */
+  /** Objects by their ids, in order; null for each id that names no object the caller may see. At most 100 ids. */
   nodes: Array<Maybe<Node>>;
   /** Admin token only: the last run of the retention job (across all environments); null before the first. */
   retentionStatus?: Maybe<JobRun>;

@@ -246,8 +246,8 @@ describe('NDJSON and filters', () => {
     let chunks = 0;
     let lines = 0;
     let rest = '';
-    // A few KB a line at most: an export that goes on past that fails instead of running on.
-    await readToEnd(reader, 10_000 * 8192, (chunk) => {
+    // ~400 bytes a line here: an export that goes on past 1 KB a line fails instead of running on.
+    await readToEnd(reader, 10_000 * 1024, (chunk) => {
       chunks++;
       const text = rest + decoder.decode(chunk, { stream: true });
       const parts = text.split('\n');
@@ -274,7 +274,7 @@ describe('NDJSON and filters', () => {
     const decoder = new TextDecoder();
     let text = decoder.decode((await reader.read()).value, { stream: true });
     await deleteForm(ctx.db, tenant.environmentId, form.id);
-    const rest = readToEnd(reader, count * 8192, (chunk) => (text += decoder.decode(chunk, { stream: true })));
+    const rest = readToEnd(reader, count * 1024, (chunk) => (text += decoder.decode(chunk, { stream: true })));
     await expect(rest).rejects.toMatchObject({ message: 'Form not found' });
     expect(text.split('\n').length - 1).toBeLessThan(count);
   });

@@ -4,10 +4,11 @@
  * Operations are the typed documents of test/operations/graph.graphql (codegen).
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
+import { isInterfaceType, isObjectType, print, type GraphQLInterfaceType, type GraphQLObjectType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { createApiKey, revokeApiKey } from '../src/auth/auth.service.ts';
+import { schema } from '../src/graphql/schema.ts';
 import { importForm } from '../src/forms/forms.service.ts';
 import {
   CloseFormDocument,
@@ -238,38 +239,124 @@ describe('tenancy on every edge', () => {
 });
 
 describe('node and nodes', () => {
-  it('refetch every type by its global id (nodeId); ids stay database ids', async () => {
-    const form = await run(FormGraphDocument, { id: formA.id }, asKey(a));
-    expect(form.data!.form!.id).toBe(formA.id);
-    const nodeId = form.data!.form!.nodeId;
-    expect(nodeId).toBe(encodeGlobalID('Form', formA.id));
-    const cases: [string, string, Record<string, unknown>][] = [
-      ['Environment', a.environmentId, { id: a.environmentId }],
-      ['ApiKey', a.apiKeyId, { id: a.apiKeyId, prefix: `fl_${a.apiKeyId}_` }],
-      ['Form', formA.id, { id: formA.id, name: 'Survey A' }],
-      ['FormResponse', responseA, { id: responseA, formId: formA.id }],
-      ['Lead', leadA.id, { id: leadA.id, email: 'ada@example.com' }],
-    ];
-    for (const [type, id, fields] of cases) {
-      const { data, errors } = await run(NodeLookupDocument, { id: encodeGlobalID(type, id) }, asKey(a));
-      expect(errors).toBeUndefined();
-      expect(data!.node).toMatchObject({ __typename: type, nodeId: encodeGlobalID(type, id), ...fields });
+  /** Every type implementing Node, an object of tenant A of that type (by its `id`, as REST names it), and fields to check. */
+  const nodesOfA = (): [string, string, Record<string, unknown>][] => [
+    ['Environment', a.environmentId, { name: expect.any(String) }],
+    ['ApiKey', a.apiKeyId, { prefix: `fl_${a.apiKeyId}_` }],
+    ['Form', formA.id, { name: 'Survey A' }],
+    ['FormResponse', responseA, { formId: formA.id }],
+    ['Lead', leadA.id, { email: 'ada@example.com' }],
+  ];
+  const nodesOfB = (): [string, string][] => [
+    ['Environment', b.environmentId],
+    ['ApiKey', b.apiKeyId],
+    ['Form', formB.id],
+    ['FormResponse', responseB],
+    ['Lead', leadB.id],
+  ];
+
+  it('covers every type that implements Node', () => {
+    const implementing = Object.values(schema.getTypeMap())
+      .filter((type): type is GraphQLObjectType => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'))
+      .map((type) => type.name);
+    expect(nodesOfA().map(([type]) => type).sort()).toEqual(implementing.sort());
+  });
+
+  it('node(id: x.id) refetches every type by the value of its `id` field, the id REST uses', async () => {
+    for (const [type, id, fields] of nodesOfA()) {
+      const { data, errors } = await run(NodeLookupDocument, { id }, asKey(a));
+      expect(errors, type).toBeUndefined();
+      expect(data!.node, type).toEqual({ __typename: type, id, nodeId: encodeGlobalID(type, id), ...fields });
     }
-    const admin = await run(NodeLookupDocument, { id: encodeGlobalID('Form', formB.id) }, asAdmin);
-    expect(admin.data!.node).toMatchObject({ __typename: 'Form', id: formB.id });
+    // The id a listing returns (the database's, which REST returns too) is the one node(id:) and nodes(ids:) take.
+    const form = await run(FormGraphDocument, { id: formA.id }, asKey(a));
+    const listed = form.data!.form!.responses.edges.map((edge) => edge.node.id);
+    expect(listed).toContain(responseA);
+    const viaNodes = await run(NodesLookupDocument, { ids: listed }, asKey(a));
+    expect(viaNodes.data!.nodes).toEqual(listed.map((id) => ({ __typename: 'FormResponse', id })));
+    // The admin token reaches every environment's objects.
+    for (const [type, id] of nodesOfB()) {
+      const admin = await run(NodeLookupDocument, { id }, asAdmin);
+      expect(admin.data!.node, type).toMatchObject({ __typename: type, id });
+    }
+  });
+
+  it("answers null for another environment's object of every type, as for an unknown id", async () => {
+    for (const [type, id] of nodesOfB()) {
+      const { data, errors } = await run(NodeLookupDocument, { id }, asKey(a));
+      expect(errors, type).toBeUndefined();
+      expect(data!.node, type).toBeNull();
+      // Nor under its former global id.
+      expect((await run(NodeLookupDocument, { id: encodeGlobalID(type, id) }, asKey(a))).data!.node, type).toBeNull();
+    }
+    const ids = [formA.id, formB.id, 'no-such-id', responseB, leadA.id, b.environmentId, a.apiKeyId];
+    const { data, errors } = await run(NodesLookupDocument, { ids }, asKey(a));
+    expect(errors).toBeUndefined();
+    expect(data!.nodes).toEqual([
+      { __typename: 'Form', id: formA.id },
+      null,
+      null,
+      null,
+      { __typename: 'Lead', id: leadA.id },
+      null,
+      { __typename: 'ApiKey', id: a.apiKeyId },
+    ]);
+  });
+
+  it('still resolves the former global ids (`nodeId`, base64 of Type:id), as that type only', async () => {
+    for (const [type, id, fields] of nodesOfA()) {
+      const { data } = await run(NodeLookupDocument, { id: encodeGlobalID(type, id) }, asKey(a));
+      expect(data!.node, type).toEqual({ __typename: type, id, nodeId: encodeGlobalID(type, id), ...fields });
+    }
+    expect((await run(NodeLookupDocument, { id: encodeGlobalID('Lead', formA.id) }, asKey(a))).data!.node).toBeNull();
   });
 
   it('answers null for malformed ids and unknown types, and refuses more than 100 ids', async () => {
-    for (const id of ['not base64 at all', Buffer.from('Nope:1').toString('base64'), '']) {
+    for (const id of ['not base64 at all', Buffer.from('Nope:1').toString('base64'), '', 'x'.repeat(10_000)]) {
       const { data, errors } = await run(NodeLookupDocument, { id }, asKey(a));
       expect(errors).toBeUndefined();
       expect(data!.node).toBeNull();
     }
-    const many = await run(NodesLookupDocument, { ids: Array.from({ length: 101 }, (_, i) => encodeGlobalID('Form', `f${i}`)) }, asKey(a));
+    const many = await run(NodesLookupDocument, { ids: Array.from({ length: 101 }, (_, i) => `f${i}`) }, asKey(a));
     expect(many.errors![0]!.extensions!.code).toMatch(/BAD_USER_INPUT|GRAPHQL_COST_LIMIT/);
-    const anonymous = await run(NodeLookupDocument, { id: encodeGlobalID('Form', formA.id) }, {});
+    const anonymous = await run(NodeLookupDocument, { id: formA.id }, {});
     expect(anonymous.data?.node ?? null).toBeNull();
     expect(anonymous.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+/**
+ * Relay's requirements of a schema (the GraphQL Global Object Identification spec, and the checks of
+ * relay-compiler: its node query generator for @refetchable fragments, and its `nonNodeIdFields` rule).
+ */
+describe('the Node interface, as Relay requires it', () => {
+  const typeString = (type: { toString(): string }) => type.toString();
+
+  it('Node has exactly one field, `id: ID!`, and every type implementing it has `id: ID!`', () => {
+    const node = schema.getType('Node');
+    expect(isInterfaceType(node)).toBe(true);
+    const fields = (node as GraphQLInterfaceType).getFields();
+    expect(Object.keys(fields)).toEqual(['id']);
+    expect(typeString(fields.id!.type)).toBe('ID!');
+    for (const type of schema.getImplementations(node as GraphQLInterfaceType).objects) {
+      expect(typeString(type.getFields().id!.type), type.name).toBe('ID!');
+    }
+  });
+
+  it('Query.node takes exactly one argument, `id: ID!`, and returns Node; Query.nodes is a plural identifying root field', () => {
+    const query = schema.getQueryType()!.getFields();
+    expect(typeString(query.node!.type)).toBe('Node');
+    expect(query.node!.args.map((arg) => [arg.name, typeString(arg.type)])).toEqual([['id', 'ID!']]);
+    expect(typeString(query.nodes!.type)).toBe('[Node]!');
+    expect(query.nodes!.args.map((arg) => [arg.name, typeString(arg.type)])).toEqual([['ids', '[ID!]!']]);
+  });
+
+  it('every field named `id`, on any object or interface, is an ID (never a list or another scalar)', () => {
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+      const id = type.getFields().id;
+      if (id) expect(typeString(id.type), type.name).toMatch(/^ID!?$/);
+    }
   });
 });
 

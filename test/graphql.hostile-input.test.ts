@@ -176,3 +176,65 @@ describe('numbers, types, empty and huge strings', () => {
     expect(await stored()).toEqual(before);
   });
 });
+
+describe('request envelopes', () => {
+  /** The answer to a raw request to /graphql, checked for leaks. */
+  async function send(path: string, init: RequestInit = {}) {
+    const response = await ctx.app.request(path, { ...init, headers: { 'x-api-key': tenant.apiKey, accept: 'application/json', ...init.headers } });
+    const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+    expectNoLeak(body);
+    return { status: response.status, body };
+  }
+  const query = encodeURIComponent('query($n: Int) { environmentResponses(first: $n) { edges { cursor } } }');
+
+  it('refuses variables or extensions that are not JSON, in a GET or a form-encoded POST, with a 400 naming the parameter', async () => {
+    for (const name of ['variables', 'extensions']) {
+      for (const text of ['not-json', '{', '{"n":', "{'n':1}", 'undefined', '[1,', '\u00a0']) {
+        const search = `query=${query}&${name}=${encodeURIComponent(text)}`;
+        for (const { status, body } of [
+          await send(`/graphql?${search}`),
+          await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search }),
+        ]) {
+          expect(status, `${name}=${text}`).toBe(400);
+          expect(body.errors, `${name}=${text}`).toEqual([{ message: `The "${name}" parameter must be a JSON object; it is not valid JSON.`, extensions: { code: 'BAD_REQUEST' } }]);
+        }
+      }
+    }
+  });
+
+  it('refuses variables or extensions that are JSON but not an object, in a URL, a form or a JSON body, with a 400', async () => {
+    for (const name of ['variables', 'extensions']) {
+      for (const value of [5, 'x', [], [1], true]) {
+        const search = `query=${query}&${name}=${encodeURIComponent(JSON.stringify(value))}`;
+        for (const { status, body } of [
+          await send(`/graphql?${search}`),
+          await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search }),
+          await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: decodeURIComponent(query), [name]: value }) }),
+        ]) {
+          expect(status, `${name}=${JSON.stringify(value)}`).toBe(400);
+          expect(body.errors![0]!.message).toMatch(new RegExp(`^Expected "${name}" param to be empty or an object, but given `));
+          expect(body.errors![0]!.extensions?.code).toBe('BAD_REQUEST');
+        }
+      }
+    }
+  });
+
+  it('runs GET and form-encoded operations whose variables are JSON objects, and checks their values like a body’s', async () => {
+    const search = `query=${query}&variables=${encodeURIComponent('{"n":2}')}&extensions=${encodeURIComponent('{}')}`;
+    for (const { status, body } of [
+      await send(`/graphql?${search}`),
+      await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search }),
+      // An empty parameter is an absent one (as yoga reads it).
+      await send(`/graphql?query=${query}&variables=&extensions=`),
+    ]) {
+      expect(status).toBe(200);
+      expect(body.errors).toBeUndefined();
+      expect(body.data).toEqual({ environmentResponses: { edges: [] } });
+    }
+    const wrongType = await send(`/graphql?query=${query}&variables=${encodeURIComponent('{"n":"two"}')}`);
+    expect(wrongType.body.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
+    const nul = await send(`/graphql?query=${query}&variables=${encodeURIComponent('{"n":"\\u0000"}')}`);
+    expect(nul.body.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(nul.body.errors![0]!.message).toContain('must not contain NUL');
+  });
+});

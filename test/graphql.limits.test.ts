@@ -42,6 +42,28 @@ describe('operation limits', () => {
     expect(deep.body.errors![0].message).toBe('Query depth limit of 3 exceeded, found 4.');
   });
 
+  it('refuses introspection deeper than the standard introspection query (15), which tools and GraphiQL send unrefused', async () => {
+    // An `ofType` chain, each level a single object: cheap to answer, but without a limit as deep as the parser allows.
+    const ofTypes = (n: number) => `{ __schema { types { ${'ofType { '.repeat(n)}name${' }'.repeat(n)} } } }`;
+    for (const [query, found] of [[ofTypes(60), 63], [ofTypes(13), 16], [`{ __type(name: "Form") { ${'ofType { '.repeat(60)}name${' }'.repeat(60)} } }`, 62]] as const) {
+      const deep = await graphql(ctx.app, query, {}, key);
+      expect(deep.body.data, query.slice(0, 60)).toBeUndefined();
+      expect(codes(deep.body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
+      expect(deep.body.errors![0].message).toMatch(new RegExp(`depth limit of (15|12) exceeded, found ${found}\\.$`));
+    }
+    expect((await graphql(ctx.app, ofTypes(12), {}, key)).body.errors).toBeUndefined();
+    // graphql-js's introspection query with every option (GraphiQL's, codegen's): 15 deep, its `ofType` chain 9.
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const introspection = await graphql(ctx.app, full, {}, key);
+    expect(introspection.body.errors).toBeUndefined();
+    expect(introspection.body.data.__schema.queryType.name).toBe('Query');
+    // GRAPHQL_MAX_DEPTH above 15 raises introspection's limit with it; an operation over the limit gets one error, not two.
+    expect((await graphql(withLimits({ maxDepth: 20 }), ofTypes(17), {}, key)).body.errors).toBeUndefined();
+    const both = await graphql(ctx.app, `{ __schema { types { name } } form(id: "x") { ${'sourceForm { '.repeat(16)}id${' }'.repeat(16)} } }`, {}, key);
+    expect(codes(both.body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
+    expect(both.body.errors![0].message).toBe('Query depth limit of 12 exceeded, found 18.');
+  });
+
   it('refuses more aliases than GRAPHQL_MAX_ALIASES with GRAPHQL_ALIAS_LIMIT', async () => {
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `f${i}: form(id: "none") { id }`).join(' ')} }`;
     const ok = await graphql(ctx.app, aliases(15), {}, key);

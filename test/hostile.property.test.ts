@@ -364,8 +364,8 @@ describe('GraphQL', () => {
   });
 
   const GRAPH = `query G($id: ID!, $ids: [ID!]!, $env: ID!, $forms: FormFilter, $email: String, $first: Int, $after: String, $summary: SummaryFilter, $responses: ResponseFilter) {
-    node(id: $id) { nodeId }
-    nodes(ids: $ids) { nodeId }
+    node(id: $id) { id }
+    nodes(ids: $ids) { id }
     environment(id: $env) {
       forms(filter: $forms, first: $first, after: $after) { edges { node { id summary(filter: $summary) { total } responses(filter: $responses, first: 3) { edges { node { id } } } } } }
       leads(filter: { email: $email }, first: $first, after: $after) { edges { node { id } } }

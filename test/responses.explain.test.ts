@@ -7,7 +7,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-import { decodeCursor, listingSql, type ListResponsesInput } from '../src/responses/responses.service.ts';
+import { decodeCursor } from '../src/keyset.ts';
+import { listingSql, type ListResponsesInput } from '../src/responses/responses.service.ts';
 import { createTenant, setupIsolatedTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead } from './factories.ts';
 

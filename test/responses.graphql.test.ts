@@ -49,21 +49,23 @@ async function environmentResponses(variables: Record<string, unknown>, headers:
   return graphql(ctx.app, ENVIRONMENT_RESPONSES, variables, headers);
 }
 
-/** Far more pages than any walk here needs: a connection that never ends fails the test instead of hanging it. */
-const MAX_PAGES = 1_000;
-
-/** Walks a connection by endCursor. */
-async function walkConnection(run: (after: string | null) => Promise<any>, between: () => Promise<void> = async () => {}) {
+/**
+ * Walks a connection by endCursor. The walk expects `rows` nodes, `first` a page, and may take the pages
+ * they fill and one more: a connection that goes on (a cursor that does not advance, a filter that lets
+ * other rows in) fails the test at once instead of paging on.
+ */
+async function walkConnection(run: (after: string | null) => Promise<any>, rows: number, first: number, between: () => Promise<void> = async () => {}) {
+  const maxPages = Math.max(1, Math.ceil(rows / first)) + 1;
   const seen: string[] = [];
   let after: string | null = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < maxPages; page++) {
     const connection = await run(after);
     seen.push(...nodeIds(connection));
     if (!connection.pageInfo.hasNextPage) return seen;
     after = connection.pageInfo.endCursor;
     await between();
   }
-  throw new Error(`the connection still had a next page after ${MAX_PAGES} pages`);
+  throw new Error(`the connection still had a next page after ${maxPages} pages of ${first} (expected ${rows} nodes, seen ${seen.length})`);
 }
 
 describe('formResponses', () => {
@@ -99,10 +101,12 @@ describe('formResponses', () => {
     const form = await createForm(ctx.db, a.environmentId);
     const timeline = await insertTimeline(ctx.db, { environmentId: a.environmentId, formId: form.id, count: 23, finished: (i) => i % 5 !== 1 });
     const completed = timeline.filter((r) => r.finished).map((r) => r.id);
-    const walked = await walkConnection(async (after) => (await formResponses({ formId: form.id, first: 4, after })).body.data.formResponses);
+    const walked = await walkConnection(async (after) => (await formResponses({ formId: form.id, first: 4, after })).body.data.formResponses, completed.length, 4);
     expect(walked).toEqual(completed);
     const all = await walkConnection(
       async (after) => (await formResponses({ formId: form.id, first: 100, after, filter: { returnPartials: true } })).body.data.formResponses,
+      timeline.length,
+      100,
     );
     expect(all).toEqual(timeline.map((r) => r.id));
   });
@@ -163,6 +167,8 @@ describe('environmentResponses', () => {
     );
     const walked = await walkConnection(
       async (after) => (await environmentResponses({ first: 7, after, filter: { returnPartials: true } }, key(mine))).body.data.environmentResponses,
+      myIds.length,
+      7,
     );
     expect(walked).toEqual(myIds);
     const theirCursor = (await environmentResponses({ first: 2 }, key(theirs))).body.data.environmentResponses.pageInfo.endCursor;
@@ -188,6 +194,8 @@ describe('environmentResponses', () => {
     const before = await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId: form.id, count: 17, newest: Date.now() - 10_000 });
     const walked = await walkConnection(
       async (after) => (await environmentResponses({ first: 3, after }, key(tenant))).body.data.environmentResponses,
+      before.length,
+      3,
       async () => void (await insertResponse(ctx.db, { environmentId: tenant.environmentId, formId: form.id })),
     );
     expect(walked).toEqual(before.map((r) => r.id));

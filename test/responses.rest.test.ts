@@ -10,6 +10,7 @@ import { print } from 'graphql';
 import { EnvironmentResponsesPageDocument } from '../src/graphql/generated/graphql.ts';
 import { ADMIN_TOKEN, createTenant, graphql, setupTestApp, type TestContext, type TestTenant } from './helpers.ts';
 import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline, sampleAnswers } from './factories.ts';
+import { readToEnd } from './streams.ts';
 
 let ctx: TestContext;
 let a: TestTenant;
@@ -29,16 +30,19 @@ async function get(query: string, apiKey: string | null = a.apiKey, headers: Rec
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
 
-/** Far more pages than any walk here needs: a listing that never ends fails the test instead of hanging it. */
-const MAX_PAGES = 1_000;
-
-/** Walks a paged listing by `nextCursor`; `between` runs after each page. */
-async function walk(query: string, apiKey: string, between: (page: number) => Promise<void> = async () => {}) {
+/**
+ * Walks a paged listing by `nextCursor`; `between` runs after each page. The walk expects `rows` rows
+ * and may take the pages they fill (`limit` a page) and one more: a listing that goes on (a cursor that
+ * does not advance, a filter that lets other rows in) fails the test at once instead of paging on.
+ */
+async function walk(query: string, apiKey: string, rows: number, between: (page: number) => Promise<void> = async () => {}) {
+  const size = Number(new URLSearchParams(query.slice(1)).get('limit'));
+  const maxPages = Math.max(1, Math.ceil(rows / size)) + 1;
   const seen: string[] = [];
   let cursor: string | null = null;
   let page = 0;
   do {
-    if (page === MAX_PAGES) throw new Error(`the listing still had a nextCursor after ${MAX_PAGES} pages`);
+    if (page === maxPages) throw new Error(`the listing still had a nextCursor after ${maxPages} pages of ${size} (expected ${rows} rows, seen ${seen.length})`);
     const sep = query.includes('?') ? '&' : '?';
     const res = await get(cursor === null ? query : `${query}${sep}after=${encodeURIComponent(cursor)}`, apiKey);
     expect(res.status).toBe(200);
@@ -196,7 +200,7 @@ describe('GET /api/v1/responses?formId= (one form)', () => {
     const third = await get(`?formId=${form.id}&after=${second.body.nextCursor}`);
     expect(ids(third.body)).toEqual(timeline.slice(20).map((r) => r.id));
     expect(third.body.nextCursor).toBeNull();
-    expect(await walk(`?formId=${form.id}&limit=3`, a.apiKey)).toEqual(timeline.map((r) => r.id));
+    expect(await walk(`?formId=${form.id}&limit=3`, a.apiKey, timeline.length)).toEqual(timeline.map((r) => r.id));
   });
 
   it('never returns more than 10 for one form: limit above 10 is a 400', async () => {
@@ -273,11 +277,8 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     // Stalled: the first page, a few batches to fill the queue (256 KB), and the key's lookup.
     const whileStalled = (await statements()) - before;
     expect(whileStalled).toBeLessThanOrEqual(10);
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
+    // ~400 bytes a response here: a stream that goes on past 1 KB a response fails instead of running on.
+    await readToEnd(reader, count * 1024, (chunk) => (text += decoder.decode(chunk, { stream: true })));
     expect(JSON.parse(text).data).toHaveLength(count);
     expect((await statements()) - before).toBeGreaterThanOrEqual(count / LISTING_BATCH_SIZE);
   });
@@ -288,7 +289,8 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     const tenant = await createTenant(ctx.db);
     const [f1, f2] = [await createForm(ctx.db, tenant.environmentId), await createForm(ctx.db, tenant.environmentId)];
     const lead = await createLead(ctx.db, tenant.environmentId);
-    await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [f1.id, f2.id], count: 100 + 2 * LISTING_BATCH_SIZE + 37, leadId: lead.id });
+    const bulk = 100 + 2 * LISTING_BATCH_SIZE + 37;
+    await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [f1.id, f2.id], count: bulk, leadId: lead.id });
     // Answers and metadata that could be written differently: non-ASCII, escapes, numbers, nesting; partial ones.
     const odd = { source: 'api' as const, userAgent: 'ünï "quoted" \\ \u2028', n: [1.5, -0, 1e21, 0.1], nested: { a: { b: [null, true] } } };
     await insertResponses(
@@ -320,7 +322,10 @@ describe('GET /api/v1/responses (the whole environment)', () => {
       expect(streamed.status).toBe(200);
       const pages: string[] = [];
       let cursor: string | null = null;
+      // Every row fits in this many pages of 100: a listing that goes on fails here instead of paging on.
+      const maxPages = Math.ceil((bulk + 150) / 100) + 1;
       do {
+        if (pages.length === maxPages) throw new Error(`${query}: still a nextCursor after ${maxPages} pages`);
         const sep = query === '' ? '?' : '&';
         const page = await get(`${query}${sep}limit=100${cursor === null ? '' : `&after=${cursor}`}`, tenant.apiKey);
         const items = dataText(page.text, true);
@@ -366,7 +371,8 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     expect(typeof first.body.nextCursor).toBe('string');
     const second = await get(`?limit=7&returnPartials=true&after=${first.body.nextCursor}`, env.apiKey);
     expect(ids(second.body)).toEqual(timeline.slice(7, 14).map((r) => r.id));
-    expect(await walk('?limit=50', env.apiKey)).toEqual(timeline.filter((r) => r.finished).map((r) => r.id));
+    const finished = timeline.filter((r) => r.finished).map((r) => r.id);
+    expect(await walk('?limit=50', env.apiKey, finished.length)).toEqual(finished);
     // 60 minutes before the newest: 54 after the cursor, one page.
     const last = await get(`?limit=100&returnPartials=true&after=${first.body.nextCursor}&since=2025-05-31T23:00:00Z`, env.apiKey);
     expect(ids(last.body)).toEqual(timeline.slice(7, 61).map((r) => r.id));
@@ -417,7 +423,7 @@ describe('cursors', () => {
     const form = await createForm(ctx.db, tenant.environmentId);
     const before = await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId: form.id, count: 40, newest: Date.now() - 60_000 });
     const arrived: string[] = [];
-    const seen = await walk('?limit=6', tenant.apiKey, async () => {
+    const seen = await walk('?limit=6', tenant.apiKey, before.length, async () => {
       // New responses keep arriving between pages (created now, newer than every cursor).
       arrived.push(...(await insertResponses(ctx.db, [{ environmentId: tenant.environmentId, formId: form.id }, { environmentId: tenant.environmentId, formId: form.id }])));
     });
@@ -425,7 +431,7 @@ describe('cursors', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.some((id) => arrived.includes(id))).toBe(false);
     // A new walk sees the newcomers first.
-    const again = await walk('?limit=100', tenant.apiKey);
+    const again = await walk('?limit=100', tenant.apiKey, before.length + arrived.length);
     expect(again.slice(0, arrived.length).sort()).toEqual([...arrived].sort());
     expect(again.slice(arrived.length)).toEqual(before.map((r) => r.id));
   });
@@ -443,8 +449,8 @@ describe('cursors', () => {
     ];
     await insertResponses(ctx.db, seeds.map((s) => ({ ...s, environmentId: tenant.environmentId, formId: form.id })));
     const expected = ['r-b', 'r-e', 'r-d', 'r-c', 'r-a', 'r-f'];
-    expect(await walk('?limit=1', tenant.apiKey)).toEqual(expected);
-    expect(await walk(`?formId=${form.id}&limit=2`, tenant.apiKey)).toEqual(expected);
+    expect(await walk('?limit=1', tenant.apiKey, expected.length)).toEqual(expected);
+    expect(await walk(`?formId=${form.id}&limit=2`, tenant.apiKey, expected.length)).toEqual(expected);
   });
 });
 

@@ -1,7 +1,7 @@
 /** The audit log in GraphQL: `auditLog`, an environment's entries newest first, with cursors. */
 import { builder } from '../graphql/builder.ts';
 import { environmentFor } from '../events/webhooks.graphql.ts';
-import { checkPageArgs, keysetConnection } from '../graph/graph.graphql.ts';
+import { checkPageArgs, keysetConnection } from '../graphql/pagination.ts';
 import { listAudit, type ListedAuditEntry } from './audit.service.ts';
 
 const AuditEntryRef = builder.objectRef<ListedAuditEntry>('AuditEntry').implement({
@@ -42,7 +42,8 @@ builder.queryField('auditLog', (t) =>
     resolve: async (_, args, ctx) => {
       const environmentId = environmentFor(ctx, args.environmentId);
       const { first, after } = checkPageArgs(args);
-      return keysetConnection(await listAudit(ctx.db, { environmentId, after, limit: first }), after !== undefined);
+      const page = await listAudit(ctx.db, { environmentId, after, limit: first });
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
 );

@@ -3,12 +3,12 @@
  * transaction where the action has one, so the entry commits with the change. Entries name ids and
  * counts only: never a secret, an e-mail address, an IP or an answer.
  */
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Principal } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
-import { microsOf, type ListCursor, type Page } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
+import { afterPosition, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 
 /** Every action the log records. */
 export const AUDIT_ACTIONS = [
@@ -73,17 +73,17 @@ export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void>
 const listedColumns = { ...getTableColumns(auditLog), position: microsOf(auditLog.createdAt).as('position') };
 
 /** One keyset page of an environment's entries, newest first (an index scan of audit_log_environment_created_idx). */
-export async function listAudit(db: Db, input: { environmentId: string; after?: ListCursor | undefined; limit: number }): Promise<Page<ListedAuditEntry>> {
+export async function listAudit(db: Db, input: { environmentId: string; after?: KeysetPosition | undefined; limit: number }): Promise<Page<ListedAuditEntry>> {
   const rows = await db
     .select(listedColumns)
     .from(auditLog)
     .where(
       and(
         eq(auditLog.environmentId, input.environmentId),
-        input.after === undefined ? undefined : sql`(${auditLog.createdAt}, ${auditLog.id}) < (${input.after.createdAt}::timestamptz, ${input.after.id})`,
+        afterPosition(auditLog.createdAt, auditLog.id, input.after),
       ),
     )
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .orderBy(...newestFirst(auditLog.createdAt, auditLog.id))
     .limit(input.limit + 1);
-  return { hasNextPage: rows.length > input.limit, rows: rows.slice(0, input.limit) };
+  return pageOf(rows, input.limit);
 }

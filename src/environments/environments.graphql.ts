@@ -2,13 +2,13 @@
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { createApiKey, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
 import { builder } from '../graphql/builder.ts';
+import { NodeRef } from '../graphql/node.ts';
 import { notFound } from '../errors.ts';
 import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
 /** Loaded by id through the request's dataloader, which answers only the caller's own environment (any for the admin token). */
-export const EnvironmentRef = builder.loadableNodeRef('Environment', {
-  id: { resolve: (environment: Environment) => environment.id },
+export const EnvironmentRef = builder.loadableObjectRef<Environment | null, string, string, Environment>('Environment', {
   load: (ids: string[], ctx) => loadEnvironments(ctx.db, readScope(ctx.principal), ids),
 });
 const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').implement({
@@ -23,8 +23,8 @@ const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').impl
 
 EnvironmentRef.implement({
   description: 'A tenant. Its id is the Site ID used in API paths.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     turnstile: t.field({ type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
@@ -53,12 +53,12 @@ interface ApiKeyRecord {
 }
 
 /** Never carries the secret or its hash; loaded only within the caller's environment (any for the admin token). */
-export const ApiKeyRef = builder.loadableNodeRef('ApiKey', {
-  id: { resolve: (key: ApiKeyRecord) => key.id },
+export const ApiKeyRef = builder.loadableObjectRef<ApiKeyRecord | null, string, string, ApiKeyRecord>('ApiKey', {
   load: (ids: string[], ctx) => loadApiKeys(ctx.db, readScope(ctx.principal), ids),
 });
 ApiKeyRef.implement({
   description: 'An API key. Its secret is shown only once, by createApiKey.',
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Public prefix of the key; use it to revoke the key.' }),
     prefix: t.string({ description: 'How the key starts (`fl_<id>_`): recognise a key without seeing its secret.', resolve: (key) => `fl_${key.id}_` }),

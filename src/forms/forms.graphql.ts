@@ -9,6 +9,7 @@ import { ComponentUnion } from '../components/components.graphql.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
+import { NodeRef } from '../graphql/node.ts';
 import type { StoredStep } from '../components/content.ts';
 import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
@@ -103,14 +104,13 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
  * Loaded by id through the request's dataloader (node lookups, `sourceForm`, a response's `form`), which
  * answers only live forms of the caller's environment (any environment for the admin token).
  */
-export const FormRef = builder.loadableNodeRef('Form', {
-  id: { resolve: (form: Form) => form.id },
+export const FormRef = builder.loadableObjectRef<Form | null, string, string, Form>('Form', {
   load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids),
 });
 FormRef.implement({
   description: 'A form: its steps, theme and public url.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
     environmentId: t.exposeID('environmentId'),
     name: t.exposeString('name'),
     status: t.field({ type: FormStatusEnum, resolve: (form) => form.status }),

@@ -1,6 +1,6 @@
 /** Forms: import templates, generate published forms from them, read and soft-delete. */
-import { and, desc, eq, getTableColumns, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, getTableColumns, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { forms, type FormStatus } from '../db/schema.ts';
@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
+import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
 import { inheritTheme, type Theme } from './theme.ts';
 
@@ -152,16 +153,6 @@ export async function deleteForm(db: Db, environmentId: string, id: string): Pro
 
 // ---------------------------------------------------------------- the graph: lookups and listings
 
-/** A keyset position in a newest-first listing: `created_at` to the microsecond, and the id. */
-export interface ListCursor {
-  createdAt: string;
-  id: string;
-}
-
-/** `created_at` of `column`'s table to the microsecond, as the listings' cursors carry it. */
-export const microsOf = (column: AnyPgColumn) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 export type ListedForm = Form & { position: string };
 
 const formColumns = { ...getTableColumns(forms), position: microsOf(forms.createdAt).as('position') };
@@ -183,34 +174,27 @@ export interface FormListFilter {
   nameContains?: string | undefined;
 }
 
-export interface Page<T> {
-  rows: T[];
-  hasNextPage: boolean;
-}
-
-const pageOf = <T>(rows: T[], limit: number): Page<T> => ({ hasNextPage: rows.length > limit, rows: rows.slice(0, limit) });
-
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
-function formFilterConditions(filter: FormListFilter, after: ListCursor | undefined): (SQL | undefined)[] {
+function formFilterConditions(filter: FormListFilter, after: KeysetPosition | undefined): (SQL | undefined)[] {
   return [
     isNull(forms.deletedAt),
     filter.status === undefined ? undefined : eq(forms.status, filter.status),
     filter.nameContains === undefined ? undefined : ilike(forms.name, likePattern(filter.nameContains)),
-    after === undefined ? undefined : sql`(${forms.createdAt}, ${forms.id}) < (${after.createdAt}::timestamptz, ${after.id})`,
+    afterPosition(forms.createdAt, forms.id, after),
   ];
 }
 
 /** An environment's live forms, newest first, one keyset page (the forms_environment_created_idx order). */
 export async function listForms(
   db: Db,
-  input: { environmentId: string; filter: FormListFilter; after?: ListCursor | undefined; limit: number },
+  input: { environmentId: string; filter: FormListFilter; after?: KeysetPosition | undefined; limit: number },
 ): Promise<Page<ListedForm>> {
   const rows = await db
     .select(formColumns)
     .from(forms)
     .where(and(eq(forms.environmentId, input.environmentId), ...formFilterConditions(input.filter, input.after)))
-    .orderBy(desc(forms.createdAt), desc(forms.id))
+    .orderBy(...newestFirst(forms.createdAt, forms.id))
     .limit(input.limit + 1);
   return pageOf(rows, input.limit);
 }
@@ -222,7 +206,7 @@ export async function listForms(
 export async function generatedFormPages(
   db: Db,
   sourceIds: readonly string[],
-  input: { filter: FormListFilter; after?: ListCursor | undefined; limit: number },
+  input: { filter: FormListFilter; after?: KeysetPosition | undefined; limit: number },
 ): Promise<Page<ListedForm>[]> {
   if (sourceIds.length === 0) return [];
   const source = alias(forms, 'source');
@@ -230,7 +214,7 @@ export async function generatedFormPages(
     .select(formColumns)
     .from(forms)
     .where(and(eq(forms.sourceFormId, source.id), eq(forms.environmentId, source.environmentId), ...formFilterConditions(input.filter, input.after)))
-    .orderBy(desc(forms.createdAt), desc(forms.id))
+    .orderBy(...newestFirst(forms.createdAt, forms.id))
     .limit(input.limit + 1)
     .as('generated');
   const rows = await db
@@ -239,23 +223,6 @@ export async function generatedFormPages(
     .crossJoinLateral(page)
     .where(inArray(source.id, [...sourceIds]));
   return groupPages(sourceIds, rows, (row) => row.sourceId, (row) => row.form as unknown as ListedForm, input.limit);
-}
-
-/** The columns of a (lateral) subquery, selected under the names they had inside it. */
-export function fieldsOf<K extends string>(subquery: object, columns: Record<K, unknown>): Record<K, AnyPgColumn> {
-  return Object.fromEntries(Object.keys(columns).map((key) => [key, (subquery as Record<string, AnyPgColumn>)[key]])) as Record<K, AnyPgColumn>;
-}
-
-/** Splits one statement's rows into a page per parent, in the parents' order (rows arrive in listing order per parent). */
-export function groupPages<R, T>(parentIds: readonly string[], rows: R[], parentOf: (row: R) => string, item: (row: R) => T, limit: number): Page<T>[] {
-  const byParent = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = parentOf(row);
-    let list = byParent.get(key);
-    if (!list) byParent.set(key, (list = []));
-    list.push(item(row));
-  }
-  return parentIds.map((id) => pageOf(byParent.get(id) ?? [], limit));
 }
 
 /**

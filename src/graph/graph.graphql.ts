@@ -11,14 +11,15 @@
  * parents at one path of the query are answered by one statement (a lateral keyset scan per parent).
  * Summaries use request-scoped DataLoaders, one statement per part for all forms at a path.
  */
+import { brandWithType } from '@pothos/core';
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
 import { listApiKeys, readScope, type Principal } from '../auth/auth.service.ts';
 import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
 import type { Environment } from '../environments/environments.service.ts';
-import { invalidInput } from '../errors.ts';
 import type { FieldError } from '../forms/components.ts';
 import { FormRef, FormStatusEnum } from '../forms/forms.graphql.ts';
-import { generatedFormPages, listForms, type Form, type ListedForm, type Page } from '../forms/forms.service.ts';
+import { generatedFormPages, listForms, type Form } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { LeadRef } from '../leads/leads.graphql.ts';
@@ -29,56 +30,15 @@ import {
   FormResponseRef,
   listingComplexity,
   resolveListing,
-  responseConnection,
   ResponseDateFieldEnum,
   ResponseFilterInput,
   ROW_COST,
 } from '../responses/responses.graphql.ts';
-import { decodeCursor, encodeCursor, FORM_PAGE_SIZE, MAX_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
+import { FORM_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
+import { NodeRef } from '../graphql/node.ts';
+import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
 import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from '../responses/summary.service.ts';
-
-// ---------------------------------------------------------------- keyset connections
-
-const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
-
-interface PageArgs {
-  first?: number | null;
-  after?: string | null;
-}
-
-/** `first` (1..100, default 10) and `after` checked; BAD_USER_INPUT lists every problem. */
-export function checkPageArgs(args: PageArgs, errors: FieldError[] = []) {
-  const first = args.first ?? FORM_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
-  const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
-  if (args.after !== null && args.after !== undefined && !after) errors.push({ message: 'after is not a valid cursor', path: ['after'] });
-  if (errors.length > 0) throw invalidArguments(errors);
-  return { first, after };
-}
-
-/** A newest-first keyset page as a Relay connection. */
-export function keysetConnection<T extends { id: string; position: string }>(page: Page<T>, hasPrevious: boolean) {
-  const cursor = (row: T) => encodeCursor({ createdAt: row.position, id: row.id });
-  return {
-    edges: page.rows.map((node) => ({
-      node,
-      get cursor() {
-        return cursor(node);
-      },
-    })),
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: hasPrevious,
-      get startCursor() {
-        return page.rows[0] ? cursor(page.rows[0]) : null;
-      },
-      get endCursor() {
-        const last = page.rows.at(-1);
-        return last ? cursor(last) : null;
-      },
-    },
-  };
-}
 
 /** The cost of a page of `first` rows (ROW_COST each), its selection counting once per row. */
 const pageComplexity = (args: { first?: number | null }) => listingComplexity(args);
@@ -185,7 +145,7 @@ function loadResponsePages(kind: 'form' | 'lead') {
   return async (parentIds: string[], ctx: GraphQLContext, args: Parameters<typeof checkListingArgs>[0]) => {
     const { first, after, filter } = checkListingArgs(args);
     const pages = await responsePagesByParent(ctx.db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first });
-    return pages.map((page) => responseConnection(page, after !== undefined));
+    return pages.map((page) => keysetConnection(page.responses, page.hasNextPage, after !== undefined));
   };
 }
 
@@ -204,7 +164,7 @@ builder.objectFields(EnvironmentRef, (t) => ({
       const filter = formFilterOf(args.filter, errors);
       const { first, after } = checkPageArgs(args, errors);
       const page = await listForms(ctx.db, { environmentId: environment.id, filter, after, limit: first });
-      return keysetConnection(page, after !== undefined);
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
   apiKeys: t.field({
@@ -228,7 +188,7 @@ builder.objectFields(EnvironmentRef, (t) => ({
       if (email !== undefined && email.length > 320) errors.push({ message: 'email must be at most 320 characters', path: ['filter', 'email'] });
       const { first, after } = checkPageArgs(args, errors);
       const page = await listLeads(ctx.db, { environmentId: environment.id, email, after, limit: first });
-      return keysetConnection(page, after !== undefined);
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
   responses: t.field({
@@ -274,7 +234,7 @@ builder.objectFields(FormRef, (t) => ({
       const { first, after } = checkPageArgs(args, errors);
       // The parents were loaded within the caller's scope, and a generated form shares its template's environment.
       const pages = await generatedFormPages(ctx.db, formIds, { filter, after, limit: first });
-      return pages.map((page) => keysetConnection<ListedForm>(page, after !== undefined));
+      return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
     },
     resolve: (form) => form.id,
   }),
@@ -319,6 +279,95 @@ builder.objectFields(FormResponseRef, (t) => ({
   form: t.field({ type: FormRef, nullable: true, description: 'The form answered; null once it is deleted.', resolve: (response) => response.formId }),
   lead: t.field({ type: LeadRef, nullable: true, description: 'The respondent.', resolve: (response) => response.leadId }),
 }));
+
+// ---------------------------------------------------------------- node and nodes
+
+/** Most ids one `nodes` call takes. */
+export const MAX_NODES = 100;
+
+/**
+ * The types implementing Node, in the order a lookup tries them, each with its loader (request-scoped,
+ * one statement for all the ids of a request; it answers only the caller's rows, any for the admin token).
+ */
+const NODE_TYPES = [
+  ['Environment', EnvironmentRef],
+  ['Form', FormRef],
+  ['FormResponse', FormResponseRef],
+  ['Lead', LeadRef],
+  ['ApiKey', ApiKeyRef],
+] as const;
+type NodeTypename = (typeof NODE_TYPES)[number][0];
+
+/** The type and id of a former global id (`nodeId`: base64 of `Type:id`), if `id` is one of a Node type. */
+function formerGlobalId(id: string): { typename: NodeTypename; id: string } | undefined {
+  try {
+    const decoded = decodeGlobalID(id);
+    const type = NODE_TYPES.find(([typename]) => typename === decoded.typename);
+    return type ? { typename: type[0], id: decoded.id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The objects `node`/`nodes` answer for ids, in order (null where none). `Node.id` is each type's own
+ * id, so an id names no type: it is looked up as every Node type (the loaders batch all of them) and the
+ * first type holding it answers. Ids are random (119 bits), so only an environment given a chosen Site
+ * ID could repeat another object's id; the environment is tried first. A former global id resolves as
+ * its type only.
+ */
+async function lookUpNodes(ctx: GraphQLContext, ids: readonly string[]): Promise<unknown[]> {
+  readScope(ctx.principal); // anonymous callers: UNAUTHENTICATED, before any lookup
+  const typeOf = (typename: NodeTypename) => NODE_TYPES.find(([name]) => name === typename)![1];
+  return Promise.all(
+    ids.map(async (id) => {
+      const former = formerGlobalId(id);
+      const candidates = [...NODE_TYPES.map(([typename]) => ({ typename, id })), ...(former ? [former] : [])].map(({ typename, id }) => ({ ref: typeOf(typename), id }));
+      const found = await Promise.all(candidates.map(({ ref, id }) => (ref.getDataloader(ctx) as DataLoader<string, object | null>).load(id)));
+      const at = found.findIndex((object) => object !== null && object !== undefined);
+      if (at < 0) return null;
+      // The object's type, for the Node interface to resolve (as the object was loaded as, not guessed).
+      brandWithType(found[at], candidates[at]!.ref);
+      return found[at];
+    }),
+  );
+}
+
+builder.queryFields((t) => ({
+  node: t.field({
+    type: NodeRef,
+    nullable: true,
+    description: 'Any object implementing Node, by its `id`; null when the id names no object the caller may see.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, ctx) => (await lookUpNodes(ctx, [String(id)]))[0] as { id: string } | null,
+  }),
+  nodes: t.field({
+    type: [NodeRef],
+    nullable: { list: false, items: true },
+    description: `Objects by their ids, in order; null for each id that names no object the caller may see. At most ${MAX_NODES} ids.`,
+    args: { ids: t.arg.idList({ required: true }) },
+    complexity: (args) => ({ field: 1 + Math.min(args.ids.length, MAX_NODES) * 5, multiplier: Math.min(args.ids.length, MAX_NODES) }),
+    resolve: (_, { ids }, ctx) => {
+      if (ids.length > MAX_NODES) throw invalidArguments([{ message: `At most ${MAX_NODES} ids`, path: ['ids'] }]);
+      return lookUpNodes(ctx, ids.map(String)) as Promise<({ id: string } | null)[]>;
+    },
+  }),
+}));
+
+/**
+ * `nodeId`, the global id `node(id:)` took before it took `id`: base64 of `Type:id`. Kept, deprecated,
+ * for clients that stored one; `node(id:)` still resolves it.
+ */
+const formerNodeId = (typename: NodeTypename) => ({
+  type: 'ID' as const,
+  deprecationReason: 'Use `id`: `node(id:)` and `nodes(ids:)` take it.',
+  resolve: (object: { id: string }) => encodeGlobalID(typename, object.id),
+});
+builder.objectField(EnvironmentRef, 'nodeId', (t) => t.field(formerNodeId('Environment')));
+builder.objectField(ApiKeyRef, 'nodeId', (t) => t.field(formerNodeId('ApiKey')));
+builder.objectField(FormRef, 'nodeId', (t) => t.field(formerNodeId('Form')));
+builder.objectField(FormResponseRef, 'nodeId', (t) => t.field(formerNodeId('FormResponse')));
+builder.objectField(LeadRef, 'nodeId', (t) => t.field(formerNodeId('Lead')));
 
 // ---------------------------------------------------------------- summaries
 

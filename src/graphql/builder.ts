@@ -2,18 +2,12 @@
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
-import RelayPlugin, { decodeGlobalID } from '@pothos/plugin-relay';
+import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLScalarType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { readScope } from '../auth/auth.service.ts';
 import { invalidInput } from '../errors.ts';
 import type { GraphQLContext } from './context.ts';
-
-/** The types `node`/`nodes` resolve; every one of them checks the caller's environment when it loads. */
-const NODE_TYPENAMES = new Set(['Environment', 'ApiKey', 'Form', 'FormResponse', 'Lead']);
-/** Most ids one `nodes` call takes. */
-export const MAX_NODES = 100;
 
 type PathSegment = PropertyKey | { key: PropertyKey };
 
@@ -36,36 +30,10 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    // Every type keeps `id` as its database id (the REST contract's and the existing queries' ids);
-    // the Relay global id (for `node`/`nodes`) is `nodeId`.
-    idFieldName: 'nodeId',
-    idFieldOptions: { description: 'Global id of this object, for `node(id:)` and `nodes(ids:)`.' },
-    // A malformed global id is treated like an unknown one (null), not as an error that tells them apart.
-    decodeGlobalID: (globalID: string) => {
-      try {
-        return decodeGlobalID(globalID);
-      } catch {
-        return { typename: '', id: '' };
-      }
-    },
-    nodeQueryOptions: {
-      description: "Any object by its global id (`nodeId`); null when it does not exist or is not the caller's to see.",
-      resolve: (_root, args, context, _info, resolveNode) => {
-        readScope(context.principal); // anonymous callers: UNAUTHENTICATED, before any lookup
-        return NODE_TYPENAMES.has(args.id.typename) ? resolveNode(args.id) : null;
-      },
-    },
-    nodesQueryOptions: {
-      description: `Objects by their global ids, in order; null for each that does not exist or is not the caller's to see. At most ${MAX_NODES} ids.`,
-      complexity: (args: { ids: readonly unknown[] }) => ({ field: 1 + Math.min(args.ids.length, MAX_NODES) * 5, multiplier: Math.min(args.ids.length, MAX_NODES) }),
-      resolve: (_root, args, context, _info, resolveNodes) => {
-        readScope(context.principal);
-        if (args.ids.length > MAX_NODES) throw invalidInput([{ message: `At most ${MAX_NODES} ids`, path: ['ids'] }], 'Invalid arguments');
-        // resolveNodes reads args.ids: unknown types become null entries, which it skips.
-        (args as { ids: unknown[] }).ids = args.ids.map((id) => (id && NODE_TYPENAMES.has(id.typename) ? id : null));
-        return resolveNodes(args.ids);
-      },
-    },
+    // The plugin's connections are used; its Node interface and node/nodes fields are not (their id
+    // field is a base64 global id resolved asynchronously): graphql/node.ts and graph/graph.graphql.ts.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
     // A connection's `first` already sizes its page: its edges don't multiply again.
     edgesFieldOptions: { complexity: { field: 1, multiplier: 1 } },
   },

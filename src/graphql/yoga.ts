@@ -6,9 +6,10 @@ import type { Db } from '../db/client.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
 import type { GraphQLContext } from './context.ts';
-import { maskGraphQLError } from './errors.ts';
+import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
+import { searchParamsParserPlugin } from './http.ts';
 import { rawJsonResultsPlugin } from './raw-json.ts';
 import { schema } from './schema.ts';
 
@@ -66,7 +67,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
+    plugins: [graphiqlPlugin(), searchParamsParserPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
     context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, request }) => ({
       db,
       principal,
@@ -94,7 +95,17 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       debug: (...args) => logger.debug(args.join(' ')),
       info: (...args) => logger.info(args.join(' ')),
       warn: (...args) => logger.warn(args.join(' ')),
-      error: (...args) => logger.error(args.join(' ')),
+      // yoga logs every error its masking replaced, and an expected error (BAD_USER_INPUT, NOT_FOUND, …)
+      // is replaced by its GraphQL face (errors.ts): those are the caller's mistakes, not the server's.
+      // Unexpected ones are logged with their stack by maskError above; a lost database stays an error.
+      error: (...args) => {
+        const expected = args.every((arg) => {
+          const known = appErrorOf(arg);
+          return known !== undefined && known.code !== 'UNAVAILABLE';
+        });
+        if (expected) logger.debug(args.join(' '));
+        else logger.error(args.join(' '));
+      },
     },
   });
 }

@@ -10,12 +10,12 @@
  *
  * Every function takes the caller's transaction.
  */
-import { and, desc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { leadFormStats, leads } from '../db/schema.ts';
-import { microsOf, type ListCursor, type Page } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
+import { afterPosition, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import { preparedQuery } from '../db/prepared.ts';
 
 export type Lead = typeof leads.$inferSelect;
@@ -195,7 +195,7 @@ export async function loadLeads(db: Db, scope: string | null, ids: readonly stri
 /** An environment's leads, newest first, one keyset page; `email` matches exactly (case-insensitively). */
 export async function listLeads(
   db: Db,
-  input: { environmentId: string; email?: string | undefined; after?: ListCursor | undefined; limit: number },
+  input: { environmentId: string; email?: string | undefined; after?: KeysetPosition | undefined; limit: number },
 ): Promise<Page<ListedLead>> {
   const rows = await db
     .select(leadColumns)
@@ -204,10 +204,10 @@ export async function listLeads(
       and(
         eq(leads.environmentId, input.environmentId),
         input.email === undefined ? undefined : eq(leads.email, normaliseEmail(input.email)),
-        input.after === undefined ? undefined : sql`(${leads.createdAt}, ${leads.id}) < (${input.after.createdAt}::timestamptz, ${input.after.id})`,
+        afterPosition(leads.createdAt, leads.id, input.after),
       ),
     )
-    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .orderBy(...newestFirst(leads.createdAt, leads.id))
     .limit(input.limit + 1);
-  return { hasNextPage: rows.length > input.limit, rows: rows.slice(0, input.limit) };
+  return pageOf(rows, input.limit);
 }

@@ -5,7 +5,8 @@
  *
  * Every refusal is a GraphQL error with its own `extensions.code`:
  * - GRAPHQL_TOKEN_LIMIT, GRAPHQL_DEPTH_LIMIT, GRAPHQL_ALIAS_LIMIT, GRAPHQL_DIRECTIVE_LIMIT: GraphQL Armor's
- *   plugins (tokens while parsing, the others while validating);
+ *   plugins (tokens while parsing, the others while validating); introspection has a depth limit of its
+ *   own (INTROSPECTION_MAX_DEPTH);
  * - GRAPHQL_COST_LIMIT: @pothos/plugin-complexity's validation rule over the costs the schema declares
  *   (a field costs 1; a connection's selection counts `first` times, from a literal, a variable or the
  *   default; other lists once), so a request is measured with its variables before anything runs;
@@ -13,7 +14,7 @@
  *   and variable values graphql-js cannot coerce.
  */
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createComplexityRule } from '@pothos/plugin-complexity';
@@ -53,12 +54,29 @@ function limitError(code: LimitCode, message: string): GraphQLError {
 const armorMessage = (error: GraphQLError) => error.message.replace(/^Syntax Error:\s*/, '');
 
 /** Armor's callbacks: report the refusal with its own code instead of Armor's uncoded error. */
-function reportAs(code: LimitCode) {
+function reportAs(code: LimitCode, onReported?: (context: ValidationContext) => void) {
   return {
     propagateOnRejection: false,
-    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(limitError(code, armorMessage(error)))],
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) => {
+        if (!context) return;
+        context.reportError(limitError(code, armorMessage(error)));
+        onReported?.(context);
+      },
+    ],
   };
 }
+
+/**
+ * The depth limit of introspection. Armor's depth limit leaves `__schema` out (its `ignoreIntrospection`),
+ * as the standard introspection query is deeper than operations need to be: graphql-js's
+ * `getIntrospectionQuery`, which GraphiQL, codegen and most tools send, is 15 deep (its `ofType` chain
+ * 9). Left out entirely, an `ofType` chain could go as deep as the parser allows. So every operation is
+ * also measured whole, introspection included, against the larger of this and GRAPHQL_MAX_DEPTH: only
+ * introspection can fail this measure alone. (graphql-js's own MaxIntrospectionDepthRule bounds the
+ * nesting of introspection lists — `fields { type { fields …` — which multiply an answer's size.)
+ */
+export const INTROSPECTION_MAX_DEPTH = 15;
 
 function badInput(message: string, path: Path, nodes?: ASTNode[]): GraphQLError {
   return new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', errors: [{ message, path }] } });
@@ -379,6 +397,28 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
     },
   };
 
+  /** Validations whose operation the depth limit refused already: the introspection limit adds no second error. */
+  const refusedDeep = new WeakSet<ValidationContext>();
+  const wholeDepthLimit = Math.max(maxDepth, INTROSPECTION_MAX_DEPTH);
+  const introspectionDepth: Plugin<LimitContext> = {
+    onValidate({ addValidationRule }) {
+      addValidationRule(
+        maxDepthRule({
+          n: wholeDepthLimit,
+          ignoreIntrospection: false,
+          flattenFragments: true,
+          propagateOnRejection: false,
+          onReject: [
+            (context, error) => {
+              if (!context || refusedDeep.has(context)) return;
+              context.reportError(limitError('GRAPHQL_DEPTH_LIMIT', armorMessage(error).replace(/^Query depth/, 'Introspection depth')));
+            },
+          ],
+        }),
+      );
+    },
+  };
+
   return [
     maxTokensPlugin({
       n: maxTokens,
@@ -388,7 +428,8 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
         },
       ],
     }) as Plugin<LimitContext>,
-    maxDepthPlugin({ n: maxDepth, flattenFragments: true, ...reportAs('GRAPHQL_DEPTH_LIMIT') }) as Plugin<LimitContext>,
+    maxDepthPlugin({ n: maxDepth, flattenFragments: true, ...reportAs('GRAPHQL_DEPTH_LIMIT', (context) => refusedDeep.add(context)) }) as Plugin<LimitContext>,
+    introspectionDepth,
     maxAliasesPlugin({ n: maxAliases, ...reportAs('GRAPHQL_ALIAS_LIMIT') }) as Plugin<LimitContext>,
     maxDirectivesPlugin({ n: maxDirectives, ...reportAs('GRAPHQL_DIRECTIVE_LIMIT') }) as Plugin<LimitContext>,
     hostileInput,

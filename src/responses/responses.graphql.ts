@@ -5,21 +5,21 @@
  * component modules, components.graphql.ts).
  */
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
 import type { FieldError } from '../components/content.ts';
 import { builder } from '../graphql/builder.ts';
+import { NodeRef } from '../graphql/node.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
+import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
 import {
-  cursorOf,
-  decodeCursor,
   FORM_PAGE_SIZE,
   isListableInstant,
   listResponses,
   listResponseTexts,
   loadResponses,
-  MAX_PAGE_SIZE,
   type ListedResponse,
   type ResponseDateField,
   type StreamedResponse,
@@ -57,14 +57,13 @@ type ResponseSource = ListedResponse | StreamedResponse;
 const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 'string' ? (JSON.parse(r.data) as ResponseAnswer[]) : r.data);
 
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
-export const FormResponseRef = builder.loadableNodeRef('FormResponse', {
-  id: { resolve: (response: ResponseSource) => response.id },
+export const FormResponseRef = builder.loadableObjectRef<ResponseSource | null, string, string, ResponseSource>('FormResponse', {
   load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids),
 });
 FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),
@@ -124,8 +123,6 @@ export interface ListingArgs {
   after?: string | null;
 }
 
-export const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
-
 /** The environment the caller reads: its API key's, or (admin token) the one it names. */
 function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environmentId']): string {
   const named = environmentId === null || environmentId === undefined ? undefined : String(environmentId);
@@ -141,17 +138,13 @@ function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environm
 /** A listing's arguments checked (BAD_USER_INPUT listing every problem): page size, cursor, filter. */
 export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
-  const first = args.first ?? FORM_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
-  const after = args.after === null || args.after === undefined ? undefined : decodeCursor(args.after);
-  if (args.after !== null && args.after !== undefined && !after) errors.push({ message: 'after is not a valid cursor', path: ['after'] });
   const filter = args.filter ?? {};
   for (const bound of ['since', 'until'] as const) {
     const date = filter[bound];
     if (date && !isListableInstant(date)) errors.push({ message: `${bound} must be between years 0001 and 9999 (UTC)`, path: ['filter', bound] });
   }
   if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
-  if (errors.length > 0) throw invalidArguments(errors);
+  const { first, after } = checkPageArgs(args, errors, FORM_PAGE_SIZE);
   return {
     first,
     after,
@@ -171,33 +164,9 @@ export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, for
   // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.
   const page = await (ctx.rawJson ? listResponseTexts(ctx.db, input) : listResponses(ctx.db, input));
   if (!page) throw notFound('Form not found');
-  return responseConnection(page, after !== undefined);
+  return keysetConnection<ResponseSource>(page.responses, page.hasNextPage, after !== undefined);
 }
 
-/** A page as a connection; cursors are encoded only when a client selects them. */
-export function responseConnection(page: { responses: ResponseSource[]; hasNextPage: boolean }, hasPrevious: boolean) {
-  const edges = page.responses.map((node) => ({
-    node,
-    get cursor() {
-      return cursorOf(node);
-    },
-  }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: hasPrevious,
-      get startCursor() {
-        const first = page.responses[0];
-        return first ? cursorOf(first) : null;
-      },
-      get endCursor() {
-        const last = page.responses.at(-1);
-        return last ? cursorOf(last) : null;
-      },
-    },
-  };
-}
 
 /**
  * Cost of a page (the /graphql cost limit): every response it may hold (`first`, or its default) is read

@@ -5,23 +5,19 @@
  * Every query filters by the caller's environment. Ordering is `created_at DESC, id DESC`, which the
  * listing indexes of db/schema.ts match column for column (NULLS FIRST included), so both listings
  * are index scans that stop after `limit + 1` rows at any table size. Pages continue from a cursor
- * with a row comparison `(created_at, id) < (cursor)` — the index seeks to it — never with OFFSET.
- *
- * Cursors carry `created_at` with PostgreSQL's full microsecond precision (read as text), since a
- * JavaScript Date keeps only milliseconds and two responses may share a millisecond.
+ * with a row comparison `(created_at, id) < (cursor)` — the index seeks to it — never with OFFSET
+ * (cursors and positions: src/keyset.ts).
  */
 import { and, asc, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { forEachRow, preparedQuery } from '../db/prepared.ts';
 import { notFound } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
-import { fieldsOf, findForm, groupPages } from '../forms/forms.service.ts';
+import { findForm } from '../forms/forms.service.ts';
+import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, type KeysetPosition } from '../keyset.ts';
 import type { ResponseRecord } from './model.ts';
 
-/** Largest page a caller may ask for (GraphQL `first`, REST `limit`). */
-export const MAX_PAGE_SIZE = 100;
 /** Responses per request of the per-form listing: the 10 most recent, as the v1 contract has it. */
 export const FORM_PAGE_SIZE = 10;
 
@@ -39,18 +35,11 @@ export interface ResponseFilter {
   dateField?: ResponseDateField;
 }
 
-/** A position in the listing order: the last row a page returned. */
-export interface ResponseCursor {
-  /** `created_at` as ISO 8601 UTC with 6 fractional digits. */
-  createdAt: string;
-  id: string;
-}
-
 export interface ListResponsesInput extends ResponseFilter {
   environmentId: string;
   /** Only this form's responses; the form must be a live form of the environment. */
   formId?: string | undefined;
-  after?: ResponseCursor | undefined;
+  after?: KeysetPosition | undefined;
   /** Page size, 1..MAX_PAGE_SIZE. */
   limit: number;
 }
@@ -71,39 +60,9 @@ export function isListableInstant(date: Date): boolean {
   return !Number.isNaN(date.getTime()) && year >= 1 && year <= 9999;
 }
 
-// ---------------------------------------------------------------- cursors
-
-const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const cursorSchema = z.object({
-  createdAt: z.string().regex(MICROS_ISO).refine((value) => !Number.isNaN(Date.parse(value))),
-  id: z.string().min(1).max(128),
-});
-
-/** The opaque cursor of a listed row. */
-export const cursorOf = (row: Pick<ListedResponse, 'position' | 'id'>): string => encodeCursor({ createdAt: row.position, id: row.id });
-
-export function encodeCursor(cursor: ResponseCursor): string {
-  return Buffer.from(JSON.stringify({ createdAt: cursor.createdAt, id: cursor.id })).toString('base64url');
-}
-
-/** The position an opaque cursor names, or undefined when it is not one of ours. */
-export function decodeCursor(value: string): ResponseCursor | undefined {
-  if (!/^[A-Za-z0-9_-]{1,1024}$/.test(value)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const result = cursorSchema.safeParse(parsed);
-  return result.success ? result.data : undefined;
-}
-
 // ---------------------------------------------------------------- queries
 
-/** `created_at` to the microsecond, independent of the session's TimeZone and DateStyle. */
-const micros = (column: AnyPgColumn) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const createdAtMicros = micros(responses.createdAt);
+const createdAtMicros = microsOf(responses.createdAt);
 
 /** Which optional conditions a listing has: each combination is one prepared statement. */
 interface ListingShape {
@@ -191,7 +150,7 @@ const streamedColumnsOf = (row: StoredColumns) => ({
   createdAt: isoText(row.createdAt, 'createdAt'),
   updatedAt: isoText(row.updatedAt, 'updatedAt'),
   dataUpdatedAt: isoText(row.dataUpdatedAt, 'dataUpdatedAt'),
-  position: micros(row.createdAt).as('position'),
+  position: microsOf(row.createdAt).as('position'),
 });
 const streamedColumns = streamedColumnsOf(storedColumns);
 
@@ -214,7 +173,7 @@ function buildListing(db: Db, shape: ListingShape) {
     .select(shape.text ? streamedColumns : responseColumns)
     .from(responses)
     .where(and(...listingConditions(shape)))
-    .orderBy(desc(responses.createdAt), desc(responses.id))
+    .orderBy(...newestFirst(responses.createdAt, responses.id))
     .limit(p('limit'));
 }
 
@@ -228,7 +187,7 @@ function listingConditions(shape: ListingShape): (SQL | undefined)[] {
     shape.since ? sql`${dateColumn} >= ${p('since')}::timestamptz` : undefined,
     shape.until ? sql`${dateColumn} < ${p('until')}::timestamptz` : undefined,
     // A row comparison the index seeks to: everything after the cursor in (created_at, id) DESC order.
-    shape.after ? sql`(${responses.createdAt}, ${responses.id}) < (${p('afterCreatedAt')}::timestamptz, ${p('afterId')})` : undefined,
+    shape.after ? afterPosition(responses.createdAt, responses.id, { createdAt: p('afterCreatedAt'), id: p('afterId') }) : undefined,
     // The form must be live in this environment: evaluated once (an InitPlan), not per row, so a
     // deleted form or another environment's form answers nothing without a second round trip.
     shape.form
@@ -254,7 +213,7 @@ function buildBatchListing(db: Db, shape: ListingShape) {
       .select({ createdAt: responses.createdAt, id: responses.id })
       .from(responses)
       .where(and(...conditions))
-      .orderBy(desc(responses.createdAt), desc(responses.id))
+      .orderBy(...newestFirst(responses.createdAt, responses.id))
       .offset(p('boundOffset'))
       .limit(1),
   );
@@ -270,16 +229,16 @@ function buildBatchListing(db: Db, shape: ListingShape) {
     .orderBy(asc(responses.createdAt), asc(responses.id))
     .limit(p('limit'))
     .as('batch');
-  const newestFirst = db
+  const sorted = db
     .select(oldestFirst._.selectedFields)
     .from(oldestFirst)
     .orderBy(desc(oldestFirst.createdAt), desc(oldestFirst.id))
     .as('sorted');
   return db
     .with(bound)
-    .select(streamedColumnsOf(newestFirst))
-    .from(newestFirst)
-    .orderBy(desc(newestFirst.createdAt), desc(newestFirst.id));
+    .select(streamedColumnsOf(sorted))
+    .from(sorted)
+    .orderBy(desc(sorted.createdAt), desc(sorted.id));
 }
 
 /** The placeholder values of a listing. */
@@ -370,9 +329,9 @@ const batchShapeOf = (input: ListResponsesInput) => shapeOf(input, true, readsFo
  * where the next batch starts, or null after the last one. With `formId`, a form that is no longer live
  * (deleted, another environment's) ends the listing with NOT_FOUND once no row comes.
  */
-export async function readListingBatch(db: Db, input: ListResponsesInput, onRow: (row: StreamedResponse) => void): Promise<ResponseCursor | null> {
+export async function readListingBatch(db: Db, input: ListResponsesInput, onRow: (row: StreamedResponse) => void): Promise<KeysetPosition | null> {
   let count = 0;
-  let last: ResponseCursor | null = null;
+  let last: KeysetPosition | null = null;
   await forEachRow<StreamedResponse>(preparedListing(db, batchShapeOf(input)), valuesOf(input), (row) => {
     // The row after the batch (valuesOf asks for one more) only says that another batch follows.
     if (++count > input.limit) return;
@@ -386,13 +345,13 @@ export async function readListingBatch(db: Db, input: ListResponsesInput, onRow:
 // ---------------------------------------------------------------- the graph: per-parent pages and lookups
 
 /** The filter conditions of a listing, with values inline (the per-parent pages are not prepared). */
-function filterConditions(filter: ResponseFilter, after: ResponseCursor | undefined): (SQL | undefined)[] {
+function filterConditions(filter: ResponseFilter, after: KeysetPosition | undefined): (SQL | undefined)[] {
   const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
   return [
     filter.includePartials ? undefined : sql`${responses.finished}`,
     filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
     filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
-    after ? sql`(${responses.createdAt}, ${responses.id}) < (${after.createdAt}::timestamptz, ${after.id})` : undefined,
+    afterPosition(responses.createdAt, responses.id, after),
   ];
 }
 
@@ -406,7 +365,7 @@ export async function responsePagesByParent(
   parent: 'form' | 'lead',
   scope: string | null,
   parentIds: readonly string[],
-  input: ResponseFilter & { after?: ResponseCursor | undefined; limit: number },
+  input: ResponseFilter & { after?: KeysetPosition | undefined; limit: number },
 ): Promise<{ responses: ListedResponse[]; hasNextPage: boolean }[]> {
   if (parentIds.length === 0) return [];
   const table = parent === 'form' ? forms : leads;
@@ -415,7 +374,7 @@ export async function responsePagesByParent(
     .select(responseColumns)
     .from(responses)
     .where(and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)))
-    .orderBy(desc(responses.createdAt), desc(responses.id))
+    .orderBy(...newestFirst(responses.createdAt, responses.id))
     .limit(input.limit + 1)
     .as('page');
   const rows = await db

@@ -16,7 +16,7 @@ import type { FieldError } from '../forms/components.ts';
 import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, EraseLeadDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { decodeCursor, MAX_PAGE_SIZE } from '../responses/responses.service.ts';
+import { cursorParam, MAX_PAGE_SIZE } from '../keyset.ts';
 import { bodyErrors, execute, operationContext, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema } from './responses.ts';
 
@@ -39,10 +39,7 @@ export const auditQuerySchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`))
     .optional(),
-  after: z
-    .string()
-    .refine((value) => decodeCursor(value) !== undefined, 'is not a valid cursor')
-    .optional(),
+  after: cursorParam.optional(),
 });
 
 const AUDIT_PAGE_SIZE = 20;

@@ -24,14 +24,8 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import type { FieldError } from '../forms/components.ts';
 import { notFound } from '../errors.ts';
-import {
-  cursorOf,
-  decodeCursor,
-  FORM_PAGE_SIZE,
-  isListableInstant,
-  listResponseTexts,
-  MAX_PAGE_SIZE,
-} from '../responses/responses.service.ts';
+import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
+import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
 
@@ -77,10 +71,7 @@ export const querySchema = z.object({
   until: isoInstant.optional(),
   dateField: z.enum(['createdAt', 'updatedAt'], { message: 'must be createdAt or updatedAt' }).optional(),
   limit: limitParam.optional(),
-  after: z
-    .string()
-    .refine((value) => decodeCursor(value) !== undefined, 'is not a valid cursor')
-    .optional(),
+  after: cursorParam.optional(),
 });
 type ResponsesQuery = z.output<typeof querySchema>;
 

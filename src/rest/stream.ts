@@ -25,12 +25,11 @@ import { COMMA, jsonOfJsonbText, MINUS, QUOTE, reparsedJsonbText, writeCompactJs
 import { neutralizeCell } from '../responses/export.ts';
 import { csvField } from './csv.ts';
 import { metaJsonOfText, responseStatus } from '../responses/model.ts';
+import { decodeCursor, type KeysetPosition } from '../keyset.ts';
 import {
-  decodeCursor,
   LISTING_BATCH_SIZE,
   readListingBatch,
   type ListResponsesInput,
-  type ResponseCursor,
   type ResponseFilter,
   type StreamedResponse,
 } from '../responses/responses.service.ts';
@@ -192,7 +191,7 @@ const QUEUED_BYTES = 256 * 1024;
  */
 export function streamBody(db: Db, first: FirstPage, rest: Listing, format: BodyFormat, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
   const out = new ChunkWriter();
-  let after: ResponseCursor | null | undefined; // undefined until the first page is written
+  let after: KeysetPosition | null | undefined; // undefined until the first page is written
   let written = 0;
   let cancelled = false;
   const take = (controller: ReadableStreamDefaultController<Uint8Array>) => {

@@ -8,6 +8,7 @@ import { deriveSecret, forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } 
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import type { LagTolerantReads } from './db/replicas.ts';
 import { LiveFeed } from './events/live-feed.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
@@ -41,6 +42,8 @@ import { createFileStorage, type FileStorage } from './uploads/storage.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where lag-tolerant reads (listings, export, summaries) run: read replicas (db/replicas.ts); default `db`. */
+  reads?: LagTolerantReads;
   logger: Logger;
   adminToken: string;
   /** Where rate-limit counters live (default: this process's memory). */
@@ -72,7 +75,7 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
+export function createApp({ config, db, reads, logger, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
   const app = new Hono<AppEnv>();
   const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
@@ -159,7 +162,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
   ] as const;
 
   app.use('/api/*', ...apiEdge);
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage };
+  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -180,7 +183,7 @@ export function createApp({ config, db, logger, adminToken, rateLimitStore, drai
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage };
+    const context = { db, reads, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage };
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
+import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import type { EndpointRules } from '../events/webhooks.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -7,6 +8,8 @@ import type { FileStorage } from '../uploads/storage.ts';
 /** What every resolver gets: the database handle, the authenticated caller, and response settings. */
 export interface GraphQLContext {
   db: Db;
+  /** Where lag-tolerant reads (listings, summaries) run: a fresh read replica, else `db` (absent: `db`). */
+  reads?: LagTolerantReads | undefined;
   principal: Principal;
   /** Unfinished responses untouched this long are "dropped off" (status 3). */
   dropOffMs: number;
@@ -30,4 +33,9 @@ export interface GraphQLContext {
   fileStorage?: FileStorage | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
+}
+
+/** The context's lag-tolerant reads: its replicas when it has them, else its database handle. */
+export function lagTolerantReads(ctx: Pick<GraphQLContext, 'db' | 'reads'>): LagTolerantReads {
+  return ctx.reads ?? primaryReads(ctx.db);
 }

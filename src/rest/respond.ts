@@ -2,6 +2,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { Db } from '../db/client.ts';
+import type { LagTolerantReads } from '../db/replicas.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -14,6 +15,8 @@ import type { FileStorage } from '../uploads/storage.ts';
 /** What the REST adapters need to run operations. */
 export interface RestDeps {
   db: Db;
+  /** Where lag-tolerant reads (listings, export) run: a fresh read replica, else `db` (absent: `db`). */
+  reads?: LagTolerantReads | undefined;
   dropOffMs: number;
   /** Deepest JSON nesting a body may have. */
   maxJsonDepth: number;
@@ -25,7 +28,7 @@ export interface RestDeps {
 
 /** The GraphQL context an operation runs with for this request's caller. */
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
-  return { db: deps.db, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules, fileStorage: deps.fileStorage };
+  return { db: deps.db, reads: deps.reads, principal: c.var.principal, dropOffMs: deps.dropOffMs, webhookRules: deps.webhookRules, fileStorage: deps.fileStorage };
 }
 
 /**

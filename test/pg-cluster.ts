@@ -87,11 +87,11 @@ export interface PgServer {
   url(database?: string): string;
   /** Runs one statement on it (a connection of its own, closed after). */
   query<T extends Record<string, unknown>>(text: string, database?: string): Promise<T[]>;
-  /** `pg_ctl stop -m <mode>` (immediate: as a crash). */
-  stop(mode: 'fast' | 'immediate'): void;
-  start(): void;
-  /** A standby: `pg_ctl promote` (waits until it accepts writes). */
-  promote(): void;
+  /** `pg_ctl stop -m <mode>` (immediate: as a crash), while this process goes on. */
+  stop(mode: 'fast' | 'immediate'): Promise<void>;
+  start(): Promise<void>;
+  /** A standby: `pg_ctl promote`, resolved once it accepts writes. */
+  promote(): Promise<void>;
   log(): string;
 }
 
@@ -117,7 +117,8 @@ function pgServer(dir: string, port: number): PgServer {
   const data = join(dir, 'data');
   const logFile = join(dir, 'log');
   const options = [`-p ${port}`, `-k ${dir}`, ...SERVER_SETTINGS.map((setting) => `-c ${setting}`)].join(' ');
-  const pgCtl = (...args: string[]) => pgTool('pg_ctl', ['-D', data, '-w', '-t', '60', ...args]);
+  const pgCtlArgs = (...args: string[]) => ['-D', data, '-w', '-t', '60', ...args];
+  const pgCtl = (...args: string[]) => pgToolInBackground('pg_ctl', pgCtlArgs(...args));
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const server: PgServer = {
     port,
@@ -131,14 +132,14 @@ function pgServer(dir: string, port: number): PgServer {
         await client.end({ timeout: 1 });
       }
     },
-    stop: (mode) => void pgCtl('-m', mode, 'stop'),
-    start: () => void pgCtl('-l', logFile, '-o', options, 'start'),
-    promote: () => void pgCtl('promote'),
+    stop: (mode) => pgCtl('-m', mode, 'stop'),
+    start: () => pgCtl('-l', logFile, '-o', options, 'start'),
+    promote: () => pgCtl('promote'),
     log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
   };
   stoppers.push(() => {
     try {
-      pgCtl('-m', 'immediate', 'stop');
+      pgTool('pg_ctl', pgCtlArgs('-m', 'immediate', 'stop'));
     } catch {
       // not running
     }
@@ -152,7 +153,7 @@ export async function startPrimary(): Promise<PgServer> {
   const port = await freePort();
   pgTool('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '--no-instructions']);
   const server = pgServer(dir, port);
-  server.start();
+  await server.start();
   await server.query('create extension if not exists pg_stat_statements');
   return server;
 }
@@ -165,9 +166,9 @@ export async function startPrimary(): Promise<PgServer> {
 export async function startStandby(primary: PgServer, options: { synchronous?: boolean } = {}): Promise<PgServer> {
   const dir = ownDir('formloom-pg-standby-');
   const port = await freePort();
-  pgTool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', join(dir, 'data'), '-R', '-X', 'stream', '--no-sync']);
+  pgTool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', join(dir, 'data'), '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
   const server = pgServer(dir, port);
-  server.start();
+  await server.start();
   for (let i = 0; ; i++) {
     const [row] = await primary.query<{ streaming: number }>(`select count(*)::int as streaming from pg_stat_replication where state = 'streaming'`);
     if (row!.streaming > 0) break;
@@ -234,7 +235,8 @@ export async function startPgBouncer(target: PgServer, settings: Record<string, 
   };
   stoppers.push(stop);
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '') + stderr;
+  // Its log file; what it printed (the same lines) only when it never opened the file.
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : stderr);
   const admin = async <T extends Record<string, unknown>>(command: string) => {
     const client = postgres(url('pgbouncer'), { max: 1, onnotice: () => {}, connect_timeout: 5, fetch_types: false, prepare: false });
     try {

@@ -2,12 +2,16 @@
  * Reads that tolerate a little lag (the responses listings, export, the environment stream, summaries)
  * served by streaming replicas (DATABASE_REPLICA_URLS) when they are close enough behind the primary.
  *
- * - Lag, checked every CHECK_INTERVAL_MS (never per read), as PostgreSQL reports it: a replica whose
- *   replay has reached the primary's WAL position (`pg_current_wal_lsn()`, read on the primary just
- *   before) is not behind at all, however long ago its last transaction was (an idle database); else
- *   its lag is the age of the last transaction it replayed (`pg_last_xact_replay_timestamp()`), which
- *   grows while replay is paused or its WAL does not arrive. Comparing with the primary's position,
- *   not the replica's own receive position, also catches a replica that stopped receiving.
+ * - Lag, checked every CHECK_INTERVAL_MS (never per read), from the WAL positions PostgreSQL reports,
+ *   as PostgreSQL's own `pg_stat_replication.replay_lag` is: each check reads the primary's position
+ *   (`pg_current_wal_lsn()`) and keeps it with the time, then each replica's replay position
+ *   (`pg_last_wal_replay_lsn()`). A replica that has replayed the primary's latest position is not
+ *   behind at all, however long ago the last transaction was (an idle database); else it is as far
+ *   behind as the newest kept position it has replayed is old (a conservative figure, to within one
+ *   check interval). That grows while replay is paused, or while its WAL does not arrive (compared with
+ *   the primary, not with what the replica itself received). The age of the last replayed transaction
+ *   (`pg_last_xact_replay_timestamp()`) would not do: a primary writes WAL without transactions too
+ *   (pages pruned by readers), so a replica that keeps up looked seconds behind after a quiet moment.
  * - A replica is used while its last check (no older than STALE_AFTER_MS) found it in recovery and at
  *   most `maxLagMs` behind. Unreachable, too far behind, no longer in recovery (promoted: it is a
  *   replica of nothing), or its check failed or is late: skipped, and the read goes to the primary.
@@ -15,8 +19,8 @@
  *   recovery) runs again on the primary, and the replica is skipped until its next good check. So does
  *   a read whose answer says the replica has not seen a recent write yet (`retryOnPrimary`, e.g. a
  *   form created a moment ago not found).
- * - Freshness: a response committed on the primary reaches a listing within `maxLagMs` plus one check
- *   interval, since a replica further behind is skipped by then.
+ * - Freshness: a response committed on the primary reaches a listing within `maxLagMs` plus about one
+ *   check interval, since a replica further behind is skipped by then.
  *
  * Without replicas, `primaryReads(db)` runs every read on the primary handle.
  */
@@ -45,6 +49,35 @@ export function primaryReads(db: Db): LagTolerantReads {
 export const CHECK_INTERVAL_MS = 250;
 /** A good check vouches for a replica this long: past it (the next checks hang), it is skipped. */
 const STALE_AFTER_MS = 4 * CHECK_INTERVAL_MS;
+/** The primary's positions are kept this long: a replica behind all of them is "at least this" behind. */
+const POSITIONS_KEPT_MS = 60_000;
+
+/** A pg_lsn's text (`16/B374D848`) as a number. */
+export function lsnValue(text: string): bigint {
+  const [high = '0', low = '0'] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
+}
+
+/** The primary's WAL positions over time, oldest first; how far behind a replay position is. */
+export class WalPositions {
+  private readonly kept: { at: number; lsn: bigint }[] = [];
+
+  record(lsn: bigint, at = Date.now()): void {
+    this.kept.push({ at, lsn });
+    while (this.kept.length > 1 && this.kept[0]!.at < at - POSITIONS_KEPT_MS) this.kept.shift();
+  }
+
+  /**
+   * Milliseconds a replica that has replayed up to `replayed` is behind: 0 once it has the latest
+   * position; else the age of the newest position it has; Infinity when it has none of them.
+   */
+  lagOf(replayed: bigint, now = Date.now()): number {
+    const newest = this.kept.at(-1);
+    if (!newest || replayed >= newest.lsn) return newest ? 0 : Number.POSITIVE_INFINITY;
+    for (let i = this.kept.length - 2; i >= 0; i--) if (this.kept[i]!.lsn <= replayed) return now - this.kept[i]!.at;
+    return Number.POSITIVE_INFINITY;
+  }
+}
 
 /** SQLSTATE 40001 on a standby: "canceling statement due to conflict with recovery". */
 const RECOVERY_CONFLICT = '40001';
@@ -112,33 +145,31 @@ export async function openReplicaReads(primary: Database, options: ReplicaOption
     if (!usable && wasUsable) logger.warn({ replica: replica.server, lagMs, reason }, 'replica skipped: lag-tolerant reads go to the primary');
   }
 
-  async function checkOne(replica: Replica, primaryLsn: string) {
+  const positions = new WalPositions();
+
+  async function checkOne(replica: Replica) {
     try {
-      const [row] = rowsOf<{ recovery: boolean; caughtUp: boolean | null; replayAgeMs: number | null }>(
-        await replica.handle.db.execute(sql`
-          select pg_is_in_recovery() as "recovery",
-                 pg_last_wal_replay_lsn() >= ${primaryLsn}::pg_lsn as "caughtUp",
-                 extract(epoch from clock_timestamp() - pg_last_xact_replay_timestamp())::float8 * 1000 as "replayAgeMs"`),
+      const [row] = rowsOf<{ recovery: boolean; replayed: string | null }>(
+        await replica.handle.db.execute(sql`select pg_is_in_recovery() as "recovery", pg_last_wal_replay_lsn()::text as "replayed"`),
       );
-      if (!row?.recovery) return mark(replica, false, undefined, 'not in recovery (promoted, or not a replica)');
-      const lagMs = row.caughtUp ? 0 : (row.replayAgeMs ?? Number.POSITIVE_INFINITY);
-      mark(replica, lagMs <= maxLagMs, lagMs, `${Math.round(lagMs)} ms behind (REPLICA_MAX_LAG_MS ${maxLagMs})`);
+      if (!row?.recovery || row.replayed === null) return mark(replica, false, undefined, 'not in recovery (promoted, or not a replica)');
+      const lagMs = positions.lagOf(lsnValue(row.replayed));
+      mark(replica, lagMs <= maxLagMs, lagMs, `${lagMs === Number.POSITIVE_INFINITY ? 'over a minute' : `${Math.round(lagMs)} ms`} behind (REPLICA_MAX_LAG_MS ${maxLagMs})`);
     } catch (error) {
       mark(replica, false, undefined, `check failed: ${(error as Error).message}`);
     }
   }
 
   async function checkAll() {
-    let primaryLsn: string;
     try {
       const [row] = rowsOf<{ lsn: string }>(await primary.execute(sql`select pg_current_wal_lsn()::text as "lsn"`));
-      primaryLsn = row!.lsn;
+      positions.record(lsnValue(row!.lsn));
     } catch (error) {
       // Without the primary's position no lag can be judged (and the primary is failing reads anyway).
       for (const replica of replicas) mark(replica, false, undefined, `the primary's WAL position is unknown: ${(error as Error).message}`);
       return;
     }
-    await Promise.all(replicas.map((replica) => checkOne(replica, primaryLsn)));
+    await Promise.all(replicas.map((replica) => checkOne(replica)));
   }
 
   let closed = false;

@@ -72,8 +72,8 @@ export async function stopAll(): Promise<void> {
   }
 }
 
-/** A temporary dir the `postgres` user owns. */
-function ownDir(prefix: string): string {
+/** A temporary dir the `postgres` user owns, removed by `stopAll()`. */
+export function ownDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   if (postgresUser) chownSync(dir, postgresUser.uid, postgresUser.gid);
   stoppers.push(() => rmSync(dir, { recursive: true, force: true }));

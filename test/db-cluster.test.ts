@@ -244,7 +244,7 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     let refusedAfterMs: number | undefined;
     while (refusedAfterMs === undefined && performance.now() - revokedAt < 2_000) if ((await probe()).status === 401) refusedAfterMs = performance.now() - revokedAt;
     console.info(`[revocation through PgBouncer] refused on the other node after ${refusedAfterMs?.toFixed(0)} ms`);
-    expect(refusedAfterMs).toBeLessThan(1_000);
+    expect(refusedAfterMs ?? Number.POSITIVE_INFINITY).toBeLessThan(1_000);
 
     // ---- webhooks: each event delivered once
     const receiver = await new Receiver().start();
@@ -329,7 +329,7 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
         else await sleep(20);
       }
       console.info(`[replica] submitted on one node, listed by the other after ${listedAfterMs?.toFixed(0)} ms`);
-      expect(listedAfterMs).toBeLessThan(2_000);
+      expect(listedAfterMs ?? Number.POSITIVE_INFINITY).toBeLessThan(2_000);
     }
   });
 
@@ -349,7 +349,7 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
           else await sleep(20);
         }
         console.info(`[replica paused] listed after ${listedAfterMs?.toFixed(0)} ms`);
-        expect(listedAfterMs).toBeLessThan(2_000);
+        expect(listedAfterMs ?? Number.POSITIVE_INFINITY).toBeLessThan(2_000);
       }
       // The replica has not replayed it, so the listings that showed it came from the primary.
       expect(await standby.query(`select count(*)::int as n from responses where id = '${id}'`, DATABASE)).toEqual([{ n: 0 }]);

@@ -5,6 +5,7 @@
  * (/usr/lib/postgresql/<version>/bin, /usr/sbin/pgbouncer) as the `postgres` user when this process is
  * root (initdb and PgBouncer refuse root). Nothing here touches the machine's own PostgreSQL or a
  * PgBouncer service the package may have started. Everything started is stopped by `stopAll()`.
+ * test/db-cluster.test.ts and the cluster part of `npm run bench` (BENCH_CLUSTER=1) use it.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -60,6 +61,16 @@ export async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A process's parent and CPU time so far (user + system, µs), from /proc; undefined once it is gone. */
+export function processStat(pid: number): { parent: number; cpuMicros: number } | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { parent: Number(fields[1]), cpuMicros: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 }; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
 const stoppers: (() => Promise<void> | void)[] = [];
 /** Stops every server started here and removes its files, the last started first. */
 export async function stopAll(): Promise<void> {
@@ -93,6 +104,8 @@ export interface PgServer {
   /** A standby: `pg_ctl promote`, resolved once it accepts writes. */
   promote(): Promise<void>;
   log(): string;
+  /** Its processes' CPU time so far (user + system, µs): the postmaster and every child. */
+  cpuMicros(): number;
 }
 
 /**
@@ -136,6 +149,16 @@ function pgServer(dir: string, port: number): PgServer {
     start: () => pgCtl('-l', logFile, '-o', options, 'start'),
     promote: () => pgCtl('promote'),
     log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
+    cpuMicros: () => {
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      let micros = 0;
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        const stat = processStat(Number(entry));
+        if (stat && (Number(entry) === postmaster || stat.parent === postmaster)) micros += stat.cpuMicros;
+      }
+      return micros;
+    },
   };
   stoppers.push(() => {
     try {
@@ -184,6 +207,7 @@ export async function startStandby(primary: PgServer, options: { synchronous?: b
 
 export interface PgBouncer {
   port: number;
+  pid: number;
   /** `postgres://postgres@127.0.0.1:<port>/<database>` through PgBouncer. */
   url(database?: string): string;
   /** Statements on its admin console (`SHOW POOLS`, …). */
@@ -254,5 +278,5 @@ export async function startPgBouncer(target: PgServer, settings: Record<string, 
       await sleep(50);
     }
   }
-  return { port, url, admin, log, stop };
+  return { port, pid: child.pid!, url, admin, log, stop };
 }

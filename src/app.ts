@@ -149,7 +149,7 @@ export function createApp({ config, db, reads, logger, adminToken, rateLimitStor
       return c.json({ message: bearer === undefined ? 'Missing metrics token' : 'Invalid metrics token' }, 401);
     }
     c.header('Cache-Control', 'no-store');
-    return c.body(await metrics.render(db), 200, { 'content-type': METRICS_CONTENT_TYPE });
+    return c.body(await metrics.render(db, reads), 200, { 'content-type': METRICS_CONTENT_TYPE });
   });
   app.all('/metrics', methodNotAllowed(['GET']));
 

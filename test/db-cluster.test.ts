@@ -315,6 +315,11 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     const ran = { primary: (await listingStatements(primary)) - before.primary, standby: (await listingStatements(standby)) - before.standby };
     console.info(`[replica] ${requests} listing requests: listing statements on the standby ${ran.standby}, on the primary ${ran.primary}`);
     expect(ran.standby).toBeGreaterThanOrEqual(requests);
+    for (const node of nodes) {
+      const scraped = await send(`${node.url}/metrics`, { headers: asAdmin });
+      expect(scraped.body).toContain(`formloom_db_replica_in_use{replica="127.0.0.1:${standby.port}"} 1`);
+      expect(scraped.body).toMatch(new RegExp(`formloom_db_replica_lag_seconds\\{replica="127.0.0.1:${standby.port}"\\} \\d`));
+    }
     expect(ran.primary).toBeLessThanOrEqual(requests / 10); // a replica check late under load sends a read to the primary
 
     // Fresh: a response submitted on either node shows in the other's listing within 2 s.

@@ -38,6 +38,8 @@ export interface LagTolerantReads {
    * it, or when `retryOnPrimary(result)` says the replica's answer may be stale.
    */
   run<T>(read: (db: Db) => Promise<T>, retryOnPrimary?: (result: T) => boolean): Promise<T>;
+  /** Each replica's state at its last check (none without replicas). */
+  status?(): ReplicaStatus[];
 }
 
 /** Every read on `db` (no replicas configured). */

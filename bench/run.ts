@@ -55,6 +55,7 @@ import { BENCH_ENVIRONMENTS, clearSubmissions, countSeed, seed, type SeedSize } 
 import { generateBody, generatePath, generatePhases } from './generate.ts';
 import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
+import { lsnValue } from '../src/db/replicas.ts';
 import { processStat } from '../test/pg-cluster.ts';
 
 const env = process.env;
@@ -196,12 +197,12 @@ interface Measurement {
   errors: number;
   /** CPU time of the server process per request (user + system). */
   cpuMicrosPerRequest: number;
-  /** CPU time per request of other processes watched (the database servers, PgBouncer). */
-  otherCpuMicrosPerRequest?: Record<string, number>;
+  /** Other quantities watched, per request: the database servers' and PgBouncer's CPU, WAL written. */
+  perRequest?: Record<string, number>;
 }
 
-/** CPU time so far (µs) of processes a measurement also watches, by name. */
-type CpuWatch = Record<string, () => number>;
+/** Quantities a measurement also watches (a running total read before and after: CPU µs, WAL bytes), by name with its unit. */
+type Watch = Record<string, () => number | Promise<number>>;
 
 function pick<T>(items: T[]): T {
   return items[Math.floor(Math.random() * items.length)]!;
@@ -220,7 +221,7 @@ interface LoadRequest {
 /** A request made afresh each time, or a cycle of requests each connection walks (a respondent's session). */
 type Workload = (() => LoadRequest) | AutocannonRequest[];
 
-async function load(name: string, server: Child, workload: Workload, watch: CpuWatch = {}): Promise<Measurement> {
+async function load(name: string, server: Child, workload: Workload, watch: Watch = {}): Promise<Measurement> {
   const requests = Array.isArray(workload) ? workload : [{ setupRequest: (request: AutocannonRequest) => ({ ...request, ...workload() }) }];
   const options = (duration: number) => ({
     url: `http://127.0.0.1:${server.port}`,
@@ -230,11 +231,11 @@ async function load(name: string, server: Child, workload: Workload, watch: CpuW
   });
   await autocannon(options(WARMUP));
   const cpuBefore = cpuMicros(server.process.pid!);
-  const othersBefore = Object.entries(watch).map(([other, cpuOf]) => [other, cpuOf()] as const);
+  const watchedBefore = await Promise.all(Object.entries(watch).map(async ([what, read]) => [what, await read()] as const));
   const result: Result = await autocannon(options(DURATION));
   const cpu = cpuMicros(server.process.pid!) - cpuBefore;
   const total = Math.max(result.requests.total, 1);
-  const others = Object.fromEntries(othersBefore.map(([other, before]) => [other, (watch[other]!() - before) / total]));
+  const perRequest = Object.fromEntries(await Promise.all(watchedBefore.map(async ([what, before]) => [what, ((await watch[what]!()) - before) / total] as const)));
   return {
     name,
     rps: result.requests.average,
@@ -243,7 +244,7 @@ async function load(name: string, server: Child, workload: Workload, watch: CpuW
     // Redirects are answers too (the page's form posts answer 303).
     errors: result.errors + result.timeouts + result['4xx'] + result['5xx'],
     cpuMicrosPerRequest: cpu / total,
-    ...(othersBefore.length > 0 ? { otherCpuMicrosPerRequest: others } : {}),
+    ...(watchedBefore.length > 0 ? { perRequest } : {}),
   };
 }
 
@@ -278,7 +279,7 @@ async function measureListing(dataset: Dataset, apiKey: string, formIds: string[
 }
 
 /** Each target measured in turn, ROUNDS times, so drifting load on the machine hits them alike; medians. */
-async function takeTurns(targets: [string, Child, Workload, CpuWatch?][]): Promise<Measurement[]> {
+async function takeTurns(targets: [string, Child, Workload, Watch?][]): Promise<Measurement[]> {
   const rounds: Measurement[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const measured: Measurement[] = [];
@@ -323,7 +324,7 @@ const median = (values: number[]) => {
 
 /** Rounds of one target: median throughput, latencies and CPU; errors summed. */
 function combine(rounds: Measurement[]): Measurement {
-  const others = Object.keys(rounds[0]!.otherCpuMicrosPerRequest ?? {});
+  const watched = Object.keys(rounds[0]!.perRequest ?? {});
   return {
     name: rounds[0]!.name,
     rps: median(rounds.map((r) => r.rps)),
@@ -331,7 +332,7 @@ function combine(rounds: Measurement[]): Measurement {
     p99: median(rounds.map((r) => r.p99)),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     cpuMicrosPerRequest: median(rounds.map((r) => r.cpuMicrosPerRequest)),
-    ...(others.length > 0 ? { otherCpuMicrosPerRequest: Object.fromEntries(others.map((other) => [other, median(rounds.map((r) => r.otherCpuMicrosPerRequest![other]!))])) } : {}),
+    ...(watched.length > 0 ? { perRequest: Object.fromEntries(watched.map((what) => [what, median(rounds.map((r) => r.perRequest![what]!))])) } : {}),
   };
 }
 
@@ -569,7 +570,13 @@ async function measureCluster() {
     // After the seed: the base backup carries the data.
     const standby = await startStandby(primary);
     const bouncer = await startPgBouncer(primary);
-    const watch: CpuWatch = { primary: () => primary.cpuMicros(), standby: () => standby.cpuMicros(), PgBouncer: () => processStat(bouncer.pid)?.cpuMicros ?? 0 };
+    const walPosition = async () => Number(lsnValue((await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn));
+    const watch: Watch = {
+      'primary µs': () => primary.cpuMicros(),
+      'standby µs': () => standby.cpuMicros(),
+      'PgBouncer µs': () => processStat(bouncer.pid)?.cpuMicros ?? 0,
+      'WAL bytes': walPosition,
+    };
     const app = (childEnv: Record<string, string>) => startChild('./server.ts', { BENCH_ADMIN_TOKEN: ADMIN_TOKEN, ...childEnv }).then((child) => (children.push(child), child));
     const direct = await app({ BENCH_DATABASE_URL: primary.url(database) });
     const pooled = await app({ BENCH_DATABASE_URL: bouncer.url(database), BENCH_DIRECT_URL: primary.url(database) });
@@ -592,13 +599,13 @@ async function measureCluster() {
   }
 }
 
-/** A cluster measurement's rows: throughput, its ratio to the first row, and CPU per request by process. */
+/** A cluster measurement's rows: throughput, its ratio to the first row, and CPU (and WAL) per request. */
 function clusterTable(results: Measurement[]) {
   const [first] = results;
-  const others = Object.keys(first!.otherCpuMicrosPerRequest ?? {});
-  log(`  ${'target'.padEnd(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'÷ first'.padStart(8)}  CPU µs per request: ${['node', ...others].join(', ')}  errors`);
+  const watched = Object.keys(first!.perRequest ?? {});
+  log(`  ${'target'.padEnd(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'÷ first'.padStart(8)}  per request: ${['node µs', ...watched].join(', ')}  errors`);
   for (const r of results) {
-    const cpu = [r.cpuMicrosPerRequest, ...others.map((other) => r.otherCpuMicrosPerRequest![other]!)].map((micros) => fmt(micros, 0)).join(', ');
+    const cpu = [r.cpuMicrosPerRequest, ...watched.map((what) => r.perRequest![what]!)].map((value) => fmt(value, 0)).join(', ');
     log(`  ${r.name.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} ${fmt(r.p50).padStart(7)} ${fmt(r.p99).padStart(7)} ${`${fmt(r.rps / first!.rps, 2)} ×`.padStart(8)}  ${cpu}  ${r.errors}`);
   }
 }
@@ -742,7 +749,7 @@ if (CLUSTER) {
   targetRows.push({ target: '[cluster] listing through the replica', value: ratio(replicaListing, primaryListing) });
   targetRows.push({ target: '[cluster] listing through PgBouncer', value: ratio(pooledListing, primaryListing) });
   targetRows.push({ target: '[cluster] submissions through PgBouncer', value: ratio(pooledWrites, directWrites) });
-  const dbCpu = (m: Measurement, server: string) => m.otherCpuMicrosPerRequest![server]!;
+  const dbCpu = (m: Measurement, server: 'primary' | 'standby' | 'PgBouncer') => m.perRequest![`${server} µs`]!;
   targetRows.push({
     target: '[cluster] database CPU per request (primary / replica)',
     value: `listing ${fmt(dbCpu(primaryListing, 'primary'), 0)} µs on the primary, through the replica ${fmt(dbCpu(replicaListing, 'primary'), 0)} / ${fmt(dbCpu(replicaListing, 'standby'), 0)} µs; submission ${fmt(dbCpu(directWrites, 'primary'), 0)} µs, through PgBouncer ${fmt(dbCpu(pooledWrites, 'primary'), 0)} µs + PgBouncer ${fmt(dbCpu(pooledWrites, 'PgBouncer'), 0)} µs`,

@@ -28,7 +28,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { appWith } from './helpers.ts';
 import { hasPgBouncer, pgBin, startPgBouncer, startPrimary, startStandby, stopAll, type PgBouncer, type PgServer } from './pg-cluster.ts';
 import { killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
-import { Receiver, eventually } from './webhook-helpers.ts';
+import { Receiver, eventually, readResponseEvents } from './webhook-helpers.ts';
 
 const testDatabaseUrl = inject('testDatabaseUrl');
 const SESSIONS = Number(process.env.FORMLOOM_CLUSTER_SESSIONS ?? 200);
@@ -273,20 +273,7 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
         expect(result.status, result.body).toBe(201);
         submitted.push(bodyOf<{ id: string }>(result).id);
       }
-      const heard: { type: string; data: { id: string } }[] = [];
-      let buffer = '';
-      const decoder = new TextDecoder();
-      while (heard.length < 8) {
-        const { value, done } = await Promise.race([reader.read(), sleep(5_000).then(() => ({ value: undefined, done: true }))]);
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-          const message = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const data = message.split('\n').find((line) => line.startsWith('data: '));
-          if (data && message.includes('event: next')) heard.push(JSON.parse(data.slice(6)).data.responseEvents);
-        }
-      }
+      const heard = await readResponseEvents<{ type: string; data: { id: string } }>(reader, 8);
       controller.abort();
       await reader.cancel().catch(() => {});
       expect(heard.filter((event) => event.type === 'response.finished').map((event) => event.data.id).sort()).toEqual([...submitted].sort());

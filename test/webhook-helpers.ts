@@ -74,3 +74,27 @@ export async function eventually(condition: () => boolean | Promise<boolean>, wh
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/**
+ * The `responseEvents` a subscription's server-sent events stream carries (`event: next` messages), read
+ * until `count` have come, the stream ends, or no chunk arrives for `idleMs`.
+ */
+export async function readResponseEvents<T = { type: string; data: any }>(reader: ReadableStreamDefaultReader<Uint8Array>, count: number, idleMs = 5_000): Promise<T[]> {
+  const events: T[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  while (events.length < count) {
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<{ done: true; value: undefined }>((resolve) => (timer = setTimeout(() => resolve({ done: true, value: undefined }), idleMs)));
+    const { value, done } = await Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
+      const message = buffer.slice(0, at);
+      buffer = buffer.slice(at + 2);
+      const data = message.split('\n').find((line) => line.startsWith('data: '));
+      if (data && message.includes('event: next')) events.push(JSON.parse(data.slice(6)).data.responseEvents as T);
+    }
+  }
+  return events;
+}

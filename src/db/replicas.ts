@@ -183,7 +183,8 @@ export async function openReplicaReads(primary: Database, options: ReplicaOption
     await checkAll();
     if (!closed) timer = setTimeout(() => void loop(), Math.max(0, CHECK_INTERVAL_MS - (Date.now() - started))).unref();
   }
-  await loop();
+  // The first round runs in the background: until it vouches for a replica, reads go to the primary.
+  void loop();
 
   let next = 0;
   function freshReplica(): Replica | undefined {

@@ -17,7 +17,11 @@
  *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
  *    its heaviest allowed GraphQL request) and Form.summary.
- * 5. The table of targets; bench/embedded.ts, when present, adds the embedded default's rows.
+ * 5. With BENCH_CLUSTER=1 (or BENCH_ONLY=cluster for it alone): the 10k dataset on a private primary
+ *    with a streaming standby and PgBouncer in front (test/pg-cluster.ts): the listing on the primary,
+ *    through PgBouncer and through the replica, and submissions directly and through PgBouncer, side by
+ *    side (ratios), with the CPU per request of the node, each database server and PgBouncer.
+ * 6. The table of targets; bench/embedded.ts, when present, adds the embedded default's rows.
  * Targets take turns (BENCH_ROUNDS rounds, medians), so drifting load on the machine hits them alike;
  * the load average is printed with each part. Every edge limit is on in the app's servers
  * (bench/server.ts).
@@ -26,7 +30,8 @@
  * server; default postgres://postgres@127.0.0.1:5432/formloom_bench), BENCH_SKIP_SEED=1,
  * BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ONLY=10k,1m,10m (datasets, comma-separated; default 10k and 1m), BENCH_10M=1
- * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_SKIP_WRITES=1,
+ * (add the 10M dataset: its first seed takes ~20 minutes and ~16 GB), BENCH_CLUSTER=1 (part 5; needs
+ * initdb and /usr/sbin/pgbouncer; run as root, the servers run as the `postgres` user), BENCH_SKIP_WRITES=1,
  * BENCH_SKIP_LISTING=1, BENCH_SKIP_TENANTS=1 (the 1M two-tenant and summary figures), BENCH_SKIP_STREAM=1, BENCH_SKIP_EXPORT=1, BENCH_EXPORT_FORMATS=csv or ndjson (only that export),
  * BENCH_SKIP_EMBEDDED=1, BENCH_CPU_PROF=1 (profile the REST, GraphQL and JSON API submission servers under load, and the stream
  * and export servers; .cpuprofile files go to BENCH_PROFILE_DIR, default
@@ -50,6 +55,8 @@ import { BENCH_ENVIRONMENTS, clearSubmissions, countSeed, seed, type SeedSize } 
 import { generateBody, generatePath, generatePhases } from './generate.ts';
 import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
+import { lsnValue } from '../src/db/replicas.ts';
+import { processStat } from '../test/pg-cluster.ts';
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
@@ -77,11 +84,16 @@ interface Dataset {
 }
 /** BENCH_ONLY picks datasets (comma-separated); the 10M one is opt-in (BENCH_10M=1 or BENCH_ONLY=10m): its seed takes ~20 minutes here. */
 const ONLY = env.BENCH_ONLY?.split(',').map((label) => label.trim());
+const DATASETS_BY_LABEL: Record<Dataset['label'], SeedSize> = {
+  '10k': { forms: 100, responses: 10_000, leads: 2_000 },
+  '1m': { forms: 10_000, responses: 1_000_000, leads: 100_000 },
+  '10m': { forms: 100_000, responses: 10_000_000, leads: 1_000_000 },
+};
 const DATASETS: Dataset[] = (
   [
-    { label: '10k', url: smallUrl, size: { forms: 100, responses: 10_000, leads: 2_000 } },
-    { label: '1m', url: largeUrl, size: { forms: 10_000, responses: 1_000_000, leads: 100_000 } },
-    { label: '10m', url: hugeUrl, size: { forms: 100_000, responses: 10_000_000, leads: 1_000_000 } },
+    { label: '10k', url: smallUrl, size: DATASETS_BY_LABEL['10k'] },
+    { label: '1m', url: largeUrl, size: DATASETS_BY_LABEL['1m'] },
+    { label: '10m', url: hugeUrl, size: DATASETS_BY_LABEL['10m'] },
   ] as Dataset[]
 ).filter((d) => (ONLY ? ONLY.includes(d.label) : d.label !== '10m' || env.BENCH_10M === '1'));
 
@@ -185,18 +197,19 @@ interface Measurement {
   errors: number;
   /** CPU time of the server process per request (user + system). */
   cpuMicrosPerRequest: number;
+  /** Other quantities watched, per request: the database servers' and PgBouncer's CPU, WAL written. */
+  perRequest?: Record<string, number>;
 }
+
+/** Quantities a measurement also watches (a running total read before and after: CPU µs, WAL bytes), by name with its unit. */
+type Watch = Record<string, () => number | Promise<number>>;
 
 function pick<T>(items: T[]): T {
   return items[Math.floor(Math.random() * items.length)]!;
 }
 
 /** utime + stime of a process, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
-}
+const cpuMicros = (pid: number): number => processStat(pid)?.cpuMicros ?? 0;
 
 interface LoadRequest {
   method: string;
@@ -208,7 +221,7 @@ interface LoadRequest {
 /** A request made afresh each time, or a cycle of requests each connection walks (a respondent's session). */
 type Workload = (() => LoadRequest) | AutocannonRequest[];
 
-async function load(name: string, server: Child, workload: Workload): Promise<Measurement> {
+async function load(name: string, server: Child, workload: Workload, watch: Watch = {}): Promise<Measurement> {
   const requests = Array.isArray(workload) ? workload : [{ setupRequest: (request: AutocannonRequest) => ({ ...request, ...workload() }) }];
   const options = (duration: number) => ({
     url: `http://127.0.0.1:${server.port}`,
@@ -218,8 +231,11 @@ async function load(name: string, server: Child, workload: Workload): Promise<Me
   });
   await autocannon(options(WARMUP));
   const cpuBefore = cpuMicros(server.process.pid!);
+  const watchedBefore = await Promise.all(Object.entries(watch).map(async ([what, read]) => [what, await read()] as const));
   const result: Result = await autocannon(options(DURATION));
   const cpu = cpuMicros(server.process.pid!) - cpuBefore;
+  const total = Math.max(result.requests.total, 1);
+  const perRequest = Object.fromEntries(await Promise.all(watchedBefore.map(async ([what, before]) => [what, ((await watch[what]!()) - before) / total] as const)));
   return {
     name,
     rps: result.requests.average,
@@ -227,7 +243,8 @@ async function load(name: string, server: Child, workload: Workload): Promise<Me
     p99: result.latency.p99,
     // Redirects are answers too (the page's form posts answer 303).
     errors: result.errors + result.timeouts + result['4xx'] + result['5xx'],
-    cpuMicrosPerRequest: cpu / Math.max(result.requests.total, 1),
+    cpuMicrosPerRequest: cpu / total,
+    ...(watchedBefore.length > 0 ? { perRequest } : {}),
   };
 }
 
@@ -262,11 +279,11 @@ async function measureListing(dataset: Dataset, apiKey: string, formIds: string[
 }
 
 /** Each target measured in turn, ROUNDS times, so drifting load on the machine hits them alike; medians. */
-async function takeTurns(targets: [string, Child, Workload][]): Promise<Measurement[]> {
+async function takeTurns(targets: [string, Child, Workload, Watch?][]): Promise<Measurement[]> {
   const rounds: Measurement[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const measured: Measurement[] = [];
-    for (const [name, server, workload] of targets) measured.push(await load(name, server, workload));
+    for (const [name, server, workload, watch] of targets) measured.push(await load(name, server, workload, watch));
     rounds.push(measured);
   }
   return targets.map(([name]) => combine(rounds.map((round) => round.find((m) => m.name === name)!)));
@@ -307,6 +324,7 @@ const median = (values: number[]) => {
 
 /** Rounds of one target: median throughput, latencies and CPU; errors summed. */
 function combine(rounds: Measurement[]): Measurement {
+  const watched = Object.keys(rounds[0]!.perRequest ?? {});
   return {
     name: rounds[0]!.name,
     rps: median(rounds.map((r) => r.rps)),
@@ -314,6 +332,7 @@ function combine(rounds: Measurement[]): Measurement {
     p99: median(rounds.map((r) => r.p99)),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     cpuMicrosPerRequest: median(rounds.map((r) => r.cpuMicrosPerRequest)),
+    ...(watched.length > 0 ? { perRequest: Object.fromEntries(watched.map((what) => [what, median(rounds.map((r) => r.perRequest![what]!))])) } : {}),
   };
 }
 
@@ -529,6 +548,68 @@ async function explainPlans(sql: Sql, formId: string) {
   }
 }
 
+// ---------------------------------------------------------------- past one database (BENCH_CLUSTER=1)
+
+const CLUSTER = env.BENCH_CLUSTER === '1' || (ONLY?.includes('cluster') ?? false);
+
+/**
+ * The 10k dataset on a private primary with a streaming standby, and Debian's PgBouncer (transaction
+ * mode) in front of the primary (test/pg-cluster.ts): the listing on the primary directly, through
+ * PgBouncer and through the replica (DATABASE_REPLICA_URLS); the JSON API's submissions directly and
+ * through PgBouncer (DATABASE_DIRECT_URL). Each with the CPU per request of the node, of each database
+ * server (the postmaster and all its processes) and of PgBouncer, for the capacity model.
+ */
+async function measureCluster() {
+  const { startPgBouncer, startPrimary, startStandby, stopAll } = await import('../test/pg-cluster.ts');
+  const database = 'formloom_bench_cluster';
+  const children: Child[] = [];
+  try {
+    const primary = await startPrimary();
+    const dataset: Dataset = { label: '10k', url: primary.url(database), size: DATASETS_BY_LABEL['10k'] };
+    const { apiKey, formIds } = await prepare(dataset);
+    // After the seed: the base backup carries the data.
+    const standby = await startStandby(primary);
+    const bouncer = await startPgBouncer(primary);
+    const walPosition = async () => Number(lsnValue((await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn));
+    const watch: Watch = {
+      'primary µs': () => primary.cpuMicros(),
+      'standby µs': () => standby.cpuMicros(),
+      'PgBouncer µs': () => processStat(bouncer.pid)?.cpuMicros ?? 0,
+      'WAL bytes': walPosition,
+    };
+    const app = (childEnv: Record<string, string>) => startChild('./server.ts', { BENCH_ADMIN_TOKEN: ADMIN_TOKEN, ...childEnv }).then((child) => (children.push(child), child));
+    const direct = await app({ BENCH_DATABASE_URL: primary.url(database) });
+    const pooled = await app({ BENCH_DATABASE_URL: bouncer.url(database), BENCH_DIRECT_URL: primary.url(database) });
+    const replicated = await app({ BENCH_DATABASE_URL: primary.url(database), BENCH_REPLICA_URLS: standby.url(database) });
+    const listing = () => ({ method: 'GET', path: `/api/v1/responses?formId=${pick(formIds)}`, headers: { 'x-api-key': apiKey } });
+    const listings = await takeTurns([
+      ['primary', direct, listing, watch],
+      ['PgBouncer', pooled, listing, watch],
+      ['replica', replicated, listing, watch],
+    ]);
+    const pickForm = () => pick(formIds);
+    const writes = await takeTurns([
+      ['direct', direct, apiSessionRequests(pickForm), watch],
+      ['PgBouncer', pooled, apiSessionRequests(pickForm), watch],
+    ]);
+    return { listings, writes };
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await stopAll();
+  }
+}
+
+/** A cluster measurement's rows: throughput, its ratio to the first row, and CPU (and WAL) per request. */
+function clusterTable(results: Measurement[]) {
+  const [first] = results;
+  const watched = Object.keys(first!.perRequest ?? {});
+  log(`  ${'target'.padEnd(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'÷ first'.padStart(8)}  per request: ${['node µs', ...watched].join(', ')}  errors`);
+  for (const r of results) {
+    const cpu = [r.cpuMicrosPerRequest, ...watched.map((what) => r.perRequest![what]!)].map((value) => fmt(value, 0)).join(', ');
+    log(`  ${r.name.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} ${fmt(r.p50).padStart(7)} ${fmt(r.p99).padStart(7)} ${`${fmt(r.rps / first!.rps, 2)} ×`.padStart(8)}  ${cpu}  ${r.errors}`);
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 function table(results: Measurement[]) {
@@ -653,6 +734,26 @@ for (const dataset of DATASETS) {
     await explainPlans(sql, formIds[1]!);
     await sql.end();
   }
+}
+
+if (CLUSTER) {
+  log(`\n[cluster] the 10k dataset on a private primary with a streaming standby and PgBouncer 1.18 (transaction mode) (load average ${loadavg()[0]!.toFixed(2)})`);
+  const cluster = await measureCluster();
+  log('  GET /api/v1/responses?formId=<random form>: the primary directly, through PgBouncer, through the replica');
+  clusterTable(cluster.listings);
+  log('  public submissions (JSON API start + update + finish; req/s = submissions/s): directly, through PgBouncer');
+  clusterTable(cluster.writes);
+  const [primaryListing, pooledListing, replicaListing] = cluster.listings as [Measurement, Measurement, Measurement];
+  const [directWrites, pooledWrites] = cluster.writes as [Measurement, Measurement];
+  const ratio = (r: Measurement, base: Measurement) => `${fmt(r.rps, 0)}/s, ${fmt(r.rps / base.rps, 2)} × ${base.name} (${fmt(base.rps, 0)}/s)`;
+  targetRows.push({ target: '[cluster] listing through the replica', value: ratio(replicaListing, primaryListing) });
+  targetRows.push({ target: '[cluster] listing through PgBouncer', value: ratio(pooledListing, primaryListing) });
+  targetRows.push({ target: '[cluster] submissions through PgBouncer', value: ratio(pooledWrites, directWrites) });
+  const dbCpu = (m: Measurement, server: 'primary' | 'standby' | 'PgBouncer') => m.perRequest![`${server} µs`]!;
+  targetRows.push({
+    target: '[cluster] database CPU per request (primary / replica)',
+    value: `listing ${fmt(dbCpu(primaryListing, 'primary'), 0)} µs on the primary, through the replica ${fmt(dbCpu(replicaListing, 'primary'), 0)} / ${fmt(dbCpu(replicaListing, 'standby'), 0)} µs; submission ${fmt(dbCpu(directWrites, 'primary'), 0)} µs, through PgBouncer ${fmt(dbCpu(pooledWrites, 'primary'), 0)} µs + PgBouncer ${fmt(dbCpu(pooledWrites, 'PgBouncer'), 0)} µs`,
+  });
 }
 
 // ---------------------------------------------------------------- the one table

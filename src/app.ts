@@ -9,6 +9,7 @@ import { forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/a
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import type { LagTolerantReads } from './db/replicas.ts';
 import { LiveFeed } from './events/live-feed.ts';
 import { StreamSlots } from './events/stream-slots.ts';
 import type { EventFeed } from './events/notifications.ts';
@@ -44,6 +45,8 @@ import { createFileStorage, type FileStorage } from './uploads/storage.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where lag-tolerant reads (listings, export, summaries) run: read replicas (db/replicas.ts); default `db`. */
+  reads?: LagTolerantReads;
   logger: Logger;
   /** The admin token check, signing keys and encryption key this node shares with the others (src/auth/admin-token.ts). */
   secrets?: InstanceSecrets;
@@ -78,7 +81,7 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, logger, secrets: given, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
+export function createApp({ config, db, reads, logger, secrets: given, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
   const app = new Hono<AppEnv>();
   if (!given && adminToken === undefined) throw new Error('createApp needs the instance secrets (or an admin token to derive them from)');
   const secrets = given ?? instanceSecretsOf(adminToken!);
@@ -171,7 +174,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
       return c.json({ message: bearer === undefined ? 'Missing metrics token' : 'Invalid metrics token' }, 401);
     }
     c.header('Cache-Control', 'no-store');
-    return c.body(await metrics.render(db), 200, { 'content-type': METRICS_CONTENT_TYPE });
+    return c.body(await metrics.render(db, reads), 200, { 'content-type': METRICS_CONTENT_TYPE });
   });
   app.all('/metrics', methodNotAllowed(['GET']));
 
@@ -185,7 +188,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
 
   app.use('/api/*', ...apiEdge);
   const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
-  const restDeps = { db, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
+  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -207,7 +210,7 @@ export function createApp({ config, db, logger, secrets: given, adminToken, rate
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const context = { db, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring };
+    const context = { db, reads, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring };
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });

@@ -19,7 +19,8 @@ export interface ClusterLinks {
 
 export async function joinCluster(config: Config, database: DatabaseHandle, logger: Logger): Promise<ClusterLinks> {
   const redis = config.redisUrl ? openRedis(config.redisUrl, { logger, keyPrefix: config.redisKeyPrefix }) : undefined;
-  const events = await openEventFeed(database, { databaseUrl: config.databaseUrl, connectTimeoutMs: config.db.connectTimeoutMs, logger });
+  // LISTEN needs a session of its own: on DATABASE_DIRECT_URL when set (a transaction pooler cannot carry it).
+  const events = await openEventFeed(database, { databaseUrl: database.sessionUrl, connectTimeoutMs: config.db.connectTimeoutMs, logger });
   return {
     rateLimitStore: redis ? { kind: 'redis', client: redis } : { kind: 'memory' },
     events,

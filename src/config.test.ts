@@ -50,3 +50,34 @@ describe('config', () => {
     expect(() => loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '-1' })).toThrow(/SUBSCRIPTION_MAX_PER_KEY/);
   });
 });
+
+describe('config: PostgreSQL past one server', () => {
+  it('reads the direct URL, the replicas (comma-separated) and their lag bound; none of them by default', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@pooler:6432/db' }).db).toMatchObject({ directUrl: undefined, replicaUrls: [], replicaMaxLagMs: 1000 });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@pooler:6432/db',
+      DATABASE_DIRECT_URL: 'postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write',
+      DATABASE_REPLICA_URLS: ' postgres://u@r1:5432/db , postgresql://u@r2/db,',
+      REPLICA_MAX_LAG_MS: '250',
+    });
+    expect(config.db).toMatchObject({
+      directUrl: 'postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write',
+      replicaUrls: ['postgres://u@r1:5432/db', 'postgresql://u@r2/db'],
+      replicaMaxLagMs: 250,
+    });
+  });
+
+  it('refuses them without DATABASE_URL, and bad values, naming each and hiding the URLs', () => {
+    let error: unknown;
+    try {
+      loadConfig({ DATABASE_DIRECT_URL: 'postgres://u:hunter2@h1/db', DATABASE_REPLICA_URLS: 'mysql://u:hunter2@r1/db', REPLICA_MAX_LAG_MS: '-1' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_REPLICA_URLS.0', 'REPLICA_MAX_LAG_MS']);
+    expect(message).toContain('DATABASE_DIRECT_URL: needs DATABASE_URL (PostgreSQL) too');
+    expect(message).not.toContain('hunter2');
+  });
+});

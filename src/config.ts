@@ -20,13 +20,22 @@ export function parseDuration(text: string): number | undefined {
   return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
 }
 
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
+
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z
+  DATABASE_URL: postgresUrl.optional(),
+  /** A session connection straight to the primary, when DATABASE_URL is a transaction pooler (README "PgBouncer"). */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /** Streaming replicas for lag-tolerant reads, comma-separated (README "Read replicas"). */
+  DATABASE_REPLICA_URLS: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(postgresUrl).min(1, 'must list at least one URL'))
     .optional(),
+  /** A replica further behind than this (its replay lag) is skipped. */
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
   DATA_DIR: z.string().min(1).default('./.data'),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Bearer token Prometheus scrapes GET /metrics with (the admin token works too). */
@@ -262,7 +271,15 @@ export interface Config {
   drainDelayMs: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
-  db: { statementTimeoutMs: number; connectTimeoutMs: number };
+  db: {
+    statementTimeoutMs: number;
+    connectTimeoutMs: number;
+    /** DATABASE_DIRECT_URL: set, DATABASE_URL is taken for a transaction pooler. */
+    directUrl: string | undefined;
+    /** DATABASE_REPLICA_URLS (empty: none). */
+    replicaUrls: string[];
+    replicaMaxLagMs: number;
+  };
   webhooks: WebhookConfig;
   /** The `responseEvents` live feed (src/events/live-feed.ts). */
   subscriptions: {
@@ -278,7 +295,7 @@ export interface Config {
   captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
 }
 
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY']);
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -295,15 +312,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(([, value]) => value !== undefined && value !== ''),
   );
   const parsed = configSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+  // The database's other connections are the PostgreSQL deployment's: they need its DATABASE_URL.
+  const withoutDatabaseUrl = present.DATABASE_URL
+    ? []
+    : (['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS'] as const).filter((name) => present[name] !== undefined).map((name) => `${name}: needs DATABASE_URL (PostgreSQL) too`);
+  if (!parsed.success || withoutDatabaseUrl.length > 0) {
+    throw new ConfigError([
+      ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0]);
         // Values that may hold a secret (a token, a password in a URL) are not repeated into logs.
         const shown = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(present[name]);
         return `${issue.path.join('.')}: ${issue.message} (got ${shown})`;
       }),
-    );
+      ...withoutDatabaseUrl,
+    ]);
   }
   const c = parsed.data;
   // The delay is part of the shutdown timeout: it must leave time for the drain itself.
@@ -347,7 +369,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainDelayMs,
     redisUrl: c.REDIS_URL,
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
-    db: { statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS },
+    db: {
+      statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS,
+      directUrl: c.DATABASE_DIRECT_URL,
+      replicaUrls: c.DATABASE_REPLICA_URLS ?? [],
+      replicaMaxLagMs: c.REPLICA_MAX_LAG_MS,
+    },
     webhooks: {
       allowPrivate: c.WEBHOOK_ALLOW_PRIVATE === '1',
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,

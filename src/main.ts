@@ -18,20 +18,25 @@ try {
 }
 const logger = createLogger(config.logLevel);
 
-// The database opens (on PGlite: its worker thread starts) while this thread loads the rest of the app.
-const opening = openDatabase({
+// PostgreSQL's connections: the pool (perhaps through a transaction pooler) and the session URL.
+const postgresOptions = {
   databaseUrl: config.databaseUrl,
-  dataDir: join(config.dataDir, 'pglite'),
-  pgliteTemplate: fromRoot('dist/pglite-template'),
+  directUrl: config.db.directUrl,
   statementTimeoutMs: config.db.statementTimeoutMs,
   connectTimeoutMs: config.db.connectTimeoutMs,
+};
+// The database opens (on PGlite: its worker thread starts) while this thread loads the rest of the app.
+const opening = openDatabase({
+  ...postgresOptions,
+  dataDir: join(config.dataDir, 'pglite'),
+  pgliteTemplate: fromRoot('dist/pglite-template'),
 }).catch((error: unknown) => {
   // Another server owns the embedded data dir: say so plainly instead of a stack trace.
   if (!(error instanceof DataDirInUseError)) throw error;
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }] =
+const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
@@ -43,16 +48,29 @@ const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDat
     import('./idempotency/idempotency.service.ts'),
     import('./privacy/retention.service.ts'),
     import('./uploads/storage.ts'),
+    import('./db/replicas.ts'),
   ]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
 const { adminToken, secrets, demo } = await prepareDatabase(config, database, logger);
 const cluster = await joinCluster(config, database, logger);
+// Read replicas for the lag-tolerant reads (db/replicas.ts), opened as the pool is (through a pooler too).
+const replicaReads =
+  database.kind === 'postgres' && config.db.replicaUrls.length > 0
+    ? await openReplicaReads(database.db, {
+        urls: config.db.replicaUrls,
+        maxLagMs: config.db.replicaMaxLagMs,
+        statementTimeoutMs: config.db.statementTimeoutMs,
+        connectTimeoutMs: config.db.connectTimeoutMs,
+        transactionPooler: database.transactionPooler,
+        logger,
+      })
+    : undefined;
 
 const drain: DrainState = { draining: false };
 // Webhook delivery: a poller in this process, woken by the outbox's NOTIFY (src/events/dispatcher.ts).
 const deliveryDatabase = config.webhooks.worker
-  ? await openDeliveryDatabase(database, { databaseUrl: config.databaseUrl, statementTimeoutMs: config.db.statementTimeoutMs, connectTimeoutMs: config.db.connectTimeoutMs })
+  ? await openDeliveryDatabase(database, postgresOptions)
   : undefined;
 const dispatcher = deliveryDatabase
   ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
@@ -60,6 +78,7 @@ const dispatcher = deliveryDatabase
 const app = createApp({
   config,
   db: database.db,
+  ...(replicaReads ? { reads: replicaReads } : {}),
   logger,
   secrets,
   rateLimitStore: cluster.rateLimitStore,
@@ -102,6 +121,7 @@ exitGracefullyOnSignals(graceful, {
     // Deliveries in flight are released (not counted as attempts) before the database closes.
     await dispatcher?.stop();
     await deliveryDatabase?.close();
+    await replicaReads?.close();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));
     await database.close();
   },

@@ -11,6 +11,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
+import type { LagTolerantReads } from './db/replicas.ts';
 import { databaseMetricsOf } from './db/instrument.ts';
 import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 
@@ -70,13 +71,27 @@ export class AppMetrics {
 
   readonly databasePing = new Gauge({
     name: 'formloom_database_ping_seconds',
-    help: 'Round trip of `select 1` to the database, measured at each scrape.',
+    help: "Round trip of readiness's database check, measured at each scrape.",
     registers: [this.registry],
   });
 
   readonly databaseUp = new Gauge({
     name: 'formloom_database_up',
-    help: '1 when the database answered `select 1` within a second at the last scrape, else 0.',
+    help: '1 when the database answered within a second at the last scrape and is not a standby in recovery, else 0.',
+    registers: [this.registry],
+  });
+
+  readonly replicaInUse = new Gauge({
+    name: 'formloom_db_replica_in_use',
+    help: 'Per read replica (DATABASE_REPLICA_URLS, by host:port): 1 while lag-tolerant reads go to it, 0 while it is skipped.',
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
+  readonly replicaLag = new Gauge({
+    name: 'formloom_db_replica_lag_seconds',
+    help: 'Per read replica: how far behind the primary it was at its last check (+Inf: unknown, or over a minute).',
+    labelNames: ['replica'] as const,
     registers: [this.registry],
   });
 
@@ -119,7 +134,11 @@ export class AppMetrics {
   }
 
   /** The text exposition of the process's and this app's metrics, after probing the database. */
-  async render(db: Db): Promise<string> {
+  async render(db: Db, reads?: LagTolerantReads): Promise<string> {
+    for (const replica of reads?.status?.() ?? []) {
+      this.replicaInUse.set({ replica: replica.server }, replica.usable ? 1 : 0);
+      this.replicaLag.set({ replica: replica.server }, (replica.lagMs ?? Number.POSITIVE_INFINITY) / 1000);
+    }
     const started = performance.now();
     const check = await databaseReachable(db, 1_000);
     this.databaseUp.set(check.ok ? 1 : 0);

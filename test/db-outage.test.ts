@@ -8,60 +8,26 @@
  * And in-process, a job's lock reservation refused during an outage leaves the pool whole after it.
  * Runs whatever database the suite uses (it brings its own); skipped when initdb is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { runExclusively } from '../src/db/locks.ts';
+import { ownDir, pgBin, pgTool, pgToolInBackground, stopAll } from './pg-cluster.ts';
 import { freePort, killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from './server-process.ts';
-
-const PG_ROOT = '/usr/lib/postgresql';
-const pgBin = existsSync(PG_ROOT)
-  ? readdirSync(PG_ROOT)
-      .sort((a, b) => Number(b) - Number(a))
-      .map((version) => join(PG_ROOT, version, 'bin'))
-      .find((dir) => existsSync(join(dir, 'initdb')))
-  : undefined;
-const isRoot = process.getuid?.() === 0;
-
-/** The command line that runs a PostgreSQL tool as the `postgres` user (initdb refuses root). */
-function pgToolCommand(tool: string, args: string[]): [string, string[]] {
-  const command = join(pgBin!, tool);
-  return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-}
-
-/** Runs a PostgreSQL tool, blocking this process (and every request it is making) until it ends. */
-function pgTool(tool: string, args: string[]): string {
-  const [command, commandArgs] = pgToolCommand(tool, args);
-  return execFileSync(command, commandArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** Runs a PostgreSQL tool while this process goes on (a load it drives keeps running). */
-async function pgToolInBackground(tool: string, args: string[]): Promise<void> {
-  const [command, commandArgs] = pgToolCommand(tool, args);
-  await promisify(execFile)(command, commandArgs, { encoding: 'utf8' });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cleanups: (() => void)[] = [];
-afterAll(() => {
+afterAll(async () => {
   killLeftovers();
   for (const cleanup of cleanups.reverse()) cleanup();
+  await stopAll();
 });
 
 /** A PostgreSQL cluster of our own, started; stopped and removed after the file. */
 async function startCluster() {
-  const dir = mkdtempSync(join(tmpdir(), 'formloom-outage-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  if (isRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
+  const dir = ownDir('formloom-outage-');
   const data = join(dir, 'data');
   const port = await freePort();
   pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--no-instructions']);

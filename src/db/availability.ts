@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { rowsOf } from './rows.ts';
 
 /** Node socket errors and postgres.js connection errors (its `code`s for connections it gave up on). */
 const CONNECTION_ERROR_CODES = new Set([
@@ -21,6 +22,9 @@ const CONNECTION_ERROR_CODES = new Set([
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',
   'CONNECTION_DESTROYED',
+  // No server of a multi-host DATABASE_URL is the writable primary (patches/postgres+3.4.9.patch): a
+  // failover under way, its standby not promoted yet.
+  'TARGET_SESSION_ATTRS_UNMET',
   // Not CONNECTION_ENDED: that is our own handle closed by this process (a bug, or a request outliving
   // the shutdown), an unexpected 500 like PGlite's "PGlite is closed".
 ]);
@@ -32,6 +36,9 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P03', // cannot_connect_now: the server is starting up or shutting down
   '57014', // query_canceled: statement_timeout
   '53300', // too_many_connections
+  // read_only_sql_transaction: formloom opens no read-only transaction, so the server itself is
+  // read-only: a standby still in recovery (during a failover), not the primary it should be.
+  '25006',
 ]);
 
 function isUnavailableItself(error: object): boolean {
@@ -59,8 +66,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 }
 
 /**
- * Readiness's database check: `select 1`, given up after `timeoutMs` so a load balancer's probe gets
- * its answer even when the database host does not answer at all.
+ * Readiness's database check: the server answers and is not in recovery (a standby still read-only:
+ * every write would fail), given up after `timeoutMs` so a load balancer's probe gets its answer even
+ * when the database host does not answer at all.
  */
 export async function databaseReachable(db: Db, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: unknown }> {
   let timer: NodeJS.Timeout | undefined;
@@ -68,7 +76,8 @@ export async function databaseReachable(db: Db, timeoutMs: number): Promise<{ ok
     timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([db.execute(sql`select 1`), timedOut]);
+    const [row] = rowsOf<{ recovery: boolean }>(await Promise.race([db.execute(sql`select pg_is_in_recovery() as recovery`), timedOut]));
+    if (row?.recovery !== false) return { ok: false, error: new Error('the database server is a standby in recovery (read-only), not the primary') };
     return { ok: true };
   } catch (error) {
     return { ok: false, error };

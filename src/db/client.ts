@@ -1,9 +1,18 @@
-/** Opens the database: PostgreSQL through postgres.js when a URL is given, embedded PGlite otherwise. */
+/**
+ * Opens the database: PostgreSQL through postgres.js when a URL is given, embedded PGlite otherwise.
+ *
+ * PostgreSQL may sit behind a transaction-mode pooler (PgBouncer): `directUrl` is then a session
+ * connection straight to the primary for what a pooler cannot carry (LISTEN, session advisory locks,
+ * migrations), and the pool on `databaseUrl` keeps no state in a session: no named prepared statements,
+ * no startup parameters (PgBouncer refuses `statement_timeout` among them), the statement timeout kept
+ * by cancelling the statement from this side (db/instrument.ts).
+ */
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { Sql } from 'postgres';
 import { fromRoot } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { DatabaseMetrics, instrumentClient } from './instrument.ts';
@@ -20,6 +29,15 @@ export type Db = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
+  /**
+   * PostgreSQL: where session work goes (LISTEN, session advisory locks): the direct URL, or the
+   * database URL when there is none. Undefined on PGlite.
+   */
+  sessionUrl?: string | undefined;
+  /** PostgreSQL: a client on `sessionUrl` for session advisory locks (the pool itself without a direct URL). */
+  session?: Sql | undefined;
+  /** PostgreSQL: the pool is opened for a transaction pooler (see the module comment). */
+  transactionPooler?: boolean;
   /** Applies the migrations in `drizzle/`. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -29,6 +47,14 @@ const migrationsFolder = fromRoot('drizzle');
 
 export interface OpenOptions {
   databaseUrl?: string | undefined;
+  /**
+   * PostgreSQL: a session connection straight to the primary (DATABASE_DIRECT_URL) for LISTEN, session
+   * advisory locks and migrations. Given (and not `databaseUrl` itself), `databaseUrl` is taken for a
+   * transaction pooler (see the module comment).
+   */
+  directUrl?: string | undefined;
+  /** PostgreSQL: `databaseUrl` is a transaction pooler (default: a direct URL other than it is given). */
+  transactionPooler?: boolean | undefined;
   /** PGlite data directory; `undefined` with no URL means in memory. */
   dataDir?: string | undefined;
   /** A PGlite dump (from `dumpDataDir`) to start from instead of an empty cluster. */
@@ -68,41 +94,62 @@ function startFromTemplate(dataDir: string, template: string | undefined): void 
   renameSync(staging, dataDir);
 }
 
+/** Connections of the session client (locks of jobs running at once on one node). */
+const SESSION_POOL_SIZE = 4;
+
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-    const client = postgres(options.databaseUrl, {
-      max: options.maxConnections ?? 10,
+    const directUrl = options.directUrl && options.directUrl !== options.databaseUrl ? options.directUrl : undefined;
+    const pooled = options.transactionPooler ?? directUrl !== undefined;
+    const connectionOptions = {
       onnotice: () => {},
       // No request holds a connection forever: a connection attempt to an unreachable server gives up
-      // (postgres.js counts in seconds), and the server cancels a statement that runs too long. Both
-      // failures are recognised by db/availability.ts and answered with 503.
+      // (postgres.js counts in seconds), and a statement that runs too long is cancelled. Both failures
+      // are recognised by db/availability.ts and answered with 503.
       ...(options.connectTimeoutMs !== undefined ? { connect_timeout: options.connectTimeoutMs / 1000 } : {}),
-      ...(options.statementTimeoutMs !== undefined ? { connection: { statement_timeout: options.statementTimeoutMs } } : {}),
       // postgres.js waits before reconnecting after failed attempts, by default up to 20 s, and queries
       // wait with it: during an outage requests would hang longer and longer. Retry soon instead (a
       // refused connection costs nothing), so each request gets its 503 at once and recovery is quick.
       backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+    };
+    const serverTimeout = options.statementTimeoutMs !== undefined ? { connection: { statement_timeout: options.statementTimeoutMs } } : {};
+    const client = postgres(options.databaseUrl, {
+      ...connectionOptions,
+      max: options.maxConnections ?? 10,
+      // Through a transaction pooler each transaction (each statement outside one) may run on another
+      // server connection: a statement prepared on one is unknown on the next, and a setting made at
+      // start-up is not the pooler's to keep.
+      ...(pooled ? { prepare: false } : serverTimeout),
     });
-    // Statement durations and pool use for /metrics (db/instrument.ts).
-    const instrumented = instrumentClient('postgres', client, new DatabaseMetrics('postgres', options.maxConnections ?? 10));
+    // Statement durations and pool use for /metrics; through a pooler, the statement timeout (db/instrument.ts).
+    const instrumented = instrumentClient('postgres', client, new DatabaseMetrics('postgres', options.maxConnections ?? 10), {
+      cancelAfterMs: pooled ? options.statementTimeoutMs : undefined,
+    });
     const db = drizzle(instrumented, { schema, logger: options.logger });
+    const session = directUrl ? postgres(directUrl, { ...connectionOptions, ...serverTimeout, max: SESSION_POOL_SIZE, idle_timeout: 60 }) : client;
     return {
       db: db as unknown as Database,
       kind: 'postgres',
-      // On a connection of its own without the statement timeout: a long migration (an index on a large
-      // table) must not be cancelled, or no node could ever start.
+      sessionUrl: directUrl ?? options.databaseUrl,
+      session,
+      transactionPooler: pooled,
+      // On a session connection of its own without the statement timeout: a long migration (an index on
+      // a large table) must not be cancelled, or no node could ever start.
       migrate: async () => {
-        const migrator = postgres(options.databaseUrl!, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
+        const migrator = postgres(directUrl ?? options.databaseUrl!, { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
         try {
           await migrate(drizzle(migrator, { schema }), { migrationsFolder });
         } finally {
           await migrator.end();
         }
       },
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await client.end({ timeout: 5 });
+        if (session !== client) await session.end({ timeout: 5 });
+      },
     };
   }
   // drizzle loads on this thread while the database opens on its own.

@@ -109,14 +109,37 @@ function passThrough(target: object, prop: string | symbol, self: object): unkno
   };
 }
 
+export interface InstrumentOptions {
+  /**
+   * postgres.js: cancel a statement that has not answered within this many milliseconds (waiting for a
+   * connection included), the statement timeout kept from this side where the server's cannot be set
+   * per session (through a transaction pooler). Undefined: never.
+   */
+  cancelAfterMs?: number | undefined;
+}
+
+type CancellableQuery = PromiseLike<unknown> & { cancel?: () => unknown };
+
+/**
+ * Awaits `query`, cancelling it when it has not answered within `ms`: postgres.js takes a query that
+ * waits for a connection out of the queue, and asks the server (through the pooler, which passes the
+ * request on) to cancel one that runs. Either way it fails with SQLSTATE 57014, as a statement cut off by
+ * `statement_timeout` does, and the request gets 503.
+ */
+function cancelledAfter(query: CancellableQuery, ms: number): Promise<unknown> {
+  const timer = setTimeout(() => void Promise.resolve(query.cancel?.()).catch(() => {}), ms);
+  return Promise.resolve(query).finally(() => clearTimeout(timer));
+}
+
 /**
  * postgres.js: `unsafe(text, params)` (all drizzle sends) returns a lazy query; it is timed from its
  * first `then` (when it runs). `begin(fn)` hands `fn` an instrumented transaction client.
  */
-function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetrics): T {
+function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetrics, { cancelAfterMs }: InstrumentOptions): T {
   const wrapQuery = (query: object, operation: string): object => {
     let timed: Promise<unknown> | undefined;
-    const run = () => (timed ??= metrics.time(operation, () => query as PromiseLike<unknown>));
+    const execute = cancelAfterMs === undefined ? () => query as PromiseLike<unknown> : () => cancelledAfter(query as CancellableQuery, cancelAfterMs);
+    const run = () => (timed ??= metrics.time(operation, execute));
     const proxy: object = new Proxy(query, {
       get(target, prop) {
         if (prop === 'then') return (onFulfilled?: AnyFunction, onRejected?: AnyFunction) => run().then(onFulfilled, onRejected);
@@ -174,8 +197,8 @@ function instrumentPGlite<T extends object>(client: T, metrics: DatabaseMetrics)
 }
 
 /** The driver's client, instrumented (see the module comment); `databaseMetricsOf` finds `metrics` from it. */
-export function instrumentClient<T extends object>(driver: 'postgres' | 'pglite', client: T, metrics: DatabaseMetrics): T {
-  const instrumented = driver === 'postgres' ? instrumentPostgres(client, metrics) : instrumentPGlite(client, metrics);
+export function instrumentClient<T extends object>(driver: 'postgres' | 'pglite', client: T, metrics: DatabaseMetrics, options: InstrumentOptions = {}): T {
+  const instrumented = driver === 'postgres' ? instrumentPostgres(client, metrics, options) : instrumentPGlite(client, metrics);
   metricsOfClient.set(instrumented, metrics);
   return instrumented;
 }

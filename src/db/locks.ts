@@ -15,6 +15,10 @@
  * A job whose `reserve()` waits for a busy pool gets a connection even if one closes meanwhile, or fails
  * when PostgreSQL refuses it (the same patch: unpatched, such a job could wait forever).
  *
+ * The locks are taken on the handle's session client (`DatabaseHandle.session`): with DATABASE_DIRECT_URL
+ * a connection straight to the primary, since through a transaction pooler the unlock could run on
+ * another server connection than the lock and leave it held by a pooled connection for good.
+ *
  * On PGlite (one process owns the database) the same rules hold within the process.
  */
 import type { Sql } from 'postgres';
@@ -26,7 +30,7 @@ export type ExclusiveRun<T> = { ran: true; value: T } | { ran: false };
 const LOCK_NAMESPACE = 0x666c6d;
 const WAIT_POLL_MS = 200;
 
-type LockDatabase = Pick<DatabaseHandle, 'kind' | 'db'>;
+type LockDatabase = Pick<DatabaseHandle, 'kind' | 'db' | 'session'>;
 
 // PGlite: the names running in this process, and the tail of each name's queue.
 const runningHere = new Set<string>();
@@ -89,7 +93,7 @@ async function unlock(connection: Sql, name: string): Promise<void> {
   await connection`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${name}))`;
 }
 
-/** Narrow adapter: drizzle keeps postgres.js's client on `$client`. */
+/** The session client; a handle without one, its pool (narrow adapter: drizzle keeps postgres.js's client on `$client`). */
 function postgresClient(database: LockDatabase): Sql {
-  return (database.db as unknown as { $client: Sql }).$client;
+  return database.session ?? (database.db as unknown as { $client: Sql }).$client;
 }

@@ -12,6 +12,9 @@
  * size (`in ($1, …, $n)`, multi-row inserts), so the texts prepared are bounded: past
  * MAX_PREPARED_TEXTS distinct texts, new ones run unprepared as before. postgres.js re-runs a prepared
  * statement unprepared when the server dropped or invalidated it (a migration by another node).
+ *
+ * Behind a transaction pooler the pool is opened with `prepare: false` (db/client.ts), which overrides
+ * this: no statement is prepared there, since the next one may run on another server connection.
  */
 const MAX_PREPARED_TEXTS = 2_000;
 const preparedTexts = new Set<string>();

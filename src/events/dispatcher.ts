@@ -34,7 +34,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../config.ts';
-import { openDatabase, type DatabaseHandle, type Db } from '../db/client.ts';
+import { openDatabase, type DatabaseHandle, type Db, type OpenOptions } from '../db/client.ts';
 import { createId } from '../ids.ts';
 import { guardedLookup, isPrivateAddress } from './address-rules.ts';
 import type { EventFeed } from './notifications.ts';
@@ -68,7 +68,7 @@ export const DELIVERY_POOL_SIZE = 3;
  */
 export async function openDeliveryDatabase(
   database: DatabaseHandle,
-  options: { databaseUrl: string | undefined; statementTimeoutMs?: number | undefined; connectTimeoutMs?: number | undefined },
+  options: Pick<OpenOptions, 'databaseUrl' | 'directUrl' | 'statementTimeoutMs' | 'connectTimeoutMs'>,
 ): Promise<{ db: Db; close: () => Promise<void> }> {
   if (database.kind !== 'postgres' || !options.databaseUrl) return { db: database.db, close: async () => {} };
   const own = await openDatabase({ ...options, maxConnections: DELIVERY_POOL_SIZE });

@@ -21,7 +21,8 @@ import type { FieldError } from '../forms/components.ts';
 import { FormRef, FormStatusEnum } from '../forms/forms.graphql.ts';
 import { generatedFormPages, listForms, type Form } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import type { Db } from '../db/client.ts';
+import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { LeadRef } from '../leads/leads.graphql.ts';
 import { listLeads, type ListedLead } from '../leads/leads.service.ts';
 import {
@@ -144,7 +145,7 @@ const responseListingArgs = builder.args((t) => ({
 function loadResponsePages(kind: 'form' | 'lead') {
   return async (parentIds: string[], ctx: GraphQLContext, args: Parameters<typeof checkListingArgs>[0]) => {
     const { first, after, filter } = checkListingArgs(args);
-    const pages = await responsePagesByParent(ctx.db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first });
+    const pages = await lagTolerantReads(ctx).run((db) => responsePagesByParent(db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first }));
     return pages.map((page) => keysetConnection(page.responses, page.hasNextPage, after !== undefined));
   };
 }
@@ -397,17 +398,19 @@ interface SummaryShape {
  * summarised by one statement per part. Kept per GraphQL context (one per request).
  */
 const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown, string>>>();
-function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
+function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
   let loaders = summaryLoaders.get(ctx);
   if (!loaders) summaryLoaders.set(ctx, (loaders = new Map()));
   const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}`;
   let loader = loaders.get(key);
-  if (!loader) loaders.set(key, (loader = new DataLoader<Form, unknown, string>(batch, { cacheKeyFn: (form) => form.id })));
+  // Summaries tolerate a little lag: a read replica's when there is a fresh one.
+  const read = (forms: readonly Form[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
+  if (!loader) loaders.set(key, (loader = new DataLoader<Form, unknown, string>(read, { cacheKeyFn: (form) => form.id })));
   return loader as DataLoader<Form, V, string>;
 }
 
 const countsOf = (s: SummaryShape, ctx: GraphQLContext) =>
-  summaryLoader(ctx, 'counts', s.filter, (forms) => summaryCounts(ctx.db, forms.map((f) => f.id), s.filter, ctx.dropOffMs)).load(s.form);
+  summaryLoader(ctx, 'counts', s.filter, (db, forms) => summaryCounts(db, forms.map((f) => f.id), s.filter, ctx.dropOffMs)).load(s.form);
 
 const StepReachRef = builder.objectRef<{ stepId: string; index: number; name: string; reached: number }>('StepReach').implement({
   description: 'How many responses reached a step: answered a question on it or on a later step, or finished the form.',
@@ -468,12 +471,12 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
     steps: t.field({
       type: [StepReachRef],
       description: 'Per step, in order, how many responses reached it: where respondents drop off.',
-      resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, (forms) => summarySteps(ctx.db, forms, s.filter)).load(s.form),
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, (db, forms) => summarySteps(db, forms, s.filter)).load(s.form),
     }),
     questions: t.field({
       type: [QuestionSummaryRef],
       description: 'Per answerable question, in form order: its answer count and, for choice types, the count per option.',
-      resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (forms) => summaryQuestions(ctx.db, forms, s.filter)).load(s.form),
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (db, forms) => summaryQuestions(db, forms, s.filter)).load(s.form),
     }),
   }),
 });

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/auth.service.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { CaptchaSettings } from '../components/captchas.ts';
 import type { Db } from '../db/client.ts';
+import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import type { EndpointRules } from '../events/webhooks.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -9,6 +10,8 @@ import type { FileStorage } from '../uploads/storage.ts';
 /** What every resolver gets: the database handle, the authenticated caller, and response settings. */
 export interface GraphQLContext {
   db: Db;
+  /** Where lag-tolerant reads (listings, summaries) run: a fresh read replica, else `db` (absent: `db`). */
+  reads?: LagTolerantReads | undefined;
   principal: Principal;
   /** Unfinished responses untouched this long are "dropped off" (status 3). */
   dropOffMs: number;
@@ -49,4 +52,9 @@ export interface CaptchaKeyring {
 export function captchaKeyringOf(ctx: GraphQLContext): CaptchaKeyring {
   if (!ctx.captchaKeyring) throw new Error('This operation needs the captcha keyring in its context');
   return ctx.captchaKeyring;
+}
+
+/** The context's lag-tolerant reads: its replicas when it has them, else its database handle. */
+export function lagTolerantReads(ctx: Pick<GraphQLContext, 'db' | 'reads'>): LagTolerantReads {
+  return ctx.reads ?? primaryReads(ctx.db);
 }

@@ -10,7 +10,7 @@ import { AnswerUnion } from '../components/components.graphql.ts';
 import type { FieldError } from '../components/content.ts';
 import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
 import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
@@ -24,6 +24,7 @@ import {
   type ResponseDateField,
   type StreamedResponse,
 } from './responses.service.ts';
+import type { Db } from '../db/client.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { RawJson } from '../graphql/raw-json.ts';
 
@@ -162,7 +163,9 @@ export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, for
   const { first, after, filter } = checkListingArgs(args);
   const input = { environmentId, formId, ...filter, after, limit: first };
   // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.
-  const page = await (ctx.rawJson ? listResponseTexts(ctx.db, input) : listResponses(ctx.db, input));
+  // On a read replica when there is a fresh one; a form it does not know (yet) is asked of the primary.
+  const read = (db: Db): Promise<{ responses: ResponseSource[]; hasNextPage: boolean } | null> => (ctx.rawJson ? listResponseTexts(db, input) : listResponses(db, input));
+  const page = await lagTolerantReads(ctx).run(read, (found) => !found);
   if (!page) throw notFound('Form not found');
   return keysetConnection<ResponseSource>(page.responses, page.hasNextPage, after !== undefined);
 }

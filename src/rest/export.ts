@@ -19,6 +19,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { notFound } from '../errors.ts';
+import { lagTolerantReads } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import {
   EnvironmentResponsesPageDocument,
@@ -131,7 +132,8 @@ export function exportRoutes(deps: RestDeps) {
     const { edges, pageInfo } = first.data;
     const firstPage = { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) };
     const onError = (error: unknown) => log.error({ err: error }, 'export stream failed mid-way');
-    const body = streamBody(deps.db, firstPage, listing, bodyFormat(format, columns, deps.dropOffMs), onError);
+    // The batches after the first page: on a fresh read replica too when there is one.
+    const body = streamBody(lagTolerantReads(deps).pick(), firstPage, listing, bodyFormat(format, columns, deps.dropOffMs), onError);
     return new Response(body, {
       status: 200,
       headers: {

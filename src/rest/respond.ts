@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { FieldError } from '../forms/components.ts';
+import type { LagTolerantReads } from '../db/replicas.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
 import type { CaptchaKeyring, GraphQLContext } from '../graphql/context.ts';
@@ -16,6 +17,8 @@ import type { FileStorage } from '../uploads/storage.ts';
 /** What the REST adapters need to run operations. */
 export interface RestDeps {
   db: Db;
+  /** Where lag-tolerant reads (listings, export) run: a fresh read replica, else `db` (absent: `db`). */
+  reads?: LagTolerantReads | undefined;
   dropOffMs: number;
   /** Deepest JSON nesting a body may have. */
   maxJsonDepth: number;
@@ -39,6 +42,7 @@ export function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
 export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLContext {
   return {
     db: deps.db,
+    reads: deps.reads,
     principal: c.var.principal,
     dropOffMs: deps.dropOffMs,
     webhookRules: deps.webhookRules,

@@ -19,6 +19,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
+import { lagTolerantReads } from '../graphql/context.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
@@ -159,8 +160,10 @@ export function responsesRoutes(deps: RestDeps) {
     const paged = query.limit !== undefined || query.after !== undefined;
     const limit = query.limit ?? (query.formId !== undefined ? FORM_PAGE_SIZE : MAX_PAGE_SIZE);
 
-    // A lost database is the app's 503 (app.onError), as for every route.
-    const page = await listResponseTexts(deps.db, { ...listing, after, limit });
+    // A lost database is the app's 503 (app.onError), as for every route. On a read replica when there
+    // is a fresh one; a form it does not know (yet) is asked of the primary.
+    const reads = lagTolerantReads(deps);
+    const page = await reads.run((db) => listResponseTexts(db, { ...listing, after, limit }), (found) => !found);
     if (!page) return respondWithError(c, notFound('Form not found'));
     const last = page.responses.at(-1);
     const nextCursor = page.hasNextPage && last ? cursorOf(last) : null;
@@ -179,7 +182,7 @@ export function responsesRoutes(deps: RestDeps) {
     // Unpaged: the first page decided the status; then stream every response (rest/stream.ts).
     const log = c.var.log;
     const first = { nodes: page.responses, nextCursor };
-    const body = streamBody(deps.db, first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    const body = streamBody(reads.pick(), first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));

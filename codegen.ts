@@ -3,7 +3,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 /** Typed documents for the operations the REST adapters and the CLI run. */
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  documents: ['schema/operations/*.graphql', 'test/operations/*.graphql'],
+  documents: ['schema/operations/*.graphql', 'test/graph/*.graphql'],
   generates: {
     'src/graphql/generated/': {
       preset: 'client',

@@ -56,7 +56,7 @@ import { generateBody, generatePath, generatePhases } from './generate.ts';
 import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
 import { lsnValue } from '../src/db/replicas.ts';
-import { processStat } from '../test/pg-cluster.ts';
+import { processStat } from '../test/support/pg-cluster.ts';
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
@@ -560,7 +560,7 @@ const CLUSTER = env.BENCH_CLUSTER === '1' || (ONLY?.includes('cluster') ?? false
  * server (the postmaster and all its processes) and of PgBouncer, for the capacity model.
  */
 async function measureCluster() {
-  const { startPgBouncer, startPrimary, startStandby, stopAll } = await import('../test/pg-cluster.ts');
+  const { startPgBouncer, startPrimary, startStandby, stopAll } = await import('../test/support/pg-cluster.ts');
   const database = 'formloom_bench_cluster';
   const children: Child[] = [];
   try {

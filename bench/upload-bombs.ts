@@ -11,10 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FILES_OF_EVERY_TYPE } from '../test/file-fixtures.ts';
-import { residentBytes } from '../test/process-memory.ts';
-import { startServer } from '../test/server-process.ts';
-import { bombs } from '../test/upload-bombs.ts';
+import { FILES_OF_EVERY_TYPE } from '../test/support/file-fixtures.ts';
+import { residentBytes } from '../test/support/process-memory.ts';
+import { startServer } from '../test/support/server-process.ts';
+import { bombs } from '../test/support/upload-bombs.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const MiB = 1024 * 1024;

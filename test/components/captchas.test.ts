@@ -1,0 +1,160 @@
+/**
+ * TurnstileWidget and Recaptcha (docs/public-pages.md, "Captchas"): the widget on the page, and a step taken only with a
+ * token the provider's verify endpoint confirms: here a local HTTP server standing in for the provider.
+ * Missing and rejected tokens, an unreachable provider (fail closed by default, CAPTCHA_FAIL_OPEN=1 to
+ * accept), the page and the JSON API.
+ */
+import { createServer } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.ts';
+import type { Config } from '../../src/config.ts';
+import type { Form } from '../../src/forms/forms.service.ts';
+import { appWith, createTenant, jsonRequest, openTestDatabase, testConfig, type TestTenant } from '../support/helpers.ts';
+import { componentAt, field, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
+import { onFileEnd } from '../support/cleanup.ts';
+import { listen, startCaptchaProvider } from '../support/captcha-provider.ts';
+
+const SECRET = 'test-captcha-secret';
+const GOOD = 'good-token';
+
+let db: Database;
+let tenant: TestTenant;
+let form: Form;
+let verifyUrl: string;
+let unreachableUrl: string;
+let verifyCalls: URLSearchParams[];
+
+beforeAll(async () => {
+  // The provider's siteverify: success only for GOOD with our secret.
+  ({ url: verifyUrl, calls: verifyCalls } = await startCaptchaProvider((secret, token) => secret === SECRET && token === GOOD));
+  // A port nothing listens on any more.
+  const gone = createServer();
+  unreachableUrl = `http://127.0.0.1:${await listen(gone)}/siteverify`;
+  await new Promise<void>((resolve) => gone.close(() => resolve()));
+
+  const handle = await openTestDatabase();
+  onFileEnd(() => handle.close());
+  db = handle.db;
+  tenant = await createTenant(db);
+  form = await makeForm(db, tenant, [
+    { name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }, { type: 'TurnstileWidget', content: {} }] },
+    { name: 'Done', components: [{ type: 'Recaptcha', content: { siteKey: 'content-site-key' } }, { type: 'LongInput', content: { question: 'More?' } }] },
+  ]);
+});
+
+const name = () => componentAt(form, 0, 0);
+const turnstile = () => componentAt(form, 0, 1);
+const recaptcha = () => componentAt(form, 1, 0);
+
+function captchaConfig(overrides: Partial<Config['captcha']> = {}, url = () => verifyUrl): Partial<Config> {
+  const base = testConfig().captcha;
+  return {
+    captcha: {
+      ...base,
+      turnstile: { siteKey: 'config-site-key', secretKey: SECRET, verifyUrl: url() },
+      recaptcha: { siteKey: 'config-recaptcha-key', secretKey: SECRET, verifyUrl: url() },
+      timeoutMs: 2_000,
+      ...overrides,
+    },
+  };
+}
+const appWithCaptchas = (overrides: Partial<Config['captcha']> = {}, url?: () => string) => appWith(db, captchaConfig(overrides, url));
+const start = (app: App, answers: Record<string, unknown>) => app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
+
+describe('the page', () => {
+  it("renders the provider's widget with the configured site key and allows its origin in the CSP", async () => {
+    const app = appWithCaptchas();
+    const response = await new Visitor(app).get(`/s/${form.id}`);
+    const html = await response.text();
+    expect(html).toContain(`<div class="cf-turnstile" id="f-${turnstile().id}" data-sitekey="config-site-key" data-response-field-name="${field(turnstile())}">`);
+    expect(html).toMatch(/<script src="https:\/\/challenges\.cloudflare\.com\/turnstile\/v0\/api\.js" nonce="[^"]+" async defer><\/script>/);
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'nonce-[^']+' https:\/\/challenges\.cloudflare\.com;/);
+    expect(csp).toContain('frame-src https://challenges.cloudflare.com;');
+  });
+
+  it('refuses the step without a token or with a rejected one, with the message at the widget, and takes it with a good one', async () => {
+    const app = appWithCaptchas();
+    const visitor = new Visitor(app);
+    await visitor.get(`/s/${form.id}`);
+    const missing = await visitor.submit(form, 0, { [field(name())]: 'Ada' });
+    expect(missing.status).toBe(422);
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain(`<p class="fl-error" id="f-${turnstile().id}-error">Please complete the check that you are not a robot.</p>`);
+    expect(missingHtml).toContain('value="Ada"');
+
+    const rejected = await visitor.submit(form, 0, { [field(name())]: 'Ada', 'cf-turnstile-response': 'forged' });
+    expect(rejected.status).toBe(422);
+    expect(await rejected.text()).toContain('The check that you are not a robot failed or expired.');
+    expect(await responsesOf(db, form.id).then((rows) => rows.filter((r) => JSON.stringify(r.data).includes('"Ada"')))).toEqual([]);
+
+    const calls = verifyCalls.length;
+    const accepted = await visitor.submit(form, 0, { [field(name())]: 'Ada', [field(turnstile())]: GOOD });
+    expect(accepted.status).toBe(303);
+    expect(verifyCalls.length).toBe(calls + 1);
+    expect(verifyCalls.at(-1)!.get('secret')).toBe(SECRET);
+    const row = (await responsesOf(db, form.id)).find((r) => JSON.stringify(r.data).includes('"Ada"'))!;
+    // The captcha records nothing.
+    expect(row.data.map((a) => a.questionId)).toEqual([name().id]);
+
+    // The next step's reCAPTCHA takes the component's own site key.
+    const next = await visitor.get(`/s/${form.id}?step=1`);
+    const nextHtml = await next.text();
+    expect(nextHtml).toContain(`<div class="g-recaptcha" id="f-${recaptcha().id}" data-sitekey="content-site-key"`);
+    expect(next.headers.get('content-security-policy')).toContain('https://www.gstatic.com');
+  });
+
+  it('refuses the step when the provider is unreachable (503), unless CAPTCHA_FAIL_OPEN', async () => {
+    const closed = appWithCaptchas({}, () => unreachableUrl);
+    const visitor = new Visitor(closed);
+    await visitor.get(`/s/${form.id}`);
+    const refused = await visitor.submit(form, 0, { [field(name())]: 'Bob', [field(turnstile())]: GOOD });
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain('cannot be verified right now');
+
+    const open = appWithCaptchas({ failOpen: true }, () => unreachableUrl);
+    const other = new Visitor(open);
+    await other.get(`/s/${form.id}`);
+    expect((await other.submit(form, 0, { [field(name())]: 'Bob', [field(turnstile())]: 'anything' })).status).toBe(303);
+  });
+});
+
+describe('the JSON API', () => {
+  it("requires the captcha's token as its answer on a submission answering its step", async () => {
+    const app = appWithCaptchas();
+    const missing = await start(app, { [name().id]: 'Cy' });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      message: 'Invalid request body',
+      errors: [{ message: 'Please complete the check that you are not a robot.', path: ['answers', turnstile().id] }],
+    });
+    const rejected = await start(app, { [name().id]: 'Cy', [turnstile().id]: 'forged' });
+    expect(rejected.status).toBe(400);
+    expect(((await rejected.json()) as { errors: { path: unknown[] }[] }).errors[0]!.path).toEqual(['answers', turnstile().id]);
+
+    const accepted = await start(app, { [name().id]: 'Cy', [turnstile().id]: GOOD });
+    expect(accepted.status).toBe(201);
+    const { id, resumeToken } = (await accepted.json()) as { id: string; resumeToken: string };
+    const row = (await responsesOf(db, form.id)).find((r) => r.id === id)!;
+    expect(row.data.map((a) => a.questionId)).toEqual([name().id]);
+
+    // The next step has its own captcha (the component's site key, the configured secret).
+    const update = (answers: Record<string, unknown>) =>
+      app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers, finished: true }, { authorization: `Bearer ${resumeToken}` }));
+    expect((await update({ [componentAt(form, 1, 1).id]: 'Nothing' })).status).toBe(400);
+    expect((await update({ [componentAt(form, 1, 1).id]: 'Nothing', [recaptcha().id]: GOOD })).status).toBe(200);
+  });
+
+  it('answers 503 when the provider is unreachable, and accepts with CAPTCHA_FAIL_OPEN=1', async () => {
+    const closed = await start(appWithCaptchas({}, () => unreachableUrl), { [name().id]: 'Di', [turnstile().id]: GOOD });
+    expect(closed.status).toBe(503);
+    expect(await closed.json()).toEqual({ message: 'The check that you are not a robot cannot be verified right now. Please try again in a moment.' });
+    expect((await start(appWithCaptchas({ failOpen: true }, () => unreachableUrl), { [name().id]: 'Di', [turnstile().id]: 'x' })).status).toBe(201);
+  });
+
+  it('does not enforce a captcha whose provider has no secret configured (and ignores its token)', async () => {
+    const app = appWith(db);
+    expect((await start(app, { [name().id]: 'Eve' })).status).toBe(201);
+    expect((await start(app, { [name().id]: 'Eve', [turnstile().id]: 'whatever' })).status).toBe(201);
+  });
+});

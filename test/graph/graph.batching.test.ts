@@ -1,0 +1,70 @@
+/**
+ * No N+1: a query that lists forms with their summaries' totals and their last 3 responses
+ * runs the same, small number of SQL statements for 10 forms as for 100. Statements are counted by a
+ * drizzle logger on this file's own database handle.
+ */
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/client.ts';
+import { FormsOverviewDocument } from '../../src/graphql/generated/graphql.ts';
+import { createForm, insertResponses } from '../support/factories.ts';
+import { appWith, createTenant, jsonRequest, openTestDatabase, type TestTenant } from '../support/helpers.ts';
+
+const statements: string[] = [];
+let counting = false;
+let handle: DatabaseHandle;
+let app: ReturnType<typeof appWith>;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  handle = await openTestDatabase({
+    logger: {
+      logQuery: (query) => {
+        if (counting) statements.push(query);
+      },
+    },
+  });
+  app = appWith(handle.db);
+  tenant = await createTenant(handle.db);
+  // 100 more forms (101 with the template), 5 responses each.
+  const forms = [];
+  for (let i = 0; i < 100; i++) forms.push(await createForm(handle.db, tenant.environmentId, `Form ${i}`));
+  await insertResponses(
+    handle.db,
+    forms.flatMap((form, i) =>
+      Array.from({ length: 5 }, (_, j) => ({
+        environmentId: tenant.environmentId,
+        formId: form.id,
+        finished: j % 2 === 0,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000 + j * 1000).toISOString(),
+      })),
+    ),
+  );
+});
+afterAll(() => handle.close());
+
+/** The statements one request runs (the API key's verification is cached by a first request). */
+async function statementsOf(first: number) {
+  const request = () => app.request('/graphql', jsonRequest('POST', { query: print(FormsOverviewDocument), variables: { first } }, { 'x-api-key': tenant.apiKey }));
+  await request();
+  statements.length = 0;
+  counting = true;
+  const response = await request();
+  counting = false;
+  const body = (await response.json()) as { data?: { viewer: { environment: { forms: { edges: { node: { summary: { total: number }; responses: { edges: unknown[] } } }[] } } } }; errors?: unknown[] };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return { count: statements.length, statements: [...statements], edges: body.data!.viewer.environment.forms.edges };
+}
+
+describe('batching', () => {
+  it('lists 100 forms with summary totals and their last 3 responses in as many statements as 10 forms', async () => {
+    const ten = await statementsOf(10);
+    const hundred = await statementsOf(100);
+    expect(hundred.edges).toHaveLength(100);
+    expect(hundred.edges.every((edge) => edge.node.summary.total === 5 && edge.node.responses.edges.length === 3)).toBe(true);
+    expect(ten.edges).toHaveLength(10);
+    // The environment, its forms page, one summary-counts statement and one lateral responses statement.
+    expect(hundred.count).toBe(ten.count);
+    expect(hundred.count).toBeLessThanOrEqual(4);
+  });
+});

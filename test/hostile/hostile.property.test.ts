@@ -1,0 +1,502 @@
+/**
+ * Property-based: every endpoint (REST, GraphQL, public pages, the public JSON API, the CLI's
+ * mutations) driven with generated hostile bodies, parameters and headers. For each request:
+ * - never a 5xx;
+ * - a 4xx has the documented body (JSON `{message, errors?: [{message, path}]}`; GraphQL `{errors}` with
+ *   a code that is not INTERNAL_SERVER_ERROR; an HTML page on page routes);
+ * - no body carries a stack, SQL, a file path or an engine message;
+ * - a rejected request stores nothing (row counts of every table unchanged).
+ * Runs per property are bounded (HOSTILE_RUNS, default 40) so CI time stays flat.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { count, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect } from 'vitest';
+import { apiKeys, auditLog, environments, erasures, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { createEndpoint } from '../../src/events/webhooks.service.ts';
+import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
+import { makeForm } from '../support/public-helpers.ts';
+
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
+const options = { numRuns: RUNS, endOnFailure: true } as const;
+
+let ctx: TestContext;
+let app: TestContext['app'];
+let tenant: TestTenant;
+let formId: string;
+let resume: { id: string; token: string };
+let endpointId: string;
+let emptyFormId: string;
+let uploaderId: string;
+
+beforeAll(async () => {
+  // Row counts must see this file's writes only.
+  ctx = await setupIsolatedTestApp();
+  // The handlers, not the rate limits, are under test here (the limits have tests of their own).
+  app = appWith(ctx.db, {
+    apiRateLimitPerMinute: 0,
+    authFailureLimitPerMinute: 0,
+    anonymousRateLimitPerMinute: 0,
+    publicRateLimitPerMinute: 0,
+    // Valid webhook bodies (a loopback URL) are created, so the whole path runs; URL rules have tests of their own.
+    webhooks: { ...testConfig().webhooks, allowPrivate: true },
+    // Uploads that pass their checks land in a folder of this run's own.
+    dataDir: mkdtempSync(join(tmpdir(), 'formloom-hostile-')),
+  });
+  tenant = await createTenant(ctx.db);
+  formId = (
+    await makeForm(ctx.db, tenant, [
+      {
+        name: 'About you',
+        components: [
+          { type: 'ShortInput', content: { question: 'Name?' } },
+          { type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } },
+          { type: 'Dropdown', content: { question: 'Pick', options: ['a', 'b'], isMulti: true } },
+        ],
+      },
+      {
+        name: 'More',
+        components: [
+          { type: 'PasswordInput', content: { question: 'Secret' } },
+          { type: 'Disclaimer', content: { text: 'OK?' } },
+          { type: 'FileUploader', content: { question: 'File', allowedTypes: ['png', 'txt'], multiple: true } },
+        ],
+      },
+    ])
+  ).id;
+  uploaderId = (await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, formId)))[0]!.steps[1]!.components[2]!.id;
+  const started = await app.request(`/s/${formId}/responses`, json('POST', { answers: {} }));
+  const body = (await started.json()) as { id: string; resumeToken: string };
+  resume = { id: body.id, token: body.resumeToken };
+  emptyFormId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
+  endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
+});
+
+// ---------------------------------------------------------------- generators
+
+const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '<img src=x onerror=alert(1)>',
+  "'; drop table forms; --",
+  '${{7*7}}',
+  '../../etc/passwd',
+  '%00',
+  '1e309',
+  '-0',
+  'null',
+  '𝟘🙂',
+  '\u202e\u2066',
+];
+const hostileString = fc.oneof(
+  fc.constantFrom(...HOSTILE_STRINGS),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom('a', '\u0000', '\ud800', '\udc00', 'é', '<', '"', '\\', '\n'), maxLength: 20 }),
+  fc.constantFrom('a'.repeat(70_000), '\u0000'.repeat(1000)),
+);
+const hostileNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MAX_SAFE_INTEGER),
+);
+const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileString,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(hostileString, tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** Every path (list of keys) inside a JSON value. */
+function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const here = [prefix];
+  if (Array.isArray(value)) return here.concat(...value.map((v, i) => pathsOf(v, [...prefix, i])));
+  if (value && typeof value === 'object') return here.concat(...Object.entries(value).map(([k, v]) => pathsOf(v, [...prefix, k])));
+  return here;
+}
+
+/** `base` with the value at one of its paths replaced by `replacement` (the whole body for the root). */
+function mutate(base: unknown, pick: number, replacement: unknown): unknown {
+  const paths = pathsOf(base);
+  const path = paths[pick % paths.length]!;
+  if (path.length === 0) return replacement;
+  const copy = structuredClone(base) as Record<string | number, unknown>;
+  let at = copy;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  at[path.at(-1)!] = replacement;
+  return copy;
+}
+
+/** A body: a valid one with one value replaced, a random value, or text that is barely JSON. */
+const bodyFrom = (base: unknown) =>
+  fc.oneof(
+    fc.tuple(fc.nat(), hostileValue).map(([pick, value]) => JSON.stringify(mutate(base, pick, value))),
+    hostileValue.map((value) => JSON.stringify(value)),
+    fc.constantFrom('', '{', '{"a":', 'null', '[]', '"str"', `{"steps":${'['.repeat(5000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`),
+    fc.string({ maxLength: 60 }),
+  );
+
+/** Header values a client can send (HTTP header values are byte strings without NUL, CR or LF). */
+const headerValue = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
+  fc.constantFrom('', 'fl_aaaaaaaaaaaa_' + 'x'.repeat(43), 'Bearer ', 'Bearer x', '1.2.3.4, ::1, garbage', 'application/json; charset=utf-16'),
+);
+const hostileHeaders = fc.record(
+  {
+    'x-api-key': headerValue,
+    authorization: headerValue,
+    'x-request-id': headerValue,
+    'idempotency-key': headerValue,
+    'user-agent': headerValue,
+    'x-forwarded-for': headerValue,
+    'cf-ipcountry': headerValue,
+    'content-type': fc.oneof(headerValue, fc.constant('application/json')),
+  },
+  { requiredKeys: [] },
+);
+
+// ---------------------------------------------------------------- checks
+
+const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
+
+async function tableCounts() {
+  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads].map((table) => ctx.db.select({ n: count() }).from(table)));
+  return rows.map(([row]) => row!.n);
+}
+
+interface Checked {
+  status: number;
+  body: unknown;
+}
+
+/** Sends the request and checks the properties every answer must have; returns what came back. */
+/** `text`: a JSON error, or a successful body that is not JSON (an export's CSV or NDJSON). */
+async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page' | 'text'): Promise<Checked> {
+  const before = await tableCounts();
+  const response = await app.request(path, init);
+  const text = await response.text();
+  const label = `${init.method ?? 'GET'} ${path.slice(0, 120)} → ${response.status}: ${text.slice(0, 300)}`;
+  expect(response.status, label).toBeLessThan(500);
+  for (const leak of LEAKS) expect(text, label).not.toMatch(leak);
+  if (response.status >= 400) expect(text, `${label}: a 4xx needs a body`).not.toBe('');
+  let body: unknown = text;
+  const pageAnswer = kind === 'page' && (response.headers.get('content-type') ?? '').includes('text/html');
+  const textAnswer = kind === 'text' && response.status < 400;
+  if (!pageAnswer && !textAnswer && text !== '') {
+    body = JSON.parse(text);
+    if (response.status >= 400) {
+      if (kind === 'graphql' && typeof body === 'object' && body && 'errors' in body) {
+        const errors = (body as { errors: { message: unknown; extensions?: { code?: unknown } }[] }).errors;
+        expect(errors.length, label).toBeGreaterThan(0);
+        for (const error of errors) {
+          expect(typeof error.message, label).toBe('string');
+          expect(error.extensions?.code, label).not.toBe('INTERNAL_SERVER_ERROR');
+        }
+      } else expectDocumentedError(body, label);
+    }
+  }
+  if (kind === 'graphql' && response.status === 200) {
+    for (const error of (body as { errors?: { extensions?: { code?: unknown } }[] }).errors ?? []) {
+      expect(error.extensions?.code, label).not.toBe('INTERNAL_SERVER_ERROR');
+    }
+  }
+  // A page's 422 may keep the step's valid answers (the last step sent before an earlier one was
+  // answered: docs/public-pages.md, "The page"); every other refusal stores nothing.
+  const refused = response.status >= 400 && !(kind === 'page' && response.status === 422);
+  if (refused || (kind === 'graphql' && (body as { data?: unknown }).data == null)) {
+    expect(await tableCounts(), `${label}: a refused request stored something`).toEqual(before);
+  }
+  return { status: response.status, body };
+}
+
+function expectDocumentedError(body: unknown, label: string) {
+  expect(body, label).toEqual({ message: expect.any(String), ...((body as { errors?: unknown }).errors ? { errors: expect.any(Array) } : {}) });
+  for (const error of (body as { errors?: unknown[] }).errors ?? []) {
+    expect(error, label).toEqual({ message: expect.any(String), path: expect.any(Array) });
+    for (const segment of (error as { path: unknown[] }).path) expect(['string', 'number'], label).toContain(typeof segment);
+  }
+}
+
+/**
+ * A path segment as a client may write it: the string's UTF-8 bytes percent-encoded (an unpaired
+ * surrogate becomes U+FFFD, as any HTTP client sends it), or raw escapes that decode to nothing valid.
+ */
+const segment = fc.oneof(
+  hostileString.map((text) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')),
+  fc.constantFrom('%00', 'a%00b', '%ED%A0%80', '%', '%zz', '..', '%2e%2e', '%2F', '%C0%80', '%FF'),
+);
+
+const json = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+// ---------------------------------------------------------------- properties
+
+describe('REST', () => {
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('generate: a valid body with one hostile value', async (pick, value, raw) => {
+    const base = validBody(tenant.templateId);
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(base, pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validBody('x'))], options)('generate: hostile body text', async (text) => {
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([segment], options)('generate: hostile environment id in the path', async (environmentId) => {
+    await send(`/api/v1/environments/${environmentId}/forms/generate`, json('POST', validBody(tenant.templateId), { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  const params = fc.dictionary(
+    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after'), hostileString),
+    hostileString,
+    { maxKeys: 4 },
+  );
+  test.prop([params, fc.boolean()], options)('responses: hostile query parameters', async (query, withForm) => {
+    const search = new URLSearchParams(withForm ? { formId } : {});
+    for (const [name, value] of Object.entries(query)) search.append(name, value);
+    await send(`/api/v1/responses?${search}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('close', 'reopen'), hostileHeaders], options)('close/reopen: hostile ids in the path and hostile headers', async (environmentId, id, action, headers) => {
+    await send(`/api/v1/environments/${environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/${formId}/${action}`, { method: 'POST', headers }, 'json');
+  });
+
+  const exportParams = fc.dictionary(
+    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'format', 'environmentId'), hostileString),
+    fc.oneof(hostileString, fc.constantFrom('csv', 'ndjson', 'true')),
+    { maxKeys: 4 },
+  );
+  test.prop([exportParams, fc.boolean(), fc.boolean()], options)('export: hostile query parameters, API key or admin token', async (query, withForm, admin) => {
+    const search = new URLSearchParams(withForm ? { formId } : {});
+    for (const [name, value] of Object.entries(query)) search.append(name, value);
+    const headers: Record<string, string> = admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { 'x-api-key': tenant.apiKey };
+    await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
+  });
+
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE'), fc.boolean()], options)('openapi.json and /docs: hostile headers and methods', async (headers, method, docs) => {
+    await send(docs ? '/docs' : '/api/v1/openapi.json', { method, headers }, docs ? 'page' : 'json');
+  });
+
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE')], options)('metrics: hostile headers and methods', async (headers, method) => {
+    await send('/metrics', { method, headers }, 'text');
+  });
+
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH')], options)('any API path: hostile headers and methods', async (headers, method) => {
+    const init: RequestInit = { method, headers };
+    if (method !== 'GET') init.body = JSON.stringify(validBody(tenant.templateId));
+    await send(`/api/v1/responses?formId=${formId}`, init, 'json');
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, init, 'json');
+  });
+});
+
+describe('REST webhooks', () => {
+  const validEndpoint = () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created', 'form.generated'], formIds: [formId], description: 'd', enabled: true });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validEndpoint(), pick, value));
+    await send('/api/v1/webhooks', json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validEndpoint())], options)('update: hostile body text', async (text) => {
+    await send(`/api/v1/webhooks/${endpointId}`, json('PATCH', text, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('', '/test', '/deliveries'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)('hostile endpoint ids in the path', async (id, tail, method) => {
+    await send(`/api/v1/webhooks/${id}${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/webhook-deliveries/${id}/resend`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const deliveryParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status'), hostileString), hostileString, { maxKeys: 3 });
+  test.prop([deliveryParams], options)('deliveries: hostile query parameters', async (query) => {
+    await send(`/api/v1/webhooks/${endpointId}/deliveries?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
+describe('REST privacy (deleting, erasing, audit log)', () => {
+  // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
+  // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.
+  const validFilter = () => ({ formId: emptyFormId, until: '2000-01-01T00:00:00Z', partialOnly: true, dateField: 'createdAt' });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('bulk delete: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validFilter(), pick, value));
+    await send('/api/v1/responses/delete', json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validFilter()), hostileHeaders], options)('bulk delete: hostile body text and headers', async (text, headers) => {
+    await send('/api/v1/responses/delete', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('responses', 'leads'), fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile response and lead ids in the path', async (id, kind, method) => {
+    await send(`/api/v1/${kind}/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const auditParams = fc.record({ limit: hostileString, after: hostileString }, { requiredKeys: [] });
+  test.prop([auditParams, hostileHeaders], options)('audit log: hostile query parameters and headers', async (query, headers) => {
+    await send(`/api/v1/audit-log?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey, ...headers } }, 'json');
+  });
+});
+
+describe('GraphQL', () => {
+  const GENERATE = 'mutation G($env: ID!, $input: GenerateFormInput!) { generateForm(environmentId: $env, input: $input) { success form { id } } }';
+  test.prop([fc.nat(), hostileValue], options)('generateForm: hostile variables', async (pick, value) => {
+    const variables = mutate({ env: tenant.environmentId, input: validBody(tenant.templateId) }, pick, value);
+    await send('/graphql', json('POST', { query: GENERATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  const LISTING = 'query L($formId: ID!, $filter: ResponseFilter, $first: Int, $after: String) { formResponses(formId: $formId, filter: $filter, first: $first, after: $after) { edges { node { id } } } }';
+  test.prop([fc.nat(), hostileValue], options)('formResponses: hostile variables', async (pick, value) => {
+    const variables = mutate({ formId, filter: { returnPartials: true, since: '2020-01-01T00:00:00Z' }, first: 10, after: null }, pick, value);
+    await send('/graphql', json('POST', { query: LISTING, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  const GRAPH = `query G($id: ID!, $ids: [ID!]!, $env: ID!, $forms: FormFilter, $email: String, $first: Int, $after: String, $summary: SummaryFilter, $responses: ResponseFilter) {
+    node(id: $id) { id }
+    nodes(ids: $ids) { id }
+    environment(id: $env) {
+      forms(filter: $forms, first: $first, after: $after) { edges { node { id summary(filter: $summary) { total } responses(filter: $responses, first: 3) { edges { node { id } } } } } }
+      leads(filter: { email: $email }, first: $first, after: $after) { edges { node { id } } }
+    }
+  }`;
+  test.prop([fc.nat(), hostileValue], options)('the graph: hostile node ids, filters, pages and cursors', async (pick, value) => {
+    const base = {
+      id: 'Rm9ybTp4',
+      ids: ['Rm9ybTp4'],
+      env: tenant.environmentId,
+      forms: { status: 'PUBLISHED', nameContains: 'a' },
+      email: 'a@example.com',
+      first: 5,
+      after: null,
+      summary: { since: '2020-01-01T00:00:00Z', dateField: 'CREATED_AT' },
+      responses: { returnPartials: true },
+    };
+    await send('/graphql', json('POST', { query: GRAPH, variables: mutate(base, pick, value) }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  test.prop([hostileString, hostileValue], options)('literals: hostile strings and JSON written into the document', async (text, value) => {
+    const literal = JSON.stringify(text);
+    const jsonLiteral = JSON.stringify(value ?? null).replace(/"([^"\\]*)":/g, '$1:');
+    const documents = [
+      `{ formResponses(formId: ${literal}) { edges { node { id } } } }`,
+      `{ environment(id: ${literal}) { id } }`,
+      `mutation { generateForm(environmentId: ${JSON.stringify(tenant.environmentId)}, input: {sourceFormId: ${literal}, name: ${literal}, steps: [{name: ${literal}, components: [{type: "Header", content: ${jsonLiteral}}]}, {name: "b", components: [{type: "Header", content: {}}]}]}) { success } }`,
+    ];
+    for (const query of documents) await send('/graphql', json('POST', { query }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  test.prop([bodyFrom({ query: '{ __typename }', variables: {} }), fc.oneof(fc.constant('application/json'), headerValue)], options)(
+    'hostile request bodies and media types',
+    async (text, contentType) => {
+      await send('/graphql', { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': tenant.apiKey }, body: text }, 'graphql');
+    },
+  );
+
+  const ADMIN = [
+    'mutation M($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }',
+    'mutation M($input: CreateApiKeyInput!) { createApiKey(input: $input) { key } }',
+    'mutation M($id: ID!) { revokeApiKey(id: $id) { id } }',
+    'mutation M($id: ID!) { deleteForm(id: $id) { id } }',
+    'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',
+    'mutation M($id: ID!) { closeForm(id: $id) { id } }',
+    'mutation M($id: ID!) { reopenForm(id: $id) { id } }',
+    'mutation M($id: ID!) { deleteResponse(id: $id) { id } }',
+    'mutation M($input: DeleteResponsesFilter!) { deleteResponses(environmentId: "x", filter: $input) { deletedCount } }',
+    'mutation M($id: ID) { eraseLead(id: $id) { erased } }',
+    'mutation M($id: String) { eraseLead(email: $id, environmentId: "x") { erased } }',
+    'mutation M($input: EnvironmentSettingsInput!) { updateEnvironmentSettings(environmentId: "x", input: $input) { id } }',
+    'mutation M($id: ID!) { setFormRetention(formId: $id, retentionDays: 5) { id } }',
+    'query M($id: String) { auditLog(environmentId: "x", after: $id) { edges { node { id } } } }',
+  ];
+  test.prop([fc.constantFrom(...ADMIN), hostileValue, hostileString], options)('the CLI mutations: hostile variables', async (query, value, text) => {
+    const variables = { input: value, id: text };
+    await send('/graphql', json('POST', { query, variables }, { authorization: `Bearer ${ADMIN_TOKEN}` }), 'graphql');
+  });
+});
+
+describe('public pages and the public JSON API', () => {
+  test.prop([segment, fc.constantFrom('', '?step=0', '?step=1', '?step=-1', '?step=99999999999', '?step=x', '?step=%00')], options)('page GET: hostile ids and steps', async (id, query) => {
+    await send(`/s/${id}${query}`, {}, 'page');
+    await send(`/s/${formId}${query}`, {}, 'page');
+  });
+
+  const fields = fc.array(fc.tuple(hostileString, hostileString), { maxLength: 6 });
+  test.prop([fields, fc.constantFrom('0', '1', '7', 'x')], options)('page POST: hostile form fields', async (pairs, step) => {
+    const body = new URLSearchParams();
+    for (const [name, value] of pairs) body.append(name, value);
+    body.append('c.x', 'y');
+    await send(`/s/${formId}?step=${step}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
+  });
+
+  // Cookie values as a browser could send them (bytes up to 0xff), and broken signatures and escapes.
+  const cookieValue = fc.oneof(headerValue, fc.constantFrom('.', 'x.', '%', '%E0%A4%A', `x.${'A'.repeat(43)}=`, `${'a'.repeat(5000)}.${'é'.repeat(44)}`));
+  test.prop([cookieValue, cookieValue, fc.constantFrom('GET', 'POST')], options)('page GET and POST: hostile lead and session cookies', async (lead, session, method) => {
+    const cookie = `fl_lead_${tenant.environmentId}=${lead}; fl_s_${formId}=${session}`;
+    const init: RequestInit = method === 'GET' ? { headers: { cookie } } : { method, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'c.x=y' };
+    await send(`/s/${formId}?step=0`, init, 'page');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('POST responses: hostile answers', async (pick, value) => {
+    const body = mutate({ answers: { q: 'a' }, finished: false }, pick, value);
+    await send(`/s/${formId}/responses`, json('POST', body), 'json');
+  });
+
+  test.prop([bodyFrom({ answers: {} }), hostileHeaders], options)('POST responses: hostile text and headers', async (text, headers) => {
+    await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue, segment], options)('PATCH responses: hostile answers, ids and tokens', async (pick, value, id) => {
+    const body = JSON.stringify(mutate({ answers: {}, finished: false }, pick, value));
+    await send(`/s/${formId}/responses/${resume.id}`, json('PATCH', body, { authorization: `Bearer ${resume.token}` }), 'json');
+    await send(`/s/${formId}/responses/${id}`, json('PATCH', '{"answers":{}}', { authorization: `Bearer ${resume.token}` }), 'json');
+  });
+
+  test.prop([segment], options)('definition: hostile ids', async (id) => {
+    await send(`/s/${id}/definition`, {}, 'json');
+  });
+
+  // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).
+  const filePart = fc.record({ name: fc.oneof(hostileString, fc.constantFrom('a.png', 'b.txt', 'c.html', '.png', 'x'.repeat(300) + '.txt')), bytes: fc.uint8Array({ maxLength: 64 }) });
+  const multipart = (parts: [string, string | { name: string; bytes: Uint8Array }][]) => {
+    const body = new FormData();
+    for (const [name, value] of parts) body.append(name, typeof value === 'string' ? value : new File([new Uint8Array(value.bytes)], value.name));
+    return body;
+  };
+  test.prop([fc.oneof(hostileString, fc.constant('')), fc.array(filePart, { maxLength: 3 }), fc.array(fc.tuple(hostileString, hostileString), { maxLength: 2 }), fc.boolean()], options)(
+    'POST uploads: hostile component ids, file names, bytes and fields',
+    async (componentId, files, extra, realComponent) => {
+      const parts: [string, string | { name: string; bytes: Uint8Array }][] = [['componentId', realComponent ? uploaderId : componentId], ...files.map((file) => ['file', file] as [string, typeof file]), ...extra];
+      await send(`/s/${formId}/uploads`, { method: 'POST', body: multipart(parts) }, 'json');
+    },
+  );
+
+  test.prop([bodyFrom({ componentId: 'x' }), hostileHeaders], options)('POST uploads: hostile text and headers', async (text, headers) => {
+    await send(`/s/${formId}/uploads`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', ...headers }, body: text }, 'json');
+  });
+
+  test.prop([fc.array(filePart, { maxLength: 2 }), fields], options)('page POST: hostile multipart with files', async (files, pairs) => {
+    const parts: [string, string | { name: string; bytes: Uint8Array }][] = [...files.map((file) => [`c.${uploaderId}`, file] as [string, typeof file]), ...pairs];
+    await send(`/s/${formId}?step=1`, { method: 'POST', body: multipart(parts) }, 'page');
+  });
+});
+
+describe('files', () => {
+  test.prop([segment, fc.dictionary(fc.oneof(fc.constantFrom('expires', 'signature'), hostileString), hostileString, { maxKeys: 3 }), fc.boolean()], options)(
+    'GET /api/v1/files: hostile ids and signatures, with or without a key',
+    async (id, query, withKey) => {
+      await send(`/api/v1/files/${id}?${new URLSearchParams(query)}`, { headers: withKey ? { 'x-api-key': tenant.apiKey } : {} }, 'json');
+    },
+  );
+});

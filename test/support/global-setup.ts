@@ -3,12 +3,14 @@
  * - DATABASE_URL set: a throwaway database on that server (dropped afterwards), so the suite never
  *   touches the database the URL names;
  * - otherwise: a migrated PGlite cluster dumped to a file that each test file loads (far cheaper than
- *   creating a cluster per file).
+ *   creating a cluster per file). The dump is kept in node_modules/.cache/formloom/ under a hash of what
+ *   it is made from (the migrations, PGlite's version, its settings, this file): a fresh cluster and the
+ *   migrations cost several seconds at the start of every run, before any test file can start.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
@@ -39,15 +41,38 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'formloom-test-'));
-  const handle = await openDatabase({ pgliteThread: 'inline' });
-  await handle.migrate();
-  const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
-  const dump = await client.dumpDataDir('none');
-  const file = join(dir, 'migrated.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  await handle.close();
+  const file = join(CACHE_DIR, `migrated-${dumpKey()}.tar`);
+  if (!existsSync(file)) {
+    const handle = await openDatabase({ pgliteThread: 'inline' });
+    await handle.migrate();
+    const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+    const dump = await client.dumpDataDir('none');
+    await handle.close();
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Written aside and renamed: another run may be reading or writing the same file.
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+    for (const name of readdirSync(CACHE_DIR)) {
+      if (name.startsWith('migrated-') && name.endsWith('.tar') && join(CACHE_DIR, name) !== file) rmSync(join(CACHE_DIR, name), { force: true });
+    }
+  }
   project.provide('testDatabaseUrl', undefined);
   project.provide('pgliteDumpFile', file);
-  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'formloom');
+
+/** A hash of everything the migrated dump depends on. */
+function dumpKey(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => hash.update(path).update(readFileSync(join(ROOT, path)));
+  const migrations = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .flatMap((entry) => (entry.isDirectory() ? migrations(join(dir, entry.name)) : [join(dir, entry.name)]))
+      .sort();
+  for (const path of migrations('drizzle')) add(path);
+  for (const path of ['node_modules/@electric-sql/pglite/package.json', 'src/db/pglite-settings.ts', 'src/db/client.ts', 'test/support/global-setup.ts']) add(path);
+  return hash.digest('hex').slice(0, 16);
 }

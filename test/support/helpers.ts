@@ -21,7 +21,7 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
  * Where the test files' PGlite runs. The server runs it on a worker thread (src/db/pglite-thread.ts);
  * the suite's in-process files run it on their own thread by default: their statements are many, small
  * and sequential, where a thread hop per statement made four API test files take 1.1–1.8× as long.
- * The worker's own behaviour is tested in test/pglite-thread.test.ts and through every test of the real
+ * The worker's own behaviour is tested in test/process/pglite-thread.test.ts and through every test of the real
  * server process; FORMLOOM_TEST_PGLITE_THREAD=worker runs the whole suite on worker threads.
  */
 const testPgliteThread = process.env.FORMLOOM_TEST_PGLITE_THREAD === 'worker' ? 'worker' : 'inline';
@@ -30,8 +30,15 @@ const testPgliteThread = process.env.FORMLOOM_TEST_PGLITE_THREAD === 'worker' ? 
 export async function openTestDatabase(options: Pick<OpenOptions, 'logger'> = {}): Promise<DatabaseHandle> {
   const databaseUrl = inject('testDatabaseUrl');
   if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4, ...options });
-  const dump = readFileSync(inject('pgliteDumpFile')!);
-  return openDatabase({ loadDataDir: new Blob([dump]), pgliteThread: testPgliteThread, ...options });
+  return openDatabase({ loadDataDir: migratedDump(), pgliteThread: testPgliteThread, ...options });
+}
+
+/** The migrated dump, read once per worker: the in-process tier's files share their workers. */
+let dump: { file: string; blob: Blob } | undefined;
+function migratedDump(): Blob {
+  const file = inject('pgliteDumpFile')!;
+  if (dump?.file !== file) dump = { file, blob: new Blob([readFileSync(file)]) };
+  return dump.blob;
 }
 
 /**

@@ -9,6 +9,11 @@
  * every ```graphql block must validate against schema/schema.graphql, every ```json block must parse,
  * and every relative link must lead to a file and heading that exist.
  *
+ * The examples start their webhook receiver on port 4001 (EXAMPLE_RECEIVER_PORT), as a reader would. Two
+ * runs at once on one machine (two checkouts, CI and a developer) would then share that port, and one
+ * run's receiver would get the other's deliveries: the test runs each block with a free port in its
+ * place and writes 4001 back into what the block printed before comparing it with the output block.
+ *
  * DOCS_EXAMPLES_OUT=FILE writes each block's actual output there (for writing the docs).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -23,6 +28,8 @@ import { freePort, killLeftovers, startServer, type ServerProcess } from '../sup
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BLOCK_TIMEOUT_MS = 120_000;
+/** The fixed port of the examples' webhook receiver; the test puts a free one in its place. */
+export const EXAMPLE_RECEIVER_PORT = 4001;
 
 // ---------------------------------------------------------------- reading the documents
 
@@ -87,6 +94,11 @@ const VOLATILE: [RegExp, string][] = [
   [/(127\.0\.0\.1|localhost):(?!4001\b)\d+/g, '$1:<port>'],
 ];
 const mask = (text: string) => VOLATILE.reduce((masked, [pattern, replacement]) => masked.replace(pattern, replacement), text);
+
+/** `text` with one local port in place of another: in `host:port` addresses and `--port port` options. */
+export function withPort(text: string, from: number, to: number): string {
+  return text.replace(new RegExp(`(\\b(?:127\\.0\\.0\\.1|localhost):|--port[ =])${from}\\b`, 'g'), `$1${to}`);
+}
 
 /** Keys whose string values are ids, times, tokens or secrets: any string of that kind matches. */
 const VOLATILE_KEY = /(^id$|Id$|Ids$|At$|^prefix$|^key$|^secret$|[Tt]oken$|[Cc]ursor$|^timestamp$|^node$|^signature$)/;
@@ -247,6 +259,15 @@ describe('the documents', () => {
     expect(runnable.filter((fence) => fence.file === 'README.md').length).toBeGreaterThanOrEqual(5);
   });
 
+  it(`start their webhook receivers on port ${EXAMPLE_RECEIVER_PORT}, which the test replaces with a free one`, () => {
+    const receivers = runnable.flatMap((fence) => fence.text.split('\n').filter((line) => line.includes('webhook-receiver.mjs')).map((line) => `${fence.file}:${fence.line}: ${line}`));
+    expect(receivers.length).toBeGreaterThan(0);
+    // Without --port the receiver listens on its default, 4001, which the test would not replace.
+    expect(receivers.filter((line) => !/--port[ =]\d+/.test(line))).toEqual([]);
+    const ports = runnable.flatMap((fence) => [...fence.text.matchAll(/--port[ =](\d+)/g)].map((match) => `${fence.file}:${fence.line}: ${match[1]}`));
+    expect(ports.filter((port) => !port.endsWith(`: ${EXAMPLE_RECEIVER_PORT}`))).toEqual([]);
+  });
+
   it('hold GraphQL that is valid against schema/schema.graphql', () => {
     const schema = buildSchema(readFileSync(join(ROOT, 'schema/schema.graphql'), 'utf8'));
     const problems = all
@@ -312,6 +333,7 @@ describe('every runnable example, against a started server', () => {
   let scratch: string;
   let serverEnv: Record<string, string>;
   let currentExtra: Record<string, string> = {};
+  let receiverPort: number;
   const written: string[] = [];
 
   beforeAll(async () => {
@@ -321,6 +343,7 @@ describe('every runnable example, against a started server', () => {
     // CLI finds the server from them).
     serverEnv = { PORT: String(await freePort()), HOST: '127.0.0.1', DATA_DIR: join(scratch, 'data') };
     server = await startServer(serverEnv);
+    receiverPort = await freePort();
     shell = new ReaderShell(scratch, { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TMPDIR: scratch, ...serverEnv });
   }, 120_000);
 
@@ -352,7 +375,9 @@ describe('every runnable example, against a started server', () => {
         currentExtra = fence.serverEnv;
         server = await startServer({ ...serverEnv, ...currentExtra });
       }
-      const { stdout, stderr, failures } = await shell.run(fence.text);
+      const ran = await shell.run(withPort(fence.text, EXAMPLE_RECEIVER_PORT, receiverPort));
+      const [stdout, stderr] = [ran.stdout, ran.stderr].map((text) => withPort(text, receiverPort, EXAMPLE_RECEIVER_PORT)) as [string, string];
+      const { failures } = ran;
       written.push(`--- ${fence.file}:${fence.line}\n${stdout}${stderr ? `--- stderr\n${stderr}` : ''}`);
       expect(failures, `${stdout}\n${stderr}`).toEqual([]);
       if (output) expect(matchOutput(output, stdout)).toBeUndefined();

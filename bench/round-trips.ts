@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 /**
  * Counts round trips to the database at `port` from this process: a write to it that follows one of its
  * replies starts one (writes before the reply are pipelined into the same trip). Patches net.Socket
- * until `stop()`. Used by bench/submissions.ts and test/db-statements.test.ts.
+ * until `stop()`. Used by bench/submissions.ts and test/db/db-statements.test.ts.
  */
 export function watchRoundTrips(port: number) {
   const { emit, write } = Socket.prototype;

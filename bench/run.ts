@@ -18,7 +18,7 @@
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
  *    its heaviest allowed GraphQL request) and Form.summary.
  * 5. With BENCH_CLUSTER=1 (or BENCH_ONLY=cluster for it alone): the 10k dataset on a private primary
- *    with a streaming standby and PgBouncer in front (test/pg-cluster.ts): the listing on the primary,
+ *    with a streaming standby and PgBouncer in front (test/support/pg-cluster.ts): the listing on the primary,
  *    through PgBouncer and through the replica, and submissions directly and through PgBouncer, side by
  *    side (ratios), with the CPU per request of the node, each database server and PgBouncer.
  * 6. The table of targets; bench/embedded.ts, when present, adds the embedded default's rows.
@@ -554,7 +554,7 @@ const CLUSTER = env.BENCH_CLUSTER === '1' || (ONLY?.includes('cluster') ?? false
 
 /**
  * The 10k dataset on a private primary with a streaming standby, and Debian's PgBouncer (transaction
- * mode) in front of the primary (test/pg-cluster.ts): the listing on the primary directly, through
+ * mode) in front of the primary (test/support/pg-cluster.ts): the listing on the primary directly, through
  * PgBouncer and through the replica (DATABASE_REPLICA_URLS); the JSON API's submissions directly and
  * through PgBouncer (DATABASE_DIRECT_URL). Each with the CPU per request of the node, of each database
  * server (the postmaster and all its processes) and of PgBouncer, for the capacity model.

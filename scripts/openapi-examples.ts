@@ -4,7 +4,7 @@
  * (and the errors a client meets most), and writes the first body of each operation, status and media
  * type to src/rest/openapi-examples.json, which the document reads (src/rest/openapi.ts).
  *
- * `npm run openapi:check` (and test/openapi.test.ts, on the suite's database) runs the scenario again and
+ * `npm run openapi:check` (and test/rest/openapi.test.ts, on the suite's database) runs the scenario again and
  * fails when the committed file is stale: an answer appeared or went, or its shape changed (fields,
  * their types). Values (ids, timestamps) differ from run to run and are not compared.
  */

@@ -13,7 +13,7 @@
  * chunk they send, where building the compact text as a string (a slice and a concatenation per blank)
  * and encoding it again made most of the stream's garbage. UTF-8 is safe to scan byte by byte here:
  * every byte of a multi-byte character is ≥ 0x80, so none is mistaken for a quote, backslash or blank.
- * test/jsonb-text.test.ts compares both entry points with JSON.stringify(JSON.parse(text)).
+ * test/db/jsonb-text.test.ts compares both entry points with JSON.stringify(JSON.parse(text)).
  *
  * A response's answers are stored as `json` (db/schema.ts): the text JSON.stringify wrote, which is
  * already what the compaction makes. Such text is told from jsonb_out's by its first separator

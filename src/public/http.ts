@@ -130,7 +130,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
  * Signed cookies in hono's format (`value.signature`, the signature HMAC-SHA256 in standard base64, the
  * whole URI-encoded), signed and checked with node:crypto: hono's own helpers import the key through
  * WebCrypto on every call, which cost a quarter of a page POST's CPU (bench: 2,170–2,222 → 1,544–1,676 µs
- * a submission). Cookies set by either verify with the other (test/public.page.test.ts).
+ * a submission). Cookies set by either verify with the other (test/public/public.page.test.ts).
  */
 const cookieSignature = (value: string, secret: string) => createHmac('sha256', secret).update(value).digest('base64');
 

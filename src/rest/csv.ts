@@ -5,7 +5,7 @@
  *
  * These lines replace csv-stringify on the export's hot path: with it, the stringifier's per-field
  * option handling was a quarter of the export's CPU (bench, 1M, CSV at 20,108 responses/s). It stays the
- * oracle: test/csv.test.ts holds these functions to csv-stringify's output, with
+ * oracle: test/rest/csv.test.ts holds these functions to csv-stringify's output, with
  * `record_delimiter: 'windows'` and `quoted_match: /[\r\n]/`, for arbitrary text.
  */
 

@@ -2,7 +2,7 @@
  * v1 REST: GET /api/v1/responses. It parses the query string and reads the listing from the service
  * (`listResponseTexts`, the keyset listing the `formResponses` and `environmentResponses` queries run),
  * with answers and metadata as jsonb text, and writes each response as the operations' object
- * (`writeResponseJson`, held to the GraphQL listing byte for byte by test/responses.rest.test.ts).
+ * (`writeResponseJson`, held to the GraphQL listing byte for byte by test/responses/responses.rest.test.ts).
  *
  * - `?formId=F`: the form's 10 most recent responses (`after` pages back 10 at a time).
  * - no `formId`, no `limit`/`after`: every response of the environment, streamed as the client reads,

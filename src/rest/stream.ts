@@ -9,7 +9,7 @@
  * as UTF-8 into the chunk's buffer (`ChunkWriter`), with the answers and metadata as PostgreSQL's jsonb
  * text made compact there (db/jsonb-text.ts) instead of parsed and stringified again. The environment's
  * CSV writes its `data` cell the same way, quoted (`jsonbCsvField`); a form's CSV parses the answers.
- * Tests hold the stream to the paged listing byte for byte (test/responses.rest.test.ts). A departure from "REST
+ * Tests hold the stream to the paged listing byte for byte (test/responses/responses.rest.test.ts). A departure from "REST
  * goes through GraphQL operations" (docs/architecture.md) for this one path: walking millions of rows through the
  * 100-row connection would cost a statement and a GraphQL execution per 100 rows and a parse and a stringify
  * of every answer, most of the stream's time.

@@ -4,7 +4,7 @@
  * cancelling from this side), and every statement with parameters in one message run ending in Sync,
  * so PgBouncer 1.18 can hand the server connection on between any two statements
  * (patches/postgres+3.4.9.patch). Against the suite's PostgreSQL, one connection, so what a statement
- * leaves in its session is seen by the next. test/db-cluster.test.ts runs the same through PgBouncer.
+ * leaves in its session is seen by the next. test/process/db-cluster.test.ts runs the same through PgBouncer.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

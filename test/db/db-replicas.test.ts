@@ -2,7 +2,7 @@
  * Read replicas (src/db/replicas.ts): how far behind a replica is, judged from the primary's WAL
  * positions over time; and, against the suite's PostgreSQL, which is no replica, that a server not in
  * recovery or not reachable is never used: every read goes to the primary. A real streaming replica is
- * in test/db-cluster.test.ts.
+ * in test/process/db-cluster.test.ts.
  */
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';

@@ -4,7 +4,7 @@
  * receives events whose changes were made through another app instance; a subscriber that falls
  * behind is cut off. The live feed's bounds: a revoked key's open streams end at once and get nothing
  * after; streams per key are capped (429 with Retry-After, counted across nodes in Redis); a stream
- * lasts at most SUBSCRIPTION_MAX_LIFETIME. (Two real nodes on PostgreSQL: test/cluster.test.ts.)
+ * lasts at most SUBSCRIPTION_MAX_LIFETIME. (Two real nodes on PostgreSQL: test/process/cluster.test.ts.)
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';

@@ -1,7 +1,7 @@
 /**
  * The connected graph: viewer, the edges between environments, forms, keys, leads and
  * responses, node/nodes, closing and reopening forms, response summaries, and tenancy on every edge.
- * Operations are the typed documents of test/operations/graph.graphql (codegen).
+ * Operations are the typed documents of test/graph/graph.graphql (codegen).
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { isInterfaceType, isObjectType, print, type GraphQLInterfaceType, type GraphQLObjectType } from 'graphql';

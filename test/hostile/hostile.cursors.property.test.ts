@@ -1,6 +1,6 @@
 /**
- * Property-based, as test/hostile.property.test.ts: cursors, GraphQL request envelopes and node ids,
- * generated hostile. For each request the checks of test/hostile-checks.ts (never a 5xx, the documented
+ * Property-based, as test/hostile/hostile.property.test.ts: cursors, GraphQL request envelopes and node ids,
+ * generated hostile. For each request the checks of test/support/hostile-checks.ts (never a 5xx, the documented
  * body, nothing leaked, nothing stored by a refusal), and:
  * - a cursor is refused only as itself: a listing answers 200, or 400 / BAD_USER_INPUT at `after`;
  * - `variables`, `extensions`, `query` and `operationName` in a GET's URL or a form-encoded POST are

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL past one server, with real processes (test/pg-cluster.ts): a private primary with a
+ * PostgreSQL past one server, with real processes (test/support/pg-cluster.ts): a private primary with a
  * synchronous streaming standby, Debian's PgBouncer in transaction mode in front of the primary, and
  * two formloom nodes whose DATABASE_URL is PgBouncer, DATABASE_DIRECT_URL the primary (listed with the
  * standby, `target_session_attrs=read-write`) and DATABASE_REPLICA_URLS the standby.

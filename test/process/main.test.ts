@@ -168,7 +168,7 @@ describe.each(variants)('formloom on $name', ({ database, setup }) => {
         expect(apiKey).toBeDefined();
         expect(adminToken).toBeDefined();
 
-        // The walk-through's variables, in one line to paste into a shell (test/docs.examples.test.ts runs it).
+        // The walk-through's variables, in one line to paste into a shell (test/process/docs.examples.test.ts runs it).
         expect(out).toContain(`\nexport BASE=${server.url} SITE=${siteId} TEMPLATE=${templateId} KEY=${apiKey}\n`);
 
         const curl = parseCurl(out);

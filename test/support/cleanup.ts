@@ -1,7 +1,7 @@
 /**
  * Clean-ups that run when the test file ends, wherever they are registered. vitest 4 silently drops an
  * `afterAll` registered inside `beforeAll` (or a test): the servers, isolated databases and handles the
- * helpers set up from there were never stopped, dropped or closed. test/setup.ts runs these from the
+ * helpers set up from there were never stopped, dropped or closed. test/support/setup.ts runs these from the
  * file's own `afterAll`, the last registered first.
  */
 const cleanups: (() => unknown)[] = [];

@@ -1,6 +1,6 @@
 /**
  * Small real files for upload tests, one or more of every type a FileUploader may allow, and `zip()`,
- * which writes zip archives byte by byte (also the broken and lying ones of test/upload-bombs.ts).
+ * which writes zip archives byte by byte (also the broken and lying ones of test/support/upload-bombs.ts).
  *
  * test/fixtures/uploads/ holds files made by real software: word.docx (Microsoft Word: python-docx's
  * default template), libreoffice.odt (LibreOffice: docutils' styles.odt; data descriptors after its

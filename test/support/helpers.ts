@@ -84,7 +84,7 @@ export function appWith(db: Database, overrides: Partial<Config> = {}): TestCont
 }
 
 /**
- * The app with every /api/v1 answer checked against /api/v1/openapi.json (test/openapi-check.ts): an
+ * The app with every /api/v1 answer checked against /api/v1/openapi.json (test/support/openapi-check.ts): an
  * undocumented status, media type or field fails the test that received it.
  */
 export function checkedApp<T extends { request: (...args: any[]) => Response | Promise<Response> }>(app: T): T {

@@ -1,5 +1,5 @@
 /**
- * Checks REST answers against /api/v1/openapi.json: test/helpers.ts wraps every test app's `request`
+ * Checks REST answers against /api/v1/openapi.json: test/support/helpers.ts wraps every test app's `request`
  * with `checkAgainstOpenApi`, so each /api/v1 answer the suite receives must have a documented status,
  * a documented media type, and a body valid against the documented schema (NDJSON: every line).
  * Answers to methods or paths the document does not list (405s, the unknown-endpoint 404) are not

@@ -5,7 +5,7 @@
  * (/usr/lib/postgresql/<version>/bin, /usr/sbin/pgbouncer) as the `postgres` user when this process is
  * root (initdb and PgBouncer refuse root). Nothing here touches the machine's own PostgreSQL or a
  * PgBouncer service the package may have started. Everything started is stopped by `stopAll()`.
- * test/db-cluster.test.ts and the cluster part of `npm run bench` (BENCH_CLUSTER=1) use it.
+ * test/process/db-cluster.test.ts and the cluster part of `npm run bench` (BENCH_CLUSTER=1) use it.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

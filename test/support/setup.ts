@@ -1,4 +1,4 @@
-/** Every test file: what test/cleanup.ts collected runs when the file ends. */
+/** Every test file: what test/support/cleanup.ts collected runs when the file ends. */
 import { afterAll } from 'vitest';
 import { runFileEnd } from './cleanup.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Run as a child process by uploads.bombs.test.ts (`node --expose-gc --import tsx
- * test/upload-check-child.ts DIR`): checks every file in DIR, named `<n>-<upload name>`, as an upload
+ * test/support/upload-check-child.ts DIR`): checks every file in DIR, named `<n>-<upload name>`, as an upload
  * that may be of any type, and prints one JSON line per file: the check's answer (or what it threw), its
  * wall and CPU time, and how far the process's resident memory rose above where it stood before the
  * check (the kernel's high-water mark, reset before each check).

@@ -7,8 +7,8 @@
  * component is required, otherwise the component's earlier answer (if any) is removed.
  */
 import type { ResponseAnswer } from '../responses/model.ts';
-import type { FieldError } from './content.ts';
 import { isHttpUrl } from './content.ts';
+import type { FieldError } from '../errors.ts';
 
 export type StoredResponse = ResponseAnswer['response'];
 

@@ -74,19 +74,6 @@ export interface StoredStep {
   components: StoredComponent[];
 }
 
-/** A validation problem as the API reports it. */
-export interface FieldError {
-  message: string;
-  path: (string | number)[];
-}
-
-export function toFieldErrors(issues: readonly { message: string; path?: readonly PropertyKey[] | undefined }[]): FieldError[] {
-  return issues.map((issue) => ({
-    message: issue.message,
-    path: (issue.path ?? []).map((segment) => (typeof segment === 'number' ? segment : String(segment))),
-  }));
-}
-
 export function isObject(value: unknown): value is Content {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

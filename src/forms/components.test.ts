@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateFormInputSchema, IDENTITY_FIELD_KEYS, importStepsSchema, toFieldErrors } from './components.ts';
+import { generateFormInputSchema, importStepsSchema } from './components.ts';
+import { toFieldErrors } from '../errors.ts';
+import { IDENTITY_FIELD_KEYS } from '../components/identity-info.ts';
 
 const step = (components: unknown[], name = 'Step') => ({ name, components });
 const body = (steps: unknown[]) => ({ sourceFormId: 'f1', name: 'Form', steps });

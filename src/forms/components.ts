@@ -11,11 +11,6 @@ import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
 
-export { COMPONENT_CATALOGUE, COMPONENT_TYPES, STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
-export { httpUrl, isHttpUrl, LIMITS, toFieldErrors } from '../components/content.ts';
-export type { FieldError, StoredComponent, StoredStep } from '../components/content.ts';
-export { IDENTITY_FIELD_KEYS, type IdentityField, type IdentityFieldKey } from '../components/identity-info.ts';
-export { CALENDAR_PROVIDERS, isBookingType, isSchedulerType, PROVIDER_SCREEN_TYPES, type CalendarProvider } from '../components/schedulers.ts';
 
 // ---------------------------------------------------------------- request shapes
 

@@ -9,8 +9,9 @@ import { recordEvent } from '../events/outbox.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
-import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
+import type { GenerateFormInput, StepDraft } from './components.ts';
 import { inheritTheme, type Theme } from './theme.ts';
+import type { StoredStep } from '../components/content.ts';
 
 export type Form = typeof forms.$inferSelect;
 

@@ -3,7 +3,8 @@
  * is constrained to a safe shape (hex colours, plain font names, http(s) URLs, bounded numbers).
  */
 import { z } from 'zod';
-import { STORED_COMPONENT_TYPES, httpUrl } from './components.ts';
+import { STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
+import { httpUrl } from '../components/content.ts';
 
 const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as "#1f2937"');
 const fontFamily = z

@@ -17,7 +17,6 @@ import DataLoader from 'dataloader';
 import { listApiKeys, readScope, type Principal } from '../auth/auth.service.ts';
 import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
 import type { Environment } from '../environments/environments.service.ts';
-import type { FieldError } from '../forms/components.ts';
 import { FormRef, FormStatusEnum } from '../forms/forms.graphql.ts';
 import { generatedFormPages, listForms, type Form } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
@@ -40,6 +39,7 @@ import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
 import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from '../responses/summary.service.ts';
+import type { FieldError } from '../errors.ts';
 
 /** The cost of a page of `first` rows (ROW_COST each), its selection counting once per row. */
 const pageComplexity = (args: { first?: number | null }) => listingComplexity(args);

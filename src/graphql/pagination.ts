@@ -3,8 +3,7 @@
  * audit log): `first` and `after` checked the same way everywhere, and a newest-first page as a Relay
  * connection whose cursors are encoded only when a client selects them.
  */
-import { invalidInput } from '../errors.ts';
-import type { FieldError } from '../forms/components.ts';
+import { invalidInput, type FieldError } from '../errors.ts';
 import { cursorOf, decodeCursor, INVALID_CURSOR, MAX_PAGE_SIZE } from '../keyset.ts';
 
 /** A connection's page size when `first` is not given. */

@@ -6,8 +6,8 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import type { FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
+import type { FieldError } from '../errors.ts';
 
 export interface InputProblem {
   message: 'Invalid request path' | 'Invalid query parameters';

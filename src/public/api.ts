@@ -12,7 +12,6 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { toFieldErrors, type FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
@@ -28,6 +27,7 @@ import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.se
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import type { Form } from '../forms/forms.service.ts';
+import { toFieldErrors, type FieldError } from '../errors.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({

@@ -9,10 +9,10 @@
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http.ts';
-import type { FieldError } from '../components/content.ts';
 import { storeUploads } from '../uploads/uploads.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
+import type { FieldError } from '../errors.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';

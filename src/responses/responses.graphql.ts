@@ -5,9 +5,8 @@
  * component modules, components.graphql.ts).
  */
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { notFound } from '../errors.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
-import type { FieldError } from '../components/content.ts';
 import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';

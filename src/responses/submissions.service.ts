@@ -20,8 +20,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
 import { forms, responses } from '../db/schema.ts';
-import { AppError, invalidInput } from '../errors.ts';
-import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
+import { AppError, invalidInput, type FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
@@ -31,6 +30,7 @@ import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
+import type { StoredComponent, StoredStep } from '../components/content.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 

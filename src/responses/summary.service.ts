@@ -8,11 +8,11 @@ import { rowsOf } from '../db/rows.ts';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
-import type { StoredStep } from '../forms/components.ts';
 import { isAnswerable } from '../components/catalogue.ts';
 import { dropdownOptions } from '../components/dropdown.ts';
 import { graphicOptions } from '../components/graphic-options.ts';
 import { multipleChoices } from '../components/multiple-options.ts';
+import type { StoredStep } from '../components/content.ts';
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */

@@ -15,7 +15,7 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import { checkFileSignature } from '../uploads/file-urls.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
-import { toFieldErrors } from '../components/content.ts';
+import { toFieldErrors } from '../errors.ts';
 
 export const fileQuerySchema = z.strictObject({
   expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),

@@ -1,9 +1,9 @@
 /** v1 REST: POST /api/v1/environments/{environmentId}/forms/generate, an adapter of `generateForm`. */
 import { Hono } from 'hono';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { invalidInput, notFound, toFieldErrors } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
-import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
+import { generateFormInputSchema } from '../forms/components.ts';
 import { CloseFormDocument, GenerateFormDocument, ReopenFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';

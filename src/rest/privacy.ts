@@ -9,10 +9,9 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { invalidInput } from '../errors.ts';
+import { invalidInput, type FieldError } from '../errors.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
-import type { FieldError } from '../forms/components.ts';
 import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, EraseLeadDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';

@@ -3,7 +3,6 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import type { FieldError } from '../forms/components.ts';
 import type { LagTolerantReads } from '../db/replicas.ts';
 import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
@@ -13,6 +12,7 @@ import type { AppEnv } from '../http.ts';
 import { parseJsonSafely } from '../limits/json-safety.ts';
 import { unsupportedMediaType } from '../limits/request-safety.ts';
 import type { FileStorage } from '../uploads/storage.ts';
+import type { FieldError } from '../errors.ts';
 
 /** What the REST adapters need to run operations. */
 export interface RestDeps {

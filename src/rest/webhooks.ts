@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { invalidInput } from '../errors.ts';
+import { invalidInput, type FieldError } from '../errors.ts';
 import {
   CreateWebhookEndpointDocument,
   DeleteWebhookEndpointDocument,
@@ -21,7 +21,6 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import type { FieldError } from '../forms/components.ts';
 import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
 import { bodyErrors, execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
 

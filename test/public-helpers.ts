@@ -8,7 +8,7 @@ import { toResponseObject } from '../src/responses/model.ts';
 import { PasswordHasher } from '../src/responses/password-hashing.ts';
 import type { AnswerLimits } from '../src/responses/submissions.service.ts';
 import { testConfig, type TestContext, type TestTenant } from './helpers.ts';
-import type { StoredComponent } from '../src/components/content.ts';
+import type { StoredComponent } from '../src/db/json-columns.ts';
 
 export type App = TestContext['app'];
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateFormInputSchema } from '../src/forms/components.ts';
 import { buildResponse, isAnswerable, isEmail, isPersonalEmail, verifyPassword } from '../src/responses/shapes.ts';
-import type { StoredComponent } from '../src/components/content.ts';
+import type { StoredComponent } from '../src/db/json-columns.ts';
 
 function component(type: string, content: Record<string, unknown> = {}): StoredComponent {
   const parsed = generateFormInputSchema.parse({

@@ -6,9 +6,9 @@
  * first), so both paths share every rule. `null`, `""` or `[]` is "no answer": an error when the
  * component is required, otherwise the component's earlier answer (if any) is removed.
  */
-import type { ResponseAnswer } from '../responses/model.ts';
 import { isHttpUrl } from './content.ts';
 import type { FieldError } from '../errors.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
 
 export type StoredResponse = ResponseAnswer['response'];
 

@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
 import { dialCountry, DIAL_COUNTRIES, splitPhone } from '../public/dial-codes.ts';
 import { ANSWER_LIMITS, isEmail, isPersonalEmail, isPhoneNumber, isWebsite, type Fields, type Problems } from './answers.ts';
-import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem, type StoredComponent } from './content.ts';
+import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, inputValue, asObject, type Html } from './markup.ts';
 import type { ComponentModule } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 
 export const IDENTITY_FIELD_KEYS = [
   'firstName',

@@ -5,7 +5,8 @@
  */
 import { html } from 'hono/html';
 import type { Form } from '../forms/forms.service.ts';
-import type { Content, StoredComponent, StoredStep } from './content.ts';
+import type { Content } from './content.ts';
+import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export type Html = ReturnType<typeof html>;
 

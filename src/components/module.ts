@@ -6,9 +6,10 @@
 import type { ObjectRef } from '@pothos/core';
 import type { BuilderTypes, builder } from '../graphql/builder.ts';
 import type { Fields, Problems, StoredResponse } from './answers.ts';
-import type { ContentRules, StoredComponent } from './content.ts';
+import type { ContentRules } from './content.ts';
 import type { PostedFields } from './fields.ts';
 import type { Html, RenderContext } from './markup.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 
 export type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
 export type AnswerFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredResponse>;

@@ -10,10 +10,10 @@ import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts'
 import { builder } from '../graphql/builder.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
-import type { StoredStep } from '../components/content.ts';
 import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
-import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
+import { themeSchema } from './theme.ts';
+import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 
 // ---------------------------------------------------------------- steps
 

@@ -10,8 +10,8 @@ import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idem
 import { createId } from '../ids.ts';
 import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import type { GenerateFormInput, StepDraft } from './components.ts';
-import { inheritTheme, type Theme } from './theme.ts';
-import type { StoredStep } from '../components/content.ts';
+import { inheritTheme } from './theme.ts';
+import type { Theme, StoredStep } from '../db/json-columns.ts';
 
 export type Form = typeof forms.$inferSelect;
 

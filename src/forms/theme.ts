@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
 import { httpUrl } from '../components/content.ts';
+import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
 const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as "#1f2937"');
 const fontFamily = z
@@ -19,7 +20,6 @@ export const componentStyleSchema = z.strictObject({
   borderRadius: z.number().int().min(0).max(64).optional(),
   fontSize: z.number().int().min(8).max(64).optional(),
 });
-export type ComponentStyle = z.output<typeof componentStyleSchema>;
 
 const DEFAULT_FONTS = { heading: 'Inter', body: 'Inter' };
 const DEFAULT_COLORS = { primary: '#4f46e5', background: '#ffffff', text: '#111827', buttonText: '#ffffff' };
@@ -53,7 +53,11 @@ export const themeSchema = z.strictObject({
     )
     .default({}),
 });
-export type Theme = z.output<typeof themeSchema>;
+
+// The shapes the forms table stores (db/json-columns.ts) are exactly what these schemas produce.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.output<typeof componentStyleSchema>, ComponentStyle>;
+true satisfies Same<z.output<typeof themeSchema>, Theme>;
 
 export const DEFAULT_THEME: Theme = themeSchema.parse({});
 

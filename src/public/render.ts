@@ -8,12 +8,13 @@
 import { html, raw } from 'hono/html';
 import { actions, BUTTON_TYPES } from '../components/buttons.ts';
 import { moduleOf } from '../components/catalogue.ts';
-import { isHttpUrl, type StoredComponent, type StoredStep } from '../components/content.ts';
+import { isHttpUrl } from '../components/content.ts';
 import { textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
 import type { Form } from '../forms/forms.service.ts';
-import { DEFAULT_THEME, type Theme } from '../forms/theme.ts';
+import { DEFAULT_THEME } from '../forms/theme.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { fontsStylesheetUrl, pageCss } from './styles.ts';
+import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export type { FieldMessages, PageChrome, StepPageInput } from '../components/markup.ts';
 

@@ -3,8 +3,9 @@
  * rule per component type from `theme.componentStyles`. Theme values are validated to CSS-safe
  * shapes when stored (theme.ts); URLs are re-encoded here anyway before they enter the CSS.
  */
-import { defaultComponentStyle, type ComponentStyle, type Theme } from '../forms/theme.ts';
+import { defaultComponentStyle } from '../forms/theme.ts';
 import { backgroundFor, mix, NON_TEXT_CONTRAST, readableOn } from './contrast.ts';
+import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
 const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
 const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';

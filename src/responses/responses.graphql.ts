@@ -10,7 +10,7 @@ import { AnswerUnion } from '../components/components.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
-import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
+import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseRecord } from './model.ts';
 import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import {
@@ -26,6 +26,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { RawJson } from '../graphql/raw-json.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
 
 const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
   description: 'One answer of a response.',

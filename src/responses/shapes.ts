@@ -8,11 +8,11 @@
 import type { StoredResponse } from '../components/answers.ts';
 import { Problems } from '../components/answers.ts';
 import { answerRulesOf, isAnswerable, moduleOf } from '../components/catalogue.ts';
-import type { StoredComponent } from '../components/content.ts';
 import { hashPassword, sealResponse } from '../components/passwords.ts';
 import { isEmail } from '../components/answers.ts';
-import { COMPONENT_SHAPE_VERSION, type ResponseAnswer } from './model.ts';
+import { COMPONENT_SHAPE_VERSION } from './model.ts';
 import type { FieldError } from '../errors.ts';
+import type { StoredComponent, ResponseAnswer } from '../db/json-columns.ts';
 
 export { ANSWER_LIMITS, isEmail, isPersonalEmail, type StoredResponse } from '../components/answers.ts';
 export { isAnswerable } from '../components/catalogue.ts';

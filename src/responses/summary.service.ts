@@ -12,7 +12,7 @@ import { isAnswerable } from '../components/catalogue.ts';
 import { dropdownOptions } from '../components/dropdown.ts';
 import { graphicOptions } from '../components/graphic-options.ts';
 import { multipleChoices } from '../components/multiple-options.ts';
-import type { StoredStep } from '../components/content.ts';
+import type { StoredStep } from '../db/json-columns.ts';
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */

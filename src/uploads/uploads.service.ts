@@ -17,11 +17,10 @@ import type { Db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
 import { createId } from '../ids.ts';
 import { fileUploaderRules, UploadedFile } from '../components/file-uploader.ts';
-import type { StoredComponent } from '../components/content.ts';
-import type { ResponseAnswer } from '../responses/model.ts';
 import { checkFile } from './file-types.ts';
 import type { FileStorage } from './storage.ts';
 import type { FieldError } from '../errors.ts';
+import type { StoredComponent, ResponseAnswer } from '../db/json-columns.ts';
 
 export type UploadRow = typeof uploads.$inferSelect;
 

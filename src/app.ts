@@ -28,7 +28,7 @@ import { clientAddressKey, createRateLimits, type RateLimitStore } from './limit
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
-import { clientIp } from './public/request-info.ts';
+import { clientIp } from './request-info.ts';
 import { publicRoutes } from './public/routes.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';

@@ -6,7 +6,7 @@
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
-import { dialCountry, DIAL_COUNTRIES, splitPhone } from '../public/dial-codes.ts';
+import { dialCountry, DIAL_COUNTRIES, splitPhone } from './dial-codes.ts';
 import { ANSWER_LIMITS, isEmail, isPersonalEmail, isPhoneNumber, isWebsite, type Fields, type Problems } from './answers.ts';
 import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';

@@ -20,7 +20,7 @@ import { appErrorOf } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
-import { clientCountry, clientIp } from './request-info.ts';
+import { clientCountry, clientIp } from '../request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';

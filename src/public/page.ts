@@ -46,7 +46,7 @@ import {
   type PublicDeps,
 } from './http.ts';
 import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
-import { clientCountry, clientIp } from './request-info.ts';
+import { clientCountry, clientIp } from '../request-info.ts';
 import { createId } from '../ids.ts';
 import type { FieldError } from '../errors.ts';
 

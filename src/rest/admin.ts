@@ -8,7 +8,7 @@ import { requireAdmin } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { dumpDatabase, supportsServerBackup } from '../db/backup.ts';
 import type { AppEnv } from '../http.ts';
-import { respondWithError } from './respond.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 export const POSTGRES_BACKUP_MESSAGE =
   'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=formloom.dump "$DATABASE_URL", and restore with pg_restore';

@@ -35,9 +35,10 @@ import { responseStatus } from '../responses/model.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import type { StreamedResponse } from '../responses/responses.service.ts';
 import { csvField, csvRecord } from './csv.ts';
-import { operationContext, respondWithError, type RestDeps } from './respond.ts';
+import { operationContext, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
 import { isRow, listingFilterOf, nextCursorOf, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

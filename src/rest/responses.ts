@@ -20,13 +20,13 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
-import { appErrorOf } from '../graphql/errors.ts';
+import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
 import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
-import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';

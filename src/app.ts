@@ -5,7 +5,7 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
-import { forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import type { Db } from './db/client.ts';
@@ -41,6 +41,7 @@ import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
+import { secretsEqual } from './auth/secrets.ts';
 
 export interface AppDeps {
   config: Config;

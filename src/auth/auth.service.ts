@@ -2,7 +2,7 @@
  * API keys and the admin token. Keys are `fl_<id>_<secret>`: `id` is the key's public prefix and its
  * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
@@ -21,19 +21,9 @@ const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
-/** A secret for one purpose, derived from another (HMAC-SHA256, base64url). */
-export function deriveSecret(secret: string, purpose: string): string {
-  return createHmac('sha256', secret).update(purpose).digest('base64url');
-}
-
 /** What checks a presented admin token (src/auth/admin-token.ts: from the token, or only its hash). */
 export interface AdminTokenCheck {
   matches(presented: string): boolean;
-}
-
-/** Constant-time equality of two secrets of any length (compares their hashes). */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
 }
 
 function randomKeyId(): string {

@@ -8,6 +8,7 @@ import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
 import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
+import { dumpDatabase, supportsServerBackup } from './db/backup.ts';
 import type { Db } from './db/client.ts';
 import type { LagTolerantReads } from './db/replicas.ts';
 import { LiveFeed } from './events/live-feed.ts';
@@ -196,7 +197,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', exportRoutes(restDeps));
   app.route('/api/v1', openApiRoutes());
-  app.route('/api/v1', adminRoutes(restDeps));
+  app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));

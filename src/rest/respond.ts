@@ -2,31 +2,23 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { Db } from '../db/client.ts';
-import type { LagTolerantReads } from '../db/replicas.ts';
 import { respondWithError } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
 import type { CaptchaKeyring, GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
-import type { FileStorage } from '../uploads/storage.ts';
 import type { FieldError } from '../errors.ts';
 
-/** What the REST adapters need to run operations. */
-export interface RestDeps {
-  db: Db;
-  /** Where lag-tolerant reads (listings, export) run: a fresh read replica, else `db` (absent: `db`). */
-  reads?: LagTolerantReads | undefined;
-  dropOffMs: number;
-  /** Deepest JSON nesting a body may have. */
+/**
+ * What the REST adapters need: what their operations' context takes (the database handle, the replicas
+ * for lag-tolerant reads, the drop-off time, the webhook rules, the file storage), the captcha keyring,
+ * and the deepest JSON nesting a body may have.
+ */
+export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage'> & {
   maxJsonDepth: number;
-  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE). */
-  webhookRules: { allowPrivate: boolean };
-  /** Where uploaded files live (deleting responses removes theirs). */
-  fileStorage?: FileStorage | undefined;
   /** Environments' captcha keys: the server's, and the box that seals secret keys. */
   captchaKeyring: CaptchaKeyring;
-}
+};
 
 /** A REST body's zod issues as field errors with body paths (unknown keys named as such). */
 export function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {

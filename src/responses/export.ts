@@ -1,6 +1,6 @@
 /**
  * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
- * plain strings out (the REST adapter streams them as CSV records, rest/csv.ts).
+ * plain strings out (the REST adapter streams them as CSV records, responses/csv.ts).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
  * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;

@@ -3,9 +3,9 @@
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
  * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
  * client reads: the operation's first page, then the service's batches (about 256 KB queued and one batch in
- * memory, however many there are; rest/stream.ts).
+ * memory, however many there are; responses/stream.ts).
  *
- * - `format=csv` (default): RFC 4180 (rest/csv.ts: CRLF line ends, fields quoted when they hold a comma,
+ * - `format=csv` (default): RFC 4180 (responses/csv.ts: CRLF line ends, fields quoted when they hold a comma,
  *   quote or line break), columns and cells as src/responses/export.ts documents. A later batch's row of
  *   the environment export writes its `data` cell from the jsonb text, compacted and quoted in the chunk
  *   (`ChunkWriter.jsonbCsvField`), without parsing it.
@@ -34,10 +34,10 @@ import { fixedCells, headerRow, questionColumns, responseRow, type ExportColumn,
 import { responseStatus } from '../responses/model.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import type { StreamedResponse } from '../responses/responses.service.ts';
-import { csvField, csvRecord } from './csv.ts';
+import { csvField, csvRecord } from '../responses/csv.ts';
 import { operationContext, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
-import { isRow, listingFilterOf, nextCursorOf, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
+import { isRow, listingFilterOf, nextCursorOf, streamBody, writeItemJson, type BodyFormat, type Listing } from '../responses/stream.ts';
 import { respondWithError } from '../graphql/errors.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -125,7 +125,7 @@ export function exportRoutes(deps: RestDeps) {
       listing = { environmentId: environmentOf(query.environmentId), ...listingFilterOf(filter) };
     }
 
-    // The first page decides the status (arguments, access); then every response is streamed (rest/stream.ts).
+    // The first page decides the status (arguments, access); then every response is streamed (responses/stream.ts).
     const first = await runPage();
     if (first.error || !first.data) return respondWithOperationError(c, first.error);
     const log = c.var.log;

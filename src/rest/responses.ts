@@ -27,7 +27,7 @@ import { notFound, type FieldError } from '../errors.ts';
 import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
 import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
-import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
+import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from '../responses/stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -178,7 +178,7 @@ export function responsesRoutes(deps: RestDeps) {
       return c.body(out.take() as Uint8Array<ArrayBuffer>, 200, JSON_CONTENT_TYPE);
     }
 
-    // Unpaged: the first page decided the status; then stream every response (rest/stream.ts).
+    // Unpaged: the first page decided the status; then stream every response (responses/stream.ts).
     const log = c.var.log;
     const first = { nodes: page.responses, nextCursor };
     const body = streamBody(reads.pick(), first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));

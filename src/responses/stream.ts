@@ -22,9 +22,9 @@
 import type { Db } from '../db/client.ts';
 import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
 import { COMMA, jsonOfJsonbText, MINUS, QUOTE, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
-import { neutralizeCell } from '../responses/export.ts';
+import { neutralizeCell } from './export.ts';
 import { csvField } from './csv.ts';
-import { metaJsonOfText, responseStatus } from '../responses/model.ts';
+import { metaJsonOfText, responseStatus } from './model.ts';
 import { decodeCursor, type KeysetPosition } from '../keyset.ts';
 import {
   LISTING_BATCH_SIZE,
@@ -32,7 +32,7 @@ import {
   type ListResponsesInput,
   type ResponseFilter,
   type StreamedResponse,
-} from '../responses/responses.service.ts';
+} from './responses.service.ts';
 
 /** A response as the REST API writes it (a node of the REST operations). */
 export type RestResponse = EnvironmentResponsesPageQuery['environmentResponses']['edges'][number]['node'];

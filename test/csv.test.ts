@@ -4,9 +4,8 @@ import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
-import { csvField, csvRecord } from '../src/responses/csv.ts';
+import { csvField, csvRecord, neutralizeCell } from '../src/responses/csv.ts';
 import { ChunkWriter } from '../src/responses/stream.ts';
-import { neutralizeCell } from '../src/responses/export.ts';
 import { openTestDatabase } from './helpers.ts';
 
 /** The oracle: what the exports wrote through csv-stringify before responses/csv.ts. */

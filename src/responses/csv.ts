@@ -20,3 +20,10 @@ export const csvRecord = (fields: readonly string[]): string => {
   for (let i = 0; i < fields.length; i++) record += (i === 0 ? '' : ',') + csvField(fields[i]!);
   return `${record}\r\n`;
 };
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A cell a spreadsheet shows as text: formula-looking values get a leading `'`. */
+export function neutralizeCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}

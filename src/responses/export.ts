@@ -1,6 +1,7 @@
 /**
- * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
- * plain strings out (the REST adapter streams them as CSV records, responses/csv.ts).
+ * The exports: responses as spreadsheet rows (the columns of a CSV export and each response's cells:
+ * plain data in, plain strings out) and the body formats a stream writes them in (`exportFormat`: CSV
+ * records, csv.ts, or NDJSON lines).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
  * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
@@ -17,6 +18,13 @@
 import { identityFields, type IdentityField } from '../components/identity-info.ts';
 import { isBookingType } from '../components/schedulers.ts';
 import { headlineOf, isAnswerable } from './shapes.ts';
+import { csvField, csvRecord, neutralizeCell } from './csv.ts';
+import { responseStatus } from './model.ts';
+import type { StreamedResponse } from './responses.service.ts';
+import { isRow, writeItemJson, type BodyFormat } from './stream.ts';
+
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The fixed leading columns of every export, in order. */
 export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;
@@ -51,13 +59,6 @@ export interface ExportColumn {
 
 /** Separator of multi-valued answers within one cell. */
 export const MULTI_VALUE_SEPARATOR = '; ';
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A cell a spreadsheet shows as text: formula-looking values get a leading `'`. */
-export function neutralizeCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
 
 type Content = Record<string, unknown>;
 const asContent = (value: unknown): Content => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Content) : {});
@@ -149,3 +150,47 @@ export function responseRow(response: ExportedResponse, columns: readonly Export
   });
   return [...fixed, ...cells.map(neutralizeCell)];
 }
+
+/**
+ * The body of an export (responses/stream.ts writes it): CSV rows after the header row (a later batch's
+ * row of the environment export writes its `data` cell from the jsonb text, `ChunkWriter.jsonbCsvField`),
+ * or NDJSON lines of the response object.
+ */
+export function exportFormat<T extends ExportedResponse>(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat<T> {
+  if (format === 'ndjson') {
+    return {
+      head: '',
+      row: (out, item, _first, now) => {
+        writeItemJson(out, item, now, dropOffMs);
+        out.text('\n');
+      },
+      tail: '',
+    };
+  }
+  return {
+    head: csvRecord(headerRow(columns)),
+    row: (out, item, _first, now) => {
+      if (columns === undefined && isRow(item)) {
+        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
+        out.jsonbCsvField(item.data);
+        out.text('\r\n');
+      } else {
+        out.text(csvRecord(responseRow(isRow(item) ? exportedOfRow(item, now, dropOffMs, JSON.parse(item.data)) : item, columns)));
+      }
+    },
+    tail: '',
+  };
+}
+
+/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
+  id: row.id,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  finished: row.finished,
+  status: responseStatus(row, now, dropOffMs),
+  formId: row.formId,
+  data,
+  meta: { leadId: row.leadId },
+  personAttributes: { ip: row.ip, country: row.country },
+});

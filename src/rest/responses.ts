@@ -27,7 +27,7 @@ import { notFound, type FieldError } from '../errors.ts';
 import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
 import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
-import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from '../responses/stream.ts';
+import { ChunkWriter, jsonListingFormat, streamBody, type Listing } from '../responses/stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -169,7 +169,7 @@ export function responsesRoutes(deps: RestDeps) {
 
     if (query.formId !== undefined || paged) {
       // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
-      const format = jsonListing(deps.dropOffMs);
+      const format = jsonListingFormat(deps.dropOffMs);
       const out = new ChunkWriter(page.responses.length * 2048 + 64);
       const now = new Date();
       out.text(format.head);
@@ -181,7 +181,7 @@ export function responsesRoutes(deps: RestDeps) {
     // Unpaged: the first page decided the status; then stream every response (responses/stream.ts).
     const log = c.var.log;
     const first = { nodes: page.responses, nextCursor };
-    const body = streamBody(reads.pick(), first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    const body = streamBody(reads.pick(), first, listing, jsonListingFormat(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
@@ -190,15 +190,3 @@ export function responsesRoutes(deps: RestDeps) {
 }
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' };
-
-/** `{"data":[…]}`, the listing's body. */
-function jsonListing(dropOffMs: number): BodyFormat {
-  return {
-    head: '{"data":[',
-    row: (out, item, first, now) => {
-      if (!first) out.text(',');
-      writeItemJson(out, item, now, dropOffMs);
-    },
-    tail: ']}',
-  };
-}

@@ -34,7 +34,7 @@ import {
   ResponseFilterInput,
   ROW_COST,
 } from '../responses/responses.graphql.ts';
-import { FORM_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
+import { dateRangeProblems, FORM_PAGE_SIZE, responsePagesByParent } from '../responses/responses.service.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
@@ -248,14 +248,7 @@ builder.objectFields(FormRef, (t) => ({
     complexity: SUMMARY_COST,
     resolve: (form, args) => {
       const filter = args.filter ?? {};
-      const errors: FieldError[] = [];
-      if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
-      for (const bound of ['since', 'until'] as const) {
-        const date = filter[bound];
-        if (date && (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999)) {
-          errors.push({ message: `${bound} must be between years 0001 and 9999 (UTC)`, path: ['filter', bound] });
-        }
-      }
+      const errors = dateRangeProblems(filter, (bound) => ['filter', bound]);
       if (errors.length > 0) throw invalidArguments(errors);
       return { form, filter: { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt' } };
     },

@@ -14,7 +14,7 @@ import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { ResponseDateFieldEnum } from '../responses/responses.graphql.ts';
-import { isListableInstant } from '../responses/responses.service.ts';
+import { dateRangeProblems } from '../responses/responses.service.ts';
 import { deleteResponses } from './deletion.service.ts';
 import { eraseLead, eraseLeadByEmail, type Erasure, type ErasureOutcome } from './erasure.service.ts';
 import { lastJobRun, RETENTION_JOB, type JobRun } from './retention.service.ts';
@@ -163,10 +163,7 @@ builder.mutationField('deleteResponses', (t) =>
       if (formId === undefined && since === undefined && until === undefined && !partialOnly) {
         errors.push({ message: 'Give at least one of formId, since, until or partialOnly', path: ['filter'] });
       }
-      for (const [name, date] of [['since', since], ['until', until]] as const) {
-        if (date && !isListableInstant(date)) errors.push({ message: `${name} must be between years 0001 and 9999 (UTC)`, path: ['filter', name] });
-      }
-      if (since && until && since >= until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+      errors.push(...dateRangeProblems({ since, until }, (bound) => ['filter', bound]));
       if (errors.length > 0) throw invalidArguments(errors);
       if (formId !== undefined) {
         const [form] = await ctx.db.select({ id: forms.id }).from(forms).where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));

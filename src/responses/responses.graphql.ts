@@ -15,7 +15,7 @@ import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pa
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import {
   FORM_PAGE_SIZE,
-  isListableInstant,
+  dateRangeProblems,
   listResponses,
   listResponseTexts,
   loadResponses,
@@ -140,11 +140,7 @@ function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environm
 export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
   const filter = args.filter ?? {};
-  for (const bound of ['since', 'until'] as const) {
-    const date = filter[bound];
-    if (date && !isListableInstant(date)) errors.push({ message: `${bound} must be between years 0001 and 9999 (UTC)`, path: ['filter', bound] });
-  }
-  if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+  errors.push(...dateRangeProblems(filter, (bound) => ['filter', bound]));
   const { first, after } = checkPageArgs(args, errors, FORM_PAGE_SIZE);
   return {
     first,

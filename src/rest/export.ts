@@ -32,9 +32,9 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { EXPORT_FORMATS, exportFormat, questionColumns, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
-import type { ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
+import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
-import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
+import { datesOf, invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
 import { streamBody, type Listing } from '../responses/stream.ts';
 import { respondWithError } from '../graphql/errors.ts';
 
@@ -83,9 +83,8 @@ export function exportRoutes(deps: RestDeps) {
     const parsed = parseParams(c, exportQuerySchema);
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);
     const { query } = parsed;
-    if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
-      return invalidQuery(c, [{ message: 'until must be later than since', path: ['until'] }]);
-    }
+    const rangeProblems = dateRangeProblems(datesOf(query), (bound) => [bound]);
+    if (rangeProblems.length > 0) return invalidQuery(c, rangeProblems);
     if (query.environmentId !== undefined) {
       try {
         requireEnvironmentAccess(principal, query.environmentId);

@@ -25,7 +25,7 @@ import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
-import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
+import { dateRangeProblems, FORM_PAGE_SIZE, isListableInstant, listResponseTexts, UNLISTABLE_INSTANT } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { ChunkWriter, jsonListingFormat, streamBody, type Listing } from '../responses/stream.ts';
 
@@ -50,7 +50,7 @@ const isoInstant = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   if (!isListableInstant(new Date(time))) {
-    ctx.addIssue({ code: 'custom', message: 'must be between years 0001 and 9999 (UTC)' });
+    ctx.addIssue({ code: 'custom', message: UNLISTABLE_INSTANT });
     return z.NEVER;
   }
   return new Date(time).toISOString();
@@ -74,6 +74,12 @@ export const querySchema = z.object({
   after: cursorParam.optional(),
 });
 type ResponsesQuery = z.output<typeof querySchema>;
+
+/** The `since` and `until` parameters (ISO strings once parsed) as the dates the service checks. */
+export const datesOf = (query: { since?: string | undefined; until?: string | undefined }) => ({
+  since: query.since !== undefined ? new Date(query.since) : undefined,
+  until: query.until !== undefined ? new Date(query.until) : undefined,
+});
 
 /**
  * Parses the query parameters `schema` names (each given at most once); unknown parameters are ignored.
@@ -111,9 +117,7 @@ function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: F
   if (query.formId === undefined && query.limit !== undefined && query.limit > MAX_PAGE_SIZE) {
     errors.push({ message: `limit must be at most ${MAX_PAGE_SIZE}`, path: ['limit'] });
   }
-  if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
-    errors.push({ message: 'until must be later than since', path: ['until'] });
-  }
+  errors.push(...dateRangeProblems(datesOf(query), (bound) => [bound]));
   return errors.length > 0 ? { errors } : { query };
 }
 
@@ -151,8 +155,7 @@ export function responsesRoutes(deps: RestDeps) {
       environmentId,
       formId: query.formId,
       includePartials: query.returnPartials ?? false,
-      since: query.since !== undefined ? new Date(query.since) : undefined,
-      until: query.until !== undefined ? new Date(query.until) : undefined,
+      ...datesOf(query),
       dateField: query.dateField ?? 'createdAt',
     } satisfies Listing;
     const after = query.after !== undefined ? decodeCursor(query.after) : undefined;

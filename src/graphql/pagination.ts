@@ -52,3 +52,14 @@ export function keysetConnection<T extends { id: string; position: string }>(row
     },
   };
 }
+
+/**
+ * Cost of a page (the /graphql cost limit): every row it may hold (`first`, or its default) is read
+ * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
+ * row.
+ */
+export const ROW_COST = 5;
+export const pageComplexity = (args: { first?: number | null }) => {
+  const rows = Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  return { field: 1 + rows * ROW_COST, multiplier: rows };
+};

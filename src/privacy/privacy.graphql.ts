@@ -6,12 +6,13 @@
 import { and, eq } from 'drizzle-orm';
 import { requireAdmin, requireApiKey } from '../auth/auth.service.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { erasures, forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
-import { CaptchaKeysInput, EnvironmentRef } from '../environments/environments.graphql.ts';
-import { invalidInput, notFound, type FieldError } from '../errors.ts';
+import { erasures, forms, leads, responses } from '../db/schema.ts';
+import { CaptchaKeysInput, EnvironmentRef, IpStorageEnum } from '../environments/environments.graphql.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { environmentFor } from '../events/webhooks.graphql.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
+import { invalidArguments } from '../graphql/pagination.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { ResponseDateFieldEnum } from '../responses/responses.graphql.ts';
 import { dateRangeProblems } from '../responses/responses.service.ts';
@@ -20,23 +21,7 @@ import { eraseLead, eraseLeadByEmail, type Erasure, type ErasureOutcome } from '
 import { lastJobRun, RETENTION_JOB, type JobRun } from './retention.service.ts';
 import { MAX_RETENTION_DAYS, setFormRetention, updateEnvironmentSettings } from './settings.service.ts';
 
-const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
-
 // ---------------------------------------------------------------- settings
-
-const IpStorageEnum = builder.enumType('IpStorage', {
-  description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
-  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])) as Record<string, { value: IpStorage }>,
-});
-
-builder.objectFields(EnvironmentRef, (t) => ({
-  ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
-  retentionDays: t.int({
-    nullable: true,
-    description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
-    resolve: (e) => e.retentionDays,
-  }),
-}));
 
 builder.objectField(FormRef, 'retentionDays', (t) =>
   t.int({

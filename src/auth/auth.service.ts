@@ -7,7 +7,7 @@ import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
-import { AppError, forbidden, invalidCredentials, missingCredentials, notFound } from '../errors.ts';
+import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, notFound } from '../errors.ts';
 
 /** Who is calling. Resolved once per request from its headers. */
 export type Principal =
@@ -200,6 +200,32 @@ export function requireApiKey(principal: Principal): { environmentId: string } {
 export function readScope(principal: Principal): string | null {
   if (principal.kind === 'admin') return null;
   return requireApiKey(principal).environmentId;
+}
+
+/**
+ * The environment a caller acts in when an operation takes an optional `environmentId`: an API key's
+ * own (naming another is FORBIDDEN), or the one the admin token names (required).
+ */
+export function actingEnvironment(principal: Principal, named: string | number | null | undefined): string {
+  const environmentId = named === null || named === undefined ? undefined : String(named);
+  if (principal.kind === 'admin') {
+    if (environmentId === undefined) throw invalidInput([{ message: 'environmentId is required with the admin token', path: ['environmentId'] }], 'Invalid arguments');
+    return environmentId;
+  }
+  const own = requireApiKey(principal).environmentId;
+  if (environmentId !== undefined) requireEnvironmentAccess(principal, environmentId);
+  return own;
+}
+
+/**
+ * The environment a caller acts in on a row it names by id: an API key's own (the row is then looked up
+ * in it), or for the admin token the row's (`lookup`), NOT_FOUND (`missing`) when there is no such row.
+ */
+export async function rowEnvironment(principal: Principal, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
+  if (principal.kind !== 'admin') return requireApiKey(principal).environmentId;
+  const environmentId = await lookup();
+  if (!environmentId) throw notFound(missing);
+  return environmentId;
 }
 
 export type ApiKeyRow = Omit<typeof apiKeys.$inferSelect, 'secretHash'>;

@@ -4,7 +4,7 @@
  * Each answer is offered raw (`response`, as stored) and typed (`answer`, the Answer union of the
  * component modules, components.graphql.ts).
  */
-import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { actingEnvironment, readScope } from '../auth/auth.service.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
@@ -127,18 +127,6 @@ export interface ListingArgs {
   after?: string | null;
 }
 
-/** The environment the caller reads: its API key's, or (admin token) the one it names. */
-function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environmentId']): string {
-  const named = environmentId === null || environmentId === undefined ? undefined : String(environmentId);
-  if (ctx.principal.kind === 'admin') {
-    if (named === undefined) throw invalidArguments([{ message: 'environmentId is required with the admin token', path: ['environmentId'] }]);
-    return named;
-  }
-  const { environmentId: own } = requireApiKey(ctx.principal);
-  if (named !== undefined) requireEnvironmentAccess(ctx.principal, named);
-  return own;
-}
-
 /** A listing's arguments checked (BAD_USER_INPUT listing every problem): page size, cursor, filter. */
 export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
@@ -158,7 +146,7 @@ export function checkListingArgs(args: ListingArgs) {
 }
 
 export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
-  const environmentId = environmentOf(ctx, args.environmentId);
+  const environmentId = actingEnvironment(ctx.principal, args.environmentId);
   const { first, after, filter } = checkListingArgs(args);
   const input = { environmentId, formId, ...filter, after, limit: first };
   // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.

@@ -293,4 +293,11 @@ export const identityInfo: ComponentModule = {
       },
     };
   },
+  // One column per collected field.
+  export: { columns: (component) => identityFields(component.content).map((field) => ({ label: field.label, key: field.key })) },
+  // The response's e-mail: an IdentityInfo's e-mail address, then its work e-mail address, before any other answer's.
+  emails: (response) => [
+    { rank: 0, value: response.emailAddress },
+    { rank: 1, value: response.workEmailAddress },
+  ],
 };

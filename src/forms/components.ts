@@ -23,7 +23,7 @@ export interface ComponentDraft {
 const componentSchema = z
   .looseObject({
     // Checked in the transform below (so every problem is reported with its path); described for the OpenAPI document.
-    type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: ['ShortInput'] }),
+    type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: [COMPONENT_TYPES[0]] }),
     content: z.unknown().meta({ description: 'An object whose fields depend on `type` (docs/components.md).', examples: [{ question: 'Your role?' }] }),
   })
   .transform((component, ctx): ComponentDraft => {

@@ -3,7 +3,7 @@
  * is constrained to a safe shape (hex colours, plain font names, http(s) URLs, bounded numbers).
  */
 import { z } from 'zod';
-import { STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
+import { moduleOf, STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
 import { httpUrl } from '../components/content.ts';
 import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
@@ -64,20 +64,13 @@ export const DEFAULT_THEME: Theme = themeSchema.parse({});
 /**
  * The styling a component type gets when its template's theme has none for it: neutral surfaces in
  * the template's own palette (its primary colour for accents and buttons, its text colour for text),
- * so an uncovered component still looks like part of the form.
+ * so an uncovered component still looks like part of the form. A module's `style.defaults` gives its
+ * own (buttons, headings); every other type is styled as a field.
  */
 export function defaultComponentStyle(type: string, colors: Theme['colors'] = DEFAULT_COLORS): ComponentStyle {
-  switch (type) {
-    case 'NextButton':
-    case 'NextBackButtons':
-      return { backgroundColor: colors.primary, textColor: colors.buttonText, borderRadius: 8, fontSize: 16 };
-    case 'Header':
-      return { textColor: colors.text, fontSize: 28 };
-    case 'Disclaimer':
-      return { textColor: colors.text, fontSize: 13 };
-    default:
-      return { backgroundColor: '#ffffff', textColor: colors.text, borderColor: '#d1d5db', accentColor: colors.primary, borderRadius: 8, fontSize: 16 };
-  }
+  const own = moduleOf(type)?.style?.defaults;
+  if (own) return own(colors);
+  return { backgroundColor: '#ffffff', textColor: colors.text, borderColor: '#d1d5db', accentColor: colors.primary, borderRadius: 8, fontSize: 16 };
 }
 
 /**

@@ -7,7 +7,6 @@ import { findForm } from '../forms/forms.service.ts';
 import { GraphQLError } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
 import { TooManyStreamsError, type LiveEvent } from './live-feed.ts';
 import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
 import {

@@ -13,7 +13,7 @@ import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseRecord } from './model.ts';
-import { checkPageArgs, invalidArguments, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
+import { checkPageArgs, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import {
   FORM_PAGE_SIZE,

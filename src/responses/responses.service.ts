@@ -15,7 +15,7 @@ import { forEachRow, preparedQuery } from '../db/prepared.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { findForm } from '../forms/forms.service.ts';
-import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, type KeysetPosition } from '../keyset.ts';
+import { afterPosition, microsOf, newestFirst, pagesPerParent, type KeysetPosition } from '../keyset.ts';
 import type { ResponseRecord } from './model.ts';
 
 /** Responses per request of the per-form listing: the 10 most recent, as the v1 contract has it. */
@@ -388,31 +388,22 @@ export async function responsePagesByParent(
   parentIds: readonly string[],
   input: ResponseFilter & { after?: KeysetPosition | undefined; limit: number },
 ): Promise<{ responses: ListedResponse[]; hasNextPage: boolean }[]> {
-  if (parentIds.length === 0) return [];
   const table = parent === 'form' ? forms : leads;
   const link = parent === 'form' ? responses.formId : responses.leadId;
-  const page = db
-    .select(responseColumns)
-    .from(responses)
-    .where(and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)))
-    .orderBy(...newestFirst(responses.createdAt, responses.id))
-    .limit(input.limit + 1)
-    .as('page');
-  const rows = await db
-    .select({ parentId: table.id, response: fieldsOf(page, responseColumns) })
-    .from(table)
-    .crossJoinLateral(page)
-    .where(
-      and(
-        inArray(table.id, [...parentIds]),
-        scope === null ? undefined : eq(table.environmentId, scope),
-        parent === 'form' ? isNull(forms.deletedAt) : undefined,
-      ),
-    );
-  return groupPages(parentIds, rows, (row) => row.parentId, (row) => row.response as unknown as ListedResponse, input.limit).map((p) => ({
-    responses: p.rows,
-    hasNextPage: p.hasNextPage,
-  }));
+  const pages = await pagesPerParent<ListedResponse>(
+    db,
+    { table, id: table.id, where: and(scope === null ? undefined : eq(table.environmentId, scope), parent === 'form' ? isNull(forms.deletedAt) : undefined) },
+    {
+      table: responses,
+      columns: responseColumns,
+      createdAt: responses.createdAt,
+      id: responses.id,
+      where: and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)),
+    },
+    parentIds,
+    input.limit,
+  );
+  return pages.map((page) => ({ responses: page.rows, hasNextPage: page.hasNextPage }));
 }
 
 /** Responses by id, in one statement; each a response of `scope` (null: any environment), else null. */

@@ -6,7 +6,7 @@
  */
 import type { StoredResponse } from '../components/answers.ts';
 import { Problems } from '../components/answers.ts';
-import { answerRulesOf, isAnswerable, moduleOf } from '../components/catalogue.ts';
+import { answerRulesOf, moduleOf } from '../components/catalogue.ts';
 import { DEFAULT_EMAIL_RANK } from '../components/module.ts';
 import { hashPassword, sealResponse } from '../components/passwords.ts';
 import { isEmail } from '../components/answers.ts';

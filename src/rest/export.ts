@@ -14,7 +14,6 @@
  * An environment's API key exports its environment; the admin token exports any form (`formId`), or an
  * environment it names with `environmentId`.
  */
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';

@@ -9,7 +9,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { invalidInput, type FieldError } from '../errors.ts';
+import { invalidInput } from '../errors.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
 import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, EraseLeadDocument } from '../graphql/generated/graphql.ts';

@@ -5,9 +5,10 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
-import { forgetAllVerifiedKeys, forgetVerifiedKey, secretsEqual } from './auth/auth.service.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
+import { dumpDatabase, supportsServerBackup } from './db/backup.ts';
 import type { Db } from './db/client.ts';
 import type { LagTolerantReads } from './db/replicas.ts';
 import { LiveFeed } from './events/live-feed.ts';
@@ -28,7 +29,7 @@ import { clientAddressKey, createRateLimits, type RateLimitStore } from './limit
 import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
-import { clientIp } from './public/request-info.ts';
+import { clientIp } from './request-info.ts';
 import { publicRoutes } from './public/routes.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
@@ -41,6 +42,7 @@ import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
+import { secretsEqual } from './auth/secrets.ts';
 
 export interface AppDeps {
   config: Config;
@@ -195,7 +197,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   app.route('/api/v1', responsesRoutes(restDeps));
   app.route('/api/v1', exportRoutes(restDeps));
   app.route('/api/v1', openApiRoutes());
-  app.route('/api/v1', adminRoutes(restDeps));
+  app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));

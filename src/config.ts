@@ -3,7 +3,6 @@
  * one message that names every bad variable.
  */
 import { z } from 'zod';
-import type { S3Settings } from './uploads/storage.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -213,6 +212,17 @@ export interface CaptchaProviderConfig {
   /** Unset: the captcha is shown (when a site key is known) but not enforced. */
   secretKey: string | undefined;
   verifyUrl: string;
+}
+
+/** An S3-compatible bucket for uploaded files (uploads/storage.ts). */
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+  keyPrefix: string;
 }
 
 export interface UploadsConfig {

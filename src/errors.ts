@@ -2,8 +2,6 @@
  * Expected failures, raised by services and mapped to GraphQL errors (extensions.code) and from
  * there to REST statuses and bodies by the one catalogue in `graphql/errors.ts`.
  */
-import type { FieldError } from './forms/components.ts';
-
 export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'UNPROCESSABLE' | 'RATE_LIMITED' | 'UNAVAILABLE';
 
 export class AppError extends Error {
@@ -25,3 +23,16 @@ export const forbidden = (message = 'API key does not grant access to this envir
 export const missingCredentials = () => new AppError('UNAUTHENTICATED', 'Missing API key');
 export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid API key');
 export const unavailable = () => new AppError('UNAVAILABLE', 'Service unavailable');
+
+/** A validation problem as the API reports it. */
+export interface FieldError {
+  message: string;
+  path: (string | number)[];
+}
+
+export function toFieldErrors(issues: readonly { message: string; path?: readonly PropertyKey[] | undefined }[]): FieldError[] {
+  return issues.map((issue) => ({
+    message: issue.message,
+    path: (issue.path ?? []).map((segment) => (typeof segment === 'number' ? segment : String(segment))),
+  }));
+}

@@ -11,8 +11,9 @@
  * Positions carry `created_at` with PostgreSQL's full microsecond precision (read as text by
  * `microsOf`), since a JavaScript Date keeps only milliseconds and two rows may share a millisecond.
  */
-import { desc, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, desc, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
+import type { Db } from './db/client.ts';
 import { z } from 'zod';
 import { unsafeStringProblem } from './limits/json-safety.ts';
 
@@ -114,18 +115,42 @@ export interface Page<T> {
 export const pageOf = <T>(rows: T[], limit: number): Page<T> => ({ hasNextPage: rows.length > limit, rows: rows.slice(0, limit) });
 
 /** The columns of a (lateral) subquery, selected under the names they had inside it. */
-export function fieldsOf<K extends string>(subquery: object, columns: Record<K, unknown>): Record<K, AnyPgColumn> {
+function fieldsOf<K extends string>(subquery: object, columns: Record<K, unknown>): Record<K, AnyPgColumn> {
   return Object.fromEntries(Object.keys(columns).map((key) => [key, (subquery as Record<string, AnyPgColumn>)[key]])) as Record<K, AnyPgColumn>;
 }
 
-/** Splits one statement's rows into a page per parent, in the parents' order (rows arrive in listing order per parent). */
-export function groupPages<R, T>(parentIds: readonly string[], rows: R[], parentOf: (row: R) => string, item: (row: R) => T, limit: number): Page<T>[] {
-  const byParent = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = parentOf(row);
-    let list = byParent.get(key);
-    if (!list) byParent.set(key, (list = []));
-    list.push(item(row));
+/**
+ * A newest-first page of `child` rows for each of `parentIds`, in one statement: the child's page (its
+ * `where` correlated to the parent's columns, `limit + 1` rows in `newestFirst` order) runs as a lateral
+ * subquery per parent, an index scan each. A parent outside the parent's `where` gets an empty page.
+ * In the order of `parentIds`.
+ */
+export async function pagesPerParent<T>(
+  db: Db,
+  parent: { table: PgTable; id: AnyPgColumn; where?: SQL | undefined },
+  child: { table: PgTable; columns: SelectedFields; createdAt: AnyPgColumn; id: AnyPgColumn; where: SQL | undefined },
+  parentIds: readonly string[],
+  limit: number,
+): Promise<Page<T>[]> {
+  if (parentIds.length === 0) return [];
+  const page = db
+    .select(child.columns)
+    .from(child.table)
+    .where(child.where)
+    .orderBy(...newestFirst(child.createdAt, child.id))
+    .limit(limit + 1)
+    .as('page');
+  const rows = await db
+    .select({ parentId: parent.id, row: fieldsOf(page, child.columns) })
+    .from(parent.table)
+    .crossJoinLateral(page)
+    .where(and(inArray(parent.id, [...parentIds]), parent.where));
+  // Rows arrive in listing order per parent.
+  const byParent = new Map<unknown, T[]>();
+  for (const { parentId, row } of rows) {
+    let list = byParent.get(parentId);
+    if (!list) byParent.set(parentId, (list = []));
+    list.push(row as T);
   }
   return parentIds.map((id) => pageOf(byParent.get(id) ?? [], limit));
 }

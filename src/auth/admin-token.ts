@@ -23,8 +23,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { instanceSecrets } from '../db/schema.ts';
-import { deriveSecret } from './auth.service.ts';
 import { SecretBox } from './secret-box.ts';
+import { deriveSecret } from './secrets.ts';
 
 export const adminTokenFile = (dataDir: string) => join(dataDir, 'admin-token');
 

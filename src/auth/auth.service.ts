@@ -2,12 +2,12 @@
  * API keys and the admin token. Keys are `fl_<id>_<secret>`: `id` is the key's public prefix and its
  * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
-import { AppError, forbidden, invalidCredentials, missingCredentials, notFound } from '../errors.ts';
+import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, notFound } from '../errors.ts';
 
 /** Who is calling. Resolved once per request from its headers. */
 export type Principal =
@@ -21,19 +21,9 @@ const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
-/** A secret for one purpose, derived from another (HMAC-SHA256, base64url). */
-export function deriveSecret(secret: string, purpose: string): string {
-  return createHmac('sha256', secret).update(purpose).digest('base64url');
-}
-
 /** What checks a presented admin token (src/auth/admin-token.ts: from the token, or only its hash). */
 export interface AdminTokenCheck {
   matches(presented: string): boolean;
-}
-
-/** Constant-time equality of two secrets of any length (compares their hashes). */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
 }
 
 function randomKeyId(): string {
@@ -210,6 +200,32 @@ export function requireApiKey(principal: Principal): { environmentId: string } {
 export function readScope(principal: Principal): string | null {
   if (principal.kind === 'admin') return null;
   return requireApiKey(principal).environmentId;
+}
+
+/**
+ * The environment a caller acts in when an operation takes an optional `environmentId`: an API key's
+ * own (naming another is FORBIDDEN), or the one the admin token names (required).
+ */
+export function actingEnvironment(principal: Principal, named: string | number | null | undefined): string {
+  const environmentId = named === null || named === undefined ? undefined : String(named);
+  if (principal.kind === 'admin') {
+    if (environmentId === undefined) throw invalidInput([{ message: 'environmentId is required with the admin token', path: ['environmentId'] }], 'Invalid arguments');
+    return environmentId;
+  }
+  const own = requireApiKey(principal).environmentId;
+  if (environmentId !== undefined) requireEnvironmentAccess(principal, environmentId);
+  return own;
+}
+
+/**
+ * The environment a caller acts in on a row it names by id: an API key's own (the row is then looked up
+ * in it), or for the admin token the row's (`lookup`), NOT_FOUND (`missing`) when there is no such row.
+ */
+export async function rowEnvironment(principal: Principal, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
+  if (principal.kind !== 'admin') return requireApiKey(principal).environmentId;
+  const environmentId = await lookup();
+  if (!environmentId) throw notFound(missing);
+  return environmentId;
 }
 
 export type ApiKeyRow = Omit<typeof apiKeys.$inferSelect, 'secretHash'>;

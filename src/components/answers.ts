@@ -6,9 +6,9 @@
  * first), so both paths share every rule. `null`, `""` or `[]` is "no answer": an error when the
  * component is required, otherwise the component's earlier answer (if any) is removed.
  */
-import type { ResponseAnswer } from '../responses/model.ts';
-import type { FieldError } from './content.ts';
 import { isHttpUrl } from './content.ts';
+import type { FieldError } from '../errors.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
 
 export type StoredResponse = ResponseAnswer['response'];
 
@@ -105,3 +105,27 @@ export function stringAnswer(raw: unknown, required: boolean, problems: Problems
   }
   return raw;
 }
+
+/** A stored upload a submission answers with (made only from the uploads table, never from client JSON). */
+export class UploadedFile {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly contentType: string,
+    readonly size: number,
+  ) {}
+}
+
+// ---------------------------------------------------------------- answers in a spreadsheet (the export's cells)
+
+/** Separator of multi-valued answers within one cell. */
+export const MULTI_VALUE_SEPARATOR = '; ';
+
+/** A value of a stored answer as the text of a spreadsheet cell: lists joined, booleans `true`/`false`, nothing empty. */
+export const cellText = (value: unknown): string => {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map(cellText).filter((v) => v !== '').join(MULTI_VALUE_SEPARATOR);
+  return JSON.stringify(value);
+};

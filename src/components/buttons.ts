@@ -9,10 +9,11 @@ import { shortText, withDefined } from './content.ts';
 import { str, type Html, type RenderContext } from './markup.ts';
 import type { ComponentModule } from './module.ts';
 
-export const BUTTON_TYPES = ['NextButton', 'NextBackButtons'];
+/** The type whose style the plain submit button takes: a step with no button component gets one. */
+export const PLAIN_BUTTON_TYPE = 'NextButton';
 
 /** The step's actions: back link (after the first step) and the submit button. */
-export function actions(ctx: RenderContext, nextLabel: string | undefined, backLabel: string | undefined, type = 'NextButton'): Html {
+export function actions(ctx: RenderContext, nextLabel: string | undefined, backLabel: string | undefined, type = PLAIN_BUTTON_TYPE): Html {
   const back = ctx.stepIndex > 0 ? html`<a class="fl-back" href="/s/${ctx.form.id}?step=${ctx.stepIndex - 1}">← ${backLabel ?? 'Back'}</a>` : '';
   return html`<div class="fl-actions">${back}<button type="submit" class="fl-button fl-t-${type}">${nextLabel ?? (ctx.isLast ? 'Submit' : 'Next')}</button></div>`;
 }
@@ -47,4 +48,9 @@ export const buttons: ComponentModule = {
       })),
     },
   }),
+  submitsStep: true,
+  style: {
+    defaults: (colors) => ({ backgroundColor: colors.primary, textColor: colors.buttonText, borderRadius: 8, fontSize: 16 }),
+    button: true,
+  },
 };

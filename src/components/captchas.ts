@@ -14,10 +14,11 @@
  *   unless CAPTCHA_FAIL_OPEN=1.
  */
 import { html } from 'hono/html';
-import { loose, shortText, type StoredComponent, type StoredStep } from './content.ts';
+import { loose, shortText } from './content.ts';
 import { fieldName, type PostedFields } from './fields.ts';
 import { allErrorsOf, box, domId, errorText, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
+import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export const CAPTCHA_TYPES = ['Recaptcha', 'TurnstileWidget'] as const;
 export type CaptchaType = (typeof CAPTCHA_TYPES)[number];

@@ -52,6 +52,9 @@ export const COMPONENT_TYPES = Object.keys(COMPONENT_CATALOGUE);
 /** Types that may appear in a stored form (older names are stored under their current name). */
 export const STORED_COMPONENT_TYPES = COMPONENT_TYPES.filter((type) => !COMPONENT_CATALOGUE[type]!.storedType);
 
+/** The stored types whose components take uploaded files (their module's `uploads`). */
+export const UPLOAD_TYPES = STORED_COMPONENT_TYPES.filter((type) => moduleByType.get(type)?.uploads !== undefined);
+
 /** The module of a (stored or input) component type; undefined for a type no module knows. */
 export const moduleOf = (type: string): ComponentModule | undefined => moduleByType.get(type);
 

@@ -7,8 +7,8 @@ import { builder } from '../graphql/builder.ts';
 import { asBoolean as bool, asString as str } from '../graphql/json-fields.ts';
 import type { StoredResponse } from './answers.ts';
 import { COMPONENT_MODULES } from './catalogue.ts';
-import type { StoredComponent } from './content.ts';
 import type { ComponentFields, GraphQLKit } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 
 const kit: GraphQLKit = {
   builder,

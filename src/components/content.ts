@@ -62,31 +62,6 @@ export interface ContentRules {
 /** Content rules of a type whose content is a loose object of these fields. */
 export const loose = (shape: z.ZodRawShape = {}): ContentRules => ({ schema: z.looseObject(shape) });
 
-export interface StoredComponent {
-  /** Stable id; the `questionId` of this component's answers. */
-  id: string;
-  type: string;
-  content: Content;
-}
-export interface StoredStep {
-  id: string;
-  name: string;
-  components: StoredComponent[];
-}
-
-/** A validation problem as the API reports it. */
-export interface FieldError {
-  message: string;
-  path: (string | number)[];
-}
-
-export function toFieldErrors(issues: readonly { message: string; path?: readonly PropertyKey[] | undefined }[]): FieldError[] {
-  return issues.map((issue) => ({
-    message: issue.message,
-    path: (issue.path ?? []).map((segment) => (typeof segment === 'number' ? segment : String(segment))),
-  }));
-}
-
 export function isObject(value: unknown): value is Content {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,9 @@
 /** Disclaimer: legal text with a check box. The answer is a boolean, stored as `check`. */
+import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asBoolean as bool } from '../graphql/json-fields.ts';
+import { cellText } from './answers.ts';
 import { loose, shortText, text } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
@@ -48,4 +50,10 @@ export const disclaimer: ComponentModule = {
       })),
     },
   }),
+  export: { cell: (response) => cellText(response.check) },
+  summary: {
+    options: () => ['checked', 'unchecked'],
+    chosen: (response) => sql`select case when ${response}->'check' = 'true'::jsonb then 'checked' else 'unchecked' end where ${response}->>'type' = 'Disclaimer'`,
+  },
+  style: { defaults: (colors) => ({ textColor: colors.text, fontSize: 13 }) },
 };

@@ -2,10 +2,11 @@
  * Dropdown: a select box (`choices` is an alias of `options`). The answer is a string, or an array of
  * strings when `isMulti`; stored as `selected` in the same form.
  */
+import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asStrings as strings } from '../graphql/json-fields.ts';
-import { clip, isEmpty, REQUIRED, selection } from './answers.ts';
+import { cellText, clip, isEmpty, REQUIRED, selection } from './answers.ts';
 import { optionList } from './choices.ts';
 import { contentStrings, shortText, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
@@ -98,4 +99,12 @@ export const dropdown: ComponentModule = {
       })),
     },
   }),
+  export: { cell: (response) => cellText(response.selected) },
+  summary: {
+    options: (component) => dropdownOptions(component.content),
+    chosen: (response) => sql`select jsonb_array_elements_text(case jsonb_typeof(${response}->'selected')
+               when 'array' then ${response}->'selected'
+               when 'string' then jsonb_build_array(${response}->'selected')
+               else '[]'::jsonb end)`,
+  },
 };

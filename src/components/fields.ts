@@ -1,10 +1,10 @@
+import type { StoredComponent } from '../db/json-columns.ts';
 /**
  * The public page's form fields. Each component's fields are named `c.<componentId>` (and
  * `c.<componentId>.<part>` for parts: IdentityInfo keys, the dial-code country, "Other" text,
  * password confirmation, booking details). A module turns its fields into an answer in the JSON
  * API's answer shape, so the page and the API share every rule.
  */
-import type { StoredComponent } from './content.ts';
 
 export const fieldName = (component: StoredComponent, part?: string) => (part ? `c.${component.id}.${part}` : `c.${component.id}`);
 

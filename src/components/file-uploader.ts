@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
 import { DEFAULT_ALLOWED_TYPES, DEFAULT_MAX_FILE_BYTES, FILE_TYPE_NAMES, formatBytes } from '../uploads/file-types.ts';
 import { fileUrl } from '../uploads/file-urls.ts';
-import { isEmpty, REQUIRED } from './answers.ts';
+import { isEmpty, REQUIRED, UploadedFile } from './answers.ts';
 import { isHttpUrl, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label } from './markup.ts';
@@ -24,24 +24,8 @@ import type { ComponentModule } from './module.ts';
 const MAX_DECLARED_BYTES = 1024 * 1024 * 1024;
 export const MAX_FILES = 20;
 
-/** A stored upload a submission answers with (made only from the uploads table, never from client JSON). */
-export class UploadedFile {
-  constructor(
-    readonly id: string,
-    readonly name: string,
-    readonly contentType: string,
-    readonly size: number,
-  ) {}
-}
-
-export interface FileUploaderRules {
-  allowedTypes: string[];
-  maxBytes: number;
-  maxFiles: number;
-}
-
 /** What a FileUploader accepts, `maxBodyBytes` being the server's largest upload body. */
-export function fileUploaderRules(content: Content, maxBodyBytes = Number.POSITIVE_INFINITY): FileUploaderRules {
+function fileUploaderRules(content: Content, maxBodyBytes = Number.POSITIVE_INFINITY): { allowedTypes: string[]; maxBytes: number; maxFiles: number } {
   const allowed = Array.isArray(content.allowedTypes) ? content.allowedTypes.filter((t): t is string => typeof t === 'string') : [];
   const declared = typeof content.maxSize === 'number' && content.maxSize > 0 ? content.maxSize : DEFAULT_MAX_FILE_BYTES;
   const multiple = content.multiple === true;
@@ -160,4 +144,11 @@ export const fileUploader: ComponentModule = {
       })),
     },
   }),
+  uploads: {
+    limits: (component, maxBodyBytes) => fileUploaderRules(component.content, maxBodyBytes),
+    uploadIds: (response) =>
+      Array.isArray(response.files)
+        ? response.files.flatMap((file) => (typeof file === 'object' && file !== null && typeof (file as { id?: unknown }).id === 'string' ? [(file as { id: string }).id] : []))
+        : [],
+  },
 };

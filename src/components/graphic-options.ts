@@ -2,10 +2,11 @@
  * GraphicOptions: options with pictures, one to pick. The answer is the option's index (number) or
  * value (string); stored as `index` and `value`.
  */
+import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asInt as int, asString as jsonStr } from '../graphql/json-fields.ts';
-import { isEmpty, REQUIRED } from './answers.ts';
+import { cellText, isEmpty, REQUIRED } from './answers.ts';
 import { contentString, httpUrl, isHttpUrl, LIMITS, loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
@@ -85,4 +86,9 @@ export const graphicOptionsModule: ComponentModule = {
       })),
     },
   }),
+  export: { cell: (response) => cellText(response.value ?? response.index) },
+  summary: {
+    options: (component) => graphicOptions(component.content).map((option) => option.value),
+    chosen: (response) => sql`select ${response}->>'value' where ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string'`,
+  },
 };

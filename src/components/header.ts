@@ -15,4 +15,9 @@ export const header: ComponentModule = {
   graphql: (kit) => ({
     components: { Header: kit.component('Header', 'A heading.', (t) => ({ title: kit.text(t, 'title'), subheading: kit.text(t, 'subheading') })) },
   }),
+  style: {
+    defaults: (colors) => ({ textColor: colors.text, fontSize: 28 }),
+    css: `.fl-t-Header h1 { font-family: var(--fl-heading); font-size: var(--c-fs); color: var(--c-fg); line-height: 1.2; margin: 0 0 8px; }
+.fl-t-Header p { margin: 0; color: var(--c-muted); font-size: max(15px, calc(var(--c-fs) * .55)); }`,
+  },
 };

@@ -6,12 +6,13 @@
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
-import { dialCountry, DIAL_COUNTRIES, splitPhone } from '../public/dial-codes.ts';
+import { dialCountry, DIAL_COUNTRIES, splitPhone } from './dial-codes.ts';
 import { ANSWER_LIMITS, isEmail, isPersonalEmail, isPhoneNumber, isWebsite, type Fields, type Problems } from './answers.ts';
-import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem, type StoredComponent } from './content.ts';
+import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, inputValue, asObject, type Html } from './markup.ts';
 import type { ComponentModule } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 
 export const IDENTITY_FIELD_KEYS = [
   'firstName',
@@ -292,4 +293,11 @@ export const identityInfo: ComponentModule = {
       },
     };
   },
+  // One column per collected field.
+  export: { columns: (component) => identityFields(component.content).map((field) => ({ label: field.label, key: field.key })) },
+  // The response's e-mail: an IdentityInfo's e-mail address, then its work e-mail address, before any other answer's.
+  emails: (response) => [
+    { rank: 0, value: response.emailAddress },
+    { rank: 1, value: response.workEmailAddress },
+  ],
 };

@@ -4,8 +4,8 @@
  * label, control and error text tied together by ids (`f-<id>`, `f-<id>-error`).
  */
 import { html } from 'hono/html';
-import type { Form } from '../forms/forms.service.ts';
-import type { Content, StoredComponent, StoredStep } from './content.ts';
+import type { Content } from './content.ts';
+import type { StoredComponent, StoredStep, Theme } from '../db/json-columns.ts';
 
 export type Html = ReturnType<typeof html>;
 
@@ -18,8 +18,16 @@ export interface PageChrome {
   fontsCssUrl: string | undefined;
 }
 
+/** The form a page shows (a stored form has these and more). */
+export interface PageForm {
+  id: string;
+  name: string;
+  theme: Theme;
+  steps: StoredStep[];
+}
+
 export interface StepPageInput extends PageChrome {
-  form: Form;
+  form: PageForm;
   stepIndex: number;
   /** Answers to show, in the answer shape, by component id. */
   values: Map<string, unknown>;

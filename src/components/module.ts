@@ -1,14 +1,17 @@
 /**
  * The contract of a component module: everything about one component type (or family) in one place.
- * `catalogue.ts` lists the modules; forms, the public pages, submissions and the GraphQL schema read
- * every type-specific rule from them.
+ * `catalogue.ts` lists the modules; forms, themes, the public pages, submissions, uploads, summaries,
+ * exports and the GraphQL schema read every type-specific rule from them, so no code outside
+ * src/components/ names a component type.
  */
 import type { ObjectRef } from '@pothos/core';
+import type { SQL } from 'drizzle-orm';
 import type { BuilderTypes, builder } from '../graphql/builder.ts';
 import type { Fields, Problems, StoredResponse } from './answers.ts';
-import type { ContentRules, StoredComponent } from './content.ts';
+import type { ContentRules } from './content.ts';
 import type { PostedFields } from './fields.ts';
 import type { Html, RenderContext } from './markup.ts';
+import type { ComponentStyle, StoredComponent, Theme } from '../db/json-columns.ts';
 
 export type ComponentFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredComponent>;
 export type AnswerFields = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, StoredResponse>;
@@ -49,6 +52,56 @@ export interface AnswerRules {
   isRequired?(component: StoredComponent): boolean;
 }
 
+/** Its answers in a CSV export (responses/export.ts). */
+export interface ExportRules {
+  /**
+   * Its columns, each headed `<label> [<questionId>.<key>]` and holding one field of the stored answer
+   * (`key`), written by `cellText`. Default: one column, headed `<headline> [<questionId>]`.
+   */
+  columns?(component: StoredComponent): { label: string; key: string }[];
+  /**
+   * A stored answer as the text of its one column; `cellText` (answers.ts) writes values as every cell
+   * does. Default (also when it answers undefined): its `input`, `emailAddress` or `fileUrl`, else its
+   * fields as JSON.
+   */
+  cell?(response: StoredResponse): string | undefined;
+}
+
+/** How a form's summary counts its answers per option (responses/summary.service.ts). */
+export interface SummaryRules {
+  /** The options a question offers, in the form's order: each is listed, chosen or not. */
+  options(component: StoredComponent): string[];
+  /**
+   * The options one answer chose: a SELECT of one text column, given `response`, the answer's stored
+   * response as jsonb. It runs inside the summary's one statement over every answer of the forms.
+   */
+  chosen(response: SQL): SQL;
+}
+
+/** Uploaded files: a component of this type takes them (POST /s/:formId/uploads) and answers with their ids (src/uploads/). */
+export interface UploadRules {
+  /** What one upload for it may carry, `maxBodyBytes` being the server's largest upload body. */
+  limits(component: StoredComponent, maxBodyBytes: number): { allowedTypes: string[]; maxBytes: number; maxFiles: number };
+  /** The upload ids a stored answer uses. */
+  uploadIds(response: StoredResponse): string[];
+}
+
+/** How the theme styles it (forms/theme.ts, public/styles.ts). */
+export interface StyleRules {
+  /** Its style where a template's theme has none for it, in the template's colours. Default: a field's. */
+  defaults?(colors: Theme['colors']): ComponentStyle;
+  /** Styled as a button (`.fl-button.fl-t-<type>`: a fill and its text) rather than a field (`.fl-c.fl-t-<type>`). */
+  button?: boolean;
+  /** Rules of its own in every page's stylesheet. */
+  css?: string;
+}
+
+/** An e-mail address a stored answer holds, and its rank among a response's candidates (lower first). */
+export interface EmailCandidate {
+  rank: number;
+  value: unknown;
+}
+
 export interface ComponentModule {
   /** Every input type this module accepts, with its content rules (older names carry `storedType`). */
   types: Readonly<Record<string, ContentRules>>;
@@ -66,4 +119,22 @@ export interface ComponentModule {
   scriptOrigins?(component: StoredComponent): string[];
   /** Its GraphQL types. */
   graphql?(kit: GraphQLKit): GraphQLMembers;
+  /** Its answers in a CSV export; default: see ExportRules. */
+  export?: ExportRules;
+  /** Counted per option in a form's summary (choice types). */
+  summary?: SummaryRules;
+  /** Takes uploaded files. */
+  uploads?: UploadRules;
+  /** How the theme styles it. */
+  style?: StyleRules;
+  /** Whether it renders the step's submit button (a step without one gets the plain one, buttons.ts). */
+  submitsStep?: boolean;
+  /**
+   * The e-mail addresses its stored answer holds, for the response's lead: the response's e-mail is the
+   * first valid one of the lowest rank, in answer order. Default: its `emailAddress`, rank DEFAULT_EMAIL_RANK.
+   */
+  emails?(response: StoredResponse): EmailCandidate[];
 }
+
+/** The rank of an answer's `emailAddress` when its module ranks none (after every module's own). */
+export const DEFAULT_EMAIL_RANK = 2;

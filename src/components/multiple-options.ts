@@ -4,14 +4,15 @@
  * (`allowOther`). The answer is a string or array of strings, or `{selected, other}`; stored as every
  * choice with whether it was picked (`choices`), `selectedOther` and `other`.
  */
+import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asBoolean as bool, asInt as int, asString as jsonStr, asStrings as strings } from '../graphql/json-fields.ts';
-import { ANSWER_LIMITS, clip, isEmpty, REQUIRED, selection, type Path } from './answers.ts';
+import { ANSWER_LIMITS, clip, isEmpty, MULTI_VALUE_SEPARATOR, REQUIRED, selection, type Path } from './answers.ts';
 import { optionList } from './choices.ts';
 import { contentStrings, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
-import { asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
 
 /** The value of the "Other" radio/checkbox. */
@@ -162,5 +163,22 @@ export const multipleOptions: ComponentModule = {
       },
       answers: { MultipleOptionsQuestion: answer, MultipleChoiceSingleAnswer: answer, MultipleChoiceQuestion: answer },
     };
+  },
+  export: {
+    cell(response) {
+      if (!Array.isArray(response.choices)) return undefined;
+      const chosen = response.choices.flatMap((choice) => {
+        const c = asObject(choice);
+        return c.value === true && typeof c.key === 'string' ? [c.key] : [];
+      });
+      if (typeof response.other === 'string') chosen.push(response.other);
+      return chosen.join(MULTI_VALUE_SEPARATOR);
+    },
+  },
+  summary: {
+    options: (component) => multipleChoices(component.content),
+    chosen: (response) =>
+      sql`select c->>'key' from jsonb_array_elements(case jsonb_typeof(${response}->'choices') when 'array' then ${response}->'choices' else '[]'::jsonb end) c
+        where c->'value' = 'true'::jsonb`,
   },
 };

@@ -106,4 +106,6 @@ export const passwords: ComponentModule = {
     const answer = kit.answer('PasswordInputAnswer', 'Answer to PasswordInput / PasswordCreatorInput: stored hashed, nothing readable.');
     return { answers: { PasswordInput: answer, PasswordCreatorInput: answer } };
   },
+  // A password answer is never exported.
+  export: { cell: () => '' },
 };

@@ -7,11 +7,12 @@
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asBoolean as bool, asString as jsonStr, asStrings as strings } from '../graphql/json-fields.ts';
-import { ANSWER_LIMITS, isEmail } from './answers.ts';
-import { httpUrl, isHttpUrl, isObject, LIMITS, shortText, text, toFieldErrors, type Content, type ContentRules, type Problem } from './content.ts';
+import { ANSWER_LIMITS, cellText, isEmail } from './answers.ts';
+import { httpUrl, isHttpUrl, isObject, LIMITS, shortText, text, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';
 import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type StepPageInput } from './markup.ts';
 import type { ComponentFields, ComponentModule } from './module.ts';
+import { toFieldErrors } from '../errors.ts';
 
 export const CALENDAR_PROVIDERS = [
   'Calendly',
@@ -250,5 +251,11 @@ ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}$
       },
       answers: Object.fromEntries([...schedulerTypes, 'DynamicScheduler'].map((type) => [type, answer])),
     };
+  },
+  export: {
+    cell(response) {
+      if (response.eventScheduled !== true) return response.eventScheduled === false ? 'false' : '';
+      return cellText(response.meetingTime) || 'true';
+    },
   },
 };

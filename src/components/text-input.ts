@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { html } from 'hono/html';
 import { asString as str } from '../graphql/json-fields.ts';
 import { ANSWER_LIMITS, stringAnswer } from './answers.ts';
-import { LIMITS, text, shortText, type ContentRules, type StoredComponent } from './content.ts';
+import { LIMITS, text, shortText, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { inputValue, singleInput } from './markup.ts';
 import type { ComponentModule, GraphQLKit } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 
 export const inputContent: ContentRules = {
   schema: z.looseObject({

@@ -9,7 +9,7 @@
  * - an object key starting with a digit: JavaScript puts array-index keys ("0", "42") first.
  *
  * The text is compacted as UTF-8 bytes in place, in the buffer it is written to (`writeCompactJsonbText`):
- * the streamed listing and exports (rest/stream.ts) write every answer this way straight into the
+ * the streamed listing and exports (responses/stream.ts) write every answer this way straight into the
  * chunk they send, where building the compact text as a string (a slice and a concatenation per blank)
  * and encoding it again made most of the stream's garbage. UTF-8 is safe to scan byte by byte here:
  * every byte of a multi-byte character is ≥ 0x80, so none is mistaken for a quote, backslash or blank.
@@ -21,7 +21,7 @@
  * hold jsonb_out's text and are compacted.
  */
 
-/** Bytes of JSON text (also what a CSV field of it is checked for: rest/stream.ts). */
+/** Bytes of JSON text (also what a CSV field of it is checked for: responses/stream.ts). */
 export const QUOTE = 34;
 export const COMMA = 44;
 export const MINUS = 45;

@@ -1,9 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../responses/model.ts';
-import type { StoredStep } from '../forms/components.ts';
-import type { Theme } from '../forms/theme.ts';
+import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 

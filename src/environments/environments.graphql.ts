@@ -1,8 +1,18 @@
-/** GraphQL types and admin mutations of environments and their API keys. */
+/**
+ * GraphQL of environments: the Environment type with all its fields (its forms, API keys, leads and
+ * responses, its privacy settings and captcha keys), API keys, and the admin mutations.
+ */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { createApiKey, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { createApiKey, listApiKeys, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { IP_STORAGE_MODES, type IpStorage } from '../db/schema.ts';
+import { checkFormListingArgs, FormConnection, formListingArgs } from '../forms/forms.graphql.ts';
+import { listForms } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
+import { keysetConnection, pageComplexity } from '../graphql/pagination.ts';
+import { checkLeadListingArgs, LeadConnection, leadListingArgs } from '../leads/leads.graphql.ts';
+import { listLeads } from '../leads/leads.service.ts';
+import { FormResponseConnection, resolveListing, responseListingArgs } from '../responses/responses.graphql.ts';
 import { notFound } from '../errors.ts';
 import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
@@ -21,6 +31,11 @@ const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').impl
   }),
 });
 
+export const IpStorageEnum = builder.enumType('IpStorage', {
+  description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
+  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])) as Record<string, { value: IpStorage }>,
+});
+
 EnvironmentRef.implement({
   description: 'A tenant. Its id is the Site ID used in API paths.',
   interfaces: [NodeRef],
@@ -29,6 +44,47 @@ EnvironmentRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     turnstile: t.field({ type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
     recaptcha: t.field({ type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
+    ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
+    retentionDays: t.int({
+      nullable: true,
+      description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
+      resolve: (e) => e.retentionDays,
+    }),
+    forms: t.field({
+      type: FormConnection,
+      description: 'Forms of the environment (deleted ones excepted), newest first.',
+      args: formListingArgs,
+      complexity: pageComplexity,
+      resolve: async (environment, args, ctx) => {
+        const { filter, first, after } = checkFormListingArgs(args);
+        const page = await listForms(ctx.db, { environmentId: environment.id, filter, after, limit: first });
+        return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
+      },
+    }),
+    apiKeys: t.field({
+      type: [ApiKeyRef],
+      description: 'Every API key of the environment, revoked ones included, newest first. Never a secret.',
+      complexity: { field: 10, multiplier: 10 },
+      resolve: (environment, _, ctx) => listApiKeys(ctx.db, environment.id),
+    }),
+    leads: t.field({
+      type: LeadConnection,
+      description: 'Leads of the environment, newest first.',
+      args: leadListingArgs,
+      complexity: pageComplexity,
+      resolve: async (environment, args, ctx) => {
+        const { email, first, after } = checkLeadListingArgs(args);
+        const page = await listLeads(ctx.db, { environmentId: environment.id, email, after, limit: first });
+        return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
+      },
+    }),
+    responses: t.field({
+      type: FormResponseConnection,
+      description: 'Responses of every form of the environment, newest first: the same as `environmentResponses`.',
+      args: responseListingArgs,
+      complexity: pageComplexity,
+      resolve: (environment, args, ctx) => resolveListing(ctx, { ...args, environmentId: environment.id }, undefined),
+    }),
   }),
 });
 

@@ -2,9 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { environments } from '../db/schema.ts';
-import { AppError, invalidInput } from '../errors.ts';
+import { AppError, invalidInput, toFieldErrors } from '../errors.ts';
 import { createId } from '../ids.ts';
-import { toFieldErrors } from '../forms/components.ts';
 
 export type Environment = typeof environments.$inferSelect;
 

@@ -1,13 +1,12 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { actingEnvironment, rowEnvironment } from '../auth/auth.service.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
 import { GraphQLError } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
 import { TooManyStreamsError, type LiveEvent } from './live-feed.ts';
 import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
 import {
@@ -31,28 +30,6 @@ import {
 } from './webhooks.service.ts';
 
 const invalidArguments = (message: string, path: string[]) => invalidInput([{ message, path }], 'Invalid arguments');
-
-/** The environment an API key works in, or the one the admin token names. */
-export function environmentFor(ctx: GraphQLContext, named: string | number | null | undefined): string {
-  const environmentId = named === null || named === undefined ? undefined : String(named);
-  if (ctx.principal.kind === 'admin') {
-    if (environmentId === undefined) throw invalidArguments('environmentId is required with the admin token', ['environmentId']);
-    return environmentId;
-  }
-  const own = requireApiKey(ctx.principal).environmentId;
-  if (environmentId !== undefined) requireEnvironmentAccess(ctx.principal, environmentId);
-  return own;
-}
-
-/** The environment of an endpoint/delivery by id: the API key's own, or (admin token) the row's. */
-async function environmentOfRow(ctx: GraphQLContext, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
-  if (ctx.principal.kind === 'admin') {
-    const environmentId = await lookup();
-    if (!environmentId) throw notFound(missing);
-    return environmentId;
-  }
-  return requireApiKey(ctx.principal).environmentId;
-}
 
 const EVENT_TYPES_DOC = `Event types: ${WEBHOOK_EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}.`;
 
@@ -187,7 +164,7 @@ builder.queryField('webhookEndpoints', (t) =>
     type: [EndpointRef],
     description: "The environment's webhook endpoints, oldest first.",
     args: { environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
-    resolve: (_, args, ctx) => listEndpoints(ctx.db, environmentFor(ctx, args.environmentId)),
+    resolve: (_, args, ctx) => listEndpoints(ctx.db, actingEnvironment(ctx.principal, args.environmentId)),
   }),
 );
 
@@ -198,7 +175,7 @@ builder.queryField('webhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      return getEndpoint(ctx.db, await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found'), id);
+      return getEndpoint(ctx.db, await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found'), id);
     },
   }),
 );
@@ -209,7 +186,7 @@ builder.mutationField('createWebhookEndpoint', (t) =>
     description: 'Creates an endpoint; the payload carries its signing secret, shown only this once.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: async (_, { input }, ctx) => {
-      const environmentId = environmentFor(ctx, input.environmentId);
+      const environmentId = actingEnvironment(ctx.principal, input.environmentId);
       const created = await createEndpoint(ctx.db, environmentId, endpointInput(input, false), ctx.webhookRules);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.create', targetIds: [created.endpoint.id] });
       return created;
@@ -224,7 +201,7 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
       const updated = await updateEndpoint(ctx.db, environmentId, id, endpointInput(args.input, true), ctx.webhookRules);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.update', targetIds: [id] });
       return updated;
@@ -239,7 +216,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
       const deleted = await deleteEndpoint(ctx.db, environmentId, id);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.delete', targetIds: [id] });
       return { id: deleted.id, deleted: true };
@@ -254,7 +231,7 @@ builder.mutationField('testWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await environmentOfRow(ctx, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
       const delivery: DeliveryRecord = await testEndpoint(ctx.db, environmentId, id);
       return { ...delivery, eventType: 'webhook.test', payload: { type: 'webhook.test', timestamp: delivery.createdAt.toISOString(), data: {} } };
     },
@@ -268,7 +245,7 @@ builder.mutationField('resendWebhookDelivery', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await environmentOfRow(ctx, () => deliveryEnvironment(ctx.db, id), 'Webhook delivery not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => deliveryEnvironment(ctx.db, id), 'Webhook delivery not found');
       return resendDelivery(ctx.db, environmentId, id);
     },
   }),
@@ -316,7 +293,7 @@ builder.subscriptionField('responseEvents', (t) =>
       "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
     subscribe: (_, args, ctx) => withHttpStatus(async () => {
-      const environmentId = environmentFor(ctx, args.environmentId);
+      const environmentId = actingEnvironment(ctx.principal, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
       if (!ctx.liveFeed) throw new Error('live feed not configured');

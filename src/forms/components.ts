@@ -11,11 +11,6 @@ import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
 
-export { COMPONENT_CATALOGUE, COMPONENT_TYPES, STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
-export { httpUrl, isHttpUrl, LIMITS, toFieldErrors } from '../components/content.ts';
-export type { FieldError, StoredComponent, StoredStep } from '../components/content.ts';
-export { IDENTITY_FIELD_KEYS, type IdentityField, type IdentityFieldKey } from '../components/identity-info.ts';
-export { CALENDAR_PROVIDERS, isBookingType, isSchedulerType, PROVIDER_SCREEN_TYPES, type CalendarProvider } from '../components/schedulers.ts';
 
 // ---------------------------------------------------------------- request shapes
 
@@ -28,7 +23,7 @@ export interface ComponentDraft {
 const componentSchema = z
   .looseObject({
     // Checked in the transform below (so every problem is reported with its path); described for the OpenAPI document.
-    type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: ['ShortInput'] }),
+    type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: [COMPONENT_TYPES[0]] }),
     content: z.unknown().meta({ description: 'An object whose fields depend on `type` (docs/components.md).', examples: [{ question: 'Your role?' }] }),
   })
   .transform((component, ctx): ComponentDraft => {

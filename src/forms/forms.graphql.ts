@@ -3,17 +3,19 @@ import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { invalidInput, notFound, type FieldError } from '../errors.ts';
 import { isCaptchaType, uncheckableCaptchas } from '../components/captchas.ts';
 import { ComponentUnion } from '../components/components.graphql.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
-import type { StoredStep } from '../components/content.ts';
+import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
-import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
-import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
+import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, generatedFormPages, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
+import { themeSchema } from './theme.ts';
+import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 
 // ---------------------------------------------------------------- steps
 
@@ -302,3 +304,63 @@ builder.mutationField('reopenForm', (t) =>
     resolve: (_, { id }, ctx) => setStatusAudited(ctx, String(id), 'published'),
   }),
 );
+
+// ---------------------------------------------------------------- listings and lineage
+
+export const FormConnection = builder.connectionObject(
+  {
+    type: FormRef,
+    name: 'FormConnection',
+    description: 'A page of forms, newest first (created_at DESC, id DESC).',
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'FormEdge' },
+);
+
+const FormFilterInput = builder.inputType('FormFilter', {
+  description: 'Which forms a listing holds. Deleted forms are never listed.',
+  fields: (t) => ({
+    status: t.field({ type: FormStatusEnum, description: 'Only forms in this state.' }),
+    nameContains: t.string({ description: 'Only forms whose name contains this text (case-insensitive).' }),
+  }),
+});
+
+/** The arguments of every listing of forms (an environment's, a template's generated forms). */
+export const formListingArgs = builder.args((t) => ({
+  filter: t.field({ type: FormFilterInput }),
+  first: t.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+  after: t.string({ description: '`endCursor` of the previous page.' }),
+}));
+
+/** A listing of forms' arguments checked (BAD_USER_INPUT listing every problem). */
+export function checkFormListingArgs(args: PageArgs & { filter?: { status?: Form['status'] | null; nameContains?: string | null } | null }) {
+  const errors: FieldError[] = [];
+  const nameContains = args.filter?.nameContains ?? undefined;
+  if (nameContains !== undefined && nameContains.length > 200) errors.push({ message: 'nameContains must be at most 200 characters', path: ['filter', 'nameContains'] });
+  const { first, after } = checkPageArgs(args, errors);
+  return { filter: { status: args.filter?.status ?? undefined, nameContains }, first, after };
+}
+
+builder.objectFields(FormRef, (t) => ({
+  sourceForm: t.field({
+    type: FormRef,
+    nullable: true,
+    description: 'The template this form was generated from; null for an imported form, or when the template was deleted.',
+    resolve: (form) => form.sourceFormId,
+  }),
+  generatedForms: t.loadable({
+    type: FormConnection,
+    description: 'The forms generated from this one as their template (deleted ones excepted), newest first.',
+    args: formListingArgs,
+    complexity: pageComplexity,
+    byPath: true,
+    load: async (formIds: string[], ctx: GraphQLContext, args) => {
+      const { filter, first, after } = checkFormListingArgs(args);
+      // The parents were loaded within the caller's scope, and a generated form shares its template's environment.
+      const pages = await generatedFormPages(ctx.db, formIds, { filter, after, limit: first });
+      return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
+    },
+    resolve: (form) => form.id,
+  }),
+}));

@@ -8,9 +8,10 @@ import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
-import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
-import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
-import { inheritTheme, type Theme } from './theme.ts';
+import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type KeysetPosition, type Page } from '../keyset.ts';
+import type { GenerateFormInput, StepDraft } from './components.ts';
+import { inheritTheme } from './theme.ts';
+import type { Theme, StoredStep } from '../db/json-columns.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -208,21 +209,20 @@ export async function generatedFormPages(
   sourceIds: readonly string[],
   input: { filter: FormListFilter; after?: KeysetPosition | undefined; limit: number },
 ): Promise<Page<ListedForm>[]> {
-  if (sourceIds.length === 0) return [];
   const source = alias(forms, 'source');
-  const page = db
-    .select(formColumns)
-    .from(forms)
-    .where(and(eq(forms.sourceFormId, source.id), eq(forms.environmentId, source.environmentId), ...formFilterConditions(input.filter, input.after)))
-    .orderBy(...newestFirst(forms.createdAt, forms.id))
-    .limit(input.limit + 1)
-    .as('generated');
-  const rows = await db
-    .select({ sourceId: source.id, form: fieldsOf(page, formColumns) })
-    .from(source)
-    .crossJoinLateral(page)
-    .where(inArray(source.id, [...sourceIds]));
-  return groupPages(sourceIds, rows, (row) => row.sourceId, (row) => row.form as unknown as ListedForm, input.limit);
+  return pagesPerParent<ListedForm>(
+    db,
+    { table: source, id: source.id },
+    {
+      table: forms,
+      columns: formColumns,
+      createdAt: forms.createdAt,
+      id: forms.id,
+      where: and(eq(forms.sourceFormId, source.id), eq(forms.environmentId, source.environmentId), ...formFilterConditions(input.filter, input.after)),
+    },
+    sourceIds,
+    input.limit,
+  );
 }
 
 /**

@@ -3,7 +3,9 @@
  * is constrained to a safe shape (hex colours, plain font names, http(s) URLs, bounded numbers).
  */
 import { z } from 'zod';
-import { STORED_COMPONENT_TYPES, httpUrl } from './components.ts';
+import { moduleOf, STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
+import { httpUrl } from '../components/content.ts';
+import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
 const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as "#1f2937"');
 const fontFamily = z
@@ -18,7 +20,6 @@ export const componentStyleSchema = z.strictObject({
   borderRadius: z.number().int().min(0).max(64).optional(),
   fontSize: z.number().int().min(8).max(64).optional(),
 });
-export type ComponentStyle = z.output<typeof componentStyleSchema>;
 
 const DEFAULT_FONTS = { heading: 'Inter', body: 'Inter' };
 const DEFAULT_COLORS = { primary: '#4f46e5', background: '#ffffff', text: '#111827', buttonText: '#ffffff' };
@@ -52,27 +53,24 @@ export const themeSchema = z.strictObject({
     )
     .default({}),
 });
-export type Theme = z.output<typeof themeSchema>;
+
+// The shapes the forms table stores (db/json-columns.ts) are exactly what these schemas produce.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.output<typeof componentStyleSchema>, ComponentStyle>;
+true satisfies Same<z.output<typeof themeSchema>, Theme>;
 
 export const DEFAULT_THEME: Theme = themeSchema.parse({});
 
 /**
  * The styling a component type gets when its template's theme has none for it: neutral surfaces in
  * the template's own palette (its primary colour for accents and buttons, its text colour for text),
- * so an uncovered component still looks like part of the form.
+ * so an uncovered component still looks like part of the form. A module's `style.defaults` gives its
+ * own (buttons, headings); every other type is styled as a field.
  */
 export function defaultComponentStyle(type: string, colors: Theme['colors'] = DEFAULT_COLORS): ComponentStyle {
-  switch (type) {
-    case 'NextButton':
-    case 'NextBackButtons':
-      return { backgroundColor: colors.primary, textColor: colors.buttonText, borderRadius: 8, fontSize: 16 };
-    case 'Header':
-      return { textColor: colors.text, fontSize: 28 };
-    case 'Disclaimer':
-      return { textColor: colors.text, fontSize: 13 };
-    default:
-      return { backgroundColor: '#ffffff', textColor: colors.text, borderColor: '#d1d5db', accentColor: colors.primary, borderRadius: 8, fontSize: 16 };
-  }
+  const own = moduleOf(type)?.style?.defaults;
+  if (own) return own(colors);
+  return { backgroundColor: '#ffffff', textColor: colors.text, borderColor: '#d1d5db', accentColor: colors.primary, borderRadius: 8, fontSize: 16 };
 }
 
 /**

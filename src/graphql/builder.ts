@@ -31,7 +31,7 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     // The plugin's connections are used; its Node interface and node/nodes fields are not (their id
-    // field is a base64 global id resolved asynchronously): graphql/node.ts and graph/graph.graphql.ts.
+    // field is a base64 global id resolved asynchronously): graphql/node.ts and graphql/nodes.ts.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
     // A connection's `first` already sizes its page: its edges don't multiply again.

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/auth.service.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
-import type { CaptchaSettings } from '../components/captchas.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
@@ -44,7 +44,8 @@ export interface GraphQLContext {
 }
 
 export interface CaptchaKeyring {
-  defaults: CaptchaSettings;
+  /** The server's keys and settings, which apply where an environment has none. */
+  defaults: Config['captcha'];
   box: SecretBox;
 }
 

@@ -4,8 +4,10 @@
  * reach the log.
  */
 import { GraphQLError } from 'graphql';
+import type { Context } from 'hono';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 import { AppError, unavailable, type ErrorCode } from '../errors.ts';
+import type { AppEnv } from '../http.ts';
 
 export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503> = {
   BAD_USER_INPUT: 400,
@@ -88,4 +90,12 @@ export function restErrorOf(error: unknown): RestError | undefined {
     status: HTTP_STATUS[appError.code],
     body: appError.errors ? { message: appError.message, errors: appError.errors } : { message: appError.message },
   };
+}
+
+/** Answers with the error's documented status and body; unexpected errors are a logged 500. */
+export function respondWithError(c: Context<AppEnv>, error: unknown): Response {
+  const known = restErrorOf(error);
+  if (known) return c.json(known.body, known.status as 400);
+  c.var.log.error({ err: error }, 'unexpected error');
+  return c.json(INTERNAL_ERROR_BODY, 500);
 }

@@ -2,7 +2,7 @@
  * Relay's `Node` interface (GraphQL Global Object Identification): an object that `node(id:)` finds
  * again by its `id`. Its `id` is the object's own id (the one REST returns and every argument takes),
  * exposed as it is, so reading it costs what reading any field does. `node`/`nodes` are in
- * graph/graph.graphql.ts, which knows every type that implements it.
+ * graphql/nodes.ts, which knows every type that implements it.
  */
 import { builder } from './builder.ts';
 

@@ -3,8 +3,7 @@
  * audit log): `first` and `after` checked the same way everywhere, and a newest-first page as a Relay
  * connection whose cursors are encoded only when a client selects them.
  */
-import { invalidInput } from '../errors.ts';
-import type { FieldError } from '../forms/components.ts';
+import { invalidInput, type FieldError } from '../errors.ts';
 import { cursorOf, decodeCursor, INVALID_CURSOR, MAX_PAGE_SIZE } from '../keyset.ts';
 
 /** A connection's page size when `first` is not given. */
@@ -53,3 +52,14 @@ export function keysetConnection<T extends { id: string; position: string }>(row
     },
   };
 }
+
+/**
+ * Cost of a page (the /graphql cost limit): every row it may hold (`first`, or its default) is read
+ * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
+ * row.
+ */
+export const ROW_COST = 5;
+export const pageComplexity = (args: { first?: number | null }) => {
+  const rows = Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  return { field: 1 + rows * ROW_COST, multiplier: rows };
+};

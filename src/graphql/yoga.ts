@@ -9,7 +9,7 @@ import type { GraphQLContext } from './context.ts';
 import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
-import { searchParamsParserPlugin } from './http.ts';
+import { searchParamsParserPlugin } from './search-params.ts';
 import { rawJsonResultsPlugin } from './raw-json.ts';
 import { schema } from './schema.ts';
 

@@ -15,7 +15,7 @@ import { authenticate, type AdminTokenCheck } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { AppEnv } from '../http.ts';
-import { clientIp } from '../public/request-info.ts';
+import { clientIp } from '../request-info.ts';
 import { clientAddressKey, rateLimitHeaders, type RateDecision, type RateLimits } from './rate-limits.ts';
 
 export const TOO_MANY_REQUESTS = 'Too many requests';

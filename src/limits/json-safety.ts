@@ -1,3 +1,4 @@
+import type { FieldError } from '../errors.ts';
 /**
  * Hostile-input checks shared by every entry point (REST bodies, the public API, GraphQL variables and
  * literals, query parameters, path segments): PostgreSQL refuses `\u0000` and unpaired UTF-16
@@ -5,7 +6,6 @@
  * overflow the stack at a few thousand levels. So nesting is measured on the raw text before
  * JSON.parse, and strings are checked by one iterative pass: neither recurses.
  */
-import type { FieldError } from '../forms/components.ts';
 
 export type Path = (string | number)[];
 

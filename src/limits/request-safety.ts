@@ -6,8 +6,9 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import type { FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
+import type { FieldError } from '../errors.ts';
+import { parseJsonSafely } from './json-safety.ts';
 
 export interface InputProblem {
   message: 'Invalid request path' | 'Invalid query parameters';
@@ -87,4 +88,25 @@ export function limitBodySize(maxBytes: number, respond: (c: Context<AppEnv>, me
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) return parseInt(length, 10) > maxBytes ? tooLarge(c) : next();
     return limit(c, next);
   });
+}
+
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Reads a JSON object body. Another media type is a 415; malformed JSON, nesting deeper than
+ * `maxDepth`, a NUL character or an unpaired surrogate anywhere, or a non-object is the documented 400
+ * with the path of the first offending value. A missing Content-Type is read as JSON.
+ */
+export async function readJsonObject(c: Context<AppEnv>, maxDepth: number): Promise<{ body: Record<string, unknown> } | { response: Response }> {
+  const type = c.req.header('content-type');
+  if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
+    return { response: unsupportedMediaType(c) };
+  }
+  const parsed = parseJsonSafely(await c.req.text(), maxDepth);
+  if (!parsed.ok) return { response: c.json({ message: 'Invalid request body', errors: [parsed.error] }, 400) };
+  const body = parsed.value;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { response: c.json({ message: 'Invalid request body', errors: [{ message: 'Body must be a JSON object', path: [] }] }, 400) };
+  }
+  return { body: body as Record<string, unknown> };
 }

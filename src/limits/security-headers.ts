@@ -5,7 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../http.ts';
-import { isHttps } from '../public/request-info.ts';
+import { isHttps } from '../request-info.ts';
 import type { Config } from '../config.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';

@@ -4,40 +4,23 @@
  * retention job's last run.
  */
 import { and, eq } from 'drizzle-orm';
-import { requireAdmin, requireApiKey } from '../auth/auth.service.ts';
+import { actingEnvironment, requireAdmin, rowEnvironment } from '../auth/auth.service.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { erasures, forms, IP_STORAGE_MODES, leads, responses, type IpStorage } from '../db/schema.ts';
-import { CaptchaKeysInput, EnvironmentRef } from '../environments/environments.graphql.ts';
-import { invalidInput, notFound } from '../errors.ts';
-import { environmentFor } from '../events/webhooks.graphql.ts';
+import { erasures, forms, leads, responses } from '../db/schema.ts';
+import { CaptchaKeysInput, EnvironmentRef, IpStorageEnum } from '../environments/environments.graphql.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
-import type { FieldError } from '../forms/components.ts';
 import { builder } from '../graphql/builder.ts';
+import { invalidArguments } from '../graphql/pagination.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { ResponseDateFieldEnum } from '../responses/responses.graphql.ts';
-import { isListableInstant } from '../responses/responses.service.ts';
+import { dateRangeProblems } from '../responses/responses.service.ts';
 import { deleteResponses } from './deletion.service.ts';
 import { eraseLead, eraseLeadByEmail, type Erasure, type ErasureOutcome } from './erasure.service.ts';
 import { lastJobRun, RETENTION_JOB, type JobRun } from './retention.service.ts';
 import { MAX_RETENTION_DAYS, setFormRetention, updateEnvironmentSettings } from './settings.service.ts';
 
-const invalidArguments = (errors: FieldError[]) => invalidInput(errors, 'Invalid arguments');
-
 // ---------------------------------------------------------------- settings
-
-const IpStorageEnum = builder.enumType('IpStorage', {
-  description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
-  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])) as Record<string, { value: IpStorage }>,
-});
-
-builder.objectFields(EnvironmentRef, (t) => ({
-  ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
-  retentionDays: t.int({
-    nullable: true,
-    description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
-    resolve: (e) => e.retentionDays,
-  }),
-}));
 
 builder.objectField(FormRef, 'retentionDays', (t) =>
   t.int({
@@ -72,21 +55,13 @@ builder.mutationField('updateEnvironmentSettings', (t) =>
     resolve: (_, { environmentId, input }, ctx) =>
       updateEnvironmentSettings(
         ctx.db,
-        environmentFor(ctx, environmentId),
+        actingEnvironment(ctx.principal, environmentId),
         { ipStorage: input.ipStorage ?? undefined, retentionDays: input.retentionDays, turnstile: captchaKeysOf(input.turnstile), recaptcha: captchaKeysOf(input.recaptcha) },
         actorOf(ctx.principal),
         captchaKeyringOf(ctx).box,
       ),
   }),
 );
-
-/** The environment of a row by id: the API key's own, or (admin token) the row's, NOT_FOUND when there is none. */
-async function ownerEnvironment(ctx: GraphQLContext, lookup: () => Promise<string | undefined>, missing: string): Promise<string> {
-  if (ctx.principal.kind !== 'admin') return requireApiKey(ctx.principal).environmentId;
-  const environmentId = await lookup();
-  if (!environmentId) throw notFound(missing);
-  return environmentId;
-}
 
 const formEnvironment = async (ctx: GraphQLContext, id: string) =>
   (await ctx.db.select({ environmentId: forms.environmentId }).from(forms).where(eq(forms.id, id)))[0]?.environmentId;
@@ -98,7 +73,7 @@ builder.mutationField('setFormRetention', (t) =>
     args: { formId: t.arg.id({ required: true }), retentionDays: t.arg.int({ required: false }) },
     resolve: async (_, args, ctx) => {
       const formId = String(args.formId);
-      const environmentId = await ownerEnvironment(ctx, () => formEnvironment(ctx, formId), 'Form not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => formEnvironment(ctx, formId), 'Form not found');
       return setFormRetention(ctx.db, environmentId, formId, args.retentionDays ?? null, actorOf(ctx.principal));
     },
   }),
@@ -118,7 +93,7 @@ builder.mutationField('deleteResponse', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await ownerEnvironment(ctx, async () => (await ctx.db.select({ e: responses.environmentId }).from(responses).where(eq(responses.id, id)))[0]?.e, 'Response not found');
+      const environmentId = await rowEnvironment(ctx.principal, async () => (await ctx.db.select({ e: responses.environmentId }).from(responses).where(eq(responses.id, id)))[0]?.e, 'Response not found');
       const { deleted, webhookEvents } = await deleteResponses(ctx.db, { environmentId, ids: [id] }, { files: ctx.fileStorage });
       if (deleted === 0) throw notFound('Response not found');
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'response.delete', targetIds: [id], details: { webhookEventsDeleted: webhookEvents } });
@@ -155,7 +130,7 @@ builder.mutationField('deleteResponses', (t) =>
       filter: t.arg({ type: DeleteResponsesFilter, required: true }),
     },
     resolve: async (_, { environmentId: named, filter }, ctx) => {
-      const environmentId = environmentFor(ctx, named);
+      const environmentId = actingEnvironment(ctx.principal, named);
       const errors: FieldError[] = [];
       const formId = filter.formId === null || filter.formId === undefined ? undefined : String(filter.formId);
       const since = filter.since ?? undefined;
@@ -164,10 +139,7 @@ builder.mutationField('deleteResponses', (t) =>
       if (formId === undefined && since === undefined && until === undefined && !partialOnly) {
         errors.push({ message: 'Give at least one of formId, since, until or partialOnly', path: ['filter'] });
       }
-      for (const [name, date] of [['since', since], ['until', until]] as const) {
-        if (date && !isListableInstant(date)) errors.push({ message: `${name} must be between years 0001 and 9999 (UTC)`, path: ['filter', name] });
-      }
-      if (since && until && since >= until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+      errors.push(...dateRangeProblems({ since, until }, (bound) => ['filter', bound]));
       if (errors.length > 0) throw invalidArguments(errors);
       if (formId !== undefined) {
         const [form] = await ctx.db.select({ id: forms.id }).from(forms).where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));
@@ -234,12 +206,12 @@ builder.mutationField('eraseLead', (t) =>
       const actor = actorOf(ctx.principal);
       if (email !== undefined) {
         if (email.length > 320) throw invalidArguments([{ message: 'email must be at most 320 characters', path: ['email'] }]);
-        return { outcome: await eraseLeadByEmail(ctx.db, { environmentId: environmentFor(ctx, args.environmentId), email, actor, files: ctx.fileStorage }) };
+        return { outcome: await eraseLeadByEmail(ctx.db, { environmentId: actingEnvironment(ctx.principal, args.environmentId), email, actor, files: ctx.fileStorage }) };
       }
       const environmentId =
         ctx.principal.kind === 'admin' && (args.environmentId === null || args.environmentId === undefined)
-          ? await ownerEnvironment(ctx, () => leadEnvironment(ctx, id!), 'Lead not found')
-          : environmentFor(ctx, args.environmentId);
+          ? await rowEnvironment(ctx.principal, () => leadEnvironment(ctx, id!), 'Lead not found')
+          : actingEnvironment(ctx.principal, args.environmentId);
       return { outcome: await eraseLead(ctx.db, { environmentId, leadId: id!, actor, files: ctx.fileStorage }) };
     },
   }),

@@ -7,9 +7,8 @@ import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/client.ts';
 import { CAPTCHA_PROVIDERS, captchaKeyChanges, captchaKeysInputSchema, type CaptchaKeysChange } from '../environments/captcha-keys.service.ts';
 import { environments, forms, type IpStorage } from '../db/schema.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { invalidInput, notFound, toFieldErrors, type FieldError } from '../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { toFieldErrors, type FieldError } from '../forms/components.ts';
 
 /** Longest retention one may set: 100 years. */
 export const MAX_RETENTION_DAYS = 36_500;

@@ -12,22 +12,22 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { toFieldErrors, type FieldError } from '../forms/components.ts';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
 import { findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
-import { appErrorOf } from '../graphql/errors.ts';
+import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
-import { readJsonObject, respondWithError } from '../rest/respond.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
-import { clientCountry, clientIp } from './request-info.ts';
-import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
+import { clientCountry, clientIp } from '../request-info.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import type { Form } from '../forms/forms.service.ts';
+import { toFieldErrors, type FieldError } from '../errors.ts';
+import { readJsonObject } from '../limits/request-safety.ts';
+import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const startSchema = z.strictObject({

@@ -5,8 +5,8 @@
  */
 import type { StoredResponse } from '../components/answers.ts';
 import { answerRulesOf } from '../components/catalogue.ts';
-import type { StoredComponent, StoredStep } from '../components/content.ts';
 import type { PostedFields } from '../components/fields.ts';
+import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export { fieldName, PostedFields, type FieldProblem, type FormBody } from '../components/fields.ts';
 

@@ -13,7 +13,7 @@ import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
 import { renderClosedPage, renderMessagePage } from './render.ts';
-import { isHttps } from './request-info.ts';
+import { isHttps } from '../request-info.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
 

@@ -23,7 +23,6 @@ import {
   type ResponseRow,
   type SubmitInput,
 } from '../responses/submissions.service.ts';
-import type { FieldError } from '../forms/components.ts';
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { moduleOf } from '../components/catalogue.ts';
@@ -47,8 +46,9 @@ import {
   type PublicDeps,
 } from './http.ts';
 import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
-import { clientCountry, clientIp } from './request-info.ts';
+import { clientCountry, clientIp } from '../request-info.ts';
 import { createId } from '../ids.ts';
+import type { FieldError } from '../errors.ts';
 
 export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config, cookieSecret } = deps;

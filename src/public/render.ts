@@ -6,14 +6,15 @@
  * page works without JavaScript.
  */
 import { html, raw } from 'hono/html';
-import { actions, BUTTON_TYPES } from '../components/buttons.ts';
+import { actions, PLAIN_BUTTON_TYPE } from '../components/buttons.ts';
 import { moduleOf } from '../components/catalogue.ts';
-import { isHttpUrl, type StoredComponent, type StoredStep } from '../components/content.ts';
+import { isHttpUrl } from '../components/content.ts';
 import { textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
 import type { Form } from '../forms/forms.service.ts';
-import { DEFAULT_THEME, type Theme } from '../forms/theme.ts';
+import { DEFAULT_THEME } from '../forms/theme.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { fontsStylesheetUrl, pageCss } from './styles.ts';
+import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export type { FieldMessages, PageChrome, StepPageInput } from '../components/markup.ts';
 
@@ -52,11 +53,11 @@ export function renderStepPage(input: StepPageInput): Html {
   const total = form.steps.length;
   const isLast = stepIndex === total - 1;
   const ctx: RenderContext = { ...input, step, isLast };
-  const hasButtons = step.components.some((c) => BUTTON_TYPES.includes(c.type));
+  const hasButtons = step.components.some((c) => moduleOf(c.type)?.submitsStep === true);
   const invalid = input.errors.size > 0;
   const multipart = step.components.some((c) => moduleOf(c.type)?.multipart === true);
   const types = new Set(step.components.map((c) => c.type));
-  types.add('NextButton');
+  types.add(PLAIN_BUTTON_TYPE);
   const body = html`<main class="fl-page">
 ${logo(theme)}
 ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="Progress" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}

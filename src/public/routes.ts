@@ -17,7 +17,7 @@ import { mountApi } from './api.ts';
 import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
 import { mountPage } from './page.ts';
 import { mountUploads } from './uploads.ts';
-import { clientIp } from './request-info.ts';
+import { clientIp } from '../request-info.ts';
 
 export type { PublicDeps } from './http.ts';
 

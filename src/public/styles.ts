@@ -3,8 +3,10 @@
  * rule per component type from `theme.componentStyles`. Theme values are validated to CSS-safe
  * shapes when stored (theme.ts); URLs are re-encoded here anyway before they enter the CSS.
  */
-import { defaultComponentStyle, type ComponentStyle, type Theme } from '../forms/theme.ts';
+import { COMPONENT_MODULES, moduleOf } from '../components/catalogue.ts';
+import { defaultComponentStyle } from '../forms/theme.ts';
 import { backgroundFor, mix, NON_TEXT_CONTRAST, readableOn } from './contrast.ts';
+import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
 const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
 const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -138,8 +140,7 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-graphic .fl-choice { flex-direction: column; align-items: stretch; }
 .fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
 .fl-graphic .fl-choice span { display: flex; gap: 8px; align-items: center; }
-.fl-t-Header h1 { font-family: var(--fl-heading); font-size: var(--c-fs); color: var(--c-fg); line-height: 1.2; margin: 0 0 8px; }
-.fl-t-Header p { margin: 0; color: var(--c-muted); font-size: max(15px, calc(var(--c-fs) * .55)); }
+${COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])).join('\n')}
 .fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
 .fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
 .fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }
@@ -199,7 +200,7 @@ export function pageCss(theme: Theme, options: PageCssOptions): string {
   ];
   for (const type of new Set(options.types)) {
     if (!/^[A-Za-z]+$/.test(type)) continue;
-    const button = type === 'NextButton' || type === 'NextBackButtons';
+    const button = moduleOf(type)?.style?.button === true;
     const vars = componentVars(componentStyle(theme, type), theme, button);
     if (!vars) continue;
     const selector = button ? `.fl-button.fl-t-${type}` : `.fl-c.fl-t-${type}`;

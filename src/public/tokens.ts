@@ -1,6 +1,6 @@
 /** Secrets of the public JSON API: resume tokens (per response) and visitor tokens (per lead). */
 import { createHash, randomBytes } from 'node:crypto';
-import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
+import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 
 /** A new resume token: 256 random bits. Only its hash is stored (as the response's session key). */
 export const newResumeToken = (): string => randomBytes(32).toString('base64url');

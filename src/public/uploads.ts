@@ -1,21 +1,24 @@
 /**
  * `POST /s/:formId/uploads`: the public JSON API's file upload (docs/public-pages.md, "File uploads"). A multipart
- * body with `componentId` (a FileUploader of the form) and one `file` part (several when the
- * component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
- * FileUploader is then the id (or the list of ids). Files are checked before anything is stored: a
+ * body with `componentId` (a component of the form that takes uploads: its module has `uploads`) and one
+ * `file` part (several when the component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`.
+ * The answer to that component is then the id (or the list of ids). Files are checked before anything is stored: a
  * disallowed, oversized or disguised file, or an archive bomb (uploads/archives.ts), is a 400 with its
  * path (`["file", index]`), and then none of the request's files are kept. An upload not used by a
  * response within a day is removed.
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http.ts';
-import type { FieldError } from '../components/content.ts';
-import { storeUploads } from '../uploads/uploads.service.ts';
+import { storeUploads, uploadRulesOf } from '../uploads/uploads.service.ts';
+import { UPLOAD_TYPES } from '../components/catalogue.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
+import type { FieldError } from '../errors.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
+/** What takes uploads, as the errors name it: the types whose module takes them. */
+const UPLOADER = UPLOAD_TYPES.join(' or ');
 
 export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config } = deps;
@@ -38,10 +41,10 @@ export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
     const componentId = parsed.componentId;
     const component =
       typeof componentId === 'string'
-        ? form.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && candidate.type === 'FileUploader')
+        ? form.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && uploadRulesOf(candidate) !== undefined)
         : undefined;
-    if (typeof componentId !== 'string') errors.push({ message: 'Required: the id of a FileUploader of the form', path: ['componentId'] });
-    else if (!component) errors.push({ message: 'No FileUploader with this id in the form', path: ['componentId'] });
+    if (typeof componentId !== 'string') errors.push({ message: `Required: the id of a ${UPLOADER} of the form`, path: ['componentId'] });
+    else if (!component) errors.push({ message: `No ${UPLOADER} with this id in the form`, path: ['componentId'] });
     const parts = parsed.file === undefined ? [] : Array.isArray(parsed.file) ? parsed.file : [parsed.file];
     if (parts.length === 0) errors.push({ message: 'Required: at least one file', path: ['file'] });
     parts.forEach((part, index) => {

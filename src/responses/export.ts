@@ -1,22 +1,30 @@
 /**
- * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
- * plain strings out (the REST adapter streams them as CSV records, rest/csv.ts).
+ * The exports: responses as spreadsheet rows (the columns of a CSV export and each response's cells:
+ * plain data in, plain strings out) and the body formats a stream writes them in (`exportFormat`: CSV
+ * records, csv.ts, or NDJSON lines).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
- * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
- *   IdentityInfo gets one column per collected key, headed `<label> [<questionId>.<key>]`; components
- *   that take no answer (Header, NextButton, …) get none;
+ * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`, or
+ *   the columns its module's `export.columns` names (one per collected field, headed
+ *   `<label> [<questionId>.<key>]`); components that take no answer get none;
  * - without a form (the environment export): one `data` column holding the answers as JSON
  *   (the `data` array of the response object).
  *
- * Cells (see `answerCell`): multi-valued answers are joined with "; ", booleans are `true`/`false`,
- * no answer is an empty cell, password answers are never exported. Every cell and header that begins
+ * Cells (see `answerCell`, and each module's `export.cell`): multi-valued answers are joined with "; ",
+ * booleans are `true`/`false`, no answer is an empty cell, password answers are never exported. Every cell and header that begins
  * with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets show it as
  * text instead of evaluating it (OWASP "CSV injection").
  */
-import { identityFields, type IdentityField } from '../components/identity-info.ts';
-import { isBookingType } from '../components/schedulers.ts';
+import { cellText, type StoredResponse } from '../components/answers.ts';
+import { moduleOf } from '../components/catalogue.ts';
 import { headlineOf, isAnswerable } from './shapes.ts';
+import { csvField, csvRecord, neutralizeCell } from './csv.ts';
+import { responseStatus } from './model.ts';
+import type { StreamedResponse } from './responses.service.ts';
+import { isRow, writeItemJson, type BodyFormat } from './stream.ts';
+
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The fixed leading columns of every export, in order. */
 export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;
@@ -44,19 +52,9 @@ export interface ExportComponent {
 export interface ExportColumn {
   header: string;
   questionId: string;
-  /** The IdentityInfo key this column holds. */
-  identityKey?: string;
+  /** The part of the answer this column holds, when its module's `export.columns` names parts. */
+  key?: string;
   type: string;
-}
-
-/** Separator of multi-valued answers within one cell. */
-export const MULTI_VALUE_SEPARATOR = '; ';
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A cell a spreadsheet shows as text: formula-looking values get a leading `'`. */
-export function neutralizeCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 type Content = Record<string, unknown>;
@@ -69,10 +67,9 @@ export function questionColumns(steps: readonly { components: readonly ExportCom
     for (const component of step.components) {
       if (!isAnswerable(component.type)) continue;
       const stored = { id: component.id, type: component.type, content: asContent(component.content) };
-      if (component.type === 'IdentityInfo') {
-        for (const field of identityFields(stored.content) as IdentityField[]) {
-          columns.push({ header: `${field.label} [${component.id}.${field.key}]`, questionId: component.id, identityKey: field.key, type: component.type });
-        }
+      const parts = moduleOf(component.type)?.export?.columns?.(stored);
+      if (parts) {
+        for (const { label, key } of parts) columns.push({ header: `${label} [${component.id}.${key}]`, questionId: component.id, key, type: component.type });
         continue;
       }
       const headline = headlineOf(stored) || component.type;
@@ -87,34 +84,12 @@ export function headerRow(columns: readonly ExportColumn[] | undefined): string[
   return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
 }
 
-const text = (value: unknown): string => {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map(text).filter((v) => v !== '').join(MULTI_VALUE_SEPARATOR);
-  return JSON.stringify(value);
-};
-
 /** One answer as a cell (see the module comment). */
-export function answerCell(type: string, response: Content, identityKey?: string): string {
-  if (identityKey !== undefined) return text(response[identityKey]);
-  if (type === 'PasswordInput' || type === 'PasswordCreatorInput') return '';
-  if (type === 'Dropdown') return text(response.selected);
-  if (Array.isArray(response.choices)) {
-    const chosen = response.choices.flatMap((choice) => {
-      const c = asContent(choice);
-      return c.value === true && typeof c.key === 'string' ? [c.key] : [];
-    });
-    if (typeof response.other === 'string') chosen.push(response.other);
-    return chosen.join(MULTI_VALUE_SEPARATOR);
-  }
-  if (isBookingType(type)) {
-    if (response.eventScheduled !== true) return response.eventScheduled === false ? 'false' : '';
-    return text(response.meetingTime) || 'true';
-  }
-  if (type === 'Disclaimer') return text(response.check);
-  if (type === 'GraphicOptions') return text(response.value ?? response.index);
-  for (const key of ['input', 'emailAddress', 'fileUrl'] as const) if (key in response) return text(response[key]);
+export function answerCell(type: string, response: Content, key?: string): string {
+  if (key !== undefined) return cellText(response[key]);
+  const own = moduleOf(type)?.export?.cell?.(response as StoredResponse);
+  if (own !== undefined) return own;
+  for (const field of ['input', 'emailAddress', 'fileUrl'] as const) if (field in response) return cellText(response[field]);
   const { type: _type, headline: _headline, componentShapeVersion: _version, ...rest } = response;
   return Object.keys(rest).length === 0 ? '' : JSON.stringify(rest);
 }
@@ -131,7 +106,7 @@ export function fixedCells(response: ExportedResponse): string[] {
     String(response.finished),
     String(response.status),
     response.formId,
-    text(asContent(response.meta).leadId),
+    cellText(asContent(response.meta).leadId),
     response.personAttributes.ip,
     response.personAttributes.country,
   ].map(neutralizeCell);
@@ -145,7 +120,51 @@ export function responseRow(response: ExportedResponse, columns: readonly Export
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
   const cells = columns.map((column) => {
     const answer = byQuestion.get(column.questionId);
-    return answer ? answerCell(column.type, answer, column.identityKey) : '';
+    return answer ? answerCell(column.type, answer, column.key) : '';
   });
   return [...fixed, ...cells.map(neutralizeCell)];
 }
+
+/**
+ * The body of an export (responses/stream.ts writes it): CSV rows after the header row (a later batch's
+ * row of the environment export writes its `data` cell from the jsonb text, `ChunkWriter.jsonbCsvField`),
+ * or NDJSON lines of the response object.
+ */
+export function exportFormat<T extends ExportedResponse>(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat<T> {
+  if (format === 'ndjson') {
+    return {
+      head: '',
+      row: (out, item, _first, now) => {
+        writeItemJson(out, item, now, dropOffMs);
+        out.text('\n');
+      },
+      tail: '',
+    };
+  }
+  return {
+    head: csvRecord(headerRow(columns)),
+    row: (out, item, _first, now) => {
+      if (columns === undefined && isRow(item)) {
+        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
+        out.jsonbCsvField(item.data);
+        out.text('\r\n');
+      } else {
+        out.text(csvRecord(responseRow(isRow(item) ? exportedOfRow(item, now, dropOffMs, JSON.parse(item.data)) : item, columns)));
+      }
+    },
+    tail: '',
+  };
+}
+
+/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
+  id: row.id,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  finished: row.finished,
+  status: responseStatus(row, now, dropOffMs),
+  formId: row.formId,
+  data,
+  meta: { leadId: row.leadId },
+  personAttributes: { ip: row.ip, country: row.country },
+});

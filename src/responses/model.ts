@@ -2,24 +2,11 @@
  * The stored response and its public object (the response object of docs/rest.md), shared by the pages that
  * write responses and the APIs that read them.
  */
+import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
-
-/** One answer: `response` has `type`, `componentShapeVersion`, `headline` and the type's fields (shapes.ts). */
-export interface ResponseAnswer {
-  questionId: string;
-  response: { type: string; componentShapeVersion?: string; headline?: string; [field: string]: unknown };
-}
-
-export interface ResponseMeta {
-  /** Where the response came from: the public page or the public JSON API. */
-  source?: 'page' | 'api';
-  userAgent?: string;
-  [key: string]: unknown;
-}
 
 /** Lifecycle codes of `status` (documented in docs/public-pages.md, "Response status"). */
 export const RESPONSE_STATUS = { inProgress: 2, droppedOff: 3, completed: 4 } as const;
-export const RESPONSE_FORMAT_VERSION = '2.0';
 export const COMPONENT_SHAPE_VERSION = '2.0';
 
 export interface ResponseRecord {

@@ -4,22 +4,24 @@
  * Each answer is offered raw (`response`, as stored) and typed (`answer`, the Answer union of the
  * component modules, components.graphql.ts).
  */
-import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { notFound } from '../errors.ts';
+import { actingEnvironment, readScope } from '../auth/auth.service.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
-import type { FieldError } from '../components/content.ts';
+import { FormRef } from '../forms/forms.graphql.ts';
+import { LeadRef } from '../leads/leads.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
-import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseAnswer, type ResponseRecord } from './model.ts';
-import { checkPageArgs, invalidArguments, keysetConnection } from '../graphql/pagination.ts';
+import { metaJsonOfText, RESPONSE_STATUS, responseStatus, type ResponseRecord } from './model.ts';
+import { checkPageArgs, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import {
   FORM_PAGE_SIZE,
-  isListableInstant,
+  dateRangeProblems,
   listResponses,
   listResponseTexts,
   loadResponses,
+  responsePagesByParent,
   type ListedResponse,
   type ResponseDateField,
   type StreamedResponse,
@@ -27,6 +29,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { RawJson } from '../graphql/raw-json.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
 
 const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
   description: 'One answer of a response.',
@@ -124,27 +127,11 @@ export interface ListingArgs {
   after?: string | null;
 }
 
-/** The environment the caller reads: its API key's, or (admin token) the one it names. */
-function environmentOf(ctx: GraphQLContext, environmentId: ListingArgs['environmentId']): string {
-  const named = environmentId === null || environmentId === undefined ? undefined : String(environmentId);
-  if (ctx.principal.kind === 'admin') {
-    if (named === undefined) throw invalidArguments([{ message: 'environmentId is required with the admin token', path: ['environmentId'] }]);
-    return named;
-  }
-  const { environmentId: own } = requireApiKey(ctx.principal);
-  if (named !== undefined) requireEnvironmentAccess(ctx.principal, named);
-  return own;
-}
-
 /** A listing's arguments checked (BAD_USER_INPUT listing every problem): page size, cursor, filter. */
 export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
   const filter = args.filter ?? {};
-  for (const bound of ['since', 'until'] as const) {
-    const date = filter[bound];
-    if (date && !isListableInstant(date)) errors.push({ message: `${bound} must be between years 0001 and 9999 (UTC)`, path: ['filter', bound] });
-  }
-  if (filter.since && filter.until && filter.since >= filter.until) errors.push({ message: 'until must be later than since', path: ['filter', 'until'] });
+  errors.push(...dateRangeProblems(filter, (bound) => ['filter', bound]));
   const { first, after } = checkPageArgs(args, errors, FORM_PAGE_SIZE);
   return {
     first,
@@ -159,7 +146,7 @@ export function checkListingArgs(args: ListingArgs) {
 }
 
 export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
-  const environmentId = environmentOf(ctx, args.environmentId);
+  const environmentId = actingEnvironment(ctx.principal, args.environmentId);
   const { first, after, filter } = checkListingArgs(args);
   const input = { environmentId, formId, ...filter, after, limit: first };
   // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.
@@ -170,24 +157,17 @@ export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, for
   return keysetConnection<ResponseSource>(page.responses, page.hasNextPage, after !== undefined);
 }
 
-
-/**
- * Cost of a page (the /graphql cost limit): every response it may hold (`first`, or its default) is read
- * whole from the database whatever is selected, so it costs ROW_COST, and the selection counts once per
- * response.
- */
-export const ROW_COST = 5;
-export const listingComplexity = (args: { first?: number | null }) => {
-  const rows = Math.min(Math.max(args.first ?? FORM_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  return { field: 1 + rows * ROW_COST, multiplier: rows };
-};
+/** The arguments of every listing of responses (a form's, a lead's, an environment's). */
+export const responseListingArgs = builder.args((t) => ({
+  filter: t.field({ type: ResponseFilterInput }),
+  first: t.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+  after: t.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
+}));
 
 builder.queryFields((t) => {
   const listingArgs = {
     environmentId: t.arg.id({ description: 'The Site ID. Required with the admin token; with an API key, its own environment (the default).' }),
-    filter: t.arg({ type: ResponseFilterInput }),
-    first: t.arg.int({ defaultValue: FORM_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
-    after: t.arg.string({ description: '`endCursor` of the previous page: continue with older responses.' }),
+    ...responseListingArgs,
   };
   return {
     formResponses: t.field({
@@ -195,15 +175,55 @@ builder.queryFields((t) => {
       description:
         "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
       args: { formId: t.arg.id({ required: true }), ...listingArgs },
-      complexity: listingComplexity,
+      complexity: pageComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),
     }),
     environmentResponses: t.field({
       type: FormResponseConnection,
       description: 'Responses of every form of the environment, newest first.',
       args: listingArgs,
-      complexity: listingComplexity,
+      complexity: pageComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, undefined),
     }),
   };
 });
+
+// ---------------------------------------------------------------- the responses of forms and leads, a response's form and lead
+
+/** One page of responses for each form or lead, in one statement (the dataloader batches the parents). */
+function loadResponsePages(kind: 'form' | 'lead') {
+  return async (parentIds: string[], ctx: GraphQLContext, args: ListingArgs) => {
+    const { first, after, filter } = checkListingArgs(args);
+    const pages = await lagTolerantReads(ctx).run((db) => responsePagesByParent(db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first }));
+    return pages.map((page) => keysetConnection(page.responses, page.hasNextPage, after !== undefined));
+  };
+}
+
+builder.objectFields(FormRef, (t) => ({
+  responses: t.loadable({
+    type: FormResponseConnection,
+    description: 'Responses of this form, newest first, with the filters of `formResponses`.',
+    args: responseListingArgs,
+    complexity: pageComplexity,
+    byPath: true,
+    load: loadResponsePages('form'),
+    resolve: (form) => form.id,
+  }),
+}));
+
+builder.objectFields(LeadRef, (t) => ({
+  responses: t.loadable({
+    type: FormResponseConnection,
+    description: "The lead's responses to any form of its environment, newest first.",
+    args: responseListingArgs,
+    complexity: pageComplexity,
+    byPath: true,
+    load: loadResponsePages('lead'),
+    resolve: (lead) => lead.id,
+  }),
+}));
+
+builder.objectFields(FormResponseRef, (t) => ({
+  form: t.field({ type: FormRef, nullable: true, description: 'The form answered; null once it is deleted.', resolve: (response) => response.formId }),
+  lead: t.field({ type: LeadRef, nullable: true, description: 'The respondent.', resolve: (response) => response.leadId }),
+}));

@@ -12,10 +12,10 @@ import { and, asc, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { forEachRow, preparedQuery } from '../db/prepared.ts';
-import { notFound } from '../errors.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { forms, leads, responses } from '../db/schema.ts';
 import { findForm } from '../forms/forms.service.ts';
-import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, type KeysetPosition } from '../keyset.ts';
+import { afterPosition, microsOf, newestFirst, pagesPerParent, type KeysetPosition } from '../keyset.ts';
 import type { ResponseRecord } from './model.ts';
 
 /** Responses per request of the per-form listing: the 10 most recent, as the v1 contract has it. */
@@ -54,10 +54,31 @@ export interface ResponsePage {
   hasNextPage: boolean;
 }
 
+// ---------------------------------------------------------------- arguments
+
 /** Whether a `since`/`until` instant is one PostgreSQL's timestamptz and ISO 8601 both hold (years 1-9999 UTC). */
 export function isListableInstant(date: Date): boolean {
   const year = date.getUTCFullYear();
   return !Number.isNaN(date.getTime()) && year >= 1 && year <= 9999;
+}
+
+/** What a listing says of a `since`/`until` that `isListableInstant` refuses (after the argument's name). */
+export const UNLISTABLE_INSTANT = 'must be between years 0001 and 9999 (UTC)';
+
+/**
+ * The checks of a date range every listing, export, summary and deletion by filter makes, through
+ * GraphQL and REST alike: `since` and `until` each a listable instant, `until` later than `since`.
+ * Each API reports a bound where its caller gave it (`at`: `["filter", "since"]` in GraphQL, `["since"]`
+ * as a REST query parameter).
+ */
+export function dateRangeProblems(range: { since?: Date | null | undefined; until?: Date | null | undefined }, at: (bound: 'since' | 'until') => (string | number)[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const bound of ['since', 'until'] as const) {
+    const date = range[bound];
+    if (date && !isListableInstant(date)) errors.push({ message: `${bound} ${UNLISTABLE_INSTANT}`, path: at(bound) });
+  }
+  if (range.since && range.until && range.since >= range.until) errors.push({ message: 'until must be later than since', path: at('until') });
+  return errors;
 }
 
 // ---------------------------------------------------------------- queries
@@ -367,31 +388,22 @@ export async function responsePagesByParent(
   parentIds: readonly string[],
   input: ResponseFilter & { after?: KeysetPosition | undefined; limit: number },
 ): Promise<{ responses: ListedResponse[]; hasNextPage: boolean }[]> {
-  if (parentIds.length === 0) return [];
   const table = parent === 'form' ? forms : leads;
   const link = parent === 'form' ? responses.formId : responses.leadId;
-  const page = db
-    .select(responseColumns)
-    .from(responses)
-    .where(and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)))
-    .orderBy(...newestFirst(responses.createdAt, responses.id))
-    .limit(input.limit + 1)
-    .as('page');
-  const rows = await db
-    .select({ parentId: table.id, response: fieldsOf(page, responseColumns) })
-    .from(table)
-    .crossJoinLateral(page)
-    .where(
-      and(
-        inArray(table.id, [...parentIds]),
-        scope === null ? undefined : eq(table.environmentId, scope),
-        parent === 'form' ? isNull(forms.deletedAt) : undefined,
-      ),
-    );
-  return groupPages(parentIds, rows, (row) => row.parentId, (row) => row.response as unknown as ListedResponse, input.limit).map((p) => ({
-    responses: p.rows,
-    hasNextPage: p.hasNextPage,
-  }));
+  const pages = await pagesPerParent<ListedResponse>(
+    db,
+    { table, id: table.id, where: and(scope === null ? undefined : eq(table.environmentId, scope), parent === 'form' ? isNull(forms.deletedAt) : undefined) },
+    {
+      table: responses,
+      columns: responseColumns,
+      createdAt: responses.createdAt,
+      id: responses.id,
+      where: and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)),
+    },
+    parentIds,
+    input.limit,
+  );
+  return pages.map((page) => ({ responses: page.rows, hasNextPage: page.hasNextPage }));
 }
 
 /** Responses by id, in one statement; each a response of `scope` (null: any environment), else null. */

@@ -2,16 +2,17 @@
  * The stored response of an answer: `type`, `componentShapeVersion`, `headline` and the type's
  * fields (docs/components.md, "Answers"). Each type's answer shape and rules live in its component
  * module (src/components/); this file runs them through the catalogue and reads stored answers back.
- * Types without answer rules (Header, the buttons, the captchas, AiChatbot) take no answer and record
- * nothing.
+ * Types without answer rules (a heading, the buttons, the captchas) take no answer and record nothing.
  */
 import type { StoredResponse } from '../components/answers.ts';
 import { Problems } from '../components/answers.ts';
-import { answerRulesOf, isAnswerable, moduleOf } from '../components/catalogue.ts';
-import type { FieldError, StoredComponent } from '../components/content.ts';
+import { answerRulesOf, moduleOf } from '../components/catalogue.ts';
+import { DEFAULT_EMAIL_RANK } from '../components/module.ts';
 import { hashPassword, sealResponse } from '../components/passwords.ts';
 import { isEmail } from '../components/answers.ts';
-import { COMPONENT_SHAPE_VERSION, type ResponseAnswer } from './model.ts';
+import { COMPONENT_SHAPE_VERSION } from './model.ts';
+import type { FieldError } from '../errors.ts';
+import type { StoredComponent, ResponseAnswer } from '../db/json-columns.ts';
 
 export { ANSWER_LIMITS, isEmail, isPersonalEmail, type StoredResponse } from '../components/answers.ts';
 export { isAnswerable } from '../components/catalogue.ts';
@@ -37,7 +38,7 @@ export function headlineOf(component: StoredComponent): string {
 /**
  * Validates `raw` against `component` and builds its stored response, with any password still in
  * clear (`sealResponse` hashes it). Errors carry paths relative to the answer (`[]` for the whole
- * answer, `["emailAddress"]` for an IdentityInfo field).
+ * answer, `["emailAddress"]` for one field of an answer with several).
  */
 export function validateAnswer(component: StoredComponent, raw: unknown): AnswerResult {
   const { type } = component;
@@ -62,16 +63,14 @@ export async function buildResponse(component: StoredComponent, raw: unknown): P
 // ---------------------------------------------------------------- reading stored answers back
 
 /**
- * The e-mail a response collected, lower-cased: IdentityInfo `emailAddress`, then its
- * `workEmailAddress`, then an EmailForm answer.
+ * The e-mail a response collected, lower-cased: the first valid address of the lowest rank its answers'
+ * modules give (`emails`; by default an answer's `emailAddress`), answers in their order within a rank.
  */
 export function emailOf(data: readonly ResponseAnswer[]): string | undefined {
-  const candidates = [
-    ...data.filter((a) => a.response.type === 'IdentityInfo').map((a) => a.response.emailAddress),
-    ...data.filter((a) => a.response.type === 'IdentityInfo').map((a) => a.response.workEmailAddress),
-    ...data.filter((a) => a.response.type !== 'IdentityInfo').map((a) => a.response.emailAddress),
-  ];
-  const email = candidates.find((value): value is string => typeof value === 'string' && isEmail(value));
+  const candidates = data
+    .flatMap(({ response }) => moduleOf(response.type)?.emails?.(response) ?? [{ rank: DEFAULT_EMAIL_RANK, value: response.emailAddress }])
+    .sort((a, b) => a.rank - b.rank); // stable: answers keep their order within a rank
+  const email = candidates.map((candidate) => candidate.value).find((value): value is string => typeof value === 'string' && isEmail(value));
   return email?.toLowerCase();
 }
 

@@ -20,17 +20,17 @@ import { alias } from 'drizzle-orm/pg-core';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
 import { forms, responses } from '../db/schema.ts';
-import { AppError, invalidInput } from '../errors.ts';
-import type { FieldError, StoredComponent, StoredStep } from '../forms/components.ts';
+import { AppError, invalidInput, type FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
-import { RESPONSE_FORMAT_VERSION, toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
+import { toResponseObject } from './model.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
+import { type StoredComponent, type StoredStep, RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../db/json-columns.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 

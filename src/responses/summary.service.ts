@@ -8,11 +8,8 @@ import { rowsOf } from '../db/rows.ts';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
-import type { StoredStep } from '../forms/components.ts';
-import { isAnswerable } from '../components/catalogue.ts';
-import { dropdownOptions } from '../components/dropdown.ts';
-import { graphicOptions } from '../components/graphic-options.ts';
-import { multipleChoices } from '../components/multiple-options.ts';
+import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
+import type { StoredStep } from '../db/json-columns.ts';
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */
@@ -49,13 +46,16 @@ export interface QuestionSummary {
   options: { option: string; count: number }[] | null;
 }
 
-/** The choice types whose answers are counted per option, and the options their content offers. */
-export const CHOICE_TYPES: Record<string, (content: Record<string, unknown>) => string[]> = {
-  Dropdown: dropdownOptions,
-  MultipleOptionsQuestion: multipleChoices,
-  GraphicOptions: (content) => graphicOptions(content).map((option) => option.value),
-  Disclaimer: () => ['checked', 'unchecked'],
-};
+/**
+ * The options each answer chose, for every choice type (the modules with `summary`): one SELECT per
+ * module over the answer's stored response, `a->'response'`.
+ */
+const chosenOptions = sql.join(
+  COMPONENT_MODULES.flatMap((module) => (module.summary ? [module.summary.chosen(sql`a->'response'`)] : [])),
+  sql`
+      union all
+      `,
+);
 
 function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
   const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
@@ -144,17 +144,7 @@ export async function summaryQuestions(
     from ${responses} r
     cross join lateral jsonb_array_elements(r.data::jsonb) a
     left join lateral (
-      select jsonb_array_elements_text(case jsonb_typeof(a->'response'->'selected')
-               when 'array' then a->'response'->'selected'
-               when 'string' then jsonb_build_array(a->'response'->'selected')
-               else '[]'::jsonb end)
-      union all
-      select c->>'key' from jsonb_array_elements(case jsonb_typeof(a->'response'->'choices') when 'array' then a->'response'->'choices' else '[]'::jsonb end) c
-        where c->'value' = 'true'::jsonb
-      union all
-      select a->'response'->>'value' where a->'response'->>'type' = 'GraphicOptions' and jsonb_typeof(a->'response'->'value') = 'string'
-      union all
-      select case when a->'response'->'check' = 'true'::jsonb then 'checked' else 'unchecked' end where a->'response'->>'type' = 'Disclaimer'
+      ${chosenOptions}
     ) o(option) on true
     where r.form_id in (${sql.join(
       forms.map((form) => sql`${form.id}`),
@@ -178,7 +168,7 @@ export async function summaryQuestions(
       step.components
         .filter((component) => isAnswerable(component.type))
         .map((component) => {
-          const offered = CHOICE_TYPES[component.type]?.(component.content);
+          const offered = moduleOf(component.type)?.summary?.options(component);
           const counted = options.get(component.id) ?? new Map<string, number>();
           const optionCounts = offered
             ? [

@@ -5,15 +5,18 @@
  */
 import { Hono } from 'hono';
 import { requireAdmin } from '../auth/auth.service.ts';
-import type { Db } from '../db/client.ts';
-import { dumpDatabase, supportsServerBackup } from '../db/backup.ts';
 import type { AppEnv } from '../http.ts';
-import { respondWithError } from './respond.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 export const POSTGRES_BACKUP_MESSAGE =
   'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=formloom.dump "$DATABASE_URL", and restore with pg_restore';
 
-export function adminRoutes(deps: { db: Db }) {
+/** The server's own dump of its database (db/backup.ts), which the app hands over; absent on PostgreSQL. */
+export interface ServerBackup {
+  dump(): Promise<ReadableStream<Uint8Array>>;
+}
+
+export function adminRoutes(deps: { backup: ServerBackup | undefined }) {
   const routes = new Hono<AppEnv>();
 
   routes.get('/admin/backup', async (c) => {
@@ -22,9 +25,9 @@ export function adminRoutes(deps: { db: Db }) {
     } catch (error) {
       return respondWithError(c, error);
     }
-    if (!supportsServerBackup(deps.db)) return c.json({ message: POSTGRES_BACKUP_MESSAGE }, 409);
+    if (!deps.backup) return c.json({ message: POSTGRES_BACKUP_MESSAGE }, 409);
     const started = performance.now();
-    const body = await dumpDatabase(deps.db);
+    const body = await deps.backup.dump();
     c.var.log.info({ dumpMs: Math.round(performance.now() - started) }, 'backup dumped');
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     return c.body(body, 200, {

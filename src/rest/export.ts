@@ -3,9 +3,9 @@
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
  * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
  * client reads: the operation's first page, then the service's batches (about 256 KB queued and one batch in
- * memory, however many there are; rest/stream.ts).
+ * memory, however many there are; responses/stream.ts).
  *
- * - `format=csv` (default): RFC 4180 (rest/csv.ts: CRLF line ends, fields quoted when they hold a comma,
+ * - `format=csv` (default): RFC 4180 (responses/csv.ts: CRLF line ends, fields quoted when they hold a comma,
  *   quote or line break), columns and cells as src/responses/export.ts documents. A later batch's row of
  *   the environment export writes its `data` cell from the jsonb text, compacted and quoted in the chunk
  *   (`ChunkWriter.jsonbCsvField`), without parsing it.
@@ -14,7 +14,6 @@
  * An environment's API key exports its environment; the admin token exports any form (`formId`), or an
  * environment it names with `environmentId`.
  */
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
@@ -30,17 +29,13 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { fixedCells, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
-import { responseStatus } from '../responses/model.ts';
+import { EXPORT_FORMATS, exportFormat, questionColumns, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
-import type { StreamedResponse } from '../responses/responses.service.ts';
-import { csvField, csvRecord } from './csv.ts';
-import { operationContext, respondWithError, type RestDeps } from './respond.ts';
-import { invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
-import { isRow, listingFilterOf, nextCursorOf, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
-
-export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
+import { operationContext, type RestDeps } from './respond.ts';
+import { datesOf, invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
+import { streamBody, type Listing } from '../responses/stream.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 /** The export's query parameters: the listing's filters, the format and (admin token) the environment. */
 export const exportQuerySchema = querySchema.pick({ formId: true, returnPartials: true, since: true, until: true, dateField: true }).extend({
@@ -54,6 +49,19 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 type Connection = EnvironmentResponsesPageQuery['environmentResponses'];
+
+/** The operation's filter as the service takes it (what the GraphQL listing makes of it). */
+function listingFilterOf(filter: ResponseFilter): ServiceFilter {
+  return {
+    includePartials: filter.returnPartials ?? false,
+    since: filter.since ? new Date(filter.since) : undefined,
+    until: filter.until ? new Date(filter.until) : undefined,
+    dateField: filter.dateField === 'UPDATED_AT' ? 'updatedAt' : 'createdAt',
+  };
+}
+
+/** The cursor of the page after this one, or null on the last page. */
+const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
 
 /** `responses-<form or environment>-<UTC date>.<format>`, with only safe characters in the id. */
 export function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
@@ -74,9 +82,8 @@ export function exportRoutes(deps: RestDeps) {
     const parsed = parseParams(c, exportQuerySchema);
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);
     const { query } = parsed;
-    if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
-      return invalidQuery(c, [{ message: 'until must be later than since', path: ['until'] }]);
-    }
+    const rangeProblems = dateRangeProblems(datesOf(query), (bound) => [bound]);
+    if (rangeProblems.length > 0) return invalidQuery(c, rangeProblems);
     if (query.environmentId !== undefined) {
       try {
         requireEnvironmentAccess(principal, query.environmentId);
@@ -124,7 +131,7 @@ export function exportRoutes(deps: RestDeps) {
       listing = { environmentId: environmentOf(query.environmentId), ...listingFilterOf(filter) };
     }
 
-    // The first page decides the status (arguments, access); then every response is streamed (rest/stream.ts).
+    // The first page decides the status (arguments, access); then every response is streamed (responses/stream.ts).
     const first = await runPage();
     if (first.error || !first.data) return respondWithOperationError(c, first.error);
     const log = c.var.log;
@@ -133,7 +140,7 @@ export function exportRoutes(deps: RestDeps) {
     const firstPage = { nodes: edges.map((edge) => edge.node), nextCursor: nextCursorOf(pageInfo) };
     const onError = (error: unknown) => log.error({ err: error }, 'export stream failed mid-way');
     // The batches after the first page: on a fresh read replica too when there is one.
-    const body = streamBody(lagTolerantReads(deps).pick(), firstPage, listing, bodyFormat(format, columns, deps.dropOffMs), onError);
+    const body = streamBody(lagTolerantReads(deps).pick(), firstPage, listing, exportFormat(format, columns, deps.dropOffMs), onError);
     return new Response(body, {
       status: 200,
       headers: {
@@ -147,43 +154,3 @@ export function exportRoutes(deps: RestDeps) {
 
   return routes;
 }
-
-/** The body of an export: CSV rows after the header row, or NDJSON lines. */
-function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, dropOffMs: number): BodyFormat {
-  if (format === 'ndjson') {
-    return {
-      head: '',
-      row: (out, item, _first, now) => {
-        writeItemJson(out, item, now, dropOffMs);
-        out.text('\n');
-      },
-      tail: '',
-    };
-  }
-  return {
-    head: csvRecord(headerRow(columns)),
-    row: (out, item, _first, now) => {
-      if (columns === undefined && isRow(item)) {
-        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
-        out.jsonbCsvField(item.data);
-        out.text('\r\n');
-      } else {
-        out.text(csvRecord(responseRow(isRow(item) ? exportedOfRow(item, now, dropOffMs, JSON.parse(item.data)) : item, columns)));
-      }
-    },
-    tail: '',
-  };
-}
-
-/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
-const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
-  id: row.id,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-  finished: row.finished,
-  status: responseStatus(row, now, dropOffMs),
-  formId: row.formId,
-  data,
-  meta: { leadId: row.leadId },
-  personAttributes: { ip: row.ip, country: row.country },
-});

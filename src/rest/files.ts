@@ -9,13 +9,13 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
 import { checkFileSignature } from '../uploads/file-urls.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
-import { toFieldErrors } from '../components/content.ts';
+import type { RestDeps } from './respond.ts';
+import { toFieldErrors } from '../errors.ts';
 
 export const fileQuerySchema = z.strictObject({
   expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),
@@ -31,7 +31,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function filesRoutes(deps: { db: Db; storage: FileStorage; secret: string }) {
+export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; secret: string }) {
   const routes = new Hono<AppEnv>();
   routes.get('/files/:fileId', async (c) => {
     const query = fileQuerySchema.safeParse(c.req.query());

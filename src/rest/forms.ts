@@ -1,15 +1,16 @@
 /** v1 REST: POST /api/v1/environments/{environmentId}/forms/generate, an adapter of `generateForm`. */
 import { Hono } from 'hono';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
-import { invalidInput, notFound } from '../errors.ts';
+import { invalidInput, notFound, toFieldErrors } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
-import { generateFormInputSchema, toFieldErrors } from '../forms/components.ts';
+import { generateFormInputSchema } from '../forms/components.ts';
 import { CloseFormDocument, GenerateFormDocument, ReopenFormDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import { methodNotAllowed } from '../limits/request-safety.ts';
+import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency.service.ts';
 import { runOperation } from '../graphql/execute.ts';
-import { execute, operationContext, readJsonObject, respondWithError, type RestDeps } from './respond.ts';
+import { execute, operationContext, type RestDeps } from './respond.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 export function formsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();

@@ -32,7 +32,8 @@ import {
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
-import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
+import { EXPORT_FIXED_COLUMNS } from '../responses/export.ts';
+import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -10,14 +10,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { invalidInput } from '../errors.ts';
-import { appErrorOf } from '../graphql/errors.ts';
+import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import { runOperation } from '../graphql/execute.ts';
-import type { FieldError } from '../forms/components.ts';
 import { AuditLogDocument, DeleteResponseDocument, DeleteResponsesDocument, EraseLeadDocument } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import { methodNotAllowed } from '../limits/request-safety.ts';
+import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { cursorParam, MAX_PAGE_SIZE } from '../keyset.ts';
-import { bodyErrors, execute, operationContext, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { bodyErrors, execute, operationContext, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema } from './responses.ts';
 
 /** The body of POST /api/v1/responses/delete (also the OpenAPI document's). */

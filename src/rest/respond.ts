@@ -2,33 +2,23 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { Db } from '../db/client.ts';
-import type { FieldError } from '../forms/components.ts';
-import type { LagTolerantReads } from '../db/replicas.ts';
-import { restErrorOf, INTERNAL_ERROR_BODY } from '../graphql/errors.ts';
+import { respondWithError } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
 import type { CaptchaKeyring, GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
-import { parseJsonSafely } from '../limits/json-safety.ts';
-import { unsupportedMediaType } from '../limits/request-safety.ts';
-import type { FileStorage } from '../uploads/storage.ts';
+import type { FieldError } from '../errors.ts';
 
-/** What the REST adapters need to run operations. */
-export interface RestDeps {
-  db: Db;
-  /** Where lag-tolerant reads (listings, export) run: a fresh read replica, else `db` (absent: `db`). */
-  reads?: LagTolerantReads | undefined;
-  dropOffMs: number;
-  /** Deepest JSON nesting a body may have. */
+/**
+ * What the REST adapters need: what their operations' context takes (the database handle, the replicas
+ * for lag-tolerant reads, the drop-off time, the webhook rules, the file storage), the captcha keyring,
+ * and the deepest JSON nesting a body may have.
+ */
+export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage'> & {
   maxJsonDepth: number;
-  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE). */
-  webhookRules: { allowPrivate: boolean };
-  /** Where uploaded files live (deleting responses removes theirs). */
-  fileStorage?: FileStorage | undefined;
   /** Environments' captcha keys: the server's, and the box that seals secret keys. */
   captchaKeyring: CaptchaKeyring;
-}
+};
 
 /** A REST body's zod issues as field errors with body paths (unknown keys named as such). */
 export function bodyErrors(issues: z.core.$ZodIssue[]): FieldError[] {
@@ -64,14 +54,6 @@ export function refuseUnlessApiKey(c: Context<AppEnv>): Response | undefined {
   }
 }
 
-/** Answers with the error's documented status and body; unexpected errors are a logged 500. */
-export function respondWithError(c: Context<AppEnv>, error: unknown): Response {
-  const known = restErrorOf(error);
-  if (known) return c.json(known.body, known.status as 400);
-  c.var.log.error({ err: error }, 'unexpected error');
-  return c.json(INTERNAL_ERROR_BODY, 500);
-}
-
 /** Runs `document` as the request's caller; returns its data, or the error response to send. */
 export async function execute<TData, TVariables extends Record<string, unknown>>(
   c: Context<AppEnv>,
@@ -82,25 +64,4 @@ export async function execute<TData, TVariables extends Record<string, unknown>>
   const result = await runOperation(document, variables, operationContext(c, deps));
   if (result.error) return { response: respondWithError(c, result.error) };
   return { data: result.data };
-}
-
-const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
-
-/**
- * Reads a JSON object body. Another media type is a 415; malformed JSON, nesting deeper than
- * `maxDepth`, a NUL character or an unpaired surrogate anywhere, or a non-object is the documented 400
- * with the path of the first offending value. A missing Content-Type is read as JSON.
- */
-export async function readJsonObject(c: Context<AppEnv>, maxDepth: number): Promise<{ body: Record<string, unknown> } | { response: Response }> {
-  const type = c.req.header('content-type');
-  if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
-    return { response: unsupportedMediaType(c) };
-  }
-  const parsed = parseJsonSafely(await c.req.text(), maxDepth);
-  if (!parsed.ok) return { response: c.json({ message: 'Invalid request body', errors: [parsed.error] }, 400) };
-  const body = parsed.value;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { response: c.json({ message: 'Invalid request body', errors: [{ message: 'Body must be a JSON object', path: [] }] }, 400) };
-  }
-  return { body: body as Record<string, unknown> };
 }

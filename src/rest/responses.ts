@@ -20,15 +20,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
-import { appErrorOf } from '../graphql/errors.ts';
+import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import type { FieldError } from '../forms/components.ts';
-import { notFound } from '../errors.ts';
+import { notFound, type FieldError } from '../errors.ts';
 import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts';
-import { FORM_PAGE_SIZE, isListableInstant, listResponseTexts } from '../responses/responses.service.ts';
-import { refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
-import { ChunkWriter, streamBody, writeItemJson, type BodyFormat, type Listing } from './stream.ts';
+import { dateRangeProblems, FORM_PAGE_SIZE, isListableInstant, listResponseTexts, UNLISTABLE_INSTANT } from '../responses/responses.service.ts';
+import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
+import { ChunkWriter, jsonListingFormat, streamBody, type Listing } from '../responses/stream.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -51,7 +50,7 @@ const isoInstant = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   if (!isListableInstant(new Date(time))) {
-    ctx.addIssue({ code: 'custom', message: 'must be between years 0001 and 9999 (UTC)' });
+    ctx.addIssue({ code: 'custom', message: UNLISTABLE_INSTANT });
     return z.NEVER;
   }
   return new Date(time).toISOString();
@@ -75,6 +74,12 @@ export const querySchema = z.object({
   after: cursorParam.optional(),
 });
 type ResponsesQuery = z.output<typeof querySchema>;
+
+/** The `since` and `until` parameters (ISO strings once parsed) as the dates the service checks. */
+export const datesOf = (query: { since?: string | undefined; until?: string | undefined }) => ({
+  since: query.since !== undefined ? new Date(query.since) : undefined,
+  until: query.until !== undefined ? new Date(query.until) : undefined,
+});
 
 /**
  * Parses the query parameters `schema` names (each given at most once); unknown parameters are ignored.
@@ -112,9 +117,7 @@ function parseQuery(c: Context<AppEnv>): { query: ResponsesQuery } | { errors: F
   if (query.formId === undefined && query.limit !== undefined && query.limit > MAX_PAGE_SIZE) {
     errors.push({ message: `limit must be at most ${MAX_PAGE_SIZE}`, path: ['limit'] });
   }
-  if (query.since !== undefined && query.until !== undefined && query.since >= query.until) {
-    errors.push({ message: 'until must be later than since', path: ['until'] });
-  }
+  errors.push(...dateRangeProblems(datesOf(query), (bound) => [bound]));
   return errors.length > 0 ? { errors } : { query };
 }
 
@@ -152,8 +155,7 @@ export function responsesRoutes(deps: RestDeps) {
       environmentId,
       formId: query.formId,
       includePartials: query.returnPartials ?? false,
-      since: query.since !== undefined ? new Date(query.since) : undefined,
-      until: query.until !== undefined ? new Date(query.until) : undefined,
+      ...datesOf(query),
       dateField: query.dateField ?? 'createdAt',
     } satisfies Listing;
     const after = query.after !== undefined ? decodeCursor(query.after) : undefined;
@@ -170,7 +172,7 @@ export function responsesRoutes(deps: RestDeps) {
 
     if (query.formId !== undefined || paged) {
       // The documented body is {data}; asking for pages (limit/after) adds where the next one starts.
-      const format = jsonListing(deps.dropOffMs);
+      const format = jsonListingFormat(deps.dropOffMs);
       const out = new ChunkWriter(page.responses.length * 2048 + 64);
       const now = new Date();
       out.text(format.head);
@@ -179,10 +181,10 @@ export function responsesRoutes(deps: RestDeps) {
       return c.body(out.take() as Uint8Array<ArrayBuffer>, 200, JSON_CONTENT_TYPE);
     }
 
-    // Unpaged: the first page decided the status; then stream every response (rest/stream.ts).
+    // Unpaged: the first page decided the status; then stream every response (responses/stream.ts).
     const log = c.var.log;
     const first = { nodes: page.responses, nextCursor };
-    const body = streamBody(reads.pick(), first, listing, jsonListing(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
+    const body = streamBody(reads.pick(), first, listing, jsonListingFormat(deps.dropOffMs), (error) => log.error({ err: error }, 'response stream failed mid-way'));
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   });
   routes.all('/responses', methodNotAllowed(['GET']));
@@ -191,15 +193,3 @@ export function responsesRoutes(deps: RestDeps) {
 }
 
 const JSON_CONTENT_TYPE = { 'content-type': 'application/json' };
-
-/** `{"data":[…]}`, the listing's body. */
-function jsonListing(dropOffMs: number): BodyFormat {
-  return {
-    head: '{"data":[',
-    row: (out, item, first, now) => {
-      if (!first) out.text(',');
-      writeItemJson(out, item, now, dropOffMs);
-    },
-    tail: ']}',
-  };
-}

@@ -13,9 +13,10 @@ import { captchaKeysInputSchema } from '../environments/captcha-keys.service.ts'
 import { invalidInput } from '../errors.ts';
 import { EnvironmentSettingsDocument, UpdateEnvironmentSettingsDocument, type EnvironmentSettingsFieldsFragment, type IpStorage } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import { methodNotAllowed } from '../limits/request-safety.ts';
+import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { MAX_RETENTION_DAYS, RETENTION_DAYS_MESSAGE } from '../privacy/settings.service.ts';
-import { bodyErrors, execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { bodyErrors, execute, refuseUnlessApiKey, type RestDeps } from './respond.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 /** The body of PATCH …/settings (also the OpenAPI document's). */
 export const settingsBodySchema = z.strictObject({

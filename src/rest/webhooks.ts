@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { invalidInput } from '../errors.ts';
+import { invalidInput, type FieldError } from '../errors.ts';
 import {
   CreateWebhookEndpointDocument,
   DeleteWebhookEndpointDocument,
@@ -20,10 +20,10 @@ import {
   type WebhookDeliveryStatus,
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
-import { methodNotAllowed } from '../limits/request-safety.ts';
-import type { FieldError } from '../forms/components.ts';
+import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
-import { bodyErrors, execute, readJsonObject, refuseUnlessApiKey, respondWithError, type RestDeps } from './respond.ts';
+import { bodyErrors, execute, refuseUnlessApiKey, type RestDeps } from './respond.ts';
+import { respondWithError } from '../graphql/errors.ts';
 
 const stringList = z.array(z.string().max(2048)).max(100);
 /** The bodies of POST and PATCH /api/v1/webhooks (also the OpenAPI document's, rest/openapi.ts). */

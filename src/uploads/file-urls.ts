@@ -4,7 +4,7 @@
  * "<uploadId>.<expires>", base64url>`, valid until `expires`.
  */
 import { createHmac } from 'node:crypto';
-import { secretsEqual } from '../auth/auth.service.ts';
+import { secretsEqual } from '../auth/secrets.ts';
 
 export const FILE_URL_PREFIX = '/api/v1/files/';
 export const fileUrl = (uploadId: string): string => `${FILE_URL_PREFIX}${uploadId}`;

@@ -5,7 +5,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Config } from '../config.ts';
+import type { Config, S3Settings } from '../config.ts';
 
 export interface FileStorage {
   readonly kind: 'folder' | 's3';
@@ -52,16 +52,6 @@ export function folderStorage(root: string): FileStorage {
       await Promise.all(keys.map((key) => rm(pathOf(key), { force: true })));
     },
   };
-}
-
-export interface S3Settings {
-  bucket: string;
-  endpoint: string | undefined;
-  region: string;
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  forcePathStyle: boolean;
-  keyPrefix: string;
 }
 
 export function s3Storage(settings: S3Settings): FileStorage {

@@ -1,6 +1,6 @@
 /**
- * Uploaded files of FileUploader components: checking and storing them, attaching them to the
- * response that answers with them, serving them, and removing them.
+ * Uploaded files of the components that take them (their module's `uploads`): checking and storing
+ * them, attaching them to the response that answers with them, serving them, and removing them.
  *
  * - An upload is stored at once (checked first: type by content, size; a rejected file is never
  *   stored, and when one file of a request is rejected none of it is kept).
@@ -16,12 +16,12 @@ import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
 import { createId } from '../ids.ts';
-import type { FieldError } from '../components/content.ts';
-import { fileUploaderRules, UploadedFile } from '../components/file-uploader.ts';
-import type { StoredComponent } from '../components/content.ts';
-import type { ResponseAnswer } from '../responses/model.ts';
+import { UploadedFile } from '../components/answers.ts';
+import { moduleOf } from '../components/catalogue.ts';
 import { checkFile } from './file-types.ts';
 import type { FileStorage } from './storage.ts';
+import type { FieldError } from '../errors.ts';
+import type { StoredComponent, ResponseAnswer } from '../db/json-columns.ts';
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -54,9 +54,12 @@ function cleanName(name: string): string {
   return base.slice(0, MAX_NAME - extension.length) + extension;
 }
 
+/** How a component takes uploads (its module's `uploads`), or undefined when it takes none. */
+export const uploadRulesOf = (component: StoredComponent) => moduleOf(component.type)?.uploads;
+
 /**
- * Checks and stores `files` for a FileUploader: every file is checked before any is stored, and a
- * storage failure removes what this call stored. Problems carry the file's index as their path.
+ * Checks and stores `files` for a component that takes uploads: every file is checked before any is
+ * stored, and a storage failure removes what this call stored. Problems carry the file's index as their path.
  */
 export async function storeUploads(
   db: Db,
@@ -65,7 +68,7 @@ export async function storeUploads(
   files: readonly IncomingFile[],
   limits: { maxBodyBytes: number },
 ): Promise<{ ok: true; files: UploadedFile[] } | { ok: false; errors: FieldError[] }> {
-  const rules = fileUploaderRules(target.component.content, limits.maxBodyBytes);
+  const rules = uploadRulesOf(target.component)!.limits(target.component, limits.maxBodyBytes);
   const errors: FieldError[] = [];
   if (files.length === 0) errors.push({ message: 'Choose a file to upload', path: [] });
   if (files.length > rules.maxFiles) errors.push({ message: rules.maxFiles === 1 ? 'Upload one file' : `Upload at most ${rules.maxFiles} files`, path: [] });
@@ -108,7 +111,7 @@ export async function storeUploads(
 }
 
 /**
- * Replaces upload ids in FileUploader answers with the files they name, when they are uploads of
+ * Replaces upload ids in the answers of components that take uploads with the files they name, when they are uploads of
  * that component of this form not attached to another response. Other values stay as they are (the
  * component's answer rules then report them).
  */
@@ -118,7 +121,7 @@ export async function resolveUploadAnswers(
   raw: Record<string, unknown>,
   responseId: string | undefined,
 ): Promise<void> {
-  const uploaders = new Map(form.steps.flatMap((step) => step.components.filter((c) => c.type === 'FileUploader').map((c) => [c.id, c] as const)));
+  const uploaders = new Map(form.steps.flatMap((step) => step.components.filter((c) => uploadRulesOf(c)).map((c) => [c.id, c] as const)));
   const wanted = new Map<string, string>(); // upload id → component id
   for (const [questionId, value] of Object.entries(raw)) {
     if (!uploaders.has(questionId)) continue;
@@ -141,24 +144,19 @@ export async function resolveUploadAnswers(
   }
 }
 
-/** The upload ids a response's FileUploader answers use. */
-export function uploadIdsOf(data: readonly ResponseAnswer[]): string[] {
-  const ids: string[] = [];
-  for (const { response } of data) {
-    if (response.type !== 'FileUploader' || !Array.isArray(response.files)) continue;
-    for (const file of response.files) if (typeof file === 'object' && file !== null && typeof (file as { id?: unknown }).id === 'string') ids.push((file as { id: string }).id);
-  }
-  return ids;
+/** The upload ids a response's answers use. */
+function uploadIdsOf(data: readonly ResponseAnswer[]): string[] {
+  return data.flatMap(({ response }) => moduleOf(response.type)?.uploads?.uploadIds(response) ?? []);
 }
 
-/** Whether a form has a FileUploader: only then can an upload belong to one of its responses. */
+/** Whether a form has a component that takes uploads: only then can an upload belong to one of its responses. */
 const takesFiles = (form: { steps: readonly { components: readonly StoredComponent[] }[] }) =>
-  form.steps.some((step) => step.components.some((component) => component.type === 'FileUploader'));
+  form.steps.some((step) => step.components.some((component) => uploadRulesOf(component) !== undefined));
 
 /**
  * Attaches the uploads a response answers with, and detaches those it no longer does (swept later).
- * No statement at all when none can be attached or detached: the form has no FileUploader (uploads are
- * made for a FileUploader of the form), or the response was created by this submission and answers no file.
+ * No statement at all when none can be attached or detached: the form has no component that takes uploads
+ * (uploads are made for one of the form's), or the response was created by this submission and answers no file.
  */
 export async function syncResponseUploads(
   db: Db,

@@ -13,7 +13,6 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { AdminCredential, type StartedSecrets } from '../../src/auth/admin-token.ts';
-import { deriveSecret } from '../../src/auth/auth.service.ts';
 import { prepareDatabase } from '../../src/bootstrap.ts';
 import { createApp } from '../../src/app.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/client.ts';
@@ -22,6 +21,7 @@ import { checkedApp, createTenant, jsonRequest, setupIsolatedTestApp, testConfig
 import { makeForm } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
 import { tablesHolding } from '../support/db-scan.ts';
+import { deriveSecret } from '../../src/auth/secrets.ts';
 
 const onPostgres = Boolean(inject('testDatabaseUrl'));
 const silent = pino({ level: 'silent' });

@@ -19,11 +19,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { STORED_COMPONENT_TYPES, isAnswerable } from '../../src/components/catalogue.ts';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import { DEFAULT_THEME, themeSchema, type Theme } from '../../src/forms/theme.ts';
+import { DEFAULT_THEME, themeSchema } from '../../src/forms/theme.ts';
 import { toResponseObject } from '../../src/responses/model.ts';
 import { createTenant, setupTestApp, testConfig } from '../support/helpers.ts';
 import { answerIn, responsesOf, makeForm, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
+import type { Theme } from '../../src/db/json-columns.ts';
 
 const SHOTS = '/tmp/a11y-shots/';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];

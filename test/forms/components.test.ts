@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateFormInputSchema, IDENTITY_FIELD_KEYS, importStepsSchema, toFieldErrors } from '../../src/forms/components.ts';
+import { generateFormInputSchema, importStepsSchema } from '../../src/forms/components.ts';
+import { toFieldErrors } from '../../src/errors.ts';
+import { IDENTITY_FIELD_KEYS } from '../../src/components/identity-info.ts';
 
 const step = (components: unknown[], name = 'Step') => ({ name, components });
 const body = (steps: unknown[]) => ({ sourceFormId: 'f1', name: 'Form', steps });

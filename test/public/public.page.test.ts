@@ -4,13 +4,13 @@
  */
 import { parseSigned, serializeSigned } from 'hono/utils/cookie';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deriveSecret } from '../../src/auth/auth.service.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/client.ts';
 import { deleteForm, importForm, type Form } from '../../src/forms/forms.service.ts';
 import { verifyPassword } from '../../src/responses/shapes.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupTestApp, type TestTenant } from '../support/helpers.ts';
 import { answerIn, componentAt, field, leadById, leadOf, makeForm, onlyResponse, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
+import { deriveSecret } from '../../src/auth/secrets.ts';
 
 let db: Database;
 let app: App;

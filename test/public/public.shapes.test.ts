@@ -4,8 +4,9 @@
  * are exactly what a generated form stores.
  */
 import { describe, expect, it } from 'vitest';
-import { generateFormInputSchema, type StoredComponent } from '../../src/forms/components.ts';
+import { generateFormInputSchema } from '../../src/forms/components.ts';
 import { buildResponse, isAnswerable, isEmail, isPersonalEmail, verifyPassword } from '../../src/responses/shapes.ts';
+import type { StoredComponent } from '../../src/db/json-columns.ts';
 
 function component(type: string, content: Record<string, unknown> = {}): StoredComponent {
   const parsed = generateFormInputSchema.parse({

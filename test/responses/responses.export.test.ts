@@ -1,13 +1,13 @@
 /** GET /api/v1/responses/export: CSV and NDJSON, the listing's filters, streamed, formula cells neutralised. */
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResponseAnswer } from '../../src/responses/model.ts';
 import { responseRow, type ExportedResponse } from '../../src/responses/export.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline } from '../support/factories.ts';
 import { componentAt, makeForm } from '../support/public-helpers.ts';
 import { deleteForm, type Form } from '../../src/forms/forms.service.ts';
 import { readToEnd } from '../support/streams.ts';
+import type { ResponseAnswer } from '../../src/db/json-columns.ts';
 
 let ctx: TestContext;
 let a: TestTenant;

@@ -285,7 +285,7 @@ describe('GET /api/v1/responses (the whole environment)', () => {
 
   it('writes each page as the GraphQL listing writes its nodes, and streams exactly the bytes of the paged listing', async () => {
     // REST writes the service's rows itself (responseJson), the stream in batches of LISTING_BATCH_SIZE
-    // after its first page (rest/stream.ts); both must be the operation's response object byte for byte.
+    // after its first page (responses/stream.ts); both must be the operation's response object byte for byte.
     const tenant = await createTenant(ctx.db);
     const [f1, f2] = [await createForm(ctx.db, tenant.environmentId), await createForm(ctx.db, tenant.environmentId)];
     const lead = await createLead(ctx.db, tenant.environmentId);

@@ -9,7 +9,7 @@ import { leads, responses } from '../../src/db/schema.ts';
 import { importForm } from '../../src/forms/forms.service.ts';
 import { readTemplateExample } from '../../src/bootstrap.ts';
 import { createId } from '../../src/ids.ts';
-import type { ResponseAnswer, ResponseMeta } from '../../src/responses/model.ts';
+import type { ResponseAnswer, ResponseMeta } from '../../src/db/json-columns.ts';
 
 /** A live form in `environmentId` (the example template's steps). */
 export async function createForm(db: Db, environmentId: string, name = 'Form') {

@@ -11,9 +11,9 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database, type DatabaseHandle, type OpenOptions } from '../../src/db/client.ts';
 import { createEnvironment } from '../../src/environments/environments.service.ts';
 import { importForm } from '../../src/forms/forms.service.ts';
-import type { Theme } from '../../src/forms/theme.ts';
 import { createId } from '../../src/ids.ts';
 import { onFileEnd } from './cleanup.ts';
+import type { Theme } from '../../src/db/json-columns.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

@@ -2,12 +2,13 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
 import { leadFormStats, leads, responses } from '../../src/db/schema.ts';
-import { generateFormInputSchema, type StoredComponent } from '../../src/forms/components.ts';
+import { generateFormInputSchema } from '../../src/forms/components.ts';
 import { generateForm, type Form } from '../../src/forms/forms.service.ts';
 import { toResponseObject } from '../../src/responses/model.ts';
 import { PasswordHasher } from '../../src/responses/password-hashing.ts';
 import type { AnswerLimits } from '../../src/responses/submissions.service.ts';
 import { testConfig, type TestContext, type TestTenant } from './helpers.ts';
+import type { StoredComponent } from '../../src/db/json-columns.ts';
 
 export type App = TestContext['app'];
 

@@ -12,12 +12,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import S3rver from '@20minutes/s3rver';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import { s3Storage, type S3Settings } from '../../src/uploads/storage.ts';
+import { s3Storage } from '../../src/uploads/storage.ts';
 import { removeFilesOf } from '../../src/uploads/uploads.service.ts';
 import { appWith, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from '../support/helpers.ts';
 import { componentAt, makeForm, type App } from '../support/public-helpers.ts';
 import { PDF } from '../support/file-fixtures.ts';
 import { onFileEnd } from '../support/cleanup.ts';
+import type { S3Settings } from '../../src/config.ts';
 
 let db: Database;
 let app: App;

@@ -15,11 +15,11 @@ import type { Form } from '../../src/forms/forms.service.ts';
 import { signedFileUrl } from '../../src/uploads/file-urls.ts';
 import { folderStorage } from '../../src/uploads/storage.ts';
 import { sweepUnattachedUploads, UNATTACHED_TTL_MS } from '../../src/uploads/uploads.service.ts';
-import { deriveSecret } from '../../src/auth/auth.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, openTestDatabase, testConfig, type TestTenant } from '../support/helpers.ts';
 import { answerIn, componentAt, field, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
 import { PDF, PNG } from '../support/file-fixtures.ts';
 import { onFileEnd } from '../support/cleanup.ts';
+import { deriveSecret } from '../../src/auth/secrets.ts';
 
 
 let db: Database;

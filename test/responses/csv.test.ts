@@ -1,15 +1,14 @@
-/** src/rest/csv.ts and ChunkWriter.jsonbCsvField: the exports' CSV, held to csv-stringify's output. */
+/** src/responses/csv.ts and ChunkWriter.jsonbCsvField: the exports' CSV, held to csv-stringify's output. */
 import { fc, test } from '@fast-check/vitest';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { csvField, csvRecord } from '../../src/rest/csv.ts';
-import { ChunkWriter } from '../../src/rest/stream.ts';
-import { neutralizeCell } from '../../src/responses/export.ts';
+import { csvField, csvRecord, neutralizeCell } from '../../src/responses/csv.ts';
+import { ChunkWriter } from '../../src/responses/stream.ts';
 import { openTestDatabase } from '../support/helpers.ts';
 
-/** The oracle: what the exports wrote through csv-stringify before rest/csv.ts. */
+/** The oracle: what the exports wrote through csv-stringify before responses/csv.ts. */
 const stringified = (records: string[][]) => stringify(records, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 
 /** Text rich in what CSV must quote, beside any other character. */

@@ -20,45 +20,29 @@
  * one batch, never the export.
  */
 import type { Db } from '../db/client.ts';
-import type { EnvironmentResponsesPageQuery, ResponseFilter as OperationFilter } from '../graphql/generated/graphql.ts';
 import { COMMA, jsonOfJsonbText, MINUS, QUOTE, reparsedJsonbText, writeCompactJsonbText } from '../db/jsonb-text.ts';
-import { neutralizeCell } from '../responses/export.ts';
-import { csvField } from './csv.ts';
-import { metaJsonOfText, responseStatus } from '../responses/model.ts';
+import { csvField, neutralizeCell } from './csv.ts';
+import { metaJsonOfText, responseStatus } from './model.ts';
 import { decodeCursor, type KeysetPosition } from '../keyset.ts';
 import {
   LISTING_BATCH_SIZE,
   readListingBatch,
   type ListResponsesInput,
-  type ResponseFilter,
   type StreamedResponse,
-} from '../responses/responses.service.ts';
+} from './responses.service.ts';
 
-/** A response as the REST API writes it (a node of the REST operations). */
-export type RestResponse = EnvironmentResponsesPageQuery['environmentResponses']['edges'][number]['node'];
-
-/** The cursor of the page after this one, or null on the last page (a listing's `nextCursor`). */
-export const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
-
-/** The first page of a stream: the operation's answer (exports) or the service's rows (the listing). */
-export interface FirstPage {
-  nodes: readonly StreamItem[];
+/**
+ * The first page of a stream: the operation's response objects (exports), written as they are, or the
+ * service's rows (the listing).
+ */
+export interface FirstPage<T extends object> {
+  nodes: readonly StreamItem<T>[];
   /** Where the next page starts; null when this page is the last. */
   nextCursor: string | null;
 }
 
 /** What the batches after the first page read: the environment (and form) and filters of the operation. */
 export type Listing = Omit<ListResponsesInput, 'after' | 'limit'>;
-
-/** The operation's filter as the service takes it (what the GraphQL listing makes of it). */
-export function listingFilterOf(filter: OperationFilter): ResponseFilter {
-  return {
-    includePartials: filter.returnPartials ?? false,
-    since: filter.since ? new Date(filter.since) : undefined,
-    until: filter.until ? new Date(filter.until) : undefined,
-    dateField: filter.dateField === 'UPDATED_AT' ? 'updatedAt' : 'createdAt',
-  };
-}
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -158,22 +142,34 @@ export function writeResponseJson(out: ChunkWriter, row: StreamedResponse, now: 
 }
 
 /** A response of a stream: an object of the operation's first page, or a row of a later batch (jsonb text). */
-export type StreamItem = RestResponse | StreamedResponse;
+export type StreamItem<T extends object> = T | StreamedResponse;
 
-export const isRow = (item: StreamItem): item is StreamedResponse => 'position' in item;
+export const isRow = <T extends object>(item: StreamItem<T>): item is StreamedResponse => 'position' in item;
 
 /** A stream's response as its JSON text. */
-export function writeItemJson(out: ChunkWriter, item: StreamItem, now: Date, dropOffMs: number): void {
+export function writeItemJson<T extends object>(out: ChunkWriter, item: StreamItem<T>, now: Date, dropOffMs: number): void {
   if (isRow(item)) writeResponseJson(out, item, now, dropOffMs);
   else out.text(JSON.stringify(item));
 }
 
 /** How a body is written: `head`, each response, then `tail`. */
-export interface BodyFormat {
+export interface BodyFormat<T extends object> {
   head: string;
   /** Writes one response; `first` when none came before it. */
-  row(out: ChunkWriter, item: StreamItem, first: boolean, now: Date): void;
+  row(out: ChunkWriter, item: StreamItem<T>, first: boolean, now: Date): void;
   tail: string;
+}
+
+/** `{"data":[…]}`, the body of `GET /api/v1/responses`. */
+export function jsonListingFormat<T extends object>(dropOffMs: number): BodyFormat<T> {
+  return {
+    head: '{"data":[',
+    row: (out, item, first, now) => {
+      if (!first) out.text(',');
+      writeItemJson(out, item, now, dropOffMs);
+    },
+    tail: ']}',
+  };
 }
 
 /**
@@ -189,7 +185,13 @@ const QUEUED_BYTES = 256 * 1024;
  * while the client takes what was queued before. A failure after the headers are sent is passed to
  * `onError` and cuts the stream (the client sees an incomplete body, never the tail).
  */
-export function streamBody(db: Db, first: FirstPage, rest: Listing, format: BodyFormat, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export function streamBody<T extends object>(
+  db: Db,
+  first: FirstPage<T>,
+  rest: Listing,
+  format: BodyFormat<T>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const out = new ChunkWriter();
   let after: KeysetPosition | null | undefined; // undefined until the first page is written
   let written = 0;
@@ -202,7 +204,7 @@ export function streamBody(db: Db, first: FirstPage, rest: Listing, format: Body
       async pull(controller) {
         try {
           const now = new Date();
-          const write = (item: StreamItem) => {
+          const write = (item: StreamItem<T>) => {
             format.row(out, item, written === 0, now);
             written++;
             if (out.length >= CHUNK_TARGET) take(controller);

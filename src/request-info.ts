@@ -2,8 +2,8 @@
 import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import type { Config } from '../config.ts';
-import { parseIp, unmapIp } from '../ip.ts';
+import type { Config } from './config.ts';
+import { parseIp, unmapIp } from './ip.ts';
 
 /** An IP address as received; an IPv4-mapped IPv6 address (in any spelling) as the IPv4 address it maps. */
 function normaliseIp(value: string | undefined): string {

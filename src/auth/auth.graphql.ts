@@ -1,0 +1,44 @@
+/** `viewer`: who is calling (the admin token, or an API key and its environment), where exploring the graph starts. */
+import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
+import { builder } from '../graphql/builder.ts';
+import { readScope, type Principal } from './auth.service.ts';
+
+type ViewerShape = Exclude<Principal, { kind: 'anonymous' }>;
+
+const ViewerKindEnum = builder.enumType('ViewerKind', {
+  description: 'How the caller authenticated.',
+  values: {
+    ADMIN: { value: 'admin', description: 'The admin token: every environment.' },
+    API_KEY: { value: 'apiKey', description: "An environment's API key: that environment only." },
+  } as const,
+});
+
+const ViewerRef = builder.objectRef<ViewerShape>('Viewer').implement({
+  description: 'The caller: where exploring the graph starts.',
+  fields: (t) => ({
+    kind: t.field({ type: ViewerKindEnum, resolve: (viewer) => viewer.kind }),
+    environment: t.field({
+      type: EnvironmentRef,
+      nullable: true,
+      description: "The API key's environment; null for the admin token (use `environment(id:)`).",
+      resolve: (viewer) => (viewer.kind === 'apiKey' ? viewer.environmentId : null),
+    }),
+    apiKey: t.field({
+      type: ApiKeyRef,
+      nullable: true,
+      description: "The key's public metadata; null for the admin token.",
+      resolve: (viewer) => (viewer.kind === 'apiKey' ? viewer.keyId : null),
+    }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    description: 'Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials.',
+    resolve: (_, __, { principal }) => {
+      readScope(principal);
+      return principal as ViewerShape;
+    },
+  }),
+);

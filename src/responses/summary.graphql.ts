@@ -1,0 +1,141 @@
+/**
+ * A form's `summary`: counts over its responses (status, steps reached, answers per question and option),
+ * computed by the database (summary.service.ts). Request-scoped DataLoaders answer every form at one
+ * place in a query with one statement per part.
+ */
+import DataLoader from 'dataloader';
+import type { Db } from '../db/client.ts';
+import { FormRef } from '../forms/forms.graphql.ts';
+import type { Form } from '../forms/forms.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
+import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
+import { ResponseDateFieldEnum } from './responses.graphql.ts';
+import { dateRangeProblems } from './responses.service.ts';
+import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from './summary.service.ts';
+
+/**
+ * A summary aggregates every response of its form (through the form's index, one statement for all
+ * forms at a path): priced like two response rows, so 100 forms with their summaries and last 3
+ * responses fit the default cost limit, and a 100-form page asking for two summaries each does not.
+ */
+const SUMMARY_COST = 2 * ROW_COST;
+
+const SummaryFilterInput = builder.inputType('SummaryFilter', {
+  description: 'Which responses a summary counts (all of them by default, finished or not).',
+  fields: (t) => ({
+    since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
+    until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
+    dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
+  }),
+});
+
+interface SummaryShape {
+  form: Form;
+  filter: SummaryFilter;
+}
+
+/**
+ * Request-scoped DataLoaders: one per part and filter, so every form at one place in the query is
+ * summarised by one statement per part. Kept per GraphQL context (one per request).
+ */
+const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown, string>>>();
+function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
+  let loaders = summaryLoaders.get(ctx);
+  if (!loaders) summaryLoaders.set(ctx, (loaders = new Map()));
+  const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}`;
+  let loader = loaders.get(key);
+  // Summaries tolerate a little lag: a read replica's when there is a fresh one.
+  const read = (forms: readonly Form[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
+  if (!loader) loaders.set(key, (loader = new DataLoader<Form, unknown, string>(read, { cacheKeyFn: (form) => form.id })));
+  return loader as DataLoader<Form, V, string>;
+}
+
+const countsOf = (s: SummaryShape, ctx: GraphQLContext) =>
+  summaryLoader(ctx, 'counts', s.filter, (db, forms) => summaryCounts(db, forms.map((f) => f.id), s.filter, ctx.dropOffMs)).load(s.form);
+
+const StepReachRef = builder.objectRef<{ stepId: string; index: number; name: string; reached: number }>('StepReach').implement({
+  description: 'How many responses reached a step: answered a question on it or on a later step, or finished the form.',
+  fields: (t) => ({
+    stepId: t.exposeID('stepId'),
+    index: t.exposeInt('index', { description: 'Position of the step, from 0.' }),
+    name: t.exposeString('name'),
+    reached: t.exposeInt('reached'),
+  }),
+});
+
+const OptionCountRef = builder.objectRef<{ option: string; count: number }>('OptionCount').implement({
+  description: 'How often one option was chosen.',
+  fields: (t) => ({
+    option: t.exposeString('option', { description: 'The option (a Disclaimer has "checked" and "unchecked").' }),
+    count: t.exposeInt('count'),
+  }),
+});
+
+const QuestionSummaryRef = builder
+  .objectRef<{ questionId: string; stepId: string; type: string; headline: string | null; answers: number; options: { option: string; count: number }[] | null }>(
+    'QuestionSummary',
+  )
+  .implement({
+    description: 'Answers to one question of the form.',
+    fields: (t) => ({
+      questionId: t.exposeID('questionId'),
+      stepId: t.exposeID('stepId'),
+      type: t.exposeString('type', { description: 'The component type.' }),
+      headline: t.exposeString('headline', { nullable: true, description: 'The question text, if it has one.' }),
+      answers: t.exposeInt('answers', { description: 'Responses that answered it.' }),
+      options: t.field({
+        type: [OptionCountRef],
+        nullable: true,
+        description:
+          'Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form\'s order (options since removed from the form last); null for other types.',
+        resolve: (q) => q.options,
+      }),
+    }),
+  });
+
+const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
+  description:
+    "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3).",
+  fields: (t) => ({
+    total: t.int({ description: 'Responses started.', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).total }),
+    finished: t.int({ description: 'Completed responses (status 4).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).finished }),
+    partial: t.int({ description: 'Unfinished responses: in progress plus dropped off.', resolve: async (s, _, ctx) => { const c = await countsOf(s, ctx); return c.inProgress + c.droppedOff; } }),
+    inProgress: t.int({ description: 'Unfinished and touched within the drop-off time (status 2).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).inProgress }),
+    droppedOff: t.int({ description: 'Unfinished and untouched for the drop-off time (status 3).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).droppedOff }),
+    completionRate: t.float({
+      description: 'finished / total, from 0 to 1; 0 when there are no responses.',
+      resolve: async (s, _, ctx) => {
+        const c = await countsOf(s, ctx);
+        return c.total === 0 ? 0 : c.finished / c.total;
+      },
+    }),
+    steps: t.field({
+      type: [StepReachRef],
+      description: 'Per step, in order, how many responses reached it: where respondents drop off.',
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, (db, forms) => summarySteps(db, forms, s.filter)).load(s.form),
+    }),
+    questions: t.field({
+      type: [QuestionSummaryRef],
+      description: 'Per answerable question, in form order: its answer count and, for choice types, the count per option.',
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (db, forms) => summaryQuestions(db, forms, s.filter)).load(s.form),
+    }),
+  }),
+});
+
+builder.objectFields(FormRef, (t) => ({
+  summary: t.field({
+    type: FormSummaryRef,
+    description: "A summary of the form's responses (finished and unfinished), computed by the database.",
+    args: {
+      filter: t.arg({ type: SummaryFilterInput }),
+    },
+    complexity: SUMMARY_COST,
+    resolve: (form, args) => {
+      const filter = args.filter ?? {};
+      const errors = dateRangeProblems(filter, (bound) => ['filter', bound]);
+      if (errors.length > 0) throw invalidArguments(errors);
+      return { form, filter: { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt' } };
+    },
+  }),
+}));

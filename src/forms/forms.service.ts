@@ -11,6 +11,7 @@ import { createId } from '../ids.ts';
 import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
 import { inheritTheme, type Theme } from './theme.ts';
+import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -31,6 +32,8 @@ export interface ImportFormInput {
   theme: Theme;
   steps: StepDraft[];
   status?: FormStatus | undefined;
+  /** Canonical (src/i18n/locales.ts); default English. */
+  locale?: string | null | undefined;
 }
 
 /** Stores a form as given (how template forms get into an environment). */
@@ -44,6 +47,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
       status: input.status ?? 'published',
       theme: input.theme,
       steps: withIds(input.steps),
+      locale: input.locale ?? DEFAULT_LOCALE,
     })
     .returning();
   return row!;
@@ -91,6 +95,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         theme: inheritTheme(source.theme, usedTypes),
         steps,
         sourceFormId: source.id,
+        locale: input.locale ?? DEFAULT_LOCALE,
       })
       .returning();
     const form = row!;

@@ -1,7 +1,7 @@
 /**
  * v1 REST of an environment's settings, adapters of EnvironmentSettings / UpdateEnvironmentSettings
  * (schema/operations/privacy.graphql):
- *   GET   /api/v1/environments/{environmentId}/settings   privacy settings and the environment's captcha keys
+ *   GET   /api/v1/environments/{environmentId}/settings   privacy settings, the environment's captcha keys, embedOrigins
  *   PATCH /api/v1/environments/{environmentId}/settings   change any of them (fields left out stay)
  * Environment API keys only, in their own environment (the admin token uses GraphQL or the CLI). A
  * captcha secret key is write-only: the answer says whether one is set, never what it is.
@@ -29,6 +29,12 @@ export const settingsBodySchema = z.strictObject({
     .optional(),
   turnstile: captchaKeysInputSchema.optional(),
   recaptcha: captchaKeysInputSchema.optional(),
+  // Each entry is checked by the service (updateEnvironmentSettings), with its path.
+  embedOrigins: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .meta({ description: 'Origins that may embed the environment\'s forms (e.g. https://www.example.com), ["*"] for any site, [] for none; null: the server\'s FRAME_ANCESTORS applies.', examples: [['https://www.example.com']] }),
 });
 
 const restSettings = (settings: EnvironmentSettingsFieldsFragment) => ({ ...settings, ipStorage: settings.ipStorage.toLowerCase() });

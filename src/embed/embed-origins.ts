@@ -8,6 +8,7 @@
  * - `["*"]`: any site.
  */
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { environments } from '../db/schema.ts';
@@ -55,6 +56,11 @@ export function parseEmbedOrigins(value: unknown): { origins: string[]; errors: 
   });
   return { origins: errors.length > 0 ? [] : origins, errors };
 }
+
+/** `embedOrigins` in a request body (REST): a list of strings, each checked by parseEmbedOrigins with its path. */
+export const embedOriginsSchema = z.array(z.string()).superRefine((value, ctx) => {
+  for (const error of parseEmbedOrigins(value).errors) ctx.addIssue({ code: 'custom', message: error.message, path: error.path.slice(1) });
+});
 
 /** The CSP `frame-ancestors` sources of an environment's pages. */
 export function frameAncestorsFor(embedOrigins: readonly string[] | null | undefined, fallback: string): string {

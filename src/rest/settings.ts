@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { captchaKeysInputSchema } from '../environments/captcha-keys.service.ts';
+import { embedOriginsSchema } from '../embed/embed-origins.ts';
 import { invalidInput } from '../errors.ts';
 import { EnvironmentSettingsDocument, UpdateEnvironmentSettingsDocument, type EnvironmentSettingsFieldsFragment, type IpStorage } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
@@ -29,9 +30,7 @@ export const settingsBodySchema = z.strictObject({
     .optional(),
   turnstile: captchaKeysInputSchema.optional(),
   recaptcha: captchaKeysInputSchema.optional(),
-  // Each entry is checked by the service (updateEnvironmentSettings), with its path.
-  embedOrigins: z
-    .array(z.string())
+  embedOrigins: embedOriginsSchema
     .nullable()
     .optional()
     .meta({ description: 'Origins that may embed the environment\'s forms (e.g. https://www.example.com), ["*"] for any site, [] for none; null: the server\'s FRAME_ANCESTORS applies.', examples: [['https://www.example.com']] }),

@@ -241,7 +241,7 @@ export type DisclaimerAnswer = {
   type: Scalars['String']['output'];
 };
 
-/** A select box. */
+/** A select box; check boxes when isMulti. */
 export type Dropdown = {
   __typename?: 'Dropdown';
   /** The stored content, aliases normalised. */

@@ -98,7 +98,7 @@ describe('embedOrigins', () => {
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ embedOrigins: [HOST, 'http://localhost:8080'] });
 
-    const bad = await setOrigins(['https://a.example/path', 'ftp://a.example', 'https://a.example?x=1', 'https://user@a.example', 'https://*.a.example', 'a.example', 'https://a.example#top', '*']);
+    const bad = await setOrigins(['https://a.example/path', 'ftp://a.example', 'https://a.example?x=1', 'https://user@a.example', 'https://*.a.example', 'a.example', "https://a.example;script-src 'unsafe-inline'", '*']);
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as { message: string; errors: { message: string; path: unknown[] }[] };
     expect(body.message).toBe('Invalid request body');
@@ -120,6 +120,10 @@ describe('embedOrigins', () => {
     expect(notStrings.status).toBe(400);
     expect(((await notStrings.json()) as { errors: { path: unknown[] }[] }).errors.map((error) => error.path)).toEqual([['embedOrigins', 1]]);
     expect((await setOrigins('https://a.example')).status).toBe(400);
+    // Characters URL parsing lets through in a host but a CSP header must never carry.
+    for (const origin of ['https://a.example;b', "https://a'b.example", 'https://a,b.example', 'https://a_b.example', 'https://[::1]:8080', 'https://a.example#top']) {
+      expect((await setOrigins([origin])).status, origin).toBe(400);
+    }
 
     expect(await (await setOrigins(['*'])).json()).toMatchObject({ embedOrigins: ['*'] });
     expect(await (await setOrigins(null)).json()).toMatchObject({ embedOrigins: null });

@@ -33,8 +33,12 @@ export function canonicalOrigin(value: string): string | undefined {
     return undefined;
   }
   if (url.origin === 'null' || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return undefined;
-  return url.origin;
+  // What a CSP host-source can say (letters, digits, hyphens; dot-separated; an IDN as its punycode),
+  // which also keeps `;`, quotes and commas, which URL parsing lets through, out of the header.
+  return CSP_ORIGIN.test(url.origin) ? url.origin : undefined;
 }
+
+const CSP_ORIGIN = /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
 
 /** `embedOrigins` as given to the settings: each an origin (stored canonical, without duplicates), or `["*"]` alone. */
 export function parseEmbedOrigins(value: unknown): { origins: string[]; errors: FieldError[] } {

@@ -42,6 +42,9 @@ import { localizeMessage, pageWords } from '../i18n/locales.ts';
 import { embedRequestOf, embedStartQuery } from './embed-query.ts';
 import { cookieSession, tokenSession, type PageSession } from './page-session.ts';
 
+/** Requests whose frame-ancestors are already their form's (page.ts's framedBy). */
+const framed = new WeakSet<PublicContext>();
+
 export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   const { db, config } = deps;
   const limits = deps.answerLimits;
@@ -64,11 +67,19 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   async function pageOf(c: PublicContext): Promise<{ form: Form; session: PageSession } | { response: Response }> {
     const form = await liveForm(db, c.req.param('formId')!);
     if (!form) return { response: await notFoundPage(c) };
-    c.set('frameAncestors', frameAncestorsFor(await embedOriginsOf(db, form.environmentId), config.frameAncestors));
     const embed = embedRequestOf(c);
+    // A GET answers with a page; a step's post mostly with a redirect, so it looks who may frame it up only for a page.
+    if (c.req.method === 'GET' || (embed && 'problem' in embed) || form.status === 'closed') await framedBy(c, form);
     if (embed && 'problem' in embed) return { response: await sendMessagePage(c, 400, 'Invalid address', embed.problem) };
     if (form.status === 'closed') return { response: await closedFormPage(c, form, config.fontsCssUrl) };
     return { form, session: embed ? tokenSession(deps, form, embed) : cookieSession(c, deps, form) };
+  }
+
+  /** Before a page of `form` is sent: who may frame it, its environment's embedOrigins (else FRAME_ANCESTORS); looked up once a request. */
+  async function framedBy(c: PublicContext, form: Form): Promise<void> {
+    if (framed.has(c)) return;
+    framed.add(c);
+    c.set('frameAncestors', frameAncestorsFor(await embedOriginsOf(db, form.environmentId), config.frameAncestors));
   }
 
   async function showStep(
@@ -79,6 +90,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     view: { values: Map<string, unknown>; errors?: FieldMessages; notices?: StepPageInput['notices']; data: ResponseRow['data'] },
     status = 200,
   ): Promise<Response> {
+    await framedBy(c, form);
     const nonce = newNonce();
     // Validation messages are written in English; the page shows them in the form's language.
     const errors: FieldMessages = new Map([...(view.errors ?? [])].map(([key, messages]) => [key, messages.map((message) => localizeMessage(form.locale, message))]));
@@ -147,6 +159,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (session.refused) {
       const words = pageWords(form.locale);
       const link = { href: `/s/${form.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
+      await framedBy(c, form);
       return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: form.locale, formId: form.id });
     }
     const stepIndex = parseStep(c.req.query('step'), form);
@@ -155,10 +168,12 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const uploaders = step.components.filter((component) => moduleOf(component.type)?.multipart === true);
     const read = await readFormBody(c, new Set(uploaders.map((component) => fieldName(component))));
     if (!read.ok && read.status === 415) {
+      await framedBy(c, form);
       return sendMessagePage(c, 415, 'Unsupported form data', 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).');
     }
     let fieldProblems = read.ok ? [] : read.problems;
     if (!read.ok && (fieldProblems.length === 0 || !fieldProblems.every((p) => componentOfField(step, p.name)))) {
+      await framedBy(c, form);
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = session.lead();

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalLocale, localizeMessage, pageWords, SUPPORTED_LANGUAGES } from '../src/i18n/locales.ts';
-import { createTenant, graphql, jsonRequest, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
+import { ADMIN_TOKEN, createTenant, graphql, jsonRequest, setupTestApp, validBody, type TestContext, type TestTenant } from './helpers.ts';
 import { componentAt, field, Visitor, type App } from './public-helpers.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { findFormById } from '../src/forms/forms.service.ts';
@@ -61,6 +61,18 @@ describe('locale at generate', () => {
     }
     const unsupported = (await (await generate('it')).json()) as { errors: { message: string }[] };
     expect(unsupported.errors[0]!.message).toMatch(/^locale must be a BCP 47 language tag in one of the supported languages: en, de, fr, es/);
+  });
+
+  it('is part of the public definition, and of importForm (default en)', async () => {
+    const form = await generated('fr');
+    expect(await (await app.request(`/s/${form.id}/definition`)).json()).toMatchObject({ id: form.id, locale: 'fr' });
+    const mutation = 'mutation($input: ImportFormInput!) { importForm(input: $input) { locale } }';
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const input = { environmentId: tenant.environmentId, name: 'Template', steps: [{ name: 'A', components: [{ type: 'ShortInput', content: {} }] }] };
+    expect((await graphql(app, mutation, { input: { ...input, locale: 'es-ES' } }, admin)).body).toEqual({ data: { importForm: { locale: 'es-ES' } } });
+    expect((await graphql(app, mutation, { input }, admin)).body).toEqual({ data: { importForm: { locale: 'en' } } });
+    const refused = await graphql(app, mutation, { input: { ...input, locale: 'pt' } }, admin);
+    expect(refused.body.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('is an input and a field of GraphQL', async () => {

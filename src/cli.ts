@@ -57,9 +57,12 @@ Commands:
   env settings --env ENV_ID [--ip-storage full|truncated|none] [--retention-days DAYS|none]
                [--turnstile-site-key KEY|none] [--turnstile-secret-key -|none]
                [--recaptcha-site-key KEY|none] [--recaptcha-secret-key -|none]
+               [--embed-origins ORIGINS|*|none|default]
                                                show or change an environment's settings: privacy, and
                                                its own captcha keys (none removes one; a secret key is
-                                               read from stdin with -, never shown afterwards)
+                                               read from stdin with -, never shown afterwards); who may
+                                               embed its forms (comma-separated origins, * for any site,
+                                               none for no other site, default for FRAME_ANCESTORS)
   responses delete RESPONSE_ID                 delete one response for good
   responses delete --env ENV_ID [--form FORM_ID] [--since ISO] [--until ISO] [--date-field createdAt|updatedAt]
                    [--partials-only]           delete every response matching the filter (batched)
@@ -273,6 +276,7 @@ export async function runCli(
       'turnstile-secret-key': { type: 'string' },
       'recaptcha-site-key': { type: 'string' },
       'recaptcha-secret-key': { type: 'string' },
+      'embed-origins': { type: 'string' },
       days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -312,7 +316,7 @@ export async function runCli(
       // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
       const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
       const { importForm } = await call(target, ImportFormDocument, {
-        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status },
+        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status, locale: file.locale as string | undefined },
       });
       const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
       return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };
@@ -348,16 +352,22 @@ export async function runCli(
           ...(secretKey !== undefined ? { secretKey: await secretOption(secretKey, `--${provider}-secret-key`, stdin) } : {}),
         };
       }
+      const embedOrigins = values['embed-origins'];
+      if (embedOrigins !== undefined) {
+        const list = embedOrigins.trim();
+        input.embedOrigins = list === 'default' ? null : list === 'none' ? [] : list.split(',').map((origin) => origin.trim()).filter(Boolean);
+      }
       const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
         environmentId: required(values.env, '--env'),
         input,
       });
-      const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null };
+      const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null, embedOrigins: env.embedOrigins ?? null };
+      const embedding = output.embedOrigins === null ? "embedding per the server's FRAME_ANCESTORS" : output.embedOrigins.length === 0 ? 'embedding by no other site' : `embedding by ${output.embedOrigins.join(', ')}`;
       const keys = (name: string, keys: typeof env.turnstile) =>
         `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
       return {
         output,
-        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}`,
+        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}; ${embedding}`,
       };
     }
     case 'responses delete': {

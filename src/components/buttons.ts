@@ -6,7 +6,8 @@
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { shortText, withDefined } from './content.ts';
-import { str, type Html, type RenderContext } from './markup.ts';
+import { pageHref, str, type Html, type RenderContext } from './markup.ts';
+import { pageWords } from '../i18n/locales.ts';
 import type { ComponentModule } from './module.ts';
 
 /** The type whose style the plain submit button takes: a step with no button component gets one. */
@@ -14,8 +15,9 @@ export const PLAIN_BUTTON_TYPE = 'NextButton';
 
 /** The step's actions: back link (after the first step) and the submit button. */
 export function actions(ctx: RenderContext, nextLabel: string | undefined, backLabel: string | undefined, type = PLAIN_BUTTON_TYPE): Html {
-  const back = ctx.stepIndex > 0 ? html`<a class="fl-back" href="/s/${ctx.form.id}?step=${ctx.stepIndex - 1}">← ${backLabel ?? 'Back'}</a>` : '';
-  return html`<div class="fl-actions">${back}<button type="submit" class="fl-button fl-t-${type}">${nextLabel ?? (ctx.isLast ? 'Submit' : 'Next')}</button></div>`;
+  const words = pageWords(ctx.form.locale);
+  const back = ctx.stepIndex > 0 ? html`<a class="fl-back" href="${pageHref(ctx.form.id, `step=${ctx.stepIndex - 1}`, ctx)}">← ${backLabel ?? words.back}</a>` : '';
+  return html`<div class="fl-actions">${back}<button type="submit" class="fl-button fl-t-${type}">${nextLabel ?? (ctx.isLast ? words.submit : words.next)}</button></div>`;
 }
 
 export const buttons: ComponentModule = {

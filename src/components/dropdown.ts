@@ -1,6 +1,8 @@
 /**
- * Dropdown: a select box (`choices` is an alias of `options`). The answer is a string, or an array of
- * strings when `isMulti`; stored as `selected` in the same form.
+ * Dropdown: a select box (`choices` is an alias of `options`); with `isMulti`, a group of check boxes
+ * (a fieldset whose legend is the question), which every keyboard and screen reader operates without
+ * the "hold Ctrl" of a multiple select. The answer is a string, or an array of strings when `isMulti`;
+ * stored as `selected` in the same form.
  */
 import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
@@ -11,6 +13,7 @@ import { optionList } from './choices.ts';
 import { contentStrings, shortText, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { asStrings, box, describedBy, domId, errorsOf, errorText, label, str } from './markup.ts';
+import { pageWords } from '../i18n/locales.ts';
 import type { ComponentModule } from './module.ts';
 
 const dropdownContent: ContentRules = {
@@ -74,17 +77,31 @@ export const dropdown: ComponentModule = {
     const messages = errorsOf(ctx, component.id);
     const multi = content.isMulti === true;
     const chosen = asStrings(ctx.values.get(component.id));
-    const placeholder = str(content.placeholder) ?? 'Select…';
+    const placeholder = str(content.placeholder) ?? pageWords(ctx.form.locale).select;
+    const question = str(content.question);
+    if (multi) {
+      // The legend names the group (the placeholder when there is no question); each box is labelled by its option.
+      const invalid = messages.length > 0 ? ' aria-invalid="true"' : '';
+      const boxes = dropdownOptions(content).map(
+        (option, index) =>
+          html`<label class="fl-choice" for="${id}-${index}"><input type="checkbox" id="${id}-${index}" name="${fieldName(component)}" value="${option}"${chosen.includes(option) ? ' checked' : ''}${invalid}><span>${option}</span></label>`,
+      );
+      const legendClass = question && content.hideQuestion !== true ? 'fl-label' : 'sr-only';
+      const required = content.required === true ? html`<span aria-hidden="true"> *</span>` : '';
+      return box(
+        component,
+        messages.length > 0,
+        html`<fieldset class="fl-fieldset" id="${id}"${describedBy(id, messages)}><legend class="${legendClass}">${question ?? placeholder}${required}</legend><div class="fl-choices">${boxes}</div></fieldset>${errorText(id, messages)}`,
+      );
+    }
     const options = dropdownOptions(content).map((option) => html`<option value="${option}"${chosen.includes(option) ? ' selected' : ''}>${option}</option>`);
-    const aria = str(content.question) ? '' : html` aria-label="${placeholder}"`;
-    const control = multi
-      ? html`<select id="${id}" name="${fieldName(component)}" class="fl-input" multiple${aria}${describedBy(id, messages)}>${options}</select><p class="fl-note">Hold Ctrl (⌘ on a Mac) to choose several.</p>`
-      : html`<select id="${id}" name="${fieldName(component)}" class="fl-input"${content.required === true ? ' required' : ''}${aria}${describedBy(id, messages)}><option value="">${placeholder}</option>${options}</select>`;
+    const aria = question ? '' : html` aria-label="${placeholder}"`;
+    const control = html`<select id="${id}" name="${fieldName(component)}" class="fl-input"${content.required === true ? ' required' : ''}${aria}${describedBy(id, messages)}><option value="">${placeholder}</option>${options}</select>`;
     return box(component, messages.length > 0, html`${label(component, id, content.hideQuestion === true)}${control}${errorText(id, messages)}`);
   },
   graphql: (kit) => ({
     components: {
-      Dropdown: kit.component('Dropdown', 'A select box.', (t) => ({
+      Dropdown: kit.component('Dropdown', 'A select box; check boxes when isMulti.', (t) => ({
         question: kit.text(t, 'question'),
         options: t.stringList({ resolve: (c) => strings(c.content.options) }),
         placeholder: kit.text(t, 'placeholder'),

@@ -16,6 +16,13 @@ export interface PageChrome {
   nonce: string;
   /** Theme font stylesheet service (config), if fonts may be loaded. */
   fontsCssUrl: string | undefined;
+  /**
+   * Query parameters every link and form post of the page carries, each `&name=value` ('' or left out
+   * outside embed mode): the embed mode and its signed session token (docs/embedding.md).
+   */
+  carry?: string | undefined;
+  /** Embed mode: the page is shown in a frame on another site (docs/embedding.md). */
+  embed?: EmbedChrome | undefined;
 }
 
 /** The form a page shows (a stored form has these and more). */
@@ -24,7 +31,19 @@ export interface PageForm {
   name: string;
   theme: Theme;
   steps: StoredStep[];
+  /** BCP 47 tag of the page's own words (buttons, messages, screens). */
+  locale: string;
 }
+
+export interface EmbedChrome {
+  /** The embedding page's origin (`fl-origin`): the only one the page's messages go to; none: no messages. */
+  hostOrigin: string | undefined;
+  /** `fl-transparent=1`: no page background, the host's shows through. */
+  transparent: boolean;
+}
+
+/** A link to the form's page: `/s/<id>?<query>` plus what the page carries (embed mode). */
+export const pageHref = (formId: string, query: string, chrome: Pick<PageChrome, 'carry'>): string => `/s/${formId}?${query}${chrome.carry ?? ''}`;
 
 export interface StepPageInput extends PageChrome {
   form: PageForm;

@@ -14,6 +14,7 @@ import { contentStrings, text, type Content, type ContentRules } from './content
 import { fieldName } from './fields.ts';
 import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
+import { pageWords } from '../i18n/locales.ts';
 
 /** The value of the "Other" radio/checkbox. */
 export const OTHER_CHOICE = '__other__';
@@ -134,8 +135,9 @@ export const multipleOptions: ComponentModule = {
       (choice, index) =>
         html`<label class="fl-choice" for="${id}-${index}"><input type="${type}" id="${id}-${index}" name="${name}" value="${choice}"${chosen.includes(choice) ? ' checked' : ''}><span>${choice}</span></label>`,
     );
+    const otherWord = pageWords(ctx.form.locale).other;
     const otherChoice = allowsOther(content)
-      ? html`<label class="fl-choice" for="${id}-other"><input type="${type}" id="${id}-other" name="${name}" value="${OTHER_CHOICE}"${other !== undefined ? ' checked' : ''}><span>Other</span><input type="text" class="fl-input" name="${fieldName(component, 'other')}" aria-label="Other" maxlength="${ANSWER_LIMITS.otherText}" value="${other ?? ''}"></label>${errorText(`${id}-other`, otherMessages)}`
+      ? html`<label class="fl-choice" for="${id}-other"><input type="${type}" id="${id}-other" name="${name}" value="${OTHER_CHOICE}"${other !== undefined ? ' checked' : ''}><span>${otherWord}</span><input type="text" class="fl-input" name="${fieldName(component, 'other')}" aria-label="${otherWord}" maxlength="${ANSWER_LIMITS.otherText}" value="${other ?? ''}"></label>${errorText(`${id}-other`, otherMessages)}`
       : '';
     return box(
       component,

@@ -27,6 +27,11 @@ export const environments = pgTable(
     turnstileSecretKeySealed: text('turnstile_secret_key_sealed'),
     recaptchaSiteKey: text('recaptcha_site_key'),
     recaptchaSecretKeySealed: text('recaptcha_secret_key_sealed'),
+    /**
+     * Who may embed the environment's forms in a frame (src/embed/embed-origins.ts): origins such as
+     * `https://www.example.com`, or `["*"]` for any site. Null: the server's FRAME_ANCESTORS applies.
+     */
+    embedOrigins: jsonb('embed_origins').$type<string[]>(),
   },
   (t) => [
     check('environments_ip_storage_check', sql`${t.ipStorage} in ('full', 'truncated', 'none')`),
@@ -81,6 +86,8 @@ export const forms = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** This form's response retention in days, overriding the environment's; null: the environment's. */
     retentionDays: integer('retention_days'),
+    /** The language of the page's own words (src/i18n/locales.ts): a BCP 47 tag, canonical. */
+    locale: text('locale').notNull().default('en'),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),

@@ -50,6 +50,12 @@ EnvironmentRef.implement({
       description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
       resolve: (e) => e.retentionDays,
     }),
+    embedOrigins: t.stringList({
+      nullable: true,
+      description:
+        'Sites that may embed the environment\'s forms in a frame (the pages\' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies.',
+      resolve: (e) => e.embedOrigins ?? null,
+    }),
     forms: t.field({
       type: FormConnection,
       description: 'Forms of the environment (deleted ones excepted), newest first.',

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
+import { localeSchema } from '../i18n/locales.ts';
 
 
 // ---------------------------------------------------------------- request shapes
@@ -73,9 +74,13 @@ export const generateFormInputSchema = z.object({
   sourceFormId: z.string().min(1, 'sourceFormId must not be empty').max(LIMITS.maxNameLength),
   name: formName,
   steps: stepsSchema(2),
+  /** The language of the page's own words; null or left out: English. */
+  locale: localeSchema.nullish(),
 });
 export type GenerateFormInput = z.output<typeof generateFormInputSchema>;
 
 /** The steps of an imported template form: the same shape, but one step is enough. */
 export const importStepsSchema = stepsSchema(1);
 export const importFormNameSchema = formName;
+/** A form's `locale` (generate, import and update share it). */
+export const formLocaleSchema = localeSchema.nullish();

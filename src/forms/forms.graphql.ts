@@ -12,7 +12,8 @@ import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
-import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
+import { formLocaleSchema, generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
+import { DEFAULT_LOCALE, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, generatedFormPages, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
@@ -122,6 +123,7 @@ FormRef.implement({
     steps: t.field({ type: [StepRef], resolve: (form) => form.steps }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
   }),
 });
 
@@ -162,6 +164,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
     name: t.string({ required: true }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
+    locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
   }),
 });
 
@@ -219,6 +222,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
+    locale: t.string({ description: `As in GenerateFormInput; default ${DEFAULT_LOCALE}.` }),
   }),
 });
 
@@ -228,6 +232,7 @@ const importFormInputSchema = z.object({
   theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
   steps: importStepsSchema,
   status: z.enum(FORM_STATUSES).nullish(),
+  locale: formLocaleSchema,
 });
 
 builder.mutationField('importForm', (t) =>
@@ -244,6 +249,7 @@ builder.mutationField('importForm', (t) =>
         theme: input.theme ?? themeSchema.parse({}),
         steps: input.steps,
         status: input.status ?? undefined,
+        locale: input.locale,
       });
       await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });
       return form;

@@ -12,6 +12,7 @@ import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type Keys
 import type { GenerateFormInput, StepDraft } from './components.ts';
 import { inheritTheme } from './theme.ts';
 import type { Theme, StoredStep } from '../db/json-columns.ts';
+import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -32,6 +33,8 @@ export interface ImportFormInput {
   theme: Theme;
   steps: StepDraft[];
   status?: FormStatus | undefined;
+  /** Canonical (src/i18n/locales.ts); default English. */
+  locale?: string | null | undefined;
 }
 
 /** Stores a form as given (how template forms get into an environment). */
@@ -45,6 +48,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
       status: input.status ?? 'published',
       theme: input.theme,
       steps: withIds(input.steps),
+      locale: input.locale ?? DEFAULT_LOCALE,
     })
     .returning();
   return row!;
@@ -92,6 +96,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         theme: inheritTheme(source.theme, usedTypes),
         steps,
         sourceFormId: source.id,
+        locale: input.locale ?? DEFAULT_LOCALE,
       })
       .returning();
     const form = row!;

@@ -1,6 +1,6 @@
 /**
  * GraphQL of the personal data lifecycle: deleting responses (one, or by filter), erasing a lead,
- * the privacy settings of environments (IP storage, retention) and forms (retention), and the
+ * the settings of environments (IP storage, retention, captcha keys, embedding) and forms (retention), and the
  * retention job's last run.
  */
 import { and, eq } from 'drizzle-orm';
@@ -37,6 +37,10 @@ const EnvironmentSettingsInput = builder.inputType('EnvironmentSettingsInput', {
     retentionDays: t.int({ description: `1 to ${MAX_RETENTION_DAYS}; null: keep responses indefinitely.` }),
     turnstile: t.field({ type: CaptchaKeysInput, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget)." }),
     recaptcha: t.field({ type: CaptchaKeysInput, description: "The environment's own Google reCAPTCHA keys (Recaptcha)." }),
+    embedOrigins: t.stringList({
+      description:
+        'Sites that may embed the environment\'s forms in a frame: origins such as `https://www.example.com` (scheme, host and optional port, no path), or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies again.',
+    }),
   }),
 });
 
@@ -47,7 +51,8 @@ const captchaKeysOf = (keys: { siteKey?: string | null; secretKey?: string | nul
 builder.mutationField('updateEnvironmentSettings', (t) =>
   t.field({
     type: EnvironmentRef,
-    description: "Changes an environment's settings: privacy (IP storage, retention) and its own captcha keys (recorded in the audit log; a secret key only as set or removed).",
+    description:
+      "Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed).",
     args: {
       environmentId: t.arg.id({ description: 'Required with the admin token; with an API key, its own environment (the default).' }),
       input: t.arg({ type: EnvironmentSettingsInput, required: true }),
@@ -56,7 +61,13 @@ builder.mutationField('updateEnvironmentSettings', (t) =>
       updateEnvironmentSettings(
         ctx.db,
         actingEnvironment(ctx.principal, environmentId),
-        { ipStorage: input.ipStorage ?? undefined, retentionDays: input.retentionDays, turnstile: captchaKeysOf(input.turnstile), recaptcha: captchaKeysOf(input.recaptcha) },
+        {
+          ipStorage: input.ipStorage ?? undefined,
+          retentionDays: input.retentionDays,
+          turnstile: captchaKeysOf(input.turnstile),
+          recaptcha: captchaKeysOf(input.recaptcha),
+          embedOrigins: input.embedOrigins,
+        },
         actorOf(ctx.principal),
         captchaKeyringOf(ctx).box,
       ),

@@ -1,5 +1,5 @@
 /**
- * Settings of an environment (IP storage, retention, its own captcha keys) and of a form (retention),
+ * Settings of an environment (IP storage, retention, its own captcha keys, who may embed its forms) and of a form (retention),
  * each change audited (a captcha secret key only as "set" or "removed").
  */
 import { and, eq, isNull } from 'drizzle-orm';
@@ -9,6 +9,7 @@ import { CAPTCHA_PROVIDERS, captchaKeyChanges, captchaKeysInputSchema, type Capt
 import { environments, forms, type IpStorage } from '../db/schema.ts';
 import { invalidInput, notFound, toFieldErrors, type FieldError } from '../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { parseEmbedOrigins } from '../embed/embed-origins.ts';
 
 /** Longest retention one may set: 100 years. */
 export const MAX_RETENTION_DAYS = 36_500;
@@ -25,6 +26,8 @@ export interface EnvironmentSettingsInput extends CaptchaKeysChange {
   ipStorage?: IpStorage | undefined;
   /** null: keep responses indefinitely. */
   retentionDays?: number | null | undefined;
+  /** Who may embed the environment's forms (src/embed/embed-origins.ts); null: the server's FRAME_ANCESTORS. */
+  embedOrigins?: readonly string[] | null | undefined;
 }
 
 /** Changes an environment's settings; `box` seals captcha secret keys. */
@@ -39,20 +42,29 @@ export async function updateEnvironmentSettings(db: Db, environmentId: string, i
     if (parsed.success) captcha[provider] = parsed.data;
     else errors.push(...toFieldErrors(parsed.error.issues).map((error) => ({ ...error, path: [provider, ...error.path] })));
   }
+  let embedOrigins: string[] | null | undefined;
+  if (input.embedOrigins === null) embedOrigins = null;
+  else if (input.embedOrigins !== undefined) {
+    const parsed = parseEmbedOrigins(input.embedOrigins);
+    errors.push(...parsed.errors);
+    embedOrigins = parsed.origins;
+  }
   if (errors.length > 0) throw invalidInput(errors, 'Invalid input');
   return db.transaction(async (tx) => {
     const changes: { ipStorage?: IpStorage; retentionDays?: number | null } = {};
     if (input.ipStorage !== undefined) changes.ipStorage = input.ipStorage;
     if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
     const keys = captchaKeyChanges(box, environmentId, captcha);
-    const columns = { ...changes, ...keys.columns };
+    const columns = { ...changes, ...keys.columns, ...(embedOrigins !== undefined ? { embedOrigins } : {}) };
+    // The audit log's details are flat values: the origins as one space-separated string.
+    const embedAudit: Record<string, string | null> = embedOrigins === undefined ? {} : { embedOrigins: embedOrigins === null ? null : embedOrigins.join(' ') };
     const [row] =
       Object.keys(columns).length === 0
         ? await tx.select().from(environments).where(eq(environments.id, environmentId))
         : await tx.update(environments).set(columns).where(eq(environments.id, environmentId)).returning();
     if (!row) throw notFound('Environment not found');
     if (Object.keys(columns).length > 0) {
-      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit } });
+      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit, ...embedAudit } });
     }
     return row;
   });

@@ -113,6 +113,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       id: form.id,
       name: form.name,
       url: `/s/${form.id}`,
+      locale: form.locale,
       theme: form.theme,
       steps: form.steps.map((step) => ({
         id: step.id,

@@ -14,6 +14,7 @@ import { createId } from '../ids.ts';
 import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
 import { renderClosedPage, renderMessagePage } from './render.ts';
 import { isHttps } from '../request-info.ts';
+import { embedChromeOf } from './embed-query.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
 
@@ -62,10 +63,10 @@ export async function liveFormWithResponse(db: Db, formId: string, responseId: s
 export const FORM_CLOSED = { message: 'This form is closed and no longer accepts responses' } as const;
 export const FORM_CLOSED_STATUS = 410;
 
-/** A closed form's page: its theme, "no longer accepting responses", 410. */
+/** A closed form's page: its theme, "no longer accepting responses", 410 (in embed mode, with the embed's chrome). */
 export async function closedFormPage(c: PublicContext, form: Form, fontsCssUrl: string | undefined): Promise<Response> {
   const nonce = newNonce();
-  const page = await renderClosedPage(form, { nonce, fontsCssUrl });
+  const page = await renderClosedPage(form, { nonce, fontsCssUrl, embed: embedChromeOf(c) });
   return sendHtml(c, page.toString(), FORM_CLOSED_STATUS, pageCsp(nonce, { fontsCssUrl }));
 }
 
@@ -106,9 +107,16 @@ export function sendHtml(c: PublicContext, body: string, status: number, csp: st
   return c.html(body, status as 200);
 }
 
-export async function sendMessagePage(c: PublicContext, status: number, title: string, message: string): Promise<Response> {
+/** A message page; in embed mode with the embed's chrome, so the embedding page shows it too. */
+export async function sendMessagePage(
+  c: PublicContext,
+  status: number,
+  title: string,
+  message: string,
+  options: Parameters<typeof renderMessagePage>[3] = {},
+): Promise<Response> {
   const nonce = newNonce();
-  const page = await renderMessagePage({ nonce, fontsCssUrl: undefined }, title, message);
+  const page = await renderMessagePage({ nonce, fontsCssUrl: undefined, embed: embedChromeOf(c) }, title, message, options);
   return sendHtml(c, page.toString(), status, pageCsp(nonce, {}));
 }
 

@@ -9,10 +9,12 @@ import { html, raw } from 'hono/html';
 import { actions, PLAIN_BUTTON_TYPE } from '../components/buttons.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { isHttpUrl } from '../components/content.ts';
-import { textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
+import { pageHref, textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME } from '../forms/theme.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
+import { FRAME_SCRIPT } from './frame-script.ts';
+import { DEFAULT_LOCALE, pageWords } from '../i18n/locales.ts';
 import { fontsStylesheetUrl, pageCss } from './styles.ts';
 import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
@@ -20,11 +22,41 @@ export type { FieldMessages, PageChrome, StepPageInput } from '../components/mar
 
 // ---------------------------------------------------------------- documents
 
-function document(theme: Theme, chrome: PageChrome, title: string, types: Iterable<string>, body: Html, progress?: number): Html {
+/**
+ * What a page is, on its root element (`<html data-state=…>`), for the embed's messages
+ * (frame-script.ts) and for tests: a step (`step`), the end of a response (`completed`, or `invalid`
+ * when the answers rule it out), a closed form (`closed`), or a message page (`message`).
+ */
+export type PageState = 'step' | 'completed' | 'invalid' | 'closed' | 'message';
+
+export interface PageRoot {
+  state: PageState;
+  /** BCP 47 (`<html lang>`). */
+  locale: string;
+  formId?: string | undefined;
+  stepKey?: string | undefined;
+  /** 0-based, as in `?step=`. */
+  stepIndex?: number | undefined;
+  responseId?: string | undefined;
+}
+
+/** A step's key; a step stored without one is `step_<n>` (1-based). */
+export function stepKeyOf(step: StoredStep, index: number): string {
+  const key = (step as { key?: unknown }).key;
+  return typeof key === 'string' && key !== '' ? key : `step_${index + 1}`;
+}
+
+function rootAttributes(root: PageRoot, chrome: PageChrome): Html {
+  const embed = chrome.embed;
+  const classes = embed ? `fl-embed${embed.transparent ? ' fl-transparent' : ''}` : '';
+  return html` lang="${root.locale}"${classes ? html` class="${classes}"` : ''} data-state="${root.state}"${root.formId !== undefined ? html` data-form-id="${root.formId}"` : ''}${root.stepKey !== undefined ? html` data-step-key="${root.stepKey}"` : ''}${root.stepIndex !== undefined ? html` data-step-index="${root.stepIndex}"` : ''}${root.responseId !== undefined ? html` data-response-id="${root.responseId}"` : ''}${embed?.hostOrigin ? html` data-host-origin="${embed.hostOrigin}"` : ''}`;
+}
+
+function document(theme: Theme, chrome: PageChrome, title: string, types: Iterable<string>, body: Html, root: PageRoot, progress?: number): Html {
   const fonts = fontsStylesheetUrl(theme, chrome.fontsCssUrl);
-  const css = pageCss(theme, { types, progress }).replace(/<\//g, '<\\/');
+  const css = pageCss(theme, { types, progress, embed: chrome.embed }).replace(/<\//g, '<\\/');
   return html`<!doctype html>
-<html lang="en">
+<html${rootAttributes(root, chrome)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,6 +69,7 @@ ${fonts ? html`<link rel="stylesheet" href="${fonts}">` : ''}
 <body class="fl-align-${theme.layout.align}">
 ${body}
 <script nonce="${chrome.nonce}">${raw(CLIENT_SCRIPT)}</script>
+${chrome.embed?.hostOrigin ? html`<script nonce="${chrome.nonce}">${raw(FRAME_SCRIPT)}</script>` : ''}
 </body>
 </html>`;
 }
@@ -50,6 +83,7 @@ export function renderStepPage(input: StepPageInput): Html {
   const { form, stepIndex } = input;
   const step = form.steps[stepIndex]!;
   const theme = form.theme;
+  const words = pageWords(form.locale);
   const total = form.steps.length;
   const isLast = stepIndex === total - 1;
   const ctx: RenderContext = { ...input, step, isLast };
@@ -58,30 +92,46 @@ export function renderStepPage(input: StepPageInput): Html {
   const multipart = step.components.some((c) => moduleOf(c.type)?.multipart === true);
   const types = new Set(step.components.map((c) => c.type));
   types.add(PLAIN_BUTTON_TYPE);
+  const where = words.stepOf(stepIndex + 1, total);
   const body = html`<main class="fl-page">
 ${logo(theme)}
-${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="Progress" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
-<p class="fl-step-name">${step.name}<span class="sr-only"> (step ${stepIndex + 1} of ${total})</span></p>
-${invalid ? errorSummary(step, input.errors) : ''}
-${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? 'Go there'}</a>` : ''}</div>`)}
-<form method="post" action="/s/${form.id}?step=${stepIndex}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
+${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
+<p class="fl-step-name">${step.name}<span class="sr-only"> (${where})</span></p>
+${invalid ? errorSummary(step, input.errors, form.locale) : ''}
+${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? words.goThere}</a>` : ''}</div>`)}
+<form method="post" action="${pageHref(form.id, `step=${stepIndex}`, input)}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
 ${step.components.map((component) => renderComponent(component, ctx))}
 ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 </form>
 </main>`;
   // Screen readers announce the title first: the step, where it is in the form, and whether it came back with errors.
-  const title = `${invalid ? 'Error: ' : ''}${step.name} (step ${stepIndex + 1} of ${total}) – ${form.name}`;
-  return document(theme, input, title, types, body, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
+  const title = `${invalid ? `${words.errorTitle}: ` : ''}${step.name} (${where}) – ${form.name}`;
+  const root: PageRoot = { state: 'step', locale: form.locale, formId: form.id, stepKey: stepKeyOf(step, stepIndex), stepIndex };
+  return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
 }
 
-export function renderThanksPage(form: Form, chrome: PageChrome): Html {
+/** How a response ended: finished (`completed`), or ruled out by its answers (`invalid`), with its id. */
+export interface ResponseEnd {
+  state?: 'completed' | 'invalid';
+  responseId?: string | undefined;
+  /** The screen's heading and text; default: the form language's thank-you (or "does not meet the requirements") words. */
+  title?: string | undefined;
+  text?: string | undefined;
+}
+
+/** The screen after the last step: thank you (`completed`), or the answers ruled the response out (`invalid`). */
+export function renderThanksPage(form: Form, chrome: PageChrome, end: ResponseEnd = {}): Html {
+  const words = pageWords(form.locale);
+  const state = end.state ?? 'completed';
+  const title = end.title ?? (state === 'completed' ? words.thanksTitle : words.invalidTitle);
+  const text = end.text ?? (state === 'completed' ? words.thanksText : words.invalidText);
   const body = html`<main class="fl-page fl-center">
 ${logo(form.theme)}
-<h1>Thank you!</h1>
-<p>Your response has been recorded.</p>
-<p><a class="fl-back" href="/s/${form.id}?new=1">Submit another response</a></p>
+<h1>${title}</h1>
+<p>${text}</p>
+<p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
 </main>`;
-  return document(form.theme, chrome, form.name, [], body);
+  return document(form.theme, chrome, form.name, [], body, { state, locale: form.locale, formId: form.id, responseId: end.responseId });
 }
 
 /** A closed form: its theme and name, and that it no longer accepts responses. */
@@ -89,15 +139,19 @@ export function renderClosedPage(form: Form, chrome: PageChrome): Html {
   const body = html`<main class="fl-page fl-center">
 ${logo(form.theme)}
 <h1>${form.name}</h1>
-<p>This form is no longer accepting responses.</p>
+<p>${pageWords(form.locale).closedText}</p>
 </main>`;
-  return document(form.theme, chrome, form.name, [], body);
+  return document(form.theme, chrome, form.name, [], body, { state: 'closed', locale: form.locale, formId: form.id });
 }
 
-/** A plain page for 404s and other errors (no form theme: the form may not exist). */
-export function renderMessagePage(chrome: PageChrome, title: string, message: string): Html {
-  const body = html`<main class="fl-page fl-center"><h1>${title}</h1><p>${message}</p></main>`;
-  return document(DEFAULT_THEME, { ...chrome, fontsCssUrl: undefined }, title, [], body);
+/**
+ * A plain page for 404s and other errors (no form theme: the form may not exist). `link`: where to go
+ * from here; `locale`: the language of the page when a form's own words are used.
+ */
+export function renderMessagePage(chrome: PageChrome, title: string, message: string, options: { link?: { href: string; text: string }; locale?: string; formId?: string } = {}): Html {
+  const link = options.link ? html`<p><a class="fl-back" href="${options.link.href}">${options.link.text}</a></p>` : '';
+  const body = html`<main class="fl-page fl-center"><h1>${title}</h1><p>${message}</p>${link}</main>`;
+  return document(DEFAULT_THEME, { ...chrome, fontsCssUrl: undefined }, title, [], body, { state: 'message', locale: options.locale ?? DEFAULT_LOCALE, formId: options.formId });
 }
 
 // ---------------------------------------------------------------- components
@@ -106,15 +160,16 @@ export function renderMessagePage(chrome: PageChrome, title: string, message: st
  * The list of what is wrong at the top of a step shown again with errors, each linked to its question
  * (the client script moves focus to the first invalid field; the links work without it).
  */
-function errorSummary(step: StoredStep, errors: FieldMessages): Html {
+function errorSummary(step: StoredStep, errors: FieldMessages, locale: string): Html {
+  const words = pageWords(locale);
   const items = step.components.flatMap((component) => {
     const messages = [...errors].filter(([key]) => key === component.id || key.startsWith(`${component.id}.`)).flatMap(([, list]) => list);
     if (messages.length === 0) return [];
     const question = typeof component.content.question === 'string' && component.content.question !== '' ? `${component.content.question}: ` : '';
     return [html`<li><a href="#q-${component.id}">${question}${messages.join(' ')}</a></li>`];
   });
-  if (items.length === 0) return html`<div class="fl-alert" role="alert" id="fl-error-summary">Please check the highlighted answers.</div>`;
-  return html`<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check ${items.length === 1 ? 'this answer' : `these ${items.length} answers`}:</p><ul>${items}</ul></div>`;
+  if (items.length === 0) return html`<div class="fl-alert" role="alert" id="fl-error-summary">${words.checkHighlighted}</div>`;
+  return html`<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">${words.checkAnswers(items.length)}</p><ul>${items}</ul></div>`;
 }
 
 function renderComponent(component: StoredComponent, ctx: RenderContext): Html | string {

@@ -1,6 +1,6 @@
 /**
- * Public form pages (`/s/:formId`) and the public submission API (`/s/:formId/responses…`): no API
- * key, their own limits. Submissions (POST/PATCH) are rate-limited per client address
+ * Public form pages (`/s/:formId`), the public submission API (`/s/:formId/responses…`) and the embed
+ * script (`/embed.js`): no API key, their own limits. Submissions (POST/PATCH) are rate-limited per client address
  * (PUBLIC_RATE_LIMIT per minute → 429 with Retry-After and the RateLimit headers) and size-limited
  * (PUBLIC_MAX_BODY_BYTES → 413, closing the connection); the JSON API answers those with `{message}`,
  * the page with a short HTML page.
@@ -17,6 +17,7 @@ import { mountApi } from './api.ts';
 import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
 import { mountPage } from './page.ts';
 import { mountUploads } from './uploads.ts';
+import { mountEmbedScript } from './embed-script.ts';
 import { clientIp } from '../request-info.ts';
 
 export type { PublicDeps } from './http.ts';
@@ -64,6 +65,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) => (isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next)));
   app.post('/s/:formId/uploads', rateLimit, limitUploadBody);
 
+  mountEmbedScript(app);
   mountPage(app, deps);
   mountApi(app, deps);
   mountUploads(app, deps);

@@ -172,7 +172,20 @@ export interface PageCssOptions {
   types: Iterable<string>;
   /** Progress through the form, 0..1; omitted: no progress bar. */
   progress?: number | undefined;
+  /** Embed mode: no page chrome (the viewport-high page, its wide margins), and a transparent background when asked. */
+  embed?: { transparent: boolean } | undefined;
 }
+
+/**
+ * In a frame: as high as the content (the frame is resized to it), with narrower margins; transparent:
+ * the host page's background shows through.
+ */
+const EMBED = `
+.fl-embed body { min-height: 0; }
+.fl-embed .fl-page { padding: 24px 20px 28px; }
+.fl-embed .fl-center { padding-top: 24px; }
+`;
+const TRANSPARENT = `html.fl-transparent, .fl-transparent body { background: transparent; }`;
 
 /** The page-wide colours, each adjusted to pass AA against the page background (see componentVars). */
 function rootColors(theme: Theme): string {
@@ -206,6 +219,7 @@ export function pageCss(theme: Theme, options: PageCssOptions): string {
     const selector = button ? `.fl-button.fl-t-${type}` : `.fl-c.fl-t-${type}`;
     rules.push(`${selector} { ${vars}; }`);
   }
+  if (options.embed) rules.push(EMBED, ...(options.embed.transparent ? [TRANSPARENT] : []));
   if (options.progress !== undefined) rules.push(`.fl-progress > span { width: ${Math.round(Math.min(1, Math.max(0, options.progress)) * 1000) / 10}%; }`);
   return rules.join('\n');
 }

@@ -205,8 +205,12 @@ export const environmentSettingsSchema = z
     retentionDays: z.number().int().nullable(),
     turnstile: captchaKeysSchema,
     recaptcha: captchaKeysSchema,
+    embedOrigins: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'Sites that may embed the environment\'s forms (origins, or ["*"] for any site; [] for none); null: the server\'s FRAME_ANCESTORS applies (docs/embedding.md).' }),
   })
-  .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, and its own captcha keys (README \"Captchas\")." });
+  .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, its own captcha keys (README \"Captchas\") and who may embed its forms." });
 
 export const CONTRACT_SCHEMAS = [
   errorBodySchema,

@@ -1,7 +1,7 @@
 /**
  * v1 REST of an environment's settings, adapters of EnvironmentSettings / UpdateEnvironmentSettings
  * (schema/operations/privacy.graphql):
- *   GET   /api/v1/environments/{environmentId}/settings   privacy settings and the environment's captcha keys
+ *   GET   /api/v1/environments/{environmentId}/settings   privacy settings, the environment's captcha keys, embedOrigins
  *   PATCH /api/v1/environments/{environmentId}/settings   change any of them (fields left out stay)
  * Environment API keys only, in their own environment (the admin token uses GraphQL or the CLI). A
  * captcha secret key is write-only: the answer says whether one is set, never what it is.
@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { captchaKeysInputSchema } from '../environments/captcha-keys.service.ts';
+import { embedOriginsSchema } from '../embed/embed-origins.ts';
 import { invalidInput } from '../errors.ts';
 import { EnvironmentSettingsDocument, UpdateEnvironmentSettingsDocument, type EnvironmentSettingsFieldsFragment, type IpStorage } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
@@ -30,6 +31,10 @@ export const settingsBodySchema = z.strictObject({
     .optional(),
   turnstile: captchaKeysInputSchema.optional(),
   recaptcha: captchaKeysInputSchema.optional(),
+  embedOrigins: embedOriginsSchema
+    .nullable()
+    .optional()
+    .meta({ description: 'Origins that may embed the environment\'s forms (e.g. https://www.example.com), ["*"] for any site, [] for none; null: the server\'s FRAME_ANCESTORS applies.', examples: [['https://www.example.com']] }),
 });
 
 const restSettings = (settings: EnvironmentSettingsFieldsFragment) => ({ ...settings, ipStorage: settings.ipStorage.toLowerCase() });

@@ -5,7 +5,8 @@
  *   every component type, in the default theme and in a dark template theme whose palette would fail
  *   AA contrast as given (the page adjusts the derived colours), including steps showing errors.
  * - A keyboard-only respondent (Tab, arrows, Space, Enter — no clicks, no `fill`) completes a
- *   multi-step form with every answerable type; after a failed submit focus is on the first invalid field.
+ *   multi-step form with every answerable type (a multi-select Dropdown's check boxes with Space); after
+ *   a failed submit focus is on the first invalid field.
  *
  * Saves PNG screenshots to /tmp/a11y-shots/ (default theme, dark theme, a step with errors).
  */
@@ -282,12 +283,17 @@ describe('a keyboard-only respondent', () => {
     await tabTo('Continue');
     await Promise.all([page.waitForURL(/step=1$/), page.keyboard.press('Enter')]);
 
-    // Step 2: a select and a multi-select list box (arrows), radios (arrows), checkboxes (Space), graphic options (arrows), the disclaimer (Space).
+    // Step 2: a select (arrows), a multi-select Dropdown's check boxes (Space), radios (arrows), checkboxes (Space), graphic options (arrows), the disclaimer (Space).
     await tabTo('Team size');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    await tabTo('Regions');
-    await page.keyboard.press('ArrowDown');
+    // The multi-select Dropdown is a group of check boxes named by its question: no "hold Ctrl", no list box.
+    expect(await page.locator('select[multiple]').count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Regions' }).getByRole('checkbox').count()).toBe(3);
+    await tabTo('Europe');
+    await page.keyboard.press('Space');
+    await tabTo('Asia');
+    await page.keyboard.press('Space');
     await tabTo('Sales');
     await page.keyboard.press('ArrowDown'); // radios: the arrow moves to and checks "Support"
     await tabTo('Email');
@@ -344,7 +350,7 @@ describe('a keyboard-only respondent', () => {
     expect(at(0, 3)).toMatchObject({ type: 'EmailForm', emailAddress: 'ada@engines.io' });
     expect(at(0, 4)).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
     expect(at(1, 0)).toMatchObject({ type: 'Dropdown', selected: '11-50' }); // past the placeholder, two options down
-    expect(JSON.stringify(at(1, 1))).toContain('Europe'); // the list box's first option, chosen with an arrow
+    expect(at(1, 1)).toMatchObject({ type: 'Dropdown', selected: ['Europe', 'Asia'] }); // two check boxes ticked with Space
     expect(at(1, 2)).toMatchObject({ choices: expect.arrayContaining([{ key: 'Support', value: true, index: 1 }]) });
     expect(at(1, 3)).toMatchObject({ choices: expect.arrayContaining([{ key: 'Email', value: true, index: 0 }, { key: 'Chat', value: true, index: 1 }]) });
     expect(at(1, 4)).toMatchObject({ type: 'GraphicOptions', value: 'Classic' });

@@ -150,6 +150,7 @@ describe('setting an environment’s keys', () => {
       retentionDays: null,
       turnstile: { siteKey: 'site-key-A', secretKeySet: true },
       recaptcha: { siteKey: 'recaptcha-site-A', secretKeySet: true },
+      embedOrigins: null,
     });
     const bad = await bare.request(settingsPath(c), jsonRequest('PATCH', { turnstile: { secretKey: `${SECRET.a} with spaces`, siteKey: '' }, color: 'red' }, key(c)));
     expect(bad.status).toBe(400);
@@ -191,6 +192,7 @@ describe('setting an environment’s keys', () => {
       retentionDays: null,
       turnstile: { siteKey: 'cli-site-key', secretKeySet: true },
       recaptcha: { siteKey: null, secretKeySet: false },
+      embedOrigins: null,
     });
     expect(JSON.stringify(set)).not.toContain(SECRET.cli);
     expect(set.text).toContain('Turnstile cli-site-key, own secret key set');

@@ -55,7 +55,7 @@ async function submit(email: string) {
 
 describe('formloom privacy commands', () => {
   it('env settings shows and changes IP storage and retention', async () => {
-    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false } };
+    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false }, embedOrigins: null };
     expect(await cli('env', 'settings', '--env', tenant.environmentId)).toEqual({ id: tenant.environmentId, ipStorage: 'full', retentionDays: null, ...noOwnCaptchaKeys });
     expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'truncated', '--retention-days', '365')).toEqual({
       id: tenant.environmentId,
@@ -68,6 +68,17 @@ describe('formloom privacy commands', () => {
     expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'full', '--retention-days', 'none')).toMatchObject({ ipStorage: 'full', retentionDays: null });
     await expect(cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'hashed')).rejects.toThrow('--ip-storage must be full, truncated or none');
     await expect(cli('env', 'settings', '--env', tenant.environmentId, '--retention-days', '0')).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });
+  });
+
+  it('env settings --embed-origins sets who may embed the forms: origins, *, none, default', async () => {
+    const env = ['env', 'settings', '--env', tenant.environmentId, '--embed-origins'];
+    expect(await cli(...env, 'https://www.example.com, http://localhost:8080')).toMatchObject({ embedOrigins: ['https://www.example.com', 'http://localhost:8080'] });
+    const { output, text } = await runCli([...env, '*', '--url', url, '--admin-token', ADMIN_TOKEN]);
+    expect(output).toMatchObject({ embedOrigins: ['*'] });
+    expect(text).toMatch(/; embedding by \*$/);
+    expect(await cli(...env, 'none')).toMatchObject({ embedOrigins: [] });
+    expect(await cli(...env, 'default')).toMatchObject({ embedOrigins: null });
+    await expect(cli(...env, 'https://www.example.com/contact')).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });
   });
 
   it('responses delete: one by id, then by filter with a count; unknown ids fail as not found', async () => {

@@ -158,8 +158,10 @@ describe('rendering', () => {
     const visitor = await freshVisitorAt(1);
     const page = await (await visitor.get(`/s/${form.id}?step=1`)).text();
     expect(page).toContain('<option value="">Pick a size</option><option value="S">S</option>');
-    expect(page).toContain(`<label class="sr-only" for="f-${c(1, 1).id}">Hidden question</label>`);
-    expect(page).toContain(`<select id="f-${c(1, 1).id}" name="${field(c(1, 1))}" class="fl-input" multiple>`);
+    // A multi-select Dropdown: a group of check boxes named by its (here visually hidden) question, no <select multiple>.
+    expect(page).toContain(`<fieldset class="fl-fieldset" id="f-${c(1, 1).id}"><legend class="sr-only">Hidden question</legend>`);
+    expect(page).toContain(`<input type="checkbox" id="f-${c(1, 1).id}-1" name="${field(c(1, 1))}" value="B">`);
+    expect(page).not.toContain(' multiple>');
     expect(page).toContain(`<legend class="fl-question">Channels?</legend><p class="fl-sub">All that apply</p>`);
     expect(page).toContain(`type="checkbox" id="f-${c(1, 2).id}-0" name="${field(c(1, 2))}" value="Email"`);
     expect(page).toContain('value="__other__"');

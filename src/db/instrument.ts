@@ -14,7 +14,7 @@ import { withPreparedStatement } from './statements.ts';
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
 
 /** The statement's first keyword when it is a known one, else `other`. */
-export function operationOf(text: unknown): string {
+function operationOf(text: unknown): string {
   if (typeof text !== 'string') return 'other';
   const word = /^\s*(?:\(\s*)*([a-zA-Z]+)/.exec(text)?.[1]?.toLowerCase();
   return word !== undefined && OPERATIONS.has(word) ? word : 'other';

@@ -18,7 +18,8 @@ import { watchRoundTrips } from './round-trips.ts';
 import { loadConfig } from '../src/config.ts';
 import * as schema from '../src/db/schema.ts';
 import type { Db } from '../src/db/client.ts';
-import { DatabaseMetrics, instrumentClient } from '../src/db/instrument.ts';
+import { instrumentClient } from '../src/db/instrument.ts';
+import { DatabaseMetrics } from '../src/metrics.ts';
 
 /** Answers of the bench forms (bench/seed.ts: the template's two steps, ids bench-q-<step>-<component>). */
 export const STEP_ONE = { 'bench-q-0-1': { firstName: 'Ada', lastName: 'Lovelace', workEmailAddress: '' } };

@@ -9,6 +9,7 @@ import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import { dumpDatabase, supportsServerBackup } from './db/backup.ts';
+import { databaseMetricsOf } from './db/instrument.ts';
 import type { Db } from './db/client.ts';
 import type { LagTolerantReads } from './db/replicas.ts';
 import { LiveFeed } from './events/live-feed.ts';
@@ -31,6 +32,7 @@ import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-heade
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { clientIp } from './request-info.ts';
 import { publicRoutes } from './public/routes.ts';
+import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { formsRoutes } from './rest/forms.ts';
@@ -176,7 +178,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
       return c.json({ message: bearer === undefined ? 'Missing metrics token' : 'Invalid metrics token' }, 401);
     }
     c.header('Cache-Control', 'no-store');
-    return c.body(await metrics.render(db, reads), 200, { 'content-type': METRICS_CONTENT_TYPE });
+    return c.body(await scrapeMetrics(metrics, db, reads), 200, { 'content-type': METRICS_CONTENT_TYPE });
   });
   app.all('/metrics', methodNotAllowed(['GET']));
 
@@ -257,4 +259,27 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     return c.json(INTERNAL_ERROR_BODY, 500);
   });
   return app;
+}
+
+/** What a scrape of /metrics answers: the database probed (reachability, ping, replicas, the retention job's last run), then every metric. */
+async function scrapeMetrics(metrics: AppMetrics, db: Db, reads: LagTolerantReads | undefined): Promise<string> {
+  for (const replica of reads?.status?.() ?? []) {
+    metrics.replicaInUse.set({ replica: replica.server }, replica.usable ? 1 : 0);
+    metrics.replicaLag.set({ replica: replica.server }, (replica.lagMs ?? Number.POSITIVE_INFINITY) / 1000);
+  }
+  const started = performance.now();
+  const check = await databaseReachable(db, 1_000);
+  metrics.databaseUp.set(check.ok ? 1 : 0);
+  if (check.ok) {
+    metrics.databasePing.set((performance.now() - started) / 1000);
+    // The job runs on one node per interval; every node reports its last run from the database.
+    const run = await lastJobRun(db, RETENTION_JOB).catch(() => undefined);
+    const finished = run?.finishedAt ? run.finishedAt.getTime() / 1000 : 0;
+    metrics.retentionLastRun.set(finished);
+    metrics.retentionLastSuccess.set(run?.status === 'succeeded' ? 1 : 0);
+    metrics.retentionLastDeleted.set(run?.finishedAt ? run.responsesDeleted : 0);
+    metrics.retentionLastPurged.set(run?.finishedAt ? run.formsPurged : 0);
+  }
+  // The database's statement durations and pool use, kept with its handle (db/instrument.ts).
+  return metrics.text(databaseMetricsOf(db));
 }

@@ -22,7 +22,7 @@ import { themeSchema } from './forms/theme.ts';
 const BOOTSTRAP_LOCK = 7_240_301;
 
 /** The file `formloom form import` reads: `{name, theme, steps}`. */
-export const formFileSchema = z.object({ name: importFormNameSchema, theme: themeSchema.optional(), steps: importStepsSchema });
+const formFileSchema = z.object({ name: importFormNameSchema, theme: themeSchema.optional(), steps: importStepsSchema });
 
 export function readTemplateExample() {
   const file = fromRoot('examples/template.json');
@@ -36,7 +36,7 @@ export interface BootstrapResult {
 }
 
 /** Sets up the demo when the database has no environment yet; returns what it made, or null. */
-export async function bootstrapDemo(db: Database): Promise<BootstrapResult | null> {
+async function bootstrapDemo(db: Database): Promise<BootstrapResult | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
     if (await hasAnyEnvironment(tx)) return null;
@@ -67,7 +67,7 @@ export function adminTokenBanner(adminToken: ResolvedAdminToken, dataDir: string
 }
 
 /** One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY. */
-export function walkthroughVariables(result: BootstrapResult, baseUrl: string): string {
+function walkthroughVariables(result: BootstrapResult, baseUrl: string): string {
   // An IPv6 address's brackets would be a glob pattern to some shells: quote the URL then.
   const base = /^[\w:/.-]+$/.test(baseUrl) ? baseUrl : `'${baseUrl}'`;
   return `export BASE=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;

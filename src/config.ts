@@ -7,14 +7,14 @@ import { z } from 'zod';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Standard Webhooks' usual schedule: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all). */
-export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
 /** DRAIN_DELAY_MS when unset: long enough for a load balancer checking readiness every 2 s to see two failures. */
 const DEFAULT_DRAIN_DELAY_MS = 5_000;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** `500ms`, `5s`, `5m`, `2h` in milliseconds; undefined when unreadable. */
-export function parseDuration(text: string): number | undefined {
+function parseDuration(text: string): number | undefined {
   const match = /^(\d+)(ms|s|m|h)$/.exec(text);
   return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
 }

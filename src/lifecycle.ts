@@ -60,7 +60,7 @@ const closeReserveMs = (shutdownTimeoutMs: number) => Math.min(1_000, Math.max(2
  * Longest a closing connection keeps reading what its client still sends. Long enough for any client to
  * have read the answer sent before; a client still sending after that meets a reset, having had its answer.
  */
-export const LINGER_MS = 5_000;
+const LINGER_MS = 5_000;
 
 /**
  * Closes `socket` the lingering way: FIN after what is queued, then read (and discard) until the client

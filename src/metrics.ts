@@ -1,19 +1,15 @@
 /**
- * Prometheus metrics (prom-client), served at GET /metrics to the metrics token or the admin token.
+ * Every Prometheus metric formloom exports (prom-client), declared here: served at GET /metrics to the
+ * metrics token or the admin token (app.ts probes the database first, `scrapeMetrics`).
  *
  * Labels stay bounded: `route` is the matched route template (`/s/:formId`, never a raw path; requests
  * no route matched are `unmatched`), `method` is one of the HTTP methods below or `OTHER`, `status` a
  * status code. Process metrics (memory, CPU, event-loop lag, GC, handles) are prom-client's defaults,
  * collected once per process; the application's metrics belong to each app (tests build many); the
  * database's (statement durations by kind, statements and transactions in flight, pool size) belong to
- * its handle (db/instrument.ts).
+ * its handle (`DatabaseMetrics`, which db/instrument.ts feeds).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { databaseReachable } from './db/availability.ts';
-import type { Db } from './db/client.ts';
-import type { LagTolerantReads } from './db/replicas.ts';
-import { databaseMetricsOf } from './db/instrument.ts';
-import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -133,27 +129,81 @@ export class AppMetrics {
     if (outcome.finished) this.responsesFinished.inc({ source });
   }
 
-  /** The text exposition of the process's and this app's metrics, after probing the database. */
-  async render(db: Db, reads?: LagTolerantReads): Promise<string> {
-    for (const replica of reads?.status?.() ?? []) {
-      this.replicaInUse.set({ replica: replica.server }, replica.usable ? 1 : 0);
-      this.replicaLag.set({ replica: replica.server }, (replica.lagMs ?? Number.POSITIVE_INFINITY) / 1000);
-    }
-    const started = performance.now();
-    const check = await databaseReachable(db, 1_000);
-    this.databaseUp.set(check.ok ? 1 : 0);
-    if (check.ok) {
-      this.databasePing.set((performance.now() - started) / 1000);
-      // The job runs on one node per interval; every node reports its last run from the database.
-      const run = await lastJobRun(db, RETENTION_JOB).catch(() => undefined);
-      const finished = run?.finishedAt ? run.finishedAt.getTime() / 1000 : 0;
-      this.retentionLastRun.set(finished);
-      this.retentionLastSuccess.set(run?.status === 'succeeded' ? 1 : 0);
-      this.retentionLastDeleted.set(run?.finishedAt ? run.responsesDeleted : 0);
-      this.retentionLastPurged.set(run?.finishedAt ? run.formsPurged : 0);
-    }
-    // The database's statement durations and pool use (db/instrument.ts), kept with its handle.
-    const database = databaseMetricsOf(db);
+  /** The text exposition: the process's metrics, this app's, and those of its database handle (`DatabaseMetrics`). */
+  async text(database: DatabaseMetrics | undefined): Promise<string> {
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}${database ? `\n${await database.registry.metrics()}` : ''}`;
+  }
+}
+
+/**
+ * The database's metrics, kept with its handle (db/instrument.ts times every statement drizzle sends and
+ * counts the statements and transactions in flight).
+ */
+export class DatabaseMetrics {
+  readonly registry = new Registry();
+
+  readonly duration = new Histogram({
+    name: 'formloom_db_query_duration_seconds',
+    help: 'Statements sent to the database, by kind (first keyword): from being awaited (waiting for a connection included) to the answer.',
+    labelNames: ['operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [this.registry],
+  });
+
+  readonly errors = new Histogram({
+    name: 'formloom_db_query_errors_duration_seconds',
+    help: 'Statements that failed, by kind, and how long they took to fail.',
+    labelNames: ['operation'] as const,
+    buckets: [0.001, 0.01, 0.1, 1, 5, 15],
+    registers: [this.registry],
+  });
+
+  readonly inFlight = new Gauge({
+    name: 'formloom_db_queries_in_flight',
+    help: 'Statements awaited and not yet answered (more than the pool size: statements wait for a connection).',
+    registers: [this.registry],
+  });
+
+  readonly transactions = new Gauge({
+    name: 'formloom_db_transactions_open',
+    help: 'Transactions open; each holds one pool connection until it ends.',
+    registers: [this.registry],
+  });
+
+  readonly poolSize = new Gauge({
+    name: 'formloom_db_pool_max_connections',
+    help: 'Connections the pool may open (postgres.js `max`; 1 for the embedded PGlite).',
+    labelNames: ['driver'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(driver: 'postgres' | 'pglite', maxConnections: number) {
+    this.poolSize.set({ driver }, maxConnections);
+  }
+
+  /** Times `run` (one statement). */
+  async time<T>(operation: string, run: () => PromiseLike<T>): Promise<T> {
+    const started = performance.now();
+    this.inFlight.inc();
+    try {
+      const value = await run();
+      this.duration.observe({ operation }, (performance.now() - started) / 1000);
+      return value;
+    } catch (error) {
+      this.errors.observe({ operation }, (performance.now() - started) / 1000);
+      throw error;
+    } finally {
+      this.inFlight.dec();
+    }
+  }
+
+  /** Counts the open transaction around `run`. */
+  async transaction<T>(run: () => PromiseLike<T>): Promise<T> {
+    this.transactions.inc();
+    try {
+      return await run();
+    } finally {
+      this.transactions.dec();
+    }
   }
 }

@@ -84,7 +84,7 @@ export async function revokeApiKey(db: Db, id: string) {
  */
 export const VERIFIED_KEY_TTL_MS = 10_000;
 /** How stale `lastUsedAt` may get before a verification writes it again. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 const VERIFIED_KEY_CACHE_MAX = 10_000;
 interface VerifiedKey {
   db: Db;

@@ -20,7 +20,7 @@ import { allErrorsOf, box, domId, errorText, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
 import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 
-export const CAPTCHA_TYPES = ['Recaptcha', 'TurnstileWidget'] as const;
+const CAPTCHA_TYPES = ['Recaptcha', 'TurnstileWidget'] as const;
 export type CaptchaType = (typeof CAPTCHA_TYPES)[number];
 export const isCaptchaType = (type: string): type is CaptchaType => (CAPTCHA_TYPES as readonly string[]).includes(type);
 
@@ -123,7 +123,7 @@ export function uncheckableCaptchas(
   );
   return problems;
 }
-export const siteKeyOf = (component: StoredComponent, settings: SiteKeys | undefined): string | undefined =>
+const siteKeyOf = (component: StoredComponent, settings: SiteKeys | undefined): string | undefined =>
   isCaptchaType(component.type) ? (str(component.content.siteKey) ?? settings?.[PROVIDERS[component.type].configKey].siteKey) : undefined;
 
 export const CAPTCHA_MESSAGES = {
@@ -135,7 +135,7 @@ export const CAPTCHA_MESSAGES = {
 export type CaptchaOutcome = 'ok' | keyof typeof CAPTCHA_MESSAGES;
 
 /** Asks the provider whether `token` is good (Turnstile and reCAPTCHA share the siteverify protocol). */
-export async function verifyCaptchaToken(
+async function verifyCaptchaToken(
   provider: CaptchaProviderSettings,
   token: string,
   remoteIp: string,

@@ -37,7 +37,7 @@ const dropdownContent: ContentRules = {
   }),
 };
 
-export const dropdownOptions = (content: Content): string[] => contentStrings(content.options);
+const dropdownOptions = (content: Content): string[] => contentStrings(content.options);
 
 export const dropdown: ComponentModule = {
   types: { Dropdown: dropdownContent },

@@ -22,7 +22,7 @@ import type { ComponentModule } from './module.ts';
 
 /** Largest `maxSize` a FileUploader may declare (the server's UPLOAD_MAX_BODY_BYTES caps it further). */
 const MAX_DECLARED_BYTES = 1024 * 1024 * 1024;
-export const MAX_FILES = 20;
+const MAX_FILES = 20;
 
 /** What a FileUploader accepts, `maxBodyBytes` being the server's largest upload body. */
 function fileUploaderRules(content: Content, maxBodyBytes = Number.POSITIVE_INFINITY): { allowedTypes: string[]; maxBytes: number; maxFiles: number } {

@@ -17,7 +17,7 @@ export interface GraphicOption {
   value: string;
   imageUrl: string | undefined;
 }
-export function graphicOptions(content: Content): GraphicOption[] {
+function graphicOptions(content: Content): GraphicOption[] {
   if (!Array.isArray(content.options)) return [];
   return content.options.map((raw, index) => {
     const option = (typeof raw === 'object' && raw !== null ? raw : {}) as Content;

@@ -111,11 +111,11 @@ const identityContent: ContentRules = {
   },
 };
 
-export function identityFields(content: Content): IdentityField[] {
+function identityFields(content: Content): IdentityField[] {
   return Array.isArray(content.fields) ? (content.fields as IdentityField[]) : [];
 }
 /** IdentityInfo fields are required unless `required: false` (lead capture); see docs/components.md. */
-export const isFieldRequired = (field: IdentityField): boolean => field.required !== false;
+const isFieldRequired = (field: IdentityField): boolean => field.required !== false;
 
 // ---------------------------------------------------------------- answers
 

@@ -17,7 +17,7 @@ import type { ComponentModule } from './module.ts';
 import { pageWords } from '../i18n/locales.ts';
 
 /** The value of the "Other" radio/checkbox. */
-export const OTHER_CHOICE = '__other__';
+const OTHER_CHOICE = '__other__';
 
 const schema = z.looseObject({
   question: text.optional(),
@@ -40,9 +40,9 @@ const content = (storedType?: string, defaults?: Content): ContentRules => ({
   ...(storedType ? { storedType } : {}),
 });
 
-export const multipleChoices = (content: Content): string[] => contentStrings(content.choices);
+const multipleChoices = (content: Content): string[] => contentStrings(content.choices);
 /** `allowOther: true` offers an "Other" choice with a text box. */
-export const allowsOther = (content: Content): boolean => content.allowOther === true;
+const allowsOther = (content: Content): boolean => content.allowOther === true;
 
 interface Choice {
   key: string;

@@ -14,7 +14,7 @@ import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type Ste
 import type { ComponentFields, ComponentModule } from './module.ts';
 import { toFieldErrors } from '../errors.ts';
 
-export const CALENDAR_PROVIDERS = [
+const CALENDAR_PROVIDERS = [
   'Calendly',
   'Cal',
   'Hubspot',
@@ -27,15 +27,8 @@ export const CALENDAR_PROVIDERS = [
 export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
 
 /** `CalendlyScreen`, `CalScreen`, …: scheduler components named after their provider. */
-export const PROVIDER_SCREEN_TYPES = CALENDAR_PROVIDERS.map((p) => `${p}Screen` as const);
+const PROVIDER_SCREEN_TYPES = CALENDAR_PROVIDERS.map((p) => `${p}Screen` as const);
 const providerOfScreenType = new Map<string, CalendarProvider>(CALENDAR_PROVIDERS.map((p) => [`${p}Screen`, p]));
-export function isSchedulerType(type: string): boolean {
-  return type === 'Scheduler' || providerOfScreenType.has(type);
-}
-/** Types whose answer is a booking: every scheduler type and DynamicScheduler. */
-export function isBookingType(type: string): boolean {
-  return isSchedulerType(type) || type === 'DynamicScheduler';
-}
 
 // ---------------------------------------------------------------- content
 
@@ -120,7 +113,7 @@ function calendarsOf(component: { type: string; content: Content }): Content[] {
 }
 
 /** The embedded calendar's address: http(s) only, with the e-mail (and name) of earlier steps when asked. */
-export function calendarSrc(dataUrl: unknown, content: Content, ctx: Pick<StepPageInput, 'prefill' | 'host'>): string | undefined {
+function calendarSrc(dataUrl: unknown, content: Content, ctx: Pick<StepPageInput, 'prefill' | 'host'>): string | undefined {
   if (typeof dataUrl !== 'string' || !isHttpUrl(dataUrl)) return undefined;
   const url = new URL(dataUrl);
   if (content.prefillEmail === true) {

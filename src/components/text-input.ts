@@ -9,7 +9,7 @@ import { inputValue, singleInput } from './markup.ts';
 import type { ComponentModule, GraphQLKit } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
-export const inputContent: ContentRules = {
+const inputContent: ContentRules = {
   schema: z.looseObject({
     question: text.optional(),
     placeholder: shortText.optional(),
@@ -19,7 +19,7 @@ export const inputContent: ContentRules = {
 };
 
 /** The longest answer: content `maxLength` (capped), else the type's default. */
-export function maxLengthOf(component: StoredComponent): number {
+function maxLengthOf(component: StoredComponent): number {
   const fallback = component.type === 'LongInput' ? ANSWER_LIMITS.longInput : ANSWER_LIMITS.shortInput;
   const configured = component.content.maxLength;
   return typeof configured === 'number' && configured > 0 ? Math.min(configured, ANSWER_LIMITS.longInput) : fallback;

@@ -15,9 +15,10 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { Sql } from 'postgres';
 import { fromRoot } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { DatabaseMetrics, instrumentClient } from './instrument.ts';
+import { instrumentClient } from './instrument.ts';
 import { pgliteStartParams } from './pglite-settings.ts';
 import * as schema from './schema.ts';
+import { DatabaseMetrics } from '../metrics.ts';
 
 type Schema = typeof schema;
 /** The drizzle handle services take; the same type whichever driver is underneath. */

@@ -18,7 +18,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export const lockFileOf = (dataDir: string) => `${dataDir.replace(/\/+$/, '')}.lock`;
+const lockFileOf = (dataDir: string) => `${dataDir.replace(/\/+$/, '')}.lock`;
 
 interface LockRecord {
   pid: number;

@@ -6,87 +6,18 @@
  * `instrumentClient` wraps the driver's client (postgres.js `Sql` or `PGlite`) before drizzle gets it;
  * everything else passes through untouched. A statement's time runs from when it is awaited to its
  * answer, so it includes waiting for a free connection: that is the latency requests see.
- * `databaseMetricsOf(db)` finds the metrics of a drizzle handle (src/metrics.ts renders them).
+ * `databaseMetricsOf(db)` finds the metrics of a drizzle handle (declared in src/metrics.ts).
  */
-import { Gauge, Histogram, Registry } from 'prom-client';
+import type { DatabaseMetrics } from '../metrics.ts';
 import { withPreparedStatement } from './statements.ts';
 
 const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
 
 /** The statement's first keyword when it is a known one, else `other`. */
-export function operationOf(text: unknown): string {
+function operationOf(text: unknown): string {
   if (typeof text !== 'string') return 'other';
   const word = /^\s*(?:\(\s*)*([a-zA-Z]+)/.exec(text)?.[1]?.toLowerCase();
   return word !== undefined && OPERATIONS.has(word) ? word : 'other';
-}
-
-export class DatabaseMetrics {
-  readonly registry = new Registry();
-
-  readonly duration = new Histogram({
-    name: 'formloom_db_query_duration_seconds',
-    help: 'Statements sent to the database, by kind (first keyword): from being awaited (waiting for a connection included) to the answer.',
-    labelNames: ['operation'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
-    registers: [this.registry],
-  });
-
-  readonly errors = new Histogram({
-    name: 'formloom_db_query_errors_duration_seconds',
-    help: 'Statements that failed, by kind, and how long they took to fail.',
-    labelNames: ['operation'] as const,
-    buckets: [0.001, 0.01, 0.1, 1, 5, 15],
-    registers: [this.registry],
-  });
-
-  readonly inFlight = new Gauge({
-    name: 'formloom_db_queries_in_flight',
-    help: 'Statements awaited and not yet answered (more than the pool size: statements wait for a connection).',
-    registers: [this.registry],
-  });
-
-  readonly transactions = new Gauge({
-    name: 'formloom_db_transactions_open',
-    help: 'Transactions open; each holds one pool connection until it ends.',
-    registers: [this.registry],
-  });
-
-  readonly poolSize = new Gauge({
-    name: 'formloom_db_pool_max_connections',
-    help: 'Connections the pool may open (postgres.js `max`; 1 for the embedded PGlite).',
-    labelNames: ['driver'] as const,
-    registers: [this.registry],
-  });
-
-  constructor(driver: 'postgres' | 'pglite', maxConnections: number) {
-    this.poolSize.set({ driver }, maxConnections);
-  }
-
-  /** Times `run` (one statement). */
-  async time<T>(operation: string, run: () => PromiseLike<T>): Promise<T> {
-    const started = performance.now();
-    this.inFlight.inc();
-    try {
-      const value = await run();
-      this.duration.observe({ operation }, (performance.now() - started) / 1000);
-      return value;
-    } catch (error) {
-      this.errors.observe({ operation }, (performance.now() - started) / 1000);
-      throw error;
-    } finally {
-      this.inFlight.dec();
-    }
-  }
-
-  /** Counts the open transaction around `run`. */
-  async transaction<T>(run: () => PromiseLike<T>): Promise<T> {
-    this.transactions.inc();
-    try {
-      return await run();
-    } finally {
-      this.transactions.dec();
-    }
-  }
 }
 
 const metricsOfClient = new WeakMap<object, DatabaseMetrics>();

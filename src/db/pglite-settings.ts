@@ -4,7 +4,7 @@
  * PGlite's WebAssembly memory, so it is resident for good: 16 MB holds a small form service's working
  * set and keeps the idle process under 300 MB (bench/embedded.ts measures it).
  */
-export const PGLITE_SHARED_BUFFERS = '16MB';
+const PGLITE_SHARED_BUFFERS = '16MB';
 
 /** PGlite's own start parameters (`PGlite.defaultStartParams`, passed in: this module loads nothing) plus ours. */
 export const pgliteStartParams = (defaults: readonly string[]): string[] => [...defaults, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];

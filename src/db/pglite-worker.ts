@@ -40,7 +40,7 @@ export interface SerializedError {
   fields: Record<string, string | number | boolean>;
 }
 
-export function serializeError(error: unknown): SerializedError {
+function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), stack: undefined, fields: {} };
   const fields: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(error)) {

@@ -16,7 +16,6 @@ import { environments } from '../db/schema.ts';
 
 export const CAPTCHA_PROVIDERS = ['turnstile', 'recaptcha'] as const;
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
-export const CAPTCHA_PROVIDER_NAMES: Record<CaptchaProvider, string> = { turnstile: 'Turnstile', recaptcha: 'reCAPTCHA' };
 
 export const MAX_SITE_KEY_LENGTH = 200;
 export const MAX_SECRET_KEY_LENGTH = 500;
@@ -90,7 +89,7 @@ export const visibleCaptchaKeys = (row: EnvironmentRow, provider: CaptchaProvide
 });
 
 /** An environment's own captcha keys for verification, secrets opened (every provider; none when it has none). */
-export async function ownCaptchaKeys(db: Db, box: SecretBox, environmentId: string): Promise<Record<CaptchaProvider, OwnCaptchaKeys>> {
+async function ownCaptchaKeys(db: Db, box: SecretBox, environmentId: string): Promise<Record<CaptchaProvider, OwnCaptchaKeys>> {
   const [row] = await db
     .select({
       turnstileSiteKey: environments.turnstileSiteKey,

@@ -7,7 +7,7 @@ import { createId } from '../ids.ts';
 
 export type Environment = typeof environments.$inferSelect;
 
-export const createEnvironmentInputSchema = z.object({
+const createEnvironmentInputSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(200),
   /** The Site ID; generated when absent. */
   id: z

@@ -41,7 +41,7 @@ export type ResolveAll = (host: string) => Promise<LookupAddress[]>;
 const lookupAll = promisify(dnsLookup) as (host: string, options: { all: true; verbatim: boolean }) => Promise<LookupAddress[]>;
 const systemResolveAll: ResolveAll = (host) => lookupAll(host, { all: true, verbatim: true });
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /** Why `raw` can't be a webhook URL, or undefined when it can. Resolves the host's name (with `resolveAll`). */
 export async function webhookUrlProblem(raw: string, allowPrivate: boolean, resolveAll: ResolveAll = systemResolveAll): Promise<string | undefined> {

@@ -45,7 +45,7 @@ const LEASE_MARGIN_MS = 30_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** Longest error text kept per attempt. */
 const MAX_ERROR_LENGTH = 500;
-export const USER_AGENT = 'formloom-webhooks/1';
+const USER_AGENT = 'formloom-webhooks/1';
 
 export interface DispatcherOptions {
   db: Db;
@@ -60,7 +60,7 @@ export interface DispatcherOptions {
 }
 
 /** Connections of the dispatcher's own pool on PostgreSQL (a claim and recordings in flight at once). */
-export const DELIVERY_POOL_SIZE = 3;
+const DELIVERY_POOL_SIZE = 3;
 
 /**
  * The database handle deliveries run on: on PostgreSQL a pool of its own (see the module comment), on
@@ -102,7 +102,7 @@ interface Outcome {
 }
 
 /** Wait before retry `attempt` (1-based count of attempts made), with ±20% jitter; undefined: no retries left. */
-export function retryDelay(delays: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
+function retryDelay(delays: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
   const base = delays[attemptsMade - 1];
   if (base === undefined) return undefined;
   return Math.round(base * (0.8 + 0.4 * random()));

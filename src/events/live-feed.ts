@@ -44,7 +44,7 @@ export interface LiveFeedOptions {
 }
 
 /** How long a client refused for holding too many streams is asked to wait: a dead node's leases lapse within it. */
-export const TOO_MANY_STREAMS_RETRY_AFTER_SECONDS = 30;
+const TOO_MANY_STREAMS_RETRY_AFTER_SECONDS = 30;
 
 /** 429: the holder has as many streams open as it may. */
 export class TooManyStreamsError extends AppError {

@@ -16,7 +16,7 @@ import { runExclusively, type ExclusiveRun } from '../db/locks.ts';
 /** Events deleted per statement. */
 const BATCH = 1_000;
 /** How often each node tries to sweep. */
-export const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+const RETENTION_SWEEP_MS = 60 * 60 * 1000;
 
 export interface RetentionResult {
   events: number;

@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /** How long a stream's lease in Redis lasts without renewal (a dead node's streams stop counting then). */
-export const LEASE_MS = 30_000;
+const LEASE_MS = 30_000;
 const RENEW_MS = LEASE_MS / 3;
 
 /** Drops lapsed leases, and adds the stream if the holder has fewer than the cap. 1: added, 0: at the cap. */

@@ -13,17 +13,17 @@ import { createId } from '../ids.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import { webhookUrlProblem } from './address-rules.ts';
 import { publishEvent } from './notifications.ts';
-import { deliveryId, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, type EventPayload, type WebhookEventType } from './outbox.ts';
+import { deliveryId, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, type EventPayload } from './outbox.ts';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 
 /** Endpoints one environment may have. */
-export const MAX_ENDPOINTS_PER_ENVIRONMENT = 20;
+const MAX_ENDPOINTS_PER_ENVIRONMENT = 20;
 /** Forms one endpoint may be limited to. */
-export const MAX_FORM_IDS = 100;
-export const MAX_DESCRIPTION_LENGTH = 500;
+const MAX_FORM_IDS = 100;
+const MAX_DESCRIPTION_LENGTH = 500;
 /** Deliveries one listing returns at most. */
 export const MAX_DELIVERY_PAGE = 100;
 
@@ -31,7 +31,7 @@ const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
-export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 export interface EndpointRules {
   /** WEBHOOK_ALLOW_PRIVATE: loopback, private and link-local addresses allowed. */
@@ -234,7 +234,7 @@ export async function listDeliveries(
   return rows.map((row) => ({ ...row.delivery, eventType: row.eventType, payload: row.payload }));
 }
 
-export async function getDelivery(db: Db, environmentId: string, id: string): Promise<DeliveryWithEvent> {
+async function getDelivery(db: Db, environmentId: string, id: string): Promise<DeliveryWithEvent> {
   const [row] = await db
     .select({ delivery: webhookDeliveries, eventType: outboxEvents.type, payload: outboxEvents.payload })
     .from(webhookDeliveries)
@@ -274,5 +274,3 @@ export async function resendDelivery(db: Db, environmentId: string, id: string):
   await publishEvent(db, { type: 'outbox-event', eventId: row.eventId, environmentId, formId: null, eventType: 'resend' });
   return { ...row, eventType: current.eventType, payload: current.payload };
 }
-
-export const isWebhookEventType = (value: string): value is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);

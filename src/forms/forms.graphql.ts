@@ -20,7 +20,7 @@ import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 
 // ---------------------------------------------------------------- steps
 
-export const FormStatusEnum = builder.enumType('FormStatus', {
+const FormStatusEnum = builder.enumType('FormStatus', {
   description:
     'DRAFT: not served. PUBLISHED: served at its url, accepting responses. CLOSED: its url shows "no longer accepting responses"; its responses stay readable and it can still be a template. Deleted forms are not listed.',
   values: Object.fromEntries(FORM_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<

@@ -107,7 +107,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
 }
 
 /** The `data` of a form.generated event. */
-export function generatedFormObject(form: Form) {
+function generatedFormObject(form: Form) {
   return {
     id: form.id,
     url: formUrl(form.id),

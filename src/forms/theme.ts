@@ -12,7 +12,7 @@ const fontFamily = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,63}$/, 'must be a font family name (letters, digits, spaces, hyphens)');
 
-export const componentStyleSchema = z.strictObject({
+const componentStyleSchema = z.strictObject({
   backgroundColor: color.optional(),
   textColor: color.optional(),
   borderColor: color.optional(),

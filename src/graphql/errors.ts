@@ -83,7 +83,7 @@ export function graphQLErrorBody(error: AppError) {
 }
 
 /** The REST status and body of an error raised while running an operation. */
-export function restErrorOf(error: unknown): RestError | undefined {
+function restErrorOf(error: unknown): RestError | undefined {
   const appError = appErrorOf(error);
   if (!appError) return undefined;
   return {

@@ -15,7 +15,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
 const inlineHashes = (html: string, tag: 'script' | 'style') =>
   [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => sha256(match[1]!));
 
-export function graphiqlContentSecurityPolicy(html: string): string {
+function graphiqlContentSecurityPolicy(html: string): string {
   return [
     "default-src 'none'",
     `script-src ${inlineHashes(html, 'script').join(' ')}`,

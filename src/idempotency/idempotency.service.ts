@@ -15,7 +15,7 @@ import { idempotencyKeys } from '../db/schema.ts';
 import { AppError, invalidInput } from '../errors.ts';
 
 /** How long a key is remembered. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What a key may be: 1 to 255 visible ASCII characters (a UUID, say). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -53,7 +53,7 @@ export function requestHash(request: unknown): string {
 
 export type Claim = { state: 'new' } | { state: 'repeat'; result: Record<string, unknown> | null };
 
-export const keyReusedError = () =>
+const keyReusedError = () =>
   new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
 
 /**

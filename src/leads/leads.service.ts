@@ -22,7 +22,7 @@ export type Lead = typeof leads.$inferSelect;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export async function findLead(db: Db, id: string): Promise<Lead | undefined> {
+async function findLead(db: Db, id: string): Promise<Lead | undefined> {
   const [row] = await db.select().from(leads).where(eq(leads.id, id));
   return row;
 }
@@ -97,7 +97,7 @@ export async function leadForEmail(db: Db, environmentId: string, currentLead: s
 }
 
 /** The environment's lead with `email`, created if there is none (one statement). */
-export async function leadWithEmail(db: Db, environmentId: string, email: string): Promise<string> {
+async function leadWithEmail(db: Db, environmentId: string, email: string): Promise<string> {
   const [row] = await db
     .insert(leads)
     .values({ id: createId(), environmentId, email: normaliseEmail(email) })

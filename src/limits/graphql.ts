@@ -76,7 +76,7 @@ function reportAs(code: LimitCode, onReported?: (context: ValidationContext) => 
  * introspection can fail this measure alone. (graphql-js's own MaxIntrospectionDepthRule bounds the
  * nesting of introspection lists — `fields { type { fields …` — which multiply an answer's size.)
  */
-export const INTROSPECTION_MAX_DEPTH = 15;
+const INTROSPECTION_MAX_DEPTH = 15;
 
 function badInput(message: string, path: Path, nodes?: ASTNode[]): GraphQLError {
   return new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', errors: [{ message, path }] } });
@@ -85,7 +85,7 @@ function badInput(message: string, path: Path, nodes?: ASTNode[]): GraphQLError 
 const describePath = (path: Path) => (path.length > 1 ? ` at ${JSON.stringify(path.slice(1))}` : '');
 
 /** The first variable with an unsafe string or too deep nesting (iterative: any depth is safe to check). */
-export function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth: number): GraphQLError | undefined {
+function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth: number): GraphQLError | undefined {
   for (const [name, value] of Object.entries(variables)) {
     const nameProblem = unsafeStringProblem(name);
     if (nameProblem) return badInput(`Variable name ${nameProblem}`, []);
@@ -106,7 +106,7 @@ const isNameContinue = (code: number) => isNameStart(code) || (code >= 0x30 && c
  * Where a document's text nests (), [] and {} deeper than `limit`, outside strings and comments: the
  * argument (or `$variable` default) it happens in, if any. Undefined when it stays within the limit.
  */
-export function excessiveNesting(text: string, limit: number): { argument: string | undefined } | undefined {
+function excessiveNesting(text: string, limit: number): { argument: string | undefined } | undefined {
   const open: number[] = [];
   const argumentAtParen: (string | undefined)[] = [];
   // The last name seen (its span; sliced only when an argument takes it).
@@ -168,7 +168,7 @@ function nameLiteralError(error: GraphQLError, argumentsSeen: ArgumentSpan[]) {
  * defaults): the same checks as for variables. graphql-js's `visit` is iterative, so this is safe at
  * any depth the parser accepted.
  */
-export function hostileLiteralsRule(maxJsonDepth: number, argumentsSeen?: ArgumentSpan[]): ValidationRule {
+function hostileLiteralsRule(maxJsonDepth: number, argumentsSeen?: ArgumentSpan[]): ValidationRule {
   return (context) => {
     let depth = 0;
     type Ancestors = readonly (ASTNode | readonly ASTNode[])[];

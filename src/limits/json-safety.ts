@@ -20,7 +20,7 @@ export function unsafeStringProblem(value: string): string | undefined {
  * The depth of the deepest array/object in JSON text, scanning no further than `maxDepth + 1` levels.
  * Brackets inside strings do not count.
  */
-export function jsonTextDepth(text: string, maxDepth: number): number {
+function jsonTextDepth(text: string, maxDepth: number): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

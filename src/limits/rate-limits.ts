@@ -88,7 +88,7 @@ export class RateLimit {
 }
 
 /** The network an IPv6 client is counted by: one host gets a whole /64 from any provider. */
-export const IPV6_CLIENT_PREFIX = 64;
+const IPV6_CLIENT_PREFIX = 64;
 
 /**
  * What a per-address limit counts a client address by: an IPv4 address itself (an IPv4-mapped IPv6

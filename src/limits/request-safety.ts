@@ -23,7 +23,7 @@ const NUL_PROBLEM = 'must not contain NUL (%00) characters';
  * as written), so the one character a URL can smuggle to the database is NUL, written `%00`: a URL
  * without it costs one scan.
  */
-export function findUrlProblem(url: string): InputProblem | undefined {
+function findUrlProblem(url: string): InputProblem | undefined {
   const pathStart = url.indexOf('/', url.indexOf('://') + 3);
   if (pathStart < 0 || !url.includes('%00', pathStart)) return undefined;
   const queryStart = url.indexOf('?', pathStart);

@@ -10,14 +10,14 @@
  * response that a concurrent submission changes so it no longer matches (a partial that finishes) is
  * left alone, and nothing outside the criteria is ever touched.
  */
-import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { outboxEvents, responses } from '../db/schema.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { removeDetachedUploads, uploadsOf, type DetachedUpload } from './files.ts';
 
 /** Responses per batch (one transaction each). */
-export const DELETE_BATCH_SIZE = 500;
+const DELETE_BATCH_SIZE = 500;
 
 export interface ResponseDeletionCriteria {
   /** Always required: a deletion never crosses environments. */
@@ -103,10 +103,4 @@ export async function deleteResponses(
     if (batch.ids.length === 0) return total;
     options.onBatch?.(batch.ids);
   }
-}
-
-/** How many responses match `criteria` (for tests and reports; the deletion itself does not count first). */
-export async function countResponses(db: Db, criteria: ResponseDeletionCriteria): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(responses).where(conditionsOf(criteria));
-  return row?.n ?? 0;
 }

@@ -6,23 +6,17 @@
  */
 import { sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
-import { environments, type IpStorage } from '../db/schema.ts';
+import { environments } from '../db/schema.ts';
 import { networkOf } from '../ip.ts';
 
-export const IPV4_PREFIX = 24;
-export const IPV6_PREFIX = 48;
+const IPV4_PREFIX = 24;
+const IPV6_PREFIX = 48;
 
 /** The address with every bit after the network prefix zeroed; '' for anything that is not an address. */
 export function truncateIp(ip: string): string {
   if (!ipaddr.isValid(ip)) return '';
   const address = ipaddr.parse(ip);
   return networkOf(address, address.kind() === 'ipv4' ? IPV4_PREFIX : IPV6_PREFIX);
-}
-
-/** What an environment with `mode` stores of `ip`. */
-export function minimiseIp(ip: string, mode: IpStorage): string {
-  if (mode === 'none' || ip === '') return '';
-  return mode === 'truncated' ? truncateIp(ip) : ip;
 }
 
 /**

@@ -40,7 +40,7 @@ export interface RetentionOptions {
 }
 
 /** One pass of the work, without the once-per-interval claim (the scheduler's body; tests call it too). */
-export async function applyRetention(db: Db, options: RetentionOptions): Promise<RetentionOutcome> {
+async function applyRetention(db: Db, options: RetentionOptions): Promise<RetentionOutcome> {
   const now = options.now ?? new Date();
   const batch = { ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }), files: options.files };
   const outcome: RetentionOutcome = { responsesDeleted: 0, formsPurged: 0 };
@@ -97,7 +97,7 @@ export async function applyRetention(db: Db, options: RetentionOptions): Promise
   return outcome;
 }
 
-export const nodeName = () => `${hostname()}:${process.pid}`;
+const nodeName = () => `${hostname()}:${process.pid}`;
 
 /**
  * Runs the retention job if no node has started it within the last `intervalMs` (see the module

@@ -6,14 +6,14 @@
  */
 import Color from 'color';
 
-export const TEXT_CONTRAST = 4.5;
+const TEXT_CONTRAST = 4.5;
 export const NON_TEXT_CONTRAST = 3;
 
 const BLACK = Color('#000000');
 const WHITE = Color('#ffffff');
 
 /** The lowest contrast of `color` against any of `backgrounds` (a gradient has two ends). */
-export function worstContrast(color: string, backgrounds: readonly string[]): number {
+function worstContrast(color: string, backgrounds: readonly string[]): number {
   const c = Color(color).alpha(1);
   return Math.min(...backgrounds.map((bg) => c.contrast(Color(bg).alpha(1))));
 }
@@ -49,9 +49,6 @@ export function backgroundFor(foreground: string, background: string, ratio = TE
   }
   return { background: bg.hex().toLowerCase(), foreground: readableOn(fg.hex(), [bg.hex()], ratio) };
 }
-
-/** Whether text in `color` reads as light (a dark palette uses light text). */
-export const isLight = (color: string) => Color(color).isLight();
 
 /** `color` mixed with `other` (`weight` of `other`), as `#rrggbb`. */
 export const mix = (color: string, other: string, weight: number) => Color(color).alpha(1).mix(Color(other).alpha(1), weight).hex().toLowerCase();

@@ -52,7 +52,7 @@ function componentStyle(theme: Theme, type: string): ComponentStyle {
  * The colours text sits on outside fields: the page background (both ends of a gradient; an image's
  * overlay, else the theme's background colour, since the image itself can't be measured).
  */
-export function pageBackgrounds(theme: Theme): string[] {
+function pageBackgrounds(theme: Theme): string[] {
   const bg = theme.background;
   switch (bg.type) {
     case 'color':

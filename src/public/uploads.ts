@@ -16,7 +16,7 @@ import { unsafeStringProblem } from '../limits/json-safety.ts';
 import type { FieldError } from '../errors.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
-export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
+const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
 /** What takes uploads, as the errors name it: the types whose module takes them. */
 const UPLOADER = UPLOAD_TYPES.join(' or ');
 

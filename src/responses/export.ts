@@ -80,12 +80,12 @@ export function questionColumns(steps: readonly { components: readonly ExportCom
 }
 
 /** The header row: fixed columns, then the question columns (or `data` without a form). */
-export function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
+function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
   return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
 }
 
 /** One answer as a cell (see the module comment). */
-export function answerCell(type: string, response: Content, key?: string): string {
+function answerCell(type: string, response: Content, key?: string): string {
   if (key !== undefined) return cellText(response[key]);
   const own = moduleOf(type)?.export?.cell?.(response as StoredResponse);
   if (own !== undefined) return own;
@@ -98,7 +98,7 @@ export function answerCell(type: string, response: Content, key?: string): strin
 const instant = (value: string | Date): string => (value instanceof Date ? value.toISOString() : value);
 
 /** The fixed cells of a response's row (EXPORT_FIXED_COLUMNS), each as a spreadsheet shows it as text. */
-export function fixedCells(response: ExportedResponse): string[] {
+function fixedCells(response: ExportedResponse): string[] {
   return [
     response.id,
     instant(response.createdAt),

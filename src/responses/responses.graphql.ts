@@ -110,7 +110,7 @@ export const ResponseDateFieldEnum = builder.enumType('ResponseDateField', {
   values: { CREATED_AT: { value: 'createdAt' }, UPDATED_AT: { value: 'updatedAt' } } as const,
 });
 
-export const ResponseFilterInput = builder.inputType('ResponseFilter', {
+const ResponseFilterInput = builder.inputType('ResponseFilter', {
   description: 'Filters of both response listings (the same as the REST query parameters).',
   fields: (t) => ({
     returnPartials: t.boolean({ defaultValue: false, description: 'Include unfinished (partial) responses.' }),

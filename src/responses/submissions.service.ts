@@ -109,7 +109,7 @@ export async function prepareAnswers(
 }
 
 /** Required questions that `data` leaves unanswered (what stops a response from finishing). */
-export function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): LocatedComponent[] {
+function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): LocatedComponent[] {
   const answered = new Set(data.map((a) => a.questionId));
   return [...componentsOf(form.steps).values()].filter(({ component }) => isRequired(component) && !answered.has(component.id));
 }

@@ -34,7 +34,7 @@ const questionResponse = z
   })
   .meta({ id: 'QuestionResponse' });
 
-export const responseObjectSchema = z
+const responseObjectSchema = z
   .strictObject({
     id: z.string(),
     createdAt: isoInstant,

@@ -64,7 +64,7 @@ function listingFilterOf(filter: ResponseFilter): ServiceFilter {
 const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | null }) => (pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null);
 
 /** `responses-<form or environment>-<UTC date>.<format>`, with only safe characters in the id. */
-export function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
+function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
   const safe = subject.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'export';
   return `responses-${safe}-${now.toISOString().slice(0, 10)}.${format}`;
 }

@@ -11,9 +11,9 @@
  *
  * Not through the in-process operations, as the other adapters are (docs/architecture.md): on the API's busiest
  * read, graphql-jit's result objects and the parse and stringify of every answer were about a third of
- * the request's CPU. The checks are the same: `parseQuery` refuses what `checkListingArgs` refuses,
- * with the same messages at the query parameters' names, and the service scopes the listing to the
- * key's environment and a live form.
+ * the request's CPU. The checks are the same: `parseQuery` refuses what the operations' `checkListingArgs`
+ * refuses, with the same messages at the query parameters' names (the date range is the service's
+ * `dateRangeProblems` for both), and the service scopes the listing to the key's environment and a live form.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';

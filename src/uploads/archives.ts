@@ -23,10 +23,10 @@ import { constants, crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import type { Entry, LocalFileHeader } from 'yauzl';
 
 export const MAX_ZIP_ENTRIES = 10_000;
-export const MAX_EXPANSION_RATIO = 100;
-export const EXPANSION_ALLOWANCE_BYTES = 1024 * 1024;
-export const MAX_NESTING = 3;
-export const MAX_NESTED_BYTES = 8 * 1024 * 1024;
+const MAX_EXPANSION_RATIO = 100;
+const EXPANSION_ALLOWANCE_BYTES = 1024 * 1024;
+const MAX_NESTING = 3;
+const MAX_NESTED_BYTES = 8 * 1024 * 1024;
 /** Largest type-naming entry inflated (real ones are a few KB; a pptx of 1000 slides, ~150 KB). */
 const MAX_TYPE_ENTRY_BYTES = 1024 * 1024;
 /** Most bytes inflated in all to read entries' first bytes (a few hundred per entry for real files). */

@@ -60,7 +60,7 @@ function isText(bytes: Uint8Array): boolean {
   }
 }
 
-export const extensionOf = (name: string): string => {
+const extensionOf = (name: string): string => {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 };

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { secretsEqual } from '../auth/secrets.ts';
 
-export const FILE_URL_PREFIX = '/api/v1/files/';
+const FILE_URL_PREFIX = '/api/v1/files/';
 export const fileUrl = (uploadId: string): string => `${FILE_URL_PREFIX}${uploadId}`;
 
 const signatureOf = (secret: string, uploadId: string, expires: number) =>

@@ -5,12 +5,15 @@
  *   finds both, so the check can fail;
  * - no code outside src/components/ names a component type: everything type-specific is a hook of the
  *   type's module (src/components/module.ts). Comments and prose (a description mentioning a type) may.
+ *   The one place a type's GraphQL member must be named by hand, the export's form query, selects every
+ *   member of the Component union.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { buildSchema, isUnionType, parse, visit } from 'graphql';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_TYPES } from '../../src/components/catalogue.ts';
@@ -126,5 +129,18 @@ describe('component types', () => {
       `5: ${JSON.stringify('.fl-t-Header h1 { margin: 0 }')}`,
       '6: "ShortInput"',
     ]);
+  });
+
+  it("are all read by the export's form query (schema/operations/responses.graphql, ExportForm)", () => {
+    const schema = buildSchema(readFileSync(join(ROOT, 'schema', 'schema.graphql'), 'utf8'));
+    const union = schema.getType('Component');
+    if (!isUnionType(union)) throw new Error('Component is not a union');
+    const members = union.getTypes().map((type) => type.name).sort();
+    const selected: string[] = [];
+    const operations = parse(readFileSync(join(ROOT, 'schema', 'operations', 'responses.graphql'), 'utf8'));
+    const exportForm = operations.definitions.find((definition) => definition.kind === 'OperationDefinition' && definition.name?.value === 'ExportForm');
+    if (!exportForm) throw new Error('ExportForm is not in schema/operations/responses.graphql');
+    visit(exportForm, { InlineFragment: (fragment) => void selected.push(fragment.typeCondition?.name.value ?? '') });
+    expect(selected.sort()).toEqual(members);
   });
 });

@@ -4,7 +4,16 @@
  */
 import type { FieldError } from './forms/components.ts';
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'UNPROCESSABLE' | 'RATE_LIMITED' | 'UNAVAILABLE';
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'UNPROCESSABLE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
@@ -25,3 +34,5 @@ export const forbidden = (message = 'API key does not grant access to this envir
 export const missingCredentials = () => new AppError('UNAUTHENTICATED', 'Missing API key');
 export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid API key');
 export const unavailable = () => new AppError('UNAVAILABLE', 'Service unavailable');
+/** An update that named the version it changes (If-Match, `expectedVersion`) when another one is current. */
+export const versionChanged = (current: number) => new AppError('PRECONDITION_FAILED', `Form was changed; version ${current} is current`);

@@ -31,6 +31,7 @@ import { readFormBody } from './form-body.ts';
 import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
 import {
+  formForResponse,
   leadCookieName,
   liveForm,
   closedFormPage,
@@ -102,28 +103,30 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   };
 
   app.get('/s/:formId', async (c) => {
-    const form = await liveForm(db, c.req.param('formId'));
-    if (!form) return notFoundPage(c);
-    if (form.status === 'closed') return closedFormPage(c, form, config.fontsCssUrl);
-    await visitorLead(c, form);
+    const current = await liveForm(db, c.req.param('formId'));
+    if (!current) return notFoundPage(c);
+    if (current.status === 'closed') return closedFormPage(c, current, config.fontsCssUrl);
+    await visitorLead(c, current);
     const query = c.req.query();
     if (query.new !== undefined) {
-      newSession(c, deps, form);
-      return c.redirect(formPath(form), 303);
+      newSession(c, deps, current);
+      return c.redirect(formPath(current), 303);
     }
-    let sessionId = readSignedId(c, cookieSecret, sessionCookieName(form.id));
-    let response = sessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
+    let sessionId = readSignedId(c, cookieSecret, sessionCookieName(current.id));
+    let response = sessionId ? await findSessionResponse(db, current.id, sessionId) : undefined;
     if (query.done !== undefined) {
-      if (!response?.finished) return c.redirect(formPath(form), 303);
+      if (!response?.finished) return c.redirect(formPath(current), 303);
       const nonce = newNonce();
-      const page = await renderThanksPage(form, { nonce, fontsCssUrl: config.fontsCssUrl });
+      const page = await renderThanksPage(await formForResponse(db, current, response), { nonce, fontsCssUrl: config.fontsCssUrl });
       return sendHtml(c, page.toString(), 200, pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl }));
     }
     if (!sessionId || response?.finished) {
       // A finished response stays as it is; coming back starts a new one.
-      sessionId = newSession(c, deps, form);
+      sessionId = newSession(c, deps, current);
       response = undefined;
     }
+    // An unfinished response is shown the version it started on; a new one the current version.
+    const form = await formForResponse(db, current, response);
     const resume = resumeStepIndex(form, response);
     const requested = parseStep(query.step, form);
     if (query.step !== undefined && (requested === undefined || requested > resume)) return c.redirect(formPath(form, `?step=${resume}`), 303);
@@ -134,9 +137,15 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   });
 
   app.post('/s/:formId', async (c) => {
-    const form = await liveForm(db, c.req.param('formId'));
-    if (!form) return notFoundPage(c);
-    if (form.status === 'closed') return closedFormPage(c, form, config.fontsCssUrl);
+    const current = await liveForm(db, c.req.param('formId'));
+    if (!current) return notFoundPage(c);
+    if (current.status === 'closed') return closedFormPage(c, current, config.fontsCssUrl);
+    const cookieSessionId = readSignedId(c, cookieSecret, sessionCookieName(current.id));
+    // A session started by this request (a fresh random id, below) has no response to look up.
+    const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
+    if (existing?.finished) return c.redirect(formPath(current, '?done=1'), 303);
+    // The step is one of the version the response started on (a new response: the current version).
+    const form = await formForResponse(db, current, existing);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form), 303);
     const step = form.steps[stepIndex]!;
@@ -150,11 +159,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = await visitorLead(c, form);
-    const cookieSessionId = readSignedId(c, cookieSecret, sessionCookieName(form.id));
     const sessionId = cookieSessionId ?? newSession(c, deps, form);
-    // A session started by this request (a fresh random id) has no response to look up.
-    const existing = cookieSessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
-    if (existing?.finished) return c.redirect(formPath(form, '?done=1'), 303);
 
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));

@@ -1,7 +1,7 @@
 /**
  * `POST /s/:formId/uploads`: the public JSON API's file upload (docs/public-pages.md, "File uploads"). A multipart
- * body with `componentId` (a FileUploader of the form) and one `file` part (several when the
- * component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
+ * body with `componentId` (a FileUploader of the form; of its version `formVersion` when given: the version
+ * the response answers) and one `file` part (several when the component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`. The answer to that
  * FileUploader is then the id (or the list of ids). Files are checked before anything is stored: a
  * disallowed, oversized or disguised file, or an archive bomb (uploads/archives.ts), is a 400 with its
  * path (`["file", index]`), and then none of the request's files are kept. An upload not used by a
@@ -13,6 +13,7 @@ import type { FieldError } from '../components/content.ts';
 import { storeUploads } from '../uploads/uploads.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
+import { formAtVersion } from '../forms/versions.service.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
@@ -33,15 +34,23 @@ export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     const errors: FieldError[] = [];
     for (const name of Object.keys(parsed)) {
-      if (name !== 'componentId' && name !== 'file') errors.push({ message: `Unknown field; expected componentId and file`, path: [unsafeStringProblem(name) ? '?' : name] });
+      if (name !== 'componentId' && name !== 'file' && name !== 'formVersion') {
+        errors.push({ message: `Unknown field; expected componentId, file and optionally formVersion`, path: [unsafeStringProblem(name) ? '?' : name] });
+      }
     }
+    // The version the response answers (its `formVersion`), when the form has changed since it started.
+    const askedVersion = parsed.formVersion;
+    const versionOk = askedVersion === undefined || (typeof askedVersion === 'string' && /^[1-9]\d{0,9}$/.test(askedVersion));
+    if (!versionOk) errors.push({ message: 'formVersion must be a positive integer', path: ['formVersion'] });
+    const answered = typeof askedVersion === 'string' && versionOk ? await formAtVersion(db, form, Number(askedVersion)) : form;
+    if (!answered) errors.push({ message: 'No such version of the form', path: ['formVersion'] });
     const componentId = parsed.componentId;
     const component =
-      typeof componentId === 'string'
-        ? form.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && candidate.type === 'FileUploader')
+      typeof componentId === 'string' && answered
+        ? answered.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && candidate.type === 'FileUploader')
         : undefined;
     if (typeof componentId !== 'string') errors.push({ message: 'Required: the id of a FileUploader of the form', path: ['componentId'] });
-    else if (!component) errors.push({ message: 'No FileUploader with this id in the form', path: ['componentId'] });
+    else if (!component && answered) errors.push({ message: 'No FileUploader with this id in the form', path: ['componentId'] });
     const parts = parsed.file === undefined ? [] : Array.isArray(parsed.file) ? parsed.file : [parsed.file];
     if (parts.length === 0) errors.push({ message: 'Required: at least one file', path: ['file'] });
     parts.forEach((part, index) => {

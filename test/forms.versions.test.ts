@@ -21,7 +21,7 @@ let other: TestTenant;
 
 const key = (t: TestTenant = tenant) => ({ 'x-api-key': t.apiKey });
 const get = (path: string, headers: Record<string, string> = key()) => app.request(path, { headers });
-const patch = (formId: string, body: unknown, headers: Record<string, string> = {}, t: TestTenant = tenant) =>
+const patch = async (formId: string, body: unknown, headers: Record<string, string> = {}, t: TestTenant = tenant): Promise<Response> =>
   app.request(`/api/v1/forms/${formId}`, jsonRequest('PATCH', body, { ...key(t), ...headers }));
 
 interface RestForm {

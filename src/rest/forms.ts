@@ -143,10 +143,11 @@ export function formsRoutes(deps: RestDeps) {
     const form = result.data.form;
     if (!form) return respondWithError(c, notFound('Form not found'));
     const { definition, ...fields } = form;
-    const { name: _name, ...definitionFields } = definition.json as Record<string, unknown>;
+    // The definition's fields besides the name (the form's own): hidden fields, steps, and any added later.
+    const { name: _name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
     c.header('ETag', etagOf(form.version));
     c.header('Cache-Control', 'no-cache');
-    return c.json({ data: { ...restForm(fields), ...definitionFields } }, 200);
+    return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more } }, 200);
   });
 
   routes.patch('/forms/:formId', async (c) => {

@@ -442,6 +442,70 @@ describe('responses answer the version they started on', () => {
   });
 });
 
+describe('exports and summaries say which version each response answered', () => {
+  it('CSV: a formVersion column, the current questions then those only earlier versions had; NDJSON: meta.formVersion; summaries count per version', async () => {
+    const form = await twoSteps('Exported');
+    const [role, size] = [componentAt(form, 0, 0), componentAt(form, 1, 0)];
+    const answer = async (answers: Record<string, unknown>) => {
+      const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: true }));
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const onV1 = await answer({ [role.id]: 'CTO', [size.id]: '1-10' });
+    // Version 2: the role question is replaced by a company question; the size question stays.
+    const steps = asInput((await read(form.id)).steps);
+    steps[0]!.components = [{ type: 'ShortInput', content: { question: 'Your company?' } } as never];
+    expect((await patch(form.id, { steps })).status).toBe(200);
+    const company = (await read(form.id)).steps[0]!.components[0]!;
+    const onV2 = await answer({ [company.id]: 'Acme', [size.id]: '11-50' });
+
+    const csv = await (await get(`/api/v1/responses/export?formId=${form.id}&format=csv`)).text();
+    const [header, ...rows] = csv.trimEnd().split('\r\n').map((line) => line.split(','));
+    expect(header!.slice(9)).toEqual(['formVersion', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
+    expect(rows.map((row) => [row[0], ...row.slice(9)])).toEqual([
+      [onV2, '2', 'Acme', '11-50', ''],
+      [onV1, '1', '', '1-10', 'CTO'],
+    ]);
+    const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
+    expect(ndjson.map((r) => [r.id, r.meta.formVersion])).toEqual([
+      [onV2, 2],
+      [onV1, 1],
+    ]);
+
+    const summary = `query($id: ID!, $version: Int) { form(id: $id) { summary(filter: {version: $version}) {
+      total finished versions { version total finished } questions { questionId answers } steps { name reached } } } }`;
+    const all = await graphql(app, summary, { id: form.id }, key());
+    expect(all.body.errors).toBeUndefined();
+    expect(all.body.data.form.summary).toMatchObject({
+      total: 2,
+      versions: [
+        { version: 2, total: 1, finished: 1 },
+        { version: 1, total: 1, finished: 1 },
+      ],
+      questions: [
+        { questionId: company.id, answers: 1 },
+        { questionId: size.id, answers: 2 },
+      ],
+    });
+    const first = await graphql(app, summary, { id: form.id, version: 1 }, key());
+    expect(first.body.data.form.summary).toEqual({
+      total: 1,
+      finished: 1,
+      versions: [{ version: 1, total: 1, finished: 1 }],
+      questions: [
+        { questionId: role.id, answers: 1 },
+        { questionId: size.id, answers: 1 },
+      ],
+      steps: [
+        { name: 'About', reached: 1 },
+        { name: 'Size', reached: 1 },
+      ],
+    });
+    const missing = await graphql(app, summary, { id: form.id, version: 3 }, key());
+    expect(missing.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ path: ['filter', 'version'] }] });
+  });
+});
+
 describe('the form.updated webhook', () => {
   let dispatcher: WebhookDispatcher | undefined;
   let receiver: Receiver | undefined;

@@ -2,10 +2,12 @@
  * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
  * plain strings out (the REST adapter streams them as CSV records, rest/csv.ts).
  *
- * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
+ * Columns: the fixed ones (EXPORT_FIXED_COLUMNS; `formVersion` is the version of the form the response
+ * answered, meta.formVersion), then
  * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
  *   IdentityInfo gets one column per collected key, headed `<label> [<questionId>.<key>]`; components
- *   that take no answer (Header, NextButton, …) get none;
+ *   that take no answer (Header, NextButton, …) get none. The current version's questions come first,
+ *   then those only earlier versions had (newest first), so no answer of an earlier version is lost;
  * - without a form (the environment export): one `data` column holding the answers as JSON
  *   (the `data` array of the response object).
  *
@@ -17,9 +19,10 @@
 import { identityFields, type IdentityField } from '../components/identity-info.ts';
 import { isBookingType } from '../components/schedulers.ts';
 import { headlineOf, isAnswerable } from './shapes.ts';
+import { responseFormVersion } from '../forms/versions.service.ts';
 
 /** The fixed leading columns of every export, in order. */
-export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;
+export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion'] as const;
 
 /** What an export reads of a response: the REST response object. */
 export interface ExportedResponse {
@@ -82,6 +85,25 @@ export function questionColumns(steps: readonly { components: readonly ExportCom
   return columns;
 }
 
+/**
+ * The question columns of every version of a form, `versions` newest (current) first: each version's
+ * columns that no newer version has (a question, or an IdentityInfo key), headed as the newest version
+ * that has it shows it.
+ */
+export function questionColumnsOfVersions(versions: readonly (readonly { components: readonly ExportComponent[] }[])[]): ExportColumn[] {
+  const columns: ExportColumn[] = [];
+  const seen = new Set<string>();
+  for (const steps of versions) {
+    for (const column of questionColumns(steps)) {
+      const key = `${column.questionId}.${column.identityKey ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      columns.push(column);
+    }
+  }
+  return columns;
+}
+
 /** The header row: fixed columns, then the question columns (or `data` without a form). */
 export function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
   return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
@@ -134,6 +156,7 @@ export function fixedCells(response: ExportedResponse): string[] {
     text(asContent(response.meta).leadId),
     response.personAttributes.ip,
     response.personAttributes.country,
+    String(responseFormVersion(response.meta)),
   ].map(neutralizeCell);
 }
 

@@ -30,7 +30,7 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { fixedCells, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import { fixedCells, headerRow, questionColumnsOfVersions, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
 import { responseStatus } from '../responses/model.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import type { StreamedResponse } from '../responses/responses.service.ts';
@@ -101,13 +101,21 @@ export function exportRoutes(deps: RestDeps) {
     const environmentOf = (adminChoice: string | undefined) => (principal.kind === 'apiKey' ? principal.environmentId : (adminChoice ?? ''));
     if (query.formId !== undefined) {
       const formId = query.formId;
-      const found = await runOperation(ExportFormDocument, { id: formId }, context);
+      const found = await runOperation(ExportFormDocument, { id: formId, versionsAfter: null }, context);
       if (found.error) return respondWithOperationError(c, found.error);
       const form = found.data.form;
       if (!form || (query.environmentId !== undefined && form.environmentId !== query.environmentId)) {
         return respondWithError(c, notFound('Form not found'));
       }
-      columns = questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })));
+      // The questions of every version, the current one's first: answers of earlier versions keep their columns.
+      const versions = form.versions.edges.map((edge) => edge.node);
+      for (let page = form.versions.pageInfo; page.hasNextPage; ) {
+        const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, context);
+        if (more.error || !more.data.form) return respondWithOperationError(c, more.error ?? notFound('Form not found'));
+        versions.push(...more.data.form.versions.edges.map((edge) => edge.node));
+        page = more.data.form.versions.pageInfo;
+      }
+      columns = questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps));
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
       runPage = async () => {
         const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);
@@ -175,7 +183,16 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
   };
 }
 
-/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+/**
+ * `"formVersion":<n>` in a response's metadata as jsonb text. A string value (the user agent) cannot hold
+ * it: its quotes are escaped there.
+ */
+const FORM_VERSION_IN_META = /"formVersion": ?(\d{1,10})[,}]/;
+
+/**
+ * What the export reads of a later batch's row: of its metadata only the lead (the column's) and the
+ * form version, found in the text without parsing it; its answers as given.
+ */
 const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
   id: row.id,
   createdAt: row.createdAt,
@@ -184,6 +201,6 @@ const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data
   status: responseStatus(row, now, dropOffMs),
   formId: row.formId,
   data,
-  meta: { leadId: row.leadId },
+  meta: { leadId: row.leadId, formVersion: Number(FORM_VERSION_IN_META.exec(row.meta)?.[1] ?? 1) },
   personAttributes: { ip: row.ip, country: row.country },
 });

@@ -74,6 +74,14 @@ export async function formAtVersion<F extends FormRow>(db: Db, form: F, version:
   return found ? atVersion(form, found.version, found.definition) : undefined;
 }
 
+/** Largest version number (PostgreSQL's `integer`). */
+const MAX_VERSION = 2_147_483_647;
+
+/** A version number as a client writes it (`?version=3`, a form field), or undefined when it is not one. */
+export function parseVersion(text: string): number | undefined {
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= MAX_VERSION ? Number(text) : undefined;
+}
+
 /**
  * The version a response started on, from its metadata. Responses stored before forms had versions
  * carry none: they answered version 1, the version every form had then.
@@ -98,8 +106,7 @@ export const versionCursor = (version: number) => Buffer.from(`v${version}`).toS
 export function decodeVersionCursor(cursor: string): number | undefined {
   if (cursor.length > 16 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   const match = /^v([1-9]\d{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  const version = match ? Number(match[1]) : Number.NaN;
-  return version <= 2_147_483_647 ? version : undefined;
+  return match ? parseVersion(match[1]!) : undefined;
 }
 
 /**

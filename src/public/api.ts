@@ -22,7 +22,7 @@ import { appErrorOf } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject, respondWithError } from '../rest/respond.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
-import { formAtVersion, responseFormVersion } from '../forms/versions.service.ts';
+import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versions.service.ts';
 import { clientCountry, clientIp } from './request-info.ts';
 import { deriveSecret, secretsEqual } from '../auth/auth.service.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
@@ -113,10 +113,11 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (current.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     // `?version=N`: the version a response started on (its `formVersion`), which it is answered on.
     const asked = c.req.query('version');
-    if (asked !== undefined && !/^[1-9]\d{0,9}$/.test(asked)) {
-      return c.json({ message: 'Invalid query parameters', errors: [{ message: 'version must be a positive integer', path: ['version'] }] }, 400);
+    const version = asked === undefined ? undefined : parseVersion(asked);
+    if (asked !== undefined && version === undefined) {
+      return c.json({ message: 'Invalid query parameters', errors: [{ message: 'version must be a version number of the form (1, 2, …)', path: ['version'] }] }, 400);
     }
-    const form = asked === undefined ? current : await formAtVersion(db, current, Number(asked));
+    const form = version === undefined ? current : await formAtVersion(db, current, version);
     if (!form) return c.json({ message: 'Version not found' }, 404);
     c.header('Cache-Control', 'no-cache');
     return c.json({

@@ -13,7 +13,7 @@ import type { FieldError } from '../components/content.ts';
 import { storeUploads } from '../uploads/uploads.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
-import { formAtVersion } from '../forms/versions.service.ts';
+import { formAtVersion, parseVersion } from '../forms/versions.service.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 export const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
@@ -40,9 +40,9 @@ export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     // The version the response answers (its `formVersion`), when the form has changed since it started.
     const askedVersion = parsed.formVersion;
-    const versionOk = askedVersion === undefined || (typeof askedVersion === 'string' && /^[1-9]\d{0,9}$/.test(askedVersion));
-    if (!versionOk) errors.push({ message: 'formVersion must be a positive integer', path: ['formVersion'] });
-    const answered = typeof askedVersion === 'string' && versionOk ? await formAtVersion(db, form, Number(askedVersion)) : form;
+    const version = typeof askedVersion === 'string' ? parseVersion(askedVersion) : undefined;
+    if (askedVersion !== undefined && version === undefined) errors.push({ message: 'formVersion must be a version number of the form (1, 2, …)', path: ['formVersion'] });
+    const answered = version === undefined ? form : await formAtVersion(db, form, version);
     if (!answered) errors.push({ message: 'No such version of the form', path: ['formVersion'] });
     const componentId = parsed.componentId;
     const component =

@@ -146,7 +146,6 @@ export function formsRoutes(deps: RestDeps) {
     // The definition's fields besides the name (the form's own): hidden fields, steps, and any added later.
     const { name: _name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
     c.header('ETag', etagOf(form.version));
-    c.header('Cache-Control', 'no-cache');
     return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more } }, 200);
   });
 

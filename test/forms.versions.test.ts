@@ -132,6 +132,29 @@ describe('reading forms', () => {
   });
 });
 
+describe('hidden fields at generate', () => {
+  it('generate takes hiddenFields (checked as an update checks them) and the form shows them', async () => {
+    const generate = (body: unknown) => app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', body, key()));
+    const refused = await generate({ ...validBody(tenant.templateId), hiddenFields: ['plan', 'plan', '$x'] });
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      {
+        message: 'Invalid request body',
+        errors: [
+          { message: 'A hidden field name is a letter or _ followed by up to 63 letters, digits or _', path: ['hiddenFields', 2] },
+          { message: 'Hidden field "plan" is declared twice', path: ['hiddenFields', 1] },
+        ],
+      },
+    ]);
+    const made = await generate({ ...validBody(tenant.templateId), hiddenFields: ['plan', 'utm_source'] });
+    const { id } = ((await made.json()) as { result: { form: { id: string } } }).result.form;
+    expect((await read(id)).hiddenFields).toEqual(['plan', 'utm_source']);
+    const graph = await graphql(app, 'query($id: ID!) { form(id: $id) { hiddenFields definition { hiddenFields } } }', { id }, key());
+    expect(graph.body.data.form).toEqual({ hiddenFields: ['plan', 'utm_source'], definition: { hiddenFields: ['plan', 'utm_source'] } });
+    expect((await (await app.request(`/s/${id}/definition`)).json()) as object).toMatchObject({ version: 1, hiddenFields: ['plan', 'utm_source'] });
+  });
+});
+
 describe('editing forms', () => {
   it('PATCH changes the name: version 2, the same id and url; GET shows it; the closed form stays closed', async () => {
     const form = await twoSteps();

@@ -18,12 +18,23 @@ export type Form = typeof forms.$inferSelect;
 
 export const formUrl = (id: string) => `/s/${id}`;
 
-/** Gives every step and component its stable id. */
-function withIds(steps: StepDraft[]): StoredStep[] {
-  return steps.map((step) => ({
-    id: createId(),
+/**
+ * How a step or component gets its id: `given` is the id the request named (an update's), `path` where,
+ * `what` the step or the component's type. Generate and import: always a new one.
+ */
+type IdFor = (given: string | undefined, path: (string | number)[], what: KnownId) => string;
+const newId: IdFor = () => createId();
+
+/** Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one). */
+function withIds(steps: StepDraft[], idFor: IdFor = newId): StoredStep[] {
+  return steps.map((step, s) => ({
+    id: idFor(step.id, ['steps', s, 'id'], { kind: 'step' }),
     name: step.name,
-    components: step.components.map((component) => ({ id: createId(), type: component.type, content: component.content })),
+    components: step.components.map((component, c) => ({
+      id: idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
+      type: component.type,
+      content: component.content,
+    })),
   }));
 }
 
@@ -234,7 +245,7 @@ async function keepingIds(tx: Db, form: Form, steps: StepDraft[]): Promise<Store
 
   const errors: FieldError[] = [];
   const seen = new Set<string>();
-  const keep = (id: string | undefined, path: (string | number)[], wanted: KnownId): string => {
+  const keep: IdFor = (id, path, wanted) => {
     if (id === undefined) return createId();
     const what = known.get(id);
     if (seen.has(id)) errors.push({ message: 'This id is given twice', path });
@@ -245,15 +256,7 @@ async function keepingIds(tx: Db, form: Form, steps: StepDraft[]): Promise<Store
     seen.add(id);
     return id;
   };
-  const stored = steps.map((step, s) => ({
-    id: keep(step.id, ['steps', s, 'id'], { kind: 'step' }),
-    name: step.name,
-    components: step.components.map((component, c) => ({
-      id: keep(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
-      type: component.type,
-      content: component.content,
-    })),
-  }));
+  const stored = withIds(steps, keep);
   if (errors.length > 0) throw invalidInput(errors);
   return stored;
 }

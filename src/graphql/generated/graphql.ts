@@ -555,12 +555,14 @@ export type FormSummary = {
   inProgress: Scalars['Int']['output'];
   /** Unfinished responses: in progress plus dropped off. */
   partial: Scalars['Int']['output'];
-  /** Per answerable question, in form order: its answer count and, for choice types, the count per option. */
+  /** Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's). */
   questions: Array<QuestionSummary>;
-  /** Per step, in order, how many responses reached it: where respondents drop off. */
+  /** Per step, in order, how many responses reached it: where respondents drop off. The current version's steps (with a `version` filter, that version's). */
   steps: Array<StepReach>;
   /** Responses started. */
   total: Scalars['Int']['output'];
+  /** How many responses answered each version of the form, newest version first (versions no response answered are left out). */
+  versions: Array<VersionCount>;
 };
 
 /** One version of a form: the definition it had from `createdAt` until the next version. Responses record the version they started on (`meta.formVersion`). */
@@ -1304,6 +1306,8 @@ export type SummaryFilter = {
   since?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only responses whose `dateField` is before this instant. */
   until?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only the responses that answered this version of the form (`meta.formVersion`); steps and questions are then that version's. */
+  version?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Fonts, colours, background, layout and per-component styles of a form. */
@@ -1376,6 +1380,17 @@ export type UpdateWebhookEndpointInput = {
   /** null: every form. */
   formIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** How many responses answered one version of the form. */
+export type VersionCount = {
+  __typename?: 'VersionCount';
+  /** Of those, the completed ones. */
+  finished: Scalars['Int']['output'];
+  /** Responses started on it. */
+  total: Scalars['Int']['output'];
+  /** The version the responses started on (`meta.formVersion`). */
+  version: Scalars['Int']['output'];
 };
 
 /** The caller: where exploring the graph starts. */

@@ -350,6 +350,43 @@ describe('editing forms', () => {
   });
 });
 
+describe('the API edge', () => {
+  it('the /forms routes have the edge of every /api/v1 route: body size, rate limit, headers, CORS, methods', async () => {
+    const form = await twoSteps();
+    const small = appWith(ctx.db, { maxBodyBytes: 2048 });
+    const big = await small.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { name: 'x'.repeat(4096) }, key()));
+    expect([big.status, await big.json()]).toEqual([413, { message: 'Request body too large (limit 2048 bytes)' }]);
+
+    const limited = appWith(ctx.db, { apiRateLimitPerMinute: 1 });
+    expect((await limited.request('/api/v1/forms', { headers: key() })).status).toBe(200);
+    const refused = await limited.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { name: 'Too many' }, key()));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const read = await get(`/api/v1/forms/${form.id}`);
+    expect(read.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(read.headers.get('cache-control')).toBe('no-store');
+    expect((await get(`/api/v1/forms/${form.id}`, {})).status).toBe(401);
+    const wrong = await app.request(`/api/v1/forms/${form.id}`, { method: 'DELETE', headers: key() });
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, PATCH']);
+    const unsupported = await app.request(`/api/v1/forms/${form.id}`, { method: 'PATCH', headers: { ...key(), 'content-type': 'text/plain' }, body: 'name=x' });
+    expect(unsupported.status).toBe(415);
+
+    const origin = 'https://admin.example';
+    const browser = appWith(ctx.db, { corsOrigins: [origin] });
+    const preflight = await browser.request(`/api/v1/forms/${form.id}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, if-match, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('If-Match');
+    const answered = await browser.request(`/api/v1/forms/${form.id}`, { headers: { origin, ...key() } });
+    expect(answered.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(answered.headers.get('access-control-expose-headers')).toContain('ETag');
+  });
+});
+
 describe('GraphQL', () => {
   it('updateForm with expectedVersion, Form.version and the versions connection', async () => {
     const form = await twoSteps();

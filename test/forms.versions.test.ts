@@ -290,6 +290,8 @@ describe('editing forms', () => {
     expect(row!.version).toBe(n + 1);
     const versions = await ctx.db.select().from(formVersions).where(eq(formVersions.formId, form.id)).orderBy(formVersions.version);
     expect(versions.map((v) => v.version)).toEqual(Array.from({ length: n + 1 }, (_, i) => i + 1));
+    // Each version is stamped later than the one before it (the versions listing pages by time).
+    for (let i = 1; i < versions.length; i++) expect(versions[i]!.createdAt.getTime()).toBeGreaterThan(versions[i - 1]!.createdAt.getTime());
     // Each snapshot is its predecessor with one field changed: no update worked on a stale copy.
     for (let i = 1; i < versions.length; i++) {
       const [prev, next] = [versions[i - 1]!.definition, versions[i]!.definition];

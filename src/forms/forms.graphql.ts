@@ -32,8 +32,8 @@ import {
 } from './forms.service.ts';
 import type { FormDefinition } from '../db/schema.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
-import { decodeVersionCursor, definitionOf, versionCursor, versionPages, type FormVersion } from './versions.service.ts';
-import { DEFAULT_PAGE_SIZE, invalidArguments } from '../graphql/pagination.ts';
+import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
+import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection } from '../graphql/pagination.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
 // ---------------------------------------------------------------- steps
@@ -156,19 +156,6 @@ const FormVersionConnection = builder.connectionObject(
   { name: 'FormVersionEdge' },
 );
 
-/** `first` and `after` of a versions listing, checked (BAD_USER_INPUT with the argument's path). */
-function versionPageArgs(args: { first?: number | null; after?: string | null }) {
-  const first = args.first ?? DEFAULT_PAGE_SIZE;
-  const errors = [];
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) errors.push({ message: `first must be between 1 and ${MAX_PAGE_SIZE}`, path: ['first'] });
-  const before = args.after === null || args.after === undefined ? undefined : decodeVersionCursor(args.after);
-  if (args.after !== null && args.after !== undefined && before === undefined) {
-    errors.push({ message: 'after is not a valid cursor (pass the endCursor of a previous page)', path: ['after'] });
-  }
-  if (errors.length > 0) throw invalidArguments(errors);
-  return { first, before };
-}
-
 // ---------------------------------------------------------------- form
 
 /**
@@ -207,18 +194,10 @@ FormRef.implement({
       complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE) }),
       byPath: true,
       load: async (formIds: string[], ctx: GraphQLContext, args) => {
-        const { first, before } = versionPageArgs(args);
+        const { first, after } = checkPageArgs(args);
         // The parents were loaded within the caller's scope.
-        const pages = await versionPages(ctx.db, formIds, { before, limit: first });
-        return pages.map((page) => ({
-          edges: page.rows.map((node) => ({ node, cursor: versionCursor(node.version) })),
-          pageInfo: {
-            hasNextPage: page.hasNextPage,
-            hasPreviousPage: before !== undefined,
-            startCursor: page.rows[0] ? versionCursor(page.rows[0].version) : null,
-            endCursor: page.rows.at(-1) ? versionCursor(page.rows.at(-1)!.version) : null,
-          },
-        }));
+        const pages = await versionPages(ctx.db, formIds, { after, limit: first });
+        return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
       },
       resolve: (form) => form.id,
     }),

@@ -200,7 +200,8 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       if (field === 'steps') changes.steps = await keepingIds(tx, current, value as StepDraft[]);
       else Object.assign(changes, { [field]: value });
     }
-    const now = new Date();
+    // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
+    const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
     const [row] = await tx
       .update(forms)
       .set({ ...changes, version: current.version + 1, updatedAt: now })

@@ -12,7 +12,7 @@ import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { rowsOf } from '../db/rows.ts';
 import { FORM_DEFINITION_COLUMNS, formVersions, type FormDefinition, type forms } from '../db/schema.ts';
-import { pageOf, type Page } from '../keyset.ts';
+import { pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 
 type FormRow = typeof forms.$inferSelect;
 
@@ -96,36 +96,39 @@ export const responseFormVersionSql = (meta: SQL) => sql`coalesce((${meta} ->> '
 
 // ---------------------------------------------------------------- listing
 
-/** A version as listed: newest first, `position` its version number (the cursor's). */
-export type ListedVersion = FormVersion;
-
-/** The opaque cursor of a listed version. */
-export const versionCursor = (version: number) => Buffer.from(`v${version}`).toString('base64url');
-
-/** The version a cursor names, or undefined when it is not one `versionCursor` wrote. */
-export function decodeVersionCursor(cursor: string): number | undefined {
-  if (cursor.length > 16 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  const match = /^v([1-9]\d{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  return match ? parseVersion(match[1]!) : undefined;
+/**
+ * A version as a listing gives it: its keyset position (`created_at` to the microsecond, and its number as
+ * the id), so that versions page with the cursors of every other listing (src/keyset.ts).
+ */
+export interface ListedVersion extends FormVersion {
+  /** The version number as text: the position's id. */
+  id: string;
+  position: string;
 }
 
 /**
- * The versions of each of `formIds`, newest first, a page of `limit` each (older than `before` when
- * given), in one statement: a scan of the primary key backwards per form. Pages in `formIds`' order.
+ * The versions of each of `formIds`, newest first, a page of `limit` each (after the keyset position
+ * `after` when given), in one statement. A version's `created_at` grows with its number (an update
+ * stamps its version later than anything before it: updateForm), so newest first is version order, and
+ * the form's primary key is scanned backwards. A position whose id is not a version number names no
+ * row: the page holds the versions created before its instant.
  */
-export async function versionPages(db: Db, formIds: readonly string[], input: { before?: number | undefined; limit: number }): Promise<Page<ListedVersion>[]> {
+export async function versionPages(db: Db, formIds: readonly string[], input: { after?: KeysetPosition | undefined; limit: number }): Promise<Page<ListedVersion>[]> {
   if (formIds.length === 0) return [];
-  type Row = { form_id: string; version: number; definition: FormDefinition | string; created_at: string };
+  const after = input.after;
+  const before = after === undefined ? sql`` : sql`and (created_at, version) < (${after.createdAt}::timestamptz, ${parseVersion(after.id) ?? 0}::int)`;
+  type Row = { form_id: string; version: number; definition: FormDefinition | string; created_at: string; position: string };
   const rows = rowsOf<Row>(
     await db.execute(sql`
-      select v.form_id, v.version, v.definition, to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+      select v.form_id, v.version, v.definition, to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+        to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
       from (values ${sql.join(
         formIds.map((id) => sql`(${id}::text)`),
         sql`, `,
       )}) f(id)
       cross join lateral (
         select form_id, version, definition, created_at from ${formVersions}
-        where form_id = f.id ${input.before === undefined ? sql`` : sql`and version < ${input.before}::int`}
+        where form_id = f.id ${before}
         order by version desc
         limit ${input.limit + 1}
       ) v`),
@@ -136,6 +139,8 @@ export async function versionPages(db: Db, formIds: readonly string[], input: { 
     list.push({
       formId: row.form_id,
       version: Number(row.version),
+      id: String(row.version),
+      position: row.position,
       definition: typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition,
       createdAt: new Date(row.created_at),
     });

@@ -272,8 +272,8 @@ function buildDocument(sources: OpenApiSources) {
           summary: 'Export responses as CSV or NDJSON',
           description:
             'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')}, then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
-            `\`<label> [<questionId>.<key>]\`), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+            `${EXPORT_FIXED_COLUMNS.join(', ')} (the version of the form the response answered), then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
+            `\`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
             "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
           security: [{ apiKey: [] }, { adminToken: [] }],
           parameters: exportParams,

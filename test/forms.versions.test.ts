@@ -4,7 +4,7 @@
  * across versions; tenancy, idempotency, the audit log, the form.updated webhook to a real receiver;
  * and responses answered on the version they started on, on the page and through the JSON API.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, formVersions, forms } from '../src/db/schema.ts';
@@ -424,6 +424,16 @@ describe('GraphQL', () => {
     expect(rest.body.data.form.versions.pageInfo.hasNextPage).toBe(false);
     const bad = await graphql(app, versions, { id: form.id, after: 'djA' }, key());
     expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ path: ['after'] }] });
+  });
+
+  it('the admin token updates any environment\'s form; the audit entry names the admin', async () => {
+    const form = await twoSteps();
+    const done = await graphql(app, 'mutation($id: ID!) { updateForm(id: $id, input: {name: "By the admin"}) { version form { name } } }', { id: form.id }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(done.body).toEqual({ data: { updateForm: { version: 2, form: { name: 'By the admin' } } } });
+    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'form.update'), eq(auditLog.environmentId, tenant.environmentId))).orderBy(desc(auditLog.createdAt)).limit(1);
+    expect(entry).toMatchObject({ actorKind: 'admin', actorKeyId: null, targetIds: [form.id], details: { version: 2 } });
+    const unknown = await graphql(app, 'mutation { updateForm(id: "nope", input: {name: "x"}) { version } }', {}, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
 

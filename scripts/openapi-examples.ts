@@ -44,7 +44,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const tenant = await tenantOf(db);
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
-  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings'];
+  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/forms/{formId}', '/api/v1/forms'];
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
   async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string; target?: ReturnType<typeof appWith> } = {}) {
@@ -97,6 +97,24 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('POST', `/api/v1/environments/${env}/forms/${form.id}/reopen`);
   await call('POST', `/api/v1/environments/${env}/forms/${tenant.templateId}/close`); // 409: a draft
   await call('POST', `/api/v1/environments/${env}/forms/k4n2iogu5ks9ut7lahuxkl27/reopen`); // 404
+
+  // reading and editing forms: a new version with If-Match and an Idempotency-Key, then its refusals
+  await call('GET', '/api/v1/forms?limit=2');
+  await call('GET', '/api/v1/forms?after=not-a-cursor'); // 400
+  await call('GET', `/api/v1/forms/${form.id}`);
+  await call('GET', '/api/v1/forms/k4n2iogu5ks9ut7lahuxkl27'); // 404
+  const formPath = `/api/v1/forms/${form.id}`;
+  const edited = form.steps.map((step, index) => ({
+    id: step.id,
+    name: step.name,
+    components: step.components.map(({ id, type, content }) => ({ id, type, content: index === 0 && type === 'ShortInput' ? { ...content, question: 'Your job title?' } : content })),
+  }));
+  await call('PATCH', formPath, { body: { name: 'Discovery call', steps: edited, hiddenFields: ['utm_source'] }, headers: { 'if-match': '"1"', 'idempotency-key': 'docs-example-key-0002' } });
+  await call('PATCH', formPath, { body: { name: 'Stale edit' }, headers: { 'if-match': '"1"' } }); // 412
+  await call('PATCH', formPath, { body: { steps: [{ name: 'Only', components: [] }] } }); // 400
+  await call('PATCH', formPath, { body: { name: 'Other' }, headers: { 'idempotency-key': 'docs-example-key-0002' } }); // 422
+  await call('PATCH', formPath, { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
+  await call('PATCH', '/api/v1/forms/k4n2iogu5ks9ut7lahuxkl27', { body: { name: 'x' } }); // 404
 
   // a respondent answers through the public API, then the listing and the export
   const [identity, role] = form.steps[0]!.components;

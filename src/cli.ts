@@ -78,7 +78,8 @@ Commands:
   webhook create --env ENV_ID --target URL --events TYPES [--forms FORM_IDS] [--description TEXT]
                                                add a webhook endpoint (comma-separated event types:
                                                response.created, response.updated, response.finished,
-                                               form.generated); the signing secret is shown only once
+                                               form.generated, form.updated); the signing secret is
+                                               shown only once
   webhook list --env ENV_ID                    list an environment's webhook endpoints
   webhook delete ENDPOINT_ID                   delete an endpoint and its deliveries
   webhook test ENDPOINT_ID                     send a webhook.test event to the endpoint

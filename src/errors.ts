@@ -2,7 +2,16 @@
  * Expected failures, raised by services and mapped to GraphQL errors (extensions.code) and from
  * there to REST statuses and bodies by the one catalogue in `graphql/errors.ts`.
  */
-export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'UNPROCESSABLE' | 'RATE_LIMITED' | 'UNAVAILABLE';
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'UNPROCESSABLE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
@@ -36,3 +45,6 @@ export function toFieldErrors(issues: readonly { message: string; path?: readonl
     path: (issue.path ?? []).map((segment) => (typeof segment === 'number' ? segment : String(segment))),
   }));
 }
+
+/** An update that named the version it changes (If-Match, `expectedVersion`) when another one is current. */
+export const versionChanged = (current: number) => new AppError('PRECONDITION_FAILED', `Form was changed; version ${current} is current`);

@@ -18,6 +18,7 @@ const AUDIT_ACTIONS = [
   'api_key.revoke',
   'form.generate',
   'form.import',
+  'form.update',
   'form.delete',
   'form.close',
   'form.reopen',

@@ -51,6 +51,8 @@ export interface ResponseMeta {
   /** Where the response came from: the public page or the public JSON API. */
   source?: 'page' | 'api';
   userAgent?: string;
+  /** The version of the form's definition the response started on, and is answered on until it finishes. */
+  formVersion?: number;
   [key: string]: unknown;
 }
 

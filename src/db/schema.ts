@@ -88,6 +88,10 @@ export const forms = pgTable(
     retentionDays: integer('retention_days'),
     /** The language of the page's own words (src/i18n/locales.ts): a BCP 47 tag, canonical. */
     locale: text('locale').notNull().default('en'),
+    /** The names of the values a respondent may bring in the URL or through the JSON API (part of the definition). */
+    hiddenFields: jsonb('hidden_fields').$type<string[]>().notNull().default([]),
+    /** The definition's version: 1 when created, one more with each update; `form_versions` keeps each. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),
@@ -99,6 +103,40 @@ export const forms = pgTable(
     // The purge of soft-deleted forms finds them by deletion time.
     index('forms_deleted_at_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
   ],
+);
+
+/**
+ * The columns of a form that make its definition: what a version snapshots (`form_versions.definition`)
+ * and an update may change. A new definition field is one more line here (and its column above).
+ */
+export const FORM_DEFINITION_COLUMNS = {
+  name: forms.name,
+  steps: forms.steps,
+  hiddenFields: forms.hiddenFields,
+  locale: forms.locale,
+} as const;
+export type FormDefinition = { -readonly [K in keyof typeof FORM_DEFINITION_COLUMNS]: (typeof FORM_DEFINITION_COLUMNS)[K]['_']['data'] };
+
+/**
+ * Every version of every form's definition, as one jsonb snapshot (`FormDefinition`): version 1 when
+ * the form is created, one row per update. Responses are served and checked against the version they
+ * started on (`meta.formVersion`). Rows are never changed; they go with their form.
+ */
+export const formVersions = pgTable(
+  'form_versions',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<FormDefinition>().notNull(),
+    createdAt: createdAt(),
+  },
+  // The primary key serves a form's versions newest first (read backwards) and a version by number.
+  (t) => [primaryKey({ columns: [t.formId, t.version] }), check('form_versions_version_check', sql`${t.version} >= 1`)],
 );
 
 /**

@@ -14,7 +14,7 @@ import { rowsOf } from '../db/rows.ts';
 import { EVENTS_CHANNEL, type NodeEvent } from './notifications.ts';
 
 /** The event types an endpoint may subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ['response.created', 'response.updated', 'response.finished', 'form.generated'] as const;
+export const WEBHOOK_EVENT_TYPES = ['response.created', 'response.updated', 'response.finished', 'form.generated', 'form.updated'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by `testWebhookEndpoint`, to the one endpoint tested. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -1,4 +1,7 @@
-/** GraphQL types and fields of forms: Step (of catalogue components, components.graphql.ts), Form, generateForm, importForm, deleteForm. */
+/**
+ * GraphQL types and fields of forms: Step (of catalogue components, components.graphql.ts), Form with its
+ * definition and versions, generateForm, importForm, updateForm, deleteForm, closeForm, reopenForm.
+ */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
@@ -12,9 +15,26 @@ import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
-import { formLocaleSchema, generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
+import { formLocaleSchema, generateFormInputSchema, importFormNameSchema, importStepsSchema, updateFormInputSchema, type GenerateFormInput } from './components.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
-import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, generatedFormPages, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
+import {
+  deleteForm,
+  findForm,
+  findFormById,
+  formUrl,
+  generateForm,
+  generateFormIdempotently,
+  generatedFormPages,
+  importForm,
+  loadForms,
+  setFormStatus,
+  updateForm,
+  updateFormIdempotently,
+  type Form,
+  type UpdatedForm,
+} from './forms.service.ts';
+import type { FormDefinition } from '../db/schema.ts';
+import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 
@@ -101,6 +121,44 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
   }),
 });
 
+// ---------------------------------------------------------------- definitions and versions
+
+const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').implement({
+  description: 'What a version of a form says: its name, steps, hidden fields and locale (what updateForm changes).',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    steps: t.field({ type: [StepRef], resolve: (definition) => definition.steps }),
+    hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+    locale: t.exposeString('locale', { description: "The language of the page's own words (a BCP 47 tag)." }),
+    json: t.field({
+      type: 'JSON',
+      description:
+        'The definition as one JSON object, as `GET /api/v1/forms/{formId}` shows it and `updateForm`/PATCH take it back: steps and components with their ids.',
+      resolve: (definition) => definitionOf(definition),
+    }),
+  }),
+});
+
+const FormVersionRef = builder.objectRef<FormVersion>('FormVersion').implement({
+  description: 'One version of a form: the definition it had from `createdAt` until the next version. Responses record the version they started on (`meta.formVersion`).',
+  fields: (t) => ({
+    version: t.exposeInt('version', { description: 'From 1, one more with each update.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    definition: t.field({ type: FormDefinitionRef, resolve: (version) => version.definition }),
+  }),
+});
+
+const FormVersionConnection = builder.connectionObject(
+  {
+    type: FormVersionRef,
+    name: 'FormVersionConnection',
+    description: 'A page of versions of a form, newest first.',
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'FormVersionEdge' },
+);
+
 // ---------------------------------------------------------------- form
 
 /**
@@ -121,6 +179,31 @@ FormRef.implement({
     sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
     steps: t.field({ type: [StepRef], resolve: (form) => form.steps }),
+    hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+    version: t.exposeInt('version', { description: "The current version of the form's definition: 1 when created, one more with each update (`updateForm`)." }),
+    definition: t.field({
+      type: FormDefinitionRef,
+      description: "The current version's definition (the same name, steps and hidden fields as the form's own fields).",
+      resolve: (form) => definitionOf(form),
+    }),
+    versions: t.loadable({
+      type: FormVersionConnection,
+      description: 'Every version of the definition, newest first (the current one first).',
+      args: {
+        first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+        after: t.arg.string({ description: '`endCursor` of the previous page: continue with older versions.' }),
+      },
+      // A version holds a whole definition: priced like a form.
+      complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE) }),
+      byPath: true,
+      load: async (formIds: string[], ctx: GraphQLContext, args) => {
+        const { first, after } = checkPageArgs(args);
+        // The parents were loaded within the caller's scope.
+        const pages = await versionPages(ctx.db, formIds, { after, limit: first });
+        return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
+      },
+      resolve: (form) => form.id,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
@@ -143,9 +226,12 @@ builder.queryField('form', (t) =>
 
 // ---------------------------------------------------------------- inputs
 
+const KEPT_ID = 'updateForm only: the id of a {what} of this form (in any version) to keep, so its answers keep their questionId. Left out: a new id. generateForm and importForm ignore it.';
+
 const ComponentInput = builder.inputType('ComponentInput', {
   description: 'A component: its type and a content object whose shape depends on the type.',
   fields: (t) => ({
+    id: t.id({ description: KEPT_ID.replace('{what}', 'component of the same type') }),
     type: t.string({ required: true }),
     content: t.field({ type: 'JSON', required: true }),
   }),
@@ -153,6 +239,7 @@ const ComponentInput = builder.inputType('ComponentInput', {
 
 const StepInput = builder.inputType('StepInput', {
   fields: (t) => ({
+    id: t.id({ description: KEPT_ID.replace('{what}', 'step') }),
     name: t.string({ required: true }),
     components: t.field({ type: [ComponentInput], required: true }),
   }),
@@ -165,6 +252,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     name: t.string({ required: true }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
     locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
+    hiddenFields: t.stringList({ description: 'Names of the values respondents may bring in the URL or through the JSON API (letters, digits and _, not starting with a digit; at most 20).' }),
   }),
 });
 
@@ -253,6 +341,47 @@ builder.mutationField('importForm', (t) =>
       });
       await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });
       return form;
+    },
+  }),
+);
+
+const UpdateFormInput = builder.inputType('UpdateFormInput', {
+  description:
+    'Any of the definition fields of GenerateFormInput, checked as generate checks them; those left out stay. The same shape as the body of PATCH /api/v1/forms/{formId}.',
+  fields: (t) => ({
+    name: t.string(),
+    steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it.' }),
+    hiddenFields: t.stringList({ description: 'The whole new list of hidden fields.' }),
+    locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
+  }),
+});
+
+const UpdateFormPayload = builder.objectRef<UpdatedForm>('UpdateFormPayload').implement({
+  fields: (t) => ({
+    success: t.boolean({ resolve: () => true }),
+    version: t.exposeInt('version', { description: "The version this update made (a replayed update's, even when newer versions followed)." }),
+    form: t.field({ type: FormRef, resolve: (updated) => updated.form }),
+  }),
+});
+
+builder.mutationField('updateForm', (t) =>
+  t.field({
+    type: UpdateFormPayload,
+    description:
+      "Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event.",
+    args: {
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateFormInput, required: true }).validate(updateFormInputSchema),
+      expectedVersion: t.arg.int({ description: 'The version this update changes; another one current refuses it (PRECONDITION_FAILED).' }),
+    },
+    resolve: async (_, { id, input, expectedVersion }, ctx) => {
+      const environmentId = await formEnvironment(ctx, String(id));
+      if (input.steps) await refuseUncheckableCaptchas(ctx, environmentId, input.steps);
+      const options = { expectedVersion: expectedVersion ?? undefined, actor: actorOf(ctx.principal) };
+      if (!ctx.idempotency) return updateForm(ctx.db, environmentId, String(id), input, options);
+      const updated = await updateFormIdempotently(ctx.db, environmentId, String(id), input, options, ctx.idempotency.key);
+      ctx.idempotency.replayed = updated.replayed;
+      return updated;
     },
   }),
 );

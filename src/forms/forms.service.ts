@@ -1,29 +1,43 @@
-/** Forms: import templates, generate published forms from them, read and soft-delete. */
+/** Forms: import templates, generate published forms from them, update their definitions, read and soft-delete. */
 import { and, eq, getTableColumns, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { forms, type FormStatus } from '../db/schema.ts';
-import { AppError, notFound } from '../errors.ts';
+import { forms, type FormDefinition, type FormStatus } from '../db/schema.ts';
+import { AppError, invalidInput, notFound, versionChanged } from '../errors.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type KeysetPosition, type Page } from '../keyset.ts';
-import type { GenerateFormInput, StepDraft } from './components.ts';
+import { UPDATABLE_FIELDS, type GenerateFormInput, type StepDraft, type UpdateFormInput } from './components.ts';
+import type { FieldError } from '../errors.ts';
 import { inheritTheme } from './theme.ts';
 import type { Theme, StoredStep } from '../db/json-columns.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
+import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 
 export type Form = typeof forms.$inferSelect;
 
 export const formUrl = (id: string) => `/s/${id}`;
 
-/** Gives every step and component its stable id. */
-function withIds(steps: StepDraft[]): StoredStep[] {
-  return steps.map((step) => ({
-    id: createId(),
+/**
+ * How a step or component gets its id: `given` is the id the request named (an update's), `path` where,
+ * `what` the step or the component's type. Generate and import: always a new one.
+ */
+type IdFor = (given: string | undefined, path: (string | number)[], what: KnownId) => string;
+const newId: IdFor = () => createId();
+
+/** Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one). */
+function withIds(steps: StepDraft[], idFor: IdFor = newId): StoredStep[] {
+  return steps.map((step, s) => ({
+    id: idFor(step.id, ['steps', s, 'id'], { kind: 'step' }),
     name: step.name,
-    components: step.components.map((component) => ({ id: createId(), type: component.type, content: component.content })),
+    components: step.components.map((component, c) => ({
+      id: idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
+      type: component.type,
+      content: component.content,
+    })),
   }));
 }
 
@@ -37,21 +51,24 @@ export interface ImportFormInput {
   locale?: string | null | undefined;
 }
 
-/** Stores a form as given (how template forms get into an environment). */
+/** Stores a form as given (how template forms get into an environment), at version 1. */
 export async function importForm(db: Db, input: ImportFormInput): Promise<Form> {
-  const [row] = await db
-    .insert(forms)
-    .values({
-      id: createId(),
-      environmentId: input.environmentId,
-      name: input.name,
-      status: input.status ?? 'published',
-      theme: input.theme,
-      steps: withIds(input.steps),
-      locale: input.locale ?? DEFAULT_LOCALE,
-    })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(forms)
+      .values({
+        id: createId(),
+        environmentId: input.environmentId,
+        name: input.name,
+        status: input.status ?? 'published',
+        theme: input.theme,
+        steps: withIds(input.steps),
+        locale: input.locale ?? DEFAULT_LOCALE,
+      })
+      .returning();
+    await recordVersion(tx, row!);
+    return row!;
+  });
 }
 
 /** A live (not deleted) form of the environment, or undefined. Other environments' forms are invisible. */
@@ -95,11 +112,13 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         status: 'published',
         theme: inheritTheme(source.theme, usedTypes),
         steps,
+        hiddenFields: input.hiddenFields ?? [],
         sourceFormId: source.id,
         locale: input.locale ?? DEFAULT_LOCALE,
       })
       .returning();
     const form = row!;
+    await recordVersion(tx, form);
     // The outbox, in the form's transaction (events/outbox.ts).
     await recordEvent(tx, { environmentId, type: 'form.generated', formId: form.id, data: generatedFormObject(form), at: form.createdAt });
     return form;
@@ -144,6 +163,142 @@ export async function generateFormIdempotently(
     const form = await generateForm(tx, environmentId, input);
     await storeIdempotentResult(tx, scope, key, { formId: form.id });
     return { form, replayed: false };
+  });
+}
+
+// ---------------------------------------------------------------- updates
+
+export interface UpdateFormOptions {
+  /** The version the caller changes (If-Match, `expectedVersion`): another one current is PRECONDITION_FAILED. */
+  expectedVersion?: number | undefined;
+  /** Who updates, for the audit log. */
+  actor: Actor;
+}
+
+/** A form after an update, and the version that update made (a replay's, even if newer ones followed). */
+export interface UpdatedForm {
+  form: Form;
+  version: number;
+  replayed: boolean;
+}
+
+/**
+ * Changes the definition fields `input` gives (name, steps, hidden fields; the others stay) of a live
+ * form of `environmentId`: a new version, one more than the current, with its snapshot, a form.updated
+ * event and an audit entry, all in one transaction. The id, url, status and theme stay: a closed form
+ * stays closed. With `expectedVersion`, another current version is PRECONDITION_FAILED.
+ *
+ * Concurrent updates queue on the form's row (`FOR UPDATE`): each applies its fields to what the one
+ * before it committed and gets the next version number, so none is lost and no number is taken twice.
+ */
+export async function updateForm(db: Db, environmentId: string, id: string, input: UpdateFormInput, options: UpdateFormOptions): Promise<UpdatedForm> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(forms)
+      .where(and(eq(forms.id, id), eq(forms.environmentId, environmentId), isNull(forms.deletedAt)))
+      .for('update');
+    if (!current) throw notFound('Form not found');
+    if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
+    const changes: Partial<FormDefinition> = {};
+    for (const field of UPDATABLE_FIELDS) {
+      const value = input[field];
+      if (value === undefined) continue;
+      if (field === 'steps') changes.steps = await keepingIds(tx, current, value as StepDraft[]);
+      else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
+      else Object.assign(changes, { [field]: value });
+    }
+    // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
+    const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
+    const [row] = await tx
+      .update(forms)
+      .set({ ...changes, version: current.version + 1, updatedAt: now })
+      .where(eq(forms.id, current.id))
+      .returning();
+    const form = row!;
+    // Pipelined on the transaction's connection: one round trip for the three.
+    await Promise.all([
+      recordVersion(tx, form),
+      recordEvent(tx, { environmentId, type: 'form.updated', formId: form.id, data: updatedFormObject(form), at: now }),
+      recordAudit(tx, { environmentId, actor: options.actor, action: 'form.update', targetIds: [form.id], details: { version: form.version } }),
+    ]);
+    return { form, version: form.version, replayed: false };
+  });
+}
+
+/** The `data` of a form.updated event. */
+export function updatedFormObject(form: Form) {
+  return {
+    id: form.id,
+    url: formUrl(form.id),
+    name: form.name,
+    status: form.status,
+    version: form.version,
+    environmentId: form.environmentId,
+    updatedAt: form.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The steps of an update as stored: a step or component that names an `id` keeps it (answers to it keep
+ * their questionId across versions), one without gets a new id. An id must be a step's (or a
+ * component's of the same type) in some version of this form, and be given once: else BAD_USER_INPUT at
+ * that `id`, every problem at once.
+ */
+async function keepingIds(tx: Db, form: Form, steps: StepDraft[]): Promise<StoredStep[]> {
+  const known = new Map<string, KnownId>();
+  for (const step of form.steps) {
+    known.set(step.id, { kind: 'step' });
+    for (const component of step.components) known.set(component.id, { kind: 'component', type: component.type });
+  }
+  const given = steps.flatMap((step) => [step.id, ...step.components.map((component) => component.id)]).filter((id): id is string => id !== undefined);
+  // Ids of earlier versions only (a step or component brought back) are looked up in their snapshots.
+  for (const [id, what] of await idsInVersions(tx, form.id, [...new Set(given.filter((id) => !known.has(id)))])) known.set(id, what);
+
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  const keep: IdFor = (id, path, wanted) => {
+    if (id === undefined) return createId();
+    const what = known.get(id);
+    if (seen.has(id)) errors.push({ message: 'This id is given twice', path });
+    else if (!what || what.kind !== wanted.kind) errors.push({ message: `No ${wanted.kind} with this id in this form; leave out id for a new ${wanted.kind}`, path });
+    else if (what.kind === 'component' && wanted.kind === 'component' && what.type !== wanted.type) {
+      errors.push({ message: `Component ${id} is a ${what.type}; a component keeps its type (leave out id for a new component)`, path });
+    }
+    seen.add(id);
+    return id;
+  };
+  const stored = withIds(steps, keep);
+  if (errors.length > 0) throw invalidInput(errors);
+  return stored;
+}
+
+/**
+ * updateForm under an Idempotency-Key (scoped to the environment), as generateFormIdempotently: a repeat
+ * within 24 h of the same update (form, fields, expected version) answers with the version it made,
+ * without changing anything again; the same key with another update is UNPROCESSABLE.
+ */
+export async function updateFormIdempotently(
+  db: Db,
+  environmentId: string,
+  id: string,
+  input: UpdateFormInput,
+  options: UpdateFormOptions,
+  key: string,
+): Promise<UpdatedForm> {
+  const scope = `env:${environmentId}:updateForm`;
+  const hash = requestHash({ id, input, expectedVersion: options.expectedVersion ?? null });
+  return db.transaction(async (tx) => {
+    const claim = await claimIdempotencyKey(tx, scope, key, hash);
+    if (claim.state === 'repeat') {
+      const version = claim.result?.version;
+      const [form] = typeof version === 'number' ? await tx.select().from(forms).where(and(eq(forms.id, id), eq(forms.environmentId, environmentId))) : [];
+      if (!form || typeof version !== 'number') throw new AppError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it');
+      return { form, version, replayed: true };
+    }
+    const updated = await updateForm(tx, environmentId, id, input, options);
+    await storeIdempotentResult(tx, scope, key, { formId: id, version: updated.version });
+    return updated;
   });
 }
 

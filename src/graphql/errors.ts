@@ -9,12 +9,13 @@ import { isDatabaseUnavailable } from '../db/availability.ts';
 import { AppError, unavailable, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../http.ts';
 
-export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503> = {
+export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 412 | 422 | 429 | 503> = {
   BAD_USER_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,

@@ -61,9 +61,9 @@ export function apiCors(config: Pick<Config, 'corsOrigins'>) {
   const allowed = new Set(config.corsOrigins);
   return corsMiddleware({
     allowOrigin: (origin) => (allowed.has(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'X-Api-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key'],
-    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'Content-Disposition'],
+    allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'X-Api-Key', 'Authorization', 'X-Request-Id', 'Idempotency-Key', 'If-Match'],
+    exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'Content-Disposition', 'ETag'],
     maxAgeSeconds: 600,
   });
 }

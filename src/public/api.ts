@@ -1,12 +1,13 @@
 /**
  * The public JSON submission API, for forms embedded in other sites (CORS open, no API key):
  *
- * - `GET  /s/:formId/definition`: the published form's steps, components (ids are the questionIds) and theme.
- * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status}`.
+ * - `GET  /s/:formId/definition[?version=N]`: the published form's version, steps, components (ids are the
+ *   questionIds) and theme; `version` asks for the version a response started on (its `formVersion`).
+ * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status, formVersion}`.
  * - `POST /s/:formId/uploads` (multipart: `componentId`, `file`…) → 201 `{files: [{id, name, size, contentType}]}`:
  *   a FileUploader's answer is then the upload id (or a list of ids); see uploads.ts.
  * - `PATCH /s/:formId/responses/:responseId` with `Authorization: Bearer <resumeToken>`, `{answers, finished?}`
- *   → 200 `{id, visitorToken, finished, status}`.
+ *   → 200 `{id, visitorToken, finished, status, formVersion}`.
  *
  * Same validation, storage, leads and concurrency rules as the page (one service does both).
  */
@@ -18,7 +19,8 @@ import { isAnswerable, isRequired } from '../responses/shapes.ts';
 import { findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
-import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
+import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versions.service.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
@@ -65,6 +67,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
     finished: row.finished,
     status: responseStatus(row, new Date(), config.dropOffMs),
+    formVersion: responseFormVersion(row.meta),
   });
 
   /**
@@ -105,15 +108,25 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   }
 
   app.get('/s/:formId/definition', async (c) => {
-    const form = await liveForm(db, c.req.param('formId'));
-    if (!form) return c.json(FORM_NOT_FOUND, 404);
-    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
+    const current = await liveForm(db, c.req.param('formId'));
+    if (!current) return c.json(FORM_NOT_FOUND, 404);
+    if (current.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
+    // `?version=N`: the version a response started on (its `formVersion`), which it is answered on.
+    const asked = c.req.query('version');
+    const version = asked === undefined ? undefined : parseVersion(asked);
+    if (asked !== undefined && version === undefined) {
+      return c.json({ message: 'Invalid query parameters', errors: [{ message: 'version must be a version number of the form (1, 2, …)', path: ['version'] }] }, 400);
+    }
+    const form = version === undefined ? current : await formAtVersion(db, current, version);
+    if (!form) return c.json({ message: 'Version not found' }, 404);
     c.header('Cache-Control', 'no-cache');
     return c.json({
       id: form.id,
       name: form.name,
       url: `/s/${form.id}`,
       locale: form.locale,
+      version: form.version,
+      hiddenFields: form.hiddenFields,
       theme: form.theme,
       steps: form.steps.map((step) => ({
         id: step.id,
@@ -194,12 +207,14 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const responseId = c.req.param('responseId');
     const found = await liveFormWithResponse(db, c.req.param('formId'), responseId);
     if (!found) return c.json(FORM_NOT_FOUND, 404);
-    const { form, response: seen } = found;
+    const { response: seen } = found;
     const sessionId = seen?.row.sessionId;
-    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
+    if (found.form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     if (!sessionId || !secretsEqual(sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
+    // Answered on the version it started on, however the form changed since.
+    const form = await formForResponse(db, found.form, seen?.row);
     const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);

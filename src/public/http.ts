@@ -9,6 +9,7 @@ import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
+import { formAtVersion, responseFormVersion } from '../forms/versions.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
@@ -57,6 +58,15 @@ const isLive = (form: Form) => form.status === 'published' || form.status === 'c
 export async function liveFormWithResponse(db: Db, formId: string, responseId: string): Promise<{ form: Form; response: SeenResponse | undefined } | undefined> {
   const found = await findFormAndResponse(db, formId, responseId);
   return found && isLive(found.form) ? found : undefined;
+}
+
+/**
+ * The form as `response` is answered on: the version it started on (`meta.formVersion`), served and
+ * checked until it finishes, however the form changed since. No response: the form as it is now.
+ */
+export async function formForResponse(db: Db, form: Form, response: { meta: unknown } | undefined): Promise<Form> {
+  if (!response) return form;
+  return (await formAtVersion(db, form, responseFormVersion(response.meta))) ?? form;
 }
 
 /** The public JSON API's answer for a closed form: 410 Gone, the form no longer takes responses. */

@@ -33,7 +33,7 @@ import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
 import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
-import { liveForm, closedFormPage, newNonce, notFoundPage, sendMessagePage, pageCsp, sendHtml, type PublicContext, type PublicDeps } from './http.ts';
+import { liveForm, closedFormPage, formForResponse, newNonce, notFoundPage, sendMessagePage, pageCsp, sendHtml, type PublicContext, type PublicDeps } from './http.ts';
 import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { createId } from '../ids.ts';
@@ -123,19 +123,19 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.get('/s/:formId', async (c) => {
     const opened = await pageOf(c);
     if ('response' in opened) return opened.response;
-    const { form, session } = opened;
+    const { form: current, session } = opened;
     session.lead();
     const query = c.req.query();
     if (query.new !== undefined) {
       session.start();
-      return c.redirect(formPath(form, session), 303);
+      return c.redirect(formPath(current, session), 303);
     }
     let sessionId = session.sessionId;
-    let response = sessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
+    let response = sessionId ? await findSessionResponse(db, current.id, sessionId) : undefined;
     if (query.done !== undefined) {
-      if (!response?.finished) return c.redirect(formPath(form, session), 303);
+      if (!response?.finished) return c.redirect(formPath(current, session), 303);
       const nonce = newNonce();
-      const page = await renderThanksPage(form, { nonce, fontsCssUrl: config.fontsCssUrl, carry: session.carry(), embed: session.embed }, { state: 'completed', responseId: response.id });
+      const page = await renderThanksPage(await formForResponse(db, current, response), { nonce, fontsCssUrl: config.fontsCssUrl, carry: session.carry(), embed: session.embed }, { state: 'completed', responseId: response.id });
       return sendHtml(c, page.toString(), 200, pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl }));
     }
     if (!sessionId || response?.finished) {
@@ -143,6 +143,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       sessionId = session.start();
       response = undefined;
     }
+    // An unfinished response is shown the version it started on; a new one the current version.
+    const form = await formForResponse(db, current, response);
     const resume = resumeStepIndex(form, response);
     const requested = parseStep(query.step, form);
     if (query.step !== undefined && (requested === undefined || requested > resume)) return c.redirect(formPath(form, session, `step=${resume}`), 303);
@@ -155,14 +157,20 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
   app.post('/s/:formId', async (c) => {
     const opened = await pageOf(c);
     if ('response' in opened) return opened.response;
-    const { form, session } = opened;
+    const { form: current, session } = opened;
     // Embed mode: a token that is not this form's, was altered or has expired continues nothing.
     if (session.refused) {
-      const words = pageWords(form.locale);
-      const link = { href: `/s/${form.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
-      await framedBy(c, form);
-      return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: form.locale, formId: form.id });
+      const words = pageWords(current.locale);
+      const link = { href: `/s/${current.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
+      await framedBy(c, current);
+      return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: current.locale, formId: current.id });
     }
+    const cookieSessionId = session.sessionId;
+    // A session started by this request (a fresh random id, below) has no response to look up.
+    const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
+    if (existing?.finished) return c.redirect(formPath(current, session, 'done=1'), 303);
+    // The step is one of the version the response started on (a new response: the current version).
+    const form = await formForResponse(db, current, existing);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form, session), 303);
     const step = form.steps[stepIndex]!;
@@ -178,11 +186,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
     const visitorLeadId = session.lead();
-    const cookieSessionId = session.sessionId;
     const sessionId = cookieSessionId ?? session.start();
-    // A session started by this request (a fresh random id) has no response to look up.
-    const existing = cookieSessionId ? await findSessionResponse(db, form.id, sessionId) : undefined;
-    if (existing?.finished) return c.redirect(formPath(form, session, 'done=1'), 303);
 
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));

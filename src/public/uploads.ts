@@ -1,7 +1,8 @@
 /**
  * `POST /s/:formId/uploads`: the public JSON API's file upload (docs/public-pages.md, "File uploads"). A multipart
- * body with `componentId` (a component of the form that takes uploads: its module has `uploads`) and one
- * `file` part (several when the component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`.
+ * body with `componentId` (a component of the form that takes uploads: its module has `uploads`; of its
+ * version `formVersion` when given: the version the response answers) and one `file` part (several when
+ * the component is `multiple`) → 201 `{files: [{id, name, size, contentType}]}`.
  * The answer to that component is then the id (or the list of ids). Files are checked before anything is stored: a
  * disallowed, oversized or disguised file, or an archive bomb (uploads/archives.ts), is a 400 with its
  * path (`["file", index]`), and then none of the request's files are kept. An upload not used by a
@@ -14,6 +15,7 @@ import { UPLOAD_TYPES } from '../components/catalogue.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import type { FieldError } from '../errors.ts';
+import { formAtVersion, parseVersion } from '../forms/versions.service.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
@@ -36,15 +38,23 @@ export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     const errors: FieldError[] = [];
     for (const name of Object.keys(parsed)) {
-      if (name !== 'componentId' && name !== 'file') errors.push({ message: `Unknown field; expected componentId and file`, path: [unsafeStringProblem(name) ? '?' : name] });
+      if (name !== 'componentId' && name !== 'file' && name !== 'formVersion') {
+        errors.push({ message: `Unknown field; expected componentId, file and optionally formVersion`, path: [unsafeStringProblem(name) ? '?' : name] });
+      }
     }
+    // The version the response answers (its `formVersion`), when the form has changed since it started.
+    const askedVersion = parsed.formVersion;
+    const version = typeof askedVersion === 'string' ? parseVersion(askedVersion) : undefined;
+    if (askedVersion !== undefined && version === undefined) errors.push({ message: 'formVersion must be a version number of the form (1, 2, …)', path: ['formVersion'] });
+    const answered = version === undefined ? form : await formAtVersion(db, form, version);
+    if (!answered) errors.push({ message: 'No such version of the form', path: ['formVersion'] });
     const componentId = parsed.componentId;
     const component =
-      typeof componentId === 'string'
-        ? form.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && uploadRulesOf(candidate) !== undefined)
+      typeof componentId === 'string' && answered
+        ? answered.steps.flatMap((step) => step.components).find((candidate) => candidate.id === componentId && uploadRulesOf(candidate) !== undefined)
         : undefined;
     if (typeof componentId !== 'string') errors.push({ message: `Required: the id of a ${UPLOADER} of the form`, path: ['componentId'] });
-    else if (!component) errors.push({ message: `No ${UPLOADER} with this id in the form`, path: ['componentId'] });
+    else if (!component && answered) errors.push({ message: `No ${UPLOADER} with this id in the form`, path: ['componentId'] });
     const parts = parsed.file === undefined ? [] : Array.isArray(parsed.file) ? parsed.file : [parsed.file];
     if (parts.length === 0) errors.push({ message: 'Required: at least one file', path: ['file'] });
     parts.forEach((part, index) => {

@@ -3,10 +3,12 @@
  * plain data in, plain strings out) and the body formats a stream writes them in (`exportFormat`: CSV
  * records, csv.ts, or NDJSON lines).
  *
- * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
- * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`, or
+ * Columns: the fixed ones (EXPORT_FIXED_COLUMNS; `formVersion` is the version of the form the response
+ * answered, meta.formVersion), then
+ * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
  *   the columns its module's `export.columns` names (one per collected field, headed
- *   `<label> [<questionId>.<key>]`); components that take no answer get none;
+ *   `<label> [<questionId>.<key>]`); components that take no answer get none. The current version's questions come first,
+ *   then those only earlier versions had (newest first), so no answer of an earlier version is lost;
  * - without a form (the environment export): one `data` column holding the answers as JSON
  *   (the `data` array of the response object).
  *
@@ -25,9 +27,10 @@ import { isRow, writeItemJson, type BodyFormat } from './stream.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import { responseFormVersion } from '../forms/versions.service.ts';
 
 /** The fixed leading columns of every export, in order. */
-export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;
+export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion'] as const;
 
 /** What an export reads of a response: the REST response object. */
 export interface ExportedResponse {
@@ -79,6 +82,25 @@ export function questionColumns(steps: readonly { components: readonly ExportCom
   return columns;
 }
 
+/**
+ * The question columns of every version of a form, `versions` newest (current) first: each version's
+ * columns that no newer version has (a question, or an IdentityInfo key), headed as the newest version
+ * that has it shows it.
+ */
+export function questionColumnsOfVersions(versions: readonly (readonly { components: readonly ExportComponent[] }[])[]): ExportColumn[] {
+  const columns: ExportColumn[] = [];
+  const seen = new Set<string>();
+  for (const steps of versions) {
+    for (const column of questionColumns(steps)) {
+      const key = `${column.questionId}.${column.key ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      columns.push(column);
+    }
+  }
+  return columns;
+}
+
 /** The header row: fixed columns, then the question columns (or `data` without a form). */
 function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
   return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
@@ -109,6 +131,7 @@ function fixedCells(response: ExportedResponse): string[] {
     cellText(asContent(response.meta).leadId),
     response.personAttributes.ip,
     response.personAttributes.country,
+    String(responseFormVersion(response.meta)),
   ].map(neutralizeCell);
 }
 
@@ -156,7 +179,16 @@ export function exportFormat<T extends ExportedResponse>(format: ExportFormat, c
   };
 }
 
-/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+/**
+ * `"formVersion":<n>` in a response's metadata as jsonb text. A string value (the user agent) cannot hold
+ * it: its quotes are escaped there.
+ */
+const FORM_VERSION_IN_META = /"formVersion": ?(\d{1,10})[,}]/;
+
+/**
+ * What the export reads of a later batch's row: of its metadata only the lead (the column's) and the
+ * form version, found in the text without parsing it; its answers as given.
+ */
 const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
   id: row.id,
   createdAt: row.createdAt,
@@ -165,6 +197,6 @@ const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data
   status: responseStatus(row, now, dropOffMs),
   formId: row.formId,
   data,
-  meta: { leadId: row.leadId },
+  meta: { leadId: row.leadId, formVersion: Number(FORM_VERSION_IN_META.exec(row.meta)?.[1] ?? 1) },
   personAttributes: { ip: row.ip, country: row.country },
 });

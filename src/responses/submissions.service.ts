@@ -327,6 +327,8 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { 
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
+  // The version it is answered on from now on (the form given is that version: public/http.ts, formForResponse).
+  meta.formVersion = form.version;
   return {
     id: createId(),
     environmentId: form.environmentId,

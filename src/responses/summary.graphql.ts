@@ -12,7 +12,8 @@ import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
-import { summaryCounts, summaryQuestions, summarySteps, type SummaryFilter } from './summary.service.ts';
+import { summaryCounts, summaryQuestions, summarySteps, summaryVersions, type SummaryFilter, type VersionCount } from './summary.service.ts';
+import { formAtVersion } from '../forms/versions.service.ts';
 
 /**
  * A summary aggregates every response of its form (through the form's index, one statement for all
@@ -27,6 +28,9 @@ const SummaryFilterInput = builder.inputType('SummaryFilter', {
     since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
     until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
     dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
+    version: t.int({
+      description: "Only the responses that answered this version of the form (`meta.formVersion`); steps and questions are then that version's.",
+    }),
   }),
 });
 
@@ -43,7 +47,7 @@ const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown,
 function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
   let loaders = summaryLoaders.get(ctx);
   if (!loaders) summaryLoaders.set(ctx, (loaders = new Map()));
-  const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}`;
+  const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}:${filter.version ?? ''}`;
   let loader = loaders.get(key);
   // Summaries tolerate a little lag: a read replica's when there is a fresh one.
   const read = (forms: readonly Form[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
@@ -94,6 +98,15 @@ const QuestionSummaryRef = builder
     }),
   });
 
+const VersionCountRef = builder.objectRef<VersionCount>('VersionCount').implement({
+  description: 'How many responses answered one version of the form.',
+  fields: (t) => ({
+    version: t.exposeInt('version', { description: 'The version the responses started on (`meta.formVersion`).' }),
+    total: t.exposeInt('total', { description: 'Responses started on it.' }),
+    finished: t.exposeInt('finished', { description: 'Of those, the completed ones.' }),
+  }),
+});
+
 const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
   description:
     "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3).",
@@ -112,13 +125,19 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
     }),
     steps: t.field({
       type: [StepReachRef],
-      description: 'Per step, in order, how many responses reached it: where respondents drop off.',
+      description: "Per step, in order, how many responses reached it: where respondents drop off. The current version's steps (with a `version` filter, that version's).",
       resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, (db, forms) => summarySteps(db, forms, s.filter)).load(s.form),
     }),
     questions: t.field({
       type: [QuestionSummaryRef],
-      description: 'Per answerable question, in form order: its answer count and, for choice types, the count per option.',
+      description:
+        "Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's).",
       resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (db, forms) => summaryQuestions(db, forms, s.filter)).load(s.form),
+    }),
+    versions: t.field({
+      type: [VersionCountRef],
+      description: 'How many responses answered each version of the form, newest version first (versions no response answered are left out).',
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'versions', s.filter, (db, forms) => summaryVersions(db, forms.map((f) => f.id), s.filter)).load(s.form),
     }),
   }),
 });
@@ -131,11 +150,19 @@ builder.objectFields(FormRef, (t) => ({
       filter: t.arg({ type: SummaryFilterInput }),
     },
     complexity: SUMMARY_COST,
-    resolve: (form, args) => {
+    resolve: async (form, args, ctx) => {
       const filter = args.filter ?? {};
       const errors = dateRangeProblems(filter, (bound) => ['filter', bound]);
+      const version = filter.version ?? undefined;
+      if (version !== undefined && (version < 1 || version > form.version)) {
+        errors.push({ message: `version must be one of the form's versions, 1 to ${form.version}`, path: ['filter', 'version'] });
+      }
       if (errors.length > 0) throw invalidArguments(errors);
-      return { form, filter: { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt' } };
+      const summaryFilter = { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt', version };
+      // A version's summary counts its questions and steps, as it asked them.
+      const summarised = version === undefined ? form : await formAtVersion(ctx.db, form, version);
+      if (!summarised) throw invalidArguments([{ message: 'No such version of the form', path: ['filter', 'version'] }]);
+      return { form: summarised, filter: summaryFilter };
     },
   }),
 }));

@@ -2,7 +2,9 @@
  * Response summaries of forms, computed in SQL: aggregates over each form's responses (found through
  * the `responses_form_*` indexes), never by loading the responses. Each function takes many forms at
  * once and answers all of them in one statement, so a page of forms costs one statement per part
- * asked for (counts, steps, questions), whatever its size.
+ * asked for (counts, steps, questions, versions), whatever its size. Steps and questions are those of the
+ * definition given (the current version's, or the version a `version` filter names: the responses that
+ * answered it).
  */
 import { rowsOf } from '../db/rows.ts';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
@@ -10,6 +12,7 @@ import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
 import type { StoredStep } from '../db/json-columns.ts';
+import { responseFormVersionSql } from '../forms/versions.service.ts';
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */
@@ -17,6 +20,8 @@ export interface SummaryFilter {
   /** Exclusive upper bound on `dateField`. */
   until?: Date | undefined;
   dateField?: 'createdAt' | 'updatedAt' | undefined;
+  /** Only the responses that answered this version of the form (`meta.formVersion`). */
+  version?: number | undefined;
 }
 
 export interface SummaryCounts {
@@ -62,7 +67,37 @@ function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
   return [
     filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
     filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
+    filter.version === undefined ? undefined : sql`${responseFormVersionSql(sql`${responses.meta}`)} = ${filter.version}::int`,
   ];
+}
+
+/** How many responses (and finished ones) answered each version of a form. */
+export interface VersionCount {
+  version: number;
+  total: number;
+  finished: number;
+}
+
+/** Per form (in the order of `formIds`), its responses counted per version they answered, newest version first. */
+export async function summaryVersions(db: Db, formIds: readonly string[], filter: SummaryFilter): Promise<VersionCount[][]> {
+  if (formIds.length === 0) return [];
+  const version = responseFormVersionSql(sql`${responses.meta}`);
+  const rows = await db
+    .select({
+      formId: responses.formId,
+      version: sql<number>`${version}`,
+      total: sql<string>`count(*)`,
+      finished: sql<string>`count(*) filter (where ${responses.finished})`,
+    })
+    .from(responses)
+    .where(and(inArray(responses.formId, [...formIds]), ...filterConditions(filter)))
+    .groupBy(responses.formId, version);
+  return formIds.map((id) =>
+    rows
+      .filter((row) => row.formId === id)
+      .map((row) => ({ version: Number(row.version), total: num(row.total), finished: num(row.finished) }))
+      .sort((a, b) => b.version - a.version),
+  );
 }
 
 const num = (value: unknown) => Number(value ?? 0);
@@ -196,5 +231,5 @@ function filterSql(filter: SummaryFilter): SQL {
   const column = filter.dateField === 'updatedAt' ? sql`r.updated_at` : sql`r.created_at`;
   return sql`${filter.since ? sql`and ${column} >= ${filter.since.toISOString()}::timestamptz` : sql``} ${
     filter.until ? sql`and ${column} < ${filter.until.toISOString()}::timestamptz` : sql``
-  }`;
+  } ${filter.version === undefined ? sql`` : sql`and ${responseFormVersionSql(sql`r.meta`)} = ${filter.version}::int`}`;
 }

@@ -75,6 +75,67 @@ export const generateBodySchema = z
   })
   .meta({ id: 'GeneratedForm' });
 
+// ---------------------------------------------------------------- forms (src/rest/forms.ts)
+
+const formFields = {
+  id: z.string(),
+  name: z.string(),
+  url: z.string().meta({ description: 'Public path, `/s/<id>`: the same for every version.' }),
+  status: z.enum(['draft', 'published', 'closed']),
+  version: z.number().int().meta({ description: "The current version of the form's definition: 1 when created, one more with each update." }),
+  createdAt: isoInstant,
+  updatedAt: isoInstant.meta({ description: 'Last change of the form (its definition or its state).' }),
+};
+
+export const formListItemSchema = z.strictObject(formFields).meta({ id: 'FormListItem', description: 'A form as the listing shows it (its definition: `GET /api/v1/forms/{formId}`).' });
+
+export const formListBodySchema = z
+  .strictObject({
+    data: z.array(formListItemSchema),
+    nextCursor: z.string().nullable().meta({ description: 'Where the next (older) page starts; null on the last page.' }),
+  })
+  .meta({ id: 'FormList' });
+
+const storedStepSchema = z
+  .looseObject({
+    id: z.string().meta({ description: 'Stable id; give it back in an update to keep the step.' }),
+    name: z.string(),
+    components: z.array(
+      z.looseObject({
+        id: z.string().meta({ description: 'Stable id: the questionId of its answers; give it back in an update to keep it.' }),
+        type: z.string(),
+        content: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .meta({ id: 'FormStep', description: 'A step as stored: its id, name and components (ids, types, normalised content).' });
+
+export const formBodySchema = z
+  .strictObject({
+    data: z
+      .strictObject({
+        ...formFields,
+        hiddenFields: z.array(z.string()).meta({ description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+        locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
+        steps: z.array(storedStepSchema),
+      })
+      .meta({ id: 'Form', description: "A form and its current version's definition: what PATCH takes back (steps and components with their ids)." }),
+  })
+  .meta({ id: 'FormBody' });
+
+export const updatedFormBodySchema = z
+  .strictObject({
+    success: z.boolean(),
+    result: z.strictObject({
+      form: z.strictObject({
+        id: z.string(),
+        url: z.string().meta({ description: 'Public path, `/s/<id>`: it never changes.' }),
+        version: z.number().int().meta({ description: 'The version this update made.' }),
+      }),
+    }),
+  })
+  .meta({ id: 'UpdatedForm' });
+
 /** The schemas the document lists under components.schemas (by their `id`). */
 export const formStateBodySchema = z
   .strictObject({
@@ -218,6 +279,9 @@ export const CONTRACT_SCHEMAS = [
   responsesBodySchema,
   generateBodySchema,
   formStateBodySchema,
+  formListBodySchema,
+  formBodySchema,
+  updatedFormBodySchema,
   webhookEndpointSchema,
   createdWebhookEndpointSchema,
   webhookEndpointListSchema,

@@ -29,7 +29,7 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { EXPORT_FORMATS, exportFormat, questionColumns, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
+import { EXPORT_FORMATS, exportFormat, questionColumnsOfVersions, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
@@ -108,13 +108,21 @@ export function exportRoutes(deps: RestDeps) {
     const environmentOf = (adminChoice: string | undefined) => (principal.kind === 'apiKey' ? principal.environmentId : (adminChoice ?? ''));
     if (query.formId !== undefined) {
       const formId = query.formId;
-      const found = await runOperation(ExportFormDocument, { id: formId }, context);
+      const found = await runOperation(ExportFormDocument, { id: formId, versionsAfter: null }, context);
       if (found.error) return respondWithOperationError(c, found.error);
       const form = found.data.form;
       if (!form || (query.environmentId !== undefined && form.environmentId !== query.environmentId)) {
         return respondWithError(c, notFound('Form not found'));
       }
-      columns = questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })));
+      // The questions of every version, the current one's first: answers of earlier versions keep their columns.
+      const versions = form.versions.edges.map((edge) => edge.node);
+      for (let page = form.versions.pageInfo; page.hasNextPage; ) {
+        const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, context);
+        if (more.error || !more.data.form) return respondWithOperationError(c, more.error ?? notFound('Form not found'));
+        versions.push(...more.data.form.versions.edges.map((edge) => edge.node));
+        page = more.data.form.versions.pageInfo;
+      }
+      columns = questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps));
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
       runPage = async () => {
         const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { fromRoot } from '../paths.ts';
-import { generateFormInputSchema } from '../forms/components.ts';
+import { generateFormInputSchema, updateFormInputSchema } from '../forms/components.ts';
 import { KNOWN_FILE_TYPES } from '../uploads/file-types.ts';
 import { fileQuerySchema } from './files.ts';
 import {
@@ -16,7 +16,10 @@ import {
   deletedWebhookEndpointSchema,
   errorBodySchema,
   formStateBodySchema,
+  formBodySchema,
+  formListBodySchema,
   generateBodySchema,
+  updatedFormBodySchema,
   responsesBodySchema,
   webhookDeliveryListSchema,
   webhookDeliverySchema,
@@ -34,6 +37,7 @@ import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
 import { EXPORT_FIXED_COLUMNS } from '../responses/export.ts';
 import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
+import { formsQuerySchema } from './forms.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -246,6 +250,7 @@ function buildDocument(sources: OpenApiSources) {
           },
         ]),
       ),
+      ...formPaths(),
       '/api/v1/responses': {
         get: {
           operationId: 'listResponses',
@@ -268,8 +273,8 @@ function buildDocument(sources: OpenApiSources) {
           summary: 'Export responses as CSV or NDJSON',
           description:
             'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')}, then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
-            `\`<label> [<questionId>.<key>]\`), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+            `${EXPORT_FIXED_COLUMNS.join(', ')} (the version of the form the response answered), then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
+            `\`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
             "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
           security: [{ apiKey: [] }, { adminToken: [] }],
           parameters: exportParams,
@@ -311,6 +316,83 @@ function buildDocument(sources: OpenApiSources) {
             '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
             '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
           },
+        },
+      },
+    },
+  };
+}
+
+/** Reading and editing forms (src/rest/forms.ts): environment API keys only, in their own environment. */
+function formPaths() {
+  const security = [{ apiKey: [] }];
+  const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };
+  const notFound = errorResponse("No such live form in the key's environment (deleted, another environment's, unknown).", { message: 'Form not found' });
+  const etag = { ETag: { description: 'The version, quoted (`"3"`): send it back in `If-Match` to update only that version.', schema: { type: 'string' } } };
+  const { '403': forbidden, ...edge } = EDGE_RESPONSES;
+  const keyOnly = { ...edge, '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' } };
+  return {
+    '/api/v1/forms': {
+      get: {
+        operationId: 'listForms',
+        summary: "The environment's forms, newest first, in pages",
+        description: 'Deleted forms are not listed. Each page holds `limit` forms and `nextCursor`, where the next page starts (null on the last).',
+        security,
+        parameters: queryParameters(formsQuerySchema.shape as Record<string, z.ZodType>, {
+          limit: 'Page size, 1-100 (default 10).',
+          after: 'An opaque cursor (`nextCursor` of the previous page).',
+          status: 'Only forms in this state.',
+          nameContains: 'Only forms whose name contains this text (case-insensitive).',
+        }),
+        responses: { '200': { description: 'A page of forms.', content: json(ref(formListBodySchema)) }, ...keyOnly },
+      },
+    },
+    '/api/v1/forms/{formId}': {
+      get: {
+        operationId: 'getForm',
+        summary: 'A form with its current definition (steps and components with their ids)',
+        security,
+        parameters: [formId],
+        responses: { '200': { description: 'The form.', headers: etag, content: json(ref(formBodySchema)) }, ...keyOnly, '404': notFound },
+      },
+      patch: {
+        operationId: 'updateForm',
+        summary: "Change a form's name, steps, hidden fields or locale: a new version, the same id and url",
+        description:
+          'Any of `name`, `steps`, `hiddenFields`, `locale`, checked as generate checks them (fields left out stay). A step or component with an `id` of this form keeps it, ' +
+          'so its answers keep their questionId; one without gets a new id. The form\'s status and theme stay (a closed form stays closed). ' +
+          'Responses already started finish on the version they started on; new ones get the new version. Without `If-Match` the last update wins. ' +
+          'With an `Idempotency-Key`, a repeat within 24 h with the same body answers with the version it made (`Idempotent-Replayed: true`). Sends a `form.updated` webhook event.',
+        security,
+        parameters: [
+          formId,
+          { name: 'If-Match', in: 'header', required: false, description: 'The version this update changes, quoted (the ETag of GET), or `*`. Another version current: 412.', schema: { type: 'string' } },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+          },
+        ],
+        requestBody: { required: true, content: json(jsonSchemaOf(updateFormInputSchema, 'input')) },
+        responses: {
+          '200': {
+            description: 'The new version (or, for a repeated Idempotency-Key, the one it made).',
+            headers: { ...etag, 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+            content: json(ref(updatedFormBodySchema)),
+          },
+          ...keyOnly,
+          '400': errorResponse('The body is not a valid update (every problem, with its path), or a malformed If-Match or Idempotency-Key.', {
+            message: 'Invalid request body',
+            errors: [{ message: 'A step needs at least 1 component', path: ['steps', 1, 'components'] }],
+          }),
+          '404': notFound,
+          '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', { message: 'A request with this Idempotency-Key is in progress; retry it' }),
+          '412': errorResponse('If-Match named another version than the current one: nothing changed.', { message: 'Form was changed; version 3 is current' }),
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+          '422': errorResponse('The Idempotency-Key was used with another body.', {
+            message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          }),
         },
       },
     },

@@ -57,7 +57,7 @@ const isoInstant = z.string().transform((value, ctx) => {
 });
 
 const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
-const limitParam = z
+export const limitParam = z
   .string()
   .regex(/^\d+$/, 'must be a positive integer')
   .transform(Number)

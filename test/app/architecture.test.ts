@@ -130,17 +130,4 @@ describe('component types', () => {
       '6: "ShortInput"',
     ]);
   });
-
-  it("are all read by the export's form query (schema/operations/responses.graphql, ExportForm)", () => {
-    const schema = buildSchema(readFileSync(join(ROOT, 'schema', 'schema.graphql'), 'utf8'));
-    const union = schema.getType('Component');
-    if (!isUnionType(union)) throw new Error('Component is not a union');
-    const members = union.getTypes().map((type) => type.name).sort();
-    const selected: string[] = [];
-    const operations = parse(readFileSync(join(ROOT, 'schema', 'operations', 'responses.graphql'), 'utf8'));
-    const exportForm = operations.definitions.find((definition) => definition.kind === 'OperationDefinition' && definition.name?.value === 'ExportForm');
-    if (!exportForm) throw new Error('ExportForm is not in schema/operations/responses.graphql');
-    visit(exportForm, { InlineFragment: (fragment) => void selected.push(fragment.typeCondition?.name.value ?? '') });
-    expect(selected.sort()).toEqual(members);
-  });
 });

@@ -141,6 +141,7 @@ describe('GraphQL connections', () => {
     'Environment.responses': `query($a: String) { environment(id: "${tenant.environmentId}") { responses(after: $a) { edges { cursor } } } }`,
     'Form.responses': `query($a: String) { form(id: "${formId}") { responses(after: $a) { edges { cursor } } } }`,
     'Form.generatedForms': `query($a: String) { form(id: "${formId}") { generatedForms(after: $a) { edges { cursor } } } }`,
+    'Form.versions': `query($a: String) { form(id: "${formId}") { versions(after: $a) { edges { cursor } } } }`,
     'Lead.responses': `query($a: String) { node(id: "${leadId}") { ... on Lead { responses(after: $a) { edges { cursor } } } } }`,
     auditLog: 'query($a: String) { auditLog(after: $a) { edges { cursor } } }',
     environmentResponses: 'query($a: String) { environmentResponses(after: $a) { edges { cursor } } }',

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { rowCounts } from '../support/hostile-checks.ts';
@@ -31,6 +31,8 @@ let resume: { id: string; token: string };
 let endpointId: string;
 let emptyFormId: string;
 let uploaderId: string;
+/** The form the update properties edit (others keep their steps and ids). */
+let editedForm: { id: string; steps: { id: string; name: string; components: { id: string; type: string; content: Record<string, unknown> }[] }[] };
 
 beforeAll(async () => {
   // Row counts must see this file's writes only.
@@ -72,6 +74,7 @@ beforeAll(async () => {
   const body = (await started.json()) as { id: string; resumeToken: string };
   resume = { id: body.id, token: body.resumeToken };
   emptyFormId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
+  editedForm = await makeForm(ctx.db, tenant, validBody(tenant.templateId).steps, 'Edited');
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -172,7 +175,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
 }
 
 interface Checked {
@@ -305,6 +308,33 @@ describe('REST', () => {
   });
 });
 
+describe('REST forms (reading and editing)', () => {
+  /** A valid update: every definition field, the steps with their ids. */
+  const validUpdate = () => ({ name: 'Edited', hiddenFields: ['utm_source'], steps: editedForm.steps.map((step) => ({ ...step, components: step.components.map((c) => ({ ...c })) })) });
+  const updateHeaders = fc.record({ 'if-match': headerValue, 'idempotency-key': headerValue, 'content-type': fc.oneof(headerValue, fc.constant('application/json')) }, { requiredKeys: [] });
+
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('update: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validUpdate(), pick, value));
+    await send(`/api/v1/forms/${editedForm.id}`, json('PATCH', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom({ name: 'Edited', hiddenFields: ['utm_source'], steps: validBody('x').steps }), updateHeaders], options)('update: hostile body text, If-Match and Idempotency-Key', async (text, headers) => {
+    await send(`/api/v1/forms/${editedForm.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('GET', 'PATCH', 'POST', 'DELETE')], options)('hostile form ids in the path', async (id, method) => {
+    const init = method === 'GET' ? { headers: { 'x-api-key': tenant.apiKey } } : json(method, { name: 'x' }, { 'x-api-key': tenant.apiKey });
+    await send(`/api/v1/forms/${id}`, init, 'json');
+  });
+
+  const formParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'after', 'status', 'nameContains'), hostileString), hostileString, { maxKeys: 4 });
+  test.prop([formParams, hostileHeaders], options)('listing: hostile query parameters and headers', async (query, headers) => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) search.append(name, value);
+    await send(`/api/v1/forms?${search}`, { headers: { 'x-api-key': tenant.apiKey, ...headers } }, 'json');
+  });
+});
+
 describe('REST webhooks', () => {
   const validEndpoint = () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created', 'form.generated'], formIds: [formId], description: 'd', enabled: true });
   test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
@@ -355,6 +385,15 @@ describe('GraphQL', () => {
   test.prop([fc.nat(), hostileValue], options)('generateForm: hostile variables', async (pick, value) => {
     const variables = mutate({ env: tenant.environmentId, input: validBody(tenant.templateId) }, pick, value);
     await send('/graphql', json('POST', { query: GENERATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  const UPDATE = `mutation U($id: ID!, $input: UpdateFormInput!, $v: Int, $first: Int, $after: String) {
+    updateForm(id: $id, input: $input, expectedVersion: $v) { success version form { id versions(first: $first, after: $after) { edges { node { version } } } } }
+  }`;
+  test.prop([fc.nat(), hostileValue], options)('updateForm: hostile variables', async (pick, value) => {
+    const input = { name: 'Edited', hiddenFields: ['plan'], steps: editedForm.steps };
+    const variables = mutate({ id: editedForm.id, input, v: null, first: 2, after: null }, pick, value);
+    await send('/graphql', json('POST', { query: UPDATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 
   const LISTING = 'query L($formId: ID!, $filter: ResponseFilter, $first: Int, $after: String) { formResponses(formId: $formId, filter: $filter, first: $first, after: $after) { edges { node { id } } } }';
@@ -463,8 +502,11 @@ describe('public pages and the public JSON API', () => {
     await send(`/s/${formId}/responses/${id}`, json('PATCH', '{"answers":{}}', { authorization: `Bearer ${resume.token}` }), 'json');
   });
 
-  test.prop([segment], options)('definition: hostile ids', async (id) => {
-    await send(`/s/${id}/definition`, {}, 'json');
+  test.prop([segment, fc.option(fc.oneof(segment, fc.constantFrom('1', '2', '0', '-1', '2147483647', '2147483648', '9999999999', '99999999999', '1.5')))], options)('definition: hostile ids and versions', async (id, version) => {
+    const query = version === null ? '' : `?version=${version}`;
+    // An empty id collapses the path to /s/definition: the page of a form that does not exist (HTML).
+    await send(`/s/${id}/definition${query}`, {}, 'page');
+    await send(`/s/${formId}/definition${query}`, {}, 'json');
   });
 
   // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).
@@ -478,6 +520,8 @@ describe('public pages and the public JSON API', () => {
     'POST uploads: hostile component ids, file names, bytes and fields',
     async (componentId, files, extra, realComponent) => {
       const parts: [string, string | { name: string; bytes: Uint8Array }][] = [['componentId', realComponent ? uploaderId : componentId], ...files.map((file) => ['file', file] as [string, typeof file]), ...extra];
+      // The version the response answers: a real one, or a hostile value.
+      if (extra.length === 1) parts.push(['formVersion', realComponent ? '1' : extra[0]![1]]);
       await send(`/s/${formId}/uploads`, { method: 'POST', body: multipart(parts) }, 'json');
     },
   );

@@ -94,16 +94,16 @@ describe('submitting', () => {
     const response = await start({ answers: { [identity().id]: { firstName: 'Ada', emailAddress: email() } } });
     expect(response.status).toBe(201);
     const body = (await response.json()) as Started;
-    expect(body).toEqual({ id: expect.any(String), resumeToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), visitorToken: expect.any(String), finished: false, status: 2 });
+    expect(body).toEqual({ id: expect.any(String), resumeToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), visitorToken: expect.any(String), finished: false, status: 2, formVersion: 1 });
     const row = await stored(body.id);
-    expect(toResponseObject(row, new Date(), testConfig().dropOffMs)).toMatchObject({ finished: false, status: 2, meta: { source: 'api', leadId: row.leadId } });
+    expect(toResponseObject(row, new Date(), testConfig().dropOffMs)).toMatchObject({ finished: false, status: 2, meta: { source: 'api', leadId: row.leadId, formVersion: 1 } });
     expect(row.sessionId).not.toContain(body.resumeToken); // only a hash of the token is kept
   });
 
   it('updates with the resume token, merging answers, and finishes with status 4', async () => {
     const first = (await (await start({ answers: { [identity().id]: { firstName: 'Bo', emailAddress: email() } } })).json()) as Started;
     const second = await update(first.id, first.resumeToken, { answers: { [c(0, 2).id]: 'CTO' } });
-    expect([second.status, await second.json()]).toEqual([200, { id: first.id, visitorToken: first.visitorToken, finished: false, status: 2 }]);
+    expect([second.status, await second.json()]).toEqual([200, { id: first.id, visitorToken: first.visitorToken, finished: false, status: 2, formVersion: 1 }]);
     const done = await update(first.id, first.resumeToken, { answers: { [c(1, 0).id]: ['M'] }, finished: true });
     expect(await done.json()).toMatchObject({ id: first.id, finished: true, status: 4 });
     const row = await stored(first.id);

@@ -1,0 +1,182 @@
+/**
+ * Versions of forms' definitions (`form_versions`): each change of a definition (name, steps, hidden
+ * fields: FORM_DEFINITION_COLUMNS) is a new version, its whole definition kept as one snapshot. A
+ * response is served and checked against the version it started on (`meta.formVersion`), so a form can
+ * change while people are answering it; the versions are listed for the API.
+ *
+ * Snapshots are written in the transaction that makes the version (generate, import, update) and never
+ * changed; they go with their form.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { preparedQuery } from '../db/prepared.ts';
+import { rowsOf } from '../db/rows.ts';
+import { FORM_DEFINITION_COLUMNS, formVersions, type FormDefinition, type forms } from '../db/schema.ts';
+import { pageOf, type KeysetPosition, type Page } from '../keyset.ts';
+
+type FormRow = typeof forms.$inferSelect;
+
+/** The definition's fields (one per FORM_DEFINITION_COLUMNS entry). */
+export const DEFINITION_FIELDS = Object.keys(FORM_DEFINITION_COLUMNS) as (keyof FormDefinition)[];
+
+/** A form's definition: its definition fields and nothing else. */
+export function definitionOf(form: FormDefinition): FormDefinition {
+  return Object.fromEntries(DEFINITION_FIELDS.map((field) => [field, form[field]])) as FormDefinition;
+}
+
+/**
+ * The form as it was at `version`: that version's definition, the rest (id, theme, status, environment)
+ * as the form is now. A field the snapshot predates keeps the form's current value.
+ */
+export function atVersion<F extends FormRow>(form: F, version: number, definition: Partial<FormDefinition>): F {
+  const fields = Object.fromEntries(DEFINITION_FIELDS.filter((field) => definition[field] !== undefined).map((field) => [field, definition[field]]));
+  return { ...form, ...fields, version };
+}
+
+/** Stores the snapshot of `form`'s current version (in the transaction that made it). */
+export async function recordVersion(tx: Db, form: FormRow): Promise<void> {
+  await tx.insert(formVersions).values({
+    formId: form.id,
+    environmentId: form.environmentId,
+    version: form.version,
+    definition: definitionOf(form),
+    createdAt: form.updatedAt,
+  });
+}
+
+export interface FormVersion {
+  formId: string;
+  version: number;
+  definition: FormDefinition;
+  createdAt: Date;
+}
+
+/** Version `version` of form `formId`, or undefined. (The caller has found the form in its scope.) */
+export async function findVersion(db: Db, formId: string, version: number): Promise<FormVersion | undefined> {
+  const query = preparedQuery(db, 'form_version', (handle) =>
+    handle
+      .select({ formId: formVersions.formId, version: formVersions.version, definition: formVersions.definition, createdAt: formVersions.createdAt })
+      .from(formVersions)
+      .where(and(eq(formVersions.formId, sql.placeholder('formId')), eq(formVersions.version, sql.placeholder('version'))))
+      .prepare('form_version'),
+  );
+  const [row] = await query.execute({ formId, version });
+  return row;
+}
+
+/**
+ * The form as a response on version `version` sees it: the form itself when that is its current
+ * version, else that version's definition over it (`atVersion`). Undefined when there is no such version.
+ */
+export async function formAtVersion<F extends FormRow>(db: Db, form: F, version: number): Promise<F | undefined> {
+  if (version === form.version) return form;
+  const found = await findVersion(db, form.id, version);
+  return found ? atVersion(form, found.version, found.definition) : undefined;
+}
+
+/** Largest version number (PostgreSQL's `integer`). */
+const MAX_VERSION = 2_147_483_647;
+
+/** A version number as a client writes it (`?version=3`, a form field), or undefined when it is not one. */
+export function parseVersion(text: string): number | undefined {
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= MAX_VERSION ? Number(text) : undefined;
+}
+
+/**
+ * The version a response started on, from its metadata. Responses stored before forms had versions
+ * carry none: they answered version 1, the version every form had then.
+ */
+export function responseFormVersion(meta: unknown): number {
+  const version = typeof meta === 'object' && meta !== null ? (meta as { formVersion?: unknown }).formVersion : undefined;
+  return typeof version === 'number' && Number.isInteger(version) && version >= 1 ? version : 1;
+}
+
+/** `responseFormVersion` in SQL, of a response's `meta` column (summaries, filters). */
+export const responseFormVersionSql = (meta: SQL) => sql`coalesce((${meta} ->> 'formVersion')::int, 1)`;
+
+// ---------------------------------------------------------------- listing
+
+/**
+ * A version as a listing gives it: its keyset position (`created_at` to the microsecond, and its number as
+ * the id), so that versions page with the cursors of every other listing (src/keyset.ts).
+ */
+export interface ListedVersion extends FormVersion {
+  /** The version number as text: the position's id. */
+  id: string;
+  position: string;
+}
+
+/**
+ * The versions of each of `formIds`, newest first, a page of `limit` each (after the keyset position
+ * `after` when given), in one statement. A version's `created_at` grows with its number (an update
+ * stamps its version later than anything before it: updateForm), so newest first is version order, and
+ * the form's primary key is scanned backwards. A position whose id is not a version number names no
+ * row: the page holds the versions created before its instant.
+ */
+export async function versionPages(db: Db, formIds: readonly string[], input: { after?: KeysetPosition | undefined; limit: number }): Promise<Page<ListedVersion>[]> {
+  if (formIds.length === 0) return [];
+  const after = input.after;
+  const before = after === undefined ? sql`` : sql`and (created_at, version) < (${after.createdAt}::timestamptz, ${parseVersion(after.id) ?? 0}::int)`;
+  type Row = { form_id: string; version: number; definition: FormDefinition | string; created_at: string; position: string };
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      select v.form_id, v.version, v.definition, to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+        to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
+      from (values ${sql.join(
+        formIds.map((id) => sql`(${id}::text)`),
+        sql`, `,
+      )}) f(id)
+      cross join lateral (
+        select form_id, version, definition, created_at from ${formVersions}
+        where form_id = f.id ${before}
+        order by version desc
+        limit ${input.limit + 1}
+      ) v`),
+  );
+  const byForm = new Map<string, ListedVersion[]>();
+  for (const row of rows) {
+    const list = byForm.get(row.form_id) ?? [];
+    list.push({
+      formId: row.form_id,
+      version: Number(row.version),
+      id: String(row.version),
+      position: row.position,
+      definition: typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition,
+      createdAt: new Date(row.created_at),
+    });
+    byForm.set(row.form_id, list);
+  }
+  return formIds.map((id) => pageOf(byForm.get(id) ?? [], input.limit));
+}
+
+/** What an id was in a form's versions: a step, or a component of a type. */
+export type KnownId = { kind: 'step' } | { kind: 'component'; type: string };
+
+/**
+ * What each of `ids` was in any version of form `formId` (absent: in none), found by the database in
+ * the snapshots: the ids an update may keep. A component's type is the one of its latest version.
+ */
+export async function idsInVersions(db: Db, formId: string, ids: readonly string[]): Promise<Map<string, KnownId>> {
+  const found = new Map<string, KnownId>();
+  if (ids.length === 0) return found;
+  const list = sql.join(
+    ids.map((id) => sql`${id}::text`),
+    sql`, `,
+  );
+  type Row = { id: string; kind: 'step' | 'component'; type: string | null };
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      select distinct on (id) id, kind, type from (
+        select s ->> 'id' as id, 'step' as kind, null::text as type, v.version
+        from ${formVersions} v cross join lateral jsonb_array_elements(v.definition -> 'steps') s
+        where v.form_id = ${formId}::text and s ->> 'id' in (${list})
+        union all
+        select c ->> 'id', 'component', c ->> 'type', v.version
+        from ${formVersions} v cross join lateral jsonb_array_elements(v.definition -> 'steps') s cross join lateral jsonb_array_elements(s -> 'components') c
+        where v.form_id = ${formId}::text and c ->> 'id' in (${list})
+      ) known
+      order by id, version desc`),
+  );
+  for (const row of rows) found.set(row.id, row.kind === 'step' ? { kind: 'step' } : { kind: 'component', type: row.type ?? '' });
+  return found;
+}

@@ -3,6 +3,7 @@
  * the stored component shape, and the rules contract (`ContentRules`) a module gives for each type.
  */
 import { z } from 'zod';
+import type { StepLogic } from './conditions.ts';
 
 // A missing field reads "Required" rather than "expected string, received undefined".
 z.config({
@@ -65,13 +66,25 @@ export const loose = (shape: z.ZodRawShape = {}): ContentRules => ({ schema: z.l
 export interface StoredComponent {
   /** Stable id; the `questionId` of this component's answers. */
   id: string;
+  /** The name conditions use (unique in the form); answers carry it beside `questionId`. */
+  key?: string;
   type: string;
   content: Content;
 }
 export interface StoredStep {
   id: string;
+  /**
+   * The step's key, unique in the form (what `goTo`, `next` and a response's `meta.path` name). Forms
+   * generated before keys existed have none: read it with `stepKey` (src/forms/logic.ts).
+   */
+  key?: string;
   name: string;
   components: StoredComponent[];
+  /** Reaching this step finishes the response; it is shown as the final screen. */
+  completion?: boolean;
+  /** Reaching this step marks the response invalid and ends it; it is shown as the final screen. */
+  invalid?: boolean;
+  logic?: StepLogic;
 }
 
 /** A validation problem as the API reports it. */

@@ -5,6 +5,7 @@ import { asBoolean as bool } from '../graphql/json-fields.ts';
 import { loose, shortText, text } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const TICK = 'Please tick the box to continue';
@@ -48,4 +49,8 @@ export const disclaimer: ComponentModule = {
       })),
     },
   }),
+  conditions: {
+    subject: fieldless(() => ({ kind: 'boolean' })),
+    value: (_component, response) => (typeof response.check === 'boolean' ? response.check : undefined),
+  },
 };

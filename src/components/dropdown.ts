@@ -10,6 +10,7 @@ import { optionList } from './choices.ts';
 import { contentStrings, shortText, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { asStrings, box, describedBy, domId, errorsOf, errorText, label, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const dropdownContent: ContentRules = {
@@ -98,4 +99,8 @@ export const dropdown: ComponentModule = {
       })),
     },
   }),
+  conditions: {
+    subject: fieldless(({ content }) => ({ kind: content.isMulti === true ? 'choices' : 'choice', options: dropdownOptions(content) })),
+    value: (_component, response) => (typeof response.selected === 'string' ? response.selected : Array.isArray(response.selected) ? strings(response.selected) : undefined),
+  },
 };

@@ -18,6 +18,7 @@ import { isEmpty, REQUIRED } from './answers.ts';
 import { isHttpUrl, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 /** Largest `maxSize` a FileUploader may declare (the server's UPLOAD_MAX_BODY_BYTES caps it further). */
@@ -160,4 +161,5 @@ export const fileUploader: ComponentModule = {
       })),
     },
   }),
+  conditions: { subject: fieldless(() => ({ kind: 'presence' })), value: () => true },
 };

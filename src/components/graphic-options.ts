@@ -9,6 +9,7 @@ import { isEmpty, REQUIRED } from './answers.ts';
 import { contentString, httpUrl, isHttpUrl, LIMITS, loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless, textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 export interface GraphicOption {
@@ -85,4 +86,8 @@ export const graphicOptionsModule: ComponentModule = {
       })),
     },
   }),
+  conditions: {
+    subject: fieldless(({ content }) => ({ kind: 'choice', options: graphicOptions(content).map((option) => option.value) })),
+    value: (_component, response) => textValue(response.value),
+  },
 };

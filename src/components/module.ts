@@ -6,6 +6,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { BuilderTypes, builder } from '../graphql/builder.ts';
 import type { Fields, Problems, StoredResponse } from './answers.ts';
+import type { AnswerValue, ConditionSubject } from './conditions.ts';
 import type { ContentRules, StoredComponent } from './content.ts';
 import type { PostedFields } from './fields.ts';
 import type { Html, RenderContext } from './markup.ts';
@@ -49,6 +50,20 @@ export interface AnswerRules {
   isRequired?(component: StoredComponent): boolean;
 }
 
+/**
+ * How conditional logic reads a component's answers (src/components/conditions.ts): what it is as a
+ * condition's subject (the ops follow from that) and the value of a stored answer.
+ */
+export interface ConditionRules {
+  /**
+   * The subject a condition on this component (and `field`, when given) tests; a string says why the
+   * condition can't be (e.g. `field` is not one of its fields).
+   */
+  subject(component: StoredComponent, field: string | undefined): ConditionSubject | string;
+  /** A stored answer as conditions compare it; `undefined` counts as unanswered. */
+  value(component: StoredComponent, response: StoredResponse, field: string | undefined): AnswerValue;
+}
+
 export interface ComponentModule {
   /** Every input type this module accepts, with its content rules (older names carry `storedType`). */
   types: Readonly<Record<string, ContentRules>>;
@@ -66,4 +81,6 @@ export interface ComponentModule {
   scriptOrigins?(component: StoredComponent): string[];
   /** Its GraphQL types. */
   graphql?(kit: GraphQLKit): GraphQLMembers;
+  /** How conditions test its answers; a module without it can't be tested by a condition. */
+  conditions?: ConditionRules;
 }

@@ -12,6 +12,7 @@ import { optionList } from './choices.ts';
 import { contentStrings, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 /** The value of the "Other" radio/checkbox. */
@@ -162,5 +163,14 @@ export const multipleOptions: ComponentModule = {
       },
       answers: { MultipleOptionsQuestion: answer, MultipleChoiceSingleAnswer: answer, MultipleChoiceQuestion: answer },
     };
+  },
+  conditions: {
+    // With "Other" the answer may be any text, so values are not checked against the choices.
+    subject: fieldless(({ content }) => ({ kind: content.isMulti === true ? 'choices' : 'choice', options: allowsOther(content) ? undefined : multipleChoices(content) })),
+    value({ content }, response) {
+      const chosen = choicesOf(response.choices).filter((c) => c.value).map((c) => c.key);
+      if (typeof response.other === 'string') chosen.push(response.other);
+      return content.isMulti === true ? chosen : chosen[0];
+    },
   },
 };

@@ -9,6 +9,7 @@ import { ANSWER_LIMITS, isEmpty, REQUIRED, type StoredResponse } from './answers
 import { loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, label, singleInput, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 } as const;
@@ -106,4 +107,6 @@ export const passwords: ComponentModule = {
     const answer = kit.answer('PasswordInputAnswer', 'Answer to PasswordInput / PasswordCreatorInput: stored hashed, nothing readable.');
     return { answers: { PasswordInput: answer, PasswordCreatorInput: answer } };
   },
+  // A password is stored hashed: only whether it was given can be tested.
+  conditions: { subject: fieldless(() => ({ kind: 'presence' })), value: () => true },
 };

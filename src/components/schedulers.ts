@@ -251,4 +251,10 @@ ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}$
       answers: Object.fromEntries([...schedulerTypes, 'DynamicScheduler'].map((type) => [type, answer])),
     };
   },
-};
+  conditions: {
+    // Whether a meeting was booked.
+    subject: fieldless(() => ({ kind: 'boolean' })),
+    value: (_component, response) => (typeof response.eventScheduled === 'boolean' ? response.eventScheduled : undefined),
+  },
+};import { fieldless } from './conditions.ts';
+

@@ -75,6 +75,8 @@ export const forms = pgTable(
     status: text('status').$type<FormStatus>().notNull(),
     theme: jsonb('theme').$type<Theme>().notNull(),
     steps: jsonb('steps').$type<StoredStep[]>().notNull(),
+    /** Names of the hidden fields a response may bring (URL query, JSON API); conditions test them. */
+    hiddenFields: jsonb('hidden_fields').$type<string[]>().notNull().default([]),
     /** The template this form was generated from, if any. */
     sourceFormId: text('source_form_id'),
     createdAt: createdAt(),

@@ -10,19 +10,32 @@ import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idem
 import { createId } from '../ids.ts';
 import { afterPosition, fieldsOf, groupPages, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import type { GenerateFormInput, StepDraft, StoredStep } from './components.ts';
+import { stepKey } from './logic.ts';
 import { inheritTheme, type Theme } from './theme.ts';
 
 export type Form = typeof forms.$inferSelect;
 
 export const formUrl = (id: string) => `/s/${id}`;
 
-/** Gives every step and component its stable id. */
+/** Gives every step and component its stable id, and every step its key (its own or the default: `stepKey`). */
 function withIds(steps: StepDraft[]): StoredStep[] {
-  return steps.map((step) => ({
-    id: createId(),
-    name: step.name,
-    components: step.components.map((component) => ({ id: createId(), type: component.type, content: component.content })),
-  }));
+  return steps.map((step, index) => {
+    const stored: StoredStep = {
+      id: createId(),
+      key: stepKey(step, index),
+      name: step.name,
+      components: step.components.map((component) => ({
+        id: createId(),
+        ...(component.key === undefined ? {} : { key: component.key }),
+        type: component.type,
+        content: component.content,
+      })),
+    };
+    if (step.completion === true) stored.completion = true;
+    if (step.invalid === true) stored.invalid = true;
+    if (step.logic && (step.logic.rules.length > 0 || step.logic.next !== undefined)) stored.logic = step.logic;
+    return stored;
+  });
 }
 
 export interface ImportFormInput {
@@ -30,6 +43,7 @@ export interface ImportFormInput {
   name: string;
   theme: Theme;
   steps: StepDraft[];
+  hiddenFields?: string[] | undefined;
   status?: FormStatus | undefined;
 }
 
@@ -44,6 +58,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
       status: input.status ?? 'published',
       theme: input.theme,
       steps: withIds(input.steps),
+      hiddenFields: input.hiddenFields ?? [],
     })
     .returning();
   return row!;
@@ -90,6 +105,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         status: 'published',
         theme: inheritTheme(source.theme, usedTypes),
         steps,
+        hiddenFields: input.hiddenFields ?? [],
         sourceFormId: source.id,
       })
       .returning();

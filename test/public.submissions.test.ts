@@ -6,7 +6,7 @@ import { AppError } from '../src/errors.ts';
 import type { Form } from '../src/forms/forms.service.ts';
 import { createId } from '../src/ids.ts';
 import { toResponseObject } from '../src/responses/model.ts';
-import { findFormAndResponse, prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
+import { currentPath, findFormAndResponse, prepareAnswers, submitAnswers, type SubmitInput } from '../src/responses/submissions.service.ts';
 import { createTenant, setupTestApp, testConfig, type TestTenant } from './helpers.ts';
 import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf, testAnswerLimits } from './public-helpers.ts';
 import type { Database } from '../src/db/client.ts';
@@ -149,11 +149,11 @@ describe('response lifecycle', () => {
   });
 
   it('a returning session resumes after the last step it answered', async () => {
-    expect(resumeStepIndex(form, undefined)).toBe(0);
-    expect(resumeStepIndex(form, { data: [] })).toBe(0);
+    expect(currentPath(form, undefined).next).toBe(0);
+    expect(currentPath(form, { data: [], meta: {}, finished: false }).next).toBe(0);
     const sessionId = createId();
     const { response } = await submit({ [identity().id]: { firstName: 'Ed', emailAddress: 'ed@fifth.io' } }, { sessionId });
-    expect(resumeStepIndex(form, response)).toBe(1);
+    expect(currentPath(form, response).next).toBe(1);
   });
 });
 

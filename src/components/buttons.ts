@@ -11,9 +11,9 @@ import type { ComponentModule } from './module.ts';
 
 export const BUTTON_TYPES = ['NextButton', 'NextBackButtons'];
 
-/** The step's actions: back link (after the first step) and the submit button. */
+/** The step's actions: back link (to the step before on the respondent's path) and the submit button. */
 export function actions(ctx: RenderContext, nextLabel: string | undefined, backLabel: string | undefined, type = 'NextButton'): Html {
-  const back = ctx.stepIndex > 0 ? html`<a class="fl-back" href="/s/${ctx.form.id}?step=${ctx.stepIndex - 1}">← ${backLabel ?? 'Back'}</a>` : '';
+  const back = ctx.backStep !== undefined ? html`<a class="fl-back" href="/s/${ctx.form.id}?step=${ctx.backStep}">← ${backLabel ?? 'Back'}</a>` : '';
   return html`<div class="fl-actions">${back}<button type="submit" class="fl-button fl-t-${type}">${nextLabel ?? (ctx.isLast ? 'Submit' : 'Next')}</button></div>`;
 }
 

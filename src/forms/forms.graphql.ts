@@ -11,7 +11,9 @@ import { builder } from '../graphql/builder.ts';
 import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
 import type { StoredStep } from '../components/content.ts';
-import { generateFormInputSchema, importFormNameSchema, importStepsSchema, type GenerateFormInput } from './components.ts';
+import { generateFormInputSchema, importFormNameSchema, importHiddenFieldsSchema, importStepsSchema, withLogicChecks, type GenerateFormInput } from './components.ts';
+import { CONDITION_OPS, type Condition, type HiddenCondition, type LogicAction, type LogicRule, type QuestionCondition, type StepLogic } from '../components/conditions.ts';
+import { stepKey } from './logic.ts';
 import { deleteForm, findForm, findFormById, formUrl, generateForm, generateFormIdempotently, importForm, loadForms, setFormStatus, type Form } from './forms.service.ts';
 import { themeSchema, type ComponentStyle, type Theme } from './theme.ts';
 
@@ -26,12 +28,87 @@ export const FormStatusEnum = builder.enumType('FormStatus', {
   >,
 });
 
-const StepRef = builder.objectRef<StoredStep>('Step').implement({
+// ---------------------------------------------------------------- logic
+
+export const ConditionOpEnum = builder.enumType('ConditionOp', {
+  description:
+    'How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value).',
+  values: CONDITION_OPS,
+});
+
+const AllConditionRef = builder.objectRef<{ all: Condition[] }>('AllCondition');
+const AnyConditionRef = builder.objectRef<{ any: Condition[] }>('AnyCondition');
+const NotConditionRef = builder.objectRef<{ not: Condition }>('NotCondition');
+const QuestionConditionRef = builder.objectRef<QuestionCondition>('QuestionCondition');
+const HiddenFieldConditionRef = builder.objectRef<HiddenCondition>('HiddenFieldCondition');
+export const ConditionUnion = builder.unionType('Condition', {
+  description: 'A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf.',
+  types: [AllConditionRef, AnyConditionRef, NotConditionRef, QuestionConditionRef, HiddenFieldConditionRef],
+  resolveType: (condition) =>
+    'all' in condition ? AllConditionRef : 'any' in condition ? AnyConditionRef : 'not' in condition ? NotConditionRef : 'hidden' in condition ? HiddenFieldConditionRef : QuestionConditionRef,
+});
+AllConditionRef.implement({
+  description: 'Holds when every one of its conditions holds.',
+  fields: (t) => ({ all: t.field({ type: [ConditionUnion], resolve: (c) => c.all }) }),
+});
+AnyConditionRef.implement({
+  description: 'Holds when at least one of its conditions holds.',
+  fields: (t) => ({ any: t.field({ type: [ConditionUnion], resolve: (c) => c.any }) }),
+});
+NotConditionRef.implement({
+  description: 'Holds when its condition does not.',
+  fields: (t) => ({ not: t.field({ type: ConditionUnion, resolve: (c) => c.not }) }),
+});
+QuestionConditionRef.implement({
+  description: "A test on one component's answer.",
+  fields: (t) => ({
+    question: t.exposeString('question', { description: "The component's key." }),
+    field: t.exposeString('field', { nullable: true, description: 'The IdentityInfo field tested (e.g. numberOfEmployees); null: the whole answer.' }),
+    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, description: 'What the answer is compared with: a text, a number, true/false, or a list (in, notIn).', resolve: (c) => c.value ?? null }),
+  }),
+});
+HiddenFieldConditionRef.implement({
+  description: "A test on a hidden field's value.",
+  fields: (t) => ({
+    hidden: t.exposeString('hidden', { description: 'The hidden field name.' }),
+    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
+  }),
+});
+const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
+  description: 'What a rule does when its condition holds: go to a later step, or end the response (complete, invalid).',
+  fields: (t) => ({
+    goTo: t.string({ nullable: true, description: 'The key of the step to go to.', resolve: (a) => ('goTo' in a ? a.goTo : null) }),
+    complete: t.boolean({ description: 'Finish the response.', resolve: (a) => 'complete' in a }),
+    invalid: t.boolean({ description: 'Mark the response invalid (status 5) and end it.', resolve: (a) => 'invalid' in a }),
+  }),
+});
+const LogicRuleRef = builder.objectRef<LogicRule>('LogicRule').implement({
+  description: 'If `if` holds when the step is submitted, `then` decides what follows.',
+  fields: (t) => ({
+    if: t.field({ type: ConditionUnion, resolve: (r) => r.if }),
+    then: t.field({ type: LogicActionRef, resolve: (r) => r.then }),
+  }),
+});
+const StepLogicRef = builder.objectRef<StepLogic>('StepLogic').implement({
+  description: 'Where the respondent goes after a step: the first rule that holds, else `next` (else the following step).',
+  fields: (t) => ({
+    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules }),
+    next: t.exposeString('next', { nullable: true, description: 'The key of the step that follows when no rule holds; null: the following step.' }),
+  }),
+});
+
+const StepRef = builder.objectRef<StoredStep & { key: string }>('Step').implement({
   description: 'One page of a form.',
   fields: (t) => ({
     id: t.exposeID('id'),
+    key: t.exposeString('key', { description: 'Unique in the form: its own, or the default `step_<n>` (1-based position). What logic and `meta.path` name.' }),
     name: t.exposeString('name'),
     components: t.field({ type: [ComponentUnion], resolve: (step) => step.components }),
+    completion: t.boolean({ description: 'Reaching it finishes the response; it is the final screen.', resolve: (step) => step.completion === true }),
+    invalid: t.boolean({ description: 'Reaching it marks the response invalid (status 5) and ends it; it is the final screen.', resolve: (step) => step.invalid === true }),
+    logic: t.field({ type: StepLogicRef, nullable: true, description: 'Its rules; null: the following step comes next.', resolve: (step) => step.logic ?? null }),
   }),
 });
 
@@ -117,7 +194,8 @@ FormRef.implement({
     url: t.string({ description: 'Public path of the form, `/s/<id>`.', resolve: (form) => formUrl(form.id) }),
     sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
-    steps: t.field({ type: [StepRef], resolve: (form) => form.steps }),
+    steps: t.field({ type: [StepRef], resolve: (form) => form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
+    hiddenFields: t.stringList({ description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.', resolve: (form) => form.hiddenFields }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -144,13 +222,58 @@ const ComponentInput = builder.inputType('ComponentInput', {
   fields: (t) => ({
     type: t.string({ required: true }),
     content: t.field({ type: 'JSON', required: true }),
+    key: t.string({ description: "The name conditions use; unique across the form's components." }),
   }),
+});
+
+/** A condition as GraphQL reads it (the generate input's zod schema checks the rest). */
+interface ConditionInputShape {
+  all?: ConditionInputShape[] | null;
+  any?: ConditionInputShape[] | null;
+  not?: ConditionInputShape | null;
+  question?: string | null;
+  field?: string | null;
+  hidden?: string | null;
+  op?: (typeof CONDITION_OPS)[number] | null;
+  value?: unknown;
+}
+const ConditionInput = builder.inputRef<ConditionInputShape>('ConditionInput').implement({
+  description: 'One of: `all`, `any` (lists of conditions), `not` (a condition), a `question` leaf (`question`, `field`?, `op`, `value`?) or a `hidden` leaf (`hidden`, `op`, `value`?).',
+  fields: (t) => ({
+    all: t.field({ type: [ConditionInput] }),
+    any: t.field({ type: [ConditionInput] }),
+    not: t.field({ type: ConditionInput }),
+    question: t.string({ description: "A component's key." }),
+    field: t.string({ description: 'An IdentityInfo field key.' }),
+    hidden: t.string({ description: 'A declared hidden field.' }),
+    op: t.field({ type: ConditionOpEnum }),
+    // JSON's input type is `unknown`, which the shape's optional field can't be typed as here.
+    value: t.field({ type: 'JSON' }) as never,
+  }),
+});
+const LogicActionInput = builder.inputType('LogicActionInput', {
+  description: 'One of `goTo` (a later step key), `complete: true`, `invalid: true`.',
+  fields: (t) => ({ goTo: t.string(), complete: t.boolean(), invalid: t.boolean() }),
+});
+const LogicRuleInput = builder.inputType('LogicRuleInput', {
+  fields: (t) => ({
+    if: t.field({ type: ConditionInput, required: true }),
+    then: t.field({ type: LogicActionInput, required: true }),
+  }),
+});
+const StepLogicInput = builder.inputType('StepLogicInput', {
+  description: 'Rules evaluated in order when the step is submitted (at most 20); `next`: the step when none holds.',
+  fields: (t) => ({ rules: t.field({ type: [LogicRuleInput] }), next: t.string() }),
 });
 
 const StepInput = builder.inputType('StepInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
+    key: t.string({ description: 'Unique in the form; default `step_<n>` (its 1-based position).' }),
     components: t.field({ type: [ComponentInput], required: true }),
+    completion: t.boolean({ description: 'Reaching this step finishes the response (no questions on it).' }),
+    invalid: t.boolean({ description: 'Reaching this step marks the response invalid and ends it (no questions on it).' }),
+    logic: t.field({ type: StepLogicInput }),
   }),
 });
 
@@ -159,6 +282,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
   fields: (t) => ({
     sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
     name: t.string({ required: true }),
+    hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
   }),
 });
@@ -215,18 +339,22 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     environmentId: t.id({ required: true }),
     name: t.string({ required: true }),
     theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
+    hiddenFields: t.stringList(),
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
   }),
 });
 
-const importFormInputSchema = z.object({
-  environmentId: z.string(),
-  name: importFormNameSchema,
-  theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
-  steps: importStepsSchema,
-  status: z.enum(FORM_STATUSES).nullish(),
-});
+const importFormInputSchema = withLogicChecks(
+  z.object({
+    environmentId: z.string(),
+    name: importFormNameSchema,
+    theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
+    hiddenFields: importHiddenFieldsSchema,
+    steps: importStepsSchema,
+    status: z.enum(FORM_STATUSES).nullish(),
+  }),
+);
 
 builder.mutationField('importForm', (t) =>
   t.field({
@@ -241,6 +369,7 @@ builder.mutationField('importForm', (t) =>
         name: input.name,
         theme: input.theme ?? themeSchema.parse({}),
         steps: input.steps,
+        hiddenFields: input.hiddenFields,
         status: input.status ?? undefined,
       });
       await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });

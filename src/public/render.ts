@@ -63,7 +63,7 @@ ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar
 <p class="fl-step-name">${step.name}<span class="sr-only"> (step ${stepIndex + 1} of ${total})</span></p>
 ${invalid ? errorSummary(step, input.errors) : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? 'Go there'}</a>` : ''}</div>`)}
-<form method="post" action="/s/${form.id}?step=${stepIndex}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
+<form method="post" action="/s/${form.id}?step=${stepIndex}${input.actionQuery ?? ''}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
 ${step.components.map((component) => renderComponent(component, ctx))}
 ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 </form>
@@ -73,14 +73,45 @@ ${hasButtons ? '' : actions(ctx, undefined, undefined)}
   return document(theme, input, title, types, body, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
 }
 
-export function renderThanksPage(form: Form, chrome: PageChrome): Html {
-  const body = html`<main class="fl-page fl-center">
+/** How a response ended: the final screen says which (class `fl-final-completed` / `fl-final-invalid`). */
+export type FinalState = 'completed' | 'invalid';
+
+/**
+ * The final screen of a response: the completion or invalid step that ended it (its components, without
+ * a form to post), or the default thank-you when the path ended otherwise.
+ */
+export function renderFinalPage(form: Form, chrome: PageChrome, state: FinalState, step?: StoredStep): Html {
+  const content = step
+    ? html`${step.components.filter((c) => !BUTTON_TYPES.includes(c.type)).map((component) => renderFinalComponent(form, step, component, chrome))}`
+    : state === 'completed'
+      ? html`<h1>Thank you!</h1>
+<p>Your response has been recorded.</p>`
+      : html`<h1>Thank you for your time</h1>
+<p>Your answers have been recorded.</p>`;
+  const body = html`<main class="fl-page fl-center fl-final fl-final-${state}">
 ${logo(form.theme)}
-<h1>Thank you!</h1>
-<p>Your response has been recorded.</p>
+${content}
 <p><a class="fl-back" href="/s/${form.id}?new=1">Submit another response</a></p>
 </main>`;
-  return document(form.theme, chrome, form.name, [], body);
+  const types = step ? new Set(step.components.map((c) => c.type)) : [];
+  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body);
+}
+
+/** A component of a final step: its own markup, as on a step page without errors or answers. */
+function renderFinalComponent(form: Form, step: StoredStep, component: StoredComponent, chrome: PageChrome): Html | string {
+  const ctx: RenderContext = {
+    ...chrome,
+    form,
+    stepIndex: form.steps.indexOf(step),
+    values: new Map(),
+    errors: new Map(),
+    notices: [],
+    prefill: {},
+    host: '',
+    step,
+    isLast: true,
+  };
+  return renderComponent(component, ctx);
 }
 
 /** A closed form: its theme and name, and that it no longer accepts responses. */

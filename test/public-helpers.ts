@@ -72,6 +72,16 @@ export async function responsesOf(db: Database, formId: string) {
   return db.select().from(responses).where(eq(responses.formId, formId));
 }
 
+/**
+ * Takes an answer out of every response of a form, as if its question had been added after those
+ * responses went past its step (what a later version of a form can do).
+ */
+export async function forgetAnswer(db: Database, formId: string, questionId: string) {
+  for (const row of await responsesOf(db, formId)) {
+    await db.update(responses).set({ data: row.data.filter((answer) => answer.questionId !== questionId) }).where(eq(responses.id, row.id));
+  }
+}
+
 /** The single response of a form, as the API shows it. */
 export async function onlyResponse(db: Database, formId: string, dropOffMs = testConfig().dropOffMs) {
   const rows = await responsesOf(db, formId);

@@ -79,7 +79,7 @@ describe('response lifecycle', () => {
           response: { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'First name, E-mail', firstName: 'Ada', emailAddress: 'ada@first.io', fullName: 'Ada' },
         },
       ],
-      meta: { source: 'page', userAgent: 'test', leadId: response.leadId },
+      meta: { source: 'page', userAgent: 'test', leadId: response.leadId, path: ['step_1'], hiddenFields: {} },
       personAttributes: { ip: '203.0.113.7', country: 'DE', visitedForm: 1, completedForm: 0 },
     });
   });

@@ -33,7 +33,7 @@ const componentSchema = z
     // Checked in the transform below (so every problem is reported with its path); described for the OpenAPI document.
     type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: ['ShortInput'] }),
     content: z.unknown().meta({ description: 'An object whose fields depend on `type` (docs/components.md).', examples: [{ question: 'Your role?' }] }),
-    key: z.unknown().meta({ description: 'The name conditions use, unique across the form\'s components (docs/logic.md).', examples: ['company_size'] }),
+    key: z.unknown().optional().meta({ description: 'The name conditions use, unique across the form\'s components (docs/logic.md).', examples: ['company_size'] }),
   })
   .transform((component, ctx): ComponentDraft => {
   const { type, content } = component;

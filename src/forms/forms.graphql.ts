@@ -226,38 +226,20 @@ const ComponentInput = builder.inputType('ComponentInput', {
   }),
 });
 
-/** A condition as GraphQL reads it (the generate input's zod schema checks the rest). */
-interface ConditionInputShape {
-  all?: ConditionInputShape[] | null;
-  any?: ConditionInputShape[] | null;
-  not?: ConditionInputShape | null;
-  question?: string | null;
-  field?: string | null;
-  hidden?: string | null;
-  op?: (typeof CONDITION_OPS)[number] | null;
-  value?: unknown;
-}
-const ConditionInput = builder.inputRef<ConditionInputShape>('ConditionInput').implement({
-  description: 'One of: `all`, `any` (lists of conditions), `not` (a condition), a `question` leaf (`question`, `field`?, `op`, `value`?) or a `hidden` leaf (`hidden`, `op`, `value`?).',
-  fields: (t) => ({
-    all: t.field({ type: [ConditionInput] }),
-    any: t.field({ type: [ConditionInput] }),
-    not: t.field({ type: ConditionInput }),
-    question: t.string({ description: "A component's key." }),
-    field: t.string({ description: 'An IdentityInfo field key.' }),
-    hidden: t.string({ description: 'A declared hidden field.' }),
-    op: t.field({ type: ConditionOpEnum }),
-    // JSON's input type is `unknown`, which the shape's optional field can't be typed as here.
-    value: t.field({ type: 'JSON' }) as never,
-  }),
-});
 const LogicActionInput = builder.inputType('LogicActionInput', {
   description: 'One of `goTo` (a later step key), `complete: true`, `invalid: true`.',
   fields: (t) => ({ goTo: t.string(), complete: t.boolean(), invalid: t.boolean() }),
 });
 const LogicRuleInput = builder.inputType('LogicRuleInput', {
   fields: (t) => ({
-    if: t.field({ type: ConditionInput, required: true }),
+    // JSON rather than a recursive input type: graphql-jit, which runs the REST adapters' operations, can't
+    // compile variables of a self-referencing input type. Its shape is the Condition union's (docs/logic.md).
+    if: t.field({
+      type: 'JSON',
+      required: true,
+      description:
+        'A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value).',
+    }),
     then: t.field({ type: LogicActionInput, required: true }),
   }),
 });

@@ -2,12 +2,15 @@
  * Responses as spreadsheet rows: the columns of a CSV export and each response's cells. Plain data in,
  * plain strings out (the REST adapter streams them as CSV records, rest/csv.ts).
  *
- * Columns: the fixed ones (EXPORT_FIXED_COLUMNS), then
- * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
- *   IdentityInfo gets one column per collected key, headed `<label> [<questionId>.<key>]`; components
- *   that take no answer (Header, NextButton, …) get none;
- * - without a form (the environment export): one `data` column holding the answers as JSON
- *   (the `data` array of the response object).
+ * Columns: the fixed ones (EXPORT_FIXED_COLUMNS; `path` is the keys of the steps the response went
+ * through, joined with " > "), then
+ * - with a form: one per declared hidden field, headed `<name> [hidden]`; then one per question across
+ *   its steps in order, headed `<headline> [<questionId>]`; IdentityInfo gets one column per collected
+ *   key, headed `<label> [<questionId>.<key>]`; components that take no answer (Header, NextButton, …)
+ *   get none;
+ * - without a form (the environment export): a `hiddenFields` column holding the hidden field values
+ *   as a JSON object, and a `data` column holding the answers as JSON (the `data` array of the
+ *   response object).
  *
  * Cells (see `answerCell`): multi-valued answers are joined with "; ", booleans are `true`/`false`,
  * no answer is an empty cell, password answers are never exported. Every cell and header that begins
@@ -19,7 +22,10 @@ import { isBookingType } from '../components/schedulers.ts';
 import { headlineOf, isAnswerable } from './shapes.ts';
 
 /** The fixed leading columns of every export, in order. */
-export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country'] as const;
+export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'path'] as const;
+
+/** Separator of the step keys in the `path` cell. */
+export const PATH_SEPARATOR = ' > ';
 
 /** What an export reads of a response: the REST response object. */
 export interface ExportedResponse {
@@ -43,6 +49,8 @@ export interface ExportComponent {
 
 export interface ExportColumn {
   header: string;
+  /** The hidden field this column holds (then `questionId` and `type` are empty). */
+  hiddenField?: string;
   questionId: string;
   /** The IdentityInfo key this column holds. */
   identityKey?: string;
@@ -82,9 +90,14 @@ export function questionColumns(steps: readonly { components: readonly ExportCom
   return columns;
 }
 
-/** The header row: fixed columns, then the question columns (or `data` without a form). */
+/** The columns of a form's declared hidden fields (they come before its question columns). */
+export function hiddenFieldColumns(names: readonly string[]): ExportColumn[] {
+  return names.map((name) => ({ header: `${name} [hidden]`, hiddenField: name, questionId: '', type: '' }));
+}
+
+/** The header row: fixed columns, then the form's columns (or `hiddenFields` and `data` without a form). */
 export function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
-  return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
+  return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['hiddenFields', 'data'])].map(neutralizeCell);
 }
 
 const text = (value: unknown): string => {
@@ -134,16 +147,28 @@ export function fixedCells(response: ExportedResponse): string[] {
     text(asContent(response.meta).leadId),
     response.personAttributes.ip,
     response.personAttributes.country,
+    pathOf(response.meta).join(PATH_SEPARATOR),
   ].map(neutralizeCell);
 }
+
+const pathOf = (meta: unknown): string[] => {
+  const path = asContent(meta).path;
+  return Array.isArray(path) ? path.filter((key): key is string => typeof key === 'string') : [];
+};
+const hiddenOf = (meta: unknown): Content => asContent(asContent(meta).hiddenFields);
+
+/** The hidden fields cell of the environment export: the values as a JSON object. */
+export const hiddenFieldsCell = (response: Pick<ExportedResponse, 'meta'>): string => neutralizeCell(JSON.stringify(hiddenOf(response.meta)));
 
 /** One response as a row matching `headerRow(columns)`. */
 export function responseRow(response: ExportedResponse, columns: readonly ExportColumn[] | undefined): string[] {
   const fixed = fixedCells(response);
-  if (!columns) return [...fixed, neutralizeCell(JSON.stringify(response.data))];
+  if (!columns) return [...fixed, hiddenFieldsCell(response), neutralizeCell(JSON.stringify(response.data))];
   const answers = Array.isArray(response.data) ? (response.data as unknown[]).map(asContent) : [];
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
+  const hidden = hiddenOf(response.meta);
   const cells = columns.map((column) => {
+    if (column.hiddenField !== undefined) return text(hidden[column.hiddenField]);
     const answer = byQuestion.get(column.questionId);
     return answer ? answerCell(column.type, answer, column.identityKey) : '';
   });

@@ -30,7 +30,18 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { fixedCells, headerRow, questionColumns, responseRow, type ExportColumn, type ExportComponent, type ExportedResponse } from '../responses/export.ts';
+import {
+  fixedCells,
+  headerRow,
+  hiddenFieldColumns,
+  hiddenFieldsCell,
+  questionColumns,
+  responseRow,
+  type ExportColumn,
+  type ExportComponent,
+  type ExportedResponse,
+} from '../responses/export.ts';
+import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { responseStatus } from '../responses/model.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import type { StreamedResponse } from '../responses/responses.service.ts';
@@ -107,7 +118,7 @@ export function exportRoutes(deps: RestDeps) {
       if (!form || (query.environmentId !== undefined && form.environmentId !== query.environmentId)) {
         return respondWithError(c, notFound('Form not found'));
       }
-      columns = questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })));
+      columns = [...hiddenFieldColumns(form.hiddenFields), ...questionColumns(form.steps.map((step) => ({ components: step.components as ExportComponent[] })))];
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
       runPage = async () => {
         const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);
@@ -164,7 +175,8 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
     head: csvRecord(headerRow(columns)),
     row: (out, item, _first, now) => {
       if (columns === undefined && isRow(item)) {
-        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
+        const exported = exportedOfRow(item, now, dropOffMs, null);
+        out.text(`${[...fixedCells(exported), hiddenFieldsCell(exported)].map(csvField).join(',')},`);
         out.jsonbCsvField(item.data);
         out.text('\r\n');
       } else {
@@ -175,7 +187,7 @@ function bodyFormat(format: ExportFormat, columns: ExportColumn[] | undefined, d
   };
 }
 
-/** What the export reads of a later batch's row: its metadata only for the lead (the column's), its answers as given. */
+/** What the export reads of a later batch's row: its metadata (small: parsed), the lead (the column's), its answers as given. */
 const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
   id: row.id,
   createdAt: row.createdAt,
@@ -184,6 +196,6 @@ const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data
   status: responseStatus(row, now, dropOffMs),
   formId: row.formId,
   data,
-  meta: { leadId: row.leadId },
+  meta: { ...(JSON.parse(jsonOfJsonbText(row.meta)) as object), leadId: row.leadId },
   personAttributes: { ip: row.ip, country: row.country },
 });

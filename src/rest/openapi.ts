@@ -32,7 +32,7 @@ import {
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
-import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR } from '../responses/export.ts';
+import { EXPORT_FIXED_COLUMNS, MULTI_VALUE_SEPARATOR, PATH_SEPARATOR } from '../responses/export.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -267,8 +267,9 @@ function buildDocument(sources: OpenApiSources) {
           summary: 'Export responses as CSV or NDJSON',
           description:
             'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')}, then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
-            `\`<label> [<questionId>.<key>]\`), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+            `${EXPORT_FIXED_COLUMNS.join(', ')} (\`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
+            `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`), or a \`hiddenFields\` ` +
+            `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
             "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
           security: [{ apiKey: [] }, { adminToken: [] }],
           parameters: exportParams,

@@ -20,8 +20,20 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** Holds when every one of its conditions holds. */
+export type AllCondition = {
+  __typename?: 'AllCondition';
+  all: Array<Condition>;
+};
+
 /** Typed view of one answer; the member follows the answered component's type. */
 export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
+
+/** Holds when at least one of its conditions holds. */
+export type AnyCondition = {
+  __typename?: 'AnyCondition';
+  any: Array<Condition>;
+};
 
 /** An API key. Its secret is shown only once, by createApiKey. */
 export type ApiKey = Node & {
@@ -120,6 +132,8 @@ export type Component = Disclaimer | Dropdown | DynamicScheduler | Header | Iden
 /** A component: its type and a content object whose shape depends on the type. */
 export type ComponentInput = {
   content: Scalars['JSON']['input'];
+  /** The name conditions use; unique across the form's components. */
+  key?: InputMaybe<Scalars['String']['input']>;
   type: Scalars['String']['input'];
 };
 
@@ -134,6 +148,22 @@ export type ComponentStyle = {
   fontSize?: Maybe<Scalars['Int']['output']>;
   textColor?: Maybe<Scalars['String']['output']>;
 };
+
+/** A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf. */
+export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition;
+
+/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value). */
+export type ConditionOp =
+  | 'answered'
+  | 'contains'
+  | 'equals'
+  | 'greaterThan'
+  | 'in'
+  | 'lessThan'
+  | 'notAnswered'
+  | 'notContains'
+  | 'notEquals'
+  | 'notIn';
 
 export type CreateApiKeyInput = {
   environmentId: Scalars['ID']['input'];
@@ -222,6 +252,8 @@ export type Disclaimer = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   text?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -250,6 +282,8 @@ export type Dropdown = {
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
   isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   options: Array<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
@@ -283,6 +317,8 @@ export type DynamicScheduler = {
   defaultCalendar: Calendar;
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   message?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -397,6 +433,8 @@ export type Form = Node & {
   environmentId: Scalars['ID']['output'];
   /** The forms generated from this one as their template (deleted ones excepted), newest first. */
   generatedForms: FormConnection;
+  /** Names of the values a response may bring in the page URL or the JSON API; conditions test them. */
+  hiddenFields: Array<Scalars['String']['output']>;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
@@ -481,14 +519,14 @@ export type FormResponse = Node & {
   /** The respondent. */
   lead?: Maybe<Lead>;
   leadId: Scalars['ID']['output'];
-  /** Metadata; includes `leadId`. */
+  /** Metadata; includes `leadId`, `path` (the keys of the steps the response went through) and `hiddenFields` (the values it brought), and `invalid: true` on an invalid response. */
   meta: Scalars['JSON']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
   personAttributes: PersonAttributes;
   /** The answers exactly as stored, as one value: `[{questionId, response}]` (what the REST API returns as `data`). */
   rawData: Scalars['JSON']['output'];
-  /** 4 completed, 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
+  /** 4 completed, 5 invalid (ended at an invalid step or action: unfinished, `meta.invalid`), 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
   status: Scalars['Int']['output'];
   updatedAt: Scalars['DateTime']['output'];
   /** Version of the response format. */
@@ -514,7 +552,7 @@ export type FormStatus =
   | 'DRAFT'
   | 'PUBLISHED';
 
-/** Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3). */
+/** Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5). */
 export type FormSummary = {
   __typename?: 'FormSummary';
   /** finished / total, from 0 to 1; 0 when there are no responses. */
@@ -525,7 +563,9 @@ export type FormSummary = {
   finished: Scalars['Int']['output'];
   /** Unfinished and touched within the drop-off time (status 2). */
   inProgress: Scalars['Int']['output'];
-  /** Unfinished responses: in progress plus dropped off. */
+  /** Responses that ended at an invalid step or action (status 5): neither completed nor dropped off. */
+  invalid: Scalars['Int']['output'];
+  /** Unfinished responses: in progress plus dropped off (not invalid). */
   partial: Scalars['Int']['output'];
   /** Per answerable question, in form order: its answer count and, for choice types, the count per option. */
   questions: Array<QuestionSummary>;
@@ -537,6 +577,8 @@ export type FormSummary = {
 
 /** The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate. */
 export type GenerateFormInput = {
+  /** Names of values a response may bring (page URL query, JSON API), at most 20. */
+  hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
   name: Scalars['String']['input'];
   /** A form of the same environment, used as the style template. */
   sourceFormId: Scalars['ID']['input'];
@@ -571,10 +613,21 @@ export type Header = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   subheading?: Maybe<Scalars['String']['output']>;
   title?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
+};
+
+/** A test on a hidden field's value. */
+export type HiddenFieldCondition = {
+  __typename?: 'HiddenFieldCondition';
+  /** The hidden field name. */
+  hidden: Scalars['String']['output'];
+  op: ConditionOp;
+  value?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** One field of an IdentityInfo component. */
@@ -600,6 +653,8 @@ export type IdentityInfo = {
   fields: Array<IdentityField>;
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
 };
@@ -637,6 +692,7 @@ export type IdentityInfoAnswer = {
 /** A form stored as given: how template forms get into an environment. */
 export type ImportFormInput = {
   environmentId: Scalars['ID']['input'];
+  hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
   name: Scalars['String']['input'];
   /** Defaults to PUBLISHED. */
   status?: InputMaybe<FormStatus>;
@@ -711,6 +767,37 @@ export type LeadFilter = {
   email?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What a rule does when its condition holds: go to a later step, or end the response (complete, invalid). */
+export type LogicAction = {
+  __typename?: 'LogicAction';
+  /** Finish the response. */
+  complete: Scalars['Boolean']['output'];
+  /** The key of the step to go to. */
+  goTo?: Maybe<Scalars['String']['output']>;
+  /** Mark the response invalid (status 5) and end it. */
+  invalid: Scalars['Boolean']['output'];
+};
+
+/** One of `goTo` (a later step key), `complete: true`, `invalid: true`. */
+export type LogicActionInput = {
+  complete?: InputMaybe<Scalars['Boolean']['input']>;
+  goTo?: InputMaybe<Scalars['String']['input']>;
+  invalid?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** If `if` holds when the step is submitted, `then` decides what follows. */
+export type LogicRule = {
+  __typename?: 'LogicRule';
+  if: Condition;
+  then: LogicAction;
+};
+
+export type LogicRuleInput = {
+  /** A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value). */
+  if: Scalars['JSON']['input'];
+  then: LogicActionInput;
+};
+
 /** Multi-line text area. */
 export type LongInput = {
   __typename?: 'LongInput';
@@ -718,6 +805,8 @@ export type LongInput = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   required?: Maybe<Scalars['Boolean']['output']>;
@@ -747,6 +836,8 @@ export type MultipleOptionsQuestion = {
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
   isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   subheading?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
@@ -912,6 +1003,8 @@ export type NextBackButtons = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   nextLabel?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -924,6 +1017,8 @@ export type NextButton = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   label?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -933,6 +1028,12 @@ export type NextButton = {
 export type Node = {
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
+};
+
+/** Holds when its condition does not. */
+export type NotCondition = {
+  __typename?: 'NotCondition';
+  not: Condition;
 };
 
 /** How often one option was chosen. */
@@ -962,6 +1063,8 @@ export type OtherComponent = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
 };
@@ -1078,11 +1181,25 @@ export type QueryWebhookEndpointsArgs = {
   environmentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+/** A test on one component's answer. */
+export type QuestionCondition = {
+  __typename?: 'QuestionCondition';
+  /** The IdentityInfo field tested (e.g. numberOfEmployees); null: the whole answer. */
+  field?: Maybe<Scalars['String']['output']>;
+  op: ConditionOp;
+  /** The component's key. */
+  question: Scalars['String']['output'];
+  /** What the answer is compared with: a text, a number, true/false, or a list (in, notIn). */
+  value?: Maybe<Scalars['JSON']['output']>;
+};
+
 /** One answer of a response. */
 export type QuestionResponse = {
   __typename?: 'QuestionResponse';
   /** The same answer, typed. */
   answer: Answer;
+  /** The component's key, when it has one. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The id of the form component answered. */
   questionId: Scalars['ID']['output'];
   /** The answer exactly as stored (what the REST API returns). */
@@ -1142,6 +1259,8 @@ export type Scheduler = {
   dataUrl: Scalars['String']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   message?: Maybe<Scalars['String']['output']>;
   prefillEmail?: Maybe<Scalars['Boolean']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
@@ -1176,6 +1295,8 @@ export type ShortInput = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   required?: Maybe<Scalars['Boolean']['output']>;
@@ -1199,17 +1320,46 @@ export type ShortInputAnswer = {
 /** One page of a form. */
 export type Step = {
   __typename?: 'Step';
+  /** Reaching it finishes the response; it is the final screen. */
+  completion: Scalars['Boolean']['output'];
   components: Array<Component>;
   id: Scalars['ID']['output'];
+  /** Reaching it marks the response invalid (status 5) and ends it; it is the final screen. */
+  invalid: Scalars['Boolean']['output'];
+  /** Unique in the form: its own, or the default `step_<n>` (1-based position). What logic and `meta.path` name. */
+  key: Scalars['String']['output'];
+  /** Its rules; null: the following step comes next. */
+  logic?: Maybe<StepLogic>;
   name: Scalars['String']['output'];
 };
 
 export type StepInput = {
+  /** Reaching this step finishes the response (no questions on it). */
+  completion?: InputMaybe<Scalars['Boolean']['input']>;
   components: Array<ComponentInput>;
+  /** Reaching this step marks the response invalid and ends it (no questions on it). */
+  invalid?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Unique in the form; default `step_<n>` (its 1-based position). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  logic?: InputMaybe<StepLogicInput>;
   name: Scalars['String']['input'];
 };
 
-/** How many responses reached a step: answered a question on it or on a later step, or finished the form. */
+/** Where the respondent goes after a step: the first rule that holds, else `next` (else the following step). */
+export type StepLogic = {
+  __typename?: 'StepLogic';
+  /** The key of the step that follows when no rule holds; null: the following step. */
+  next?: Maybe<Scalars['String']['output']>;
+  rules: Array<LogicRule>;
+};
+
+/** Rules evaluated in order when the step is submitted (at most 20); `next`: the step when none holds. */
+export type StepLogicInput = {
+  next?: InputMaybe<Scalars['String']['input']>;
+  rules?: InputMaybe<Array<LogicRuleInput>>;
+};
+
+/** How many responses reached a step: went through it on their path (`meta.path`). A response stored before paths were recorded: answered a question on it or on a later step, or finished the form. */
 export type StepReach = {
   __typename?: 'StepReach';
   /** Position of the step, from 0. */
@@ -1538,7 +1688,7 @@ export type ExportFormQueryVariables = Exact<{
 }>;
 
 
-export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, steps: Array<{ __typename?: 'Step', components: Array<
+export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, hiddenFields: Array<string>, steps: Array<{ __typename?: 'Step', components: Array<
         | { __typename?: 'Disclaimer', id: string, type: string, content: unknown }
         | { __typename?: 'Dropdown', id: string, type: string, content: unknown }
         | { __typename?: 'DynamicScheduler', id: string, type: string, content: unknown }
@@ -1703,7 +1853,7 @@ export const SetFormRetentionDocument = {"kind":"Document","definitions":[{"kind
 export const RetentionStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RetentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"formsPurged"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"node"}}]}}]}}]} as unknown as DocumentNode<RetentionStatusQuery, RetentionStatusQueryVariables>;
 export const FormResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"formResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<FormResponsesPageQuery, FormResponsesPageQueryVariables>;
 export const EnvironmentResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environmentResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<EnvironmentResponsesPageQuery, EnvironmentResponsesPageQueryVariables>;
-export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"components"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ShortInput"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LongInput"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IdentityInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Dropdown"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MultipleOptionsQuestion"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Scheduler"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DynamicScheduler"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NextButton"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NextBackButtons"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Header"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Disclaimer"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"OtherComponent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
+export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"components"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ShortInput"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"LongInput"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"IdentityInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Dropdown"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MultipleOptionsQuestion"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Scheduler"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"DynamicScheduler"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NextButton"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NextBackButtons"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Header"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Disclaimer"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"OtherComponent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
 export const WebhookEndpointsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookEndpoints"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoints"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookEndpointFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
 export const WebhookEndpointDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookEndpoint"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookEndpointFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointQuery, WebhookEndpointQueryVariables>;
 export const WebhookDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDeliveryStatus"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookDeliveryFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endpointId"}},{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastStatusCode"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;

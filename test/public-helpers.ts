@@ -18,8 +18,8 @@ export const testAnswerLimits = (config = testConfig()): AnswerLimits => ({
 });
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
-export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form'): Promise<Form> {
-  return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps }));
+export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form', more: { hiddenFields?: string[] } = {}): Promise<Form> {
+  return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps, ...more }));
 }
 
 export const componentAt = (form: Form, step: number, index: number): StoredComponent => form.steps[step]!.components[index]!;

@@ -84,17 +84,27 @@ const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
     invalid: t.boolean({ description: 'Mark the response invalid (status 5) and end it.', resolve: (a) => 'invalid' in a }),
   }),
 });
-const LogicRuleRef = builder.objectRef<LogicRule>('LogicRule').implement({
-  description: 'If `if` holds when the step is submitted, `then` decides what follows.',
+/**
+ * A rule as GraphQL resolves it, its `if` and `then` named `condition` and `action`: the GraphQL
+ * executors take any object with a `then` for a promise (a stored rule as a resolved value, and a
+ * rule's result with a `then` field alike), so neither the value nor the type may have one.
+ */
+interface RuleValue {
+  condition: LogicRule['if'];
+  action: LogicRule['then'];
+}
+const LogicRuleRef = builder.objectRef<RuleValue>('LogicRule').implement({
+  description:
+    'One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.)',
   fields: (t) => ({
-    if: t.field({ type: ConditionUnion, resolve: (r) => r.if }),
-    then: t.field({ type: LogicActionRef, resolve: (r) => r.then }),
+    condition: t.field({ type: ConditionUnion, description: 'The `if` of the rule.', resolve: (r) => r.condition }),
+    action: t.field({ type: LogicActionRef, description: 'The `then` of the rule.', resolve: (r) => r.action }),
   }),
 });
 const StepLogicRef = builder.objectRef<StepLogic>('StepLogic').implement({
   description: 'Where the respondent goes after a step: the first rule that holds, else `next` (else the following step).',
   fields: (t) => ({
-    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules }),
+    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules.map((rule): RuleValue => ({ condition: rule.if, action: rule.then })) }),
     next: t.exposeString('next', { nullable: true, description: 'The key of the step that follows when no rule holds; null: the following step.' }),
   }),
 });

@@ -40,7 +40,7 @@ export const QUALIFICATION_STEPS = [
     key: 'demo',
     components: [
       { type: 'CalendlyScreen', key: 'meeting', content: { url: 'https://calendly.com/acme/demo', message: 'Pick a time' } },
-      { type: 'LongInput', key: 'needs', content: { question: 'What should we prepare?' } },
+      { type: 'LongInput', key: 'needs', content: { question: 'What should we prepare?', required: true } },
     ],
   },
   { name: 'Booked', key: 'booked', completion: true, components: [{ type: 'Header', content: { title: 'See you soon', subheading: 'Your demo is booked.' } }] },

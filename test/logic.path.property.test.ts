@@ -199,7 +199,7 @@ function submit(steps: Step[], before: Response, sent: Map<string, Value | null>
   const previous = new Set(before.path);
   const touched = new Set([...sent.keys()].map(stepOf));
   const submitted = new Set(touched);
-  if (![...touched].some((s) => previous.has(s))) {
+  if (!finish && ![...touched].some((s) => previous.has(s))) {
     const was = walk(steps, before.answers, before.hidden, (s) => previous.has(s)).next;
     if (was !== null) submitted.add(was);
   }

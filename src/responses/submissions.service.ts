@@ -268,9 +268,11 @@ interface Progress {
  *
  * Which steps count as submitted: those on the recorded path (`meta.path`; a response stored before
  * paths were recorded: every step up to the last it answered on), the steps this request answers, and
- * the page's posted step; a JSON API request that changes no earlier step also submits the step that
- * was next (so `{answers: {}}` passes a step without questions). A form without logic keeps the linear
- * rules it always had: every step up to the furthest submitted one counts, and `finish` submits them all.
+ * the page's posted step; a JSON API request that changes no earlier step and does not ask to finish
+ * also submits the step that was next (so `{answers: {}}` passes a step without questions; a `finish`
+ * submits only what it answers, so it is refused while a step is left). A form without logic keeps the
+ * linear rules it always had: every step up to the furthest submitted one counts, and `finish` submits
+ * them all.
  */
 function progress(
   form: Pick<Form, 'steps'>,
@@ -285,7 +287,7 @@ function progress(
   const submitted = new Set<number>();
   for (const questionId of input.answers.keys()) submitted.add(components.get(questionId)!.stepIndex);
   if (input.step !== undefined) submitted.add(input.step);
-  else if (![...submitted].some((step) => previous.has(step))) {
+  else if (!input.finish && ![...submitted].some((step) => previous.has(step))) {
     const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step)).next;
     if (wasNext !== null) submitted.add(wasNext);
   }

@@ -149,12 +149,13 @@ function leaf(op: string, actual: Value | undefined, expected: unknown): boolean
 }
 
 type Answers = Map<string, Value>;
-function holds(c: Cond, answers: Answers, hidden: Record<string, string>): boolean {
-  if ('all' in c) return c.all.every((x) => holds(x, answers, hidden));
-  if ('any' in c) return c.any.some((x) => holds(x, answers, hidden));
-  if ('not' in c) return !holds(c.not, answers, hidden);
+/** `reached`: the questions of the steps the walk went through so far (a skipped step's answers count as none). */
+function holds(c: Cond, answers: Answers, hidden: Record<string, string>, reached: Set<string>): boolean {
+  if ('all' in c) return c.all.every((x) => holds(x, answers, hidden, reached));
+  if ('any' in c) return c.any.some((x) => holds(x, answers, hidden, reached));
+  if ('not' in c) return !holds(c.not, answers, hidden, reached);
   if ('hidden' in c) return leaf(c.op, hidden[c.hidden], c.value);
-  return leaf(c.op, answers.get(c.question), c.value);
+  return leaf(c.op, reached.has(c.question) ? answers.get(c.question) : undefined, c.value);
 }
 
 interface Walk {
@@ -164,12 +165,14 @@ interface Walk {
 }
 function walk(steps: Step[], answers: Answers, hidden: Record<string, string>, passes: (s: number) => boolean): Walk {
   const path: number[] = [];
+  const reached = new Set<string>();
   for (let at = 0; ; ) {
     const step = steps[at]!;
     if (step.final) return { path: [...path, at], state: step.final === 'completion' ? 'completed' : 'invalid', next: null };
     if (!passes(at)) return { path, state: 'open', next: at };
     path.push(at);
-    const rule = step.rules.find((r) => holds(r.if, answers, hidden));
+    for (const q of step.questions) reached.add(q.key);
+    const rule = step.rules.find((r) => holds(r.if, answers, hidden, reached));
     if (rule && 'complete' in rule.then) return { path, state: 'completed', next: null };
     if (rule && 'invalid' in rule.then) return { path, state: 'invalid', next: null };
     const target = rule && 'goTo' in rule.then ? rule.then.goTo : step.next;

@@ -13,10 +13,15 @@
  * or a text such as "250" or "-1.5"), otherwise exactly; `contains` is a substring of a text answer, or a
  * member of a multiple choice; `in` is `equals` against any listed value; `greaterThan` / `lessThan` hold
  * only when both sides are numbers. Every op but `answered` and the `not…` ops is false on a question
- * with no answer; `notX` is exactly `not X`.
+ * with no answer; `notX` is exactly `not X`. A question on a step the walk has not gone through (one it
+ * skipped) counts as unanswered, whatever was stored for it before.
+ *
+ * Each form's conditions are compiled once into closures (components and values looked up and parsed
+ * ahead), kept while its steps array lives: the walks of one request share them.
  */
 import { moduleOf } from '../components/catalogue.ts';
 import type { AnswerValue, Condition, ConditionOp, ConditionValue, LogicAction } from '../components/conditions.ts';
+import type { ConditionRules } from '../components/module.ts';
 import type { StoredComponent, StoredStep } from '../components/content.ts';
 import type { StoredResponse } from '../components/answers.ts';
 import { stepKey } from '../forms/logic.ts';
@@ -40,23 +45,70 @@ export interface WalkedPath {
   next: number | null;
 }
 
-/** A form's steps with what the walk looks up: step indexes by key, components by key. */
+/** What a compiled condition reads: the answers, the hidden values, and which steps the walk went through so far. */
+interface Facts {
+  answers: AnswersById;
+  hidden: HiddenValues;
+  onPath: Uint8Array;
+}
+type Test = (facts: Facts) => boolean;
+
+interface CompiledStep {
+  rules: { test: Test; action: LogicAction }[];
+  /** `logic.next` as a step index, if set. */
+  next: number | undefined;
+}
+
+/** A form's steps ready to walk: step indexes by key, every step's rules compiled. */
 export interface LogicIndex {
   steps: readonly StoredStep[];
   stepByKey: ReadonlyMap<string, number>;
-  componentByKey: ReadonlyMap<string, StoredComponent>;
+  compiled: CompiledStep[];
 }
 
 const indexes = new WeakMap<readonly StoredStep[], LogicIndex>();
 
-/** The lookups of `steps` (kept while the steps array lives: a cached form is indexed once). */
-export function logicIndex(steps: readonly StoredStep[]): LogicIndex {
+/**
+ * Compiled forms by a key the caller gives, the most recently used kept: each request reads its form
+ * afresh (a new steps array), and compiling a form's rules costs several walks. The key must change
+ * whenever the steps do (a form's id and `updatedAt`: formLogicKey).
+ */
+const keyed = new Map<string, LogicIndex>();
+const KEYED_FORMS = 500;
+
+/** The cache key of a stored form's logic: its id and the last time it changed. */
+export const formLogicKey = (form: { id: string; updatedAt: Date }) => `${form.id}@${form.updatedAt.getTime()}`;
+
+/**
+ * `steps` compiled for walking: kept while the steps array lives, and under `key` (formLogicKey) for the
+ * next reads of the same form.
+ */
+export function logicIndex(steps: readonly StoredStep[], key?: string): LogicIndex {
   let index = indexes.get(steps);
+  if (!index && key !== undefined) {
+    index = keyed.get(key);
+    if (index) {
+      keyed.delete(key);
+      keyed.set(key, index);
+      indexes.set(steps, index);
+    }
+  }
   if (!index) {
-    const componentByKey = new Map<string, StoredComponent>();
-    for (const step of steps) for (const component of step.components) if (component.key !== undefined) componentByKey.set(component.key, component);
-    index = { steps, stepByKey: new Map(steps.map((step, i) => [stepKey(step, i), i])), componentByKey };
+    const stepByKey = new Map(steps.map((step, i) => [stepKey(step, i), i]));
+    const components = new Map<string, { component: StoredComponent; step: number }>();
+    steps.forEach((step, i) => {
+      for (const component of step.components) if (component.key !== undefined) components.set(component.key, { component, step: i });
+    });
+    const compiled = steps.map((step): CompiledStep => ({
+      rules: (step.logic?.rules ?? []).map((rule) => ({ test: compileCondition(rule.if, components), action: rule.then })),
+      next: step.logic?.next === undefined ? undefined : stepByKey.get(step.logic.next),
+    }));
+    index = { steps, stepByKey, compiled };
     indexes.set(steps, index);
+    if (key !== undefined) {
+      keyed.set(key, index);
+      if (keyed.size > KEYED_FORMS) keyed.delete(keyed.keys().next().value!);
+    }
   }
   return index;
 }
@@ -75,62 +127,93 @@ function numeric(value: unknown): number | undefined {
   return undefined;
 }
 
-function sameValue(actual: string | boolean, expected: string | number | boolean): boolean {
-  const a = numeric(actual);
-  const b = numeric(expected);
-  if (a !== undefined && b !== undefined) return a === b;
-  return actual === expected;
-}
-
 const isAnswered = (actual: AnswerValue): boolean =>
   actual !== undefined && actual !== '' && !(Array.isArray(actual) && actual.length === 0);
 
-/** One leaf: `actual` is the answer (or hidden value) as conditions read it, `undefined` when there is none. */
-export function testLeaf(op: ConditionOp, actual: AnswerValue, expected: ConditionValue | undefined): boolean {
-  switch (op) {
-    case 'answered':
-      return isAnswered(actual);
-    case 'notAnswered':
-      return !isAnswered(actual);
-    case 'notEquals':
-      return !testLeaf('equals', actual, expected);
-    case 'notContains':
-      return !testLeaf('contains', actual, expected);
-    case 'notIn':
-      return !testLeaf('in', actual, expected);
-  }
-  if (!isAnswered(actual) || expected === undefined) return false;
-  switch (op) {
-    case 'equals':
-      return !Array.isArray(actual) && !Array.isArray(expected) && sameValue(actual as string | boolean, expected);
-    case 'contains':
-      if (typeof expected !== 'string') return false;
-      if (Array.isArray(actual)) return actual.includes(expected);
-      return typeof actual === 'string' && actual.includes(expected);
-    case 'in':
-      return !Array.isArray(actual) && Array.isArray(expected) && expected.some((item) => sameValue(actual as string | boolean, item));
-    case 'greaterThan':
-    case 'lessThan': {
-      const a = Array.isArray(actual) ? undefined : numeric(actual);
-      const b = numeric(expected);
-      if (a === undefined || b === undefined) return false;
-      return op === 'greaterThan' ? a > b : a < b;
-    }
-  }
-  return false;
+/** `equals` against one expected value: as numbers when both sides are numbers, else exactly. */
+function sameAs(expected: string | number | boolean): (actual: string | boolean) => boolean {
+  const number = numeric(expected);
+  if (number === undefined) return (actual) => actual === expected;
+  return (actual) => {
+    const a = numeric(actual);
+    return a === undefined ? actual === expected : a === number;
+  };
 }
 
-/** Whether `condition` holds for these answers and hidden values. */
-export function holds(condition: Condition, index: LogicIndex, answers: AnswersById, hidden: HiddenValues): boolean {
-  if ('all' in condition) return condition.all.every((c) => holds(c, index, answers, hidden));
-  if ('any' in condition) return condition.any.some((c) => holds(c, index, answers, hidden));
-  if ('not' in condition) return !holds(condition.not, index, answers, hidden);
-  if ('hidden' in condition) return testLeaf(condition.op, Object.hasOwn(hidden, condition.hidden) ? hidden[condition.hidden] : undefined, condition.value);
-  const component = index.componentByKey.get(condition.question);
-  const response = component && answers.get(component.id);
-  const rules = component && moduleOf(component.type)?.conditions;
-  const actual = response && rules ? rules.value(component, response, condition.field) : undefined;
-  return testLeaf(condition.op, actual, condition.value);
+/** One leaf's test of the answer (or hidden value) it reads, `undefined` when there is none. */
+export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefined): (actual: AnswerValue) => boolean {
+  const negated = (test: (actual: AnswerValue) => boolean) => (actual: AnswerValue) => !test(actual);
+  switch (op) {
+    case 'answered':
+      return isAnswered;
+    case 'notAnswered':
+      return negated(isAnswered);
+    case 'notEquals':
+      return negated(compileLeaf('equals', expected));
+    case 'notContains':
+      return negated(compileLeaf('contains', expected));
+    case 'notIn':
+      return negated(compileLeaf('in', expected));
+    case 'equals': {
+      if (expected === undefined || Array.isArray(expected)) return () => false;
+      const same = sameAs(expected);
+      return (actual) => isAnswered(actual) && !Array.isArray(actual) && same(actual as string | boolean);
+    }
+    case 'in': {
+      if (!Array.isArray(expected)) return () => false;
+      const sames = expected.map(sameAs);
+      return (actual) => isAnswered(actual) && !Array.isArray(actual) && sames.some((same) => same(actual as string | boolean));
+    }
+    case 'contains':
+      if (typeof expected !== 'string') return () => false;
+      return (actual) => (Array.isArray(actual) ? actual.includes(expected) : typeof actual === 'string' && actual !== '' && actual.includes(expected));
+    case 'greaterThan':
+    case 'lessThan': {
+      const bound = numeric(expected);
+      if (bound === undefined) return () => false;
+      return (actual) => {
+        const a = Array.isArray(actual) ? undefined : numeric(actual);
+        return a !== undefined && (op === 'greaterThan' ? a > bound : a < bound);
+      };
+    }
+  }
+  return () => false;
+}
+
+function compileCondition(condition: Condition, components: ReadonlyMap<string, { component: StoredComponent; step: number }>): Test {
+  if ('all' in condition) {
+    const parts = condition.all.map((c) => compileCondition(c, components));
+    return (facts) => parts.every((part) => part(facts));
+  }
+  if ('any' in condition) {
+    const parts = condition.any.map((c) => compileCondition(c, components));
+    return (facts) => parts.some((part) => part(facts));
+  }
+  if ('not' in condition) {
+    const inner = compileCondition(condition.not, components);
+    return (facts) => !inner(facts);
+  }
+  const leaf = compileLeaf(condition.op, condition.value);
+  if ('hidden' in condition) {
+    const name = condition.hidden;
+    return (facts) => leaf(Object.hasOwn(facts.hidden, name) ? facts.hidden[name] : undefined);
+  }
+  const found = components.get(condition.question);
+  const rules: ConditionRules | undefined = found && moduleOf(found.component.type)?.conditions;
+  if (!found || !rules) return () => leaf(undefined);
+  const { component, step } = found;
+  const field = condition.field;
+  return (facts) => {
+    const response = facts.onPath[step] ? facts.answers.get(component.id) : undefined;
+    return leaf(response ? rules.value(component, response, field) : undefined);
+  };
+}
+
+/** Whether `condition` holds for these answers and hidden values, every step counted as gone through (for tools and tests). */
+export function holds(condition: Condition, steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues): boolean {
+  const components = new Map<string, { component: StoredComponent; step: number }>();
+  steps.forEach((step, i) => step.components.forEach((component) => component.key !== undefined && components.set(component.key, { component, step: i })));
+  return compileCondition(condition, components)({ answers, hidden, onPath: new Uint8Array(steps.length).fill(1) });
 }
 
 // ---------------------------------------------------------------- the walk
@@ -138,29 +221,30 @@ export function holds(condition: Condition, index: LogicIndex, answers: AnswersB
 /** What follows a submitted step: a step index, or an end. */
 type Decision = { step: number } | { end: 'end' | 'completed' | 'invalid' };
 
-function decide(index: LogicIndex, at: number, answers: AnswersById, hidden: HiddenValues): Decision {
-  const step = index.steps[at]!;
-  const logic = step.logic;
+function decide(index: LogicIndex, at: number, facts: Facts): Decision {
+  const compiled = index.compiled[at]!;
   let action: LogicAction | undefined;
-  if (logic) for (const rule of logic.rules) if (holds(rule.if, index, answers, hidden)) {
-    action = rule.then;
-    break;
+  for (const rule of compiled.rules) {
+    if (rule.test(facts)) {
+      action = rule.action;
+      break;
+    }
   }
   if (action && 'complete' in action) return { end: 'completed' };
   if (action && 'invalid' in action) return { end: 'invalid' };
-  const target = action ? action.goTo : logic?.next;
   // A stored target always names a later step (checked when the form was made); anything else falls through.
-  const next = target === undefined ? at + 1 : (index.stepByKey.get(target) ?? at + 1);
-  if (next >= index.steps.length) return { end: 'end' };
-  return { step: Math.max(next, at + 1) };
+  const target = action ? index.stepByKey.get(action.goTo) : compiled.next;
+  const next = target === undefined || target <= at ? at + 1 : target;
+  return next >= index.steps.length ? { end: 'end' } : { step: next };
 }
 
 /**
  * Walks the form from its first step: through every step `passes` says was submitted, until an end or
  * the first step not submitted yet (the next step).
  */
-export function walkPath(steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues, passes: (step: number) => boolean): WalkedPath {
-  const index = logicIndex(steps);
+export function walkPath(steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues, passes: (step: number) => boolean, key?: string): WalkedPath {
+  const index = logicIndex(steps, key);
+  const facts: Facts = { answers, hidden, onPath: new Uint8Array(steps.length) };
   const path: number[] = [];
   let at = 0;
   for (;;) {
@@ -171,7 +255,8 @@ export function walkPath(steps: readonly StoredStep[], answers: AnswersById, hid
     }
     if (!passes(at)) return { path, state: 'open', next: at };
     path.push(at);
-    const decision = decide(index, at, answers, hidden);
+    facts.onPath[at] = 1;
+    const decision = decide(index, at, facts);
     if ('end' in decision) return { path, state: decision.end, next: null };
     at = decision.step;
   }

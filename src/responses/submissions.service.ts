@@ -27,7 +27,7 @@ import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmai
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { isInvalidResponse, RESPONSE_FORMAT_VERSION, toResponseObject, type ResponseAnswer, type ResponseMeta } from './model.ts';
-import { hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
+import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
@@ -275,12 +275,13 @@ interface Progress {
  * them all.
  */
 function progress(
-  form: Pick<Form, 'steps'>,
+  form: LogicForm,
   before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
   input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
   components: Map<string, LocatedComponent>,
 ): Progress {
   const { steps } = form;
+  const key = logicKeyOf(form);
   const merged = mergeAnswers(before?.data ?? [], input.answers, components);
   const hidden: HiddenValues = before?.meta.hiddenFields ?? input.hiddenFields ?? {};
   const previous = new Set(previousPath(form, before, components));
@@ -288,7 +289,7 @@ function progress(
   for (const questionId of input.answers.keys()) submitted.add(components.get(questionId)!.stepIndex);
   if (input.step !== undefined) submitted.add(input.step);
   else if (!input.finish && ![...submitted].some((step) => previous.has(step))) {
-    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step)).next;
+    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key).next;
     if (wasNext !== null) submitted.add(wasNext);
   }
   const linear = !hasLogic(steps);
@@ -296,7 +297,7 @@ function progress(
   const passes = linear
     ? (step: number) => input.finish || step <= furthest
     : (step: number) => previous.has(step) || submitted.has(step);
-  const walked = walkPath(steps, answersById(merged), hidden, passes);
+  const walked = walkPath(steps, answersById(merged), hidden, passes, key);
 
   const kept = new Set(walked.path);
   if (walked.next !== null) kept.add(walked.next);
@@ -323,6 +324,10 @@ function progress(
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
 }
 
+/** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */
+type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'updatedAt'>>;
+const logicKeyOf = (form: LogicForm) => (form.id !== undefined && form.updatedAt instanceof Date ? formLogicKey({ id: form.id, updatedAt: form.updatedAt }) : undefined);
+
 const answersById = (data: readonly ResponseAnswer[]) => new Map(data.map((answer) => [answer.questionId, answer.response] as const));
 
 /** The steps a stored response went through: its recorded path, or (stored before paths were) every step up to the last it answered on. */
@@ -334,10 +339,10 @@ function previousPath(form: Pick<Form, 'steps'>, before: Pick<ResponseRow, 'data
 }
 
 /** Where a stored response's path stands (its next step), without a submission. */
-export function currentPath(form: Pick<Form, 'steps'>, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
+export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
   const components = componentsOf(form.steps);
   const previous = new Set(previousPath(form, response, components));
-  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step));
+  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form));
   if (response?.finished) return { ...walked, state: 'completed', next: null };
   if (response && isInvalidResponse(response.meta)) return { ...walked, state: 'invalid', next: null };
   return walked;

@@ -265,9 +265,12 @@ export function walkPath(steps: readonly StoredStep[], answers: AnswersById, hid
 /** Step keys of a path (what `meta.path` records). */
 export const pathKeys = (steps: readonly StoredStep[], path: readonly number[]): string[] => path.map((i) => stepKey(steps[i]!, i));
 
+const stepIndexes = new WeakMap<readonly StoredStep[], ReadonlyMap<string, number>>();
+
 /** Step indexes of recorded keys (keys no step has any more are left out). */
 export function pathIndexes(steps: readonly StoredStep[], keys: readonly unknown[]): number[] {
-  const byKey = logicIndex(steps).stepByKey;
+  let byKey = indexes.get(steps)?.stepByKey ?? stepIndexes.get(steps);
+  if (!byKey) stepIndexes.set(steps, (byKey = new Map(steps.map((step, i) => [stepKey(step, i), i]))));
   return keys.flatMap((key) => {
     const index = typeof key === 'string' ? byKey.get(key) : undefined;
     return index === undefined ? [] : [index];

@@ -162,7 +162,11 @@ export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefine
     case 'in': {
       if (!Array.isArray(expected)) return () => false;
       const sames = expected.map(sameAs);
-      return (actual) => isAnswered(actual) && !Array.isArray(actual) && sames.some((same) => same(actual as string | boolean));
+      return (actual) => {
+        if (!isAnswered(actual) || Array.isArray(actual)) return false;
+        for (const same of sames) if (same(actual as string | boolean)) return true;
+        return false;
+      };
     }
     case 'contains':
       if (typeof expected !== 'string') return () => false;
@@ -181,13 +185,20 @@ export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefine
 }
 
 function compileCondition(condition: Condition, components: ReadonlyMap<string, { component: StoredComponent; step: number }>): Test {
+  // Plain loops: a callback per evaluation would be an allocation per group and walk.
   if ('all' in condition) {
     const parts = condition.all.map((c) => compileCondition(c, components));
-    return (facts) => parts.every((part) => part(facts));
+    return (facts) => {
+      for (const part of parts) if (!part(facts)) return false;
+      return true;
+    };
   }
   if ('any' in condition) {
     const parts = condition.any.map((c) => compileCondition(c, components));
-    return (facts) => parts.some((part) => part(facts));
+    return (facts) => {
+      for (const part of parts) if (part(facts)) return true;
+      return false;
+    };
   }
   if ('not' in condition) {
     const inner = compileCondition(condition.not, components);

@@ -785,11 +785,13 @@ export type LogicActionInput = {
   invalid?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-/** If `if` holds when the step is submitted, `then` decides what follows. */
+/** One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.) */
 export type LogicRule = {
   __typename?: 'LogicRule';
-  if: Condition;
-  then: LogicAction;
+  /** The `then` of the rule. */
+  action: LogicAction;
+  /** The `if` of the rule. */
+  condition: Condition;
 };
 
 export type LogicRuleInput = {

@@ -12,7 +12,9 @@
  * 3. On the smallest dataset of the run, the writes: public submissions (bench/submissions.ts: JSON API
  *    sessions of start, update and finish beside bench/baseline-submissions.ts running the same SQL
  *    transactions; the page's form posts; statements and round trips per submission) and generate
- *    (bench/generate.ts: a 5-step body, with the split of its time). Their rows are removed after.
+ *    (bench/generate.ts: a 5-step body, with the split of its time); conditional logic (bench/logic.ts:
+ *    rule evaluation per submission on a form with 20 rules on each of 10 steps, and the server's CPU per
+ *    submission with and without them). Their rows are removed after.
  * 4. At 1M and 10M: the whole-environment stream (returnPartials=true, half the responses) and the CSV
  *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
@@ -55,6 +57,7 @@ import { BENCH_ENVIRONMENTS, clearSubmissions, countSeed, seed, type SeedSize } 
 import { generateBody, generatePath, generatePhases } from './generate.ts';
 import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
+import { describeLogic, LOGIC_STEPS, measureLogic, RULES_PER_STEP, type LogicFigures } from './logic.ts';
 import { lsnValue } from '../src/db/replicas.ts';
 import { processStat } from '../test/support/pg-cluster.ts';
 
@@ -676,6 +679,7 @@ const streams = new Map<string, Awaited<ReturnType<typeof measureStream>>>();
 let twoTenants: Awaited<ReturnType<typeof measureTwoTenants>> | undefined;
 let submissions: Awaited<ReturnType<typeof measureSubmissions>> | undefined;
 let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
+let logic: LogicFigures | undefined;
 // The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 let hostSpeedAtStart: HostSpeed | undefined;
@@ -702,6 +706,9 @@ for (const dataset of DATASETS) {
     log(`\n[${dataset.label}] POST /api/v1/environments/{id}/forms/generate (5 steps, 11 components): ${fmt(g.measured.rps, 0)} req/s, p50 ${fmt(g.measured.p50)} ms, p99 ${fmt(g.measured.p99)} ms, server CPU ${fmt(g.measured.cpuMicrosPerRequest, 0)} µs/req, ${g.measured.errors} errors`);
     const share = (ms: number) => `${fmt(ms, 3)} ms (${fmt((100 * ms) / g.phases.request, 0)} %)`;
     log(`  one request in-process, sequential: ${fmt(g.phases.request, 2)} ms; validation ${share(g.phases.validation)}, theme inheritance ${share(g.phases.theme)}, insert (source lookup + form + event, one transaction) ${share(g.phases.insert)}`);
+    log(`\n[${dataset.label}] conditional logic: ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules, JSON API sessions of ${LOGIC_STEPS + 1} submissions (load average ${loadavg()[0]!.toFixed(2)})`);
+    logic = await measureLogic(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
+    log(`  ${describeLogic(logic).value}`);
   }
   if (dataset.label === '1m' && env.BENCH_SKIP_TENANTS !== '1') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
@@ -784,6 +791,10 @@ if (generated) {
   const g = generated;
   const pct = (ms: number) => `${fmt((100 * ms) / g.phases.request, 0)} %`;
   targetRows.push({ target: 'generate (5 steps)', value: `${fmt(g.measured.rps, 0)} req/s, p99 ${fmt(g.measured.p99)} ms; validation ${pct(g.phases.validation)}, theme ${pct(g.phases.theme)}, insert ${pct(g.phases.insert)}` });
+}
+if (logic) {
+  const { value, met } = describeLogic(logic);
+  targetRows.push({ target: `rule evaluation ≤ 10 % of a submission's server CPU (${RULES_PER_STEP} rules × ${LOGIC_STEPS} steps)`, value, met });
 }
 for (const [label, m] of streams) {
   const perSecond = m.rows / m.seconds;

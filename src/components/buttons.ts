@@ -13,10 +13,10 @@ import type { ComponentModule } from './module.ts';
 /** The type whose style the plain submit button takes: a step with no button component gets one. */
 export const PLAIN_BUTTON_TYPE = 'NextButton';
 
-/** The step's actions: back link (after the first step) and the submit button. */
+/** The step's actions: back link (to the step before on the respondent's path) and the submit button. */
 export function actions(ctx: RenderContext, nextLabel: string | undefined, backLabel: string | undefined, type = PLAIN_BUTTON_TYPE): Html {
   const words = pageWords(ctx.form.locale);
-  const back = ctx.stepIndex > 0 ? html`<a class="fl-back" href="${pageHref(ctx.form.id, `step=${ctx.stepIndex - 1}`, ctx)}">← ${backLabel ?? words.back}</a>` : '';
+  const back = ctx.backStep !== undefined ? html`<a class="fl-back" href="${pageHref(ctx.form.id, `step=${ctx.backStep}`, ctx)}">← ${backLabel ?? words.back}</a>` : '';
   return html`<div class="fl-actions">${back}<button type="submit" class="fl-button fl-t-${type}">${nextLabel ?? (ctx.isLast ? words.submit : words.next)}</button></div>`;
 }
 

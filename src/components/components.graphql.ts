@@ -17,6 +17,7 @@ const kit: GraphQLKit = {
       description,
       fields: (t) => ({
         id: t.exposeID('id', { description: 'Stable id; the questionId of answers to this component.' }),
+        key: t.string({ nullable: true, description: "The name conditions use (unique in the form); null when it has none.", resolve: (c) => c.key ?? null }),
         type: t.exposeString('type', { description: 'The stored component type, e.g. "CalendlyScreen".' }),
         content: t.field({ type: 'JSON', description: 'The stored content, aliases normalised.', resolve: (c) => c.content }),
         ...(fields(t) as Record<string, never>),

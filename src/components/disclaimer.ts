@@ -7,6 +7,7 @@ import { cellText } from './answers.ts';
 import { loose, shortText, text } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const TICK = 'Please tick the box to continue';
@@ -56,4 +57,8 @@ export const disclaimer: ComponentModule = {
     chosen: (response) => sql`select case when ${response}->'check' = 'true'::jsonb then 'checked' else 'unchecked' end where ${response}->>'type' = 'Disclaimer'`,
   },
   style: { defaults: (colors) => ({ textColor: colors.text, fontSize: 13 }) },
+  conditions: {
+    subject: fieldless(() => ({ kind: 'boolean' })),
+    value: (_component, response) => (typeof response.check === 'boolean' ? response.check : undefined),
+  },
 };

@@ -14,6 +14,7 @@ import { contentStrings, shortText, text, type Content, type ContentRules } from
 import { fieldName } from './fields.ts';
 import { asStrings, box, describedBy, domId, errorsOf, errorText, label, str } from './markup.ts';
 import { pageWords } from '../i18n/locales.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const dropdownContent: ContentRules = {
@@ -123,5 +124,9 @@ export const dropdown: ComponentModule = {
                when 'array' then ${response}->'selected'
                when 'string' then jsonb_build_array(${response}->'selected')
                else '[]'::jsonb end)`,
+  },
+  conditions: {
+    subject: fieldless(({ content }) => ({ kind: content.isMulti === true ? 'choices' : 'choice', options: dropdownOptions(content) })),
+    value: (_component, response) => (typeof response.selected === 'string' ? response.selected : Array.isArray(response.selected) ? strings(response.selected) : undefined),
   },
 };

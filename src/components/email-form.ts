@@ -5,6 +5,7 @@ import { ANSWER_LIMITS, isEmail, isPersonalEmail, stringAnswer } from './answers
 import { loose, shortText, text } from './content.ts';
 import { fieldName } from './fields.ts';
 import { inputValue, singleInput } from './markup.ts';
+import { fieldless, textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 export const emailForm: ComponentModule = {
@@ -27,4 +28,5 @@ export const emailForm: ComponentModule = {
       ctx,
       (common) => html`<input type="email" ${common} autocomplete="email" maxlength="${ANSWER_LIMITS.email}" value="${inputValue(ctx.values.get(component.id))}">`,
     ),
+  conditions: { subject: fieldless(() => ({ kind: 'text' })), value: (_component, response) => textValue(response.emailAddress) },
 };

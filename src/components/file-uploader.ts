@@ -18,6 +18,7 @@ import { isEmpty, REQUIRED, UploadedFile } from './answers.ts';
 import { isHttpUrl, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 /** Largest `maxSize` a FileUploader may declare (the server's UPLOAD_MAX_BODY_BYTES caps it further). */
@@ -151,4 +152,5 @@ export const fileUploader: ComponentModule = {
         ? response.files.flatMap((file) => (typeof file === 'object' && file !== null && typeof (file as { id?: unknown }).id === 'string' ? [(file as { id: string }).id] : []))
         : [],
   },
+  conditions: { subject: fieldless(() => ({ kind: 'presence' })), value: () => true },
 };

@@ -10,6 +10,7 @@ import { cellText, isEmpty, REQUIRED } from './answers.ts';
 import { contentString, httpUrl, isHttpUrl, LIMITS, loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless, textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 export interface GraphicOption {
@@ -90,5 +91,9 @@ export const graphicOptionsModule: ComponentModule = {
   summary: {
     options: (component) => graphicOptions(component.content).map((option) => option.value),
     chosen: (response) => sql`select ${response}->>'value' where ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string'`,
+  },
+  conditions: {
+    subject: fieldless(({ content }) => ({ kind: 'choice', options: graphicOptions(content).map((option) => option.value) })),
+    value: (_component, response) => textValue(response.value),
   },
 };

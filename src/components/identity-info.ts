@@ -11,6 +11,7 @@ import { ANSWER_LIMITS, isEmail, isPersonalEmail, isPhoneNumber, isWebsite, type
 import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, inputValue, asObject, type Html } from './markup.ts';
+import { textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
@@ -300,4 +301,13 @@ export const identityInfo: ComponentModule = {
     { rank: 0, value: response.emailAddress },
     { rank: 1, value: response.workEmailAddress },
   ],
+  conditions: {
+    // Without `field`: whether the component was answered at all; with it, that field's text.
+    subject(component, field) {
+      if (field === undefined) return { kind: 'presence' };
+      const keys = identityFields(component.content).map((f) => f.key as string);
+      return keys.includes(field) ? { kind: 'text' } : `This IdentityInfo does not collect "${field}"; it collects: ${keys.join(', ')}`;
+    },
+    value: (_component, response, field) => (field === undefined ? true : textValue(response[field])),
+  },
 };

@@ -57,6 +57,10 @@ export interface StepPageInput extends PageChrome {
   prefill: { email?: string | undefined; name?: string | undefined };
   /** Host of the page (Calendly wants it to post booking events). */
   host: string;
+  /** The step before this one on the respondent's path (the back link); undefined on the first. */
+  backStep?: number | undefined;
+  /** More of the query the step's form posts to (the hidden fields a new response brings), `&name=value…`. */
+  actionQuery?: string | undefined;
   /** The captcha providers' site keys from the configuration. */
   captcha?: { turnstile: { siteKey: string | undefined }; recaptcha: { siteKey: string | undefined } } | undefined;
 }

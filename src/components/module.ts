@@ -8,6 +8,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { SQL } from 'drizzle-orm';
 import type { BuilderTypes, builder } from '../graphql/builder.ts';
 import type { Fields, Problems, StoredResponse } from './answers.ts';
+import type { AnswerValue, ConditionSubject } from './conditions.ts';
 import type { ContentRules } from './content.ts';
 import type { PostedFields } from './fields.ts';
 import type { Html, RenderContext } from './markup.ts';
@@ -102,6 +103,20 @@ export interface EmailCandidate {
   value: unknown;
 }
 
+/**
+ * How conditional logic reads a component's answers (src/components/conditions.ts): what it is as a
+ * condition's subject (the ops follow from that) and the value of a stored answer.
+ */
+export interface ConditionRules {
+  /**
+   * The subject a condition on this component (and `field`, when given) tests; a string says why the
+   * condition can't be (e.g. `field` is not one of its fields).
+   */
+  subject(component: StoredComponent, field: string | undefined): ConditionSubject | string;
+  /** A stored answer as conditions compare it; `undefined` counts as unanswered. */
+  value(component: StoredComponent, response: StoredResponse, field: string | undefined): AnswerValue;
+}
+
 export interface ComponentModule {
   /** Every input type this module accepts, with its content rules (older names carry `storedType`). */
   types: Readonly<Record<string, ContentRules>>;
@@ -134,6 +149,8 @@ export interface ComponentModule {
    * first valid one of the lowest rank, in answer order. Default: its `emailAddress`, rank DEFAULT_EMAIL_RANK.
    */
   emails?(response: StoredResponse): EmailCandidate[];
+  /** How conditions test its answers; a module without it can't be tested by a condition. */
+  conditions?: ConditionRules;
 }
 
 /** The rank of an answer's `emailAddress` when its module ranks none (after every module's own). */

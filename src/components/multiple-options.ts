@@ -13,6 +13,7 @@ import { optionList } from './choices.ts';
 import { contentStrings, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 import { pageWords } from '../i18n/locales.ts';
 
@@ -182,5 +183,14 @@ export const multipleOptions: ComponentModule = {
     chosen: (response) =>
       sql`select c->>'key' from jsonb_array_elements(case jsonb_typeof(${response}->'choices') when 'array' then ${response}->'choices' else '[]'::jsonb end) c
         where c->'value' = 'true'::jsonb`,
+  },
+  conditions: {
+    // With "Other" the answer may be any text, so values are not checked against the choices.
+    subject: fieldless(({ content }) => ({ kind: content.isMulti === true ? 'choices' : 'choice', options: allowsOther(content) ? undefined : multipleChoices(content) })),
+    value({ content }, response) {
+      const chosen = choicesOf(response.choices).filter((c) => c.value).map((c) => c.key);
+      if (typeof response.other === 'string') chosen.push(response.other);
+      return content.isMulti === true ? chosen : chosen[0];
+    },
   },
 };

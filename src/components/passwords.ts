@@ -9,6 +9,7 @@ import { ANSWER_LIMITS, isEmpty, REQUIRED, type StoredResponse } from './answers
 import { loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, label, singleInput, str } from './markup.ts';
+import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
 const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 } as const;
@@ -108,4 +109,6 @@ export const passwords: ComponentModule = {
   },
   // A password answer is never exported.
   export: { cell: () => '' },
+  // A password is stored hashed: only whether it was given can be tested.
+  conditions: { subject: fieldless(() => ({ kind: 'presence' })), value: () => true },
 };

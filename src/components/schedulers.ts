@@ -13,6 +13,7 @@ import { fieldName } from './fields.ts';
 import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type StepPageInput } from './markup.ts';
 import type { ComponentFields, ComponentModule } from './module.ts';
 import { toFieldErrors } from '../errors.ts';
+import { fieldless } from './conditions.ts';
 
 const CALENDAR_PROVIDERS = [
   'Calendly',
@@ -250,5 +251,10 @@ ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}$
       if (response.eventScheduled !== true) return response.eventScheduled === false ? 'false' : '';
       return cellText(response.meetingTime) || 'true';
     },
+  },
+  conditions: {
+    // Whether a meeting was booked.
+    subject: fieldless(() => ({ kind: 'boolean' })),
+    value: (_component, response) => (typeof response.eventScheduled === 'boolean' ? response.eventScheduled : undefined),
   },
 };

@@ -6,6 +6,7 @@ import { ANSWER_LIMITS, stringAnswer } from './answers.ts';
 import { LIMITS, text, shortText, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { inputValue, singleInput } from './markup.ts';
+import { fieldless, textValue } from './conditions.ts';
 import type { ComponentModule, GraphQLKit } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
@@ -66,4 +67,5 @@ export const textInputs: ComponentModule = {
     );
   },
   graphql,
+  conditions: { subject: fieldless(() => ({ kind: 'text' })), value: (_component, response) => textValue(response.input) },
 };

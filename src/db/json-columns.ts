@@ -8,15 +8,75 @@
 export interface StoredComponent {
   /** Stable id; the `questionId` of this component's answers. */
   id: string;
+  /** The name conditions use (unique in the form); answers carry it beside `questionId`. */
+  key?: string;
   type: string;
   content: Record<string, unknown>;
 }
 
 export interface StoredStep {
   id: string;
+  /**
+   * The step's key, unique in the form (what `goTo`, `next` and a response's `meta.path` name). Forms
+   * generated before keys existed have none: read it with `stepKey` (src/forms/logic.ts).
+   */
+  key?: string;
   name: string;
   components: StoredComponent[];
+  /** Reaching this step finishes the response; it is shown as the final screen. */
+  completion?: boolean;
+  /** Reaching this step marks the response invalid and ends it; it is shown as the final screen. */
+  invalid?: boolean;
+  logic?: StepLogic;
 }
+
+// A step's logic as stored (what src/components/conditions.ts and src/forms/logic.ts read).
+export const CONDITION_OPS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'in',
+  'notIn',
+  'greaterThan',
+  'lessThan',
+  'answered',
+  'notAnswered',
+] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+/** A value a condition compares with (`value`): text, a number, a boolean, or (for `in`/`notIn`) a list of text or numbers. */
+export type ConditionValue = string | number | boolean | (string | number)[];
+
+/** A leaf on an answer: `question` is a component's `key`; `field` an IdentityInfo field key. */
+export interface QuestionCondition {
+  question: string;
+  field?: string;
+  op: ConditionOp;
+  value?: ConditionValue;
+}
+/** A leaf on a hidden field's value. */
+export interface HiddenCondition {
+  hidden: string;
+  op: ConditionOp;
+  value?: ConditionValue;
+}
+export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | QuestionCondition | HiddenCondition;
+
+/** What happens when a rule holds: go to a later step, or end the response (completed or invalid). */
+export type LogicAction = { goTo: string } | { complete: true } | { invalid: true };
+
+export interface LogicRule {
+  if: Condition;
+  then: LogicAction;
+}
+
+/** A step's logic: rules evaluated in order when the step is submitted; `next` when none holds (default: the next step). */
+export interface StepLogic {
+  rules: LogicRule[];
+  next?: string;
+}
+
 
 /** How one component type is styled (every value CSS-safe; forms/theme.ts checks them). */
 export interface ComponentStyle {
@@ -44,6 +104,8 @@ export interface Theme {
 /** One answer: `response` has `type`, `componentShapeVersion`, `headline` and the type's fields (responses/shapes.ts). */
 export interface ResponseAnswer {
   questionId: string;
+  /** The component's key, when it has one (docs/logic.md). */
+  key?: string;
   response: { type: string; componentShapeVersion?: string; headline?: string; [field: string]: unknown };
 }
 
@@ -53,6 +115,12 @@ export interface ResponseMeta {
   userAgent?: string;
   /** The version of the form's definition the response started on, and is answered on until it finishes. */
   formVersion?: number;
+  /** The keys of the steps the response went through, in order (docs/logic.md). */
+  path?: string[];
+  /** The declared hidden fields it brought, by name. */
+  hiddenFields?: Record<string, string>;
+  /** Set when the response reached an invalid step or action: it has ended, unfinished (status 5). */
+  invalid?: true;
   [key: string]: unknown;
 }
 

@@ -78,6 +78,8 @@ export const forms = pgTable(
     status: text('status').$type<FormStatus>().notNull(),
     theme: jsonb('theme').$type<Theme>().notNull(),
     steps: jsonb('steps').$type<StoredStep[]>().notNull(),
+    /** Names of the hidden fields a response may bring (URL query, JSON API); conditions test them. */
+    hiddenFields: jsonb('hidden_fields').$type<string[]>().notNull().default([]),
     /** The template this form was generated from, if any. */
     sourceFormId: text('source_form_id'),
     createdAt: createdAt(),
@@ -88,8 +90,6 @@ export const forms = pgTable(
     retentionDays: integer('retention_days'),
     /** The language of the page's own words (src/i18n/locales.ts): a BCP 47 tag, canonical. */
     locale: text('locale').notNull().default('en'),
-    /** The names of the values a respondent may bring in the URL or through the JSON API (part of the definition). */
-    hiddenFields: jsonb('hidden_fields').$type<string[]>().notNull().default([]),
     /** The definition's version: 1 when created, one more with each update; `form_versions` keeps each. */
     version: integer('version').notNull().default(1),
   },

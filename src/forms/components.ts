@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
 import { localeSchema } from '../i18n/locales.ts';
+import type { StepLogic } from '../components/conditions.ts';
+import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents } from './logic.ts';
 
 
 // ---------------------------------------------------------------- request shapes
@@ -26,11 +28,12 @@ const keptId = z
   .optional()
   .meta({ description: 'Update only: the id of a step or component of this form to keep (its answers keep their questionId). Left out: a new one. Generate ignores it.' });
 
-/** A component after validation: its stored type and normalised content, and the id an update keeps. */
+/** A component after validation: its stored type and normalised content, the id an update keeps, and its key if given. */
 export interface ComponentDraft {
   id?: string | undefined;
   type: string;
   content: Content;
+  key?: string;
 }
 
 const componentSchema = z
@@ -39,9 +42,12 @@ const componentSchema = z
     // Checked in the transform below (so every problem is reported with its path); described for the OpenAPI document.
     type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: [COMPONENT_TYPES[0]] }),
     content: z.unknown().meta({ description: 'An object whose fields depend on `type` (docs/components.md).', examples: [{ question: 'Your role?' }] }),
+    key: z.unknown().optional().meta({ description: 'The name conditions use, unique across the form\'s components (docs/logic.md).', examples: ['company_size'] }),
   })
   .transform((component, ctx): ComponentDraft => {
   const { id, type, content } = component;
+  const key = component.key === undefined || component.key === null ? undefined : keySchema.safeParse(component.key);
+  if (key && !key.success) for (const issue of key.error.issues) ctx.addIssue({ code: 'custom', path: ['key'], message: issue.message, input: component });
   let failed = false;
   const fail = (path: PropertyKey[], message: string) => {
     failed = true;
@@ -51,30 +57,52 @@ const componentSchema = z
   if (typeof type !== 'string') fail(['type'], 'Component type must be a string');
   else if (!entry) fail(['type'], `Unknown component type "${type}"`);
   if (!isObject(content)) fail(['content'], 'Component content must be an object');
-  if (!entry || !isObject(content) || typeof type !== 'string') return z.NEVER;
+  // What failed is reported; the form-wide logic check still learns the component's key (its content is not trusted).
+  const unread = (): ComponentDraft => {
+    const draft = { type: typeof type === 'string' ? type : '', content: {}, ...(key?.success ? { key: key.data } : {}) };
+    unreadComponents.add(draft);
+    return draft;
+  };
+  if (!entry || !isObject(content) || typeof type !== 'string') return unread();
 
   const parsed = entry.schema.safeParse(content);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) fail(['content', ...issue.path], issue.message);
   }
   for (const problem of entry.rules?.(content, type) ?? []) fail(['content', ...problem.path], problem.message);
-  if (failed || !parsed.success) return z.NEVER;
+  if (failed || !parsed.success || (key && !key.success)) return unread();
   return {
     ...(id === undefined ? {} : { id }),
     type: entry.storedType ?? type,
     content: entry.normalise ? entry.normalise(parsed.data, type) : parsed.data,
+    ...(key ? { key: key.data } : {}),
   };
 });
 
 const stepSchema = z.object({
   id: keptId,
   name: shortText.min(1, 'A step needs a name'),
+  key: keySchema.nullish().transform((key) => key ?? undefined).meta({ description: 'Unique in the form; default `step_<n>` (its 1-based position). What `goTo` and `next` name.', examples: ['qualify'] }),
   components: z
     .array(componentSchema)
     .min(1, 'A step needs at least 1 component')
     .max(LIMITS.maxComponentsPerStep, `A step may have at most ${LIMITS.maxComponentsPerStep} components`),
+  completion: z.boolean().nullish().transform((v) => v ?? undefined).meta({ description: 'Reaching this step finishes the response; it is shown as the final screen. No questions on it.' }),
+  invalid: z.boolean().nullish().transform((v) => v ?? undefined).meta({ description: 'Reaching this step marks the response invalid (status 5) and ends it; shown as the final screen. No questions on it.' }),
+  logic: logicSchema.optional(),
 });
-export type StepDraft = z.output<typeof stepSchema>;
+/** A step after validation (no ids yet). */
+export interface StepDraft {
+  id?: string | undefined;
+  name: string;
+  key?: string | undefined;
+  components: ComponentDraft[];
+  completion?: boolean | undefined;
+  invalid?: boolean | undefined;
+  logic?: StepLogic | undefined;
+}
+// The schema's output is a StepDraft.
+const _stepDraft: (step: z.output<typeof stepSchema>) => StepDraft = (step) => step;
 
 const stepsSchema = (min: number) =>
   z
@@ -84,30 +112,27 @@ const stepsSchema = (min: number) =>
 
 const formName = z.string().trim().min(1, 'name must not be empty').max(LIMITS.maxNameLength);
 
-/** Most hidden fields a form declares. */
-export const MAX_HIDDEN_FIELDS = 20;
-const HIDDEN_FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+// Left out when not given, so a request without logic hashes (Idempotency-Key) as it did before.
+const hiddenFields = hiddenFieldsSchema.nullish().transform((names) => names ?? undefined);
 
-/** The names of the values a respondent brings in the URL or through the JSON API: distinct, at most 20. */
-export const hiddenFieldsSchema = z
-  .array(z.string().regex(HIDDEN_FIELD_NAME, 'A hidden field name is a letter or _ followed by up to 63 letters, digits or _'))
-  .max(MAX_HIDDEN_FIELDS, `A form may have at most ${MAX_HIDDEN_FIELDS} hidden fields`)
-  .superRefine((names, ctx) => {
-    names.forEach((name, index) => {
-      if (names.indexOf(name) !== index) ctx.addIssue({ code: 'custom', path: [index], message: `Hidden field "${name}" is declared twice` });
-    });
-  })
-  .meta({ description: `Names of values respondents bring in the form's URL (\`/s/<id>?plan=pro\`) or through the JSON API; at most ${MAX_HIDDEN_FIELDS}.`, examples: [['utm_source', 'plan']] });
+/**
+ * The references between steps, components and hidden fields (src/forms/logic.ts), checked even when
+ * other parts failed, so that every problem is reported at once.
+ */
+const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: unknown }>>(schema: T) =>
+  schema.superRefine((input, ctx) => checkFormLogic(input, (path, message) => ctx.addIssue({ code: 'custom', path, message, input })), { when: () => true });
 
 /** The body of `POST /api/v1/environments/{environmentId}/forms/generate`, and `generateForm`'s input. */
-export const generateFormInputSchema = z.object({
-  sourceFormId: z.string().min(1, 'sourceFormId must not be empty').max(LIMITS.maxNameLength),
-  name: formName,
-  steps: stepsSchema(2),
-  /** The language of the page's own words; null or left out: English. */
-  locale: localeSchema.nullish(),
-  hiddenFields: hiddenFieldsSchema.optional(),
-});
+export const generateFormInputSchema = withLogicChecks(
+  z.object({
+    sourceFormId: z.string().min(1, 'sourceFormId must not be empty').max(LIMITS.maxNameLength),
+    name: formName,
+    hiddenFields,
+    steps: stepsSchema(2),
+    /** The language of the page's own words; null or left out: English. */
+    locale: localeSchema.nullish(),
+  }),
+);
 export type GenerateFormInput = z.output<typeof generateFormInputSchema>;
 
 /**
@@ -135,6 +160,8 @@ export const UPDATABLE_FIELDS = Object.keys(definitionFields) as (keyof UpdateFo
 
 /** The steps of an imported template form: the same shape, but one step is enough. */
 export const importStepsSchema = stepsSchema(1);
+export const importHiddenFieldsSchema = hiddenFields;
+export { withLogicChecks };
 export const importFormNameSchema = formName;
 /** A form's `locale` (generate, import and update share it). */
 export const formLocaleSchema = localeSchema.nullish();

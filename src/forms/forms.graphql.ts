@@ -37,6 +37,9 @@ import type { FormDefinition } from '../db/schema.ts';
 import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
+import { importHiddenFieldsSchema, withLogicChecks } from './components.ts';
+import { CONDITION_OPS, type Condition, type HiddenCondition, type LogicAction, type LogicRule, type QuestionCondition, type StepLogic } from '../components/conditions.ts';
+import { stepKey } from './logic.ts';
 
 // ---------------------------------------------------------------- steps
 
@@ -49,12 +52,97 @@ const FormStatusEnum = builder.enumType('FormStatus', {
   >,
 });
 
-const StepRef = builder.objectRef<StoredStep>('Step').implement({
+// ---------------------------------------------------------------- logic
+
+export const ConditionOpEnum = builder.enumType('ConditionOp', {
+  description:
+    'How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value).',
+  values: CONDITION_OPS,
+});
+
+const AllConditionRef = builder.objectRef<{ all: Condition[] }>('AllCondition');
+const AnyConditionRef = builder.objectRef<{ any: Condition[] }>('AnyCondition');
+const NotConditionRef = builder.objectRef<{ not: Condition }>('NotCondition');
+const QuestionConditionRef = builder.objectRef<QuestionCondition>('QuestionCondition');
+const HiddenFieldConditionRef = builder.objectRef<HiddenCondition>('HiddenFieldCondition');
+export const ConditionUnion = builder.unionType('Condition', {
+  description: 'A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf.',
+  types: [AllConditionRef, AnyConditionRef, NotConditionRef, QuestionConditionRef, HiddenFieldConditionRef],
+  resolveType: (condition) =>
+    'all' in condition ? AllConditionRef : 'any' in condition ? AnyConditionRef : 'not' in condition ? NotConditionRef : 'hidden' in condition ? HiddenFieldConditionRef : QuestionConditionRef,
+});
+AllConditionRef.implement({
+  description: 'Holds when every one of its conditions holds.',
+  fields: (t) => ({ all: t.field({ type: [ConditionUnion], resolve: (c) => c.all }) }),
+});
+AnyConditionRef.implement({
+  description: 'Holds when at least one of its conditions holds.',
+  fields: (t) => ({ any: t.field({ type: [ConditionUnion], resolve: (c) => c.any }) }),
+});
+NotConditionRef.implement({
+  description: 'Holds when its condition does not.',
+  fields: (t) => ({ not: t.field({ type: ConditionUnion, resolve: (c) => c.not }) }),
+});
+QuestionConditionRef.implement({
+  description: "A test on one component's answer.",
+  fields: (t) => ({
+    question: t.exposeString('question', { description: "The component's key." }),
+    field: t.exposeString('field', { nullable: true, description: 'The IdentityInfo field tested (e.g. numberOfEmployees); null: the whole answer.' }),
+    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, description: 'What the answer is compared with: a text, a number, true/false, or a list (in, notIn).', resolve: (c) => c.value ?? null }),
+  }),
+});
+HiddenFieldConditionRef.implement({
+  description: "A test on a hidden field's value.",
+  fields: (t) => ({
+    hidden: t.exposeString('hidden', { description: 'The hidden field name.' }),
+    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
+  }),
+});
+const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
+  description: 'What a rule does when its condition holds: go to a later step, or end the response (complete, invalid).',
+  fields: (t) => ({
+    goTo: t.string({ nullable: true, description: 'The key of the step to go to.', resolve: (a) => ('goTo' in a ? a.goTo : null) }),
+    complete: t.boolean({ description: 'Finish the response.', resolve: (a) => 'complete' in a }),
+    invalid: t.boolean({ description: 'Mark the response invalid (status 5) and end it.', resolve: (a) => 'invalid' in a }),
+  }),
+});
+/**
+ * A rule as GraphQL resolves it, its `if` and `then` named `condition` and `action`: the GraphQL
+ * executors take any object with a `then` for a promise (a stored rule as a resolved value, and a
+ * rule's result with a `then` field alike), so neither the value nor the type may have one.
+ */
+interface RuleValue {
+  condition: LogicRule['if'];
+  action: LogicRule['then'];
+}
+const LogicRuleRef = builder.objectRef<RuleValue>('LogicRule').implement({
+  description:
+    'One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.)',
+  fields: (t) => ({
+    condition: t.field({ type: ConditionUnion, description: 'The `if` of the rule.', resolve: (r) => r.condition }),
+    action: t.field({ type: LogicActionRef, description: 'The `then` of the rule.', resolve: (r) => r.action }),
+  }),
+});
+const StepLogicRef = builder.objectRef<StepLogic>('StepLogic').implement({
+  description: 'Where the respondent goes after a step: the first rule that holds, else `next` (else the following step).',
+  fields: (t) => ({
+    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules.map((rule): RuleValue => ({ condition: rule.if, action: rule.then })) }),
+    next: t.exposeString('next', { nullable: true, description: 'The key of the step that follows when no rule holds; null: the following step.' }),
+  }),
+});
+
+const StepRef = builder.objectRef<StoredStep & { key: string }>('Step').implement({
   description: 'One page of a form.',
   fields: (t) => ({
     id: t.exposeID('id'),
+    key: t.exposeString('key', { description: 'Unique in the form: its own, or the default `step_<n>` (1-based position). What logic and `meta.path` name.' }),
     name: t.exposeString('name'),
     components: t.field({ type: [ComponentUnion], resolve: (step) => step.components }),
+    completion: t.boolean({ description: 'Reaching it finishes the response; it is the final screen.', resolve: (step) => step.completion === true }),
+    invalid: t.boolean({ description: 'Reaching it marks the response invalid (status 5) and ends it; it is the final screen.', resolve: (step) => step.invalid === true }),
+    logic: t.field({ type: StepLogicRef, nullable: true, description: 'Its rules; null: the following step comes next.', resolve: (step) => step.logic ?? null }),
   }),
 });
 
@@ -127,7 +215,7 @@ const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').im
   description: 'What a version of a form says: its name, steps, hidden fields and locale (what updateForm changes).',
   fields: (t) => ({
     name: t.exposeString('name'),
-    steps: t.field({ type: [StepRef], resolve: (definition) => definition.steps }),
+    steps: t.field({ type: [StepRef], resolve: (definition) => definition.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
     hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
     locale: t.exposeString('locale', { description: "The language of the page's own words (a BCP 47 tag)." }),
     json: t.field({
@@ -178,8 +266,8 @@ FormRef.implement({
     url: t.string({ description: 'Public path of the form, `/s/<id>`.', resolve: (form) => formUrl(form.id) }),
     sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
-    steps: t.field({ type: [StepRef], resolve: (form) => form.steps }),
-    hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+    steps: t.field({ type: [StepRef], resolve: (form) => form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
+    hiddenFields: t.stringList({ description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.', resolve: (form) => form.hiddenFields }),
     version: t.exposeInt('version', { description: "The current version of the form's definition: 1 when created, one more with each update (`updateForm`)." }),
     definition: t.field({
       type: FormDefinitionRef,
@@ -234,14 +322,41 @@ const ComponentInput = builder.inputType('ComponentInput', {
     id: t.id({ description: KEPT_ID.replace('{what}', 'component of the same type') }),
     type: t.string({ required: true }),
     content: t.field({ type: 'JSON', required: true }),
+    key: t.string({ description: "The name conditions use; unique across the form's components." }),
   }),
+});
+
+const LogicActionInput = builder.inputType('LogicActionInput', {
+  description: 'One of `goTo` (a later step key), `complete: true`, `invalid: true`.',
+  fields: (t) => ({ goTo: t.string(), complete: t.boolean(), invalid: t.boolean() }),
+});
+const LogicRuleInput = builder.inputType('LogicRuleInput', {
+  fields: (t) => ({
+    // JSON rather than a recursive input type: graphql-jit, which runs the REST adapters' operations, can't
+    // compile variables of a self-referencing input type. Its shape is the Condition union's (docs/logic.md).
+    if: t.field({
+      type: 'JSON',
+      required: true,
+      description:
+        'A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value).',
+    }),
+    then: t.field({ type: LogicActionInput, required: true }),
+  }),
+});
+const StepLogicInput = builder.inputType('StepLogicInput', {
+  description: 'Rules evaluated in order when the step is submitted (at most 20); `next`: the step when none holds.',
+  fields: (t) => ({ rules: t.field({ type: [LogicRuleInput] }), next: t.string() }),
 });
 
 const StepInput = builder.inputType('StepInput', {
   fields: (t) => ({
     id: t.id({ description: KEPT_ID.replace('{what}', 'step') }),
     name: t.string({ required: true }),
+    key: t.string({ description: 'Unique in the form; default `step_<n>` (its 1-based position).' }),
     components: t.field({ type: [ComponentInput], required: true }),
+    completion: t.boolean({ description: 'Reaching this step finishes the response (no questions on it).' }),
+    invalid: t.boolean({ description: 'Reaching this step marks the response invalid and ends it (no questions on it).' }),
+    logic: t.field({ type: StepLogicInput }),
   }),
 });
 
@@ -250,9 +365,9 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
   fields: (t) => ({
     sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
     name: t.string({ required: true }),
+    hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
     locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
-    hiddenFields: t.stringList({ description: 'Names of the values respondents may bring in the URL or through the JSON API (letters, digits and _, not starting with a digit; at most 20).' }),
   }),
 });
 
@@ -308,20 +423,24 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     environmentId: t.id({ required: true }),
     name: t.string({ required: true }),
     theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
+    hiddenFields: t.stringList(),
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
     locale: t.string({ description: `As in GenerateFormInput; default ${DEFAULT_LOCALE}.` }),
   }),
 });
 
-const importFormInputSchema = z.object({
-  environmentId: z.string(),
-  name: importFormNameSchema,
-  theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
-  steps: importStepsSchema,
-  status: z.enum(FORM_STATUSES).nullish(),
-  locale: formLocaleSchema,
-});
+const importFormInputSchema = withLogicChecks(
+  z.object({
+    environmentId: z.string(),
+    name: importFormNameSchema,
+    theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
+    hiddenFields: importHiddenFieldsSchema,
+    steps: importStepsSchema,
+    status: z.enum(FORM_STATUSES).nullish(),
+    locale: formLocaleSchema,
+  }),
+);
 
 builder.mutationField('importForm', (t) =>
   t.field({
@@ -336,6 +455,7 @@ builder.mutationField('importForm', (t) =>
         name: input.name,
         theme: input.theme ?? themeSchema.parse({}),
         steps: input.steps,
+        hiddenFields: input.hiddenFields,
         status: input.status ?? undefined,
         locale: input.locale,
       });

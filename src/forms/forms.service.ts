@@ -16,6 +16,7 @@ import { inheritTheme } from './theme.ts';
 import type { Theme, StoredStep } from '../db/json-columns.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
+import { checkFormLogic, stepKey } from './logic.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -28,17 +29,28 @@ export const formUrl = (id: string) => `/s/${id}`;
 type IdFor = (given: string | undefined, path: (string | number)[], what: KnownId) => string;
 const newId: IdFor = () => createId();
 
-/** Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one). */
+/**
+ * Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one), and every
+ * step its key (its own or the default: `stepKey`).
+ */
 function withIds(steps: StepDraft[], idFor: IdFor = newId): StoredStep[] {
-  return steps.map((step, s) => ({
-    id: idFor(step.id, ['steps', s, 'id'], { kind: 'step' }),
-    name: step.name,
-    components: step.components.map((component, c) => ({
-      id: idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
-      type: component.type,
-      content: component.content,
-    })),
-  }));
+  return steps.map((step, s) => {
+    const stored: StoredStep = {
+      id: idFor(step.id, ['steps', s, 'id'], { kind: 'step' }),
+      key: stepKey(step, s),
+      name: step.name,
+      components: step.components.map((component, c) => ({
+        id: idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
+        ...(component.key === undefined ? {} : { key: component.key }),
+        type: component.type,
+        content: component.content,
+      })),
+    };
+    if (step.completion === true) stored.completion = true;
+    if (step.invalid === true) stored.invalid = true;
+    if (step.logic && (step.logic.rules.length > 0 || step.logic.next !== undefined)) stored.logic = step.logic;
+    return stored;
+  });
 }
 
 export interface ImportFormInput {
@@ -46,6 +58,7 @@ export interface ImportFormInput {
   name: string;
   theme: Theme;
   steps: StepDraft[];
+  hiddenFields?: string[] | undefined;
   status?: FormStatus | undefined;
   /** Canonical (src/i18n/locales.ts); default English. */
   locale?: string | null | undefined;
@@ -63,6 +76,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
         status: input.status ?? 'published',
         theme: input.theme,
         steps: withIds(input.steps),
+        hiddenFields: input.hiddenFields ?? [],
         locale: input.locale ?? DEFAULT_LOCALE,
       })
       .returning();
@@ -208,6 +222,10 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
       else Object.assign(changes, { [field]: value });
     }
+    // The logic's references across the definition as it will be: the steps and hidden fields given, or kept.
+    const problems: FieldError[] = [];
+    checkFormLogic({ steps: changes.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, (path, message) => problems.push({ path: [...path], message }));
+    if (problems.length > 0) throw invalidInput(problems);
     // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
     const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
     const [row] = await tx

@@ -2,12 +2,15 @@
  * The public JSON submission API, for forms embedded in other sites (CORS open, no API key):
  *
  * - `GET  /s/:formId/definition[?version=N]`: the published form's version, steps, components (ids are the
- *   questionIds) and theme; `version` asks for the version a response started on (its `formVersion`).
- * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?}` → 201 `{id, resumeToken, visitorToken, finished, status, formVersion}`.
+ *   questionIds), hidden fields, logic and theme; `version` asks for the version a response started on (its `formVersion`).
+ * - `POST /s/:formId/responses` `{answers, finished?, visitorToken?, hiddenFields?}` → 201 `{id, resumeToken, visitorToken, finished, status, formVersion, nextStep}`.
  * - `POST /s/:formId/uploads` (multipart: `componentId`, `file`…) → 201 `{files: [{id, name, size, contentType}]}`:
  *   a FileUploader's answer is then the upload id (or a list of ids); see uploads.ts.
  * - `PATCH /s/:formId/responses/:responseId` with `Authorization: Bearer <resumeToken>`, `{answers, finished?}`
- *   → 200 `{id, visitorToken, finished, status, formVersion}`.
+ *   → 200 `{id, visitorToken, finished, status, formVersion, nextStep}`.
+ *
+ * The server decides the response's path (docs/logic.md): `nextStep` is the key of the step to answer
+ * next, or null when nothing is left to answer.
  *
  * Same validation, storage, leads and concurrency rules as the page (one service does both).
  */
@@ -16,8 +19,11 @@ import { z } from 'zod';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
+import { currentPath, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
+import type { WalkedPath } from '../responses/path.ts';
+import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
+import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
 import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versions.service.ts';
@@ -32,10 +38,19 @@ import { readJsonObject } from '../limits/request-safety.ts';
 import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
+const hiddenValue = z
+  .string()
+  .max(LOGIC_LIMITS.maxValueLength)
+  .superRefine((value, ctx) => {
+    const problem = unsafeStringProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `A hidden field value ${problem}` });
+  });
 const startSchema = z.strictObject({
   answers: answersSchema,
   finished: z.boolean().default(false),
   visitorToken: z.string().min(1).max(256).optional(),
+  // Names the form does not declare are ignored (an embed may forward every parameter it has).
+  hiddenFields: z.record(z.string().max(256), hiddenValue).optional(),
 });
 const updateSchema = z.strictObject({ answers: answersSchema, finished: z.boolean().default(false) });
 
@@ -62,13 +77,17 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     country: clientCountry(c, config.countryHeader),
     userAgent: c.req.header('user-agent'),
   });
-  const result = (row: ResponseRow) => ({
+  const result = (form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
     id: row.id,
     visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
     finished: row.finished,
     status: responseStatus(row, new Date(), config.dropOffMs),
     formVersion: responseFormVersion(row.meta),
+    nextStep: walked.next === null ? null : stepKey(form.steps[walked.next]!, walked.next),
   });
+  /** The declared hidden fields among those sent. */
+  const declaredHidden = (form: Form, sent: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.entries(sent ?? {}).filter(([name]) => form.hiddenFields.includes(name)));
 
   /**
    * Takes the captcha tokens out of `answers` (a captcha records nothing) and checks them: every enforced
@@ -128,11 +147,16 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       version: form.version,
       hiddenFields: form.hiddenFields,
       theme: form.theme,
-      steps: form.steps.map((step) => ({
+      steps: form.steps.map((step, index) => ({
         id: step.id,
+        key: stepKey(step, index),
         name: step.name,
+        completion: step.completion === true,
+        invalid: step.invalid === true,
+        logic: step.logic ?? null,
         components: step.components.map((component) => ({
           id: component.id,
+          key: component.key ?? null,
           type: component.type,
           content: component.content,
           answerable: isAnswerable(component.type),
@@ -178,7 +202,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         const row = repeat ? await findSessionResponse(db, form.id, sessionId) : undefined;
         if (!row) return undefined;
         c.header('Idempotent-Replayed', 'true');
-        return c.json({ ...result(row), resumeToken }, 201);
+        return c.json({ ...result(form, row), resumeToken }, 201);
       };
       const replayed = await replay();
       if (replayed) return replayed;
@@ -186,9 +210,18 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       if (refused) return refused;
       try {
         // Without a key the resume token is fresh and random: no response can have its session yet.
-        const submitted = await submit({ form, sessionId, visitorLeadId, answers, finish: parsed.data.finished, context: context(c), newSession: key === undefined });
+        const submitted = await submit({
+          form,
+          sessionId,
+          visitorLeadId,
+          answers,
+          finish: parsed.data.finished,
+          hiddenFields: declaredHidden(form, parsed.data.hiddenFields),
+          context: context(c),
+          newSession: key === undefined,
+        });
         await syncResponseUploads(db, form, submitted);
-        return c.json({ ...result(submitted.response), resumeToken }, 201);
+        return c.json({ ...result(form, submitted.response, submitted.walked), resumeToken }, 201);
       } catch (error) {
         // A concurrent repeat finished the response first: answer as it did.
         if (appErrorOf(error)?.code === 'CONFLICT' && key !== undefined) {
@@ -235,9 +268,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         seen,
       });
       await syncResponseUploads(db, form, submitted);
-      const { response } = submitted;
       c.header('Cache-Control', 'no-store');
-      return c.json(result(response));
+      return c.json(result(form, submitted.response, submitted.walked));
     } catch (error) {
       return respondWithError(c, error);
     }

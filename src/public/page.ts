@@ -2,11 +2,17 @@
  * The form page: `GET /s/:formId[?step=N]` shows a step, `POST /s/:formId?step=N` submits it.
  *
  * - The first submitted step creates the session's response (`finished: false`), later steps update
- *   it, the last step finishes it and shows the thank-you page (`?done=1`).
- * - Without `?step`, a returning browser continues its unfinished response where it left off.
- *   Steps past that point redirect back to it; earlier steps show the stored answers (not passwords)
- *   and re-submitting them updates the answers in place.
- * - Visiting the form again after finishing (or `?new=1`) starts a new response.
+ *   it. The server walks the response's path after each step (src/responses/path.ts, docs/logic.md):
+ *   the redirect goes to the step the form's rules choose; a completion or invalid step, a `complete`
+ *   or `invalid` action, or the end of the last step ends the response and shows its final screen
+ *   (`?done=1`).
+ * - Without `?step`, a returning browser continues its unfinished response at its next step. A step
+ *   that is neither on the response's path nor its next step redirects there (GET and POST alike);
+ *   steps on the path show the stored answers (not passwords), and re-submitting one updates the
+ *   answers in place and walks the path again from there.
+ * - Declared hidden fields come from the page's query (`?utm_source=ad`) when a response starts;
+ *   other parameters are ignored.
+ * - Visiting the form again after it ended (or `?new=1`) starts a new response.
  * - An invalid answer re-renders the step (422) with the input kept and a message at the field.
  * - The session and lead live in signed cookies; in embed mode (`?embed=1`, docs/embedding.md) in a
  *   signed token every link and form post carries instead (page-session.ts).
@@ -20,13 +26,17 @@ import type { AppEnv } from '../http.ts';
 import { answerOf, emailOf, nameOf } from '../responses/shapes.ts';
 import {
   componentsOf,
+  currentPath,
   findSessionResponse,
   prepareAnswers,
-  resumeStepIndex,
   submitAnswers,
   type ResponseRow,
   type SubmitInput,
 } from '../responses/submissions.service.ts';
+import { isInvalidResponse } from '../responses/model.ts';
+import type { WalkedPath } from '../responses/path.ts';
+import { LOGIC_LIMITS } from '../forms/logic.ts';
+import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { moduleOf } from '../components/catalogue.ts';
@@ -34,7 +44,7 @@ import { readFormBody } from './form-body.ts';
 import { answerFromFields, componentOfField, fieldName, PostedFields } from './form-fields.ts';
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
 import { liveForm, closedFormPage, formForResponse, newNonce, notFoundPage, sendMessagePage, pageCsp, sendHtml, type PublicContext, type PublicDeps } from './http.ts';
-import { frameOrigins, scriptOrigins, renderStepPage, renderThanksPage, type FieldMessages, type StepPageInput } from './render.ts';
+import { frameOrigins, scriptOrigins, renderFinalPage, renderStepPage, type FieldMessages, type StepPageInput } from './render.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { createId } from '../ids.ts';
 import type { FieldError } from '../errors.ts';
@@ -88,7 +98,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     session: PageSession,
     form: Form,
     stepIndex: number,
-    view: { values: Map<string, unknown>; errors?: FieldMessages; notices?: StepPageInput['notices']; data: ResponseRow['data'] },
+    view: { values: Map<string, unknown>; errors?: FieldMessages; notices?: StepPageInput['notices']; data: ResponseRow['data']; walked: WalkedPath; starting: boolean },
     status = 200,
   ): Promise<Response> {
     await framedBy(c, form);
@@ -101,6 +111,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       values: view.values,
       errors,
       notices: view.notices ?? [],
+      backStep: stepBefore(view.walked, stepIndex),
+      actionQuery: view.starting ? hiddenQuery(form, c) : '',
       prefill: { email: emailOf(view.data), name: nameOf(view.data) },
       host: new URL(c.req.url).host,
       nonce,
@@ -120,6 +132,18 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     return index < form.steps.length ? index : undefined;
   };
 
+  /** The final screen of an ended response: the step that ended it, or the default one. */
+  async function showFinal(c: PublicContext, session: PageSession, form: Form, response: ResponseRow): Promise<Response> {
+    await framedBy(c, form);
+    const nonce = newNonce();
+    const state = response.finished ? 'completed' : 'invalid';
+    const last = currentPath(form, response).path.at(-1);
+    const step = last === undefined ? undefined : form.steps[last];
+    const chrome = { nonce, fontsCssUrl: config.fontsCssUrl, carry: session.carry(), embed: session.embed };
+    const page = renderFinalPage(form, chrome, { state, responseId: response.id, step: step?.completion || step?.invalid ? step : undefined });
+    return sendHtml(c, page.toString(), 200, pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl, frameOrigins: step ? frameOrigins(step) : [], scriptOrigins: step ? scriptOrigins(step) : [] }));
+  }
+
   app.get('/s/:formId', async (c) => {
     const opened = await pageOf(c);
     if ('response' in opened) return opened.response;
@@ -128,30 +152,32 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const query = c.req.query();
     if (query.new !== undefined) {
       session.start();
-      return c.redirect(formPath(current, session), 303);
+      return c.redirect(formPath(current, session, hiddenQuery(current, c).replace(/^&/, '')), 303);
     }
     let sessionId = session.sessionId;
     let response = sessionId ? await findSessionResponse(db, current.id, sessionId) : undefined;
+    const ended = response !== undefined && (response.finished || isInvalidResponse(response.meta));
     if (query.done !== undefined) {
-      if (!response?.finished) return c.redirect(formPath(current, session), 303);
-      const nonce = newNonce();
-      const page = await renderThanksPage(await formForResponse(db, current, response), { nonce, fontsCssUrl: config.fontsCssUrl, carry: session.carry(), embed: session.embed }, { state: 'completed', responseId: response.id });
-      return sendHtml(c, page.toString(), 200, pageCsp(nonce, { fontsCssUrl: config.fontsCssUrl }));
+      if (!response || !ended) return c.redirect(formPath(current, session), 303);
+      return showFinal(c, session, await formForResponse(db, current, response), response);
     }
-    if (!sessionId || response?.finished) {
-      // A finished response stays as it is; coming back starts a new one.
+    if (!sessionId || ended) {
+      // An ended response stays as it is; coming back starts a new one.
       sessionId = session.start();
       response = undefined;
     }
     // An unfinished response is shown the version it started on; a new one the current version.
     const form = await formForResponse(db, current, response);
-    const resume = resumeStepIndex(form, response);
+    const walked = currentPath(form, response);
+    const at = currentStep(walked);
     const requested = parseStep(query.step, form);
-    if (query.step !== undefined && (requested === undefined || requested > resume)) return c.redirect(formPath(form, session, `step=${resume}`), 303);
-    const stepIndex = requested ?? resume;
+    if (query.step !== undefined && (requested === undefined || !mayShow(form, walked, requested))) {
+      return c.redirect(formPath(form, session, `step=${at}${response ? '' : hiddenQuery(form, c)}`), 303);
+    }
+    const stepIndex = requested ?? at;
     const stored = new Map((response?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const values = new Map(form.steps[stepIndex]!.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
-    return showStep(c, session, form, stepIndex, { values, data: response?.data ?? [] });
+    return showStep(c, session, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response });
   });
 
   app.post('/s/:formId', async (c) => {
@@ -168,7 +194,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const cookieSessionId = session.sessionId;
     // A session started by this request (a fresh random id, below) has no response to look up.
     const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
-    if (existing?.finished) return c.redirect(formPath(current, session, 'done=1'), 303);
+    if (existing && (existing.finished || isInvalidResponse(existing.meta))) return c.redirect(formPath(current, session, 'done=1'), 303);
     // The step is one of the version the response started on (a new response: the current version).
     const form = await formForResponse(db, current, existing);
     const stepIndex = parseStep(c.req.query('step'), form);
@@ -185,6 +211,10 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       await framedBy(c, form);
       return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
     }
+    // The server decides the path: a step neither on it nor next is not taken; back to where the respondent is.
+    const walked = currentPath(form, existing);
+    if (!mayShow(form, walked, stepIndex)) return c.redirect(formPath(form, session, `step=${currentStep(walked)}${existing ? '' : hiddenQuery(form, c)}`), 303);
+    const view = { data: existing?.data ?? [], walked, starting: !existing };
     const visitorLeadId = session.lead();
     const sessionId = cookieSessionId ?? session.start();
 
@@ -207,7 +237,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         if (stored.ok) read.body.set(fieldName(component), stored.files.map((file) => file.id));
         else uploadErrors.set(component.id, stored.errors.map((error) => error.message));
       }
-      if (uploadErrors.size > 0) return showStep(c, session, form, stepIndex, { values: storedValues(), errors: uploadErrors, data: existing?.data ?? [] }, 422);
+      if (uploadErrors.size > 0) return showStep(c, session, form, stepIndex, { ...view, values: storedValues(), errors: uploadErrors }, 422);
       const fields = new PostedFields(read.body);
       for (const component of step.components) {
         const value = answerFromFields(component, fields, stored.get(component.id));
@@ -224,7 +254,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         const id = componentOfField(step, name)!.id;
         errors.set(id, [...(errors.get(id) ?? []), message]);
       }
-      return showStep(c, session, form, stepIndex, { values: storedValues(), errors, data: existing?.data ?? [] }, 400);
+      return showStep(c, session, form, stepIndex, { ...view, values: storedValues(), errors }, 400);
     }
     await resolveUploadAnswers(db, form, raw, existing?.id);
     // What the step shows again if something is wrong: the input as sent (never a password).
@@ -235,37 +265,35 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (failedCaptchas.length > 0) {
       const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
       const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
-      return showStep(c, session, form, stepIndex, { values, errors, data: existing?.data ?? [] }, status);
+      return showStep(c, session, form, stepIndex, { ...view, values, errors }, status);
     }
     const { answers, errors } = await prepareAnswers(form, raw, limits);
-    if (errors.length > 0) return showStep(c, session, form, stepIndex, { values, errors: messagesByField(errors), data: existing?.data ?? [] }, 422);
+    if (errors.length > 0) return showStep(c, session, form, stepIndex, { ...view, values, errors: messagesByField(errors) }, 422);
 
-    const isLast = stepIndex === form.steps.length - 1;
     const submission: SubmitInput = {
       form,
       sessionId,
       visitorLeadId,
       answers,
-      finish: isLast,
+      finish: false,
+      step: stepIndex,
+      hiddenFields: existing ? undefined : hiddenValues(form, c),
       newSession: cookieSessionId === undefined,
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };
     try {
       const submitted = await submit(submission);
       await syncResponseUploads(db, form, submitted);
-      const { response } = submitted;
+      const { response, walked: after } = submitted;
       session.setLead(response.leadId);
-      return c.redirect(formPath(form, session, isLast ? 'done=1' : `step=${stepIndex + 1}`), 303);
+      return c.redirect(formPath(form, session, after.next === null ? 'done=1' : `step=${after.next}`), 303);
     } catch (error) {
       const known = appErrorOf(error);
-      // Finished meanwhile (e.g. the same last step sent twice at once).
+      // Ended meanwhile (e.g. the same last step sent twice at once).
       if (known?.code === 'CONFLICT') return c.redirect(formPath(form, session, 'done=1'), 303);
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
-      // Required questions of earlier steps are unanswered: keep this step's answers, point there.
-      const submitted = await submit({ ...submission, finish: false });
-      await syncResponseUploads(db, form, submitted);
-      const { response } = submitted;
-      session.setLead(response.leadId);
+      // Required questions of earlier steps on the path are unanswered (the form changed since they
+      // were submitted): the response can't end yet. Point there; this step's input is shown again.
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);
       const words = pageWords(form.locale);
@@ -274,10 +302,43 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         href: formPath(form, session, `step=${index}`),
         linkText: words.answerThem,
       }));
-      return showStep(c, session, form, stepIndex, { values, notices, data: response.data }, 422);
+      return showStep(c, session, form, stepIndex, { ...view, values, notices }, 422);
     }
   });
 }
+
+/** The step a respondent is at: the path's next step (the first for a new response; the last on the path once it has ended). */
+const currentStep = (walked: WalkedPath): number => walked.next ?? walked.path.at(-1) ?? 0;
+
+/** Whether step `index` may be shown and posted: a step of the path so far (not its final screen), or its next step. */
+function mayShow(form: Form, walked: WalkedPath, index: number): boolean {
+  const step = form.steps[index]!;
+  return index === walked.next || (walked.path.includes(index) && !step.completion && !step.invalid);
+}
+
+/** The step before `index` on the path (the back link): undefined for the first. */
+function stepBefore(walked: WalkedPath, index: number): number | undefined {
+  const at = walked.path.indexOf(index);
+  const before = at === -1 ? walked.path.at(-1) : walked.path[at - 1];
+  return before !== undefined && before < index ? before : undefined;
+}
+
+/** The form's declared hidden fields in the request's query: the values a new response brings. */
+function hiddenValues(form: Form, c: PublicContext): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of form.hiddenFields) {
+    const value = c.req.query(name);
+    // A value that could not be stored is left out rather than refused: the page still works.
+    if (value !== undefined && value.length <= LOGIC_LIMITS.maxValueLength && !unsafeStringProblem(value)) values[name] = value;
+  }
+  return values;
+}
+
+/** The hidden values as query parameters (`&name=value…`), carried by a new response's first step. */
+const hiddenQuery = (form: Form, c: PublicContext): string =>
+  Object.entries(hiddenValues(form, c))
+    .map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('');
 
 /** API error paths (`["answers", questionId, part…]`) as the page's field keys (`questionId[.part]`). */
 function messagesByField(errors: FieldError[]): FieldMessages {

@@ -12,6 +12,7 @@ import { isHttpUrl } from '../components/content.ts';
 import { pageHref, textOnly, type FieldMessages, type Html, type PageChrome, type RenderContext, type StepPageInput } from '../components/markup.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME } from '../forms/theme.ts';
+import { stepKey } from '../forms/logic.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { FRAME_SCRIPT } from './frame-script.ts';
 import { DEFAULT_LOCALE, pageWords } from '../i18n/locales.ts';
@@ -38,12 +39,6 @@ export interface PageRoot {
   /** 0-based, as in `?step=`. */
   stepIndex?: number | undefined;
   responseId?: string | undefined;
-}
-
-/** A step's key; a step stored without one is `step_<n>` (1-based). */
-export function stepKeyOf(step: StoredStep, index: number): string {
-  const key = (step as { key?: unknown }).key;
-  return typeof key === 'string' && key !== '' ? key : `step_${index + 1}`;
 }
 
 function rootAttributes(root: PageRoot, chrome: PageChrome): Html {
@@ -99,14 +94,14 @@ ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar
 <p class="fl-step-name">${step.name}<span class="sr-only"> (${where})</span></p>
 ${invalid ? errorSummary(step, input.errors, form.locale) : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? words.goThere}</a>` : ''}</div>`)}
-<form method="post" action="${pageHref(form.id, `step=${stepIndex}`, input)}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
+<form method="post" action="${pageHref(form.id, `step=${stepIndex}${input.actionQuery ?? ''}`, input)}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
 ${step.components.map((component) => renderComponent(component, ctx))}
 ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 </form>
 </main>`;
   // Screen readers announce the title first: the step, where it is in the form, and whether it came back with errors.
   const title = `${invalid ? `${words.errorTitle}: ` : ''}${step.name} (${where}) – ${form.name}`;
-  const root: PageRoot = { state: 'step', locale: form.locale, formId: form.id, stepKey: stepKeyOf(step, stepIndex), stepIndex };
+  const root: PageRoot = { state: 'step', locale: form.locale, formId: form.id, stepKey: stepKey(step, stepIndex), stepIndex };
   return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
 }
 
@@ -114,24 +109,47 @@ ${hasButtons ? '' : actions(ctx, undefined, undefined)}
 export interface ResponseEnd {
   state?: 'completed' | 'invalid';
   responseId?: string | undefined;
-  /** The screen's heading and text; default: the form language's thank-you (or "does not meet the requirements") words. */
-  title?: string | undefined;
-  text?: string | undefined;
+  /** The completion or invalid step that ended it: its components are the screen (without a form to post). */
+  step?: StoredStep | undefined;
 }
 
-/** The screen after the last step: thank you (`completed`), or the answers ruled the response out (`invalid`). */
-export function renderThanksPage(form: Form, chrome: PageChrome, end: ResponseEnd = {}): Html {
+/**
+ * The final screen of a response: the completion or invalid step that ended it, or the form language's
+ * thank-you (or "does not meet the requirements") words when the path ended otherwise. Its class says
+ * which (`fl-final-completed` / `fl-final-invalid`), as does the root's `data-state` (embed events).
+ */
+export function renderFinalPage(form: Form, chrome: PageChrome, end: ResponseEnd = {}): Html {
   const words = pageWords(form.locale);
   const state = end.state ?? 'completed';
-  const title = end.title ?? (state === 'completed' ? words.thanksTitle : words.invalidTitle);
-  const text = end.text ?? (state === 'completed' ? words.thanksText : words.invalidText);
-  const body = html`<main class="fl-page fl-center">
+  const step = end.step;
+  const content = step
+    ? html`${step.components.filter((c) => moduleOf(c.type)?.submitsStep !== true).map((component) => renderFinalComponent(form, step, component, chrome))}`
+    : html`<h1>${state === 'completed' ? words.thanksTitle : words.invalidTitle}</h1>
+<p>${state === 'completed' ? words.thanksText : words.invalidText}</p>`;
+  const body = html`<main class="fl-page fl-center fl-final fl-final-${state}">
 ${logo(form.theme)}
-<h1>${title}</h1>
-<p>${text}</p>
+${content}
 <p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
 </main>`;
-  return document(form.theme, chrome, form.name, [], body, { state, locale: form.locale, formId: form.id, responseId: end.responseId });
+  const types = step ? new Set(step.components.map((c) => c.type)) : [];
+  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body, { state, locale: form.locale, formId: form.id, responseId: end.responseId });
+}
+
+/** A component of a final step: its own markup, as on a step page without errors or answers. */
+function renderFinalComponent(form: Form, step: StoredStep, component: StoredComponent, chrome: PageChrome): Html | string {
+  const ctx: RenderContext = {
+    ...chrome,
+    form,
+    stepIndex: form.steps.indexOf(step),
+    values: new Map(),
+    errors: new Map(),
+    notices: [],
+    prefill: {},
+    host: '',
+    step,
+    isLast: true,
+  };
+  return renderComponent(component, ctx);
 }
 
 /** A closed form: its theme and name, and that it no longer accepts responses. */

@@ -4,13 +4,15 @@
  * records, csv.ts, or NDJSON lines).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS; `formVersion` is the version of the form the response
- * answered, meta.formVersion), then
- * - with a form: one per question across its steps in order, headed `<headline> [<questionId>]`;
- *   the columns its module's `export.columns` names (one per collected field, headed
- *   `<label> [<questionId>.<key>]`); components that take no answer get none. The current version's questions come first,
- *   then those only earlier versions had (newest first), so no answer of an earlier version is lost;
- * - without a form (the environment export): one `data` column holding the answers as JSON
- *   (the `data` array of the response object).
+ * answered, meta.formVersion; `path` the keys of the steps the response went through, joined with " > "), then
+ * - with a form: one per declared hidden field, headed `<name> [hidden]`; then one per question across
+ *   its steps in order, headed `<headline> [<questionId>]`, or the columns its module's `export.columns`
+ *   names (one per collected field, headed `<label> [<questionId>.<key>]`); components that take no
+ *   answer get none. The current version's questions come first, then those only earlier versions had
+ *   (newest first), so no answer of an earlier version is lost;
+ * - without a form (the environment export): a `hiddenFields` column holding the hidden field values
+ *   as a JSON object, and a `data` column holding the answers as JSON (the `data` array of the
+ *   response object).
  *
  * Cells (see `answerCell`, and each module's `export.cell`): multi-valued answers are joined with "; ",
  * booleans are `true`/`false`, no answer is an empty cell, password answers are never exported. Every cell and header that begins
@@ -21,6 +23,7 @@ import { cellText, type StoredResponse } from '../components/answers.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { headlineOf, isAnswerable } from './shapes.ts';
 import { csvField, csvRecord, neutralizeCell } from './csv.ts';
+import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { responseStatus } from './model.ts';
 import type { StreamedResponse } from './responses.service.ts';
 import { isRow, writeItemJson, type BodyFormat } from './stream.ts';
@@ -30,7 +33,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 import { responseFormVersion } from '../forms/versions.service.ts';
 
 /** The fixed leading columns of every export, in order. */
-export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion'] as const;
+export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path'] as const;
+
+/** Separator of the step keys in the `path` cell. */
+export const PATH_SEPARATOR = ' > ';
 
 /** What an export reads of a response: the REST response object. */
 export interface ExportedResponse {
@@ -54,6 +60,8 @@ export interface ExportComponent {
 
 export interface ExportColumn {
   header: string;
+  /** The hidden field this column holds (then `questionId` and `type` are empty). */
+  hiddenField?: string;
   questionId: string;
   /** The part of the answer this column holds, when its module's `export.columns` names parts. */
   key?: string;
@@ -101,9 +109,14 @@ export function questionColumnsOfVersions(versions: readonly (readonly { compone
   return columns;
 }
 
-/** The header row: fixed columns, then the question columns (or `data` without a form). */
-function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
-  return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['data'])].map(neutralizeCell);
+/** The columns of a form's declared hidden fields (they come before its question columns). */
+export function hiddenFieldColumns(names: readonly string[]): ExportColumn[] {
+  return names.map((name) => ({ header: `${name} [hidden]`, hiddenField: name, questionId: '', type: '' }));
+}
+
+/** The header row: fixed columns, then the form's columns (or `hiddenFields` and `data` without a form). */
+export function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
+  return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['hiddenFields', 'data'])].map(neutralizeCell);
 }
 
 /** One answer as a cell (see the module comment). */
@@ -132,16 +145,28 @@ function fixedCells(response: ExportedResponse): string[] {
     response.personAttributes.ip,
     response.personAttributes.country,
     String(responseFormVersion(response.meta)),
+    pathOf(response.meta).join(PATH_SEPARATOR),
   ].map(neutralizeCell);
 }
+
+const pathOf = (meta: unknown): string[] => {
+  const path = asContent(meta).path;
+  return Array.isArray(path) ? path.filter((key): key is string => typeof key === 'string') : [];
+};
+const hiddenOf = (meta: unknown): Content => asContent(asContent(meta).hiddenFields);
+
+/** The hidden fields cell of the environment export: the values as a JSON object. */
+export const hiddenFieldsCell = (response: Pick<ExportedResponse, 'meta'>): string => neutralizeCell(JSON.stringify(hiddenOf(response.meta)));
 
 /** One response as a row matching `headerRow(columns)`. */
 export function responseRow(response: ExportedResponse, columns: readonly ExportColumn[] | undefined): string[] {
   const fixed = fixedCells(response);
-  if (!columns) return [...fixed, neutralizeCell(JSON.stringify(response.data))];
+  if (!columns) return [...fixed, hiddenFieldsCell(response), neutralizeCell(JSON.stringify(response.data))];
   const answers = Array.isArray(response.data) ? (response.data as unknown[]).map(asContent) : [];
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
+  const hidden = hiddenOf(response.meta);
   const cells = columns.map((column) => {
+    if (column.hiddenField !== undefined) return cellText(hidden[column.hiddenField]);
     const answer = byQuestion.get(column.questionId);
     return answer ? answerCell(column.type, answer, column.key) : '';
   });
@@ -168,7 +193,8 @@ export function exportFormat<T extends ExportedResponse>(format: ExportFormat, c
     head: csvRecord(headerRow(columns)),
     row: (out, item, _first, now) => {
       if (columns === undefined && isRow(item)) {
-        out.text(`${fixedCells(exportedOfRow(item, now, dropOffMs, null)).map(csvField).join(',')},`);
+        const exported = exportedOfRow(item, now, dropOffMs, null);
+        out.text(`${[...fixedCells(exported), hiddenFieldsCell(exported)].map(csvField).join(',')},`);
         out.jsonbCsvField(item.data);
         out.text('\r\n');
       } else {
@@ -179,16 +205,7 @@ export function exportFormat<T extends ExportedResponse>(format: ExportFormat, c
   };
 }
 
-/**
- * `"formVersion":<n>` in a response's metadata as jsonb text. A string value (the user agent) cannot hold
- * it: its quotes are escaped there.
- */
-const FORM_VERSION_IN_META = /"formVersion": ?(\d{1,10})[,}]/;
-
-/**
- * What the export reads of a later batch's row: of its metadata only the lead (the column's) and the
- * form version, found in the text without parsing it; its answers as given.
- */
+/** What the export reads of a later batch's row: its metadata (small: parsed), the lead (the column's), its answers as given. */
 const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data: unknown): ExportedResponse => ({
   id: row.id,
   createdAt: row.createdAt,
@@ -197,6 +214,6 @@ const exportedOfRow = (row: StreamedResponse, now: Date, dropOffMs: number, data
   status: responseStatus(row, now, dropOffMs),
   formId: row.formId,
   data,
-  meta: { leadId: row.leadId, formVersion: Number(FORM_VERSION_IN_META.exec(row.meta)?.[1] ?? 1) },
+  meta: { ...(JSON.parse(jsonOfJsonbText(row.meta)) as object), leadId: row.leadId },
   personAttributes: { ip: row.ip, country: row.country },
 });

@@ -6,7 +6,7 @@ import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 
 /** Lifecycle codes of `status` (documented in docs/public-pages.md, "Response status"). */
-export const RESPONSE_STATUS = { inProgress: 2, droppedOff: 3, completed: 4 } as const;
+export const RESPONSE_STATUS = { inProgress: 2, droppedOff: 3, completed: 4, invalid: 5 } as const;
 export const COMPONENT_SHAPE_VERSION = '2.0';
 
 export interface ResponseRecord {
@@ -45,9 +45,21 @@ export interface ResponseObject {
 type Instant = Date | string;
 const isoOf = (instant: Instant) => (typeof instant === 'string' ? instant : instant.toISOString());
 
-/** 4 completed; 3 dropped off (unfinished and untouched for `dropOffMs`); 2 in progress. */
-export function responseStatus(record: { finished: boolean; updatedAt: Instant }, now: Date, dropOffMs: number): number {
+/**
+ * `"invalid": true` in metadata as jsonb writes it (or JSON.stringify): the flag can only be the top-level
+ * key, as no other value in a response's metadata is a boolean (hidden field values are strings).
+ */
+const INVALID_FLAG = /"invalid":\s?true\b/;
+
+/** Whether a response ended invalid: its metadata, parsed or as jsonb text. */
+export function isInvalidResponse(meta: ResponseMeta | string | undefined): boolean {
+  return typeof meta === 'string' ? INVALID_FLAG.test(meta) : meta?.invalid === true;
+}
+
+/** 4 completed; 5 invalid; 3 dropped off (unfinished and untouched for `dropOffMs`); 2 in progress. */
+export function responseStatus(record: { finished: boolean; updatedAt: Instant; meta?: ResponseMeta | string | undefined }, now: Date, dropOffMs: number): number {
   if (record.finished) return RESPONSE_STATUS.completed;
+  if (isInvalidResponse(record.meta)) return RESPONSE_STATUS.invalid;
   const updatedAt = typeof record.updatedAt === 'string' ? Date.parse(record.updatedAt) : record.updatedAt.getTime();
   return now.getTime() - updatedAt >= dropOffMs ? RESPONSE_STATUS.droppedOff : RESPONSE_STATUS.inProgress;
 }

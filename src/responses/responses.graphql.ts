@@ -35,6 +35,7 @@ const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse'
   description: 'One answer of a response.',
   fields: (t) => ({
     questionId: t.exposeID('questionId', { description: 'The id of the form component answered.' }),
+    key: t.string({ nullable: true, description: "The component's key, when it has one.", resolve: (a) => a.key ?? null }),
     response: t.field({ type: 'JSON', description: 'The answer exactly as stored (what the REST API returns).', resolve: (a) => a.response }),
     answer: t.field({ type: AnswerUnion, description: 'The same answer, typed.', resolve: (a) => a.response }),
   }),
@@ -73,7 +74,7 @@ FormResponseRef.implement({
     dataUpdatedAt: t.expose('dataUpdatedAt', { type: 'DateTime', description: 'Last change of the answers.' }),
     finished: t.exposeBoolean('finished', { description: 'true: completed; false: partial.' }),
     status: t.int({
-      description: `${RESPONSE_STATUS.completed} completed, ${RESPONSE_STATUS.droppedOff} dropped off (unfinished and untouched for the drop-off time), ${RESPONSE_STATUS.inProgress} in progress.`,
+      description: `${RESPONSE_STATUS.completed} completed, ${RESPONSE_STATUS.invalid} invalid (ended at an invalid step or action: unfinished, \`meta.invalid\`), ${RESPONSE_STATUS.droppedOff} dropped off (unfinished and untouched for the drop-off time), ${RESPONSE_STATUS.inProgress} in progress.`,
       resolve: (r, _, { dropOffMs }) => responseStatus(r, new Date(), dropOffMs),
     }),
     formId: t.exposeID('formId'),
@@ -87,7 +88,7 @@ FormResponseRef.implement({
     }),
     meta: t.field({
       type: 'JSON',
-      description: 'Metadata; includes `leadId`.',
+      description: 'Metadata; includes `leadId`, `path` (the keys of the steps the response went through) and `hiddenFields` (the values it brought), and `invalid: true` on an invalid response.',
       resolve: (r) => (typeof r.meta === 'string' ? new RawJson(metaJsonOfText(r.meta, r.leadId)) : { ...r.meta, leadId: r.leadId }),
     }),
     personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),

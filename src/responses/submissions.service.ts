@@ -25,7 +25,8 @@ import type { Form } from '../forms/forms.service.ts';
 import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
-import { toResponseObject } from './model.ts';
+import { isInvalidResponse, toResponseObject } from './model.ts';
+import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
@@ -108,10 +109,16 @@ export async function prepareAnswers(
   return { answers: new Map(sealed), errors };
 }
 
-/** Required questions that `data` leaves unanswered (what stops a response from finishing). */
-function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): LocatedComponent[] {
+/**
+ * Required questions that `data` leaves unanswered on the steps of `path` (every step when not given):
+ * what stops a response from finishing. A step off the path asks nothing.
+ */
+export function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[], path?: readonly number[]): LocatedComponent[] {
   const answered = new Set(data.map((a) => a.questionId));
-  return [...componentsOf(form.steps).values()].filter(({ component }) => isRequired(component) && !answered.has(component.id));
+  const steps = path ? new Set(path) : undefined;
+  return [...componentsOf(form.steps).values()].filter(
+    ({ component, stepIndex }) => (!steps || steps.has(stepIndex)) && isRequired(component) && !answered.has(component.id),
+  );
 }
 
 export interface SubmissionContext {
@@ -128,8 +135,19 @@ export interface SubmitInput {
   /** The visitor's lead id (cookie or visitor token), if known; may not exist yet. */
   visitorLeadId?: string | undefined;
   answers: PreparedAnswers;
-  /** Marks the response finished (all required questions must then be answered). */
+  /**
+   * Asks to finish the response (the JSON API's `finished: true`): its path must have nothing left to
+   * answer, and every required question on it must be answered.
+   */
   finish: boolean;
+  /**
+   * The page: the step this post submits (on the path, or its next step), and that the response
+   * finishes when its path runs past the last step. Without it (the JSON API) a request submits the
+   * steps it answers and, unless it changes an earlier step, the step that was next.
+   */
+  step?: number | undefined;
+  /** Declared hidden field values, kept by a response this submission starts (and ignored otherwise). */
+  hiddenFields?: HiddenValues | undefined;
   context: SubmissionContext;
   /** Update only: a missing response is "Response not found" rather than a new one. */
   mustExist?: boolean;
@@ -154,6 +172,8 @@ export interface SeenResponse {
 export interface SubmitResult {
   response: ResponseRow;
   created: boolean;
+  /** Where the response's path stands now: its next step, if any. */
+  walked: WalkedPath;
 }
 
 export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitResult> {
@@ -185,11 +205,11 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
         if (!row) throw new Error('response of the session vanished');
       }
     }
-    if (row.finished) throw new AppError('CONFLICT', 'Response is already finished');
+    refuseEnded(row);
 
-    const data = mergeAnswers(row.data, input.answers, components);
-    // Before any lead or count writes: a response that can't finish rolls back at once.
-    if (input.finish) requireAnswered(form, data);
+    // Before any lead or count writes: a response that can't go on or finish rolls back at once.
+    const next = progress(form, row, input, components);
+    const { data } = next;
     let leadId = row.leadId;
     const email = emailOf(data);
     // An e-mail the response already had was settled when it was answered: only a new one moves the lead.
@@ -202,24 +222,130 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
         leadId = target;
       }
     }
-    if (input.finish) {
+    if (next.finished) {
       counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
     }
     const changes: ResponseChanges = {
       data,
+      meta: next.meta,
       leadId,
-      finished: input.finish,
+      finished: next.finished,
       updatedAt: now,
-      dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt,
+      dataUpdatedAt: next.dataChanged ? now : row.dataUpdatedAt,
       visitedForm: counts?.visits ?? row.visitedForm,
       completedForm: counts?.completions ?? row.completedForm,
     };
     // The locked row and the changes are the updated row (no column changes on its own), so its events
     // are sent with the update: pipelined on the transaction's connection, one round trip for both.
     const updated: ResponseRow = { ...row, ...changes };
-    await Promise.all([updateResponse(tx, row.id, changes), recordEvents(tx, responseEvents(form, updated, created, input.finish, now))]);
-    return { response: updated, created };
+    await Promise.all([updateResponse(tx, row.id, changes), recordEvents(tx, responseEvents(form, updated, created, next.finished, now))]);
+    return { response: updated, created, walked: next.walked };
   });
+}
+
+/** A finished or invalid response has ended: it takes no more answers. */
+function refuseEnded(row: Pick<ResponseRow, 'finished' | 'meta'>): void {
+  if (row.finished) throw new AppError('CONFLICT', 'Response is already finished');
+  if (isInvalidResponse(row.meta)) throw new AppError('CONFLICT', 'Response is invalid: it has ended and cannot be changed');
+}
+
+/** A response after a submission: its answers, metadata (path, hidden fields, invalid) and state. */
+interface Progress {
+  data: ResponseAnswer[];
+  meta: ResponseMeta;
+  finished: boolean;
+  walked: WalkedPath;
+  /** Answers were given or removed (their step fell off the path). */
+  dataChanged: boolean;
+}
+
+/**
+ * What a submission makes of a response (`before`: as stored; undefined for a new one): the answers
+ * merged, the path walked again from the first step (src/responses/path.ts), the answers on steps that
+ * fell off it removed, and whether that finishes or invalidates the response. Throws BAD_USER_INPUT for
+ * answers to a step off the path, a `finish` while the path still has a step to answer, and required
+ * questions unanswered on the path of a response that finishes.
+ *
+ * Which steps count as submitted: those on the recorded path (`meta.path`; a response stored before
+ * paths were recorded: every step up to the last it answered on), the steps this request answers, and
+ * the page's posted step; a JSON API request that changes no earlier step and does not ask to finish
+ * also submits the step that was next (so `{answers: {}}` passes a step without questions; a `finish`
+ * submits only what it answers, so it is refused while a step is left). A form without logic keeps the
+ * linear rules it always had: every step up to the furthest submitted one counts, and `finish` submits
+ * them all.
+ */
+function progress(
+  form: LogicForm,
+  before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
+  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
+  components: Map<string, LocatedComponent>,
+): Progress {
+  const { steps } = form;
+  const key = logicKeyOf(form);
+  const merged = mergeAnswers(before?.data ?? [], input.answers, components);
+  const hidden: HiddenValues = before?.meta.hiddenFields ?? input.hiddenFields ?? {};
+  const previous = new Set(previousPath(form, before, components));
+  const submitted = new Set<number>();
+  for (const questionId of input.answers.keys()) submitted.add(components.get(questionId)!.stepIndex);
+  if (input.step !== undefined) submitted.add(input.step);
+  else if (!input.finish && ![...submitted].some((step) => previous.has(step))) {
+    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key).next;
+    if (wasNext !== null) submitted.add(wasNext);
+  }
+  const linear = !hasLogic(steps);
+  const furthest = Math.max(-1, ...previous, ...submitted);
+  const passes = linear
+    ? (step: number) => input.finish || step <= furthest
+    : (step: number) => previous.has(step) || submitted.has(step);
+  const walked = walkPath(steps, answersById(merged), hidden, passes, key);
+
+  const kept = new Set(walked.path);
+  if (walked.next !== null) kept.add(walked.next);
+  const errors: FieldError[] = [];
+  for (const questionId of input.answers.keys()) {
+    if (!kept.has(components.get(questionId)!.stepIndex)) {
+      errors.push({ message: "This question is on a step the response's path does not go through", path: ['answers', questionId] });
+    }
+  }
+  if (input.finish && walked.state === 'open') {
+    errors.push({ message: `The response cannot finish: its path goes on to step "${pathKeys(steps, [walked.next!])[0]}"`, path: ['finished'] });
+  }
+  if (errors.length > 0) throw invalidInput(errors);
+
+  // Answers on steps that fell off the path go; answers to questions the form no longer has stay as they were.
+  const data = merged.filter((answer) => {
+    const located = components.get(answer.questionId);
+    return !located || kept.has(located.stepIndex);
+  });
+  const finished = walked.state === 'completed' || (walked.state === 'end' && (input.finish || input.step !== undefined));
+  if (finished) requireAnswered(form, data, walked.path);
+  const meta: ResponseMeta = { ...before?.meta, path: pathKeys(steps, walked.path), hiddenFields: { ...hidden } };
+  if (walked.state === 'invalid') meta.invalid = true;
+  return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
+}
+
+/** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */
+type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'version'>>;
+const logicKeyOf = (form: LogicForm) => (form.id !== undefined && typeof form.version === 'number' ? formLogicKey({ id: form.id, version: form.version }) : undefined);
+
+const answersById = (data: readonly ResponseAnswer[]) => new Map(data.map((answer) => [answer.questionId, answer.response] as const));
+
+/** The steps a stored response went through: its recorded path, or (stored before paths were) every step up to the last it answered on. */
+function previousPath(form: Pick<Form, 'steps'>, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, components: Map<string, LocatedComponent>): number[] {
+  if (!before) return [];
+  if (Array.isArray(before.meta.path)) return pathIndexes(form.steps, before.meta.path);
+  const last = Math.max(-1, ...before.data.map((answer) => components.get(answer.questionId)?.stepIndex ?? -1));
+  return Array.from({ length: last + 1 }, (_, step) => step);
+}
+
+/** Where a stored response's path stands (its next step), without a submission. */
+export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
+  const components = componentsOf(form.steps);
+  const previous = new Set(previousPath(form, response, components));
+  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form));
+  if (response?.finished) return { ...walked, state: 'completed', next: null };
+  if (response && isInvalidResponse(response.meta)) return { ...walked, state: 'invalid', next: null };
+  return walked;
 }
 
 /** The events of a submission that leaves the response as `row`: created or updated, then finished. */
@@ -236,18 +362,18 @@ function responseEvents(form: Form, row: ResponseRow, created: boolean, finished
  */
 async function createResponse(tx: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
-  const data = mergeAnswers([], input.answers, components);
-  if (input.finish) requireAnswered(form, data);
+  const next = progress(form, undefined, input, components);
+  const { data, finished } = next;
   const email = emailOf(data);
   const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
   const leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
-  const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: input.finish ? 1 : 0 });
-  const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished: input.finish, ...counts }));
+  const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: finished ? 1 : 0 });
+  const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished, meta: next.meta, ...counts }));
   // The session was drawn at random just now: no response can have it.
   if (!inserted) throw new Error('a new session already had a response');
   // The outbox, in the submission's transaction: the events commit or roll back with the change.
-  await recordEvents(tx, responseEvents(form, inserted, true, input.finish, now));
-  return { response: inserted, created: true };
+  await recordEvents(tx, responseEvents(form, inserted, true, finished, now));
+  return { response: inserted, created: true, walked: next.walked };
 }
 
 /**
@@ -259,11 +385,11 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
  */
 async function startNewVisitorResponse(db: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
-  const data = mergeAnswers([], input.answers, components);
-  if (input.finish) requireAnswered(form, data);
-  const counts = { visits: 1, completions: input.finish ? 1 : 0 };
+  const next = progress(form, undefined, input, components);
+  const { data, finished } = next;
+  const counts = { visits: 1, completions: finished ? 1 : 0 };
   // Lead and stored address are placeholders until the statement has chosen them (`changed` below).
-  const { truncatedIp: _candidate, ...fresh } = newResponseRow(input, '', now, { data, finished: input.finish, ...counts });
+  const { truncatedIp: _candidate, ...fresh } = newResponseRow(input, '', now, { data, finished, meta: next.meta, ...counts });
   const row: ResponseRow = { ...fresh, ip: '', version: RESPONSE_FORMAT_VERSION };
   const changes = sql`${newVisitorCountsCtes(form.environmentId, form.id, emailOf(data), counts)},
     changed as (
@@ -278,12 +404,12 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
   // What toResponseObject takes from the chosen columns: meta.leadId and personAttributes.
   const dataPatch = sql`jsonb_build_object('meta', ${JSON.stringify(row.meta)}::jsonb || jsonb_build_object('leadId', changed.lead_id),
     'personAttributes', jsonb_build_object('ip', changed.ip, 'country', ${row.country}::text, 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
-  const events = responseEvents(form, row, true, input.finish, now);
+  const events = responseEvents(form, row, true, finished, now);
   // No ON CONFLICT on the session: it was drawn at random just now, and a clash fails the whole statement.
   const chosen = await recordEventsOfChange<{ lead_id: string; ip: string; visited_form: number; completed_form: number }>(db, events, { ctes: changes, dataPatch });
   if (!chosen) throw new Error('the new response was not stored');
   const response: ResponseRow = { ...row, leadId: chosen.lead_id, ip: chosen.ip, visitedForm: Number(chosen.visited_form), completedForm: Number(chosen.completed_form) };
-  return { response, created: true };
+  return { response, created: true, walked: next.walked };
 }
 
 /**
@@ -296,15 +422,21 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
  */
 async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult | undefined> {
   const { row, version } = seen;
-  if (row.finished || row.sessionId !== input.sessionId) return undefined;
-  const data = mergeAnswers(row.data, input.answers, components);
+  if (row.finished || isInvalidResponse(row.meta) || row.sessionId !== input.sessionId) return undefined;
+  let next: Progress;
+  try {
+    next = progress(input.form, row, input, components);
+  } catch {
+    // The newer row may answer it differently: the locked transaction decides (and reports).
+    return undefined;
+  }
+  const { data, finished } = next;
   const email = emailOf(data);
   if (email && email !== emailOf(row.data)) return undefined;
-  if (input.finish && missingRequired(input.form, data).length > 0) return undefined;
-  const updated: ResponseRow = { ...row, data, finished: input.finish, updatedAt: now, dataUpdatedAt: input.answers.size > 0 ? now : row.dataUpdatedAt };
-  const set = sql`data = ${JSON.stringify(data)}::json, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
+  const updated: ResponseRow = { ...row, data, meta: next.meta, finished, updatedAt: now, dataUpdatedAt: next.dataChanged ? now : row.dataUpdatedAt };
+  const set = sql`data = ${JSON.stringify(data)}::json, meta = ${JSON.stringify(next.meta)}::jsonb, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
   const unchanged = sql`id = ${row.id}::text and xmin::text = ${version}::text and not finished`;
-  const ctes = input.finish
+  const ctes = finished
     ? // FOR UPDATE waits for a concurrent writer and then re-checks the version on the row it committed.
       sql`locked as (select id, lead_id from ${responses} where ${unchanged} for update),
         stats as (${addLeadFormCountsSql(sql`locked`, sql`lead_id`, row.formId, { visits: 0, completions: 1 })}),
@@ -317,18 +449,20 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
   // The counts the statement chose, for the events' payloads (toResponseObject's personAttributes).
   const dataPatch = sql`jsonb_build_object('personAttributes', jsonb_build_object('ip', ${row.ip}::text, 'country', ${row.country}::text,
     'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
-  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, input.finish, now), { ctes, dataPatch });
+  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, finished, now), { ctes, dataPatch });
   if (!stored) return undefined;
-  return { response: { ...updated, visitedForm: Number(stored.visited_form), completedForm: Number(stored.completed_form) }, created: false };
+  return { response: { ...updated, visitedForm: Number(stored.visited_form), completedForm: Number(stored.completed_form) }, created: false, walked: next.walked };
 }
 
 /** A new response of the session: who, where from, when, with its first answers and counts. */
-function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean } & LeadFormCounts) {
+function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean; meta?: ResponseMeta } & LeadFormCounts) {
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
   // The version it is answered on from now on (the form given is that version: public/http.ts, formForResponse).
   meta.formVersion = form.version;
+  // Until the first answers are in: no step gone through yet, the hidden fields the response brings.
+  Object.assign(meta, state.meta ?? { path: [], hiddenFields: { ...input.hiddenFields } });
   return {
     id: createId(),
     environmentId: form.environmentId,
@@ -365,9 +499,9 @@ async function insertResponse(db: Db, row: ReturnType<typeof newResponseRow>): P
   return inserted;
 }
 
-/** A response finishes only with every required question answered: else 400 naming each. */
-function requireAnswered(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[]): void {
-  const missing = missingRequired(form, data);
+/** A response finishes only with every required question on its path answered: else 400 naming each. */
+function requireAnswered(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[], path: readonly number[]): void {
+  const missing = missingRequired(form, data, path);
   if (missing.length > 0) {
     throw invalidInput(
       missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
@@ -380,7 +514,10 @@ function mergeAnswers(existing: readonly ResponseAnswer[], answers: PreparedAnsw
   const byId = new Map(existing.map((a) => [a.questionId, a] as const));
   for (const [questionId, response] of answers) {
     if (response === null) byId.delete(questionId);
-    else byId.set(questionId, { questionId, response });
+    else {
+      const key = components.get(questionId)?.component.key;
+      byId.set(questionId, key === undefined ? { questionId, response } : { questionId, key, response });
+    }
   }
   return [...byId.values()].sort((a, b) => positionIn(components, a.questionId) - positionIn(components, b.questionId));
 }
@@ -405,7 +542,7 @@ const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessi
 export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
 
 /** Every column a submission may change. */
-const CHANGED_COLUMNS = ['data', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
+const CHANGED_COLUMNS = ['data', 'meta', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
 type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;
 
 /** The columns a new response is inserted with (its `ip` is chosen by the statement: storedIpSql). */
@@ -454,17 +591,3 @@ export async function findFormAndResponse(db: Db, formId: string, responseId: st
 }
 
 const seenResponse = alias(responses, 'seen_response');
-
-/**
- * Where a returning session continues: the step after the last one it answered; or, when it has
- * submitted steps without answers, the first step with a question.
- */
-export function resumeStepIndex(form: Pick<Form, 'steps'>, response: Pick<ResponseRow, 'data'> | undefined): number {
-  if (!response) return 0;
-  const components = componentsOf(form.steps);
-  const answeredSteps = response.data.map((a) => components.get(a.questionId)?.stepIndex ?? -1);
-  const last = Math.max(-1, ...answeredSteps);
-  if (last >= 0) return Math.min(last + 1, form.steps.length - 1);
-  const firstQuestion = form.steps.findIndex((step) => step.components.some((c) => isAnswerable(c.type)));
-  return Math.max(0, Math.min(firstQuestion === -1 ? form.steps.length - 1 : firstQuestion, form.steps.length - 1));
-}

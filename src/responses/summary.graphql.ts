@@ -59,7 +59,8 @@ const countsOf = (s: SummaryShape, ctx: GraphQLContext) =>
   summaryLoader(ctx, 'counts', s.filter, (db, forms) => summaryCounts(db, forms.map((f) => f.id), s.filter, ctx.dropOffMs)).load(s.form);
 
 const StepReachRef = builder.objectRef<{ stepId: string; index: number; name: string; reached: number }>('StepReach').implement({
-  description: 'How many responses reached a step: answered a question on it or on a later step, or finished the form.',
+  description:
+    "How many responses reached a step: went through it on their path (`meta.path`). A response stored before paths were recorded: answered a question on it or on a later step, or finished the form.",
   fields: (t) => ({
     stepId: t.exposeID('stepId'),
     index: t.exposeInt('index', { description: 'Position of the step, from 0.' }),
@@ -109,11 +110,15 @@ const VersionCountRef = builder.objectRef<VersionCount>('VersionCount').implemen
 
 const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
   description:
-    "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3).",
+    "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5).",
   fields: (t) => ({
     total: t.int({ description: 'Responses started.', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).total }),
     finished: t.int({ description: 'Completed responses (status 4).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).finished }),
-    partial: t.int({ description: 'Unfinished responses: in progress plus dropped off.', resolve: async (s, _, ctx) => { const c = await countsOf(s, ctx); return c.inProgress + c.droppedOff; } }),
+    invalid: t.int({
+      description: 'Responses that ended at an invalid step or action (status 5): neither completed nor dropped off.',
+      resolve: async (s, _, ctx) => (await countsOf(s, ctx)).invalid,
+    }),
+    partial: t.int({ description: 'Unfinished responses: in progress plus dropped off (not invalid).', resolve: async (s, _, ctx) => { const c = await countsOf(s, ctx); return c.inProgress + c.droppedOff; } }),
     inProgress: t.int({ description: 'Unfinished and touched within the drop-off time (status 2).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).inProgress }),
     droppedOff: t.int({ description: 'Unfinished and untouched for the drop-off time (status 3).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).droppedOff }),
     completionRate: t.float({

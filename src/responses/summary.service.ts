@@ -13,6 +13,7 @@ import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
 import type { StoredStep } from '../db/json-columns.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
+import { stepKey } from '../forms/logic.ts';
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */
@@ -31,9 +32,14 @@ export interface SummaryCounts {
   inProgress: number;
   /** Unfinished and untouched for the drop-off time (status 3). */
   droppedOff: number;
+  /** Ended at an invalid step or action (status 5): counted apart from completed and dropped off. */
+  invalid: number;
 }
 
-/** How many responses reached each step: a response reaches a step when it answers a question on it or a later one, or finishes. */
+/**
+ * How many responses reached each step: the steps of a response's path (`meta.path`). A response stored
+ * before paths were recorded reaches a step when it answers a question on it or a later one, or finishes.
+ */
 export interface StepReach {
   stepId: string;
   index: number;
@@ -102,6 +108,9 @@ export async function summaryVersions(db: Db, formIds: readonly string[], filter
 
 const num = (value: unknown) => Number(value ?? 0);
 
+/** A response that ended invalid (`meta.invalid`, status 5). */
+const INVALID = sql`(${responses.meta}->>'invalid') = 'true'`;
+
 /** Status counts per form, in the order of `formIds`. */
 export async function summaryCounts(db: Db, formIds: readonly string[], filter: SummaryFilter, dropOffMs: number, now = new Date()): Promise<SummaryCounts[]> {
   if (formIds.length === 0) return [];
@@ -111,7 +120,8 @@ export async function summaryCounts(db: Db, formIds: readonly string[], filter: 
       formId: responses.formId,
       total: sql<string>`count(*)`,
       finished: sql<string>`count(*) filter (where ${responses.finished})`,
-      droppedOff: sql<string>`count(*) filter (where not ${responses.finished} and ${responses.updatedAt} <= ${droppedBefore}::timestamptz)`,
+      droppedOff: sql<string>`count(*) filter (where not ${responses.finished} and ${INVALID} is not true and ${responses.updatedAt} <= ${droppedBefore}::timestamptz)`,
+      invalid: sql<string>`count(*) filter (where not ${responses.finished} and ${INVALID})`,
     })
     .from(responses)
     .where(and(inArray(responses.formId, [...formIds]), ...filterConditions(filter)))
@@ -122,7 +132,8 @@ export async function summaryCounts(db: Db, formIds: readonly string[], filter: 
     const total = num(row?.total);
     const finished = num(row?.finished);
     const droppedOff = num(row?.droppedOff);
-    return { total, finished, droppedOff, inProgress: total - finished - droppedOff };
+    const invalid = num(row?.invalid);
+    return { total, finished, droppedOff, invalid, inProgress: total - finished - droppedOff - invalid };
   });
 }
 
@@ -138,26 +149,43 @@ function questionSteps(forms: readonly { id: string; steps: StoredStep[] }[]): S
 export async function summarySteps(db: Db, forms: readonly { id: string; steps: StoredStep[] }[], filter: SummaryFilter): Promise<StepReach[][]> {
   if (forms.length === 0) return [];
   const values = questionSteps(forms) ?? sql`(null::text, null::text, null::int)`;
-  // Per response, the furthest step it answered on; then how many responses stopped at each (finished apart).
-  type StepRow = { form_id: string; finished: boolean; furthest: number | null; count: string };
+  // A recorded path counts once per step key on it; a response without one (stored before paths were
+  // recorded) by the furthest step it answered on (its answers are read only then), finished apart.
+  type StepRow = { form_id: string; step_key: string | null; finished: boolean | null; furthest: number | null; count: string };
   const rows = await db.execute(sql`
-    select form_id, finished, furthest, count(*)::text as count from (
-      select r.form_id, r.finished, max(m.step) as furthest
+    with per_response as (
+      select r.form_id, r.finished, r.meta->'path' as path,
+        case when jsonb_typeof(r.meta->'path') = 'array' then null else (
+          select max(m.step)
+          from jsonb_array_elements(r.data::jsonb) a
+          join (values ${values}) m(form_id, question_id, step) on m.form_id = r.form_id and m.question_id = a->>'questionId'
+        ) end as furthest
       from ${responses} r
-      left join lateral jsonb_array_elements(r.data::jsonb) a on true
-      left join (values ${values}) m(form_id, question_id, step) on m.form_id = r.form_id and m.question_id = a->>'questionId'
       where r.form_id in (${sql.join(
         forms.map((form) => sql`${form.id}`),
         sql`, `,
       )}) ${filterSql(filter)}
-      group by r.id, r.form_id, r.finished
-    ) per_response
-    group by form_id, finished, furthest`);
+    )
+    select form_id, p.step_key, null::boolean as finished, null::int as furthest, count(*)::text as count
+      from per_response cross join lateral jsonb_array_elements_text(path) p(step_key)
+      where jsonb_typeof(path) = 'array'
+      group by form_id, p.step_key
+    union all
+    select form_id, null, finished, furthest, count(*)::text
+      from per_response
+      where jsonb_typeof(path) is distinct from 'array'
+      group by form_id, finished, furthest`);
   return forms.map((form) => {
     const reached = form.steps.map(() => 0);
+    const byKey = new Map(form.steps.map((step, index) => [stepKey(step, index), index]));
     for (const row of rowsOf<StepRow>(rows)) {
       if (row.form_id !== form.id) continue;
       const count = num(row.count);
+      if (row.step_key !== null) {
+        const index = byKey.get(row.step_key);
+        if (index !== undefined) reached[index]! += count;
+        continue;
+      }
       const furthest = row.finished ? form.steps.length - 1 : Math.max(0, num(row.furthest));
       for (let i = 0; i <= furthest && i < reached.length; i++) reached[i]! += count;
     }

@@ -24,6 +24,7 @@ const isoInstant = z.string().meta({ format: 'date-time', description: 'ISO 8601
 const questionResponse = z
   .strictObject({
     questionId: z.string().meta({ description: 'The id of the form component answered.' }),
+    key: z.string().optional().meta({ description: "The component's key, when it has one (docs/logic.md)." }),
     response: z
       .looseObject({
         type: z.string(),
@@ -41,11 +42,20 @@ const responseObjectSchema = z
     updatedAt: isoInstant,
     dataUpdatedAt: isoInstant.meta({ description: 'Last change of the answers.' }),
     finished: z.boolean().meta({ description: 'true: completed; false: partial.' }),
-    status: z.union([z.literal(2), z.literal(3), z.literal(4)]).meta({ description: '4 completed, 3 dropped off, 2 in progress.' }),
+    status: z
+      .union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
+      .meta({ description: '4 completed, 5 invalid (ended at an invalid step or action; unfinished), 3 dropped off, 2 in progress.' }),
     formId: z.string(),
     version: z.string().meta({ description: 'Response format, "2.0".' }),
     data: z.array(questionResponse),
-    meta: z.looseObject({ leadId: z.string() }).meta({ description: 'Metadata; always `leadId`, also `source` and `userAgent` when known.' }),
+    meta: z
+      .looseObject({
+        leadId: z.string(),
+        path: z.array(z.string()).optional().meta({ description: 'The keys of the steps the response went through, in order (docs/logic.md).' }),
+        hiddenFields: z.record(z.string(), z.string()).optional().meta({ description: 'The declared hidden fields the response brought.' }),
+        invalid: z.literal(true).optional().meta({ description: 'Present on an invalid response (status 5).' }),
+      })
+      .meta({ description: 'Metadata; always `leadId`; `path` and `hiddenFields` on every response since they were recorded; also `source` and `userAgent` when known.' }),
     personAttributes: z.strictObject({
       ip: z.string(),
       country: z.string().meta({ description: 'Country code; empty when unknown.' }),

@@ -29,7 +29,7 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { EXPORT_FORMATS, exportFormat, questionColumnsOfVersions, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
+import { EXPORT_FORMATS, exportFormat, hiddenFieldColumns, questionColumnsOfVersions, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
@@ -122,7 +122,10 @@ export function exportRoutes(deps: RestDeps) {
         versions.push(...more.data.form.versions.edges.map((edge) => edge.node));
         page = more.data.form.versions.pageInfo;
       }
-      columns = questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps));
+      columns = [
+        ...hiddenFieldColumns(form.hiddenFields),
+        ...questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps)),
+      ];
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
       runPage = async () => {
         const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);

@@ -35,7 +35,7 @@ import {
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
-import { EXPORT_FIXED_COLUMNS } from '../responses/export.ts';
+import { EXPORT_FIXED_COLUMNS, PATH_SEPARATOR } from '../responses/export.ts';
 import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
 import { formsQuerySchema } from './forms.ts';
 
@@ -273,8 +273,9 @@ function buildDocument(sources: OpenApiSources) {
           summary: 'Export responses as CSV or NDJSON',
           description:
             'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')} (the version of the form the response answered), then one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, ` +
-            `\`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or one \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+            `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
+            `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
+            `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
             "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
           security: [{ apiKey: [] }, { adminToken: [] }],
           parameters: exportParams,

@@ -33,6 +33,34 @@ let emptyFormId: string;
 let uploaderId: string;
 /** The form the update properties edit (others keep their steps and ids). */
 let editedForm: { id: string; steps: { id: string; name: string; components: { id: string; type: string; content: Record<string, unknown> }[] }[] };
+let logicFormId: string;
+let logicResume: { id: string; token: string };
+
+/** A generate body with every part of the logic contract: keys, hidden fields, completion and invalid steps, rules. */
+const logicBody = (sourceFormId: string) => ({
+  sourceFormId,
+  name: 'Logic',
+  hiddenFields: ['utm_source', 'plan'],
+  steps: [
+    {
+      name: 'First',
+      key: 'first',
+      components: [
+        { type: 'IdentityInfo', key: 'who', content: { fields: [{ key: 'numberOfEmployees', label: 'Employees', required: false }] } },
+        { type: 'Dropdown', key: 'role', content: { options: ['a', 'b'] } },
+      ],
+      logic: {
+        rules: [
+          { if: { all: [{ question: 'who', field: 'numberOfEmployees', op: 'greaterThan', value: 10 }, { not: { hidden: 'plan', op: 'in', value: ['x', 'y'] } }] }, then: { goTo: 'last' } },
+          { if: { any: [{ question: 'role', op: 'equals', value: 'b' }, { hidden: 'utm_source', op: 'answered' }] }, then: { invalid: true } },
+        ],
+        next: 'end',
+      },
+    },
+    { name: 'End', key: 'end', completion: true, components: [{ type: 'Header', content: { title: 'Done' } }] },
+    { name: 'Last', key: 'last', components: [{ type: 'ShortInput', key: 'note', content: { question: 'Note?' } }] },
+  ],
+});
 
 beforeAll(async () => {
   // Row counts must see this file's writes only.
@@ -75,6 +103,10 @@ beforeAll(async () => {
   resume = { id: body.id, token: body.resumeToken };
   emptyFormId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
   editedForm = await makeForm(ctx.db, tenant, validBody(tenant.templateId).steps, 'Edited');
+  const logicForm = await makeForm(ctx.db, tenant, logicBody(tenant.templateId).steps, 'Logic', { hiddenFields: ['utm_source', 'plan'] });
+  logicFormId = logicForm.id;
+  const logicStarted = (await (await app.request(`/s/${logicFormId}/responses`, json('POST', { answers: {} }))).json()) as { id: string; resumeToken: string };
+  logicResume = { id: logicStarted.id, token: logicStarted.resumeToken };
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -255,6 +287,11 @@ describe('REST', () => {
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
+  test.prop([fc.nat(), hostileValue], options)('generate: a valid body with logic and one hostile value', async (pick, value) => {
+    const body = JSON.stringify(mutate(logicBody(tenant.templateId), pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
   test.prop([bodyFrom(validBody('x'))], options)('generate: hostile body text', async (text) => {
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
   });
@@ -396,6 +433,11 @@ describe('GraphQL', () => {
     await send('/graphql', json('POST', { query: UPDATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 
+  test.prop([fc.nat(), hostileValue], options)('generateForm: hostile variables in logic', async (pick, value) => {
+    const variables = mutate({ env: tenant.environmentId, input: logicBody(tenant.templateId) }, pick, value);
+    await send('/graphql', json('POST', { query: GENERATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
   const LISTING = 'query L($formId: ID!, $filter: ResponseFilter, $first: Int, $after: String) { formResponses(formId: $formId, filter: $filter, first: $first, after: $after) { edges { node { id } } } }';
   test.prop([fc.nat(), hostileValue], options)('formResponses: hostile variables', async (pick, value) => {
     const variables = mutate({ formId, filter: { returnPartials: true, since: '2020-01-01T00:00:00Z' }, first: 10, after: null }, pick, value);
@@ -500,6 +542,19 @@ describe('public pages and the public JSON API', () => {
     const body = JSON.stringify(mutate({ answers: {}, finished: false }, pick, value));
     await send(`/s/${formId}/responses/${resume.id}`, json('PATCH', body, { authorization: `Bearer ${resume.token}` }), 'json');
     await send(`/s/${formId}/responses/${id}`, json('PATCH', '{"answers":{}}', { authorization: `Bearer ${resume.token}` }), 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('POST and PATCH responses of a form with logic: hostile hidden fields, answers and finishing', async (pick, value) => {
+    const body = mutate({ answers: { x: 'a' }, hiddenFields: { utm_source: 'ad', plan: 'x', other: 'y' }, finished: false }, pick, value);
+    await send(`/s/${logicFormId}/responses`, json('POST', body), 'json');
+    const patch = mutate({ answers: { x: 'a' }, finished: true }, pick, value);
+    await send(`/s/${logicFormId}/responses/${logicResume.id}`, json('PATCH', patch, { authorization: `Bearer ${logicResume.token}` }), 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('0', '1', '2', 'x')], options)('page GET and POST of a form with logic: hostile hidden field values in the URL', async (source, plan, step) => {
+    const query = `utm_source=${source}&plan=${plan}&${plan}=1&embed=1`;
+    await send(`/s/${logicFormId}?${query}`, {}, 'page');
+    await send(`/s/${logicFormId}?step=${step}&${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'c.x=y' }, 'page');
   });
 
   test.prop([segment, fc.option(fc.oneof(segment, fc.constantFrom('1', '2', '0', '-1', '2147483647', '2147483648', '9999999999', '99999999999', '1.5')))], options)('definition: hostile ids and versions', async (id, version) => {

@@ -8,7 +8,7 @@ import { deleteForm, type Form } from '../../src/forms/forms.service.ts';
 import { toResponseObject } from '../../src/responses/model.ts';
 import { verifyPassword } from '../../src/responses/shapes.ts';
 import { appWith, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from '../support/helpers.ts';
-import { answerIn, componentAt, leadById, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
+import { answerIn, componentAt, field, leadById, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
 
 let db: Database;
 let app: App;
@@ -70,7 +70,7 @@ describe('definition', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const body = (await response.json()) as any;
     expect(body).toMatchObject({ id: form.id, name: 'Public form', url: `/s/${form.id}`, theme: { colors: { primary: '#0f766e' } } });
-    expect(body.steps[0].components[1]).toEqual({ id: identity().id, type: 'IdentityInfo', content: identity().content, answerable: true, required: true });
+    expect(body.steps[0].components[1]).toEqual({ id: identity().id, key: null, type: 'IdentityInfo', content: identity().content, answerable: true, required: true });
     expect(body.steps[0].components[0]).toMatchObject({ type: 'Header', answerable: false, required: false });
   });
 
@@ -94,7 +94,15 @@ describe('submitting', () => {
     const response = await start({ answers: { [identity().id]: { firstName: 'Ada', emailAddress: email() } } });
     expect(response.status).toBe(201);
     const body = (await response.json()) as Started;
-    expect(body).toEqual({ id: expect.any(String), resumeToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), visitorToken: expect.any(String), finished: false, status: 2, formVersion: 1 });
+    expect(body).toEqual({
+      id: expect.any(String),
+      resumeToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      visitorToken: expect.any(String),
+      finished: false,
+      status: 2,
+      formVersion: 1,
+      nextStep: 'step_2',
+    });
     const row = await stored(body.id);
     expect(toResponseObject(row, new Date(), testConfig().dropOffMs)).toMatchObject({ finished: false, status: 2, meta: { source: 'api', leadId: row.leadId, formVersion: 1 } });
     expect(row.sessionId).not.toContain(body.resumeToken); // only a hash of the token is kept
@@ -228,7 +236,7 @@ describe('errors', () => {
   it('a page session can not be updated through the API', async () => {
     const visitor = new Visitor(app);
     await visitor.get(`/s/${form.id}`);
-    await visitor.submit(form, 1, {});
+    await visitor.submit(form, 0, { [field(identity(), 'firstName')]: 'Pia', [field(identity(), 'emailAddress')]: email() });
     const pageResponse = (await responsesOf(db, form.id)).find((r) => r.meta.source === 'page')!;
     const attempt = await update(pageResponse.id, pageResponse.sessionId!, { answers: {} });
     expect(attempt.status).toBe(404);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { createTenant, setupTestApp, type TestTenant } from '../support/helpers.ts';
-import { componentAt, field, makeForm, Visitor, type App } from '../support/public-helpers.ts';
+import { componentAt, field, forgetAnswer, makeForm, Visitor, type App } from '../support/public-helpers.ts';
 
 /** Markup that runs script if inserted raw, in text or in an attribute value. */
 const evil = (tag: string) => `"><script>alert('${tag}')</script><img src=x onerror=alert("${tag}")>`;
@@ -191,7 +191,10 @@ describe('markup in form texts', () => {
   it('a notice about an earlier step names that step escaped', async () => {
     const visitor = new Visitor(app);
     await visitor.get(`/s/${form.id}`);
-    // The last step, with step 0's required disclaimer never ticked.
+    expect((await visitor.submit(form, 0, validStep0())).status).toBe(303);
+    expect((await visitor.submit(form, 1, { [field(c(1, 0))]: 'Nothing more' })).status).toBe(303);
+    // The last step, with step 0's required disclaimer answer gone (as if added to the form since).
+    await forgetAnswer(db, form.id, c(0, 8).id);
     const response = await visitor.submit(form, 2, {});
     expect(response.status).toBe(422);
     const page = await response.text();

@@ -6,7 +6,7 @@ import { AppError } from '../../src/errors.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { createId } from '../../src/ids.ts';
 import { toResponseObject } from '../../src/responses/model.ts';
-import { findFormAndResponse, prepareAnswers, resumeStepIndex, submitAnswers, type SubmitInput } from '../../src/responses/submissions.service.ts';
+import { currentPath, findFormAndResponse, prepareAnswers, submitAnswers, type SubmitInput } from '../../src/responses/submissions.service.ts';
 import { createTenant, setupTestApp, testConfig, type TestTenant } from '../support/helpers.ts';
 import { componentAt, leadById, makeForm, responsesOf, sleep, statsOf, testAnswerLimits } from '../support/public-helpers.ts';
 import type { Database } from '../../src/db/client.ts';
@@ -79,7 +79,7 @@ describe('response lifecycle', () => {
           response: { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'First name, E-mail', firstName: 'Ada', emailAddress: 'ada@first.io', fullName: 'Ada' },
         },
       ],
-      meta: { source: 'page', userAgent: 'test', formVersion: 1, leadId: response.leadId },
+      meta: { source: 'page', userAgent: 'test', formVersion: 1, leadId: response.leadId, path: ['step_1'], hiddenFields: {} },
       personAttributes: { ip: '203.0.113.7', country: 'DE', visitedForm: 1, completedForm: 0 },
     });
   });
@@ -149,11 +149,11 @@ describe('response lifecycle', () => {
   });
 
   it('a returning session resumes after the last step it answered', async () => {
-    expect(resumeStepIndex(form, undefined)).toBe(0);
-    expect(resumeStepIndex(form, { data: [] })).toBe(0);
+    expect(currentPath(form, undefined).next).toBe(0);
+    expect(currentPath(form, { data: [], meta: {}, finished: false }).next).toBe(0);
     const sessionId = createId();
     const { response } = await submit({ [identity().id]: { firstName: 'Ed', emailAddress: 'ed@fifth.io' } }, { sessionId });
-    expect(resumeStepIndex(form, response)).toBe(1);
+    expect(currentPath(form, response).next).toBe(1);
   });
 });
 

@@ -80,7 +80,7 @@ export interface TestContext {
 
 /** The app on `db` with the test defaults and some settings changed (e.g. a second app on a file's database). */
 export function appWith(db: Database, overrides: Partial<Config> = {}): TestContext['app'] {
-  return checkedApp(createApp({ config: testConfig(overrides), db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN }));
+  return checkedApp(createApp({ config: testConfig(overrides), db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), adminToken: ADMIN_TOKEN }));
 }
 
 /**

@@ -19,8 +19,8 @@ export const testAnswerLimits = (config = testConfig()): AnswerLimits => ({
 });
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
-export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form'): Promise<Form> {
-  return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps }));
+export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form', more: { hiddenFields?: string[] } = {}): Promise<Form> {
+  return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps, ...more }));
 }
 
 export const componentAt = (form: Form, step: number, index: number): StoredComponent => form.steps[step]!.components[index]!;
@@ -71,6 +71,16 @@ export function leadOf(visitor: Visitor, environmentId: string): string {
 
 export async function responsesOf(db: Database, formId: string) {
   return db.select().from(responses).where(eq(responses.formId, formId));
+}
+
+/**
+ * Takes an answer out of every response of a form, as if its question had been added after those
+ * responses went past its step (what a later version of a form can do).
+ */
+export async function forgetAnswer(db: Database, formId: string, questionId: string) {
+  for (const row of await responsesOf(db, formId)) {
+    await db.update(responses).set({ data: row.data.filter((answer) => answer.questionId !== questionId) }).where(eq(responses.id, row.id));
+  }
 }
 
 /** The single response of a form, as the API shows it. */

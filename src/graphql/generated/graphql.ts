@@ -20,8 +20,20 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** Holds when every one of its conditions holds. */
+export type AllCondition = {
+  __typename?: 'AllCondition';
+  all: Array<Condition>;
+};
+
 /** Typed view of one answer; the member follows the answered component's type. */
 export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
+
+/** Holds when at least one of its conditions holds. */
+export type AnyCondition = {
+  __typename?: 'AnyCondition';
+  any: Array<Condition>;
+};
 
 /** An API key. Its secret is shown only once, by createApiKey. */
 export type ApiKey = Node & {
@@ -122,6 +134,8 @@ export type ComponentInput = {
   content: Scalars['JSON']['input'];
   /** updateForm only: the id of a component of the same type of this form (in any version) to keep, so its answers keep their questionId. Left out: a new id. generateForm and importForm ignore it. */
   id?: InputMaybe<Scalars['ID']['input']>;
+  /** The name conditions use; unique across the form's components. */
+  key?: InputMaybe<Scalars['String']['input']>;
   type: Scalars['String']['input'];
 };
 
@@ -136,6 +150,22 @@ export type ComponentStyle = {
   fontSize?: Maybe<Scalars['Int']['output']>;
   textColor?: Maybe<Scalars['String']['output']>;
 };
+
+/** A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf. */
+export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition;
+
+/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value). */
+export type ConditionOp =
+  | 'answered'
+  | 'contains'
+  | 'equals'
+  | 'greaterThan'
+  | 'in'
+  | 'lessThan'
+  | 'notAnswered'
+  | 'notContains'
+  | 'notEquals'
+  | 'notIn';
 
 export type CreateApiKeyInput = {
   environmentId: Scalars['ID']['input'];
@@ -224,6 +254,8 @@ export type Disclaimer = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   text?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -252,6 +284,8 @@ export type Dropdown = {
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
   isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   options: Array<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
@@ -285,6 +319,8 @@ export type DynamicScheduler = {
   defaultCalendar: Calendar;
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   message?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -405,7 +441,7 @@ export type Form = Node & {
   environmentId: Scalars['ID']['output'];
   /** The forms generated from this one as their template (deleted ones excepted), newest first. */
   generatedForms: FormConnection;
-  /** Names of the values respondents bring in the URL or through the JSON API. */
+  /** Names of the values a response may bring in the page URL or the JSON API; conditions test them. */
   hiddenFields: Array<Scalars['String']['output']>;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
@@ -517,14 +553,14 @@ export type FormResponse = Node & {
   /** The respondent. */
   lead?: Maybe<Lead>;
   leadId: Scalars['ID']['output'];
-  /** Metadata; includes `leadId`. */
+  /** Metadata; includes `leadId`, `path` (the keys of the steps the response went through) and `hiddenFields` (the values it brought), and `invalid: true` on an invalid response. */
   meta: Scalars['JSON']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
   personAttributes: PersonAttributes;
   /** The answers exactly as stored, as one value: `[{questionId, response}]` (what the REST API returns as `data`). */
   rawData: Scalars['JSON']['output'];
-  /** 4 completed, 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
+  /** 4 completed, 5 invalid (ended at an invalid step or action: unfinished, `meta.invalid`), 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
   status: Scalars['Int']['output'];
   updatedAt: Scalars['DateTime']['output'];
   /** Version of the response format. */
@@ -550,7 +586,7 @@ export type FormStatus =
   | 'DRAFT'
   | 'PUBLISHED';
 
-/** Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3). */
+/** Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5). */
 export type FormSummary = {
   __typename?: 'FormSummary';
   /** finished / total, from 0 to 1; 0 when there are no responses. */
@@ -561,7 +597,9 @@ export type FormSummary = {
   finished: Scalars['Int']['output'];
   /** Unfinished and touched within the drop-off time (status 2). */
   inProgress: Scalars['Int']['output'];
-  /** Unfinished responses: in progress plus dropped off. */
+  /** Responses that ended at an invalid step or action (status 5): neither completed nor dropped off. */
+  invalid: Scalars['Int']['output'];
+  /** Unfinished responses: in progress plus dropped off (not invalid). */
   partial: Scalars['Int']['output'];
   /** Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's). */
   questions: Array<QuestionSummary>;
@@ -597,7 +635,7 @@ export type FormVersionEdge = {
 
 /** The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate. */
 export type GenerateFormInput = {
-  /** Names of the values respondents may bring in the URL or through the JSON API (letters, digits and _, not starting with a digit; at most 20). */
+  /** Names of values a response may bring (page URL query, JSON API), at most 20. */
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
   /** The language of the page's own words (buttons, messages, the thank-you and closed screens, `<html lang>`): a BCP 47 tag in en, de, fr, es, a region may follow (de-CH). Default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
@@ -635,10 +673,21 @@ export type Header = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   subheading?: Maybe<Scalars['String']['output']>;
   title?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
+};
+
+/** A test on a hidden field's value. */
+export type HiddenFieldCondition = {
+  __typename?: 'HiddenFieldCondition';
+  /** The hidden field name. */
+  hidden: Scalars['String']['output'];
+  op: ConditionOp;
+  value?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** One field of an IdentityInfo component. */
@@ -664,6 +713,8 @@ export type IdentityInfo = {
   fields: Array<IdentityField>;
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
 };
@@ -701,6 +752,7 @@ export type IdentityInfoAnswer = {
 /** A form stored as given: how template forms get into an environment. */
 export type ImportFormInput = {
   environmentId: Scalars['ID']['input'];
+  hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
   /** As in GenerateFormInput; default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
@@ -777,6 +829,39 @@ export type LeadFilter = {
   email?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What a rule does when its condition holds: go to a later step, or end the response (complete, invalid). */
+export type LogicAction = {
+  __typename?: 'LogicAction';
+  /** Finish the response. */
+  complete: Scalars['Boolean']['output'];
+  /** The key of the step to go to. */
+  goTo?: Maybe<Scalars['String']['output']>;
+  /** Mark the response invalid (status 5) and end it. */
+  invalid: Scalars['Boolean']['output'];
+};
+
+/** One of `goTo` (a later step key), `complete: true`, `invalid: true`. */
+export type LogicActionInput = {
+  complete?: InputMaybe<Scalars['Boolean']['input']>;
+  goTo?: InputMaybe<Scalars['String']['input']>;
+  invalid?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.) */
+export type LogicRule = {
+  __typename?: 'LogicRule';
+  /** The `then` of the rule. */
+  action: LogicAction;
+  /** The `if` of the rule. */
+  condition: Condition;
+};
+
+export type LogicRuleInput = {
+  /** A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value). */
+  if: Scalars['JSON']['input'];
+  then: LogicActionInput;
+};
+
 /** Multi-line text area. */
 export type LongInput = {
   __typename?: 'LongInput';
@@ -784,6 +869,8 @@ export type LongInput = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   required?: Maybe<Scalars['Boolean']['output']>;
@@ -813,6 +900,8 @@ export type MultipleOptionsQuestion = {
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
   isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   subheading?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
@@ -987,6 +1076,8 @@ export type NextBackButtons = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   nextLabel?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -999,6 +1090,8 @@ export type NextButton = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   label?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
@@ -1008,6 +1101,12 @@ export type NextButton = {
 export type Node = {
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
+};
+
+/** Holds when its condition does not. */
+export type NotCondition = {
+  __typename?: 'NotCondition';
+  not: Condition;
 };
 
 /** How often one option was chosen. */
@@ -1037,6 +1136,8 @@ export type OtherComponent = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
   type: Scalars['String']['output'];
 };
@@ -1153,11 +1254,25 @@ export type QueryWebhookEndpointsArgs = {
   environmentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+/** A test on one component's answer. */
+export type QuestionCondition = {
+  __typename?: 'QuestionCondition';
+  /** The IdentityInfo field tested (e.g. numberOfEmployees); null: the whole answer. */
+  field?: Maybe<Scalars['String']['output']>;
+  op: ConditionOp;
+  /** The component's key. */
+  question: Scalars['String']['output'];
+  /** What the answer is compared with: a text, a number, true/false, or a list (in, notIn). */
+  value?: Maybe<Scalars['JSON']['output']>;
+};
+
 /** One answer of a response. */
 export type QuestionResponse = {
   __typename?: 'QuestionResponse';
   /** The same answer, typed. */
   answer: Answer;
+  /** The component's key, when it has one. */
+  key?: Maybe<Scalars['String']['output']>;
   /** The id of the form component answered. */
   questionId: Scalars['ID']['output'];
   /** The answer exactly as stored (what the REST API returns). */
@@ -1217,6 +1332,8 @@ export type Scheduler = {
   dataUrl: Scalars['String']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   message?: Maybe<Scalars['String']['output']>;
   prefillEmail?: Maybe<Scalars['Boolean']['output']>;
   /** The stored component type, e.g. "CalendlyScreen". */
@@ -1251,6 +1368,8 @@ export type ShortInput = {
   content: Scalars['JSON']['output'];
   /** Stable id; the questionId of answers to this component. */
   id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
   placeholder?: Maybe<Scalars['String']['output']>;
   question?: Maybe<Scalars['String']['output']>;
   required?: Maybe<Scalars['Boolean']['output']>;
@@ -1274,19 +1393,48 @@ export type ShortInputAnswer = {
 /** One page of a form. */
 export type Step = {
   __typename?: 'Step';
+  /** Reaching it finishes the response; it is the final screen. */
+  completion: Scalars['Boolean']['output'];
   components: Array<Component>;
   id: Scalars['ID']['output'];
+  /** Reaching it marks the response invalid (status 5) and ends it; it is the final screen. */
+  invalid: Scalars['Boolean']['output'];
+  /** Unique in the form: its own, or the default `step_<n>` (1-based position). What logic and `meta.path` name. */
+  key: Scalars['String']['output'];
+  /** Its rules; null: the following step comes next. */
+  logic?: Maybe<StepLogic>;
   name: Scalars['String']['output'];
 };
 
 export type StepInput = {
+  /** Reaching this step finishes the response (no questions on it). */
+  completion?: InputMaybe<Scalars['Boolean']['input']>;
   components: Array<ComponentInput>;
   /** updateForm only: the id of a step of this form (in any version) to keep, so its answers keep their questionId. Left out: a new id. generateForm and importForm ignore it. */
   id?: InputMaybe<Scalars['ID']['input']>;
+  /** Reaching this step marks the response invalid and ends it (no questions on it). */
+  invalid?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Unique in the form; default `step_<n>` (its 1-based position). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  logic?: InputMaybe<StepLogicInput>;
   name: Scalars['String']['input'];
 };
 
-/** How many responses reached a step: answered a question on it or on a later step, or finished the form. */
+/** Where the respondent goes after a step: the first rule that holds, else `next` (else the following step). */
+export type StepLogic = {
+  __typename?: 'StepLogic';
+  /** The key of the step that follows when no rule holds; null: the following step. */
+  next?: Maybe<Scalars['String']['output']>;
+  rules: Array<LogicRule>;
+};
+
+/** Rules evaluated in order when the step is submitted (at most 20); `next`: the step when none holds. */
+export type StepLogicInput = {
+  next?: InputMaybe<Scalars['String']['input']>;
+  rules?: InputMaybe<Array<LogicRuleInput>>;
+};
+
+/** How many responses reached a step: went through it on their path (`meta.path`). A response stored before paths were recorded: answered a question on it or on a later step, or finished the form. */
 export type StepReach = {
   __typename?: 'StepReach';
   /** Position of the step, from 0. */
@@ -1675,7 +1823,7 @@ export type ExportFormQueryVariables = Exact<{
 }>;
 
 
-export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, versions: { __typename?: 'FormVersionConnection', edges: Array<{ __typename?: 'FormVersionEdge', node: { __typename?: 'FormVersion', version: number, definition: { __typename?: 'FormDefinition', json: unknown } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
+export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, hiddenFields: Array<string>, versions: { __typename?: 'FormVersionConnection', edges: Array<{ __typename?: 'FormVersionEdge', node: { __typename?: 'FormVersion', version: number, definition: { __typename?: 'FormDefinition', json: unknown } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
 
 export type WebhookEndpointFieldsFragment = { __typename?: 'WebhookEndpoint', id: string, environmentId: string, url: string, description: string, eventTypes: Array<string>, formIds?: Array<string> | null, enabled: boolean, disabledReason?: string | null, failedDeliveriesInARow: number, createdAt: string, updatedAt: string };
 
@@ -1831,7 +1979,7 @@ export const SetFormRetentionDocument = {"kind":"Document","definitions":[{"kind
 export const RetentionStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RetentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"formsPurged"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"node"}}]}}]}}]} as unknown as DocumentNode<RetentionStatusQuery, RetentionStatusQueryVariables>;
 export const FormResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"formResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<FormResponsesPageQuery, FormResponsesPageQueryVariables>;
 export const EnvironmentResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environmentResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<EnvironmentResponsesPageQuery, EnvironmentResponsesPageQueryVariables>;
-export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"versions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
+export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"}},{"kind":"Field","name":{"kind":"Name","value":"versions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
 export const WebhookEndpointsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookEndpoints"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoints"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookEndpointFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
 export const WebhookEndpointDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookEndpoint"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookEndpointFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointQuery, WebhookEndpointQueryVariables>;
 export const WebhookDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDeliveryStatus"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookEndpoint"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"WebhookDeliveryFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endpointId"}},{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastStatusCode"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;

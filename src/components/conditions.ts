@@ -1,0 +1,51 @@
+/**
+ * Conditional logic as the component modules see it: the stored shape of a step's logic (rules of
+ * conditions and actions), the condition ops, and the *subjects* a condition can test. Each component
+ * module says what its answer is as a subject (`ComponentModule.conditions`): text, a boolean, one
+ * choice, several choices, or only present/absent. The ops a condition may use follow from the subject
+ * (`SUBJECT_OPS`), so no component type name is switched on outside its module.
+ *
+ * The form-level rules (keys, references, nesting) are checked in src/forms/logic.ts; a response's path
+ * is walked in src/responses/path.ts.
+ */
+
+export { CONDITION_OPS } from '../db/json-columns.ts';
+export type { Condition, ConditionOp, ConditionValue, HiddenCondition, LogicAction, LogicRule, QuestionCondition, StepLogic } from '../db/json-columns.ts';
+import type { ConditionOp } from '../db/json-columns.ts';
+import { CONDITION_OPS } from '../db/json-columns.ts';
+
+/**
+ * What an answer is to a condition:
+ * - `text`: a string (or a number written as text); every op.
+ * - `choice`: one of `options` (when the options are fixed); equals, notEquals, in, notIn, answered, notAnswered.
+ * - `choices`: several of `options` (multi-select); contains / notContains test membership; answered, notAnswered.
+ * - `boolean`: true or false (a ticked box, a booked meeting); equals, notEquals, answered, notAnswered.
+ * - `presence`: only whether it was answered (files, passwords, an IdentityInfo without `field`).
+ */
+export type ConditionSubject =
+  | { kind: 'text' }
+  | { kind: 'boolean' }
+  | { kind: 'choice' | 'choices'; options?: readonly string[] | undefined }
+  | { kind: 'presence' };
+export type SubjectKind = ConditionSubject['kind'];
+
+/** The ops each kind of subject answers. */
+export const SUBJECT_OPS: Readonly<Record<SubjectKind, readonly ConditionOp[]>> = {
+  text: CONDITION_OPS,
+  choice: ['equals', 'notEquals', 'in', 'notIn', 'answered', 'notAnswered'],
+  choices: ['contains', 'notContains', 'answered', 'notAnswered'],
+  boolean: ['equals', 'notEquals', 'answered', 'notAnswered'],
+  presence: ['answered', 'notAnswered'],
+};
+
+/** An answer as a condition reads it: text, a boolean, the chosen options, or (presence) `true`; `undefined` when unanswered. */
+export type AnswerValue = string | boolean | readonly string[] | undefined;
+
+/** `subject` of a component without fields: a condition naming a `field` is refused. */
+export const fieldless =
+  <C extends { type: string }>(subject: (component: C) => ConditionSubject) =>
+  (component: C, field: string | undefined): ConditionSubject | string =>
+    field === undefined ? subject(component) : `A ${component.type} has no fields: leave out "field"`;
+
+/** A stored text as a condition's value (`undefined`: no text). */
+export const textValue = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

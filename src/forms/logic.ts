@@ -1,0 +1,448 @@
+/**
+ * The logic of a form in the generate contract: step and component keys, hidden fields, and each step's
+ * `completion`, `invalid` and `logic` (rules of conditions and actions). This file checks their shape
+ * (zod transforms that report every problem with its path) and, once the whole form is read, the
+ * references between them (`checkFormLogic`): a `goTo` or `next` names a later step, a condition names a
+ * component of its own step or an earlier one and uses an op its type can answer, a `hidden` condition
+ * names a declared hidden field. How a response's path is walked is src/responses/path.ts.
+ *
+ * Step keys: a step without `key` gets the default `step_<n>` (its 1-based position): `stepKey`. So that
+ * a default never collides with an explicit key, an explicit key of that form must be the step's own
+ * default (`step_3` on the third step); any other `step_<n>` is refused at its `key`.
+ */
+import { z } from 'zod';
+import { moduleOf, isAnswerable } from '../components/catalogue.ts';
+import {
+  CONDITION_OPS,
+  SUBJECT_OPS,
+  type Condition,
+  type ConditionOp,
+  type ConditionSubject,
+  type ConditionValue,
+  type LogicAction,
+  type LogicRule,
+  type StepLogic,
+} from '../components/conditions.ts';
+import { isObject } from '../components/content.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
+
+/** Step keys, component keys and hidden field names. */
+export const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const KEY_RULE = 'must start with a letter or "_" and hold at most 64 letters, digits or "_"';
+
+export const LOGIC_LIMITS = {
+  maxHiddenFields: 20,
+  maxRulesPerStep: 20,
+  /** all/any/not groups nested above a leaf. */
+  maxConditionDepth: 5,
+  /** Conditions (groups and leaves) in one rule. */
+  maxConditionsPerRule: 50,
+  /** Values of an `in` / `notIn` list. */
+  maxValues: 500,
+  /** Characters of a compared text, and of a hidden field's value. */
+  maxValueLength: 500,
+} as const;
+
+/** The key of the step at `index` (0-based): its own, or the default `step_<index + 1>`. */
+export function stepKey(step: { key?: string | undefined }, index: number): string {
+  return step.key ?? defaultStepKey(index);
+}
+export const defaultStepKey = (index: number) => `step_${index + 1}`;
+const DEFAULT_KEY = /^step_(\d+)$/;
+
+export const keySchema = z.string().regex(KEY_PATTERN, `A key ${KEY_RULE}`);
+
+/** `hiddenFields`: declared names, unique, at most 20. */
+export const hiddenFieldsSchema = z
+  .array(z.string().regex(KEY_PATTERN, `A hidden field name ${KEY_RULE}`))
+  .max(LOGIC_LIMITS.maxHiddenFields, `A form may declare at most ${LOGIC_LIMITS.maxHiddenFields} hidden fields`)
+  .superRefine((names, ctx) => {
+    names.forEach((name, index) => {
+      if (names.indexOf(name) !== index) ctx.addIssue({ code: 'custom', path: [index], message: `Hidden field "${name}" is declared twice` });
+    });
+  })
+  .meta({
+    description: 'Names of values the respondent brings in the page URL (`/s/<id>?utm_source=ad`) or the JSON API; conditions test them with `{hidden: <name>, …}`.',
+    examples: [['utm_source', 'plan']],
+  });
+
+// ---------------------------------------------------------------- shapes
+
+type Path = (string | number)[];
+interface Report {
+  (path: Path, message: string): void;
+}
+
+const describe = (value: unknown) => (Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value);
+const absent = (value: unknown) => value === undefined || value === null;
+
+function isCompared(value: unknown): value is string | number {
+  return (typeof value === 'string' && value.length <= LOGIC_LIMITS.maxValueLength) || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** The `value` of a leaf, checked against its op; undefined after a problem (or for answered/notAnswered). */
+function leafValue(raw: Record<string, unknown>, op: ConditionOp, report: Report): ConditionValue | undefined {
+  const value = raw.value;
+  switch (op) {
+    case 'answered':
+    case 'notAnswered':
+      if (!absent(value)) report(['value'], `"${op}" takes no value`);
+      return undefined;
+    case 'in':
+    case 'notIn':
+      if (!Array.isArray(value) || value.length === 0 || value.length > LOGIC_LIMITS.maxValues) {
+        report(['value'], `"${op}" takes a list of 1 to ${LOGIC_LIMITS.maxValues} texts or numbers`);
+        return undefined;
+      }
+      value.forEach((item, index) => {
+        if (!isCompared(item)) report(['value', index], `Must be a text of at most ${LOGIC_LIMITS.maxValueLength} characters or a number`);
+      });
+      return value.filter(isCompared);
+    case 'greaterThan':
+    case 'lessThan':
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        report(['value'], `"${op}" takes a number`);
+        return undefined;
+      }
+      return value;
+    case 'contains':
+    case 'notContains':
+      if (typeof value !== 'string' || value.length > LOGIC_LIMITS.maxValueLength) {
+        report(['value'], `"${op}" takes a text of at most ${LOGIC_LIMITS.maxValueLength} characters`);
+        return undefined;
+      }
+      return value;
+    case 'equals':
+    case 'notEquals':
+      if (!isCompared(value) && typeof value !== 'boolean') {
+        report(['value'], `"${op}" takes a text (at most ${LOGIC_LIMITS.maxValueLength} characters), a number or true/false`);
+        return undefined;
+      }
+      return value;
+  }
+}
+
+const GROUPS = ['all', 'any', 'not'] as const;
+const LEAF_KEYS = { question: ['question', 'field', 'op', 'value'], hidden: ['hidden', 'op', 'value'] } as const;
+
+/**
+ * A condition's shape, read into `Condition`; problems are reported at their paths. `depth` counts the
+ * groups above; `budget` the conditions the rule may still hold.
+ */
+function readCondition(raw: unknown, report: Report, at: Path, depth: number, budget: { left: number }): Condition | undefined {
+  if (--budget.left < 0) {
+    if (budget.left === -1) report(at, `A rule may hold at most ${LOGIC_LIMITS.maxConditionsPerRule} conditions`);
+    return undefined;
+  }
+  if (!isObject(raw)) {
+    report(at, `A condition must be an object, not ${describe(raw)}`);
+    return undefined;
+  }
+  const forms = [...GROUPS, 'question', 'hidden'].filter((key) => raw[key] !== undefined);
+  if (forms.length !== 1) {
+    report(at, forms.length === 0 ? 'A condition needs one of "all", "any", "not", "question" or "hidden"' : `A condition takes one of ${forms.map((f) => `"${f}"`).join(', ')}, not several`);
+    return undefined;
+  }
+  const form = forms[0] as (typeof GROUPS)[number] | keyof typeof LEAF_KEYS;
+  if (form === 'all' || form === 'any' || form === 'not') {
+    for (const key of Object.keys(raw)) if (key !== form) report([...at, key], `Unknown key "${key}" beside "${form}"`);
+    if (depth >= LOGIC_LIMITS.maxConditionDepth) {
+      report([...at, form], `Conditions nest at most ${LOGIC_LIMITS.maxConditionDepth} groups deep`);
+      return undefined;
+    }
+    if (form === 'not') {
+      const inner = readCondition(raw.not, report, [...at, 'not'], depth + 1, budget);
+      return inner && { not: inner };
+    }
+    const list = raw[form];
+    if (!Array.isArray(list) || list.length === 0) {
+      report([...at, form], `"${form}" takes a non-empty list of conditions`);
+      return undefined;
+    }
+    const items = list.map((item, index) => readCondition(item, report, [...at, form, index], depth + 1, budget));
+    if (items.some((item) => item === undefined)) return undefined;
+    return form === 'all' ? { all: items as Condition[] } : { any: items as Condition[] };
+  }
+  const allowed: readonly string[] = LEAF_KEYS[form];
+  let ok = true;
+  for (const key of Object.keys(raw)) {
+    if (!allowed.includes(key) && raw[key] !== undefined) {
+      report([...at, key], `Unknown key "${key}"; a ${form} condition takes ${allowed.map((k) => `"${k}"`).join(', ')}`);
+      ok = false;
+    }
+  }
+  const name = raw[form];
+  if (typeof name !== 'string' || !KEY_PATTERN.test(name)) {
+    report([...at, form], `"${form}" must be a ${form === 'question' ? "component's key" : 'hidden field name'}`);
+    ok = false;
+  }
+  const field = raw.field;
+  if (form === 'question' && !absent(field) && typeof field !== 'string') {
+    report([...at, 'field'], '"field" must be an IdentityInfo field key');
+    ok = false;
+  }
+  const op = raw.op;
+  if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) {
+    report([...at, 'op'], `"op" must be one of ${CONDITION_OPS.join(', ')}`);
+    return undefined;
+  }
+  const value = leafValue(raw, op as ConditionOp, (path, message) => report([...at, ...path], message));
+  if (!ok || (value === undefined && op !== 'answered' && op !== 'notAnswered')) return undefined;
+  const leaf: Record<string, unknown> = { [form]: name };
+  if (form === 'question' && typeof field === 'string') leaf.field = field;
+  leaf.op = op;
+  if (value !== undefined) leaf.value = value;
+  return leaf as unknown as Condition;
+}
+
+function readAction(raw: unknown, report: Report, at: Path): LogicAction | undefined {
+  if (!isObject(raw)) {
+    report(at, 'An action must be an object: {goTo: <step key>}, {complete: true} or {invalid: true}');
+    return undefined;
+  }
+  const keys = Object.keys(raw).filter((key) => raw[key] !== undefined);
+  if (keys.length !== 1 || !['goTo', 'complete', 'invalid'].includes(keys[0]!)) {
+    report(at, 'An action is one of {goTo: <step key>}, {complete: true} or {invalid: true}');
+    return undefined;
+  }
+  const [key] = keys as ['goTo' | 'complete' | 'invalid'];
+  if (key === 'goTo') {
+    if (typeof raw.goTo !== 'string' || !KEY_PATTERN.test(raw.goTo)) {
+      report([...at, 'goTo'], '"goTo" must be a step key');
+      return undefined;
+    }
+    return { goTo: raw.goTo };
+  }
+  if (raw[key] !== true) {
+    report([...at, key], `"${key}" must be true`);
+    return undefined;
+  }
+  return key === 'complete' ? { complete: true } : { invalid: true };
+}
+
+/** A step's `logic`, read into `StepLogic` with every shape problem reported (what could be read is kept). */
+function readLogic(raw: unknown, report: Report): StepLogic | undefined {
+  if (absent(raw)) return undefined;
+  if (!isObject(raw)) {
+    report([], `"logic" must be an object {rules, next}, not ${describe(raw)}`);
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) if (key !== 'rules' && key !== 'next' && raw[key] !== undefined) report([key], `Unknown key "${key}"; logic takes "rules" and "next"`);
+  const logic: StepLogic = { rules: [] };
+  if (!absent(raw.next)) {
+    if (typeof raw.next === 'string' && KEY_PATTERN.test(raw.next)) logic.next = raw.next;
+    else report(['next'], '"next" must be a step key');
+  }
+  const rules = absent(raw.rules) ? [] : raw.rules;
+  if (!Array.isArray(rules)) {
+    report(['rules'], '"rules" must be a list');
+    return logic;
+  }
+  if (rules.length > LOGIC_LIMITS.maxRulesPerStep) report(['rules'], `A step may have at most ${LOGIC_LIMITS.maxRulesPerStep} rules`);
+  rules.slice(0, LOGIC_LIMITS.maxRulesPerStep).forEach((rawRule, index) => {
+    const at = ['rules', index];
+    if (!isObject(rawRule)) {
+      report(at, 'A rule must be an object {if, then}');
+      return;
+    }
+    for (const key of Object.keys(rawRule)) if (key !== 'if' && key !== 'then' && rawRule[key] !== undefined) report([...at, key], `Unknown key "${key}"; a rule takes "if" and "then"`);
+    const condition = readCondition(rawRule.if, report, [...at, 'if'], 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
+    const action = readAction(rawRule.then, report, [...at, 'then']);
+    // A part that could not be read stays undefined (its problem is reported, so this logic is never
+    // stored): the rule keeps its index, and checkFormLogic still checks the part that could.
+    logic.rules.push({ if: condition, then: action } as LogicRule);
+  });
+  return logic;
+}
+
+/** The `logic` of a step in the generate input: read by hand so that every problem has its path. */
+export const logicSchema = z
+  .unknown()
+  .transform((raw, ctx): StepLogic | undefined =>
+    readLogic(raw, (path, message) => ctx.addIssue({ code: 'custom', path, message, input: raw })),
+  )
+  .meta({ $ref: '#/components/schemas/StepLogic', description: 'Where the respondent goes after this step (docs/logic.md).' });
+
+// ---------------------------------------------------------------- the OpenAPI document's picture of it
+
+const docValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]);
+/** The JSON schema of a condition, for the OpenAPI document only (`readCondition` checks the input). */
+export const conditionDocSchema: z.ZodType = z
+  .lazy(() =>
+    z.union([
+      z.strictObject({ all: z.array(conditionDocSchema).min(1) }),
+      z.strictObject({ any: z.array(conditionDocSchema).min(1) }),
+      z.strictObject({ not: conditionDocSchema }),
+      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
+      z.strictObject({ hidden: z.string().meta({ description: 'A declared hidden field.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
+    ]),
+  )
+  .meta({
+    id: 'Condition',
+    description: `A test on earlier answers or hidden fields; groups nest at most ${LOGIC_LIMITS.maxConditionDepth} deep, at most ${LOGIC_LIMITS.maxConditionsPerRule} conditions a rule.`,
+  });
+export const stepLogicDocSchema = z
+  .strictObject({
+    rules: z
+      .array(
+        z.strictObject({
+          if: conditionDocSchema,
+          then: z.union([z.strictObject({ goTo: z.string() }), z.strictObject({ complete: z.literal(true) }), z.strictObject({ invalid: z.literal(true) })]),
+        }),
+      )
+      .max(LOGIC_LIMITS.maxRulesPerStep)
+      .optional()
+      .meta({ description: 'Evaluated in order when the step is submitted; the first that holds decides.' }),
+    next: z.string().optional().meta({ description: 'The step that follows when no rule holds (default: the next step). A later step.' }),
+  })
+  .meta({ id: 'StepLogic', description: 'Rules deciding the step that follows, or an end (complete, invalid).' });
+
+// ---------------------------------------------------------------- references
+
+/** What the form-wide check reads of a step (the partly parsed input: anything may be missing). */
+interface StepInput {
+  key?: unknown;
+  completion?: unknown;
+  invalid?: unknown;
+  logic?: unknown;
+  components?: unknown;
+}
+
+/** Components whose own validation failed: their key is known, their content not to be trusted. */
+export const unreadComponents = new WeakSet<object>();
+
+const isKey = (value: unknown): value is string => typeof value === 'string' && KEY_PATTERN.test(value);
+
+/** The subject a condition on `component` (and `field`) tests, or what is wrong. */
+function subjectOf(component: StoredComponent, field: string | undefined): ConditionSubject | { problem: string; at: 'op' | 'field' } {
+  const rules = moduleOf(component.type)?.conditions;
+  if (!rules) return { problem: `A ${component.type} takes no answer: no condition can test it`, at: 'op' };
+  const subject = rules.subject(component, field);
+  return typeof subject === 'string' ? { problem: subject, at: 'field' } : subject;
+}
+
+const SUBJECT_NAMES: Record<ConditionSubject['kind'], string> = {
+  text: 'a text answer',
+  choice: 'a single choice',
+  choices: 'a multiple choice',
+  boolean: 'a yes/no answer',
+  presence: 'an answer that can only be tested for presence',
+};
+
+/** A leaf's op and value against what its subject is. */
+function checkLeaf(leaf: { op: ConditionOp; value?: ConditionValue }, subject: ConditionSubject, what: string, report: Report, at: Path) {
+  const ops = SUBJECT_OPS[subject.kind];
+  if (!ops.includes(leaf.op)) {
+    report([...at, 'op'], `"${leaf.op}" can't test ${what} (${SUBJECT_NAMES[subject.kind]}); use one of ${ops.join(', ')}`);
+    return;
+  }
+  const { value } = leaf;
+  if (value === undefined) return;
+  if (subject.kind === 'boolean') {
+    if (typeof value !== 'boolean') report([...at, 'value'], `${what} is true or false: compare with true or false`);
+    return;
+  }
+  if (typeof value === 'boolean') {
+    report([...at, 'value'], `${what} is not true or false: compare with a text or a number`);
+    return;
+  }
+  const options = subject.kind === 'choice' || subject.kind === 'choices' ? subject.options : undefined;
+  if (!options) return;
+  const notAnOption = (item: string | number) => typeof item !== 'string' || !options.includes(item);
+  if (Array.isArray(value)) value.forEach((item, index) => notAnOption(item) && report([...at, 'value', index], `"${item}" is not one of the options of ${what}`));
+  else if (notAnOption(value)) report([...at, 'value'], `"${value}" is not one of the options of ${what}`);
+}
+
+/**
+ * The references of a whole form: keys unique, `goTo`/`next` to later steps, conditions on components of
+ * their own or earlier steps with ops their types answer, hidden conditions on declared names, no
+ * questions and no logic on completion or invalid steps. Reads the partly parsed input defensively
+ * (run even when other parts failed, so that every problem is reported at once); paths from the body's root.
+ */
+export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown }, report: Report): void {
+  if (!Array.isArray(input.steps)) return;
+  const steps = input.steps.map((step): StepInput => (isObject(step) ? step : {}));
+  const hidden = new Set(Array.isArray(input.hiddenFields) ? input.hiddenFields.filter(isKey) : []);
+
+  // Step keys: unique; an explicit `step_<n>` only as the step's own default.
+  const stepIndex = new Map<string, number>();
+  steps.forEach((step, index) => {
+    const explicit = isKey(step.key) ? step.key : undefined;
+    const defaultNumber = explicit === undefined ? undefined : DEFAULT_KEY.exec(explicit)?.[1];
+    if (explicit !== undefined && defaultNumber !== undefined && explicit !== defaultStepKey(index)) {
+      report(['steps', index, 'key'], `"${explicit}" is the default key of step ${defaultNumber}: choose another key (a step_<n> key must be the step's own position)`);
+    }
+    const key = explicit ?? defaultStepKey(index);
+    if (stepIndex.has(key)) {
+      if (explicit !== undefined) report(['steps', index, 'key'], `Step key "${key}" is already the key of step ${stepIndex.get(key)! + 1}`);
+    } else stepIndex.set(key, index);
+  });
+
+  // Component keys: unique across the form.
+  const components = new Map<string, { component: StoredComponent; stepIndex: number; unread: boolean }>();
+  steps.forEach((step, index) => {
+    if (!Array.isArray(step.components)) return;
+    step.components.forEach((component: unknown, position) => {
+      if (!isObject(component)) return;
+      const key = component.key;
+      const unread = unreadComponents.has(component) || typeof component.type !== 'string' || !isObject(component.content);
+      const final = step.completion === true ? 'completion' : step.invalid === true ? 'invalid' : undefined;
+      if (final && !unread && isAnswerable(component.type as string)) {
+        report(['steps', index, 'components', position], `A ${final} step ends the response: it can't ask questions (a ${String(component.type)} takes an answer)`);
+      }
+      if (!isKey(key)) return;
+      if (components.has(key)) {
+        report(['steps', index, 'components', position, 'key'], `Component key "${key}" is already used on step ${components.get(key)!.stepIndex + 1}`);
+        return;
+      }
+      components.set(key, { component: component as unknown as StoredComponent, stepIndex: index, unread });
+    });
+  });
+
+  const target = (name: string, from: number, at: Path) => {
+    const index = stepIndex.get(name);
+    if (index === undefined) report(at, `No step has the key "${name}"`);
+    else if (index <= from) report(at, `"${name}" is ${index === from ? 'this step' : 'an earlier step'}: logic only goes forward, to a later step`);
+  };
+
+  steps.forEach((step, index) => {
+    const at: Path = ['steps', index];
+    if (step.completion === true && step.invalid === true) report([...at, 'invalid'], 'A step is a completion step or an invalid step, not both');
+    const logic = isObject(step.logic) ? (step.logic as unknown as StepLogic) : undefined;
+    if (!logic) return;
+    if (step.completion === true || step.invalid === true) {
+      report([...at, 'logic'], `A ${step.completion === true ? 'completion' : 'invalid'} step ends the response: it takes no logic`);
+      return;
+    }
+    if (logic.next !== undefined) target(logic.next, index, [...at, 'logic', 'next']);
+    logic.rules.forEach((rule: Partial<LogicRule>, r) => {
+      const ruleAt: Path = [...at, 'logic', 'rules', r];
+      if (rule.then && 'goTo' in rule.then) target(rule.then.goTo, index, [...ruleAt, 'then', 'goTo']);
+      if (rule.if) checkCondition(rule.if, [...ruleAt, 'if']);
+    });
+
+    function checkCondition(condition: Condition, cAt: Path): void {
+      if ('all' in condition) return condition.all.forEach((c, i) => checkCondition(c, [...cAt, 'all', i]));
+      if ('any' in condition) return condition.any.forEach((c, i) => checkCondition(c, [...cAt, 'any', i]));
+      if ('not' in condition) return checkCondition(condition.not, [...cAt, 'not']);
+      if ('hidden' in condition) {
+        if (!hidden.has(condition.hidden)) report([...cAt, 'hidden'], `"${condition.hidden}" is not a declared hidden field (hiddenFields)`);
+        else checkLeaf(condition, { kind: 'text' }, `hidden field "${condition.hidden}"`, report, cAt);
+        return;
+      }
+      const found = components.get(condition.question);
+      if (!found) {
+        report([...cAt, 'question'], `No component has the key "${condition.question}"`);
+        return;
+      }
+      if (found.stepIndex > index) {
+        report([...cAt, 'question'], `"${condition.question}" is on a later step: a step's rules test its own questions and earlier ones`);
+        return;
+      }
+      if (found.unread) return;
+      const subject = subjectOf(found.component, condition.field);
+      if ('problem' in subject) report([...cAt, subject.at], subject.problem);
+      else checkLeaf(condition, subject, `"${condition.question}"`, report, cAt);
+    }
+  });
+}

@@ -120,7 +120,13 @@ const hiddenFields = hiddenFieldsSchema.nullish().transform((names) => names ?? 
  * other parts failed, so that every problem is reported at once.
  */
 const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: unknown }>>(schema: T) =>
-  schema.superRefine((input, ctx) => checkFormLogic(input, (path, message) => ctx.addIssue({ code: 'custom', path, message, input })), { when: () => true });
+  schema.superRefine(
+    (input, ctx) => {
+      // Runs even when other checks failed (every problem at once), so the input may not be an object at all.
+      if (typeof input === 'object' && input !== null) checkFormLogic(input, (path, message) => ctx.addIssue({ code: 'custom', path, message, input }));
+    },
+    { when: () => true },
+  );
 
 /** The body of `POST /api/v1/environments/{environmentId}/forms/generate`, and `generateForm`'s input. */
 export const generateFormInputSchema = withLogicChecks(

@@ -85,7 +85,7 @@ describe('the qualification form in a browser', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(`${base}/s/${form.id}?utm_source=ad&plan=enterprise&embed=1`);
+    await page.goto(`${base}/s/${form.id}?utm_source=ad&plan=enterprise&ref=newsletter`);
     await aboutYou(page, { email: 'cto@bigcorp.io', employees: '3', role: 'Founder' });
     await page.waitForURL(stepUrl('demo'));
     await page.getByText('Your meeting is booked.').waitFor();

@@ -142,7 +142,7 @@ describe('hidden fields at generate', () => {
       {
         message: 'Invalid request body',
         errors: [
-          { message: 'A hidden field name is a letter or _ followed by up to 63 letters, digits or _', path: ['hiddenFields', 2] },
+          { message: 'A hidden field name must start with a letter or \"_\" and hold at most 64 letters, digits or \"_\"', path: ['hiddenFields', 2] },
           { message: 'Hidden field "plan" is declared twice', path: ['hiddenFields', 1] },
         ],
       },
@@ -236,12 +236,12 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, steps, locale, hiddenFields', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, steps, locale', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],
       [{ hiddenFields: ['ok', '1bad', 'ok'] }, [
-        { message: 'A hidden field name is a letter or _ followed by up to 63 letters, digits or _', path: ['hiddenFields', 1] },
+        { message: 'A hidden field name must start with a letter or "_" and hold at most 64 letters, digits or "_"', path: ['hiddenFields', 1] },
         { message: 'Hidden field "ok" is declared twice', path: ['hiddenFields', 2] },
       ]],
     ] as const) {
@@ -550,10 +550,10 @@ describe('exports and summaries say which version each response answered', () =>
 
     const csv = await (await get(`/api/v1/responses/export?formId=${form.id}&format=csv`)).text();
     const [header, ...rows] = csv.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(header!.slice(9)).toEqual(['formVersion', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
+    expect(header!.slice(9)).toEqual(['formVersion', 'path', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
     expect(rows.map((row) => [row[0], ...row.slice(9)])).toEqual([
-      [onV2, '2', 'Acme', '11-50', ''],
-      [onV1, '1', '', '1-10', 'CTO'],
+      [onV2, '2', 'step_1 > step_2', 'Acme', '11-50', ''],
+      [onV1, '1', 'step_1 > step_2', '', '1-10', 'CTO'],
     ]);
     const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
     expect(ndjson.map((r) => [r.id, r.meta.formVersion])).toEqual([

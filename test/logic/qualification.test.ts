@@ -156,7 +156,7 @@ describe('the page, without JavaScript', () => {
 
   it('routes a big company to the demo and shows its completion step as the final screen; declared hidden fields come from the URL', async () => {
     const visitor = new Visitor(app);
-    const first = await (await visitor.get(`/s/${form.id}?utm_source=ad&plan=enterprise&embed=1`)).text();
+    const first = await (await visitor.get(`/s/${form.id}?utm_source=ad&plan=enterprise&ref=newsletter`)).text();
     const action = actionOf(first);
     expect(action).toBe(`/s/${form.id}?step=0&utm_source=ad&plan=enterprise`);
     const answered = await post(visitor, action, { ...who(form, { ...BIG, numberOfEmployees: '3' }), [field(byKey(form, 'role'))]: 'Founder' });
@@ -267,8 +267,8 @@ describe('what readers of responses see', () => {
     const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers: { 'x-api-key': tenant.apiKey } })).text();
     const [headerLine, ...lines] = csv.trim().split('\r\n');
     const headers = headerLine!.split(',');
-    expect(headers.slice(9, 12)).toEqual(['path', 'utm_source [hidden]', 'plan [hidden]']);
-    const cells = (id: string) => lines.find((line) => line.startsWith(id))!.split(',').slice(9, 12);
+    expect(headers.slice(9, 13)).toEqual(['formVersion', 'path', 'utm_source [hidden]', 'plan [hidden]']);
+    const cells = (id: string) => lines.find((line) => line.startsWith(id))!.split(',').slice(10, 13);
     expect(cells(big.body.id)).toEqual(['about > demo > booked', 'newsletter', '']);
     expect(cells(small.body.id)).toEqual(['about > pricing', '', 'starter']);
     expect(cells(student.body.id)).toEqual(['about > students', '', '']);

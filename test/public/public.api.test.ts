@@ -111,7 +111,7 @@ describe('submitting', () => {
   it('updates with the resume token, merging answers, and finishes with status 4', async () => {
     const first = (await (await start({ answers: { [identity().id]: { firstName: 'Bo', emailAddress: email() } } })).json()) as Started;
     const second = await update(first.id, first.resumeToken, { answers: { [c(0, 2).id]: 'CTO' } });
-    expect([second.status, await second.json()]).toEqual([200, { id: first.id, visitorToken: first.visitorToken, finished: false, status: 2, formVersion: 1 }]);
+    expect([second.status, await second.json()]).toEqual([200, { id: first.id, visitorToken: first.visitorToken, finished: false, status: 2, formVersion: 1, nextStep: 'step_2' }]);
     const done = await update(first.id, first.resumeToken, { answers: { [c(1, 0).id]: ['M'] }, finished: true });
     expect(await done.json()).toMatchObject({ id: first.id, finished: true, status: 4 });
     const row = await stored(first.id);

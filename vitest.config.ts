@@ -30,6 +30,9 @@ export default defineConfig({
     // what it provides.
     globalSetup: ['test/support/global-setup.ts'],
     maxWorkers: 2,
+    // Transformed modules kept in node_modules/.experimental-vitest-cache between runs (vitest --clearCache
+    // empties it): every run transformed the same few hundred files again.
+    experimental: { fsModuleCache: true },
     projects: [
       // `npm run test:fast`. Not isolated: a worker imports the app once and runs file after file in it
       // (each file still opens a database of its own), which halves the tier's time.

@@ -9,7 +9,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
@@ -60,6 +60,11 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** A PGlite dump (from `dumpDataDir`) to start from instead of an empty cluster. */
   loadDataDir?: Blob | File | undefined;
+  /**
+   * PGlite on the calling thread: a filesystem of its own instead of a data dir or a dump (the test suite
+   * hands each file's database one already holding the migrated cluster: test/support/pglite-preload.ts).
+   */
+  pgliteFs?: PGliteOptions['fs'];
   /** Pool size for postgres.js. */
   maxConnections?: number;
   /** PostgreSQL: longest statement (server-side `statement_timeout`), in milliseconds. */
@@ -165,7 +170,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     if (options.dataDir && !options.loadDataDir) startFromTemplate(options.dataDir, options.pgliteTemplate);
     if (options.pgliteThread === 'inline') {
       const { PGlite } = await import('@electric-sql/pglite');
-      client = await PGlite.create(options.dataDir, { ...loadDataDir, startParams: pgliteStartParams(PGlite.defaultStartParams) });
+      const fs = options.pgliteFs ? { fs: options.pgliteFs } : {};
+      client = await PGlite.create(options.dataDir, { ...loadDataDir, ...fs, startParams: pgliteStartParams(PGlite.defaultStartParams) });
     } else {
       const { PGliteThread, asPGlite } = await import('./pglite-thread.ts');
       client = asPGlite(await PGliteThread.create(options.dataDir, loadDataDir));

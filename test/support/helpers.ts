@@ -14,6 +14,7 @@ import { importForm } from '../../src/forms/forms.service.ts';
 import { createId } from '../../src/ids.ts';
 import { onFileEnd } from './cleanup.ts';
 import type { Theme } from '../../src/db/json-columns.ts';
+import { preloadedFilesystem, readTar } from './pglite-preload.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -30,15 +31,19 @@ const testPgliteThread = process.env.FORMLOOM_TEST_PGLITE_THREAD === 'worker' ? 
 export async function openTestDatabase(options: Pick<OpenOptions, 'logger'> = {}): Promise<DatabaseHandle> {
   const databaseUrl = inject('testDatabaseUrl');
   if (databaseUrl) return openDatabase({ databaseUrl, maxConnections: 4, ...options });
-  return openDatabase({ loadDataDir: migratedDump(), pgliteThread: testPgliteThread, ...options });
+  if (testPgliteThread === 'inline') return openDatabase({ pgliteFs: preloadedFilesystem(migratedDump().parsed), pgliteThread: 'inline', ...options });
+  return openDatabase({ loadDataDir: migratedDump().blob, pgliteThread: 'worker', ...options });
 }
 
-/** The migrated dump, read once per worker: the in-process tier's files share their workers. */
-let dump: { file: string; blob: Blob } | undefined;
-function migratedDump(): Blob {
+/** The migrated dump, read and parsed once per worker: the in-process tier's workers run many files. */
+let dump: { file: string; blob: Blob; parsed: ReturnType<typeof readTar> } | undefined;
+function migratedDump() {
   const file = inject('pgliteDumpFile')!;
-  if (dump?.file !== file) dump = { file, blob: new Blob([readFileSync(file)]) };
-  return dump.blob;
+  if (dump?.file !== file) {
+    const bytes = readFileSync(file);
+    dump = { file, blob: new Blob([bytes]), parsed: readTar(bytes) };
+  }
+  return dump;
 }
 
 /**

@@ -424,12 +424,14 @@ describe('GraphQL', () => {
     await send('/graphql', json('POST', { query: GENERATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 
-  const UPDATE = `mutation U($id: ID!, $input: UpdateFormInput!, $v: Int, $first: Int, $after: String) {
-    updateForm(id: $id, input: $input, expectedVersion: $v) { success version form { id versions(first: $first, after: $after) { edges { node { version } } } } }
+  // The selection's page arguments are constants: a nested field's bad argument fails after the update
+  // committed (GraphQL runs the mutation first); hostile cursors of Form.versions are in the cursor tests.
+  const UPDATE = `mutation U($id: ID!, $input: UpdateFormInput!, $v: Int) {
+    updateForm(id: $id, input: $input, expectedVersion: $v) { success version form { id versions(first: 2) { edges { node { version } } } } }
   }`;
   test.prop([fc.nat(), hostileValue], options)('updateForm: hostile variables', async (pick, value) => {
     const input = { name: 'Edited', hiddenFields: ['plan'], steps: editedForm.steps };
-    const variables = mutate({ id: editedForm.id, input, v: null, first: 2, after: null }, pick, value);
+    const variables = mutate({ id: editedForm.id, input, v: null }, pick, value);
     await send('/graphql', json('POST', { query: UPDATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 

@@ -15,7 +15,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORED_COMPONENT_TYPES, isAnswerable } from '../../src/components/catalogue.ts';
 import type { Database } from '../../src/db/client.ts';
@@ -28,7 +29,6 @@ import { onFileEnd } from '../support/cleanup.ts';
 import type { Theme } from '../../src/db/json-columns.ts';
 
 const SHOTS = '/tmp/a11y-shots/';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
@@ -166,7 +166,7 @@ beforeAll(async () => {
   server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });
 

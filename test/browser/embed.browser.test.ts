@@ -18,7 +18,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
@@ -29,7 +30,6 @@ import { componentAt, makeForm, responsesOf, type App } from '../support/public-
 import { onFileEnd } from '../support/cleanup.ts';
 
 const SCREENSHOTS = process.env.EMBED_SCREENSHOTS ?? '/work/wt/screenshots/';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let db: Database;
@@ -132,7 +132,7 @@ beforeAll(async () => {
     res.end(hostPage());
   });
   hostOrigin = `http://127.0.0.2:${(await listen(hostServer, '127.0.0.2')).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 

@@ -7,7 +7,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { pino } from 'pino';
 import { beforeAll, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -16,8 +17,6 @@ import type { Form } from '../../src/forms/forms.service.ts';
 import { ADMIN_TOKEN, checkedApp, createTenant, jsonRequest, setupTestApp, testConfig, type TestTenant } from '../support/helpers.ts';
 import { makeForm } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 let server: ServerType;
 let browser: Browser;
@@ -45,7 +44,7 @@ beforeAll(async () => {
   server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 it('opens without an error, shows the documentation without a key, and runs a query with a key, with no CSP violation', async () => {

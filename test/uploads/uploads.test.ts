@@ -15,7 +15,7 @@ import type { Form } from '../../src/forms/forms.service.ts';
 import { signedFileUrl } from '../../src/uploads/file-urls.ts';
 import { folderStorage } from '../../src/uploads/storage.ts';
 import { sweepUnattachedUploads, UNATTACHED_TTL_MS } from '../../src/uploads/uploads.service.ts';
-import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, openTestDatabase, testConfig, type TestTenant } from '../support/helpers.ts';
+import { ADMIN_TOKEN, createTenant, graphql, jsonRequest, setupIsolatedTestApp, testConfig, type TestTenant } from '../support/helpers.ts';
 import { answerIn, componentAt, field, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
 import { PDF, PNG } from '../support/file-fixtures.ts';
 import { onFileEnd } from '../support/cleanup.ts';
@@ -31,12 +31,11 @@ let dataDir: string;
 const UPLOAD_LIMIT = 200_000;
 
 beforeAll(async () => {
-  const handle = await openTestDatabase();
-  onFileEnd(() => handle.close());
-  db = handle.db;
   dataDir = await mkdtemp(join(tmpdir(), 'formloom-uploads-'));
   onFileEnd(() => rm(dataDir, { recursive: true, force: true }));
-  app = appWith(db, { dataDir, uploads: { ...testConfig().uploads, maxBodyBytes: UPLOAD_LIMIT } });
+  // Its own database: the sweep test below runs the sweep an hour ahead, which on a shared PostgreSQL
+  // database would remove the unattached uploads other files are about to answer with.
+  ({ db, app } = await setupIsolatedTestApp({ dataDir, uploads: { ...testConfig().uploads, maxBodyBytes: UPLOAD_LIMIT } }));
   tenant = await createTenant(db);
   other = await createTenant(db);
   form = await makeForm(db, tenant, [

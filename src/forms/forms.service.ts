@@ -222,9 +222,10 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
       else Object.assign(changes, { [field]: value });
     }
-    // The logic's references across the definition as it will be: the steps and hidden fields given, or kept.
+    // The logic's references across the definition as it will be: the steps and hidden fields given (as
+    // given: without the default keys the stored steps get), or kept.
     const problems: FieldError[] = [];
-    checkFormLogic({ steps: changes.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, (path, message) => problems.push({ path: [...path], message }));
+    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, (path, message) => problems.push({ path: [...path], message }));
     if (problems.length > 0) throw invalidInput(problems);
     // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
     const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));

@@ -6,9 +6,9 @@
  * component of its own step or an earlier one and uses an op its type can answer, a `hidden` condition
  * names a declared hidden field. How a response's path is walked is src/responses/path.ts.
  *
- * Step keys: a step without `key` gets the default `step_<n>` (its 1-based position): `stepKey`. So that
- * a default never collides with an explicit key, an explicit key of that form must be the step's own
- * default (`step_3` on the third step); any other `step_<n>` is refused at its `key`.
+ * Step keys: a step without `key` gets the default `step_<n>` (its 1-based position): `stepKey`. An
+ * explicit key may have that form anywhere (a form read back and reordered keeps its steps' keys), unless
+ * it is the default of a step that has no key of its own: that is refused at the explicit key.
  */
 import { z } from 'zod';
 import { moduleOf, isAnswerable } from '../components/catalogue.ts';
@@ -48,7 +48,6 @@ export function stepKey(step: { key?: string | undefined }, index: number): stri
   return step.key ?? defaultStepKey(index);
 }
 export const defaultStepKey = (index: number) => `step_${index + 1}`;
-const DEFAULT_KEY = /^step_(\d+)$/;
 
 export const keySchema = z.string().regex(KEY_PATTERN, `A key ${KEY_RULE}`);
 
@@ -364,17 +363,21 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown 
   const steps = input.steps.map((step): StepInput => (isObject(step) ? step : {}));
   const hidden = new Set(Array.isArray(input.hiddenFields) ? input.hiddenFields.filter(isKey) : []);
 
-  // Step keys: unique; an explicit `step_<n>` only as the step's own default.
+  // Step keys: unique. Explicit keys first, so that a default colliding with one is reported at the
+  // explicit key (the one a client chose).
   const stepIndex = new Map<string, number>();
-  steps.forEach((step, index) => {
-    const explicit = isKey(step.key) ? step.key : undefined;
-    const defaultNumber = explicit === undefined ? undefined : DEFAULT_KEY.exec(explicit)?.[1];
-    if (explicit !== undefined && defaultNumber !== undefined && explicit !== defaultStepKey(index)) {
-      report(['steps', index, 'key'], `"${explicit}" is the default key of step ${defaultNumber}: choose another key (a step_<n> key must be the step's own position)`);
-    }
-    const key = explicit ?? defaultStepKey(index);
-    if (stepIndex.has(key)) {
-      if (explicit !== undefined) report(['steps', index, 'key'], `Step key "${key}" is already the key of step ${stepIndex.get(key)! + 1}`);
+  const explicitKeys = steps.map((step) => (isKey(step.key) ? step.key : undefined));
+  explicitKeys.forEach((key, index) => {
+    if (key === undefined) return;
+    if (stepIndex.has(key)) report(['steps', index, 'key'], `Step key "${key}" is already the key of step ${stepIndex.get(key)! + 1}`);
+    else stepIndex.set(key, index);
+  });
+  explicitKeys.forEach((explicit, index) => {
+    if (explicit !== undefined) return;
+    const key = defaultStepKey(index);
+    const owner = stepIndex.get(key);
+    if (owner !== undefined) {
+      report(['steps', owner, 'key'], `"${key}" is the default key of step ${index + 1}, which has no key of its own: give one of the two steps another key`);
     } else stepIndex.set(key, index);
   });
 

@@ -33,7 +33,7 @@ interface RestForm {
   createdAt: string;
   updatedAt: string;
   hiddenFields: string[];
-  steps: { id: string; name: string; components: { id: string; type: string; content: Record<string, unknown> }[] }[];
+  steps: { id: string; key: string; name: string; components: { id: string; type: string; content: Record<string, unknown> }[] }[];
 }
 const read = async (formId: string): Promise<RestForm> => ((await (await get(`/api/v1/forms/${formId}`)).json()) as { data: RestForm }).data;
 
@@ -214,6 +214,32 @@ describe('editing forms', () => {
     const restored = await patch(form.id, { steps: [asInput(after.steps)[0], { name: 'Size', components: [{ id: removed.id, type: 'Dropdown', content: removed.content }] }] });
     expect(restored.status).toBe(200);
     expect((await read(form.id)).steps[1]!.components[0]!.id).toBe(removed.id);
+  });
+
+  it('steps read back and reordered keep their keys, default step_<n> keys included', async () => {
+    const form = await twoSteps('Reordered');
+    const before = await read(form.id);
+    expect(before.steps.map((step) => step.key)).toEqual(['step_1', 'step_2']);
+    const reordered = [before.steps[1]!, before.steps[0]!].map(({ id, key: stepKey, name, components }) => ({
+      id,
+      key: stepKey,
+      name,
+      components: components.map(({ id, type, content }) => ({ id, type, content })),
+    }));
+    const response = await patch(form.id, { steps: reordered });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect((await read(form.id)).steps.map((step) => [step.id, step.key])).toEqual([
+      [before.steps[1]!.id, 'step_2'],
+      [before.steps[0]!.id, 'step_1'],
+    ]);
+
+    // A step without a key at position 2 would get the default step_2, which the first step holds.
+    const clash = await patch(form.id, { steps: [reordered[0], { name: 'New', components: [{ type: 'ShortInput', content: { question: 'New?' } }] }] });
+    expect([clash.status, await clash.json()]).toEqual([
+      400,
+      { message: 'Invalid request body', errors: [{ message: '"step_2" is the default key of step 2, which has no key of its own: give one of the two steps another key', path: ['steps', 0, 'key'] }] },
+    ]);
+    expect((await read(form.id)).version).toBe(2);
   });
 
   it('validates steps exactly as generate does, all problems at once with body paths', async () => {

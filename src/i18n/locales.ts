@@ -1,12 +1,15 @@
 /**
  * The languages of the public pages' own words: default button labels, the error summary, validation
- * messages, the thank-you and closed screens, `<html lang>`. A form's `locale` is a BCP 47 tag whose
- * language is one of SUPPORTED_LANGUAGES (a region or other subtags may follow: `de-CH`, `fr-CA`); the
- * form's own texts (questions, labels set in its content) are shown as written.
+ * messages, the thank-you and closed screens, `<html lang>`, and the components' own words (defaults
+ * and accessible names, the uploader's note and its script's words, the schedulers' links and titles,
+ * captcha notes). A form's `locale` is a BCP 47 tag whose language is one of SUPPORTED_LANGUAGES (a
+ * region or other subtags may follow: `de-CH`, `fr-CA`); the form's own texts (questions, labels set in
+ * its content) are shown as written. Component modules take their words from here (`pageWords`) and
+ * hold no table of their own.
  *
- * Validation messages are written in English by the component modules (the public JSON API answers
- * them in English); the page translates the ones a respondent can meet with `localizeMessage`, and
- * shows any other as written.
+ * Validation messages, the file checks' included, are written in English by the component modules and
+ * the uploads domain (the public JSON API answers them in English); the page translates the ones a
+ * respondent can meet with `localizeMessage`, and shows any other as written.
  */
 import { z } from 'zod';
 

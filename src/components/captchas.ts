@@ -18,6 +18,7 @@ import { loose, shortText } from './content.ts';
 import { fieldName, type PostedFields } from './fields.ts';
 import { allErrorsOf, box, domId, errorText, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
+import { languageOf, pageWords } from '../i18n/locales.ts';
 import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 const CAPTCHA_TYPES = ['Recaptcha', 'TurnstileWidget'] as const;
@@ -31,6 +32,8 @@ interface Provider {
   name: string;
   variablePrefix: string;
   script: string;
+  /** How the widget is told the page's language: its script's `hl` (reCAPTCHA) or the widget's `data-language` (Turnstile). */
+  languageBy: 'script' | 'widget';
   /** Origins the widget loads scripts and frames from. */
   origins: string[];
   /** The field the widget adds to the form when not told another name. */
@@ -44,6 +47,7 @@ const PROVIDERS: Record<CaptchaType, Provider> = {
     name: 'Turnstile',
     variablePrefix: 'TURNSTILE',
     script: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+    languageBy: 'widget',
     origins: ['https://challenges.cloudflare.com'],
     defaultField: 'cf-turnstile-response',
     widgetClass: 'cf-turnstile',
@@ -53,6 +57,7 @@ const PROVIDERS: Record<CaptchaType, Provider> = {
     name: 'reCAPTCHA',
     variablePrefix: 'RECAPTCHA',
     script: 'https://www.google.com/recaptcha/api.js',
+    languageBy: 'script',
     origins: ['https://www.google.com', 'https://www.gstatic.com', 'https://www.recaptcha.net'],
     defaultField: 'g-recaptcha-response',
     widgetClass: 'g-recaptcha',
@@ -195,11 +200,12 @@ export const captchas: ComponentModule = {
     const provider = PROVIDERS[component.type];
     const messages = allErrorsOf(ctx, component);
     const id = domId(component);
-    // Turnstile names its token field as told; reCAPTCHA's is always g-recaptcha-response.
+    const language = languageOf(ctx.form.locale);
+    // Turnstile names its token field as told; reCAPTCHA's is always g-recaptcha-response. Both widgets speak the form's language.
     return box(
       component,
       messages.length > 0,
-      html`<div class="${provider.widgetClass}" id="${id}" data-sitekey="${siteKey}" data-response-field-name="${fieldName(component)}"${messages.length ? html` aria-describedby="${id}-error"` : ''}></div><noscript><p class="fl-note">This step needs JavaScript for a check that you are not a robot.</p></noscript><script src="${provider.script}" nonce="${ctx.nonce}" async defer></script>${errorText(id, messages)}`,
+      html`<div class="${provider.widgetClass}" id="${id}" data-sitekey="${siteKey}" data-response-field-name="${fieldName(component)}"${provider.languageBy === 'widget' ? html` data-language="${language}"` : ''}${messages.length ? html` aria-describedby="${id}-error"` : ''}></div><noscript><p class="fl-note">${pageWords(language).captchaNeedsScript}</p></noscript><script src="${provider.languageBy === 'script' ? `${provider.script}?hl=${language}` : provider.script}" nonce="${ctx.nonce}" async defer></script>${errorText(id, messages)}`,
     );
   },
   frameOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),

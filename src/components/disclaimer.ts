@@ -9,6 +9,7 @@ import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
 import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
+import { pageWords } from '../i18n/locales.ts';
 
 const TICK = 'Please tick the box to continue';
 
@@ -40,7 +41,7 @@ export const disclaimer: ComponentModule = {
     return box(
       component,
       messages.length > 0,
-      html`${body ? html`<p class="fl-disclaimer-text">${body}</p>` : ''}<label class="fl-check" for="${id}"><input type="checkbox" id="${id}" name="${fieldName(component)}" value="on"${checked ? ' checked' : ''}${required ? ' required' : ''}${describedBy(id, messages)}><span>${str(component.content.checkboxLabel) ?? 'I agree'}</span></label>${errorText(id, messages)}`,
+      html`${body ? html`<p class="fl-disclaimer-text">${body}</p>` : ''}<label class="fl-check" for="${id}"><input type="checkbox" id="${id}" name="${fieldName(component)}" value="on"${checked ? ' checked' : ''}${required ? ' required' : ''}${describedBy(id, messages)}><span>${str(component.content.checkboxLabel) ?? pageWords(ctx.form.locale).agree}</span></label>${errorText(id, messages)}`,
     );
   },
   graphql: (kit) => ({

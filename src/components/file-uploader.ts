@@ -12,7 +12,7 @@
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
-import { DEFAULT_ALLOWED_TYPES, DEFAULT_MAX_FILE_BYTES, FILE_TYPE_NAMES, formatBytes } from '../uploads/file-types.ts';
+import { DEFAULT_ALLOWED_TYPES, DEFAULT_MAX_FILE_BYTES, FILE_TYPE_NAMES } from '../uploads/file-types.ts';
 import { fileUrl } from '../uploads/file-urls.ts';
 import { isEmpty, REQUIRED, UploadedFile } from './answers.ts';
 import { isHttpUrl, text, type Content } from './content.ts';
@@ -20,6 +20,7 @@ import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label } from './markup.ts';
 import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
+import { formatSize, pageWords, type PageWords } from '../i18n/locales.ts';
 
 /** Largest `maxSize` a FileUploader may declare (the server's UPLOAD_MAX_BODY_BYTES caps it further). */
 const MAX_DECLARED_BYTES = 1024 * 1024 * 1024;
@@ -49,15 +50,28 @@ interface ShownFile {
   name: string;
   size?: number;
 }
-const shownFiles = (value: unknown): ShownFile[] =>
+const shownFiles = (value: unknown, words: PageWords): ShownFile[] =>
   (Array.isArray(value) ? value : [value]).flatMap((item): ShownFile[] => {
     if (item instanceof UploadedFile) return [{ id: item.id, name: item.name, size: item.size }];
     if (typeof item === 'object' && item !== null && typeof (item as Content).id === 'string') {
       const file = item as Content;
-      return [{ id: file.id as string, name: typeof file.name === 'string' ? file.name : 'file', ...(typeof file.size === 'number' ? { size: file.size } : {}) }];
+      return [{ id: file.id as string, name: typeof file.name === 'string' ? file.name : words.uploadedEarlier, ...(typeof file.size === 'number' ? { size: file.size } : {}) }];
     }
-    if (typeof item === 'string' && item !== '') return [{ id: item, name: item.startsWith('upl_') ? 'a file uploaded earlier' : item }];
+    if (typeof item === 'string' && item !== '') return [{ id: item, name: item.startsWith('upl_') ? words.uploadedEarlier : item }];
     return [];
+  });
+
+/** What the page's script writes while a file goes up (client-script.ts), in the form's language. */
+const scriptWords = (words: PageWords) =>
+  JSON.stringify({
+    progress: words.uploadProgress,
+    uploaded: words.uploadedOne,
+    uploadedMany: words.uploadedMany,
+    failed: words.uploadFailed,
+    offline: words.uploadOffline,
+    tooLarge: words.uploadTooLarge,
+    busy: words.uploadBusy,
+    closed: words.closedText,
   });
 
 export const fileUploader: ComponentModule = {
@@ -116,18 +130,20 @@ export const fileUploader: ComponentModule = {
     const id = domId(component);
     const messages = errorsOf(ctx, component.id);
     const rules = fileUploaderRules(content);
-    const current = shownFiles(ctx.values.get(component.id));
+    const { locale } = ctx.form;
+    const words = pageWords(locale);
+    const current = shownFiles(ctx.values.get(component.id), words);
     const accept = rules.allowedTypes.map((type) => `.${type}`).join(',');
     const required = content.required === true && current.length === 0;
     const noteId = `${id}-note`;
     const kept = current.map(
       (file) =>
-        html`<li><input type="hidden" name="${fieldName(component)}" value="${file.id}">${file.name}${file.size !== undefined ? ` (${formatBytes(file.size)})` : ''}</li>`,
+        html`<li><input type="hidden" name="${fieldName(component)}" value="${file.id}">${file.name}${file.size !== undefined ? ` (${formatSize(file.size, locale)})` : ''}</li>`,
     );
     return box(
       component,
       messages.length > 0,
-      html`${label(component, id)}${current.length > 0 ? html`<ul class="fl-files" data-files>${kept}</ul><p class="fl-note">Choose another file to replace ${current.length === 1 ? 'it' : 'them'}.</p>` : ''}<input type="file" id="${id}" name="${fieldName(component)}" class="fl-input" accept="${accept}"${content.multiple === true ? ' multiple' : ''}${required ? ' required' : ''} data-upload="/s/${ctx.form.id}/uploads" data-component="${component.id}" data-max-bytes="${rules.maxBytes}" aria-describedby="${noteId}${messages.length ? ` ${id}-error` : ''}"${messages.length ? ' aria-invalid="true"' : ''}${content.question ? '' : html` aria-label="File"`}><p class="fl-note" id="${noteId}">Accepted: ${rules.allowedTypes.join(', ')}; up to ${formatBytes(rules.maxBytes)}${rules.maxFiles > 1 ? `, ${rules.maxFiles} files` : ''}.</p><div class="fl-upload-status" data-upload-status aria-live="polite"></div>${errorText(id, messages)}`,
+      html`${label(component, id)}${current.length > 0 ? html`<ul class="fl-files" data-files>${kept}</ul><p class="fl-note">${words.replaceFiles(current.length)}</p>` : ''}<input type="file" id="${id}" name="${fieldName(component)}" class="fl-input" accept="${accept}"${content.multiple === true ? ' multiple' : ''}${required ? ' required' : ''} data-upload="/s/${ctx.form.id}/uploads?localized=1" data-component="${component.id}" data-max-bytes="${rules.maxBytes}" aria-describedby="${noteId}${messages.length ? ` ${id}-error` : ''}"${messages.length ? ' aria-invalid="true"' : ''}${content.question ? '' : html` aria-label="${words.file}"`}><p class="fl-note" id="${noteId}">${words.accepted(rules.allowedTypes.join(', '), formatSize(rules.maxBytes, locale), rules.maxFiles)}</p><div class="fl-upload-status" data-upload-status data-words="${scriptWords(words)}" aria-live="polite"></div>${errorText(id, messages)}`,
     );
   },
   graphql: (kit) => ({

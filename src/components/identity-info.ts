@@ -14,6 +14,7 @@ import { box, describedBy, domId, errorsOf, errorText, inputValue, asObject, typ
 import { textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
+import { pageWords, type PageWords } from '../i18n/locales.ts';
 
 export const IDENTITY_FIELD_KEYS = [
   'firstName',
@@ -199,7 +200,7 @@ const INPUT_KIND: Partial<Record<string, { type: string; autocomplete: string }>
   zipCode: { type: 'text', autocomplete: 'postal-code' },
 };
 
-function renderField(component: StoredComponent, field: IdentityField, value: string, messages: string[]): Html {
+function renderField(component: StoredComponent, field: IdentityField, value: string, messages: string[], words: PageWords): Html {
   const id = domId(component, field.key);
   const kind = INPUT_KIND[field.key] ?? { type: 'text', autocomplete: 'on' };
   const required = isFieldRequired(field);
@@ -210,7 +211,7 @@ function renderField(component: StoredComponent, field: IdentityField, value: st
   if (field.key === 'phoneNumber' && field.includeDialCode) {
     const { country, number } = splitPhone(value, field.defaultDialCodeCountry);
     const selected = country?.code ?? dialCountry(field.defaultDialCodeCountry)?.code ?? 'US';
-    control = html`<div class="fl-phone"><select class="fl-input" name="${fieldName(component, 'phoneNumber.country')}" aria-label="Country dial code" data-dial-for="${id}">${DIAL_COUNTRIES.map(
+    control = html`<div class="fl-phone"><select class="fl-input" name="${fieldName(component, 'phoneNumber.country')}" aria-label="${words.dialCode}" data-dial-for="${id}">${DIAL_COUNTRIES.map(
       (c) => html`<option value="${c.code}" data-dial="${c.dial.slice(1)}"${c.code === selected ? ' selected' : ''}>${c.code} ${c.dial}</option>`,
     )}</select><input ${attrs} value="${number}"></div>`;
   } else {
@@ -251,7 +252,8 @@ export const identityInfo: ComponentModule = {
   render(component, ctx) {
     const values = asObject(ctx.values.get(component.id));
     const fields = identityFields(component.content);
-    const rendered = fields.map((field) => renderField(component, field, inputValue(values[field.key]), errorsOf(ctx, `${component.id}.${field.key}`)));
+    const words = pageWords(ctx.form.locale);
+    const rendered = fields.map((field) => renderField(component, field, inputValue(values[field.key]), errorsOf(ctx, `${component.id}.${field.key}`), words));
     // Each field marks itself invalid; the box only when the answer as a whole is.
     const whole = errorsOf(ctx, component.id);
     return box(component, whole.length > 0, html`<div class="fl-fields">${rendered}</div>${errorText(domId(component), whole)}`);

@@ -5,6 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { Content } from './content.ts';
+import { pageWords } from '../i18n/locales.ts';
 import type { StoredComponent, StoredStep, Theme } from '../db/json-columns.ts';
 
 export type Html = ReturnType<typeof html>;
@@ -127,7 +128,7 @@ export function singleInput(
   const id = domId(component);
   const messages = errorsOf(ctx, component.id);
   const placeholder = str(content.placeholder) ?? defaults.placeholder;
-  const aria = str(content.question) ? '' : html` aria-label="${placeholder ?? 'Your answer'}"`;
+  const aria = str(content.question) ? '' : html` aria-label="${placeholder ?? pageWords(ctx.form.locale).yourAnswer}"`;
   const common = html`id="${id}" name="c.${component.id}" class="fl-input"${placeholder ? html` placeholder="${placeholder}"` : ''}${content.required === true ? ' required' : ''}${aria}${describedBy(id, messages)}`;
   return box(component, messages.length > 0, html`${label(component, id)}${control(common)}${errorText(id, messages)}`);
 }

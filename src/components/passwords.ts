@@ -11,6 +11,7 @@ import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, label, singleInput, str } from './markup.ts';
 import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
+import { pageWords } from '../i18n/locales.ts';
 
 const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 } as const;
 function scrypt(password: string, salt: Buffer, options: ScryptOptions, keylen: number): Promise<Buffer> {
@@ -95,12 +96,13 @@ export const passwords: ComponentModule = {
     const messages = errorsOf(ctx, component.id);
     const confirmMessages = errorsOf(ctx, `${component.id}.confirmation`);
     const placeholder = str(component.content.placeholder);
+    const words = pageWords(ctx.form.locale);
     return box(
       component,
       messages.length + confirmMessages.length > 0,
       html`${label(component, id)}
-<div class="fl-field"><input type="password" id="${id}" name="${fieldName(component)}" class="fl-input" autocomplete="new-password" minlength="${ANSWER_LIMITS.passwordCreatorMin}" maxlength="${ANSWER_LIMITS.password}"${placeholder ? html` placeholder="${placeholder}"` : ''}${str(component.content.question) ? '' : html` aria-label="Password"`}${component.content.required === true ? ' required' : ''}${describedBy(id, messages)}>${errorText(id, messages)}</div>
-<div class="fl-field"><label class="fl-label" for="${confirmId}">Repeat the password</label><input type="password" id="${confirmId}" name="${fieldName(component, 'confirmation')}" class="fl-input" autocomplete="new-password" maxlength="${ANSWER_LIMITS.password}"${describedBy(confirmId, confirmMessages)}>${errorText(confirmId, confirmMessages)}</div>`,
+<div class="fl-field"><input type="password" id="${id}" name="${fieldName(component)}" class="fl-input" autocomplete="new-password" minlength="${ANSWER_LIMITS.passwordCreatorMin}" maxlength="${ANSWER_LIMITS.password}"${placeholder ? html` placeholder="${placeholder}"` : ''}${str(component.content.question) ? '' : html` aria-label="${words.password}"`}${component.content.required === true ? ' required' : ''}${describedBy(id, messages)}>${errorText(id, messages)}</div>
+<div class="fl-field"><label class="fl-label" for="${confirmId}">${words.repeatPassword}</label><input type="password" id="${confirmId}" name="${fieldName(component, 'confirmation')}" class="fl-input" autocomplete="new-password" maxlength="${ANSWER_LIMITS.password}"${describedBy(confirmId, confirmMessages)}>${errorText(confirmId, confirmMessages)}</div>`,
     );
   },
   graphql: (kit) => {

@@ -14,6 +14,7 @@ import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type Ste
 import type { ComponentFields, ComponentModule } from './module.ts';
 import { toFieldErrors } from '../errors.ts';
 import { fieldless } from './conditions.ts';
+import { pageWords } from '../i18n/locales.ts';
 
 const CALENDAR_PROVIDERS = [
   'Calendly',
@@ -105,12 +106,12 @@ const schedulerAnswer = z.strictObject({
 
 // ---------------------------------------------------------------- markup
 
-/** The calendars a scheduler embeds: one, or a DynamicScheduler's default and others. */
+/** The calendars a scheduler embeds: one, or a DynamicScheduler's default and others (a plain scheduler's has no name). */
 function calendarsOf(component: { type: string; content: Content }): Content[] {
   const { content } = component;
   return component.type === 'DynamicScheduler'
     ? [asObject(content.defaultCalendar), ...(Array.isArray(content.calendars) ? content.calendars.map(asObject) : [])]
-    : [{ name: 'Calendar', dataUrl: content.dataUrl }];
+    : [{ dataUrl: content.dataUrl }];
 }
 
 /** The embedded calendar's address: http(s) only, with the e-mail (and name) of earlier steps when asked. */
@@ -179,8 +180,9 @@ export const schedulers: ComponentModule = {
   render(component, ctx) {
     const { content } = component;
     const dynamic = component.type === 'DynamicScheduler';
+    const words = pageWords(ctx.form.locale);
     const sources = calendarsOf(component)
-      .map((calendar) => ({ name: str(calendar.name) ?? 'Calendar', src: calendarSrc(calendar.dataUrl, content, ctx) }))
+      .map((calendar) => ({ name: str(calendar.name) ?? words.calendar, src: calendarSrc(calendar.dataUrl, content, ctx) }))
       .filter((calendar): calendar is { name: string; src: string } => calendar.src !== undefined);
     const first = sources[0];
     const message = str(content.message);
@@ -188,7 +190,7 @@ export const schedulers: ComponentModule = {
     const hidden = (name: string, value: string) => html`<input type="hidden" name="${fieldName(component, name)}" data-booking="${name}" value="${value}">`;
     const picker =
       dynamic && sources.length > 1
-        ? html`<select class="fl-input fl-hidden" data-calendar-select aria-label="Calendar">${sources.map((s) => html`<option data-src="${s.src}">${s.name}</option>`)}</select>`
+        ? html`<select class="fl-input fl-hidden" data-calendar-select aria-label="${words.calendar}">${sources.map((s) => html`<option data-src="${s.src}">${s.name}</option>`)}</select>`
         : '';
     const messages = allErrorsOf(ctx, component);
     return box(
@@ -196,10 +198,10 @@ export const schedulers: ComponentModule = {
       messages.length > 0,
       html`${message ? html`<p class="fl-question">${message}</p>` : ''}${picker}${
         first
-          ? html`<iframe class="fl-calendar-frame" src="${first.src}" title="${str(content.calendarType) ?? 'Scheduling'} calendar" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe><a class="fl-calendar-link" href="${first.src}" target="_blank" rel="noopener noreferrer">Open the calendar in a new tab</a>`
-          : html`<p class="fl-note">This calendar can't be shown.</p>`
+          ? html`<iframe class="fl-calendar-frame" src="${first.src}" title="${words.calendarTitle(str(content.calendarType))}" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe><a class="fl-calendar-link" href="${first.src}" target="_blank" rel="noopener noreferrer">${words.openCalendar}</a>`
+          : html`<p class="fl-note">${words.calendarUnavailable}</p>`
       }
-<p class="fl-note fl-hidden" data-booked>Your meeting is booked.</p>
+<p class="fl-note fl-hidden" data-booked>${words.meetingBooked}</p>
 ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}${hidden('uri', inputValue(booking.uri))}${hidden('meetingTime', inputValue(booking.meetingTime))}${hidden('meetingEndTime', inputValue(booking.meetingEndTime))}${errorText(domId(component), messages)}`,
       { className: ' fl-calendar', scheduler: true },
     );

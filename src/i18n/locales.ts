@@ -1,12 +1,15 @@
 /**
  * The languages of the public pages' own words: default button labels, the error summary, validation
- * messages, the thank-you and closed screens, `<html lang>`. A form's `locale` is a BCP 47 tag whose
- * language is one of SUPPORTED_LANGUAGES (a region or other subtags may follow: `de-CH`, `fr-CA`); the
- * form's own texts (questions, labels set in its content) are shown as written.
+ * messages, the thank-you and closed screens, `<html lang>`, and the components' own words (defaults
+ * and accessible names, the uploader's note and its script's words, the schedulers' links and titles,
+ * captcha notes). A form's `locale` is a BCP 47 tag whose language is one of SUPPORTED_LANGUAGES (a
+ * region or other subtags may follow: `de-CH`, `fr-CA`); the form's own texts (questions, labels set in
+ * its content) are shown as written. Component modules take their words from here (`pageWords`) and
+ * hold no table of their own.
  *
- * Validation messages are written in English by the component modules (the public JSON API answers
- * them in English); the page translates the ones a respondent can meet with `localizeMessage`, and
- * shows any other as written.
+ * Validation messages, the file checks' included, are written in English by the component modules and
+ * the uploads domain (the public JSON API answers them in English); the page translates the ones a
+ * respondent can meet with `localizeMessage`, and shows any other as written.
  */
 import { z } from 'zod';
 
@@ -76,6 +79,48 @@ export interface PageWords {
   sessionExpiredTitle: string;
   sessionExpiredText: string;
   startAgain: string;
+
+  // ---- the components' own words (the form's texts, when it has them, come first)
+  /** The accessible name of a text field with neither a question nor a placeholder. */
+  yourAnswer: string;
+  /** A Disclaimer's check box without a `checkboxLabel`. */
+  agree: string;
+  /** The accessible name of a PasswordCreatorInput without a question, and its second field's label. */
+  password: string;
+  repeatPassword: string;
+  /** IdentityInfo: the dial code list of a phone field. */
+  dialCode: string;
+  /** FileUploader: the accessible name of an uploader without a question, and what it takes. */
+  file: string;
+  accepted: (types: string, size: string, files: number) => string;
+  /** Below the files a revisited step keeps. */
+  replaceFiles: (count: number) => string;
+  /** A kept file known only by its id. */
+  uploadedEarlier: string;
+  /** The page's script, while and after a file goes up (`{n}`: how many files). */
+  uploadProgress: string;
+  uploadedOne: string;
+  uploadedMany: string;
+  uploadFailed: string;
+  uploadOffline: string;
+  uploadTooLarge: string;
+  uploadBusy: string;
+  /** Schedulers: the calendar picker's name (and a calendar's without one), the frame's title, the link, the notes. */
+  calendar: string;
+  calendarTitle: (provider: string | undefined) => string;
+  openCalendar: string;
+  calendarUnavailable: string;
+  meetingBooked: string;
+  /** Captchas without JavaScript. */
+  captchaNeedsScript: string;
+
+  // ---- message pages of a form's posts
+  unsupportedTitle: string;
+  unsupportedText: string;
+  unreadableTitle: string;
+  unreadableText: string;
+  tooMuchTitle: string;
+  tooMuchText: (size: string) => string;
 }
 
 const WORDS: Record<Language, PageWords> = {
@@ -102,6 +147,34 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Session expired',
     sessionExpiredText: 'This form session has expired or is not valid. Please start again.',
     startAgain: 'Start again',
+    yourAnswer: 'Your answer',
+    agree: 'I agree',
+    password: 'Password',
+    repeatPassword: 'Repeat the password',
+    dialCode: 'Country dial code',
+    file: 'File',
+    accepted: (types, size, files) => `Accepted: ${types}; up to ${size}${files > 1 ? `, ${files} files` : ''}.`,
+    replaceFiles: (count) => `Choose another file to replace ${count === 1 ? 'it' : 'them'}.`,
+    uploadedEarlier: 'a file uploaded earlier',
+    uploadProgress: 'Upload progress',
+    uploadedOne: 'Uploaded.',
+    uploadedMany: '{n} files uploaded.',
+    uploadFailed: 'The upload failed.',
+    uploadOffline: 'The upload failed. Check your connection and try again.',
+    uploadTooLarge: 'That is more than can be uploaded at once. Choose smaller or fewer files.',
+    uploadBusy: 'Too many uploads just now. Please wait a minute, then try again.',
+    calendar: 'Calendar',
+    calendarTitle: (provider) => `${provider ?? 'Scheduling'} calendar`,
+    openCalendar: 'Open the calendar in a new tab',
+    calendarUnavailable: "This calendar can't be shown.",
+    meetingBooked: 'Your meeting is booked.',
+    captchaNeedsScript: 'This step needs JavaScript for a check that you are not a robot.',
+    unsupportedTitle: 'Unsupported form data',
+    unsupportedText: 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).',
+    unreadableTitle: 'Invalid form data',
+    unreadableText: 'The form data could not be read. Please go back and try again.',
+    tooMuchTitle: 'Too much data',
+    tooMuchText: (size) => `More was sent than this form takes at once (at most ${size}). Please go back and send less, such as smaller files.`,
   },
   de: {
     next: 'Weiter',
@@ -126,6 +199,34 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Sitzung abgelaufen',
     sessionExpiredText: 'Diese Formularsitzung ist abgelaufen oder ungültig. Bitte beginnen Sie neu.',
     startAgain: 'Neu beginnen',
+    yourAnswer: 'Ihre Antwort',
+    agree: 'Ich stimme zu',
+    password: 'Passwort',
+    repeatPassword: 'Passwort wiederholen',
+    dialCode: 'Landesvorwahl',
+    file: 'Datei',
+    accepted: (types, size, files) => `Erlaubt: ${types}; bis zu ${size}${files > 1 ? `, höchstens ${files} Dateien` : ''}.`,
+    replaceFiles: (count) => (count === 1 ? 'Wählen Sie eine andere Datei, um diese zu ersetzen.' : 'Wählen Sie eine andere Datei, um diese Dateien zu ersetzen.'),
+    uploadedEarlier: 'eine früher hochgeladene Datei',
+    uploadProgress: 'Fortschritt des Hochladens',
+    uploadedOne: 'Hochgeladen.',
+    uploadedMany: '{n} Dateien hochgeladen.',
+    uploadFailed: 'Das Hochladen ist fehlgeschlagen.',
+    uploadOffline: 'Das Hochladen ist fehlgeschlagen. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    uploadTooLarge: 'Das ist mehr, als auf einmal hochgeladen werden kann. Wählen Sie kleinere oder weniger Dateien.',
+    uploadBusy: 'Gerade werden zu viele Dateien hochgeladen. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.',
+    calendar: 'Kalender',
+    calendarTitle: (provider) => (provider ? `${provider}-Kalender` : 'Terminkalender'),
+    openCalendar: 'Kalender in einem neuen Tab öffnen',
+    calendarUnavailable: 'Dieser Kalender kann nicht angezeigt werden.',
+    meetingBooked: 'Ihr Termin ist gebucht.',
+    captchaNeedsScript: 'Dieser Schritt braucht JavaScript für die Prüfung, dass Sie kein Roboter sind.',
+    unsupportedTitle: 'Nicht unterstützte Formulardaten',
+    unsupportedText: 'Diese Seite nimmt nur Formulardaten an (application/x-www-form-urlencoded oder multipart/form-data).',
+    unreadableTitle: 'Ungültige Formulardaten',
+    unreadableText: 'Die Formulardaten konnten nicht gelesen werden. Bitte gehen Sie zurück und versuchen Sie es erneut.',
+    tooMuchTitle: 'Zu viele Daten',
+    tooMuchText: (size) => `Es wurde mehr gesendet, als dieses Formular auf einmal annimmt (höchstens ${size}). Bitte gehen Sie zurück und senden Sie weniger, zum Beispiel kleinere Dateien.`,
   },
   fr: {
     next: 'Suivant',
@@ -150,6 +251,34 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Session expirée',
     sessionExpiredText: 'Cette session du formulaire a expiré ou n’est pas valide. Veuillez recommencer.',
     startAgain: 'Recommencer',
+    yourAnswer: 'Votre réponse',
+    agree: 'J’accepte',
+    password: 'Mot de passe',
+    repeatPassword: 'Répétez le mot de passe',
+    dialCode: 'Indicatif du pays',
+    file: 'Fichier',
+    accepted: (types, size, files) => `Formats acceptés : ${types} ; jusqu’à ${size}${files > 1 ? `, ${files} fichiers au maximum` : ''}.`,
+    replaceFiles: (count) => `Choisissez un autre fichier pour ${count === 1 ? 'le' : 'les'} remplacer.`,
+    uploadedEarlier: 'un fichier téléversé précédemment',
+    uploadProgress: 'Progression du téléversement',
+    uploadedOne: 'Fichier téléversé.',
+    uploadedMany: '{n} fichiers téléversés.',
+    uploadFailed: 'Le téléversement a échoué.',
+    uploadOffline: 'Le téléversement a échoué. Vérifiez votre connexion et réessayez.',
+    uploadTooLarge: 'C’est plus que ce qui peut être téléversé en une fois. Choisissez des fichiers plus petits ou moins nombreux.',
+    uploadBusy: 'Trop de téléversements en ce moment. Veuillez patienter une minute, puis réessayer.',
+    calendar: 'Calendrier',
+    calendarTitle: (provider) => (provider ? `Calendrier ${provider}` : 'Calendrier de réservation'),
+    openCalendar: 'Ouvrir le calendrier dans un nouvel onglet',
+    calendarUnavailable: 'Ce calendrier ne peut pas être affiché.',
+    meetingBooked: 'Votre rendez-vous est réservé.',
+    captchaNeedsScript: 'Cette étape nécessite JavaScript pour vérifier que vous n’êtes pas un robot.',
+    unsupportedTitle: 'Données de formulaire non prises en charge',
+    unsupportedText: 'Cette page n’accepte que des envois de formulaire (application/x-www-form-urlencoded ou multipart/form-data).',
+    unreadableTitle: 'Données de formulaire non valides',
+    unreadableText: 'Les données du formulaire n’ont pas pu être lues. Veuillez revenir en arrière et réessayer.',
+    tooMuchTitle: 'Trop de données',
+    tooMuchText: (size) => `L’envoi dépasse ce que ce formulaire accepte en une fois (${size} au maximum). Veuillez revenir en arrière et envoyer moins de données, par exemple des fichiers plus petits.`,
   },
   es: {
     next: 'Siguiente',
@@ -174,17 +303,85 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Sesión caducada',
     sessionExpiredText: 'Esta sesión del formulario ha caducado o no es válida. Vuelve a empezar.',
     startAgain: 'Empezar de nuevo',
+    yourAnswer: 'Tu respuesta',
+    agree: 'Acepto',
+    password: 'Contraseña',
+    repeatPassword: 'Repite la contraseña',
+    dialCode: 'Prefijo del país',
+    file: 'Archivo',
+    accepted: (types, size, files) => `Se aceptan: ${types}; hasta ${size}${files > 1 ? `, como máximo ${files} archivos` : ''}.`,
+    replaceFiles: (count) => `Elige otro archivo para ${count === 1 ? 'reemplazarlo' : 'reemplazarlos'}.`,
+    uploadedEarlier: 'un archivo subido anteriormente',
+    uploadProgress: 'Progreso de la subida',
+    uploadedOne: 'Archivo subido.',
+    uploadedMany: '{n} archivos subidos.',
+    uploadFailed: 'No se ha podido subir el archivo.',
+    uploadOffline: 'No se ha podido subir el archivo. Comprueba tu conexión e inténtalo de nuevo.',
+    uploadTooLarge: 'Es más de lo que se puede subir de una vez. Elige archivos más pequeños o menos archivos.',
+    uploadBusy: 'Hay demasiadas subidas en este momento. Espera un minuto y vuelve a intentarlo.',
+    calendar: 'Calendario',
+    calendarTitle: (provider) => (provider ? `Calendario de ${provider}` : 'Calendario de citas'),
+    openCalendar: 'Abrir el calendario en una pestaña nueva',
+    calendarUnavailable: 'Este calendario no se puede mostrar.',
+    meetingBooked: 'Tu cita está reservada.',
+    captchaNeedsScript: 'Este paso necesita JavaScript para comprobar que no eres un robot.',
+    unsupportedTitle: 'Datos de formulario no admitidos',
+    unsupportedText: 'Esta página solo admite envíos de formulario (application/x-www-form-urlencoded o multipart/form-data).',
+    unreadableTitle: 'Datos de formulario no válidos',
+    unreadableText: 'No se han podido leer los datos del formulario. Vuelve atrás e inténtalo de nuevo.',
+    tooMuchTitle: 'Demasiados datos',
+    tooMuchText: (size) => `Se ha enviado más de lo que este formulario admite de una vez (como máximo ${size}). Vuelve atrás y envía menos datos, por ejemplo archivos más pequeños.`,
   },
 };
 
 /** The page's own words in a form's locale. */
 export const pageWords = (locale: string | null | undefined): PageWords => WORDS[languageOf(locale)];
 
+// ---------------------------------------------------------------- sizes
+
+type SizeUnit = 'MB' | 'KB' | 'bytes';
+const SIZE_UNITS: Record<Language, Record<SizeUnit, string>> = {
+  en: { MB: 'MB', KB: 'KB', bytes: 'bytes' },
+  de: { MB: 'MB', KB: 'KB', bytes: 'Byte' },
+  fr: { MB: 'Mo', KB: 'Ko', bytes: 'octets' },
+  es: { MB: 'MB', KB: 'KB', bytes: 'bytes' },
+};
+const sizeIn = (language: Language, whole: string, fraction: string | undefined, unit: SizeUnit) =>
+  `${whole}${fraction ? `${language === 'en' ? '.' : ','}${fraction}` : ''} ${SIZE_UNITS[language][unit]}`;
+
+/** A file size as a form's language writes it: `2.5 MB` (English, as every API message has it), `2,5 Mo`. */
+export function formatSize(bytes: number, locale: string | null | undefined = DEFAULT_LOCALE): string {
+  const language = languageOf(locale);
+  const [value, unit]: [number, SizeUnit] =
+    bytes >= 1024 * 1024 ? [Math.round((bytes / (1024 * 1024)) * 10) / 10, 'MB'] : bytes >= 1024 ? [Math.round(bytes / 1024), 'KB'] : [bytes, 'bytes'];
+  const [whole, fraction] = String(value).split('.');
+  return sizeIn(language, whole!, fraction, unit);
+}
+
+/** A size in an English message (`formatSize`'s `2.5 MB`) in another language; anything else as written. */
+function localizeSize(language: Language, text: string): string {
+  const match = /^(\d+)(?:\.(\d+))? (MB|KB|bytes)$/.exec(text);
+  return match ? sizeIn(language, match[1]!, match[2], match[3] as SizeUnit) : text;
+}
+
 // ---------------------------------------------------------------- validation messages
 
 /** `$1`… stand for the pattern's groups. German, French and Spanish for each English message. */
 type Translations = Record<Exclude<Language, 'en'>, string>;
-const MESSAGES: [RegExp, Translations][] = [
+/** Groups that are themselves translated: a file size (`formatSize`), or why an upload was refused (REFUSALS). */
+type GroupKinds = Record<number, 'size' | 'refusal'>;
+
+/** Why a file "cannot be accepted" (uploads/archives.ts). */
+const REFUSALS: [RegExp, Translations][] = [
+  [/^its zip structure is damaged or inconsistent$/, { de: 'Die ZIP-Struktur ist beschädigt oder widersprüchlich', fr: 'la structure zip est endommagée ou incohérente', es: 'la estructura zip está dañada o es incoherente' }],
+  [/^its contents would expand to more than (\d+) times its size$/, { de: 'Der Inhalt würde entpackt mehr als das $1-Fache der Dateigröße einnehmen', fr: 'une fois décompressé, le contenu dépasserait $1 fois la taille du fichier', es: 'al descomprimirlo, el contenido ocuparía más de $1 veces el tamaño del archivo' }],
+  [/^the archives inside it hold more than (\d+) MB, too much to check$/, { de: 'Die enthaltenen Archive umfassen mehr als $1 MB, zu viel für eine Prüfung', fr: 'les archives qu’il contient dépassent $1 Mo, trop pour être vérifiées', es: 'los archivos comprimidos que contiene superan los $1 MB, demasiado para comprobarlos' }],
+  [/^it holds more than (\d+) files$/, { de: 'Das Archiv enthält mehr als $1 Dateien', fr: 'l’archive contient plus de $1 fichiers', es: 'el archivo comprimido contiene más de $1 archivos' }],
+  [/^it holds a file with an absolute or "\.\." path$/, { de: 'Das Archiv enthält eine Datei mit absolutem oder „..“-Pfad', fr: 'l’archive contient un fichier au chemin absolu ou « .. »', es: 'el archivo comprimido contiene un archivo con una ruta absoluta o «..»' }],
+  [/^it holds archives nested more than (\d+) deep$/, { de: 'Das Archiv enthält Archive, die mehr als $1 Ebenen tief verschachtelt sind', fr: 'l’archive contient des archives imbriquées sur plus de $1 niveaux', es: 'el archivo comprimido contiene archivos comprimidos anidados en más de $1 niveles' }],
+];
+
+const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^This question requires an answer$/, { de: 'Bitte beantworten Sie diese Frage', fr: 'Cette question nécessite une réponse', es: 'Esta pregunta requiere una respuesta' }],
   [/^This question must be answered before the response can finish$/, { de: 'Diese Frage muss beantwortet werden, bevor die Antwort abgeschlossen werden kann', fr: 'Il faut répondre à cette question avant de terminer', es: 'Hay que responder a esta pregunta antes de terminar' }],
   [/^Enter a valid e-mail address$/, { de: 'Geben Sie eine gültige E-Mail-Adresse ein', fr: 'Saisissez une adresse e-mail valide', es: 'Introduce una dirección de correo electrónico válida' }],
@@ -210,17 +407,41 @@ const MESSAGES: [RegExp, Translations][] = [
   [/^Please complete the check that you are not a robot\.$/, { de: 'Bitte bestätigen Sie, dass Sie kein Roboter sind.', fr: 'Veuillez confirmer que vous n’êtes pas un robot.', es: 'Confirma que no eres un robot.' }],
   [/^The check that you are not a robot failed or expired\. Please try it again\.$/, { de: 'Die Prüfung, dass Sie kein Roboter sind, ist fehlgeschlagen oder abgelaufen. Bitte versuchen Sie es erneut.', fr: 'La vérification anti-robot a échoué ou expiré. Veuillez réessayer.', es: 'La comprobación de que no eres un robot ha fallado o caducado. Inténtalo de nuevo.' }],
   [/^The check that you are not a robot cannot be verified right now\. Please try again in a moment\.$/, { de: 'Die Prüfung, dass Sie kein Roboter sind, ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal.', fr: 'La vérification anti-robot est impossible pour le moment. Veuillez réessayer dans un instant.', es: 'Ahora mismo no se puede verificar que no eres un robot. Inténtalo de nuevo en un momento.' }],
+  [/^Must be the id of a file uploaded to this question \(POST \/s\/\{formId\}\/uploads\), or an http\(s\) link$/, { de: 'Laden Sie die Datei zu dieser Frage erneut hoch', fr: 'Téléversez de nouveau le fichier pour cette question', es: 'Vuelve a subir el archivo para esta pregunta' }],
+  // The checks of an uploaded file (uploads/file-types.ts, uploads.service.ts): shown at the field after a post without JavaScript, and by the page's script.
+  [/^Choose a file to upload$/, { de: 'Wählen Sie eine Datei zum Hochladen', fr: 'Choisissez un fichier à téléverser', es: 'Elige un archivo para subir' }],
+  [/^(.+) is too large \(at most (.+)\)$/s, { de: '$1 ist zu groß (höchstens $2)', fr: '$1 est trop volumineux ($2 au maximum)', es: '$1 es demasiado grande (como máximo $2)' }, { 2: 'size' }],
+  [/^(.+) is empty$/s, { de: '$1 ist leer', fr: '$1 est vide', es: '$1 está vacío' }],
+  [/^(.+): this type of file is not accepted \(accepted: (.+)\)$/s, { de: '$1: Dieser Dateityp wird nicht angenommen (erlaubt: $2)', fr: '$1 : ce type de fichier n’est pas accepté (formats acceptés : $2)', es: '$1: no se acepta este tipo de archivo (se aceptan: $2)' }],
+  [/^(.+) is not a valid \.(\w+) file \(accepted: (.+)\)$/s, { de: '$1 ist keine gültige .$2-Datei (erlaubt: $3)', fr: '$1 n’est pas un fichier .$2 valide (formats acceptés : $3)', es: '$1 no es un archivo .$2 válido (se aceptan: $3)' }],
+  [/^(.+) cannot be accepted: (.+)$/s, { de: '$1 kann nicht angenommen werden: $2', fr: '$1 ne peut pas être accepté : $2', es: '$1 no se puede aceptar: $2' }, { 2: 'refusal' }],
+  // A page post's fields that can't be taken as sent (public/form-body.ts).
+  [/^This field is not valid UTF-8 text$/, { de: 'Dieses Feld enthält keinen gültigen UTF-8-Text', fr: 'Ce champ ne contient pas de texte UTF-8 valide', es: 'Este campo no contiene texto UTF-8 válido' }],
+  [/^This field takes text, not a file$/, { de: 'Dieses Feld nimmt Text an, keine Datei', fr: 'Ce champ attend du texte, pas un fichier', es: 'Este campo admite texto, no archivos' }],
+  [/^This field contains characters that cannot be stored \(NUL\)$/, { de: 'Dieses Feld enthält Zeichen, die nicht gespeichert werden können (NUL)', fr: 'Ce champ contient des caractères impossibles à enregistrer (NUL)', es: 'Este campo contiene caracteres que no se pueden guardar (NUL)' }],
   // Last: "<label> is required" (IdentityInfo) would also match messages above.
   [/^(.+) is required$/s, { de: '$1 ist erforderlich', fr: '$1 est obligatoire', es: '$1 es obligatorio' }],
 ];
+
+/** `message` by the first of `table`'s patterns it matches, its groups put in (translated where `kinds` says); undefined when none matches. */
+function translate(language: Exclude<Language, 'en'>, message: string, table: readonly [RegExp, Translations, GroupKinds?][]): string | undefined {
+  for (const [pattern, translations, kinds] of table) {
+    const match = pattern.exec(message);
+    if (!match) continue;
+    return translations[language].replace(/\$(\d)/g, (_, at: string) => {
+      const group = match[Number(at)] ?? '';
+      const kind = kinds?.[Number(at)];
+      if (kind === 'size') return localizeSize(language, group);
+      if (kind === 'refusal') return translate(language, group, REFUSALS) ?? group;
+      return group;
+    });
+  }
+  return undefined;
+}
 
 /** A validation message in the form's language; a message without a translation as written. */
 export function localizeMessage(locale: string | null | undefined, message: string): string {
   const language = languageOf(locale);
   if (language === 'en') return message;
-  for (const [pattern, translations] of MESSAGES) {
-    const match = pattern.exec(message);
-    if (match) return translations[language].replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? '');
-  }
-  return message;
+  return translate(language, message, MESSAGES) ?? message;
 }

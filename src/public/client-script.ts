@@ -11,7 +11,9 @@
  * - A step shown again with errors: focus goes to the first invalid field, and the error summary's
  *   links focus their question's first invalid (or first) control.
  * - FileUploader: a chosen file is uploaded at once (POST /s/:formId/uploads) with a progress bar and a
- *   preview (images) or its name; the step then posts the upload's id in place of the file.
+ *   preview (images) or its name; the step then posts the upload's id in place of the file. What it
+ *   writes comes from the page in the form's language (the status box's `data-words`), and the upload
+ *   URL asks for the file checks' messages in that language too (`?localized=1`).
  */
 export const CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
@@ -121,6 +123,9 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     var box = input.closest('.fl-c');
     var status = box && box.querySelector('[data-upload-status]');
     if (!status) return;
+    var words = {};
+    try { words = JSON.parse(status.getAttribute('data-words') || '{}') || {}; } catch (e) { words = {}; }
+    function word(key) { return typeof words[key] === 'string' ? words[key] : ''; }
     function note(text, isError) {
       var p = document.createElement('p');
       p.className = isError ? 'fl-error' : 'fl-note';
@@ -153,7 +158,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       var bar = document.createElement('progress');
       bar.max = 100;
       bar.value = 0;
-      bar.setAttribute('aria-label', 'Upload progress');
+      bar.setAttribute('aria-label', word('progress'));
       status.appendChild(bar);
       var xhr = new XMLHttpRequest();
       xhr.open('POST', input.getAttribute('data-upload'));
@@ -177,14 +182,15 @@ export const CLIENT_SCRIPT = String.raw`(function () {
           // The files went up already: the step posts their ids, not the files again.
           input.value = '';
           input.required = false;
-          note(answer.files.length === 1 ? 'Uploaded.' : answer.files.length + ' files uploaded.');
+          note(answer.files.length === 1 ? word('uploaded') : word('uploadedMany').replace('{n}', String(answer.files.length)));
         } else {
-          var messages = answer && answer.errors ? answer.errors.map(function (e) { return e.message; }) : [answer && answer.message || 'The upload failed.'];
+          // A refused file: the server's messages (in the form's language); anything else: the page's own words.
+          var refused = xhr.status === 400 && answer && answer.errors ? answer.errors.map(function (e) { return e.message; }) : [];
           input.value = '';
-          note(messages.join(' '), true);
+          note(refused.length > 0 ? refused.join(' ') : word(xhr.status === 413 ? 'tooLarge' : xhr.status === 429 ? 'busy' : xhr.status === 410 ? 'closed' : 'failed'), true);
         }
       });
-      xhr.addEventListener('error', function () { note('The upload failed. Check your connection and try again.', true); });
+      xhr.addEventListener('error', function () { note(word('offline'), true); });
       xhr.send(body);
     });
   });

@@ -202,14 +202,16 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const step = form.steps[stepIndex]!;
     const uploaders = step.components.filter((component) => moduleOf(component.type)?.multipart === true);
     const read = await readFormBody(c, new Set(uploaders.map((component) => fieldName(component))));
+    const words = pageWords(form.locale);
+    const inForm = { locale: form.locale, formId: form.id };
     if (!read.ok && read.status === 415) {
       await framedBy(c, form);
-      return sendMessagePage(c, 415, 'Unsupported form data', 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).');
+      return sendMessagePage(c, 415, words.unsupportedTitle, words.unsupportedText, inForm);
     }
     let fieldProblems = read.ok ? [] : read.problems;
     if (!read.ok && (fieldProblems.length === 0 || !fieldProblems.every((p) => componentOfField(step, p.name)))) {
       await framedBy(c, form);
-      return sendMessagePage(c, 400, 'Invalid form data', 'The form data could not be read. Please go back and try again.');
+      return sendMessagePage(c, 400, words.unreadableTitle, words.unreadableText, inForm);
     }
     // The server decides the path: a step neither on it nor next is not taken; back to where the respondent is.
     const walked = currentPath(form, existing);
@@ -296,7 +298,6 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       // were submitted): the response can't end yet. Point there; this step's input is shown again.
       const located = componentsOf(form.steps);
       const steps = [...new Set(known.errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);
-      const words = pageWords(form.locale);
       const notices = steps.map((index) => ({
         message: words.unanswered(form.steps[index]!.name),
         href: formPath(form, session, `step=${index}`),

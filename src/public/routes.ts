@@ -14,7 +14,8 @@ import { corsMiddleware } from '../limits/cors.ts';
 import { clientAddressKey, rateLimitHeaders } from '../limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
-import { isPublicApiRequest, sendMessagePage, type PublicDeps } from './http.ts';
+import { isPublicApiRequest, liveForm, sendMessagePage, type PublicDeps } from './http.ts';
+import { formatSize, pageWords } from '../i18n/locales.ts';
 import { mountPage } from './page.ts';
 import { mountUploads } from './uploads.ts';
 import { mountEmbedScript } from './embed-script.ts';
@@ -51,16 +52,20 @@ export function publicRoutes(deps: PublicDeps) {
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
-  const limitBody = limitBodySize(config.publicMaxBodyBytes, (c, message) =>
-    isPublicApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message),
-  );
+  /** A body over `maxBytes`: the JSON API's message, or a page in its form's language (the post was counted by the rate limit first). */
+  const tooMuchData = (maxBytes: number) => async (c: Context<AppEnv>, message: string) => {
+    if (isPublicApiRequest(c)) return c.json({ message }, 413);
+    const form = await liveForm(deps.db, c.req.param('formId') ?? '').catch(() => undefined);
+    if (!form) return sendMessagePage(c, 413, 'Too much data', message);
+    const words = pageWords(form.locale);
+    return sendMessagePage(c, 413, words.tooMuchTitle, words.tooMuchText(formatSize(maxBytes, form.locale)), { locale: form.locale, formId: form.id });
+  };
+  const limitBody = limitBodySize(config.publicMaxBodyBytes, tooMuchData(config.publicMaxBodyBytes));
   for (const path of ['/s/:formId/responses', '/s/:formId/responses/:responseId']) {
     app.on(['POST', 'PATCH'], path, rateLimit, limitBody);
   }
   // Files: uploads, and page posts that may carry them (multipart), get the larger upload limit.
-  const limitUploadBody = limitBodySize(config.uploads.maxBodyBytes, (c, message) =>
-    isPublicApiRequest(c) ? c.json({ message }, 413) : sendMessagePage(c, 413, 'Too much data', message),
-  );
+  const limitUploadBody = limitBodySize(config.uploads.maxBodyBytes, tooMuchData(config.uploads.maxBodyBytes));
   const isMultipart = (c: Context<AppEnv>) => c.req.header('content-type')?.trim().toLowerCase().startsWith('multipart/form-data') === true;
   app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) => (isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next)));
   app.post('/s/:formId/uploads', rateLimit, limitUploadBody);

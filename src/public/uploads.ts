@@ -6,7 +6,8 @@
  * The answer to that component is then the id (or the list of ids). Files are checked before anything is stored: a
  * disallowed, oversized or disguised file, or an archive bomb (uploads/archives.ts), is a 400 with its
  * path (`["file", index]`), and then none of the request's files are kept. An upload not used by a
- * response within a day is removed.
+ * response within a day is removed. Its messages are English, like the rest of the API; the page's
+ * script asks with `?localized=1` for the file checks' messages in the form's language.
  */
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http.ts';
@@ -16,6 +17,7 @@ import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type Pub
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import type { FieldError } from '../errors.ts';
 import { formAtVersion, parseVersion } from '../forms/versions.service.ts';
+import { localizeMessage } from '../i18n/locales.ts';
 
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 const UPLOAD_MEDIA_TYPE = 'Unsupported media type: send the upload as multipart/form-data';
@@ -64,7 +66,10 @@ export function mountUploads(app: Hono<AppEnv>, deps: PublicDeps): void {
     const files = await Promise.all(parts.map(async (part) => ({ name: (part as File).name, bytes: new Uint8Array(await (part as File).arrayBuffer()) })));
     const target = { environmentId: form.environmentId, formId: form.id, component };
     const stored = await storeUploads(db, deps.fileStorage, target, files, { maxBodyBytes: config.uploads.maxBodyBytes });
-    if (!stored.ok) return invalidBody(c, stored.errors.map((error) => ({ message: error.message, path: ['file', ...error.path] })));
+    if (!stored.ok) {
+      const localized = c.req.query('localized') === '1';
+      return invalidBody(c, stored.errors.map((error) => ({ message: localized ? localizeMessage((answered ?? form).locale, error.message) : error.message, path: ['file', ...error.path] })));
+    }
     c.header('Cache-Control', 'no-store');
     return c.json({ files: stored.files.map(({ id, name, size, contentType }) => ({ id, name, size, contentType })) }, 201);
   });

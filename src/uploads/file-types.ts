@@ -10,6 +10,7 @@
  */
 import type { Detector, FileTypeResult } from 'file-type';
 import { inspectZip, looksLikeGzip, looksLikeZip, type ArchiveCheck } from './archives.ts';
+import { formatSize } from '../i18n/locales.ts';
 
 interface KnownType {
   /** What file-type must detect (`text`: nothing detected, valid UTF-8). */
@@ -104,8 +105,5 @@ async function detectType(bytes: Uint8Array): Promise<ArchiveCheck> {
   return { ok: true, detected: detected ?? (isText(bytes) ? 'text' : 'unknown') };
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
-}
+/** A size as the messages write it (`2.5 MB`); the page writes it in the form's language (i18n's formatSize). */
+export const formatBytes = (bytes: number): string => formatSize(bytes);

@@ -2,7 +2,8 @@
  * FileUploader with JavaScript, in Debian's chromium (playwright-core): a chosen image is uploaded at
  * once with a progress bar and a preview, the step then posts the upload's id, and the response holds
  * the file. A refused file shows the server's message at the field. Also under the page's CSP
- * (connect-src 'self', blob: images): a CSP violation would show up as a console error.
+ * (connect-src 'self', blob: images): a CSP violation would show up as a console error. On a German
+ * form the script writes the page's words and the server's messages in German.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { onFileEnd } from '../support/cleanup.ts';
 
 let db: Database;
 let form: Form;
+let germanForm: Form;
 let server: ServerType;
 let browser: Browser;
 let base: string;
@@ -40,6 +42,16 @@ beforeAll(async () => {
     { name: 'Your photo', components: [{ type: 'FileUploader', content: { question: 'A photo of you', allowedTypes: ['png'], required: true } }] },
     { name: 'Done', components: [{ type: 'ShortInput', content: { question: 'Anything else?' } }] },
   ]);
+  germanForm = await makeForm(
+    db,
+    tenant,
+    [
+      { name: 'Ihre Fotos', components: [{ type: 'FileUploader', content: { question: 'Fotos', allowedTypes: ['png'], multiple: true } }] },
+      { name: 'Fertig', components: [{ type: 'ShortInput', content: { question: 'Sonst noch etwas?' } }] },
+    ],
+    'Fotos',
+    { locale: 'de' },
+  );
   const app = appWith(db, { dataDir, fontsCssUrl: undefined });
   server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
@@ -74,6 +86,25 @@ describe('a respondent with JavaScript', () => {
     await Promise.all([page.waitForURL(/step=1/), page.click('button[type=submit]')]);
     const [row] = await responsesOf(db, form.id);
     expect(answerIn(row!, componentAt(form, 0, 0).id)).toMatchObject({ files: [{ id, name: 'me.png', contentType: 'image/png', size: PNG.byteLength }] });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("writes the form's language: the server's messages, the progress bar's name, what went up", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/s/${germanForm.id}`);
+    const input = page.locator('input[type=file]');
+    await input.setInputFiles({ name: 'notiz.png', mimeType: 'image/png', buffer: Buffer.from('kein png') });
+    await expect.poll(() => page.locator('[data-upload-status] .fl-error').textContent()).toBe('notiz.png ist keine gültige .png-Datei (erlaubt: png)');
+    expect(await page.locator('[data-upload-status] progress').getAttribute('aria-label')).toBe('Fortschritt des Hochladens');
+
+    await input.setInputFiles([
+      { name: 'a.png', mimeType: 'image/png', buffer: PNG },
+      { name: 'b.png', mimeType: 'image/png', buffer: PNG },
+    ]);
+    await expect.poll(() => page.locator('[data-upload-status] .fl-note').last().textContent()).toBe('2 Dateien hochgeladen.');
     expect(errors).toEqual([]);
     await page.close();
   });

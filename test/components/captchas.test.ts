@@ -66,7 +66,7 @@ describe('the page', () => {
     const app = appWithCaptchas();
     const response = await new Visitor(app).get(`/s/${form.id}`);
     const html = await response.text();
-    expect(html).toContain(`<div class="cf-turnstile" id="f-${turnstile().id}" data-sitekey="config-site-key" data-response-field-name="${field(turnstile())}">`);
+    expect(html).toContain(`<div class="cf-turnstile" id="f-${turnstile().id}" data-sitekey="config-site-key" data-response-field-name="${field(turnstile())}" data-language="en">`);
     expect(html).toMatch(/<script src="https:\/\/challenges\.cloudflare\.com\/turnstile\/v0\/api\.js" nonce="[^"]+" async defer><\/script>/);
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'nonce-[^']+' https:\/\/challenges\.cloudflare\.com;/);

@@ -400,7 +400,7 @@ describe('limits', () => {
     expect([api.status, await api.json()]).toEqual([413, { message: 'Request body too large (limit 1024 bytes)' }]);
     const page = await small.request(`/s/${form.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a=${'x'.repeat(2000)}` });
     expect(page.status).toBe(413);
-    expect(await page.text()).toContain('Request body too large (limit 1024 bytes)');
+    expect(await page.text()).toContain('More was sent than this form takes at once (at most 1 KB).');
     expect((await start({ answers: {} }, small)).status).toBe(201);
   });
 

@@ -213,7 +213,7 @@ describe('rendering', () => {
     const page = await response.text();
     expect(page).not.toContain('<iframe');
     expect(page).not.toContain('javascript:');
-    expect(page).toContain("This calendar can't be shown.");
+    expect(page).toContain('This calendar can&#39;t be shown.');
     expect(response.headers.get('content-security-policy')).toContain("frame-src 'none'");
   });
 

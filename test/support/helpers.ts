@@ -49,11 +49,15 @@ function migratedDump() {
 /**
  * A database no other test file writes to, for tests that count rows: on PostgreSQL a private
  * database created and migrated for the file (the run's shared one sees every file's writes), on
- * PGlite the file's own instance as usual. Dropped after the file's tests.
+ * PGlite an instance of the file's own. Dropped (closed) after the file's tests.
  */
 export async function setupIsolatedTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const shared = inject('testDatabaseUrl');
-  if (!shared) return setupTestApp(overrides);
+  if (!shared) {
+    const handle = await openTestDatabase();
+    onFileEnd(() => handle.close());
+    return { handle, db: handle.db, app: appWith(handle.db, overrides) };
+  }
   const { default: postgres } = await import('postgres');
   const name = `formloom_isolated_${randomBytes(6).toString('hex')}`;
   const admin = postgres(shared, { max: 1, onnotice: () => {} });
@@ -107,9 +111,25 @@ export function checkedApp<T extends { request: (...args: any[]) => Response | P
 
 /** A database and the app on it (the test defaults, with `overrides`) for one test file; closed after the file's tests. */
 export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const handle = await openTestDatabase();
-  onFileEnd(() => handle.close());
+  const handle = await sharedTestDatabase();
   return { handle, db: handle.db, app: appWith(handle.db, overrides) };
+}
+
+/**
+ * The database files share, as the run's PostgreSQL database is shared: on PostgreSQL a pool of the
+ * file's own on it, on PGlite one instance per worker, opened by the worker's first file and used by
+ * every file after it (opening a PGlite costs ~0.3 s of CPU; the in-process tier's workers run dozens of
+ * files). A file that counts rows or needs a database nobody else writes takes setupIsolatedTestApp.
+ */
+let workerPglite: Promise<DatabaseHandle> | undefined;
+async function sharedTestDatabase(): Promise<DatabaseHandle> {
+  if (inject('testDatabaseUrl')) {
+    const handle = await openTestDatabase();
+    onFileEnd(() => handle.close());
+    return handle;
+  }
+  workerPglite ??= openTestDatabase();
+  return workerPglite;
 }
 
 export interface TestTenant {

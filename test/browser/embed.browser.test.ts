@@ -10,10 +10,12 @@
  * - With `embedOrigins` naming another site, the browser refuses the frame and nothing shows.
  * - axe finds no WCAG A/AA violation on the host page with the embedded form.
  *
- * Saves screenshots of the inline embed and of the popup to /work/wt/screenshots/ (override with
- * EMBED_SCREENSHOTS), outside the repository.
+ * Saves screenshots of the inline embed and of the popup to formloom-embed-screenshots/ in the system's
+ * temporary directory (override with EMBED_SCREENSHOTS), outside the repository.
  */
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
@@ -29,7 +31,7 @@ import { createTenant, jsonRequest, setupTestApp, type TestTenant } from '../sup
 import { componentAt, makeForm, responsesOf, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
 
-const SCREENSHOTS = process.env.EMBED_SCREENSHOTS ?? '/work/wt/screenshots/';
+const SCREENSHOTS = process.env.EMBED_SCREENSHOTS ?? join(tmpdir(), 'formloom-embed-screenshots/');
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let db: Database;

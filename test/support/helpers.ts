@@ -1,6 +1,8 @@
 /** Shared test fixtures: a real database per test file, the app on it, and factories. */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { checkAgainstOpenApi } from './openapi-check.ts';
@@ -74,9 +76,25 @@ export async function setupIsolatedTestApp(overrides: Partial<Config> = {}): Pro
   return { handle, db: handle.db, app: appWith(handle.db, overrides), databaseUrl: url.toString() };
 }
 
-/** The defaults of an empty environment, with overrides. */
+/**
+ * The defaults of an empty environment, with overrides; the data directory (uploaded files) is the
+ * test file's own temporary one, removed when the file ends, never the checkout's `.data/`.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), ...overrides };
+  return { ...loadConfig({}), dataDir: fileDataDir(), ...overrides };
+}
+
+let dataDir: string | undefined;
+function fileDataDir(): string {
+  if (dataDir === undefined) {
+    const created = mkdtempSync(join(tmpdir(), 'formloom-test-data-'));
+    dataDir = created;
+    onFileEnd(() => {
+      dataDir = undefined;
+      rmSync(created, { recursive: true, force: true });
+    });
+  }
+  return dataDir;
 }
 
 export interface TestContext {

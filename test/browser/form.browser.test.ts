@@ -7,7 +7,6 @@
  * Saves `.scratch/screenshot-step1.png` (and the validation state, steps 2 and 3) for a look at the themed page.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { type Browser, type Page } from 'playwright-core';
@@ -19,23 +18,16 @@ import { toResponseObject } from '../../src/responses/model.ts';
 import { createTenant, setupTestApp, testConfig } from '../support/helpers.ts';
 import { answerIn, componentAt, makeForm, responsesOf, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
+import { startCalendarStub } from '../support/calendar-stub.ts';
 
 const SCREENSHOTS = new URL('../../.scratch/', import.meta.url).pathname;
 let db: Database;
 let app: App;
 let form: Form;
 let server: ServerType;
-let calendar: Server;
 let browser: Browser;
 let base: string;
 let calendarOrigin: string;
-
-/** A provider page that reports a booking to the page embedding it, as Calendly's inline embed does. */
-const CALENDAR_PAGE = `<!doctype html><title>Calendar</title><p>Pick a time</p><script>
-window.parent.postMessage({ event: 'calendly.event_scheduled', payload: { event: { uri: 'https://api.calendly.com/scheduled_events/BROWSER' }, invitee: { uri: 'https://api.calendly.com/invitees/1' } } }, '*');
-</script>`;
-
-const listen = (target: Server) => new Promise<AddressInfo>((resolve) => target.listen(0, '127.0.0.1', () => resolve(target.address() as AddressInfo)));
 
 beforeAll(async () => {
   ({ db, app } = await setupTestApp());
@@ -43,13 +35,8 @@ beforeAll(async () => {
   onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    await new Promise((resolve) => (calendar ? calendar.close(resolve) : resolve(undefined)));
   });
-  calendar = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(CALENDAR_PAGE);
-  });
-  calendarOrigin = `http://127.0.0.1:${(await listen(calendar)).port}`;
+  calendarOrigin = await startCalendarStub('https://api.calendly.com/scheduled_events/BROWSER');
 
   const tenant = await createTenant(db);
   form = await makeForm(

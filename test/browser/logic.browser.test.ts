@@ -4,7 +4,6 @@
  * completion step and an invalid step are the final screens, and hidden fields come from the URL. One
  * respondent has JavaScript turned off: the routing needs none.
  */
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { type Browser, type Page } from 'playwright-core';
@@ -16,34 +15,22 @@ import { createTenant, setupTestApp } from '../support/helpers.ts';
 import { QUALIFICATION_HIDDEN_FIELDS, QUALIFICATION_STEPS } from '../support/logic-fixtures.ts';
 import { makeForm, responsesOf, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
+import { startCalendarStub } from '../support/calendar-stub.ts';
 
 let db: Database;
 let app: App;
 let form: Form;
 let server: ServerType;
-let calendar: Server;
 let browser: Browser;
 let base: string;
-
-/** A stand-in for Calendly's inline embed: reports a booking to the page embedding it. */
-const CALENDAR_PAGE = `<!doctype html><title>Calendar</title><p>Pick a time</p><script>
-window.parent.postMessage({ event: 'calendly.event_scheduled', payload: { event: { uri: 'https://api.calendly.com/scheduled_events/LOGIC' }, invitee: { uri: 'https://api.calendly.com/invitees/1' } } }, '*');
-</script>`;
-
-const listen = (target: Server) => new Promise<AddressInfo>((resolve) => target.listen(0, '127.0.0.1', () => resolve(target.address() as AddressInfo)));
 
 beforeAll(async () => {
   ({ db, app } = await setupTestApp({ publicRateLimitPerMinute: 0 }));
   onFileEnd(async () => {
     await browser?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    await new Promise((resolve) => (calendar ? calendar.close(resolve) : resolve(undefined)));
   });
-  calendar = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(CALENDAR_PAGE);
-  });
-  const calendarOrigin = `http://127.0.0.1:${(await listen(calendar)).port}`;
+  const calendarOrigin = await startCalendarStub('https://api.calendly.com/scheduled_events/LOGIC');
   // The fixture's form, its calendar served here.
   const steps = structuredClone(QUALIFICATION_STEPS);
   steps[2]!.components[0]!.content = { url: `${calendarOrigin}/acme/demo`, message: 'Pick a time' };

@@ -172,7 +172,7 @@ describe('PATCH /api/v1/environments/{id}/settings', () => {
       for (const error of answer.errors ?? []) expect(error, label).toEqual({ message: expect.any(String), path: expect.any(Array) });
       expect(await row(), `${label}: a refusal changed the environment`).toBe(before);
     } else {
-      expect(Object.keys(answer).sort(), label).toEqual(['id', 'ipStorage', 'recaptcha', 'retentionDays', 'turnstile']);
+      expect(Object.keys(answer).sort(), label).toEqual(['embedOrigins', 'id', 'ipStorage', 'recaptcha', 'retentionDays', 'turnstile']);
     }
   });
 });

@@ -267,6 +267,19 @@ describe('a running server', () => {
     const definition = (await (await fetch(`${server.url}/s/${formId}/definition`)).json()) as { steps: { components: { id: string }[] }[] };
     const componentId = definition.steps[0]!.components[0]!.id;
 
+    // The server has served an upload before (a real Word file, stored): the code and buffers any first
+    // upload brings in are not the bombs' doing, and a server under attack has usually served uploads.
+    const post = async (name: string, bytes: Uint8Array) => {
+      const body = new FormData();
+      body.append('componentId', componentId);
+      body.append('file', new File([new Uint8Array(bytes)], name));
+      const response = await fetch(`${server.url}/s/${formId}/uploads`, { method: 'POST', body });
+      return { status: response.status, body: (await response.json()) as { errors: { path: unknown[] }[] } };
+    };
+    expect((await post('cv.docx', FILES_OF_EVERY_TYPE.docx![0]!.bytes)).status).toBe(201);
+    const storedFiles = () => readdirSync(join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    expect(storedFiles()).toBe(1);
+
     const rssBefore = serverRss();
     let peakRss = rssBefore;
     const healthLatencies: number[] = [];
@@ -282,21 +295,16 @@ describe('a running server', () => {
       }
     })();
     const answers = [];
-    for (const [name, bytes] of [['cv.docx', docxBomb], ['cv.docx', gzipBomb], ['cv.pdf', gzipBomb], ['cv.docx', docxBomb]] as const) {
-      const body = new FormData();
-      body.append('componentId', componentId);
-      body.append('file', new File([new Uint8Array(bytes)], name));
-      const response = await fetch(`${server.url}/s/${formId}/uploads`, { method: 'POST', body });
-      answers.push({ status: response.status, body: (await response.json()) as { errors: { path: unknown[] }[] } });
-    }
+    for (const [name, bytes] of [['cv.docx', docxBomb], ['cv.docx', gzipBomb], ['cv.pdf', gzipBomb], ['cv.docx', docxBomb]] as const) answers.push(await post(name, bytes));
     uploading = false;
     await probe;
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0]!.path).toEqual(['file', 0]);
     }
-    expect(readdirSync(dataDir)).not.toContain('uploads');
+    expect(storedFiles()).toBe(1);
     expect(healthLatencies.length).toBeGreaterThan(0);
+    console.info(`[bombs on a running server] RSS ${Math.round(rssBefore / MiB)} MiB before, peak + ${Math.round((peakRss - rssBefore) / MiB)} MiB; slowest /healthz ${Math.round(Math.max(...healthLatencies))} ms`);
     // Generous for a loaded machine: before, /healthz stalled for 31 s and the server grew by 3 GB.
     expect(Math.max(...healthLatencies)).toBeLessThan(1000);
     expect(peakRss - rssBefore).toBeLessThan(100 * MiB);

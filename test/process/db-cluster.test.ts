@@ -228,7 +228,9 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     expect(primary.log()).not.toMatch(/prepared statement .* does not exist|unnamed prepared statement/);
     for (const node of nodes) {
       expect(node.logs().filter((line) => Number(line.level) >= 50)).toEqual([]);
-      expect(node.logs().filter((line) => line.msg === 'request' && Number(line.status) >= 500)).toEqual([]);
+      // 503 is the documented "not now, try again" (db/availability.ts: the database not reached in time), which
+      // the sessions above retry and a loaded machine can meet; any other 5xx is a fault.
+      expect(node.logs().filter((line) => line.msg === 'request' && Number(line.status) >= 500 && Number(line.status) !== 503)).toEqual([]);
     }
   });
 

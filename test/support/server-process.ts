@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,14 +47,22 @@ export function killLeftovers(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+/** The node flags `npm start` runs the server with (package.json's start script), so its memory behaves as in production. */
+const NODE_FLAGS: string[] = (() => {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (start[0] !== 'node' || start.at(-1) !== 'dist/main.js') throw new Error(`package.json's start script is not "node [flags] dist/main.js": ${start.join(' ')}`);
+  return start.slice(1, -1);
+})();
+
 /**
- * Spawns src/main.ts (or, with `entry: 'bundle'`, the dist/main.js bundle `npm start` runs) with only
+ * Spawns src/main.ts (or, with `entry: 'bundle'`, the dist/main.js bundle `npm start` runs), with the node
+ * flags `npm start` gives it and only
  * the environment the test gives it (no setting leaks in from the suite's). No drain delay unless the
  * test sets DRAIN_DELAY_MS: there is no load balancer to wait for, and every stop would wait for it.
  */
 export function spawnServer(env: Record<string, string>, entry: 'source' | 'bundle' = 'source') {
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DRAIN_DELAY_MS: '0', ...env };
-  const args = entry === 'bundle' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const args = [...NODE_FLAGS, ...(entry === 'bundle' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';

@@ -14,9 +14,9 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { type Browser, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, serveForBrowser } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORED_COMPONENT_TYPES, isAnswerable } from '../../src/components/catalogue.ts';
 import type { Database } from '../../src/db/client.ts';
@@ -163,9 +163,7 @@ beforeAll(async () => {
   defaultForm = await formIn(DEFAULT_THEME, 'Accessibility form');
   darkForm = await formIn(DARK_THEME, 'Dark form');
 
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });

@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, serveForBrowser, watchPageErrors } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
@@ -126,9 +126,7 @@ beforeAll(async () => {
   // The popup's form speaks German (its own words: buttons, the thank-you screen).
   await db.update(forms).set({ locale: 'de' }).where(eq(forms.id, popupForm.id));
 
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveForBrowser(app));
   hostServer = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(hostPage());
@@ -143,17 +141,6 @@ const setEmbedOrigins = async (embedOrigins: string[] | null) => {
   expect(response.status).toBe(200);
 };
 
-/** Console errors (CSP violations, script errors) and page errors of the host page and its frames; not the theme font service being unreachable (no network here). */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    const text = `${message.text()} ${message.location().url}`;
-    if (message.type() === 'error' && !/fonts\.googleapis|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/.test(text)) errors.push(text);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
 const events = (page: Page) => page.evaluate(() => (window as unknown as { events: HostEvent[] }).events);
 const waitForEvent = (page: Page, type: string, match: Record<string, unknown> = {}) =>
   page.waitForFunction(
@@ -167,7 +154,7 @@ describe('a form embedded in another site', () => {
     await setEmbedOrigins([hostOrigin]);
     const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchPageErrors(page);
     // The host page's own query: a campaign parameter (forwarded), one the attribute overrides, and page parameters (not forwarded).
     await page.goto(`${hostOrigin}/?utm_campaign=spring&plan=free&step=1&fl-token=forged`);
     await waitForEvent(page, 'ready');
@@ -213,7 +200,7 @@ describe('a form embedded in another site', () => {
   it('popup: a modal dialog that keeps focus, closes on Escape, returns focus, and completes', async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchPageErrors(page);
     await page.goto(hostOrigin);
     await waitForEvent(page, 'ready'); // the inline form
     const button = page.getByRole('button', { name: 'Open the survey' });

@@ -7,10 +7,9 @@
  * Saves `.scratch/screenshot-step1.png` (and the validation state, steps 2 and 3) for a look at the themed page.
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, serveForBrowser, watchPageErrors } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
@@ -83,9 +82,7 @@ beforeAll(async () => {
     'Browser form',
   );
 
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
@@ -94,15 +91,8 @@ beforeAll(async () => {
  * Console errors, except the theme font service being unreachable (no network here) and the 422 of
  * the step shown again after a validation error.
  */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    const text = `${message.text()} ${message.location().url}`;
-    if (message.type() === 'error' && !/fonts\.googleapis|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED|status of 422/.test(text)) errors.push(text);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
+/** Page errors, but not the 422 of a step shown again with its errors (the browser logs that status). */
+const watchErrors = (page: Page) => watchPageErrors(page, /status of 422/);
 
 const responses = async () => (await responsesOf(db, form.id)).map((row) => toResponseObject(row, new Date(), testConfig().dropOffMs));
 

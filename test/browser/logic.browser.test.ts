@@ -4,10 +4,9 @@
  * completion step and an invalid step are the final screens, and hidden fields come from the URL. One
  * respondent has JavaScript turned off: the routing needs none.
  */
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, serveForBrowser, watchPageErrors } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
@@ -37,22 +36,9 @@ beforeAll(async () => {
   const tenant = await createTenant(db);
   form = await makeForm(db, tenant, steps, 'Qualify', { hiddenFields: QUALIFICATION_HIDDEN_FIELDS });
 
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
 });
-
-/** Script errors and CSP violations (the theme's font service is unreachable here: not an error of the page). */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    const text = `${message.text()} ${message.location().url}`;
-    if (message.type() === 'error' && !/fonts\.googleapis|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED/.test(text)) errors.push(text);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 const stepUrl = (key: string) => `${base}/s/${form.id}?step=${form.steps.findIndex((s) => s.key === key)}`;
 const responseOf = async (email: string) =>
@@ -70,7 +56,7 @@ describe('the qualification form in a browser', () => {
   it('a visitor from an enterprise link is sent to the demo, books it, and sees the completion step', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchPageErrors(page);
     await page.goto(`${base}/s/${form.id}?utm_source=ad&plan=enterprise&ref=newsletter`);
     await aboutYou(page, { email: 'cto@bigcorp.io', employees: '3', role: 'Founder' });
     await page.waitForURL(stepUrl('demo'));
@@ -101,7 +87,7 @@ describe('the qualification form in a browser', () => {
   it('the back link follows the path; changing the first step reroutes, and a step off the path is not shown', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    const errors = watchErrors(page);
+    const errors = watchPageErrors(page);
     await page.goto(`${base}/s/${form.id}`);
     await aboutYou(page, { email: 'ana@tiny.io', employees: '12', role: 'Engineer' });
     await page.waitForURL(stepUrl('pricing'));

@@ -8,10 +8,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { type Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, serveForBrowser } from '../support/chromium.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
@@ -53,9 +52,7 @@ beforeAll(async () => {
     { locale: 'de' },
   );
   const app = appWith(db, { dataDir, fontsCssUrl: undefined });
-  server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
 });
 

@@ -11,13 +11,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { beforeAll, describe, expect } from 'vitest';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
-import { cursorTimestamp, hostileString, hostileValue, sendHostile, type Answer } from '../support/hostile-checks.ts';
+import { HOSTILE_OPTIONS, cursorTimestamp, hostileString, hostileValue, sendHostile, type Answer } from '../support/hostile-checks.ts';
 import { createLead, insertResponse } from '../support/factories.ts';
 import { appWith, createTenant, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { makeForm } from '../support/public-helpers.ts';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
-const options = { numRuns: RUNS, endOnFailure: true } as const;
+const options = HOSTILE_OPTIONS;
 
 let ctx: TestContext;
 let target: { db: TestContext['db']; app: TestContext['app'] };

@@ -16,12 +16,11 @@ import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { apiKeys, auditLog, environments, erasures, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { canonicalLocale } from '../../src/i18n/locales.ts';
-import { hostileString, hostileValue, sendHostile } from '../support/hostile-checks.ts';
+import { HOSTILE_OPTIONS, hostileString, hostileValue, sendHostile } from '../support/hostile-checks.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { makeForm } from '../support/public-helpers.ts';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
-const options = { numRuns: RUNS, endOnFailure: true } as const;
+const options = HOSTILE_OPTIONS;
 
 let ctx: TestContext;
 let target: { db: TestContext['db']; app: TestContext['app'] };

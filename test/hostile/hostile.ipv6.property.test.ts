@@ -10,12 +10,12 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { count, eq } from 'drizzle-orm';
+import { HOSTILE_OPTIONS } from '../support/hostile-checks.ts';
 import { beforeAll, describe, expect } from 'vitest';
 import { environments, webhookEndpoints } from '../../src/db/schema.ts';
 import { appWith, createTenant, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
-const options = { numRuns: RUNS, endOnFailure: true } as const;
+const options = HOSTILE_OPTIONS;
 
 let ctx: TestContext;
 let strict: TestContext['app'];

@@ -17,11 +17,10 @@ import { beforeAll, describe, expect } from 'vitest';
 import { apiKeys, auditLog, environments, erasures, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
-import { rowCounts } from '../support/hostile-checks.ts';
+import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
 import { makeForm } from '../support/public-helpers.ts';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
-const options = { numRuns: RUNS, endOnFailure: true } as const;
+const options = HOSTILE_OPTIONS;
 
 let ctx: TestContext;
 let app: TestContext['app'];

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fc, test } from '@fast-check/vitest';
 import { count, eq } from 'drizzle-orm';
+import { HOSTILE_RUNS } from '../support/hostile-checks.ts';
 import { beforeAll, describe, expect } from 'vitest';
 import { uploads } from '../../src/db/schema.ts';
 import { checkFile, FILE_TYPE_NAMES, KNOWN_FILE_TYPES } from '../../src/uploads/file-types.ts';
@@ -25,7 +26,6 @@ import { onFileEnd } from '../support/cleanup.ts';
 import { measure } from '../support/process-memory.ts';
 import { componentAt, makeForm } from '../support/public-helpers.ts';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 40);
 const MiB = 1024 * 1024;
 
 /** Real files and bombs to mutate. */
@@ -78,7 +78,7 @@ const hostileBytes = fc.oneof(
 const extension = fc.constantFrom(...FILE_TYPE_NAMES);
 
 describe('checking hostile bytes', () => {
-  test.prop([hostileBytes, extension], { numRuns: RUNS * 5, endOnFailure: true })(
+  test.prop([hostileBytes, extension], { numRuns: HOSTILE_RUNS * 5, endOnFailure: true })(
     'never throws, stays within bounded time and memory, and passes the declared type or refuses with a message',
     async (bytes, type) => {
       const name = `upload.${type}`;
@@ -111,7 +111,7 @@ describe('posting hostile bytes', () => {
   });
   const rows = async () => (await db.select({ n: count() }).from(uploads).where(eq(uploads.formId, formId)))[0]!.n;
 
-  test.prop([hostileBytes, extension], { numRuns: RUNS, endOnFailure: true })('answers 201 with the type, or 400 with the path and nothing stored', async (bytes, type) => {
+  test.prop([hostileBytes, extension], { numRuns: HOSTILE_RUNS, endOnFailure: true })('answers 201 with the type, or 400 with the path and nothing stored', async (bytes, type) => {
     const before = await rows();
     const body = new FormData();
     body.append('componentId', componentId);

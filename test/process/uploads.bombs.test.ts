@@ -307,6 +307,9 @@ describe('a running server', () => {
     console.info(`[bombs on a running server] RSS ${Math.round(rssBefore / MiB)} MiB before, peak + ${Math.round((peakRss - rssBefore) / MiB)} MiB; slowest /healthz ${Math.round(Math.max(...healthLatencies))} ms`);
     // Generous for a loaded machine: before, /healthz stalled for 31 s and the server grew by 3 GB.
     expect(Math.max(...healthLatencies)).toBeLessThan(1000);
-    expect(peakRss - rssBefore).toBeLessThan(100 * MiB);
+    // The whole server's growth: the inflation this guards against was 3 GB. Each check's own memory is held to
+    // 32 MiB above, in a child process; here the request handling around it comes on top, which on Node 24 was
+    // seen at +10 to +149 MiB (its heap grows before it collects; +7 to +26 MiB on Node 20).
+    expect(peakRss - rssBefore).toBeLessThan(256 * MiB);
   });
 });

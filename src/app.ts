@@ -170,7 +170,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing);
-    const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const bearer = c.req.header('authorization')?.match(/^Bearer\s(.+)$/i)?.[1]?.trim();
     const allowed = bearer !== undefined && ((config.metricsToken !== undefined && secretsEqual(bearer, config.metricsToken)) || secrets.admin.matches(bearer));
     if (!allowed) {
       if (bearer !== undefined) await limits.authFailures.consume(address);

@@ -170,7 +170,7 @@ export async function authenticate(
   headers: { apiKey?: string | null | undefined; authorization?: string | null | undefined },
   options: VerifyOptions = {},
 ): Promise<Principal> {
-  const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const bearer = headers.authorization?.match(/^Bearer\s(.+)$/i)?.[1]?.trim();
   const apiKey = headers.apiKey?.trim() || undefined;
   if (bearer !== undefined && admin.matches(bearer)) return { kind: 'admin' };
   const candidate = apiKey ?? bearer;

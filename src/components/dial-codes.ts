@@ -66,11 +66,24 @@ export function dialCountry(code: string | undefined): DialCountry | undefined {
  * preferring `preferred` when several countries share the code (+1, +44, +7 …).
  */
 export function splitPhone(value: string, preferred: string | undefined): { country: DialCountry | undefined; number: string } {
-  const match = /^(\+\d{1,4})\s+(.*)$/.exec(value.trim());
+  const match = splitDialCode(value.trim());
   if (!match) return { country: undefined, number: value };
-  const [, dial, rest] = match;
+  const { dial, rest } = match;
   const preferredCountry = dialCountry(preferred);
   const country =
-    preferredCountry?.dial === dial ? preferredCountry : (dialCountry(PRIMARY[dial!]) ?? DIAL_COUNTRIES.find((c) => c.dial === dial));
-  return country ? { country, number: rest! } : { country: undefined, number: value };
+    preferredCountry?.dial === dial ? preferredCountry : (dialCountry(PRIMARY[dial]) ?? DIAL_COUNTRIES.find((c) => c.dial === dial));
+  return country ? { country, number: rest } : { country: undefined, number: value };
+}
+
+/**
+ * `+<1–4 digits>`, whitespace, then one line: what `/^(\+\d{1,4})\s+(.*)$/` matched, in linear time (that
+ * expression backtracks quadratically on a long run of whitespace before a line break).
+ */
+function splitDialCode(text: string): { dial: string; rest: string } | undefined {
+  const dial = /^\+\d{1,4}/.exec(text)?.[0];
+  if (dial === undefined) return undefined;
+  const afterDial = text.slice(dial.length);
+  const rest = afterDial.trimStart();
+  if (rest.length === afterDial.length || /[\n\r\u2028\u2029]/.test(rest)) return undefined;
+  return { dial, rest };
 }

@@ -43,16 +43,31 @@ const graphql = (kit: GraphQLKit) => {
   };
 };
 
+/**
+ * A LongInput answer without its leading blank lines (the first line keeps its indentation) and trailing
+ * whitespace. String methods only: a regular expression for this backtracks quadratically on long runs of
+ * whitespace.
+ */
+export function trimLongInput(text: string): string {
+  const trimmed = text.trimEnd();
+  const leading = trimmed.length - trimmed.trimStart().length;
+  const lastBlankLine = trimmed.lastIndexOf('\n', leading - 1);
+  return leading > 0 && lastBlankLine >= 0 ? trimmed.slice(lastBlankLine + 1) : trimmed;
+}
+
 export const textInputs: ComponentModule = {
   types: { ShortInput: inputContent, LongInput: inputContent },
   answer: {
     parse(component, raw, problems, required) {
       const answer = stringAnswer(raw, required, problems);
       if (answer === undefined) return null;
-      const value = component.type === 'LongInput' ? answer.replace(/^\s*\n|\s+$/g, '') : answer.trim();
+      // The limit applies to the answer as sent, before any normalisation touches it.
       const max = maxLengthOf(component);
-      if (value.length > max) problems.add([], `Must be at most ${max} characters`);
-      return { input: value };
+      if (answer.length > max) {
+        problems.add([], `Must be at most ${max} characters`);
+        return { input: answer };
+      }
+      return { input: component.type === 'LongInput' ? trimLongInput(answer) : answer.trim() };
     },
     fromFields: (component, fields) => fields.one(fieldName(component)),
     toAnswer: (_component, response) => response.input,

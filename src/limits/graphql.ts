@@ -310,7 +310,7 @@ const isVariableValueError = (error: GraphQLError) =>
   (error.extensions.code === undefined || error.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
 
 /** "Did you mean …?" hints, which graphql-js adds for fields, arguments, types and enum values. */
-const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+const SUGGESTION = / ?Did you mean [^?]*\?/g;
 
 const isAnonymous = (context: { principal?: Principal }) => context.principal?.kind !== 'admin' && context.principal?.kind !== 'apiKey';
 

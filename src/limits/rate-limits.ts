@@ -96,7 +96,8 @@ const IPV6_CLIENT_PREFIX = 64;
  * `unknown` for anything else (no socket, a malformed forwarded address), which all share one budget.
  */
 export function clientAddressKey(ip: string): string {
-  const parsed = parseIp(ip.replace(/%.*$/, ''));
+  const zone = ip.indexOf('%');
+  const parsed = parseIp(zone < 0 ? ip : ip.slice(0, zone));
   if (!parsed) return 'unknown';
   const address = unmapIp(parsed);
   return address.kind() === 'ipv4' ? address.toString() : `${networkOf(address, IPV6_CLIENT_PREFIX)}/${IPV6_CLIENT_PREFIX}`;

@@ -17,8 +17,11 @@ export type PostedFiles = Map<string, File[]>;
 
 export type FormBodyResult =
   | { ok: true; body: FormBody; files: PostedFiles }
-  /** 415: not a form post. 400: unreadable, or `problems` name the offending fields (when known). */
-  | { ok: false; status: 400 | 415; problems: FieldProblem[] };
+  /**
+   * 415: not a form post. 413: more text than `textLimitBytes`. 400: unreadable, or `problems` name the
+   * offending fields (when known).
+   */
+  | { ok: false; status: 400 | 413 | 415; problems: FieldProblem[] };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -54,14 +57,20 @@ function undecodableFields(text: string): FieldProblem[] | undefined {
   return problems;
 }
 
-/** `fileFields`: names of the step's file inputs, the only fields that may carry files. */
-export async function readFormBody(c: PublicContext, fileFields: ReadonlySet<string> = new Set()): Promise<FormBodyResult> {
+/**
+ * `fileFields`: names of the step's file inputs, the only fields that may carry files. `textLimitBytes`: what
+ * the post may carry besides files (the route lets a multipart body through with the upload limit, since it
+ * does not know the step): the whole body on a step without file inputs, the text fields' names and values
+ * (UTF-8 bytes) on one with them.
+ */
+export async function readFormBody(c: PublicContext, textLimitBytes: number, fileFields: ReadonlySet<string> = new Set()): Promise<FormBodyResult> {
   const mediaType = c.req.header('content-type')?.split(';')[0]!.trim().toLowerCase() ?? '';
   if (!FORM_TYPES.has(mediaType)) return { ok: false, status: 415, problems: [] };
   let parsed: Record<string, string | File | (string | File)[]>;
   try {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     const binaryParts = mediaType === 'multipart/form-data' && fileFields.size > 0;
+    if (!binaryParts && bytes.byteLength > textLimitBytes) return { ok: false, status: 413, problems: [] };
     if (!binaryParts && !isUtf8(bytes)) return { ok: false, status: 400, problems: [] };
     if (mediaType === 'application/x-www-form-urlencoded') {
       const undecodable = undecodableFields(utf8.decode(bytes));
@@ -76,6 +85,7 @@ export async function readFormBody(c: PublicContext, fileFields: ReadonlySet<str
   const body: FormBody = new Map();
   const files: PostedFiles = new Map();
   const problems: FieldProblem[] = [];
+  if (textBytes(parsed) > textLimitBytes) return { ok: false, status: 413, problems: [] };
   for (const [name, value] of Object.entries(parsed)) {
     if (unsafeStringProblem(name)) return { ok: false, status: 400, problems: [] };
     const values = Array.isArray(value) ? value : [value];
@@ -92,6 +102,16 @@ export async function readFormBody(c: PublicContext, fileFields: ReadonlySet<str
     body.set(name, texts);
   }
   return problems.length > 0 ? { ok: false, status: 400, problems: dedupe(problems) } : { ok: true, body, files };
+}
+
+/** The UTF-8 bytes of a parsed body's text: every field's name and text values. */
+function textBytes(parsed: Record<string, string | File | (string | File)[]>): number {
+  let total = 0;
+  for (const [name, value] of Object.entries(parsed)) {
+    total += Buffer.byteLength(name);
+    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') total += Buffer.byteLength(item);
+  }
+  return total;
 }
 
 const dedupe = (problems: FieldProblem[]) => [...new Map(problems.map((p) => [`${p.name}\u0001${p.message}`, p])).values()];

@@ -49,7 +49,7 @@ import { clientCountry, clientIp } from '../request-info.ts';
 import { createId } from '../ids.ts';
 import type { FieldError } from '../errors.ts';
 import { embedOriginsOf, frameAncestorsFor } from '../embed/embed-origins.ts';
-import { localizeMessage, pageWords } from '../i18n/locales.ts';
+import { formatSize, localizeMessage, pageWords } from '../i18n/locales.ts';
 import { embedRequestOf, embedStartQuery } from './embed-query.ts';
 import { cookieSession, tokenSession, type PageSession } from './page-session.ts';
 
@@ -201,9 +201,13 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (stepIndex === undefined) return c.redirect(formPath(form, session), 303);
     const step = form.steps[stepIndex]!;
     const uploaders = step.components.filter((component) => moduleOf(component.type)?.multipart === true);
-    const read = await readFormBody(c, new Set(uploaders.map((component) => fieldName(component))));
+    const read = await readFormBody(c, config.publicMaxBodyBytes, new Set(uploaders.map((component) => fieldName(component))));
     const words = pageWords(form.locale);
     const inForm = { locale: form.locale, formId: form.id };
+    if (!read.ok && read.status === 413) {
+      await framedBy(c, form);
+      return sendMessagePage(c, 413, words.tooMuchTitle, words.tooMuchText(formatSize(config.publicMaxBodyBytes, form.locale)), inForm);
+    }
     if (!read.ok && read.status === 415) {
       await framedBy(c, form);
       return sendMessagePage(c, 415, words.unsupportedTitle, words.unsupportedText, inForm);

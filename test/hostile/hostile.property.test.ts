@@ -130,8 +130,11 @@ const HOSTILE_STRINGS = [
   '𝟘🙂',
   '\u202e\u2066',
 ];
+/** Every character `\s` matches: long runs of each must stay linear wherever client text is read. */
+const WHITESPACE = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 const hostileString = fc.oneof(
   fc.constantFrom(...HOSTILE_STRINGS),
+  fc.constantFrom(...WHITESPACE).map((ch) => `a${ch.repeat(20_000)}b`),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: fc.constantFrom('a', '\u0000', '\ud800', '\udc00', 'é', '<', '"', '\\', '\n'), maxLength: 20 }),
   fc.constantFrom('a'.repeat(70_000), '\u0000'.repeat(1000)),

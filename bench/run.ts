@@ -660,8 +660,16 @@ function logStream(label: string, what: string, m: Awaited<ReturnType<typeof mea
   log(`  [${label}] server RSS at each tenth of the ${what} (MB): ${m.tenths.map((mb) => fmt(mb, 0)).join(' ')}`);
 }
 
+/** A database URL as printed: without its user and password. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), ${ROUNDS} rounds (medians), loopback`);
-log(`datasets: ${DATASETS.map((d) => `${d.label} ${d.url.replace(/\/\/[^@]*@/, '//')}`).join('   ')}`);
+log(`datasets: ${DATASETS.map((d) => `${d.label} ${withoutCredentials(d.url)}`).join('   ')}`);
 log(`load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${cpus().length} cores)`);
 if (PROFILE) {
   log('BENCH_CPU_PROF=1: the REST, GraphQL, stream and export servers run under the V8 profiler, which slows them; use these figures for attribution only');

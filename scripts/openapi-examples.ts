@@ -45,6 +45,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
   const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/forms/{formId}', '/api/v1/forms'];
+  // eslint-disable-next-line regexp/no-super-linear-move -- runs on the fixed path templates above, never on client text
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
   async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; raw?: string; target?: ReturnType<typeof appWith> } = {}) {

@@ -7,3 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const fromRoot = (path: string) => `${ROOT.replace(/\/$/, '')}/${path}`;
+
+/** `path` without the slashes it ends with (a loop: `/\/+$/` moves super-linearly over a run of slashes). */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end -= 1;
+  return path.slice(0, end);
+}

@@ -13,7 +13,7 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
-import { fromRoot } from '../paths.ts';
+import { fromRoot, withoutTrailingSlashes } from '../paths.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { instrumentClient } from './instrument.ts';
 import { pgliteStartParams } from './pglite-settings.ts';
@@ -93,7 +93,7 @@ export interface OpenOptions {
 function startFromTemplate(dataDir: string, template: string | undefined): void {
   if (!template || !existsSync(join(template, 'PG_VERSION')) || existsSync(join(dataDir, 'PG_VERSION'))) return;
   if (readdirSync(dataDir).length > 0) return;
-  const staging = `${dataDir.replace(/\/+$/, '')}.from-template`;
+  const staging = `${withoutTrailingSlashes(dataDir)}.from-template`;
   rmSync(staging, { recursive: true, force: true });
   cpSync(template, staging, { recursive: true });
   rmdirSync(dataDir);

@@ -7,6 +7,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { withoutTrailingSlashes } from '../paths.ts';
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -18,7 +19,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-const lockFileOf = (dataDir: string) => `${dataDir.replace(/\/+$/, '')}.lock`;
+const lockFileOf = (dataDir: string) => `${withoutTrailingSlashes(dataDir)}.lock`;
 
 interface LockRecord {
   pid: number;

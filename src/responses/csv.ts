@@ -21,9 +21,15 @@ export const csvRecord = (fields: readonly string[]): string => {
   return `${record}\r\n`;
 };
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A formula trigger (`=`, `+`, `-`, `@` or their fullwidth forms, which spreadsheets in East Asian locales
+ * read as the same), after any run of characters a spreadsheet skips or a reader does not see: spaces, line
+ * breaks, tabs, the no-break and ideographic spaces, zero-width characters and the byte-order mark. A cell
+ * beginning with a tab, CR or LF is neutralised whatever follows. Anchored with disjoint classes: linear.
+ */
+const FORMULA_START = /^[\t\n\r \u00a0\u1680\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n]/u;
 
-/** A cell a spreadsheet shows as text: formula-looking values get a leading `'`. */
+/** A cell a spreadsheet shows as text: formula-looking values get a leading `'` (OWASP CSV injection). */
 export function neutralizeCell(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }

@@ -276,7 +276,7 @@ function buildDocument(sources: OpenApiSources) {
             `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
             `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
             `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
-            "Cells beginning with =, +, -, @, tab or CR are prefixed with ' (formula injection). NDJSON: one response object per line.",
+            "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
           security: [{ apiKey: [] }, { adminToken: [] }],
           parameters: exportParams,
           responses: {

@@ -69,3 +69,37 @@ describe('ChunkWriter.jsonbCsvField', () => {
     expect(Buffer.from(out.take()).toString('utf8')).toBe(expected.join(''));
   });
 });
+
+describe('neutralizeCell (OWASP CSV injection)', () => {
+  // What a spreadsheet skips or a reader does not see before a formula, and what starts one.
+  const skipped = ['\t', '\n', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2007', '\u200a', '\u200b', '\u200c', '\u200d', '\u2028', '\u2029', '\u202f', '\u205f', '\u2060', '\u3000', '\ufeff'];
+  const triggers = ['=', '+', '-', '@', '\uff1d', '\uff0b', '\uff0d', '\uff20'];
+  const skippedSet = new Set(skipped);
+  const triggerSet = new Set(triggers);
+  /** The oracle, written without the module's regular expression. */
+  const looksLikeFormula = (value: string): boolean => {
+    const chars = [...value];
+    if (chars[0] === '\t' || chars[0] === '\r' || chars[0] === '\n') return true;
+    const first = chars.find((c) => !skippedSet.has(c));
+    return first !== undefined && triggerSet.has(first);
+  };
+  const rest = fc.string({ unit: fc.oneof(fc.constantFrom(...skipped, ...triggers, 'a', '1', '"'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })), maxLength: 20 });
+
+  test.prop([fc.array(fc.constantFrom(...skipped), { maxLength: 6 }), fc.constantFrom(...triggers), rest], { numRuns: 500 })(
+    'prefixes every cell whose first visible character starts a formula, after any skipped run',
+    (prefix, trigger, tail) => {
+      const value = `${prefix.join('')}${trigger}${tail}`;
+      expect(neutralizeCell(value)).toBe(`'${value}`);
+    },
+  );
+
+  test.prop([rest], { numRuns: 1000 })('changes a cell exactly when it looks like a formula, and then only by a leading quote', (value) => {
+    expect(neutralizeCell(value)).toBe(looksLikeFormula(value) ? `'${value}` : value);
+  });
+
+  it('neutralises the shapes OWASP lists and leaves ordinary text alone', () => {
+    for (const value of ['\n=1+1', ' =HYPERLINK("http://evil.example")', '\u00a0+1', '\u200b@SUM(A1)', '\uff1dcmd|calc', '\uff0b1', '\uff0d1', '\uff20A1', '\t', '\r=1'])
+      expect(neutralizeCell(value)).toBe(`'${value}`);
+    for (const value of ['', 'plain', ' a=b', '1-2', 'a@example.com', '\u00a0text', "'=already"]) expect(neutralizeCell(value)).toBe(value);
+  });
+});

@@ -51,9 +51,20 @@ export const defaultStepKey = (index: number) => `step_${index + 1}`;
 
 export const keySchema = z.string().regex(KEY_PATTERN, `A key ${KEY_RULE}`);
 
-/** `hiddenFields`: declared names, unique, at most 20. */
+/**
+ * Names an object inherits (`__proto__`, `constructor`, `toString`, …) and `prototype`: refused as hidden
+ * field names, so no lookup of a hidden value by name can reach an inherited property.
+ */
+export const RESERVED_HIDDEN_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** `hiddenFields`: declared names, unique, at most 20, none an inherited property's name. */
 export const hiddenFieldsSchema = z
-  .array(z.string().regex(KEY_PATTERN, `A hidden field name ${KEY_RULE}`))
+  .array(
+    z
+      .string()
+      .regex(KEY_PATTERN, `A hidden field name ${KEY_RULE}`)
+      .refine((name) => !RESERVED_HIDDEN_NAMES.has(name), { message: 'A hidden field name must not be a name every object has (such as __proto__, constructor or toString)' }),
+  )
   .max(LOGIC_LIMITS.maxHiddenFields, `A form may declare at most ${LOGIC_LIMITS.maxHiddenFields} hidden fields`)
   .superRefine((names, ctx) => {
     names.forEach((name, index) => {

@@ -29,6 +29,17 @@ const header = (title = 'x') => ({ type: 'Header', content: { title } });
 const short = (key: string) => ({ type: 'ShortInput', key, content: { question: key } });
 
 describe('a form with logic', () => {
+  it('refuses hidden field names every object has (__proto__, constructor, prototype, toString, …) with their paths', async () => {
+    const reserved = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+    expect(reserved).toEqual(expect.arrayContaining(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf']));
+    const { status, body: refused } = await generate(body([{ name: 'One', components: [short('a')] }], { hiddenFields: ['utm_source', ...reserved] }));
+    expect(status).toBe(400);
+    const paths = refused.errors.map((e: any) => JSON.stringify(e.path));
+    reserved.forEach((_, index) => expect(paths).toContain(JSON.stringify(['hiddenFields', index + 1])));
+    expect(paths).not.toContain(JSON.stringify(['hiddenFields', 0]));
+    expect(refused.errors[0].message).toContain('must not be a name every object has');
+  });
+
   it('is generated, stored with its keys (defaults where none was given), and described by the public definition', async () => {
     const steps = [...QUALIFICATION_STEPS, { name: 'Unnamed', components: [header()] }];
     const { status, body: created } = await generate(body(steps, { hiddenFields: QUALIFICATION_HIDDEN_FIELDS }));

@@ -34,7 +34,7 @@ function shaped(answers: Answers) {
     questionId,
     response:
       typeof value === 'object' && value
-        ? { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'Who are you?', ...(value as object), fullName: 'Ada Lovelace' }
+        ? { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'Who are you?', ...(value), fullName: 'Ada Lovelace' }
         : { type: 'Dropdown', componentShapeVersion: '2.0', headline: 'How big is your team?', selected: value },
   }));
 }
@@ -89,7 +89,7 @@ const send = (res: ServerResponse, status: number, body: unknown) => res.writeHe
 async function start(res: ServerResponse, form: FormRow, body: { answers: Answers; finished?: boolean }) {
   const resumeToken = randomBytes(32).toString('base64url');
   const data = shaped(body.answers);
-  const email = String((Object.values(body.answers)[0] as { workEmailAddress?: string })?.workEmailAddress ?? '').toLowerCase();
+  const email = String((Object.values(body.answers)[0] as { workEmailAddress?: string } | undefined)?.workEmailAddress ?? '').toLowerCase();
   const now = new Date();
   const responseId = createId();
   const eventId = `evt_${createId()}`;
@@ -139,7 +139,7 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
       return { id, type, payload: JSON.stringify({ type, timestamp: now.toISOString(), data: updated }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId: form.environment_id, formId: form.id, eventType: type }) };
     });
     const set = sql`data = ${JSON.stringify(data)}::text::json, updated_at = ${now}, data_updated_at = ${now}`;
-    const unchanged = sql`id = ${seen!.id as string} and xmin::text = ${form.response_version!} and not finished`;
+    const unchanged = sql`id = ${seen!.id as string} and xmin::text = ${form.response_version} and not finished`;
     const ctes = finish
       ? sql`locked as (select id, lead_id from responses where ${unchanged} for update),
           stats as (insert into lead_form_stats (lead_id, form_id, visits, completions) select lead_id, ${form.id}, 0, 1 from locked
@@ -185,7 +185,9 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
   send(res, 200, { id: row.id, visitorToken: 'baseline', finished: row.finished, status: row.finished ? 4 : 2 });
 }
 
-const server = createServer(async (req, res) => {
+const server = createServer((req, res) => void answer(req, res));
+
+async function answer(req: IncomingMessage, res: ServerResponse) {
   try {
     const match = /^\/s\/([^/]+)\/responses(?:\/([^/?]+))?$/.exec(req.url ?? '');
     if (!match) return send(res, 404, { message: 'Not found' });
@@ -200,7 +202,7 @@ const server = createServer(async (req, res) => {
     if (!req.destroyed) process.stderr.write(`baseline-submissions: ${String(error)}\n`);
     if (!res.headersSent && !res.destroyed) send(res, 500, { message: 'Internal server error' });
   }
-});
+}
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });

@@ -4,7 +4,7 @@
  * renders it) and writing the same JSON. Written only for the benchmark: no framework, no GraphQL,
  * no logging, and no API-key check (it serves the one environment BENCH_ENVIRONMENT_ID).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
 
 const sql = postgres(process.env.BENCH_DATABASE_URL!, { max: 10, onnotice: () => {} });
@@ -46,7 +46,9 @@ function toObject(row: Row, now: number) {
   };
 }
 
-const server = createServer(async (req, res) => {
+const server = createServer((req, res) => void answer(req, res));
+
+async function answer(req: IncomingMessage, res: ServerResponse) {
   const formId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('formId');
   if (!formId) {
     res.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"formId is required"}');
@@ -60,7 +62,7 @@ const server = createServer(async (req, res) => {
   } catch {
     res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Internal server error"}');
   }
-});
+}
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0 });

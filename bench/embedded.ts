@@ -75,7 +75,9 @@ function threadCpuMs(pid: number): Map<number, number> {
     try {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
       result.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {}
+    } catch {
+      // not answering yet: try again
+    }
   }
   return result;
 }
@@ -103,13 +105,15 @@ async function startServer(extraEnv: Record<string, string>, port: number): Prom
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${stdout}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (response.ok) break;
-    } catch {}
+    } catch {
+      // not answering yet: try again
+    }
     if (performance.now() - started > 60_000) throw new Error('server not ready after 60 s');
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -121,7 +121,7 @@ async function main() {
   let failures = 0;
   const submitter = (async () => {
     for (;;) {
-      const at = phase as typeof phase;
+      const at = phase;
       if (at === 'stop') break;
       const t0 = performance.now();
       const response = await app.request(`/s/${form.id}/responses`, {

@@ -6,6 +6,7 @@ import { Socket } from 'node:net';
  * until `stop()`. Used by bench/submissions.ts and test/db/db-statements.test.ts.
  */
 export function watchRoundTrips(port: number) {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the originals are called with apply(this)
   const { emit, write } = Socket.prototype;
   let trips = 0;
   let answered = true;
@@ -19,7 +20,7 @@ export function watchRoundTrips(port: number) {
       answered = false;
     }
     return write.apply(this, args as Parameters<typeof write>);
-  } as typeof write;
+  };
   return {
     count: () => trips,
     /** The next write starts a new round trip (the caller's request begins). */

@@ -788,7 +788,7 @@ for (const label of ['1m', '10m'] as const) {
   if (l && s) targetRows.push({ target: `REST listing p50 at ${label} within 1.2 × of 10k`, value: `${fmt(l.p50 / s.p50, 2)} × (${fmt(l.p50)} vs ${fmt(s.p50)} ms; p99 ${fmt(l.p99 / s.p99, 2)} ×)`, met: l.p50 <= 1.2 * s.p50 });
 }
 if (submissions) {
-  const [base, api, page] = ['baseline', 'JSON API', 'page POST'].map((name) => submissions!.measured.find((m) => m.name === name)!);
+  const [base, api, page] = ['baseline', 'JSON API', 'page POST'].map((name) => submissions.measured.find((m) => m.name === name)!);
   targetRows.push({ target: 'submissions (JSON API) ≥ 0.6 × baseline', value: `${fmt(api!.rps / base!.rps, 2)} × (${fmt(api!.rps, 0)} vs ${fmt(base!.rps, 0)}/s)`, met: api!.rps >= 0.6 * base!.rps });
   targetRows.push({ target: 'submissions (JSON API) ≥ 1,000/s, 10 connections', value: `${fmt(api!.rps, 0)}/s, p99 ${fmt(api!.p99)} ms`, met: api!.rps >= 1000 });
   targetRows.push({ target: 'submissions (page POST)', value: `${fmt(page!.rps, 0)}/s, p99 ${fmt(page!.p99)} ms (${fmt(page!.rps / base!.rps, 2)} × baseline)` });

@@ -30,15 +30,17 @@ async function measure(label: string, env: Record<string, string | undefined>, p
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let printedSecrets = false;
+  const banner = { printedSecrets: false };
   child.stdout.on('data', (chunk: Buffer) => {
-    if (chunk.toString().includes('API key:')) printedSecrets = true;
+    if (chunk.toString().includes('API key:')) banner.printedSecrets = true;
   });
   for (;;) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (response.ok) break;
-    } catch {}
+    } catch {
+      // not answering yet: try again
+    }
     if (performance.now() - started > 60_000) throw new Error(`${label}: not ready after 60 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -48,7 +50,7 @@ async function measure(label: string, env: Record<string, string | undefined>, p
   child.kill('SIGTERM');
   const exitCode = await exited;
   console.log(
-    `${label.padEnd(34)} ready in ${String(readyMs).padStart(5)} ms   RSS ${String(memory.rss).padStart(4)} MB (peak ${memory.peak} MB)   banner: ${printedSecrets ? 'yes' : 'no '}   exit on SIGTERM: ${exitCode}`,
+    `${label.padEnd(34)} ready in ${String(readyMs).padStart(5)} ms   RSS ${String(memory.rss).padStart(4)} MB (peak ${memory.peak} MB)   banner: ${banner.printedSecrets ? 'yes' : 'no '}   exit on SIGTERM: ${exitCode}`,
   );
 }
 

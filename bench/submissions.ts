@@ -39,12 +39,12 @@ export function apiSessionRequests(pickForm: Pick): AutocannonRequest[] {
       method: 'POST',
       setupRequest: (request: AutocannonRequest, context: Context) => {
         context.formId = pickForm();
-        return { ...request, path: `/s/${context.formId}/responses`, headers: json, body: JSON.stringify({ answers: stepOne() }) };
+        return { ...request, path: `/s/${String(context.formId)}/responses`, headers: json, body: JSON.stringify({ answers: stepOne() }) };
       },
       onResponse: (status: number, body: string, context: Context) => {
         if (status !== 201) return;
         const started = JSON.parse(body) as { id: string; resumeToken: string };
-        context.path = `/s/${context.formId}/responses/${started.id}`;
+        context.path = `/s/${String(context.formId)}/responses/${started.id}`;
         context.auth = `Bearer ${started.resumeToken}`;
       },
     },
@@ -72,7 +72,7 @@ export function pageSessionRequests(pickForm: Pick): AutocannonRequest[] {
         const identity = stepOne()['bench-q-0-1'];
         return {
           ...request,
-          path: `/s/${context.formId}?step=0`,
+          path: `/s/${String(context.formId)}?step=0`,
           headers: form,
           body: formBody({ 'c.bench-q-0-1.firstName': identity.firstName, 'c.bench-q-0-1.lastName': identity.lastName, 'c.bench-q-0-1.workEmailAddress': identity.workEmailAddress }),
         };
@@ -87,7 +87,7 @@ export function pageSessionRequests(pickForm: Pick): AutocannonRequest[] {
       method: 'POST',
       setupRequest: (request: AutocannonRequest, context: Context) => ({
         ...request,
-        path: `/s/${context.formId}?step=1`,
+        path: `/s/${String(context.formId)}?step=1`,
         headers: { ...form, cookie: context.cookie as string },
         body: formBody({ 'c.bench-q-1-0': STEP_TWO['bench-q-1-0'] }),
       }),

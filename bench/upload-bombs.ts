@@ -57,14 +57,14 @@ async function measure(file: (typeof files)[number]) {
     await (await post('warm.pdf', Buffer.from('%PDF-1.4\n%%EOF\n'))).text();
     await new Promise((resolve) => setTimeout(resolve, 2000));
 
-    const rss = () => residentBytes('VmRSS', server.child.pid!);
+    const rss = () => residentBytes('VmRSS', server.child.pid);
     const before = rss();
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 25);
     let slowestHealth = 0;
-    let running = true;
+    const done = new AbortController();
     const probe = (async () => {
-      while (running) {
+      while (!done.signal.aborted) {
         const started = performance.now();
         await fetch(`${server.url}/healthz`);
         slowestHealth = Math.max(slowestHealth, performance.now() - started);
@@ -75,7 +75,7 @@ async function measure(file: (typeof files)[number]) {
     const response = await post(file.name, file.bytes);
     await response.text();
     const wallMs = performance.now() - started;
-    running = false;
+    done.abort();
     await probe;
     clearInterval(sampler);
     return { status: response.status, wallMs, before, peak, after: rss(), slowestHealth };

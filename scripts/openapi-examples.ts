@@ -65,7 +65,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
     if (!(key in captured) && type !== 'application/gzip') {
       captured[key] = type === 'application/json' ? JSON.parse(text) : type === 'application/x-ndjson' ? `${text.split('\n')[0]}\n` : text.split('\r\n').slice(0, 2).join('\r\n') + '\r\n';
     }
-    return { status: response.status, json: () => JSON.parse(text) as any };
+    return { status: response.status, json: (): unknown => JSON.parse(text) };
   }
 
   const env = tenant.environmentId;

@@ -9,7 +9,9 @@ if (process.argv.includes('--check')) {
   let current = '';
   try {
     current = readFileSync(file, 'utf8');
-  } catch {}
+  } catch {
+    // no printed schema yet
+  }
   if (current !== printed) {
     console.error('schema/schema.graphql is stale: run `npm run schema:print` and commit it.');
     process.exit(1);

@@ -13,7 +13,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { buildSchema, isUnionType, parse, visit } from 'graphql';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_TYPES } from '../../src/components/catalogue.ts';

@@ -145,7 +145,7 @@ const events = (page: Page) => page.evaluate(() => (window as unknown as { event
 const waitForEvent = (page: Page, type: string, match: Record<string, unknown> = {}) =>
   page.waitForFunction(
     ([wanted, fields]) =>
-      (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === wanted && Object.entries(fields).every(([k, v]) => (e.detail as Record<string, unknown>)[k] === v)),
+      (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === wanted && Object.entries(fields).every(([k, v]) => (e.detail)[k] === v)),
     [type, match] as const,
   );
 

@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 import { runExclusively } from '../../src/db/locks.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { LISTING_BATCH_SIZE } from '../../src/responses/responses.service.ts';
 import { appWith, createTenant } from '../support/helpers.ts';
 import { bulkInsertResponses, createForm, createLead } from '../support/factories.ts';
@@ -35,7 +36,7 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
     // The backend's close reaches the client's socket a moment later.
     await new Promise((resolve) => setTimeout(resolve, 200));
   };
-  const backendPid = async (db: DatabaseHandle['db']) => Number(((await db.execute(sql`select pg_backend_pid() as pid`)) as unknown as { pid: number }[])[0]!.pid);
+  const backendPid = async (db: DatabaseHandle['db']) => Number(rowsOf<{ pid: number }>(await db.execute(sql`select pg_backend_pid() as pid`))[0]!.pid);
   const poolStillAnswers = async () => {
     for (let i = 0; i < 4; i++) expect(await handle.db.execute(sql`select ${i}::int as n`)).toEqual([{ n: i }]);
   };
@@ -104,7 +105,7 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
       expect(text.split('\n').length - 1).toBeLessThan(count);
       // postgres.js hands the terminated backend's late FATAL (57P01, which the API answers 503) to the
       // next statement at most (unpatched too); the one after runs on a new connection.
-      const select = () => single.db.execute(sql`select 1::int as n`).then((rows) => rows as unknown, (error: { cause?: { code?: string } }) => error.cause?.code);
+      const select = () => single.db.execute(sql`select 1::int as n`).then((rows) => rows, (error: { cause?: { code?: string } }) => error.cause?.code);
       expect([[{ n: 1 }], '57P01']).toContainEqual(await select());
       expect(await select()).toEqual([{ n: 1 }]);
     } finally {

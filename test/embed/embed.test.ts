@@ -7,6 +7,7 @@
  *   posts, the page's root attributes for the frame's messages; a tampered, expired or other form's
  *   token continues nothing.
  */
+import { Script } from 'node:vm';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { instanceSecretsOf } from '../../src/auth/admin-token.ts';
@@ -65,14 +66,14 @@ describe('GET /embed.js', () => {
     const script = await response.text();
     expect(Buffer.byteLength(script)).toBeLessThan(15 * 1024);
     // It parses, and it is the embed script.
-    expect(() => new Function(script)).not.toThrow();
+    expect(() => new Script(script)).not.toThrow();
     expect(script).toContain('data-formloom-form');
     expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const etag = response.headers.get('etag')!;
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(etag).toMatch(/^"[\w-]+"$/);
 
     const again = await app.request('/embed.js', { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);

@@ -64,7 +64,7 @@ function appWithCaptcha(captcha: Partial<Config['captcha']> = {}) {
     const response = await request(...args);
     answers.push(await response.clone().text());
     return response;
-  }) as typeof app.request;
+  });
   return app;
 }
 type App = ReturnType<typeof appWithCaptcha>;

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { openEventFeed, publishEvent, type EventFeed, type NodeEvent } from '../../src/events/notifications.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, type TestContext } from '../support/helpers.ts';
 
@@ -56,9 +57,11 @@ describe('event feed', () => {
     let resumes = 0;
     const stop = feed.onResume(() => resumes++);
     try {
-      const [{ cut }] = (await ctx.db.execute(
-        sql`select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
-      )) as unknown as [{ cut: number }];
+      const { cut } = rowsOf<{ cut: number }>(
+        await ctx.db.execute(
+          sql`select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+        ),
+      )[0]!;
       expect(cut).toBeGreaterThanOrEqual(1);
       await eventually(() => !feed.live || resumes > 0, 'the feed to notice the cut');
       await eventually(() => feed.live && resumes === 1, 'the feed to listen again');

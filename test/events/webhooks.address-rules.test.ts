@@ -220,7 +220,7 @@ function systemLike(address: string): LookupFunction {
 function lookUp(lookup: LookupFunction, hostname: string): Promise<{ address: string; family: number } | { error: string }> {
   return new Promise((resolve) => {
     lookup(hostname, {}, (error, address, family) => {
-      if (error) resolve({ error: String((error as NodeJS.ErrnoException).code) });
+      if (error) resolve({ error: String((error).code) });
       else resolve({ address: address as string, family: family! });
     });
   });

@@ -23,7 +23,7 @@ async function generate(body: unknown, { environmentId = tenant.environmentId, a
   const headers: Record<string, string> = apiKey === null ? {} : { 'x-api-key': apiKey };
   const response = await ctx.app.request(generatePath(environmentId), jsonRequest('POST', body, headers));
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as any, text };
+  return { status: response.status, body: JSON.parse(text), text };
 }
 
 const storedForm = async (id: string) => (await ctx.db.select().from(forms).where(eq(forms.id, id)))[0]!;

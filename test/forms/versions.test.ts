@@ -142,7 +142,7 @@ describe('hidden fields at generate', () => {
       {
         message: 'Invalid request body',
         errors: [
-          { message: 'A hidden field name must start with a letter or \"_\" and hold at most 64 letters, digits or \"_\"', path: ['hiddenFields', 2] },
+          { message: 'A hidden field name must start with a letter or "_" and hold at most 64 letters, digits or "_"', path: ['hiddenFields', 2] },
           { message: 'Hidden field "plan" is declared twice', path: ['hiddenFields', 1] },
         ],
       },

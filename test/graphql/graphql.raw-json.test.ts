@@ -69,7 +69,7 @@ describe('/graphql listings', () => {
     expect(body).toBe(JSON.stringify(JSON.parse(body)));
     // Every RawJson went through the splice (a placeholder), none through the parsing fallback.
     expect(toJSON.mock.results.length).toBe(4);
-    for (const result of toJSON.mock.results) expect(String(result.value)).toMatch(/^\u0000raw-json:/);
+    for (const result of toJSON.mock.results) expect(String(result.value)).toMatch(/^\0raw-json:/);
 
     const nodes = (JSON.parse(body) as { data: { formResponses: { edges: { node: Record<string, unknown> }[] } } }).data.formResponses.edges.map((e) => e.node);
     const [first, second] = nodes;

@@ -206,7 +206,7 @@ const hostileHeaders = fc.record(
 
 // ---------------------------------------------------------------- checks
 
-const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.*\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
+const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
   return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);

@@ -22,7 +22,7 @@ const body = (steps: unknown[], more: Record<string, unknown> = {}) => ({ source
 
 async function generate(input: unknown) {
   const response = await ctx.app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', input, { 'x-api-key': tenant.apiKey }));
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) };
 }
 
 const header = (title = 'x') => ({ type: 'Header', content: { title } });
@@ -51,7 +51,7 @@ describe('a form with logic', () => {
     expect(stored!.steps[0]!.logic).toEqual(QUALIFICATION_STEPS[0]!.logic);
     expect(stored!.steps[0]!.components.map((c) => c.key)).toEqual(['who', 'role']);
 
-    const definition = (await (await ctx.app.request(`/s/${id}/definition`)).json()) as any;
+    const definition = (await (await ctx.app.request(`/s/${id}/definition`)).json());
     expect(definition.hiddenFields).toEqual(['utm_source', 'plan']);
     expect(definition.steps.map((s: any) => [s.key, s.completion, s.invalid])).toEqual([
       ['about', false, false],

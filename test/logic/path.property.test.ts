@@ -127,7 +127,7 @@ function generateBody(steps: Step[]) {
 
 // ---------------------------------------------------------------- the evaluator (docs/logic.md)
 
-const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+const NUMBER = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
 const asNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && NUMBER.test(v) ? Number(v) : undefined);
 const isAnswered = (v: Value | undefined) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
 function same(a: unknown, b: unknown): boolean {

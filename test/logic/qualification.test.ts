@@ -41,14 +41,14 @@ function api(form: Form) {
     answers,
     async start(byKeyAnswers: Record<string, unknown>, more: Record<string, unknown> = {}) {
       const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: answers(byKeyAnswers), ...more }));
-      const body = (await response.json()) as any;
+      const body = (await response.json());
       return { status: response.status, body, patch: patcher(body.id, body.resumeToken) };
     },
   };
   function patcher(id: string, token: string) {
     return async (byKeyAnswers: Record<string, unknown>, more: Record<string, unknown> = {}) => {
       const response = await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: answers(byKeyAnswers), ...more }, { authorization: `Bearer ${token}` }));
-      return { status: response.status, body: (await response.json()) as any };
+      return { status: response.status, body: (await response.json()) };
     };
   }
 }
@@ -102,7 +102,7 @@ describe('the JSON API', () => {
     expect(row.meta).toMatchObject({ path: ['about', 'students'], invalid: true, hiddenFields: {} });
     expect(await started.patch({ role: 'Founder' })).toEqual({ status: 409, body: { message: 'Response is invalid: it has ended and cannot be changed' } });
     const listed = async (query: string) =>
-      ((await (await app.request(`/api/v1/responses?formId=${form.id}${query}`, { headers: { 'x-api-key': tenant.apiKey } })).json()) as any).data as any[];
+      ((await (await app.request(`/api/v1/responses?formId=${form.id}${query}`, { headers: { 'x-api-key': tenant.apiKey } })).json())).data as any[];
     expect((await listed('')).map((r) => r.id)).not.toContain(started.body.id);
     expect((await listed('&returnPartials=true')).find((r) => r.id === started.body.id)).toMatchObject({ status: 5, finished: false, meta: { invalid: true, path: ['about', 'students'] } });
   });

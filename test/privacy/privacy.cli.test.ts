@@ -43,7 +43,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function cli(...args: string[]) {
   const { output } = await runCli([...args, '--url', url, '--admin-token', ADMIN_TOKEN, '--json']);
-  return output as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return output as Record<string, any>;  
 }
 
 async function submit(email: string) {

@@ -10,6 +10,7 @@ import { randomInt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, erasures, forms, jobRuns, leads, outboxEvents, responses, webhookDeliveries } from '../../src/db/schema.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { truncateIp } from '../../src/privacy/ip.ts';
@@ -79,24 +80,22 @@ const storedResponse = async (id: string) => (await ctx.db.select().from(respons
 
 /** Every row of every table (all schemas but the catalogs), as text: a logical dump of the whole database. */
 async function dumpAllRows(): Promise<string> {
-  const tables = (await ctx.db.execute(
-    sql`select table_schema as s, table_name as t from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
-  )) as unknown as { s: string; t: string }[] | { rows: { s: string; t: string }[] };
-  const list = Array.isArray(tables) ? tables : tables.rows;
+  const list = rowsOf<{ s: string; t: string }>(
+    await ctx.db.execute(
+      sql`select table_schema as s, table_name as t from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+    ),
+  );
   expect(list.map((row) => row.t)).toContain('responses');
   let dump = '';
   for (const { s, t } of list) {
-    const result = (await ctx.db.execute(sql.raw(`select coalesce(string_agg(x::text, E'\\n'), '') as rows from "${s}"."${t}" x`))) as unknown as
-      | { rows: string }[]
-      | { rows: { rows: string }[] };
-    const rows = Array.isArray(result) ? result : result.rows;
+    const rows = rowsOf<{ rows: string }>(await ctx.db.execute(sql.raw(`select coalesce(string_agg(x::text, E'\\n'), '') as rows from "${s}"."${t}" x`)));
     dump += `-- ${s}.${t}\n${rows[0]?.rows ?? ''}\n`;
   }
   return dump;
 }
 
 /** A GraphQL call whose answer the assertions pick apart (`errors[0]`, `data.x`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const gq = (...args: Parameters<typeof graphql>): Promise<{ status: number; body: any }> => graphql(...args);
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';

@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
 import { openDatabase } from '../../src/db/client.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { POSTGRES_BACKUP_MESSAGE } from '../../src/rest/admin.ts';
 import { killLeftovers, startServer as startServerProcess } from '../support/server-process.ts';
 import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from '../support/helpers.ts';
@@ -72,12 +73,12 @@ const admin = async (server: Server, ...args: string[]) =>
 
 async function getJson(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) };
 }
 
 async function sendJson(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, jsonRequest(method, body, headers));
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) };
 }
 
 describe('formloom backup and restore, real processes on PGlite', () => {
@@ -254,7 +255,7 @@ describe('formloom backup and restore, real processes on PGlite', () => {
     writeFileSync(join(target, 'admin-token'), `${SERVER_ADMIN_TOKEN}\n`); // prepared by the operator: kept
     const failed = await formloom(['restore', '--in', notBackup, '--data-dir', target]);
     expect(failed.code).toBe(1);
-    expect(failed.err.error.message).toMatch(new RegExp(`^${notBackup.replace(/[.]/g, '\\.')} is not a formloom backup`));
+    expect(failed.err.error.message).toMatch(new RegExp(`^${notBackup.replace(/\./g, '\\.')} is not a formloom backup`));
     expect(readdirSync(target)).toEqual(['admin-token']);
 
     // A cut-off download: a gzip file missing its end.
@@ -308,12 +309,14 @@ describe('GET /api/v1/admin/backup in process', () => {
 
     const copy = await openDatabase({ loadDataDir: new Blob([gunzipSync(Buffer.from(await backup.arrayBuffer()))]), pgliteThread: 'inline' });
     try {
-      const { rows } = (await copy.db.execute(sql`
+      const rows = rowsOf<{ id: string; finished: boolean; data: unknown[]; lead: string | null; email: string | null }>(
+        await copy.db.execute(sql`
         select r.id, r.finished, r.data, l.id as lead, l.email, s.visits, s.completions
         from responses r
         left join leads l on l.id = r.lead_id
         left join lead_form_stats s on s.lead_id = r.lead_id and s.form_id = r.form_id
-        where r.form_id = ${formId}`)) as unknown as { rows: { id: string; finished: boolean; data: unknown[]; lead: string | null; email: string | null }[] };
+        where r.form_id = ${formId}`),
+      );
       const ids = rows.map((row) => row.id);
       for (const { id } of acknowledged) expect(ids).toContain(id);
       // Each submission is one transaction (response, lead, e-mail, visit counts): in the dump whole or absent.

@@ -56,7 +56,7 @@ describe('formloom CLI', () => {
     const generated = await cli('env', 'create', '--name', 'CLI generated');
     expect(Object.keys(generated).sort()).toEqual(['id', 'name']);
     expect(generated.name).toBe('CLI generated');
-    expect(generated.id).toMatch(/^[A-Za-z0-9_-]{10,64}$/);
+    expect(generated.id).toMatch(/^[\w-]{10,64}$/);
 
     const id = uniqueId('cli-site');
     expect(await cli('env', 'create', '--name', 'CLI chosen', '--id', id)).toEqual({ id, name: 'CLI chosen' });
@@ -261,7 +261,7 @@ describe('bin/formloom.mjs', () => {
     const { code, stdout, stderr } = await run(['responses', 'export', '--form', form.id, '--format', 'csv', '--url', url, '--admin-token', ADMIN_TOKEN]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const rows = parse(stdout) as string[][];
+    const rows = parse(stdout);
     expect(rows[0]!.slice(0, 3)).toEqual(['id', 'createdAt', 'updatedAt']);
     expect(rows.slice(1).map((row) => row[0])).toEqual(made.map((r) => r.id));
   }, 60_000);
@@ -293,8 +293,8 @@ describe('finding the local server and its admin token', () => {
     runBin(args, cwd, { PATH: process.env.PATH, HOME: process.env.HOME, ...variables });
   const port = () => new URL(url).port;
 
-  it.each([
-    { case: 'from HOST and PORT, with the token the server wrote into DATA_DIR', folder: '', variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' } as Record<string, string>, tokenIn: 'server-data', absolute: true },
+  it.each<{ case: string; folder: string; variables: Record<string, string>; tokenIn: string; absolute: boolean }>([
+    { case: 'from HOST and PORT, with the token the server wrote into DATA_DIR', folder: '', variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' }, tokenIn: 'server-data', absolute: true },
     { case: "without DATA_DIR, from the server's default ./.data", folder: 'default-folder', variables: {}, tokenIn: 'default-folder/.data', absolute: false },
     { case: 'with a relative DATA_DIR, from the current folder as the server reads it; a wildcard HOST means this machine', folder: '', variables: { HOST: '0.0.0.0', DATA_DIR: 'relative-data' }, tokenIn: 'relative-data', absolute: false },
   ])('finds the server and its token $case', async ({ folder, variables, tokenIn, absolute }) => {

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { runExclusively } from '../../src/db/locks.ts';
 import { ownDir, pgBin, pgTool, pgToolInBackground, stopAll } from '../support/pg-cluster.ts';
-import { freePort, killLeftovers, START_TIMEOUT_MS, startServer, wireRequest, type ServerProcess, type WireResult } from '../support/server-process.ts';
+import { freePort, killLeftovers, startServer, wireRequest, type ServerProcess, type WireResult } from '../support/server-process.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cleanups: (() => void)[] = [];
@@ -241,7 +241,7 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
 
     // No restart happened, and none of it was an unexpected error.
     expect(server.logs().filter((line) => line.msg === 'formloom listening')).toHaveLength(1);
-    expect(server.logs().filter((line) => /^(unhandled error|unexpected error|unexpected GraphQL error)$/.test(String(line.msg)))).toEqual([]);
+    expect(server.logs().filter((line) => /^(?:unhandled error|unexpected error|unexpected GraphQL error)$/.test(String(line.msg)))).toEqual([]);
     expect(server.logs().filter((line) => line.msg === 'request' && Number(line.status) >= 500 && line.status !== 503)).toEqual([]);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -61,12 +61,14 @@ export function fencesOf(file: string): Fence[] {
       );
       continue;
     }
-    const open = /^(`{3,})(\S*)\s*(.*)$/.exec(lines[i]!);
-    if (!open) continue;
+    const fence = /^`{3,}/.exec(lines[i]!)?.[0];
+    if (!fence) continue;
+    // The info string: a language right after the fence (or none), then flags.
+    const [lang = '', ...flags] = lines[i]!.slice(fence.length).split(/\s+/);
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && lines[i] !== open[1]; i++) body.push(lines[i]!);
-    fences.push({ file, line: start + 1, lang: open[2]!, flags: open[3]!.split(/\s+/).filter(Boolean), text: body.join('\n'), ...(serverEnv ? { serverEnv } : {}) });
+    for (i++; i < lines.length && lines[i] !== fence; i++) body.push(lines[i]!);
+    fences.push({ file, line: start + 1, lang, flags: flags.filter(Boolean), text: body.join('\n'), ...(serverEnv ? { serverEnv } : {}) });
     serverEnv = undefined;
   }
   return fences;
@@ -85,12 +87,12 @@ export function documents(): string[] {
 const VOLATILE: [RegExp, string][] = [
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>'],
   [/\d{4}-\d{2}-\d{2}/g, '<date>'],
-  [/fl_[a-z0-9]{12}_[A-Za-z0-9_-]{43}/g, '<api-key>'],
-  [/fladm_[A-Za-z0-9_-]{43}/g, '<admin-token>'],
+  [/fl_[a-z0-9]{12}_[\w-]{43}/g, '<api-key>'],
+  [/fladm_[\w-]{43}/g, '<admin-token>'],
   [/whsec_[A-Za-z0-9+/=]+/g, '<secret>'],
   [/\b(msg|evt|ep|upl)_[A-Za-z0-9]+/g, '$1_<id>'],
   [/\b[a-z][a-z0-9]{23}\b/g, '<id>'],
-  [/\beyJ[A-Za-z0-9+/=_-]*/g, '<cursor>'],
+  [/\beyJ[\w+/=-]*/g, '<cursor>'],
   [/(127\.0\.0\.1|localhost):(?!4001\b)\d+/g, '$1:<port>'],
 ];
 const mask = (text: string) => VOLATILE.reduce((masked, [pattern, replacement]) => masked.replace(pattern, replacement), text);
@@ -101,7 +103,7 @@ export function withPort(text: string, from: number, to: number): string {
 }
 
 /** Keys whose string values are ids, times, tokens or secrets: any string of that kind matches. */
-const VOLATILE_KEY = /(^id$|Id$|Ids$|At$|^prefix$|^key$|^secret$|[Tt]oken$|[Cc]ursor$|^timestamp$|^node$|^signature$)/;
+const VOLATILE_KEY = /^id$|Id$|Ids$|At$|^prefix$|^key$|^secret$|[Tt]oken$|[Cc]ursor$|^timestamp$|^node$|^signature$/;
 
 /** Splits text into the JSON values it holds, one or more a line or one spread over several lines. */
 function jsonValues(text: string): unknown[] | undefined {
@@ -299,7 +301,7 @@ describe('the documents', () => {
         let fenced = false;
         for (const line of readFileSync(file, 'utf8').split('\n')) {
           if (/^```/.test(line)) fenced = !fenced;
-          const heading = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
+          const heading = !fenced && /^#{1,6}[ \t](.*)$/.exec(line);
           if (!heading) continue;
           // GitHub's anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered.
           const base = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
@@ -314,7 +316,7 @@ describe('the documents', () => {
     const problems: string[] = [];
     const markdown = [...files, ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)];
     for (const file of new Set(markdown)) {
-      const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+      const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?\n```/gm, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue; // http(s), mailto
         const [path, anchor] = target!.split('#') as [string, string | undefined];

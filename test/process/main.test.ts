@@ -161,8 +161,8 @@ describe.each(variants)('formloom on $name', ({ database, setup }) => {
         expect(out).toContain('formloom is set up (shown once)');
         const siteId = /^environment \(Site ID\): (\S+)$/m.exec(out)?.[1];
         const templateId = /^template form: +(\S+)$/m.exec(out)?.[1];
-        const apiKey = /^API key: +(fl_[a-z0-9]{12}_[A-Za-z0-9_-]{43})$/m.exec(out)?.[1];
-        const adminToken = /^admin token: +(fladm_[A-Za-z0-9_-]{43}) {2}\(also kept in the data dir\)$/m.exec(out)?.[1];
+        const apiKey = /^API key: +(fl_[a-z0-9]{12}_[\w-]{43})$/m.exec(out)?.[1];
+        const adminToken = /^admin token: +(fladm_[\w-]{43}) {2}\(also kept in the data dir\)$/m.exec(out)?.[1];
         expect(siteId).toBeDefined();
         expect(templateId).toBeDefined();
         expect(apiKey).toBeDefined();
@@ -294,7 +294,7 @@ describe('configuration errors', () => {
       expect(stderr).toMatch(/^ {2}- LOG_LEVEL: .*\(got "loud"\)$/m);
       expect(stderr).not.toMatch(/HOST|DATA_DIR/);
       // A message for people, not a crash: no stack trace.
-      expect(stderr).not.toMatch(/^\s+at /m);
+      expect(stderr).not.toMatch(/^[ \t]+at /m);
       expect(run.stdout()).not.toContain('formloom listening');
     },
     START_TIMEOUT_MS,

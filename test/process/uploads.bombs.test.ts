@@ -246,7 +246,7 @@ describe('a running server', () => {
   });
   afterAll(() => server?.stop());
 
-  const serverRss = () => residentBytes('VmRSS', server.child.pid!);
+  const serverRss = () => residentBytes('VmRSS', server.child.pid);
 
   it('refuses the 1 MB docx bomb and its 2 KB gzip with 400, stores nothing, and /healthz answers promptly meanwhile', async () => {
     const demo = server.demo!;

@@ -176,7 +176,7 @@ function respondentText(page: string): string[] {
   const decode = (text: string) =>
     text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   const shown = page.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '').replace(/<style\b[^>]*>[\s\S]*?<\/style>/g, '');
-  const texts = [...shown.matchAll(/>([^<]+)</g)].map((match) => decode(match[1]!).trim());
+  const texts = [...shown.matchAll(/>([^<>]+)</g)].map((match) => decode(match[1]!).trim());
   const attributes = [...shown.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((match) => decode(match[1]!));
   const scriptWords = [...shown.matchAll(/\sdata-words="([^"]*)"/g)].flatMap((match) => Object.values(JSON.parse(decode(match[1]!)) as Record<string, string>));
   return [...texts, ...attributes, ...scriptWords].filter((text) => text !== '');
@@ -184,7 +184,7 @@ function respondentText(page: string): string[] {
 
 /** English words of the page's own: none may show on a German, French or Spanish page. */
 const ENGLISH_WORDS =
-  /\b(Next|Submit|Back|Select|Other|Progress|step|Please|Accepted|Choose|File|files?|Calendar|calendar|Open|Upload|Uploaded|uploaded|upload|Password|password|Repeat|agree|Your|answer|required|booked|you|Country|dial|Scheduling|shown|Thank|response|the|This|is|not|of|and|to|with|at|most|Too|much|again)\b/g;
+  /\b(?:Next|Submit|Back|Select|Other|Progress|step|Please|Accepted|Choose|File|files?|Calendar|calendar|Open|Upload|Uploaded|uploaded|upload|Password|password|Repeat|agree|Your|answer|required|booked|you|Country|dial|Scheduling|shown|Thank|response|the|This|is|not|of|and|to|with|at|most|Too|much|again)\b/g;
 const englishIn = (texts: string[]) => [...new Set(texts.flatMap((text) => [...text.matchAll(ENGLISH_WORDS)].map((match) => `${match[0]} (in "${text}")`)))];
 
 /** A form of every component type, its own texts neutral (no word of any language): step 0 leads to step 1, which holds them all. */

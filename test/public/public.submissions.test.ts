@@ -2,6 +2,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { leads, outboxEvents, responses } from '../../src/db/schema.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { AppError } from '../../src/errors.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { createId } from '../../src/ids.ts';
@@ -370,7 +371,7 @@ describe('an update of the response as read with the form (seen: one statement w
     const finishing = submit({}, { sessionId, finish: true, seen });
     // The finish's statement is waiting on the row lock before the holder commits.
     for (let waiting = false; !waiting; await sleep(10)) {
-      const rows = (await db.execute(sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)) as unknown as unknown[];
+      const rows = rowsOf(await db.execute(sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`));
       waiting = rows.length > 0;
     }
     release();

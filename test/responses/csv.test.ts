@@ -41,7 +41,7 @@ describe('ChunkWriter.jsonbCsvField', () => {
       (value) => !JSON.stringify(value).includes('\\u0000'),
     );
     const result = await handle.db.execute(sql`select v::text as t from jsonb_array_elements(${JSON.stringify(values)}::jsonb) with ordinality as e(v, n) order by n`);
-    const texts = ((Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { t: string }[]).map((row) => row.t);
+    const texts = ((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { t: string }[]).map((row) => row.t);
     texts.push('1.50');
     expect(texts.length).toBe(values.length + 1);
     const out = new ChunkWriter(64); // small, so writing grows the buffer too

@@ -2,6 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/auth/auth.service.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { databaseMetricsOf } from '../../src/db/instrument.ts';
 import { responses } from '../../src/db/schema.ts';
 import { deleteForm } from '../../src/forms/forms.service.ts';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 async function get(query: string, apiKey: string | null = a.apiKey, headers: Record<string, string> = {}) {
   const response = await ctx.app.request(`/api/v1/responses${query}`, { headers: { ...(apiKey === null ? {} : { 'x-api-key': apiKey }), ...headers } });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as any };
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
 }
 
 const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
@@ -550,13 +551,13 @@ describe('stored rows', () => {
       { questionId: 'q2', response: { type: 'Dropdown', headline: 'Pick', componentShapeVersion: '2.0', selected: ['x', 'y'] } },
     ];
     const [fresh, migrated] = await insertResponses(ctx.db, [
-      { environmentId: tenant.environmentId, formId: form.id, data: answers as never, createdAt: '2026-01-02T00:00:00Z' },
-      { environmentId: tenant.environmentId, formId: form.id, data: answers as never, createdAt: '2026-01-01T00:00:00Z' },
+      { environmentId: tenant.environmentId, formId: form.id, data: answers, createdAt: '2026-01-02T00:00:00Z' },
+      { environmentId: tenant.environmentId, formId: form.id, data: answers, createdAt: '2026-01-01T00:00:00Z' },
     ]);
     // What `ALTER COLUMN data TYPE json` made of a jsonb row: jsonb_out's text, keys in jsonb's order.
     await ctx.db.execute(sql`update responses set data = data::jsonb::json where id = ${migrated!}`);
-    const stored = (await ctx.db.execute(sql`select id, data::text as text from responses where form_id = ${form.id}`)) as unknown;
-    const texts = new Map(((Array.isArray(stored) ? stored : (stored as { rows: unknown[] }).rows) as { id: string; text: string }[]).map((r) => [r.id, r.text]));
+    const stored = rowsOf<{ id: string; text: string }>(await ctx.db.execute(sql`select id, data::text as text from responses where form_id = ${form.id}`));
+    const texts = new Map(stored.map((r) => [r.id, r.text]));
     expect(texts.get(fresh!)).toBe(JSON.stringify(answers));
     const jsonbText = texts.get(migrated!)!;
     expect(jsonbText).toContain('"questionId": "q1"');

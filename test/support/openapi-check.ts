@@ -34,7 +34,7 @@ function validatorOf(schema: Record<string, unknown>): ValidateFunction {
 
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  pattern: new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
 }));
 
 /** Counts of answers checked, by operation and status (for the coverage test). */

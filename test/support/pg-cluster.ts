@@ -266,7 +266,7 @@ export async function startPgBouncer(target: PgServer, settings: Record<string, 
       await admin('show version');
       break;
     } catch (error) {
-      if (child.exitCode !== null || i > 100) throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
+      if (child.exitCode !== null || i > 100) throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`, { cause: error });
       await sleep(50);
     }
   }

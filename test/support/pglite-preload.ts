@@ -10,6 +10,7 @@
  * initdb, and every test would fail on missing tables.
  */
 import { MemoryFS, type PGlite } from '@electric-sql/pglite';
+import { withoutTrailingSlashes } from '../../src/paths.ts';
 
 /** PGlite's data directory inside its Emscripten filesystem (its PGDATA). */
 const PGDATA = '/pglite/data';
@@ -56,7 +57,7 @@ export function readTar(archive: Uint8Array): Dump {
     const prefix = text(offset + 345, 155);
     const size = parseInt(text(offset + 124, 12).trim() || '0', 8);
     const type = String.fromCharCode(tar[offset + 156]!);
-    const path = `${prefix ? `${prefix}/` : ''}${name}`.replace(/^[./]+/, '').replace(/\/+$/, '');
+    const path = withoutTrailingSlashes(`${prefix ? `${prefix}/` : ''}${name}`.replace(/^[./]+/, ''));
     offset += 512;
     if (type === '5') directories.add(path);
     else if (type === '0' || type === '\0') {

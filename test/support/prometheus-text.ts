@@ -5,8 +5,8 @@ export interface Sample {
   value: number;
 }
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
-const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*,?/g;
+const SAMPLE = /^([a-z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/i;
+const LABEL = /\b([a-z_]\w*)="((?:[^"\\]|\\.)*)"\s*,?/gi;
 
 export function parsePrometheusTextFormat(text: string): Sample[] {
   const samples: Sample[] = [];

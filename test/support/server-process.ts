@@ -67,8 +67,8 @@ export function spawnServer(env: Record<string, string>, entry: 'source' | 'bund
   children.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   // 'close', not 'exit': by then stdout has been read to its end, the last log lines included.
   const exited = once(child, 'close').then(([code]) => code as number | null);
   /** stdout lines that are JSON log records. */

@@ -15,7 +15,7 @@ const DEFAULT_DRAIN_DELAY_MS = 5_000;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** `500ms`, `5s`, `5m`, `2h` in milliseconds; undefined when unreadable. */
 function parseDuration(text: string): number | undefined {
-  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  const match = /^(\d+)(ms|[smh])$/.exec(text);
   return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
 }
 
@@ -45,7 +45,7 @@ const configSchema = z.object({
   /** Proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Request header carrying the respondent's country code (empty when absent). */
-  COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name').default('cf-ipcountry'),
+  COUNTRY_HEADER: z.string().regex(/^[A-Z0-9-]+$/i, 'must be a header name').default('cf-ipcountry'),
   /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
   /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
@@ -78,7 +78,7 @@ const configSchema = z.object({
   /** CSP frame-ancestors of public form pages: who may embed forms (`'self'`, `*`, or origins). */
   FRAME_ANCESTORS: z
     .string()
-    .regex(/^[A-Za-z0-9 :/.*'_-]+$/, "must be CSP source expressions such as 'self' https://example.com")
+    .regex(/^[\w :/.*'-]+$/, "must be CSP source expressions such as 'self' https://example.com")
     .default("'self'"),
   /** GraphQL operation limits (GraphQL Armor and the list-aware cost limit). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(12),
@@ -107,7 +107,7 @@ const configSchema = z.object({
   /** Redis for counters and notifications shared between several nodes (rate limits, key revocation). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   /** Prefix of every key formloom writes to Redis (several deployments, or test runs, sharing one Redis). */
-  REDIS_KEY_PREFIX: z.string().max(100).regex(/^[^\s]*$/, 'must not contain spaces').default(''),
+  REDIS_KEY_PREFIX: z.string().max(100).regex(/^\S*$/, 'must not contain spaces').default(''),
   /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(1_500),
@@ -190,7 +190,7 @@ const configSchema = z.object({
   /** 1: bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want. */
   S3_FORCE_PATH_STYLE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   /** Prefix of every object key formloom writes to the bucket. */
-  S3_KEY_PREFIX: z.string().max(200).regex(/^[A-Za-z0-9_./-]*$/, 'must be letters, digits, _ . / -').default(''),
+  S3_KEY_PREFIX: z.string().max(200).regex(/^[\w./-]*$/, 'must be letters, digits, _ . / -').default(''),
 
   // ---- captchas (docs/public-pages.md, "Captchas")
   TURNSTILE_SITE_KEY: z.string().min(1).max(200).optional(),

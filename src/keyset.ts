@@ -71,7 +71,7 @@ export const cursorOf = (row: { position: string; id: string }): string => encod
 
 /** The position a cursor names, or undefined when it is not a cursor a listing wrote (see the module comment). */
 export function decodeCursor(value: string): KeysetPosition | undefined {
-  if (value.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) return undefined;
+  if (value.length > MAX_CURSOR_LENGTH || !/^[\w-]+$/.test(value)) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));

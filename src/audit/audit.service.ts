@@ -11,7 +11,7 @@ import { createId } from '../ids.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 
 /** Every action the log records. */
-const AUDIT_ACTIONS = [
+export const AUDIT_ACTIONS = [
   'environment.create',
   'environment.settings',
   'api_key.create',

@@ -16,7 +16,7 @@ export type Principal =
   /** No usable credentials; `offered` tells a missing credential from a wrong one. */
   | { kind: 'anonymous'; offered: boolean };
 
-const KEY_PATTERN = /^fl_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+const KEY_PATTERN = /^fl_([a-z0-9]{12})_([\w-]{43})$/;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();

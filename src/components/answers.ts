@@ -48,7 +48,7 @@ export const REQUIRED = 'This question requires an answer';
 
 export const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` : value);
 
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[A-Za-z]{2,}$/;
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[A-Z]{2,}$/i;
 export function isEmail(value: string): boolean {
   return value.length <= ANSWER_LIMITS.email && EMAIL.test(value) && !value.includes('..');
 }
@@ -64,7 +64,7 @@ export function isPersonalEmail(email: string): boolean {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   if (PERSONAL_DOMAINS.has(domain)) return true;
   const dot = domain.indexOf('.');
-  return PERSONAL_FAMILIES.includes(domain.slice(0, dot)) && /^[a-z]{2,}(\.[a-z]{2,})?$/.test(domain.slice(dot + 1));
+  return PERSONAL_FAMILIES.includes(domain.slice(0, dot)) && /^[a-z]{2,}(?:\.[a-z]{2,})?$/.test(domain.slice(dot + 1));
 }
 
 /** A website may be written without its scheme ("acme.com"). */

@@ -154,8 +154,8 @@ async function verifyCaptchaToken(
   try {
     const response = await fetch(provider.verifyUrl, { method: 'POST', body, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'error' });
     if (!response.ok) throw new Error(`verify answered ${response.status}`);
-    const answer = (await response.json()) as { success?: unknown };
-    if (typeof answer !== 'object' || answer === null || typeof answer.success !== 'boolean') throw new Error('verify answered without success');
+    const answer: unknown = await response.json();
+    if (typeof answer !== 'object' || answer === null || !('success' in answer) || typeof answer.success !== 'boolean') throw new Error('verify answered without success');
     return answer.success ? 'ok' : 'rejected';
   } catch {
     return options.failOpen ? 'ok' : 'unavailable';

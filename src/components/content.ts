@@ -3,7 +3,6 @@
  * the stored component shape, and the rules contract (`ContentRules`) a module gives for each type.
  */
 import { z } from 'zod';
-import type { StepLogic } from './conditions.ts';
 
 // A missing field reads "Required" rather than "expected string, received undefined".
 z.config({

@@ -44,7 +44,7 @@ export const graphicOptionsModule: ComponentModule = {
         if (required) problems.add([], REQUIRED);
         return null;
       }
-      let index = -1;
+      let index: number;
       if (typeof raw === 'number' && Number.isInteger(raw)) index = raw;
       else if (typeof raw === 'string') index = options.findIndex((o) => o.value === raw);
       else {

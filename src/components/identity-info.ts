@@ -50,7 +50,7 @@ const identityFieldSchema = z.strictObject({
   includeDialCode: z.boolean().optional(),
   defaultDialCodeCountry: z
     .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code, e.g. "US"')
+    .regex(/^[A-Z]{2}$/i, 'must be an ISO 3166-1 alpha-2 country code, e.g. "US"')
     .transform((code) => code.toUpperCase())
     .optional(),
   blockPersonalEmails: z.boolean().optional(),

@@ -90,7 +90,7 @@ export interface UploadRules {
 /** How the theme styles it (forms/theme.ts, public/styles.ts). */
 export interface StyleRules {
   /** Its style where a template's theme has none for it, in the template's colours. Default: a field's. */
-  defaults?(colors: Theme['colors']): ComponentStyle;
+  defaults?: (colors: Theme['colors']) => ComponentStyle;
   /** Styled as a button (`.fl-button.fl-t-<type>`: a fill and its text) rather than a field (`.fl-c.fl-t-<type>`). */
   button?: boolean;
   /** Rules of its own in every page's stylesheet. */
@@ -123,7 +123,7 @@ export interface ComponentModule {
   /** How a component is answered; a module without it takes no answer and records nothing. */
   answer?: AnswerRules;
   /** The question text a response carries as `headline` (default: content `question`). */
-  headline?(component: StoredComponent): string;
+  headline?: (component: StoredComponent) => string;
   /** Whether its fields include files (the step's form is then posted as multipart/form-data). */
   multipart?: boolean;
   /** Its markup on the public page (default: its text content, as text). */

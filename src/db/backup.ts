@@ -40,7 +40,7 @@ export async function dumpDatabase(db: Db): Promise<ReadableStream<Uint8Array>> 
     await tx.exec('CHECKPOINT');
     return pglite.dumpDataDir('none');
   });
-  return tar.stream().pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return tar.stream().pipeThrough(new CompressionStream('gzip'));
 }
 
 export class RestoreError extends Error {
@@ -59,7 +59,7 @@ function readDump(file: string): Buffer<ArrayBuffer> {
   }
   if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return bytes;
   try {
-    return gunzipSync(bytes) as Buffer<ArrayBuffer>; // never shared memory
+    return gunzipSync(bytes); // never shared memory
   } catch (error) {
     throw new RestoreError(`${file} is not a complete gzip file: ${(error as Error).message}`);
   }
@@ -117,7 +117,7 @@ export async function restoreDataDir({ file, dataDir, force = false }: RestoreOp
       const rows = await handle.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`).catch(() => {
         throw new RestoreError(`${file} is a database dump, but not of formloom (no migration history)`);
       });
-      migrations = (rows as unknown as { rows: { count: number }[] }).rows[0]!.count;
+      migrations = (rows as { rows: { count: number }[] }).rows[0]!.count;
     } finally {
       await handle.close();
     }

@@ -16,7 +16,7 @@ const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'beg
 /** The statement's first keyword when it is a known one, else `other`. */
 function operationOf(text: unknown): string {
   if (typeof text !== 'string') return 'other';
-  const word = /^\s*(?:\(\s*)*([a-zA-Z]+)/.exec(text)?.[1]?.toLowerCase();
+  const word = /^\s*(?:\(\s*)*([a-z]+)/i.exec(text)?.[1]?.toLowerCase();
   return word !== undefined && OPERATIONS.has(word) ? word : 'other';
 }
 

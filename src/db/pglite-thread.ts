@@ -206,6 +206,7 @@ export class PGliteThread {
       } as unknown as Transaction;
       try {
         const result = await callback(tx);
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the callback may have rolled back
         if (!closed) {
           closed = true;
           const [commit] = (await this.send({ op: 'exec', sql: 'COMMIT' })) as Results[];

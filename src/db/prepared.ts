@@ -25,7 +25,7 @@ const builtByDriver = new Map<unknown, Map<string, Bound>>();
 export function preparedQuery<Q>(db: Db, name: string, build: (db: Db) => Q): Q {
   const { session } = db as unknown as Handle;
   let byName = builtByDriver.get(session.constructor);
-  if (!byName) builtByDriver.set(session.constructor, (byName = new Map()));
+  if (!byName) builtByDriver.set(session.constructor, (byName = new Map<string, Bound>()));
   let built = byName.get(name);
   if (!built) byName.set(name, (built = build(db) as Bound));
   if (built.client === session.client) return built as Q;

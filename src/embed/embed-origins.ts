@@ -38,7 +38,7 @@ export function canonicalOrigin(value: string): string | undefined {
   return CSP_ORIGIN.test(url.origin) ? url.origin : undefined;
 }
 
-const CSP_ORIGIN = /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/;
+const CSP_ORIGIN = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?$/;
 
 /** `embedOrigins` as given to the settings: each an origin (stored canonical, without duplicates), or `["*"]` alone. */
 export function parseEmbedOrigins(value: unknown): { origins: string[]; errors: FieldError[] } {

@@ -15,7 +15,7 @@ import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 /** How long a token stays good after the page that issued it: a day. */
 export const EMBED_TOKEN_TTL_SECONDS = 24 * 3600;
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ID = /^[\w-]{1,64}$/;
 const MAX_TOKEN_LENGTH = 300;
 
 export interface EmbedSession {

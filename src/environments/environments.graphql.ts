@@ -4,7 +4,7 @@
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { createApiKey, listApiKeys, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
-import { IP_STORAGE_MODES, type IpStorage } from '../db/schema.ts';
+import { IP_STORAGE_MODES } from '../db/schema.ts';
 import { checkFormListingArgs, FormConnection, formListingArgs } from '../forms/forms.graphql.ts';
 import { listForms } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
@@ -33,7 +33,7 @@ const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').impl
 
 export const IpStorageEnum = builder.enumType('IpStorage', {
   description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
-  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])) as Record<string, { value: IpStorage }>,
+  values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])),
 });
 
 EnvironmentRef.implement({

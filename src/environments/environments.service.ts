@@ -12,7 +12,7 @@ const createEnvironmentInputSchema = z.object({
   /** The Site ID; generated when absent. */
   id: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+    .regex(/^[\w-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
     .optional(),
 });
 export type CreateEnvironmentInput = z.input<typeof createEnvironmentInputSchema>;

@@ -75,7 +75,7 @@ export async function webhookUrlProblem(raw: string, allowPrivate: boolean, reso
  * address must be public). With `allowPrivate` it is the ordinary lookup. `lookup` is the resolver
  * it guards (the system's by default).
  */
-export function guardedLookup(allowPrivate: boolean, lookup: LookupFunction = dnsLookup as LookupFunction): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, lookup: LookupFunction = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);

@@ -178,8 +178,10 @@ export class LiveFeed {
       if (!slot) throw new TooManyStreamsError(slots.cap);
       subscriber.slot = slot;
     }
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- either may have changed while a slot was awaited
     if (this.closed || signal?.aborted) {
       this.end(subscriber);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- as above
       if (this.closed) throw unavailable();
       return iterator;
     }
@@ -218,9 +220,9 @@ export class LiveFeed {
           subscriber.notify = undefined;
         }
       },
-      return: async () => {
+      return: () => {
         this.end(subscriber);
-        return { value: undefined, done: true };
+        return Promise.resolve({ value: undefined, done: true });
       },
     };
     return iterator;

@@ -127,6 +127,7 @@ export async function openEventFeed(
     relistening = true;
     let delay = 100;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() sets it while this waits
       while (!closed) {
         try {
           await listenOnce();

@@ -75,8 +75,8 @@ export function startRetentionSweep(database: Pick<DatabaseHandle, 'kind' | 'db'
         if (run.ran && run.value.events > 0) logger.info({ ...run.value, retentionDays }, 'expired webhook events deleted');
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'webhook retention sweep failed'));
-  const first = setTimeout(sweep, 60_000).unref(); // not during start-up
-  const timer = setInterval(sweep, RETENTION_SWEEP_MS).unref();
+  const first = setTimeout(() => void sweep(), 60_000).unref(); // not during start-up
+  const timer = setInterval(() => void sweep(), RETENTION_SWEEP_MS).unref();
   return () => {
     clearTimeout(first);
     clearInterval(timer);

@@ -1,7 +1,7 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { actingEnvironment, rowEnvironment } from '../auth/auth.service.ts';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../db/schema.ts';
+import { DELIVERY_STATUSES } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
 import { GraphQLError } from 'graphql';
@@ -35,7 +35,7 @@ const EVENT_TYPES_DOC = `Event types: ${WEBHOOK_EVENT_TYPES.map((type) => `\`${t
 
 const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description: 'pending: waiting for its (next) attempt; delivering: being sent; succeeded; failed: every attempt failed.',
-  values: Object.fromEntries(DELIVERY_STATUSES.map((status) => [status.toUpperCase(), { value: status }])) as Record<string, { value: DeliveryStatus }>,
+  values: Object.fromEntries(DELIVERY_STATUSES.map((status) => [status.toUpperCase(), { value: status }])),
 });
 
 const AttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({

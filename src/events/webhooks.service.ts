@@ -111,7 +111,7 @@ export async function createEndpoint(
       environmentId,
       url: input.url!,
       description: input.description ?? '',
-      eventTypes: [...new Set(input.eventTypes!)],
+      eventTypes: [...new Set(input.eventTypes)],
       formIds: input.formIds ? [...new Set(input.formIds)] : null,
       secret,
       enabled,

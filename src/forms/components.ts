@@ -24,7 +24,7 @@ import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadCompo
  */
 const keptId = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'An id is 1 to 64 letters, digits, _ or -')
+  .regex(/^[\w-]{1,64}$/, 'An id is 1 to 64 letters, digits, _ or -')
   .optional()
   .meta({ description: 'Update only: the id of a step or component of this form to keep (its answers keep their questionId). Left out: a new one. Generate ignores it.' });
 
@@ -70,6 +70,7 @@ const componentSchema = z
     for (const issue of parsed.error.issues) fail(['content', ...issue.path], issue.message);
   }
   for (const problem of entry.rules?.(content, type) ?? []) fail(['content', ...problem.path], problem.message);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a key that failed its schema leaves the component unread
   if (failed || !parsed.success || (key && !key.success)) return unread();
   return {
     ...(id === undefined ? {} : { id }),
@@ -121,7 +122,7 @@ const hiddenFields = hiddenFieldsSchema.nullish().transform((names) => names ?? 
  */
 const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: unknown }>>(schema: T) =>
   schema.superRefine(
-    (input, ctx) => {
+    (input: unknown, ctx) => {
       // Runs even when other checks failed (every problem at once), so the input may not be an object at all.
       if (typeof input === 'object' && input !== null) checkFormLogic(input, (path, message) => ctx.addIssue({ code: 'custom', path, message, input }));
     },
@@ -155,7 +156,7 @@ export const updateFormInputSchema = z
     [K in keyof typeof definitionFields]: z.ZodOptional<(typeof definitionFields)[K]>;
   })
   .superRefine((input, ctx) => {
-    if (Object.values(input).every((value) => value === undefined)) {
+    if (Object.values(input).every((value: unknown) => value === undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: `Give at least one of ${Object.keys(definitionFields).join(', ')}` });
     }
   });

@@ -27,7 +27,7 @@ import { isObject } from '../components/content.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
 /** Step keys, component keys and hidden field names. */
-export const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const KEY_PATTERN = /^[A-Z_]\w{0,63}$/i;
 const KEY_RULE = 'must start with a letter or "_" and hold at most 64 letters, digits or "_"';
 
 export const LOGIC_LIMITS = {

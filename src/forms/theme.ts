@@ -7,10 +7,10 @@ import { moduleOf, STORED_COMPONENT_TYPES } from '../components/catalogue.ts';
 import { httpUrl } from '../components/content.ts';
 import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
-const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as "#1f2937"');
+const color = z.string().regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour such as "#1f2937"');
 const fontFamily = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,63}$/, 'must be a font family name (letters, digits, spaces, hyphens)');
+  .regex(/^[A-Z0-9][A-Z0-9 -]{0,63}$/i, 'must be a font family name (letters, digits, spaces, hyphens)');
 
 const componentStyleSchema = z.strictObject({
   backgroundColor: color.optional(),

@@ -25,7 +25,7 @@ const isLanguage = (value: string): value is Language => (SUPPORTED_LANGUAGES as
 
 /** The canonical form of a supported locale tag (`DE-ch` → `de-CH`), or undefined when it is malformed or its language is not supported. */
 export function canonicalLocale(value: string): string | undefined {
-  if (value.length === 0 || value.length > MAX_LOCALE_LENGTH || !/^[A-Za-z0-9-]+$/.test(value)) return undefined;
+  if (value.length === 0 || value.length > MAX_LOCALE_LENGTH || !/^[A-Z0-9-]+$/i.test(value)) return undefined;
   let canonical: string;
   try {
     canonical = Intl.getCanonicalLocales(value)[0]!;

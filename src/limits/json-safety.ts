@@ -54,7 +54,7 @@ export function findUnsafeJson(root: unknown, maxDepth: number, rootPath: Path =
       if (Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i], depth: depth + 1 });
       } else {
-        const entries = Object.entries(value);
+        const entries: [string, unknown][] = Object.entries(value);
         for (let i = entries.length - 1; i >= 0; i--) {
           const [key, child] = entries[i]!;
           const keyProblem = unsafeStringProblem(key);

@@ -90,7 +90,7 @@ export function limitBodySize(maxBytes: number, respond: (c: Context<AppEnv>, me
   });
 }
 
-const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
  * Reads a JSON object body. Another media type is a 415; malformed JSON, nesting deeper than

@@ -413,6 +413,6 @@ export async function loadResponses(db: Db, scope: string | null, ids: readonly 
     .select(responseColumns)
     .from(responses)
     .where(and(inArray(responses.id, [...ids]), scope === null ? undefined : eq(responses.environmentId, scope)));
-  const byId = new Map(rows.map((row) => [row.id, row as ListedResponse]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -29,7 +29,7 @@ import { isInvalidResponse, toResponseObject } from './model.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
-import { emailOf, holdsPassword, isAnswerable, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
+import { emailOf, holdsPassword, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
 import { type StoredComponent, type StoredStep, RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../db/json-columns.ts';
 

@@ -46,7 +46,7 @@ interface SummaryShape {
 const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown, string>>>();
 function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
   let loaders = summaryLoaders.get(ctx);
-  if (!loaders) summaryLoaders.set(ctx, (loaders = new Map()));
+  if (!loaders) summaryLoaders.set(ctx, (loaders = new Map<string, DataLoader<Form, unknown, string>>()));
   const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}:${filter.version ?? ''}`;
   let loader = loaders.get(key);
   // Summaries tolerate a little lag: a read replica's when there is a fresh one.

@@ -223,7 +223,7 @@ export async function summaryQuestions(
       if (num(row.per_question) === 1) answers.set(row.question_id, num(row.count));
       else if (row.option !== null) {
         let counts = options.get(row.question_id);
-        if (!counts) options.set(row.question_id, (counts = new Map()));
+        if (!counts) options.set(row.question_id, (counts = new Map<string, number>()));
         counts.set(row.option, num(row.count));
       }
     }

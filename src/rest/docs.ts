@@ -37,50 +37,80 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 export const DOCS_CSP = `default-src 'none'; style-src ${STYLE_HASH}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-type Doc = Record<string, any>;
+/** The parts of the OpenAPI document the page shows. */
+interface MediaType {
+  schema?: { $ref?: string };
+  example?: unknown;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: unknown;
+  description?: string;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, MediaType | undefined> };
+  responses: Record<string, { description?: string; content?: Record<string, MediaType> }>;
+  security?: Record<string, unknown>[];
+}
+interface DocView {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+const escapeHtml = (value: string | undefined) => (value ?? '').replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 
 const pretty = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
 /** `code` spans for backquoted text in descriptions; everything escaped. */
-const prose = (text: unknown) => escapeHtml(String(text ?? '')).replace(/`([^`]+)`/g, '<code>$1</code>');
+const prose = (text: string | undefined) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-function renderOperation(path: string, method: string, op: Doc): string {
-  const anchor = String(op.operationId ?? `${method}-${path}`);
-  const params = (op.parameters ?? []) as Doc[];
-  const rows = params
+function mediaText(type: string, media: MediaType): string {
+  const schemaName = media.schema?.$ref?.split('/').pop();
+  const link = schemaName ? ` — <a href="#schema-${escapeHtml(schemaName)}">${escapeHtml(schemaName)}</a>` : '';
+  return `<p><code>${escapeHtml(type)}</code>${link}</p>${media.example === undefined ? '' : pretty(media.example)}`;
+}
+
+function renderOperation(path: string, method: string, op: Operation): string {
+  const anchor = op.operationId ?? `${method}-${path}`;
+  const rows = (op.parameters ?? [])
     .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td><td>${prose(p.description)}</td></tr>`)
     .join('');
   const body = op.requestBody?.content?.['application/json']?.schema;
-  const responses = Object.entries(op.responses as Doc)
+  const responses = Object.entries(op.responses)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, response]) => {
-      const content = Object.entries((response.content ?? {}) as Doc)
-        .map(([type, media]) => `<p><code>${escapeHtml(type)}</code>${media.schema?.$ref ? ` — <a href="#schema-${escapeHtml(media.schema.$ref.split('/').pop())}">${escapeHtml(media.schema.$ref.split('/').pop())}</a>` : ''}</p>${media.example === undefined ? '' : pretty(media.example)}`)
+      const content = Object.entries(response.content ?? {})
+        .map(([type, media]) => mediaText(type, media))
         .join('');
       return `<tr><td>${escapeHtml(status)}</td><td>${prose(response.description)}${content}</td></tr>`;
     })
     .join('');
   return `<h2 id="${escapeHtml(anchor)}"><span class="method">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h2>
 <p><strong>${prose(op.summary)}</strong></p><p>${prose(op.description)}</p>
-<p>Authentication: ${op.security?.length === 0 ? 'none' : ((op.security ?? [{ apiKey: [] }]) as Doc[]).map((s) => Object.keys(s).join(' ')).join(' or ')}</p>
+<p>Authentication: ${op.security?.length === 0 ? 'none' : (op.security ?? [{ apiKey: [] }]).map((s) => Object.keys(s).join(' ')).join(' or ')}</p>
 ${rows ? `<table><tr><th>Parameter</th><th>In</th><th>Required</th><th>Schema</th><th>Meaning</th></tr>${rows}</table>` : ''}
 ${body ? `<h3>Request body (application/json)</h3>${pretty(body)}` : ''}
 <h3>Responses</h3><table><tr><th>Status</th><th>Body</th></tr>${responses}</table>`;
 }
 
 /** The reference page. */
-export function renderDocsPage(doc: Doc = openApiDocument()): string {
+export function renderDocsPage(doc = openApiDocument() as unknown as DocView): string {
   const operations: string[] = [];
   const nav: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths as Doc)) {
-    for (const [method, op] of Object.entries(item as Doc)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
       operations.push(renderOperation(path, method, op));
-      nav.push(`<a href="#${escapeHtml(String(op.operationId))}">${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</a>`);
+      nav.push(`<a href="#${escapeHtml(op.operationId)}">${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</a>`);
     }
   }
-  const schemas = Object.entries(doc.components.schemas as Doc)
+  const schemas = Object.entries(doc.components.schemas)
     .map(([id, schema]) => `<h3 id="schema-${escapeHtml(id)}">${escapeHtml(id)}</h3>${pretty(schema)}`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

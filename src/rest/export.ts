@@ -65,7 +65,7 @@ const nextCursorOf = (pageInfo: { hasNextPage: boolean; endCursor?: string | nul
 
 /** `responses-<form or environment>-<UTC date>.<format>`, with only safe characters in the id. */
 function exportFileName(subject: string, format: ExportFormat, now = new Date()): string {
-  const safe = subject.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'export';
+  const safe = subject.replace(/[^\w-]/g, '_').slice(0, 64) || 'export';
   return `responses-${safe}-${now.toISOString().slice(0, 10)}.${format}`;
 }
 

@@ -19,7 +19,7 @@ import { toFieldErrors } from '../errors.ts';
 
 export const fileQuerySchema = z.strictObject({
   expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),
-  signature: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a base64url signature').optional(),
+  signature: z.string().regex(/^[\w-]{1,128}$/, 'must be a base64url signature').optional(),
 });
 const fileIdSchema = z.string().regex(/^upl_[a-z0-9]{1,64}$/);
 

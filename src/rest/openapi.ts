@@ -164,8 +164,8 @@ export function buildOpenApiDocument(sources: OpenApiSources, examples: Captured
 
 /** The document with the examples written beside each answer. */
 function buildDocument(sources: OpenApiSources) {
-  const listingParams = queryParameters(sources.listingQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
-  const exportParams = queryParameters(sources.exportQuery.shape as Record<string, z.ZodType>, FILTER_DESCRIPTIONS);
+  const listingParams = queryParameters(sources.listingQuery.shape, FILTER_DESCRIPTIONS);
+  const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
   const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
 
   return {
@@ -338,7 +338,7 @@ function formPaths() {
         summary: "The environment's forms, newest first, in pages",
         description: 'Deleted forms are not listed. Each page holds `limit` forms and `nextCursor`, where the next page starts (null on the last).',
         security,
-        parameters: queryParameters(formsQuerySchema.shape as Record<string, z.ZodType>, {
+        parameters: queryParameters(formsQuerySchema.shape, {
           limit: 'Page size, 1-100 (default 10).',
           after: 'An opaque cursor (`nextCursor` of the previous page).',
           status: 'Only forms in this state.',
@@ -412,7 +412,7 @@ function filePath() {
       security: [{ apiKey: [] }, { adminToken: [] }, {}],
       parameters: [
         { name: 'fileId', in: 'path', required: true, description: 'The upload id (`upl_…`), as in the answer\'s `files[].id`.', schema: { type: 'string' } },
-        ...queryParameters(fileQuerySchema.shape as Record<string, z.ZodType>, {
+        ...queryParameters(fileQuerySchema.shape, {
           expires: 'Signed URL: its expiry, Unix time in seconds.',
           signature: 'Signed URL: its signature.',
         }),
@@ -541,7 +541,7 @@ function privacyPaths() {
         operationId: 'listAuditLog',
         summary: "The environment's audit log, newest first",
         security,
-        parameters: queryParameters(auditQuerySchema.shape as Record<string, z.ZodType>, {
+        parameters: queryParameters(auditQuerySchema.shape, {
           limit: 'Page size, 1-100 (default 20).',
           after: 'An opaque cursor (`nextCursor` of the previous page).',
         }),

@@ -34,7 +34,7 @@ const INVALID_QUERY = 'Invalid query parameters';
 // ---------------------------------------------------------------- query parameters
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /** A calendar date that exists (no 2024-02-30). */
 const realDate = (value: string) => {

@@ -86,7 +86,7 @@ export async function checkFile(name: string, bytes: Uint8Array, allowed: readon
 const SAMPLE_BYTES = 4100;
 /** What file-type answers for a container's contents (after an ID3 tag, say): nothing nested is looked into. */
 const NESTED = { ext: 'nested', mime: 'application/octet-stream' } as unknown as FileTypeResult;
-const noNestedDetection: Detector = { id: 'formloom:no-nested', detect: async (tokenizer) => (tokenizer.position > 0 ? NESTED : undefined) };
+const noNestedDetection: Detector = { id: 'formloom:no-nested', detect: (tokenizer) => Promise.resolve(tokenizer.position > 0 ? NESTED : undefined) };
 
 /** The type name of `bytes` (`text`, `unknown` when none), or why it is refused. */
 async function detectType(bytes: Uint8Array): Promise<ArchiveCheck> {

@@ -16,7 +16,7 @@ export interface FileStorage {
   remove(keys: readonly string[]): Promise<void>;
 }
 
-const SAFE_KEY = /^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/;
+const SAFE_KEY = /^[\w-]+\/[\w-]+$/;
 function checkKey(key: string): string {
   if (!SAFE_KEY.test(key)) throw new Error(`unsafe storage key ${JSON.stringify(key)}`);
   return key;

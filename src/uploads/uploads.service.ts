@@ -47,7 +47,7 @@ const uploadedFileOf = (row: UploadRow) => new UploadedFile(row.id, row.name, ro
 const MAX_NAME = 200;
 function cleanName(name: string): string {
   // The last path segment, without control characters; names are shown and sent as a download name.
-  const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file';
+  const base = name.split(/[\\/]/).pop()!.replace(/\p{Cc}/gu, '').trim() || 'file';
   if (base.length <= MAX_NAME) return base;
   const dot = base.lastIndexOf('.');
   const extension = dot > 0 && base.length - dot <= 10 ? base.slice(dot) : '';

@@ -19,6 +19,25 @@ function parseDuration(text: string): number | undefined {
   return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
 }
 
+/** Comma-separated waits before each retry (WEBHOOK_RETRY_SCHEDULE, MAIL_RETRY_SCHEDULE), in milliseconds. */
+const retrySchedule = z.string().transform((value, ctx) => {
+  const delays = value.split(',').map((part) => parseDuration(part.trim()));
+  if (delays.length === 0 || delays.length > 20 || delays.some((d) => d === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'must be 1-20 comma-separated durations like 500ms, 5s, 5m, 2h' });
+    return z.NEVER;
+  }
+  return delays as number[];
+});
+
+/** An address (`a@b.example`) or a display name and one (`Acme <a@b.example>`), on one line. */
+const MAIL_FROM_PATTERN = /^(?:[^<>\r\n"]{0,100} ?<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '/') end--;
+  return value.slice(0, end);
+}
+
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 
 const configSchema = z.object({
@@ -118,17 +137,7 @@ const configSchema = z.object({
   /** Longest wait for a receiver's answer (connect, send, status line), in milliseconds. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Waits before each retry, comma-separated durations such as 5s,5m,30m,2h (each gets ±20% jitter). */
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .transform((value, ctx) => {
-      const delays = value.split(',').map((part) => parseDuration(part.trim()));
-      if (delays.length === 0 || delays.length > 20 || delays.some((d) => d === undefined)) {
-        ctx.addIssue({ code: 'custom', message: 'must be 1-20 comma-separated durations like 500ms, 5s, 5m, 2h' });
-        return z.NEVER;
-      }
-      return delays as number[];
-    })
-    .prefault(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_RETRY_SCHEDULE),
   /** Deliveries in a row that end failed before the endpoint is disabled automatically; 0: never. */
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(0).default(5),
   /** Deliveries in flight at once from this node, and at once to one endpoint (across the nodes). */
@@ -157,6 +166,22 @@ const configSchema = z.object({
       return ms;
     })
     .prefault('1h'),
+
+  // ---- e-mail notifications (docs/notifications.md)
+  /** The SMTP server messages go through: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset: deliveries wait. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s/?#]+\/?$/, 'must be smtp://[user:pass@]host[:port] or smtps://…').optional(),
+  /** 0: an smtp:// server may be used without STARTTLS (only for trusted local relays and tests). */
+  SMTP_REQUIRE_TLS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
+  /** The sender of every message (environments may have their own). */
+  MAIL_FROM: z.string().regex(MAIL_FROM_PATTERN, 'must be an address or "Name <address>" on one line').optional(),
+  /** Waits before each retry of a message; unset: the webhooks' schedule. */
+  MAIL_RETRY_SCHEDULE: retrySchedule.optional(),
+  /** The service's public address, for links in messages; unset: http://HOST:PORT. */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, 'must be an http(s) URL without query')
+    .transform(withoutTrailingSlashes)
+    .optional(),
 
   // ---- personal data lifecycle (docs/privacy.md)
   /** How often the retention job runs (once per interval across all nodes), e.g. 1h, 30m. */
@@ -244,6 +269,23 @@ export interface WebhookConfig {
   retentionDays: number;
 }
 
+/** A server to send e-mail through (the server-wide SMTP_URL, or an environment's own settings). */
+export interface SmtpSettings {
+  url: string;
+  /** smtp:// only: refuse to send unless the server offers STARTTLS. */
+  requireTls: boolean;
+}
+
+export interface MailConfig {
+  /** Undefined: no server-wide SMTP; deliveries wait unless their environment has its own. */
+  smtp: SmtpSettings | undefined;
+  from: string;
+  /** Wait before retry 1, 2, …: a message gets 1 + retryDelaysMs.length attempts. */
+  retryDelaysMs: number[];
+  /** Where links in messages point: the service's public address, no trailing slash. */
+  publicUrl: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -291,6 +333,7 @@ export interface Config {
     replicaMaxLagMs: number;
   };
   webhooks: WebhookConfig;
+  mail: MailConfig;
   /** The `responseEvents` live feed (src/events/live-feed.ts). */
   subscriptions: {
     /** Unread events a stream may have before it is cut off. */
@@ -305,7 +348,7 @@ export interface Config {
   captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
 }
 
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY']);
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY', 'SMTP_URL']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -396,6 +439,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       worker: c.WEBHOOK_WORKER === '1',
       retentionDays: c.WEBHOOK_RETENTION_DAYS,
     },
+    mail: mailConfig(c),
     subscriptions: { bufferSize: c.SUBSCRIPTION_BUFFER, maxPerKey: c.SUBSCRIPTION_MAX_PER_KEY, maxLifetimeMs: c.SUBSCRIPTION_MAX_LIFETIME },
     retention: { intervalMs: c.RETENTION_INTERVAL, formPurgeDays: c.FORM_PURGE_DAYS, worker: c.RETENTION_WORKER === '1' },
     uploads: {
@@ -419,5 +463,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failOpen: c.CAPTCHA_FAIL_OPEN === '1',
       timeoutMs: c.CAPTCHA_TIMEOUT_MS,
     },
+  };
+}
+
+function mailConfig(c: z.output<typeof configSchema>): MailConfig {
+  const publicUrl = c.PUBLIC_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`;
+  return {
+    smtp: c.SMTP_URL ? { url: c.SMTP_URL, requireTls: c.SMTP_REQUIRE_TLS === '1' } : undefined,
+    from: c.MAIL_FROM ?? `formloom <notifications@${new URL(publicUrl).hostname.replace(/^\[|\]$/g, '')}>`,
+    retryDelaysMs: c.MAIL_RETRY_SCHEDULE ?? c.WEBHOOK_RETRY_SCHEDULE,
+    publicUrl,
   };
 }

@@ -36,7 +36,7 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }] =
+const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }, { startMailDispatcher }, { signedFileUrl }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
@@ -49,6 +49,8 @@ const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDat
     import('./privacy/retention.service.ts'),
     import('./uploads/storage.ts'),
     import('./db/replicas.ts'),
+    import('./notifications/dispatcher.ts'),
+    import('./uploads/file-urls.ts'),
   ]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
@@ -75,6 +77,18 @@ const deliveryDatabase = config.webhooks.worker
 const dispatcher = deliveryDatabase
   ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
   : undefined;
+// E-mail delivery: the same loop over the mail outbox (src/notifications/dispatcher.ts); without an
+// SMTP server none runs and deliveries wait.
+const mailDispatcher = deliveryDatabase
+  ? startMailDispatcher({
+      db: deliveryDatabase.db,
+      config: config.mail,
+      logger,
+      events: cluster.events,
+      signFileUrl: (uploadId) => signedFileUrl(secrets.fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds),
+    })
+  : undefined;
+if (!config.mail.smtp) logger.info('no SMTP_URL: e-mail notifications are recorded and wait until a server is configured');
 const app = createApp({
   config,
   db: database.db,
@@ -119,7 +133,7 @@ exitGracefullyOnSignals(graceful, {
     await stopRetention?.();
     stopRetentionSweep();
     // Deliveries in flight are released (not counted as attempts) before the database closes.
-    await dispatcher?.stop();
+    await Promise.all([dispatcher?.stop(), mailDispatcher?.stop()]);
     await deliveryDatabase?.close();
     await replicaReads?.close();
     await cluster.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the cluster feed failed'));

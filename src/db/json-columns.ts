@@ -126,3 +126,31 @@ export interface ResponseMeta {
 
 /** The `version` of a response's format (the response object's `version`). */
 export const RESPONSE_FORMAT_VERSION = '2.0';
+
+/** The response events a team alert may be sent on. */
+export const TEAM_NOTIFICATION_EVENTS = ['response.finished', 'response.invalid'] as const;
+export type TeamNotificationEvent = (typeof TEAM_NOTIFICATION_EVENTS)[number];
+
+/** An alert to the team (forms.notifications.team[]). */
+export interface TeamNotification {
+  to: string[];
+  on: TeamNotificationEvent[];
+  includeAnswers: boolean;
+  subject?: string | undefined;
+}
+
+/** A confirmation to the respondent, at the address their answer `emailFrom` gave. */
+export interface RespondentNotification {
+  enabled: boolean;
+  /** An EmailForm's key, or `<IdentityInfo key>.emailAddress` / `.workEmailAddress`. */
+  emailFrom: string;
+  subject: string;
+  body: string;
+  includeAnswers: boolean;
+}
+
+/** forms.notifications: who hears of the form's responses by e-mail. */
+export interface FormNotifications {
+  team: TeamNotification[];
+  respondent?: RespondentNotification | undefined;
+}

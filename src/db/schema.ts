@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type FormNotifications, type ResponseAnswer, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -92,6 +92,8 @@ export const forms = pgTable(
     locale: text('locale').notNull().default('en'),
     /** The definition's version: 1 when created, one more with each update; `form_versions` keeps each. */
     version: integer('version').notNull().default(1),
+    /** Who hears of its responses by e-mail (src/notifications/settings.ts); null: nobody. */
+    notifications: jsonb('notifications').$type<FormNotifications>(),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),
@@ -372,6 +374,60 @@ export const webhookDeliveries = pgTable(
 );
 
 /** One HTTP attempt of a delivery: what the receiver answered (or why there was no answer) and how long it took. */
+export const NOTIFICATION_KINDS = ['team', 'respondent'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/** `sending`: claimed by a node (leased); `suppressed`: an abuse limit kept it back; it is never sent. */
+export const NOTIFICATION_STATUSES = ['pending', 'sending', 'sent', 'failed', 'suppressed'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/**
+ * One e-mail to one recipient about one response: the mail outbox, written in the submission's
+ * statement or transaction (events/outbox.ts) and sent by one node (notifications/dispatcher.ts). The
+ * message is made when it is sent, from the response and the form as they are then.
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: text('id').primaryKey(),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    /** No foreign key: the log outlives a deleted or erased response (the recipient is masked then). */
+    responseId: text('response_id').notNull(),
+    kind: text('kind').$type<NotificationKind>().notNull(),
+    /** The event that triggered it: response.finished or response.invalid. */
+    trigger: text('trigger').notNull(),
+    recipient: text('recipient').notNull(),
+    /** The rule that asked for it, as it was then: includeAnswers, subject, body. */
+    rule: jsonb('rule').$type<{ includeAnswers: boolean; subject?: string | undefined; body?: string | undefined }>().notNull(),
+    /** One delivery per response, rule and address (lower case): a response finished twice sends once. */
+    dedupeKey: text('dedupe_key').notNull(),
+    status: text('status').$type<NotificationStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseToken: text('lease_token'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** The SMTP server's last reply (or the connection error). */
+    lastReply: text('last_reply'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('notification_deliveries_dedupe_idx').on(t.responseId, t.dedupeKey),
+    index('notification_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('notification_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'sending'`),
+    // The form's delivery log (newest first), and the confirmation limits' counts.
+    index('notification_deliveries_form_idx').on(t.formId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('notification_deliveries_kind_idx').on(t.formId, t.kind, t.createdAt),
+    check('notification_deliveries_status_check', sql`${t.status} in ('pending', 'sending', 'sent', 'failed', 'suppressed')`),
+    check('notification_deliveries_kind_check', sql`${t.kind} in ('team', 'respondent')`),
+  ],
+);
+
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {

@@ -38,6 +38,7 @@ import { openDatabase, type DatabaseHandle, type Db, type OpenOptions } from '..
 import { createId } from '../ids.ts';
 import { guardedLookup, isPrivateAddress } from './address-rules.ts';
 import type { EventFeed } from './notifications.ts';
+import { retryDelay, startClaimLoop, type ClaimLoop } from './claim-loop.ts';
 
 /** The lease of a claimed delivery outlives the HTTP timeout by this much. */
 const LEASE_MARGIN_MS = 30_000;
@@ -75,14 +76,8 @@ export async function openDeliveryDatabase(
   return { db: own.db, close: () => own.close() };
 }
 
-export interface WebhookDispatcher {
-  /** Look for due deliveries now. */
-  kick(): void;
-  /** Stops claiming, aborts requests in flight and releases their deliveries. */
-  stop(): Promise<void>;
-  /** Deliveries in flight from this node. */
-  readonly inFlight: number;
-}
+/** Stopping aborts requests in flight and releases their deliveries. */
+export type WebhookDispatcher = ClaimLoop;
 
 interface Claimed {
   id: string;
@@ -101,29 +96,12 @@ interface Outcome {
   aborted: boolean;
 }
 
-/** Wait before retry `attempt` (1-based count of attempts made), with ±20% jitter; undefined: no retries left. */
-function retryDelay(delays: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
-  const base = delays[attemptsMade - 1];
-  if (base === undefined) return undefined;
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
-
 export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
   const { db, config, logger } = options;
   const pollMs = options.pollMs ?? 1_000;
   const random = options.random ?? Math.random;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const lookup = guardedLookup(config.allowPrivate);
-  const running = new Map<string, AbortController>();
-  let stopped = false;
-  let kicked = true;
-  let wake: (() => void) | undefined;
-
-  function kick() {
-    kicked = true;
-    wake?.();
-  }
-  const unsubscribe = options.events?.on('outbox-event', kick);
 
   async function claim(room: number): Promise<Claimed[]> {
     const token = randomBytes(12).toString('base64url');
@@ -297,74 +275,24 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
     if (status === 'failed') logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, error: outcome.error }, 'webhook delivery failed');
   }
 
-  async function deliver(claimed: Claimed): Promise<void> {
-    const controller = new AbortController();
-    running.set(claimed.id, controller);
+  async function deliver(claimed: Claimed, signal: AbortSignal): Promise<void> {
     try {
-      const outcome = await post(claimed, controller.signal);
+      const outcome = await post(claimed, signal);
       await record(claimed, outcome);
     } catch (error) {
       // The database was unreachable: the lease expires and the delivery is claimed again.
       logger.error({ err: error, deliveryId: claimed.id }, 'recording a webhook attempt failed');
-    } finally {
-      running.delete(claimed.id);
     }
   }
 
-  const inFlight = new Set<Promise<void>>();
-  const loop = (async () => {
-    while (!stopped) {
-      const room = config.concurrency - inFlight.size;
-      if (room > 0 && kicked) {
-        kicked = false;
-        let claimed: Claimed[] = [];
-        try {
-          claimed = await claim(room);
-        } catch (error) {
-          logger.warn({ err: error }, 'claiming webhook deliveries failed; retrying');
-        }
-        if (stopped) {
-          // Claimed while stopping: hand them back at once.
-          await Promise.all(claimed.map((c) => record(c, { statusCode: null, error: null, durationMs: 0, startedAt: new Date(), aborted: true }).catch(() => {})));
-          break;
-        }
-        for (const item of claimed) {
-          const promise: Promise<void> = deliver(item).finally(() => {
-            inFlight.delete(promise);
-            kick();
-          });
-          inFlight.add(promise);
-        }
-        if (claimed.length === room) kicked = true; // there may be more
-        if (kicked) continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          kicked = true;
-          resolve();
-        }, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
-
-  return {
-    kick,
-    get inFlight() {
-      return inFlight.size;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      unsubscribe?.();
-      wake?.();
-      await loop;
-      for (const controller of running.values()) controller.abort();
-      await Promise.all([...inFlight]);
-    },
-  };
+  return startClaimLoop<Claimed>({
+    concurrency: config.concurrency,
+    pollMs,
+    logger,
+    what: 'webhook deliveries',
+    events: options.events,
+    claim,
+    work: deliver,
+    release: (claimed) => record(claimed, { statusCode: null, error: null, durationMs: 0, startedAt: new Date(), aborted: true }),
+  });
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { outboxEvents, webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
+import { notificationDeliveries, outboxEvents, webhookDeliveries, webhookEndpoints, type NotificationKind } from '../db/schema.ts';
 import { createId } from '../ids.ts';
 import { rowsOf } from '../db/rows.ts';
 import { EVENTS_CHANNEL, type NodeEvent } from './notifications.ts';
@@ -34,6 +34,19 @@ export interface NewEvent {
   responseId?: string | undefined;
   data: unknown;
   at: Date;
+  /** E-mails this event sends (notifications/recipients.ts), stored with it: the mail outbox. */
+  notifications?: readonly NewNotification[] | undefined;
+}
+
+/** One e-mail to one address about one response (a notification_deliveries row). */
+export interface NewNotification {
+  kind: NotificationKind;
+  trigger: string;
+  responseId: string;
+  recipient: string;
+  rule: { includeAnswers: boolean; subject?: string | undefined; body?: string | undefined };
+  /** Unique per response: the same notification is stored once however often the response finishes. */
+  dedupeKey: string;
 }
 
 /**
@@ -106,8 +119,31 @@ function eventsStatement(events: readonly NewEvent[], change?: { ctes: SQL; data
       -- The enabled endpoints of the event's environment that take its type and form.
       from event join ${webhookEndpoints} w on w.environment_id = event.environment_id and w.enabled
         and w.event_types @> array[event.type]::text[] and (w.form_ids is null or w.form_ids @> array[event.form_id]::text[])
-    )
+    )${notificationsCte(events, Boolean(change))}
     select ${change ? sql`changed.*, ` : sql``}event.id as event_id, pg_notify(${EVENTS_CHANNEL}, e.notice)::text as notified
     from ${change ? sql`changed, ` : sql``}event join e on e.id = event.id
     order by event.seq`;
+}
+
+/**
+ * The CTE storing the events' notifications (none: nothing), joined to `changed` for a one-statement
+ * change so that they are stored only when it changed its row. A notification already stored for the
+ * response (its dedupe key) is left as it is.
+ */
+function notificationsCte(events: readonly NewEvent[], withChange: boolean): SQL {
+  const rows = events.flatMap((event) =>
+    (event.notifications ?? []).map(
+      (n) => sql`(${`ntf_${createId()}`}::text, ${event.environmentId}::text, ${event.formId}::text, ${n.responseId}::text, ${n.kind}::text,
+        ${n.trigger}::text, ${n.recipient}::text, ${JSON.stringify(n.rule)}::jsonb, ${n.dedupeKey}::text)`,
+    ),
+  );
+  if (rows.length === 0) return sql``;
+  return sql`,
+    notification as (
+      insert into ${notificationDeliveries} (id, environment_id, form_id, response_id, kind, trigger, recipient, rule, dedupe_key)
+      select n.id, n.environment_id, n.form_id, n.response_id, n.kind, n.trigger, n.recipient, n.rule, n.dedupe_key
+      from (values ${sql.join(rows, sql`, `)}) n (id, environment_id, form_id, response_id, kind, trigger, recipient, rule, dedupe_key)
+      ${withChange ? sql`cross join changed` : sql``}
+      on conflict (response_id, dedupe_key) do nothing
+    )`;
 }

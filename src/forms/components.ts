@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
 import { localeSchema } from '../i18n/locales.ts';
+import { checkNotifications, notificationsSchema } from '../notifications/settings.ts';
 import type { StepLogic } from '../components/conditions.ts';
 import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents } from './logic.ts';
 
@@ -124,7 +125,11 @@ const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: u
   schema.superRefine(
     (input: unknown, ctx) => {
       // Runs even when other checks failed (every problem at once), so the input may not be an object at all.
-      if (typeof input === 'object' && input !== null) checkFormLogic(input, (path, message) => ctx.addIssue({ code: 'custom', path, message, input }));
+      if (typeof input === 'object' && input !== null) {
+        const report = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message, input });
+        checkFormLogic(input, report);
+        checkNotifications(input, report);
+      }
     },
     { when: () => true },
   );
@@ -138,6 +143,8 @@ export const generateFormInputSchema = withLogicChecks(
     steps: stepsSchema(2),
     /** The language of the page's own words; null or left out: English. */
     locale: localeSchema.nullish(),
+    /** Who hears of its responses by e-mail (docs/notifications.md); null or left out: nobody. */
+    notifications: notificationsSchema,
   }),
 );
 export type GenerateFormInput = z.output<typeof generateFormInputSchema>;

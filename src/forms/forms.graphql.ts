@@ -34,6 +34,7 @@ import {
   type UpdatedForm,
 } from './forms.service.ts';
 import type { FormDefinition } from '../db/schema.ts';
+import { FormNotificationsInput, FormNotificationsRef } from '../notifications/notifications.graphql.ts';
 import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
@@ -295,6 +296,7 @@ FormRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
+    notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
   }),
 });
 
@@ -368,6 +370,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
     locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
+    notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
   }),
 });
 
@@ -473,6 +476,7 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it.' }),
     hiddenFields: t.stringList({ description: 'The whole new list of hidden fields.' }),
     locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
+    notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
   }),
 });
 

@@ -7,6 +7,7 @@ import { forms, type FormDefinition, type FormStatus } from '../db/schema.ts';
 import { AppError, invalidInput, notFound, versionChanged } from '../errors.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { recordEvent } from '../events/outbox.ts';
+import { checkNotifications } from '../notifications/settings.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type KeysetPosition, type Page } from '../keyset.ts';
@@ -129,6 +130,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         hiddenFields: input.hiddenFields ?? [],
         sourceFormId: source.id,
         locale: input.locale ?? DEFAULT_LOCALE,
+        notifications: input.notifications ?? null,
       })
       .returning();
     const form = row!;
@@ -214,18 +216,22 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       .for('update');
     if (!current) throw notFound('Form not found');
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
-    const changes: Partial<FormDefinition> = {};
+    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications'> = {};
     for (const field of UPDATABLE_FIELDS) {
       const value = input[field];
       if (value === undefined) continue;
       if (field === 'steps') changes.steps = await keepingIds(tx, current, value as StepDraft[]);
+      else if (field === 'notifications') changes.notifications = (value as Form['notifications']) ?? null;
       else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
       else Object.assign(changes, { [field]: value });
     }
     // The logic's references across the definition as it will be: the steps and hidden fields given (as
     // given: without the default keys the stored steps get), or kept.
     const problems: FieldError[] = [];
-    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, (path, message) => problems.push({ path: [...path], message }));
+    const report = (path: readonly (string | number)[], message: string) => problems.push({ path: [...path], message });
+    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, report);
+    // The confirmation's address must still be a question of the form as it will be.
+    checkNotifications({ steps: input.steps ?? current.steps, notifications: changes.notifications === undefined ? current.notifications : changes.notifications }, report);
     if (problems.length > 0) throw invalidInput(problems);
     // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
     const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));

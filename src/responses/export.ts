@@ -120,7 +120,7 @@ export function headerRow(columns: readonly ExportColumn[] | undefined): string[
 }
 
 /** One answer as a cell (see the module comment). */
-function answerCell(type: string, response: Content, key?: string): string {
+export function answerCell(type: string, response: Content, key?: string): string {
   if (key !== undefined) return cellText(response[key]);
   const own = moduleOf(type)?.export?.cell?.(response as StoredResponse);
   if (own !== undefined) return own;

@@ -26,6 +26,7 @@ import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmai
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { isInvalidResponse, toResponseObject } from './model.ts';
+import { notificationsOf } from '../notifications/recipients.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -352,7 +353,17 @@ export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' 
 function responseEvents(form: Form, row: ResponseRow, created: boolean, finished: boolean, now: Date): NewEvent[] {
   const types: WebhookEventType[] = [created ? 'response.created' : 'response.updated', ...(finished ? (['response.finished'] as const) : [])];
   const data = toResponseObject(row, now, Number.POSITIVE_INFINITY);
-  return types.map((type) => ({ environmentId: form.environmentId, type, formId: form.id, responseId: row.id, data, at: now }));
+  // The e-mails go with the change's last event: the mail outbox, in the same statement.
+  const notifications = notificationsOf(form, row, { finished, invalid: !finished && isInvalidResponse(row.meta) });
+  return types.map((type, index) => ({
+    environmentId: form.environmentId,
+    type,
+    formId: form.id,
+    responseId: row.id,
+    data,
+    at: now,
+    ...(index === types.length - 1 && notifications.length > 0 ? { notifications } : {}),
+  }));
 }
 
 /**

@@ -1,0 +1,213 @@
+/**
+ * E-mail delivery: the webhook dispatcher's loop (events/claim-loop.ts) over notification_deliveries.
+ * A claim leases due deliveries `FOR UPDATE SKIP LOCKED`, so one node sends each; a node that dies
+ * mid-send leaves a lease that expires and the delivery is claimed again. The message is made from the
+ * response and the form as they are when it is sent. 4xx replies and connection failures are retried
+ * on MAIL_RETRY_SCHEDULE; a 5xx reply, or the last retry, fails it. Without an SMTP server the loop
+ * does not run: deliveries stay pending (listed as `waiting-for-smtp`) until one is configured.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { MailConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
+import { rowsOf } from '../db/rows.ts';
+import type { NotificationKind } from '../db/schema.ts';
+import { retryDelay, startClaimLoop, type ClaimLoop } from '../events/claim-loop.ts';
+import type { EventFeed } from '../events/notifications.ts';
+import { composeMessage } from './message.ts';
+import { createMailTransport, type MailTransport, type SendOutcome, type TransportOptions } from './transport.ts';
+
+/** A claimed delivery's lease: longer than a send can take (connection, greeting and reply timeouts). */
+const LEASE_MS = 90_000;
+/** Messages sent at once by one node. */
+const MAIL_CONCURRENCY = 4;
+
+/** The confirmations' abuse limits (docs/notifications.md): more are recorded as `suppressed`. */
+export interface ConfirmationLimits {
+  perAddressPerDay: number;
+  perFormPerHour: number;
+}
+export const CONFIRMATION_LIMITS: ConfirmationLimits = { perAddressPerDay: 3, perFormPerHour: 100 };
+
+export interface MailDispatcherOptions {
+  db: Db;
+  config: MailConfig;
+  logger: Logger;
+  events?: EventFeed | undefined;
+  pollMs?: number;
+  random?: () => number;
+  /** A file's signed path, for files in answers. */
+  signFileUrl?: ((uploadId: string) => string) | undefined;
+  limits?: ConfirmationLimits;
+  /** Tests: trust the test server's certificate. */
+  transport?: TransportOptions;
+}
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  kind: NotificationKind;
+  trigger: string;
+  recipient: string;
+  rule: { includeAnswers: boolean; subject?: string; body?: string };
+  formId: string;
+  responseId: string;
+  token: string;
+}
+
+/** Starts sending when an SMTP server is configured; undefined without one (deliveries wait). */
+export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop | undefined {
+  const { db, config, logger } = options;
+  if (!config.smtp) return undefined;
+  const transport = createMailTransport(config.smtp, options.transport);
+  const limits = options.limits ?? CONFIRMATION_LIMITS;
+
+  async function claim(room: number): Promise<Claimed[]> {
+    const token = randomBytes(12).toString('base64url');
+    const rows = rowsOf<Record<string, unknown>>(
+      await db.execute(sql`
+        with picked as (
+          select id from notification_deliveries
+          where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until <= now())
+          order by next_attempt_at
+          limit ${room}
+          for update skip locked
+        )
+        update notification_deliveries d
+        set status = 'sending', attempts = d.attempts + 1, lease_token = ${token},
+          lease_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
+        from picked where d.id = picked.id
+        returning d.id, d.attempts, d.kind, d.trigger, d.recipient, d.rule, d.form_id, d.response_id`),
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      attempts: Number(row.attempts),
+      kind: row.kind as NotificationKind,
+      trigger: String(row.trigger),
+      recipient: String(row.recipient),
+      rule: (typeof row.rule === 'string' ? JSON.parse(row.rule) : row.rule) as Claimed['rule'],
+      formId: String(row.form_id),
+      responseId: String(row.response_id),
+      token,
+    }));
+  }
+
+  /** Over a confirmation limit: marked suppressed (counting what is sent or being sent). */
+  async function suppressed(claimed: Claimed): Promise<boolean> {
+    const rows = rowsOf(
+      await db.execute(sql`
+        update notification_deliveries set status = 'suppressed', lease_token = null, lease_until = null, updated_at = now(),
+          last_reply = 'suppressed: confirmation limit reached'
+        where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending' and (
+          (${limits.perAddressPerDay}::int > 0 and (select count(*) from notification_deliveries o
+            where o.form_id = ${claimed.formId} and o.kind = 'respondent' and o.id <> ${claimed.id} and lower(o.recipient) = lower(${claimed.recipient})
+              and o.status in ('sent', 'sending') and o.created_at > now() - interval '1 day') >= ${limits.perAddressPerDay}::int)
+          or (${limits.perFormPerHour}::int > 0 and (select count(*) from notification_deliveries o
+            where o.form_id = ${claimed.formId} and o.kind = 'respondent' and o.id <> ${claimed.id}
+              and o.status in ('sent', 'sending') and o.created_at > now() - interval '1 hour') >= ${limits.perFormPerHour}::int))
+        returning id`),
+    );
+    return rows.length > 0;
+  }
+
+  async function subjectOf(claimed: Claimed) {
+    const rows = rowsOf<{
+      name: string;
+      locale: string;
+      response_id: string | null;
+      updated_at: string | Date;
+      data: unknown;
+    }>(
+      await db.execute(sql`
+        select f.name, f.locale, r.id as response_id, r.updated_at, r.data
+        from forms f left join responses r on r.id = ${claimed.responseId} and r.form_id = f.id
+        where f.id = ${claimed.formId}`),
+    );
+    return rows[0];
+  }
+
+  async function record(claimed: Claimed, outcome: SendOutcome): Promise<void> {
+    const delay =
+      outcome.ok || !outcome.retry ? undefined : retryDelay(config.retryDelaysMs, claimed.attempts, options.random);
+    const status = outcome.ok ? 'sent' : delay === undefined ? 'failed' : 'pending';
+    await db.execute(sql`
+      update notification_deliveries set status = ${status}, lease_token = null, lease_until = null, last_reply = ${outcome.reply},
+        next_attempt_at = now() + ${delay ?? 0} * interval '1 millisecond', updated_at = now(),
+        sent_at = case when ${status} = 'sent' then now() else sent_at end
+      where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending'`);
+    if (status === 'failed')
+      logger.warn(
+        { deliveryId: claimed.id, attempts: claimed.attempts, reply: outcome.reply },
+        'e-mail delivery failed',
+      );
+  }
+
+  async function work(claimed: Claimed, signal: AbortSignal): Promise<void> {
+    if (claimed.kind === 'respondent' && (await suppressed(claimed))) return;
+    const found = await subjectOf(claimed);
+    if (!found?.response_id) {
+      await record(claimed, { ok: false, retry: false, reply: 'not sent: the response no longer exists' });
+      return;
+    }
+    let message: ReturnType<typeof composeMessage>;
+    try {
+      message = compose(claimed, found, found.response_id);
+    } catch (error) {
+      logger.error({ err: error, deliveryId: claimed.id }, 'composing an e-mail failed');
+      await record(claimed, { ok: false, retry: false, reply: 'not sent: the message could not be made' });
+      return;
+    }
+    await record(claimed, await transport.send(message, signal));
+  }
+
+  function compose(claimed: Claimed, found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>, responseId: string) {
+    return composeMessage({
+      deliveryId: claimed.id,
+      kind: claimed.kind,
+      trigger: claimed.trigger,
+      to: claimed.recipient,
+      from: config.from,
+      publicUrl: config.publicUrl,
+      form: { id: claimed.formId, name: found.name, locale: found.locale },
+      response: {
+        id: responseId,
+        updatedAt: new Date(found.updated_at),
+        data: (typeof found.data === 'string' ? JSON.parse(found.data) : found.data) as ResponseAnswer[],
+      },
+      rule: claimed.rule,
+      signFileUrl: options.signFileUrl,
+    });
+  }
+
+  async function release(claimed: Claimed): Promise<void> {
+    await db.execute(sql`
+      update notification_deliveries set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null,
+        next_attempt_at = now(), updated_at = now()
+      where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending'`);
+  }
+
+  const loop = startClaimLoop<Claimed>({
+    concurrency: MAIL_CONCURRENCY,
+    pollMs: options.pollMs ?? 1_000,
+    logger,
+    what: 'e-mail deliveries',
+    events: options.events,
+    claim,
+    work,
+    release,
+  });
+  return {
+    kick: () => loop.kick(),
+    get inFlight() {
+      return loop.inFlight;
+    },
+    async stop() {
+      await loop.stop();
+      transport.close();
+    },
+  };
+}
+
+export type { MailTransport };

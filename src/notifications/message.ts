@@ -1,0 +1,157 @@
+/**
+ * The e-mail a delivery sends: multipart text and HTML, in the form's language. Only the team's own
+ * text (the form's name, a rule's subject) and fixed words go into headers; whatever a respondent
+ * typed goes only into the bodies, HTML-escaped in the HTML part. Answers only when the rule says so,
+ * passwords never, files as signed links.
+ */
+import type Mail from 'nodemailer/lib/mailer';
+import type { ResponseAnswer } from '../db/json-columns.ts';
+import type { NotificationKind } from '../db/schema.ts';
+import { languageOf, type Language } from '../i18n/locales.ts';
+import { answerCell } from '../responses/export.ts';
+
+interface Words {
+  teamSubject: (form: string) => string;
+  invalidSubject: (form: string) => string;
+  teamIntro: (form: string, at: string) => string;
+  invalidIntro: (form: string, at: string) => string;
+  link: string;
+  answers: string;
+  noAnswers: string;
+  automatic: string;
+}
+
+const WORDS: Record<Language, Words> = {
+  en: {
+    teamSubject: (form) => `New response: ${form}`,
+    invalidSubject: (form) => `Response ended at an invalid step: ${form}`,
+    teamIntro: (form, at) => `A response to “${form}” arrived at ${at}.`,
+    invalidIntro: (form, at) => `A response to “${form}” ended at an invalid step at ${at}.`,
+    link: 'The response in the API',
+    answers: 'Answers',
+    noAnswers: 'This message leaves the answers out; read them in the API.',
+    automatic: 'This message was sent automatically.',
+  },
+  de: {
+    teamSubject: (form) => `Neue Antwort: ${form}`,
+    invalidSubject: (form) => `Antwort an einem ungültigen Schritt beendet: ${form}`,
+    teamIntro: (form, at) => `Eine Antwort auf „${form}“ ist am ${at} eingegangen.`,
+    invalidIntro: (form, at) => `Eine Antwort auf „${form}“ endete am ${at} an einem ungültigen Schritt.`,
+    link: 'Die Antwort in der API',
+    answers: 'Antworten',
+    noAnswers: 'Diese Nachricht enthält die Antworten nicht; sie stehen in der API.',
+    automatic: 'Diese Nachricht wurde automatisch versandt.',
+  },
+  fr: {
+    teamSubject: (form) => `Nouvelle réponse : ${form}`,
+    invalidSubject: (form) => `Réponse terminée à une étape non valide : ${form}`,
+    teamIntro: (form, at) => `Une réponse à « ${form} » est arrivée le ${at}.`,
+    invalidIntro: (form, at) => `Une réponse à « ${form} » s’est terminée à une étape non valide le ${at}.`,
+    link: 'La réponse dans l’API',
+    answers: 'Réponses',
+    noAnswers: 'Ce message ne contient pas les réponses ; elles sont dans l’API.',
+    automatic: 'Ce message a été envoyé automatiquement.',
+  },
+  es: {
+    teamSubject: (form) => `Nueva respuesta: ${form}`,
+    invalidSubject: (form) => `Respuesta terminada en un paso no válido: ${form}`,
+    teamIntro: (form, at) => `Ha llegado una respuesta a «${form}» el ${at}.`,
+    invalidIntro: (form, at) => `Una respuesta a «${form}» terminó en un paso no válido el ${at}.`,
+    link: 'La respuesta en la API',
+    answers: 'Respuestas',
+    noAnswers: 'Este mensaje no incluye las respuestas; están en la API.',
+    automatic: 'Este mensaje se envió automáticamente.',
+  },
+};
+
+const PASSWORD_TYPES = new Set(['PasswordInput', 'PasswordCreatorInput']);
+
+export interface MessageInput {
+  deliveryId: string;
+  kind: NotificationKind;
+  trigger: string;
+  to: string;
+  from: string;
+  publicUrl: string;
+  form: { id: string; name: string; locale: string };
+  response: { id: string; updatedAt: Date; data: readonly ResponseAnswer[] };
+  rule: { includeAnswers: boolean; subject?: string | undefined; body?: string | undefined };
+  /** A file's signed path (`/api/v1/files/…?expires=…&signature=…`). */
+  signFileUrl?: ((uploadId: string) => string) | undefined;
+}
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/** One answer as lines of text: `headline: value`; files one link each. */
+function answerLines(answer: ResponseAnswer, input: MessageInput): { label: string; value: string }[] {
+  const { response } = answer;
+  if (PASSWORD_TYPES.has(response.type)) return [];
+  const label =
+    typeof response.headline === 'string' && response.headline !== ''
+      ? response.headline
+      : (answer.key ?? answer.questionId);
+  const files = Array.isArray(response.files) ? (response.files as { id?: unknown; name?: unknown }[]) : undefined;
+  if (files && input.signFileUrl) {
+    return files
+      .filter((file) => typeof file.id === 'string')
+      .map((file) => ({
+        label,
+        value: `${String(file.name ?? file.id)}: ${input.publicUrl}${input.signFileUrl!(String(file.id))}`,
+      }));
+  }
+  return [{ label, value: answerCell(response.type, response) }];
+}
+
+/** The message for one delivery (nodemailer's options; it writes the MIME). */
+export function composeMessage(input: MessageInput): Mail.Options {
+  const words = WORDS[languageOf(input.form.locale)];
+  const at = `${new Intl.DateTimeFormat(input.form.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(input.response.updatedAt)} UTC`;
+  const invalid = input.trigger === 'response.invalid';
+  const team = input.kind === 'team';
+  const subject =
+    input.rule.subject ?? (invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name));
+  const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : (input.rule.body ?? '');
+  const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input)) : [];
+  const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;
+  const text = [
+    intro,
+    ...(answers.length > 0
+      ? ['', `${words.answers}:`, ...answers.map(({ label, value }) => `${label}: ${value}`)]
+      : []),
+    ...(team && !input.rule.includeAnswers ? ['', words.noAnswers] : []),
+    ...(team ? ['', `${words.link}: ${link}`] : []),
+    '',
+    '-- ',
+    words.automatic,
+  ].join('\n');
+  const paragraphs = (value: string) =>
+    value
+      .split(/\n{2,}/)
+      .map((part) => `<p>${escapeHtml(part).replaceAll('\n', '<br>')}</p>`)
+      .join('');
+  const html = [
+    `<!doctype html><html lang="${escapeHtml(input.form.locale)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+    paragraphs(intro),
+    answers.length > 0
+      ? `<h2>${escapeHtml(words.answers)}</h2><dl>${answers.map(({ label, value }) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`
+      : '',
+    team && !input.rule.includeAnswers ? `<p>${escapeHtml(words.noAnswers)}</p>` : '',
+    team ? `<p><a href="${escapeHtml(link)}">${escapeHtml(words.link)}</a></p>` : '',
+    `<p><small>${escapeHtml(words.automatic)}</small></p></body></html>`,
+  ].join('');
+  const host = new URL(input.publicUrl).hostname.replace(/^\[|\]$/g, '') || 'formloom.invalid';
+  return {
+    from: input.from,
+    to: input.to,
+    subject,
+    text,
+    html,
+    messageId: `<${input.deliveryId}@${host}>`,
+    date: new Date(),
+    headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+    // Never a header from the respondent: no Reply-To, no display names from answers.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}

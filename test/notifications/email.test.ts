@@ -1,0 +1,395 @@
+/**
+ * E-mail notifications end to end against a real SMTP server (smtp-server, STARTTLS and AUTH): a
+ * form's notifications set through REST, responses through the public API, the mail outbox written
+ * with them, and the dispatcher sending, retrying and failing as the server answers.
+ */
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MailConfig } from '../../src/config.ts';
+import { notificationDeliveries } from '../../src/db/schema.ts';
+import type { ClaimLoop } from '../../src/events/claim-loop.ts';
+import { startMailDispatcher, type ConfirmationLimits } from '../../src/notifications/dispatcher.ts';
+import {
+  appWith,
+  createTenant,
+  jsonRequest,
+  setupIsolatedTestApp,
+  testConfig,
+  type TestContext,
+  type TestTenant,
+} from '../support/helpers.ts';
+import { SMTP_CA, SmtpReceiver, type SmtpBehaviour } from '../support/smtp-helpers.ts';
+import { eventually } from '../support/webhook-helpers.ts';
+
+const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
+let ctx: TestContext;
+let app: TestContext['app'];
+let tenant: TestTenant;
+const dispatchers: ClaimLoop[] = [];
+const servers: SmtpReceiver[] = [];
+
+const mailConfig = (smtp: SmtpReceiver | undefined, overrides: Partial<MailConfig> = {}): MailConfig => ({
+  ...testConfig().mail,
+  smtp: smtp ? { url: smtp.url, requireTls: true } : undefined,
+  from: 'Forms <forms@example.com>',
+  publicUrl: 'https://forms.example.com',
+  retryDelaysMs: [20, 20, 20, 20, 20],
+  ...overrides,
+});
+
+function dispatch(
+  smtp: SmtpReceiver | undefined,
+  options: { limits?: ConfirmationLimits; config?: Partial<MailConfig> } = {},
+) {
+  const dispatcher = startMailDispatcher({
+    db: ctx.db,
+    config: mailConfig(smtp, options.config),
+    logger,
+    pollMs: 20,
+    transport: { ca: SMTP_CA },
+    limits: options.limits,
+  });
+  if (dispatcher) dispatchers.push(dispatcher);
+  return dispatcher;
+}
+
+async function smtpServer(behaviour?: SmtpBehaviour) {
+  const server = await new SmtpReceiver(behaviour).start();
+  servers.push(server);
+  return server;
+}
+
+const key = () => ({ 'x-api-key': tenant.apiKey });
+
+const STEPS = [
+  {
+    name: 'Contact',
+    components: [
+      {
+        type: 'IdentityInfo',
+        key: 'contact',
+        content: {
+          fields: [
+            { key: 'emailAddress', label: 'E-mail' },
+            { key: 'fullName', label: 'Name' },
+          ],
+        },
+      },
+      { type: 'ShortInput', key: 'note', content: { question: 'Anything else?' } },
+    ],
+  },
+  { name: 'Secret', components: [{ type: 'PasswordInput', key: 'secret', content: { question: 'A password' } }] },
+];
+
+async function generate(notifications: unknown, more: Record<string, unknown> = {}) {
+  const response = await app.request(
+    `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+    jsonRequest(
+      'POST',
+      { sourceFormId: tenant.templateId, name: 'Book a <demo> & more', steps: STEPS, notifications, ...more },
+      key(),
+    ),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+async function formWith(notifications: unknown, more: Record<string, unknown> = {}) {
+  const { status, body } = await generate(notifications, more);
+  expect(status, JSON.stringify(body)).toBe(200);
+  const id = body.result.form.id as string;
+  const definition = (await (await app.request(`/s/${id}/definition`)).json()) as {
+    steps: { components: { id: string }[] }[];
+  };
+  const [contact, note] = definition.steps[0]!.components.map((c) => c.id);
+  const secret = definition.steps[1]!.components[0]!.id;
+  return { id, contact: contact!, note: note!, secret };
+}
+
+type TestForm = Awaited<ReturnType<typeof formWith>>;
+
+async function respond(
+  form: TestForm,
+  answers: { email?: string; name?: string; note?: string; secret?: string },
+  finished = true,
+) {
+  const response = await app.request(
+    `/s/${form.id}/responses`,
+    jsonRequest('POST', {
+      answers: {
+        [form.contact]: { emailAddress: answers.email ?? 'ada@example.com', fullName: answers.name ?? 'Ada' },
+        [form.note]: answers.note ?? 'hello',
+        [form.secret]: answers.secret ?? 'hunter2hunter2',
+      },
+      finished,
+    }),
+  );
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+const deliveriesOf = (formId: string) =>
+  ctx.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.formId, formId));
+
+beforeAll(async () => {
+  ctx = await setupIsolatedTestApp();
+  app = appWith(ctx.db, { publicRateLimitPerMinute: 0 });
+  tenant = await createTenant(ctx.db);
+});
+afterEach(async () => {
+  await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+const TEAM = {
+  to: ['Sales@Example.com', 'sales@example.com', 'ops@example.com'],
+  on: ['response.finished'],
+  includeAnswers: true,
+};
+const RESPONDENT = {
+  emailFrom: 'contact.emailAddress',
+  subject: 'Thanks for booking',
+  body: 'We will call you.\n\nThe team',
+  includeAnswers: false,
+};
+
+describe('a team alert and a confirmation', () => {
+  it('arrive once each, multipart, with Message-ID, Date and Auto-Submitted, the answers escaped and no password', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [TEAM], respondent: RESPONDENT });
+    const responseId = await respond(form, { note: '<script>alert(1)</script> & "quotes"', secret: 'never-in-mail-1' });
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 3, 'three messages');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(smtp.accepted).toHaveLength(3);
+    const to = smtp.accepted.map((m) => m.envelopeTo.join(',')).sort();
+    // Sales@Example.com and sales@example.com are one address.
+    expect(to).toEqual(['ada@example.com', 'ops@example.com', 'sales@example.com']);
+    for (const message of smtp.accepted) {
+      expect(message.parsed.headers.get('auto-submitted')).toBe('auto-generated');
+      expect(message.parsed.messageId).toMatch(/^<ntf_[a-z0-9]+@forms\.example\.com>$/);
+      expect(message.parsed.date).toBeInstanceOf(Date);
+      expect(message.parsed.from?.value).toEqual([{ name: 'Forms', address: 'forms@example.com' }]);
+      expect(message.parsed.text).toBeTruthy();
+      expect(message.parsed.html).toBeTruthy();
+      expect(message.raw).toMatch(/multipart\/alternative/);
+      expect(message.raw).not.toContain('never-in-mail-1');
+      expect(message.parsed.html).not.toContain('<script>');
+    }
+    const team = smtp.accepted.find((m) => m.envelopeTo[0] === 'ops@example.com')!;
+    expect(team.parsed.subject).toBe('New response: Book a <demo> & more');
+    expect(team.parsed.text).toContain('<script>alert(1)</script> & "quotes"');
+    expect(team.parsed.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;');
+    expect(team.parsed.text).toContain(`https://forms.example.com/api/v1/responses/${responseId}`);
+    const confirmation = smtp.accepted.find((m) => m.envelopeTo[0] === 'ada@example.com')!;
+    expect(confirmation.parsed.subject).toBe('Thanks for booking');
+    expect(confirmation.parsed.text).toContain('We will call you.');
+    // includeAnswers: false: none of the answers.
+    expect(confirmation.parsed.text).not.toContain('alert(1)');
+    const rows = await deliveriesOf(form.id);
+    expect(rows.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(rows.every((r) => r.attempts === 1 && r.lastReply?.startsWith('250'))).toBe(true);
+  });
+
+  it('writes the message in the form language', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', locale: 'de' });
+    await respond(form, { email: 'x@example.com' });
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the alert');
+    expect(smtp.accepted[0]!.parsed.subject).toBe('Neue Antwort: Demo');
+    expect(smtp.accepted[0]!.parsed.text).toContain('Diese Nachricht wurde automatisch versandt.');
+    // includeAnswers left out: false.
+    expect(smtp.accepted[0]!.parsed.text).not.toContain('x@example.com');
+  });
+
+  it('puts no answer into a header, whatever it holds', async () => {
+    const smtp = await smtpServer();
+    const injection = 'x\r\nBcc: evil@attacker.example\r\nSubject: hacked';
+    const form = await formWith({
+      team: [{ to: ['ops@example.com'], includeAnswers: true }],
+      respondent: { ...RESPONDENT, includeAnswers: true },
+    });
+    await respond(form, { name: injection, note: injection });
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 2, 'two messages');
+    for (const message of smtp.accepted) {
+      expect(message.envelopeTo).toHaveLength(1);
+      expect(message.envelopeTo[0]).not.toContain('attacker');
+      expect(message.parsed.headers.has('bcc')).toBe(false);
+      expect(message.parsed.subject).not.toBe('hacked');
+      const head = message.raw.slice(0, message.raw.indexOf('\r\n\r\n'));
+      expect(head).not.toMatch(/attacker|hacked/);
+    }
+    // An injection in the address itself is refused with the submission (it is not an address).
+    const refused = await app.request(
+      `/s/${form.id}/responses`,
+      jsonRequest('POST', {
+        answers: { [form.contact]: { emailAddress: 'a@example.com\r\nBcc: evil@attacker.example' } },
+        finished: false,
+      }),
+    );
+    expect(refused.status).toBe(400);
+  });
+});
+
+describe('delivery', () => {
+  it('waits while no SMTP server is configured, then sends', async () => {
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    await respond(form, {});
+    expect(dispatch(undefined)).toBeUndefined();
+    expect((await deliveriesOf(form.id)).map((r) => r.status)).toEqual(['pending']);
+    const smtp = await smtpServer();
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the alert');
+    expect((await deliveriesOf(form.id)).map((r) => r.status)).toEqual(['sent']);
+  });
+
+  it('retries while the server is down and on 4xx replies; every message arrives once', async () => {
+    const down = await smtpServer();
+    const port = down.port;
+    await down.stop();
+    const form = await formWith({ team: [{ to: ['a@example.com', 'b@example.com'] }] });
+    await respond(form, { email: 'r1@example.com' });
+    await respond(form, { email: 'r2@example.com' });
+    // Pointed at the stopped server's port: connections are refused.
+    const smtp = new SmtpReceiver((n) => (n <= 2 ? { code: 451, message: 'Try again later' } : 'accept'));
+    smtp.port = port;
+    dispatch(smtp, { config: { retryDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50] } });
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.attempts >= 2), 'failed attempts');
+    await smtp.start(port);
+    servers.push(smtp);
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent'), 'all sent');
+    expect(smtp.accepted).toHaveLength(4);
+    expect(new Set(smtp.accepted.map((m) => m.parsed.messageId)).size).toBe(4);
+    const rows = await deliveriesOf(form.id);
+    expect(rows.every((r) => r.attempts >= 2)).toBe(true);
+  });
+
+  it('fails a message the server refuses with 550, without retrying', async () => {
+    const smtp = await smtpServer(() => ({ code: 550, message: 'No such user' }));
+    const form = await formWith({ team: [{ to: ['nobody@example.com'] }] });
+    await respond(form, {});
+    dispatch(smtp);
+    await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'failed', 'failed');
+    const [row] = await deliveriesOf(form.id);
+    expect(row!.attempts).toBe(1);
+    expect(row!.lastReply).toMatch(/^550/);
+    expect(smtp.attempts).toBe(1);
+  });
+
+  it('refuses to send over smtp:// without STARTTLS, unless SMTP_REQUIRE_TLS=0', async () => {
+    const smtp = new SmtpReceiver(undefined, 'plain');
+    await smtp.start();
+    servers.push(smtp);
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    await respond(form, {});
+    dispatch(smtp, { config: { retryDelaysMs: [] } });
+    await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'failed', 'failed');
+    expect(smtp.accepted).toHaveLength(0);
+    // nodemailer asks for STARTTLS whatever the server offers, and stops at its refusal.
+    expect((await deliveriesOf(form.id))[0]!.lastReply).toMatch(/^5\d\d /);
+    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+
+    const relaxed = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    await respond(relaxed, {});
+    dispatch(smtp, { config: { smtp: { url: smtp.url, requireTls: false } } });
+    await eventually(async () => (await deliveriesOf(relaxed.id))[0]?.status === 'sent', 'sent');
+    expect(smtp.accepted).toHaveLength(1);
+  });
+
+  it('refuses a server whose certificate it does not trust', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    await respond(form, {});
+    const dispatcher = startMailDispatcher({
+      db: ctx.db,
+      config: mailConfig(smtp, { retryDelaysMs: [] }),
+      logger,
+      pollMs: 20,
+    });
+    dispatchers.push(dispatcher!);
+    await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'failed', 'failed');
+    expect(smtp.accepted).toHaveLength(0);
+  });
+
+  it('sends each message once from two nodes', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [{ to: ['a@example.com', 'b@example.com', 'c@example.com'] }] });
+    for (let i = 0; i < 5; i++) await respond(form, { email: `r${i}@example.com` });
+    dispatch(smtp);
+    dispatch(smtp);
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent'), 'all sent');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(smtp.accepted).toHaveLength(15);
+    expect(new Set(smtp.accepted.map((m) => m.parsed.messageId)).size).toBe(15);
+  });
+
+  it('keeps confirmations within the limits (addresses without case) and records the rest as suppressed', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ respondent: RESPONDENT });
+    for (const email of [
+      'same@example.com',
+      'SAME@example.com',
+      'Same@Example.com',
+      'same@example.com',
+      'other@example.com',
+    ])
+      await respond(form, { email });
+    // An unfinished response gets no confirmation.
+    await respond(form, { email: 'unfinished@example.com' }, false);
+    dispatch(smtp);
+    await eventually(
+      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'),
+      'settled',
+    );
+    const rows = await deliveriesOf(form.id);
+    expect(rows).toHaveLength(5);
+    expect(rows.filter((r) => r.status === 'suppressed')).toHaveLength(1);
+    expect(smtp.accepted.filter((m) => m.envelopeTo[0] === 'same@example.com')).toHaveLength(3);
+    expect(smtp.accepted.filter((m) => m.envelopeTo[0] === 'other@example.com')).toHaveLength(1);
+  });
+
+  it('caps confirmations per form per hour', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ respondent: RESPONDENT });
+    for (let i = 0; i < 4; i++) await respond(form, { email: `p${i}@example.com` });
+    dispatch(smtp, { limits: { perAddressPerDay: 3, perFormPerHour: 2 } });
+    await eventually(
+      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'),
+      'settled',
+    );
+    const rows = await deliveriesOf(form.id);
+    expect(rows.filter((r) => r.status === 'sent').length).toBeLessThanOrEqual(2);
+    expect(smtp.accepted.length).toBe(rows.filter((r) => r.status === 'sent').length);
+    expect(rows.filter((r) => r.status === 'suppressed').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('validation', () => {
+  it.each([
+    [{ team: [{ to: ['not an address'] }] }, ['notifications', 'team', 0, 'to', 0]],
+    [{ team: [{ to: ['a@example.com'], on: ['response.deleted'] }] }, ['notifications', 'team', 0, 'on', 0]],
+    [{ team: Array.from({ length: 11 }, () => ({ to: ['a@example.com'] })) }, ['notifications', 'team']],
+    [{ team: [{ to: ['a@example.com'], cc: ['b@example.com'] }] }, ['notifications', 'team', 0]],
+    [{ respondent: { ...RESPONDENT, emailFrom: 'nothing' } }, ['notifications', 'respondent', 'emailFrom']],
+    [{ respondent: { ...RESPONDENT, emailFrom: 'contact.fullName' } }, ['notifications', 'respondent', 'emailFrom']],
+    [
+      { team: [{ to: ['a@example.com'], subject: 'Hi\r\nBcc: x@example.com' }] },
+      ['notifications', 'team', 0, 'subject'],
+    ],
+  ])('refuses %j with 400 at its path', async (notifications, path) => {
+    const { status, body } = await generate(notifications);
+    expect(status).toBe(400);
+    expect(JSON.stringify(body)).toContain(JSON.stringify(path).slice(1, -1));
+  });
+
+  it('checks an update against the steps it keeps', async () => {
+    const form = await formWith(null);
+    const patch = (body: unknown) => app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', body, key()));
+    expect((await patch({ notifications: { respondent: RESPONDENT } })).status).toBe(200);
+    const refused = await patch({ notifications: { respondent: { ...RESPONDENT, emailFrom: 'nope.emailAddress' } } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('emailFrom');
+  });
+});

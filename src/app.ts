@@ -17,6 +17,7 @@ import { StreamSlots } from './events/stream-slots.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
+import { notificationsRoutes } from './rest/notifications.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { answerGraphQL, errorsOfAnswer } from './graphql/http.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
@@ -192,7 +193,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
 
   app.use('/api/*', ...apiEdge);
   const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
-  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
+  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
@@ -201,6 +202,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   app.route('/api/v1', openApiRoutes());
   app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
+  app.route('/api/v1', notificationsRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -29,4 +29,5 @@ export const emailForm: ComponentModule = {
       (common) => html`<input type="email" ${common} autocomplete="email" maxlength="${ANSWER_LIMITS.email}" value="${inputValue(ctx.values.get(component.id))}">`,
     ),
   conditions: { subject: fieldless(() => ({ kind: 'text' })), value: (_component, response) => textValue(response.emailAddress) },
+  confirmationEmailFields: ['emailAddress'],
 };

@@ -303,6 +303,7 @@ export const identityInfo: ComponentModule = {
     { rank: 0, value: response.emailAddress },
     { rank: 1, value: response.workEmailAddress },
   ],
+  confirmationEmailFields: ['emailAddress', 'workEmailAddress'],
   conditions: {
     // Without `field`: whether the component was answered at all; with it, that field's text.
     subject(component, field) {

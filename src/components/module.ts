@@ -151,6 +151,11 @@ export interface ComponentModule {
   emails?(response: StoredResponse): EmailCandidate[];
   /** How conditions test its answers; a module without it can't be tested by a condition. */
   conditions?: ConditionRules;
+  /**
+   * The fields of its answer a confirmation e-mail may be sent to (a form's `notifications.respondent
+   * .emailFrom`): with one, the component's key names it; with several, `<key>.<field>`.
+   */
+  confirmationEmailFields?: readonly string[];
 }
 
 /** The rank of an answer's `emailAddress` when its module ranks none (after every module's own). */

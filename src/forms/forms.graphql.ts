@@ -34,7 +34,7 @@ import {
   type UpdatedForm,
 } from './forms.service.ts';
 import type { FormDefinition } from '../db/schema.ts';
-import { FormNotificationsInput, FormNotificationsRef } from '../notifications/notifications.graphql.ts';
+import { FormNotificationsInput, FormNotificationsRef } from '../notifications/settings.graphql.ts';
 import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';

@@ -39,6 +39,8 @@ export interface GraphQLContext {
    * operations that need it fail.
    */
   captchaKeyring?: CaptchaKeyring | undefined;
+  /** Whether an SMTP server is configured: without one, pending e-mail deliveries are listed as waiting for it. */
+  smtpConfigured?: boolean | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
 }

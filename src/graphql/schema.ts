@@ -6,6 +6,7 @@ import '../environments/environments.graphql.ts';
 import '../events/webhooks.graphql.ts';
 import '../forms/forms.graphql.ts';
 import '../leads/leads.graphql.ts';
+import '../notifications/notifications.graphql.ts';
 import '../privacy/privacy.graphql.ts';
 import '../responses/responses.graphql.ts';
 import '../responses/summary.graphql.ts';

@@ -55,7 +55,7 @@ function graphiqlPlugin(): Plugin {
   };
 }
 
-export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks'>) {
+export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks' | 'mail'>) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -75,6 +75,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       rawJson: true,
       idempotency,
       webhookRules: { allowPrivate: config.webhooks.allowPrivate },
+      smtpConfigured: config.mail.smtp !== undefined,
       liveFeed,
       signFileUrl,
       fileStorage,

@@ -64,8 +64,6 @@ const WORDS: Record<Language, Words> = {
   },
 };
 
-const PASSWORD_TYPES = new Set(['PasswordInput', 'PasswordCreatorInput']);
-
 export interface MessageInput {
   deliveryId: string;
   kind: NotificationKind;
@@ -86,7 +84,6 @@ export const escapeHtml = (text: string): string =>
 /** One answer as lines of text: `headline: value`; files one link each. */
 function answerLines(answer: ResponseAnswer, input: MessageInput): { label: string; value: string }[] {
   const { response } = answer;
-  if (PASSWORD_TYPES.has(response.type)) return [];
   const label =
     typeof response.headline === 'string' && response.headline !== ''
       ? response.headline
@@ -100,7 +97,9 @@ function answerLines(answer: ResponseAnswer, input: MessageInput): { label: stri
         value: `${String(file.name ?? file.id)}: ${input.publicUrl}${input.signFileUrl!(String(file.id))}`,
       }));
   }
-  return [{ label, value: answerCell(response.type, response) }];
+  // A module whose answers export as nothing (passwords) has nothing to show here either.
+  const value = answerCell(response.type, response);
+  return value === '' ? [] : [{ label, value }];
 }
 
 /** The message for one delivery (nodemailer's options; it writes the MIME). */

@@ -1,80 +1,115 @@
-/** The GraphQL shapes of a form's `notifications` (what generateForm and updateForm take and Form shows). */
-import type { FormNotifications, RespondentNotification, TeamNotification } from '../db/json-columns.ts';
-import { TEAM_NOTIFICATION_EVENTS } from '../db/json-columns.ts';
+/** The GraphQL of a form's e-mail delivery log: `Form.notificationDeliveries` and `retryNotificationDelivery`. */
+import { rowEnvironment } from '../auth/auth.service.ts';
+import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
-import { NOTIFICATION_LIMITS } from './settings.ts';
+import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
+import {
+  deliveryPage,
+  LISTED_STATUSES,
+  notificationEnvironment,
+  retryNotificationDelivery,
+  type ListedDelivery,
+  type ListedStatus,
+} from './deliveries.service.ts';
 
-const TeamNotificationInput = builder.inputType('TeamNotificationInput', {
-  description: 'An e-mail alert to the team about a response.',
-  fields: (t) => ({
-    to: t.stringList({
-      required: true,
-      description: `1 to ${NOTIFICATION_LIMITS.maxRecipients} addresses; each gets its own message.`,
-    }),
-    on: t.stringList({
-      description: `The events it is sent on: ${TEAM_NOTIFICATION_EVENTS.join(', ')}. Default: response.finished.`,
-    }),
-    includeAnswers: t.boolean({
-      description: 'Put the answers in the message (files as signed links, passwords never). Default false.',
-    }),
-    subject: t.string({
-      description: "The subject line; default: the form's name after a fixed prefix in the form's language.",
-    }),
-  }),
+// ---------------------------------------------------------------- the delivery log
+
+const NotificationKindEnum = builder.enumType('NotificationKind', {
+  description: '`TEAM`: an alert to the team; `RESPONDENT`: a confirmation to the respondent.',
+  values: { TEAM: { value: 'team' }, RESPONDENT: { value: 'respondent' } } as const,
 });
 
-const RespondentNotificationInput = builder.inputType('RespondentNotificationInput', {
-  description: 'A confirmation e-mail to the respondent, sent once the response finishes.',
+const NotificationStatusEnum = builder.enumType('NotificationDeliveryStatus', {
+  description:
+    '`PENDING` (due, or waiting for a retry), `SENDING` (a node is sending it), `SENT` (the SMTP server took it), `FAILED` (a 5xx reply, or no retries left), `SUPPRESSED` (a confirmation limit kept it back), `WAITING_FOR_SMTP` (pending, and no SMTP server is configured).',
+  values: Object.fromEntries(
+    LISTED_STATUSES.map((status) => [status.toUpperCase().replaceAll('-', '_'), { value: status }]),
+  ) as Record<string, { value: ListedStatus }>,
+});
+
+const NotificationDeliveryRef = builder.objectRef<ListedDelivery>('NotificationDelivery').implement({
+  description: 'One e-mail to one address about one response.',
   fields: (t) => ({
-    enabled: t.boolean({ description: 'Default true.' }),
-    emailFrom: t.string({
-      required: true,
-      description:
-        "Where the address comes from: an EmailForm's key, or an IdentityInfo's key and `.emailAddress` or `.workEmailAddress`.",
+    id: t.exposeID('id'),
+    formId: t.exposeID('formId'),
+    responseId: t.exposeID('responseId'),
+    kind: t.field({ type: NotificationKindEnum, resolve: (d) => d.kind }),
+    trigger: t.exposeString('trigger', {
+      description: 'The event it was sent on: response.finished or response.invalid.',
     }),
-    subject: t.string({ required: true }),
-    body: t.string({ description: 'The text of the message (plain text; paragraphs separated by blank lines).' }),
-    includeAnswers: t.boolean({ description: 'Put the answers below the text. Default false.' }),
-  }),
-});
-
-export const FormNotificationsInput = builder.inputType('FormNotificationsInput', {
-  description: "Who hears of the form's responses by e-mail (docs/notifications.md).",
-  fields: (t) => ({
-    team: t.field({ type: [TeamNotificationInput], description: `At most ${NOTIFICATION_LIMITS.maxTeamRules}.` }),
-    respondent: t.field({ type: RespondentNotificationInput }),
-  }),
-});
-
-const TeamNotificationRef = builder.objectRef<TeamNotification>('TeamNotification').implement({
-  description: 'An e-mail alert to the team.',
-  fields: (t) => ({
-    to: t.exposeStringList('to'),
-    on: t.exposeStringList('on'),
-    includeAnswers: t.exposeBoolean('includeAnswers'),
-    subject: t.string({ nullable: true, resolve: (rule) => rule.subject ?? null }),
-  }),
-});
-
-const RespondentNotificationRef = builder.objectRef<RespondentNotification>('RespondentNotification').implement({
-  description: 'A confirmation e-mail to the respondent.',
-  fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
-    emailFrom: t.exposeString('emailFrom'),
-    subject: t.exposeString('subject'),
-    body: t.exposeString('body'),
-    includeAnswers: t.exposeBoolean('includeAnswers'),
-  }),
-});
-
-export const FormNotificationsRef = builder.objectRef<FormNotifications>('FormNotifications').implement({
-  description: "Who hears of the form's responses by e-mail.",
-  fields: (t) => ({
-    team: t.field({ type: [TeamNotificationRef], resolve: (settings) => settings.team }),
-    respondent: t.field({
-      type: RespondentNotificationRef,
+    recipient: t.exposeString('recipient', { description: 'The address, masked (`a***@example.com`).' }),
+    status: t.field({ type: NotificationStatusEnum, resolve: (d) => d.status }),
+    attempts: t.exposeInt('attempts'),
+    lastReply: t.exposeString('lastReply', {
       nullable: true,
-      resolve: (settings) => settings.respondent ?? null,
+      description: "The SMTP server's last reply, or the connection error.",
     }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the next attempt is due (pending deliveries only).',
+    }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+const NotificationDeliveryConnection = builder.connectionObject(
+  {
+    type: NotificationDeliveryRef,
+    name: 'NotificationDeliveryConnection',
+    description: "A page of a form's e-mail deliveries, newest first.",
+    edgesNullable: { list: false, items: false },
+    nodeNullable: false,
+  },
+  { name: 'NotificationDeliveryEdge' },
+);
+
+builder.objectField(FormRef, 'notificationDeliveries', (t) =>
+  t.field({
+    type: NotificationDeliveryConnection,
+    description: "The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md).",
+    args: {
+      first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+      after: t.arg.string({ description: '`endCursor` of the previous page.' }),
+    },
+    complexity: pageComplexity,
+    resolve: async (form, args, ctx) => {
+      const { first, after } = checkPageArgs(args);
+      const page = await deliveryPage(ctx.db, form.id, {
+        after,
+        limit: first,
+        smtpConfigured: ctx.smtpConfigured ?? false,
+      });
+      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
+    },
+  }),
+);
+
+builder.mutationField('retryNotificationDelivery', (t) =>
+  t.field({
+    type: NotificationDeliveryRef,
+    description:
+      'Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT.',
+    args: {
+      id: t.arg.id({ required: true }),
+      formId: t.arg.id({ description: 'When given, the delivery must be one of this form.' }),
+    },
+    resolve: async (_, args, ctx) => {
+      const id = String(args.id);
+      const environmentId = await rowEnvironment(
+        ctx.principal,
+        () => notificationEnvironment(ctx.db, id),
+        'Notification delivery not found',
+      );
+      return retryNotificationDelivery(
+        ctx.db,
+        { environmentId, formId: args.formId ?? undefined },
+        id,
+        ctx.smtpConfigured ?? false,
+      );
+    },
+  }),
+);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { isEmail } from '../components/answers.ts';
+import { moduleOf } from '../components/catalogue.ts';
 import { TEAM_NOTIFICATION_EVENTS, type FormNotifications } from '../db/json-columns.ts';
 
 export const NOTIFICATION_LIMITS = {
@@ -12,9 +13,6 @@ export const NOTIFICATION_LIMITS = {
   maxSubjectLength: 200,
   maxBodyLength: 5_000,
 } as const;
-
-/** The IdentityInfo fields a confirmation may be sent to. */
-export const IDENTITY_EMAIL_FIELDS = ['emailAddress', 'workEmailAddress'] as const;
 
 /** One line, no control characters: a subject goes into a header. */
 // eslint-disable-next-line no-control-regex
@@ -90,7 +88,7 @@ export function checkNotifications(
   if (!emailSource(components, emailFrom)) {
     report(
       ['notifications', 'respondent', 'emailFrom'],
-      `No EmailForm with key ${JSON.stringify(emailFrom)}, and no IdentityInfo key followed by .${IDENTITY_EMAIL_FIELDS.join(' or .')}`,
+      `${JSON.stringify(emailFrom)} names no e-mail question of the form: give an EmailForm's key, or an IdentityInfo's key and .emailAddress or .workEmailAddress`,
     );
   }
 }
@@ -102,11 +100,10 @@ export function emailSource(
 ): { key: string; field: string } | undefined {
   const dot = emailFrom.indexOf('.');
   const key = dot < 0 ? emailFrom : emailFrom.slice(0, dot);
-  const field = dot < 0 ? 'emailAddress' : emailFrom.slice(dot + 1);
   const component = components.find((c) => c?.key === key);
-  if (!component) return undefined;
-  if (component.type === 'EmailForm' && dot < 0) return { key, field };
-  if (component.type === 'IdentityInfo' && (IDENTITY_EMAIL_FIELDS as readonly string[]).includes(field))
-    return { key, field };
-  return undefined;
+  const fields = typeof component?.type === 'string' ? moduleOf(component.type)?.confirmationEmailFields : undefined;
+  if (!fields) return undefined;
+  if (dot < 0) return fields.length === 1 ? { key, field: fields[0]! } : undefined;
+  const field = emailFrom.slice(dot + 1);
+  return fields.length > 1 && fields.includes(field) ? { key, field } : undefined;
 }

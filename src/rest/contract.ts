@@ -210,6 +210,30 @@ export const webhookDeliverySchema = z
 
 export const webhookDeliveryListSchema = z.strictObject({ data: z.array(webhookDeliverySchema) }).meta({ id: 'WebhookDeliveryList' });
 
+// ---------------------------------------------------------------- e-mail notifications (src/rest/notifications.ts)
+
+export const notificationDeliverySchema = z
+  .strictObject({
+    id: z.string(),
+    formId: z.string(),
+    responseId: z.string(),
+    kind: z.enum(['team', 'respondent']),
+    trigger: z.string().meta({ description: 'response.finished or response.invalid.' }),
+    recipient: z.string().meta({ description: 'The address, masked: `a***@example.com`.' }),
+    status: z.enum(['pending', 'sending', 'sent', 'failed', 'suppressed', 'waiting-for-smtp']),
+    attempts: z.number().int(),
+    lastReply: z.string().nullable().meta({ description: "The SMTP server's last reply, or the connection error." }),
+    nextAttemptAt: isoInstant.nullable(),
+    sentAt: isoInstant.nullable(),
+    createdAt: isoInstant,
+    updatedAt: isoInstant,
+  })
+  .meta({ id: 'NotificationDelivery' });
+
+export const notificationDeliveryListSchema = z
+  .strictObject({ data: z.array(notificationDeliverySchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'NotificationDeliveryList' });
+
 // ---------------------------------------------------------------- privacy (src/rest/privacy.ts)
 
 export const deletedResponseSchema = z.strictObject({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedResponse' });
@@ -298,6 +322,8 @@ export const CONTRACT_SCHEMAS = [
   deletedWebhookEndpointSchema,
   webhookDeliverySchema,
   webhookDeliveryListSchema,
+  notificationDeliverySchema,
+  notificationDeliveryListSchema,
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,

@@ -21,6 +21,8 @@ import {
   generateBodySchema,
   updatedFormBodySchema,
   responsesBodySchema,
+  notificationDeliveryListSchema,
+  notificationDeliverySchema,
   webhookDeliveryListSchema,
   webhookDeliverySchema,
   webhookEndpointListSchema,
@@ -38,6 +40,7 @@ import { settingsBodySchema } from './settings.ts';
 import { EXPORT_FIXED_COLUMNS, PATH_SEPARATOR } from '../responses/export.ts';
 import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
 import { formsQuerySchema } from './forms.ts';
+import { MAX_PAGE_SIZE } from '../keyset.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -294,6 +297,7 @@ function buildDocument(sources: OpenApiSources) {
         },
       },
       ...webhookPaths(),
+      ...notificationPaths(),
       ...privacyPaths(),
       ...settingsPaths(),
       '/api/v1/files/{fileId}': filePath(),
@@ -483,6 +487,37 @@ function webhookPaths() {
     },
     '/api/v1/webhook-deliveries/{id}/resend': {
       post: { operationId: 'resendWebhookDelivery', summary: 'Send a delivery again (the same webhook-id)', security, parameters: [idParam('The delivery.')], responses: { '202': { description: 'The delivery, queued again.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+    },
+  };
+}
+
+/** A form's e-mail delivery log (src/rest/notifications.ts): environment API keys only. */
+function notificationPaths() {
+  const formParam = { name: 'formId', in: 'path', required: true, description: 'The form.', schema: { type: 'string' } };
+  const security = [{ apiKey: [] }];
+  const notFound = errorResponse('No such form (or delivery of it) in the key\'s environment.', { message: 'Form not found' });
+  return {
+    '/api/v1/forms/{formId}/notifications/deliveries': {
+      get: {
+        operationId: 'listNotificationDeliveries',
+        summary: "A form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md)",
+        security,
+        parameters: [
+          formParam,
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 } },
+          { name: 'after', in: 'query', required: false, description: '`nextCursor` of the previous page.', schema: { type: 'string' } },
+        ],
+        responses: { '200': { description: 'A page of deliveries.', content: json(ref(notificationDeliveryListSchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
+    },
+    '/api/v1/forms/{formId}/notifications/deliveries/{id}/retry': {
+      post: {
+        operationId: 'retryNotificationDelivery',
+        summary: 'Send a failed or suppressed delivery again, with a fresh run of retries (a sent one is 409)',
+        security,
+        parameters: [formParam, { name: 'id', in: 'path', required: true, description: 'The delivery.', schema: { type: 'string' } }],
+        responses: { '202': { description: 'The delivery, pending again.', content: json(ref(notificationDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound, '409': errorResponse('The delivery was sent.', { message: 'This delivery was sent; it is not sent again' }) },
+      },
     },
   };
 }

@@ -14,7 +14,7 @@ import type { FieldError } from '../errors.ts';
  * for lag-tolerant reads, the drop-off time, the webhook rules, the file storage), the captcha keyring,
  * and the deepest JSON nesting a body may have.
  */
-export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage'> & {
+export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage' | 'smtpConfigured'> & {
   maxJsonDepth: number;
   /** Environments' captcha keys: the server's, and the box that seals secret keys. */
   captchaKeyring: CaptchaKeyring;
@@ -36,6 +36,7 @@ export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLCon
     principal: c.var.principal,
     dropOffMs: deps.dropOffMs,
     webhookRules: deps.webhookRules,
+    smtpConfigured: deps.smtpConfigured,
     fileStorage: deps.fileStorage,
     captchaKeyring: deps.captchaKeyring,
   };

@@ -294,6 +294,17 @@ describe('REST', () => {
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
+  test.prop([fc.nat(), hostileValue], options)('generate: a valid body with notifications and one hostile value', async (pick, value) => {
+    const notifications = {
+      team: [{ to: ['ops@example.com'], on: ['response.finished', 'response.invalid'], includeAnswers: true, subject: 'New lead' }],
+      respondent: { enabled: true, emailFrom: 'contact.emailAddress', subject: 'Thanks', body: 'Thank you', includeAnswers: false },
+    };
+    const base = validBody(tenant.templateId) as { steps: { components: Record<string, unknown>[] }[] };
+    base.steps[0]!.components[0]!.key = 'contact';
+    const body = JSON.stringify(mutate({ ...base, notifications }, pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
   test.prop([bodyFrom(validBody('x'))], options)('generate: hostile body text', async (text) => {
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
   });
@@ -393,6 +404,18 @@ describe('REST webhooks', () => {
   const deliveryParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status'), hostileString), hostileString, { maxKeys: 3 });
   test.prop([deliveryParams], options)('deliveries: hostile query parameters', async (query) => {
     await send(`/api/v1/webhooks/${endpointId}/deliveries?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
+describe('REST e-mail delivery log', () => {
+  test.prop([segment, segment, fc.constantFrom('', '/x/retry'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)('hostile form and delivery ids in the path', async (form, id, tail, method) => {
+    await send(`/api/v1/forms/${form}/notifications/deliveries${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/forms/${formId}/notifications/deliveries/${id}/retry`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+
+  const logParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'after'), hostileString), hostileString, { maxKeys: 3 });
+  test.prop([logParams, hostileHeaders], options)('listing: hostile query parameters and headers', async (query, headers) => {
+    await send(`/api/v1/forms/${formId}/notifications/deliveries?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey, ...headers } }, 'json');
   });
 });
 

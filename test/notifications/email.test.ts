@@ -393,3 +393,80 @@ describe('validation', () => {
     expect(await refused.text()).toContain('emailFrom');
   });
 });
+
+describe('the delivery log', () => {
+  const log = async (formId: string, query = '', t: TestTenant = tenant) => {
+    const response = await app.request(`/api/v1/forms/${formId}/notifications/deliveries${query}`, {
+      headers: { 'x-api-key': t.apiKey },
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('lists one delivery per address, masked, waiting for SMTP while there is none; pages with cursors', async () => {
+    const form = await formWith({ team: [{ to: ['ops@example.com', 'sales@example.com'] }], respondent: RESPONDENT });
+    await respond(form, { email: 'grace@example.com' });
+    const all = await log(form.id);
+    expect(all.status).toBe(200);
+    expect(all.body.data).toHaveLength(3);
+    expect(all.body.nextCursor).toBeNull();
+    expect(all.body.data.map((d: any) => d.recipient).sort()).toEqual([
+      'g***@example.com',
+      'o***@example.com',
+      's***@example.com',
+    ]);
+    expect(all.body.data.every((d: any) => d.status === 'waiting-for-smtp' && d.attempts === 0)).toBe(true);
+    expect(all.body.data.map((d: any) => d.kind).sort()).toEqual(['respondent', 'team', 'team']);
+    const first = await log(form.id, '?limit=2');
+    expect(first.body.data).toHaveLength(2);
+    const second = await log(form.id, `?limit=2&after=${first.body.nextCursor}`);
+    expect(second.body.data).toHaveLength(1);
+    expect(new Set([...first.body.data, ...second.body.data].map((d: any) => d.id)).size).toBe(3);
+    // GraphQL answers the same.
+    const query = await app.request(
+      '/graphql',
+      jsonRequest(
+        'POST',
+        {
+          query: `{ form(id: "${form.id}") { notificationDeliveries(first: 5) { edges { node { recipient status kind } } } } }`,
+        },
+        key(),
+      ),
+    );
+    const graph = (await query.json()) as any;
+    expect(graph.data.form.notificationDeliveries.edges).toHaveLength(3);
+    expect(graph.data.form.notificationDeliveries.edges[0].node.status).toBe('WAITING_FOR_SMTP');
+  });
+
+  it('refuses bad parameters with 400, and another environment’s form with 404', async () => {
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    const bad = await log(form.id, '?limit=0&after=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path[0]).sort()).toEqual(['after', 'limit']);
+    const other = await createTenant(ctx.db);
+    expect((await log(form.id, '', other)).status).toBe(404);
+  });
+
+  it('sends a failed delivery again on retry; a sent one is a conflict', async () => {
+    let refuse = true;
+    const smtp = await smtpServer(() => (refuse ? { code: 550, message: 'Mailbox unavailable' } : 'accept'));
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+    await respond(form, {});
+    dispatch(smtp);
+    await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'failed', 'failed');
+    const [row] = await deliveriesOf(form.id);
+    refuse = false;
+    const retry = (t: TestTenant = tenant) =>
+      app.request(`/api/v1/forms/${form.id}/notifications/deliveries/${row!.id}/retry`, {
+        method: 'POST',
+        headers: { 'x-api-key': t.apiKey },
+      });
+    expect((await retry(await createTenant(ctx.db))).status).toBe(404);
+    const retried = await retry();
+    expect(retried.status).toBe(202);
+    // Pending again; this app has no SMTP_URL of its own (the test's dispatcher has its server), so it says so.
+    expect(((await retried.json()) as any).status).toBe('waiting-for-smtp');
+    await eventually(() => smtp.accepted.length === 1, 'sent on retry');
+    await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'sent', 'sent');
+    expect((await retry()).status).toBe(409);
+  });
+});

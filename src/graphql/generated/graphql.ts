@@ -450,6 +450,10 @@ export type Form = Node & {
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
+  /** The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md). */
+  notificationDeliveries: NotificationDeliveryConnection;
+  /** Who hears of its responses by e-mail; null: nobody. */
+  notifications?: Maybe<FormNotifications>;
   /** Responses of this form, newest first, with the filters of `formResponses`. */
   responses: FormResponseConnection;
   /** This form's retention in days, overriding its environment's; null: the environment's applies. */
@@ -477,6 +481,13 @@ export type Form = Node & {
 export type FormGeneratedFormsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<FormFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A form: its steps, theme and public url. */
+export type FormNotificationDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -533,6 +544,20 @@ export type FormFilter = {
   nameContains?: InputMaybe<Scalars['String']['input']>;
   /** Only forms in this state. */
   status?: InputMaybe<FormStatus>;
+};
+
+/** Who hears of the form's responses by e-mail. */
+export type FormNotifications = {
+  __typename?: 'FormNotifications';
+  respondent?: Maybe<RespondentNotification>;
+  team: Array<TeamNotification>;
+};
+
+/** Who hears of the form's responses by e-mail (docs/notifications.md). */
+export type FormNotificationsInput = {
+  respondent?: InputMaybe<RespondentNotificationInput>;
+  /** At most 10. */
+  team?: InputMaybe<Array<TeamNotificationInput>>;
 };
 
 /** A response to a form: the response object of `GET /api/v1/responses`. */
@@ -640,6 +665,8 @@ export type GenerateFormInput = {
   /** The language of the page's own words (buttons, messages, the thank-you and closed screens, `<html lang>`): a BCP 47 tag in en, de, fr, es, a region may follow (de-CH). Default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
+  /** E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md). */
+  notifications?: InputMaybe<FormNotificationsInput>;
   /** A form of the same environment, used as the style template. */
   sourceFormId: Scalars['ID']['input'];
   /** At least 2 steps. */
@@ -950,6 +977,8 @@ export type Mutation = {
   reopenForm: Form;
   /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). */
   resendWebhookDelivery: WebhookDelivery;
+  /** Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT. */
+  retryNotificationDelivery: NotificationDelivery;
   /** Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. */
   revokeApiKey: ApiKey;
   /** Sets a form's own retention in days (null: its environment's applies). */
@@ -1034,6 +1063,12 @@ export type MutationResendWebhookDeliveryArgs = {
 };
 
 
+export type MutationRetryNotificationDeliveryArgs = {
+  formId?: InputMaybe<Scalars['ID']['input']>;
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1108,6 +1143,55 @@ export type NotCondition = {
   __typename?: 'NotCondition';
   not: Condition;
 };
+
+/** One e-mail to one address about one response. */
+export type NotificationDelivery = {
+  __typename?: 'NotificationDelivery';
+  attempts: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  formId: Scalars['ID']['output'];
+  id: Scalars['ID']['output'];
+  kind: NotificationKind;
+  /** The SMTP server's last reply, or the connection error. */
+  lastReply?: Maybe<Scalars['String']['output']>;
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The address, masked (`a***@example.com`). */
+  recipient: Scalars['String']['output'];
+  responseId: Scalars['ID']['output'];
+  sentAt?: Maybe<Scalars['DateTime']['output']>;
+  status: NotificationDeliveryStatus;
+  /** The event it was sent on: response.finished or response.invalid. */
+  trigger: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+/** A page of a form's e-mail deliveries, newest first. */
+export type NotificationDeliveryConnection = {
+  __typename?: 'NotificationDeliveryConnection';
+  edges: Array<NotificationDeliveryEdge>;
+  pageInfo: PageInfo;
+};
+
+export type NotificationDeliveryEdge = {
+  __typename?: 'NotificationDeliveryEdge';
+  cursor: Scalars['String']['output'];
+  node: NotificationDelivery;
+};
+
+/** `PENDING` (due, or waiting for a retry), `SENDING` (a node is sending it), `SENT` (the SMTP server took it), `FAILED` (a 5xx reply, or no retries left), `SUPPRESSED` (a confirmation limit kept it back), `WAITING_FOR_SMTP` (pending, and no SMTP server is configured). */
+export type NotificationDeliveryStatus =
+  | 'FAILED'
+  | 'PENDING'
+  | 'SENDING'
+  | 'SENT'
+  | 'SUPPRESSED'
+  | 'WAITING_FOR_SMTP';
+
+/** `TEAM`: an alert to the team; `RESPONDENT`: a confirmation to the respondent. */
+export type NotificationKind =
+  | 'RESPONDENT'
+  | 'TEAM';
 
 /** How often one option was chosen. */
 export type OptionCount = {
@@ -1294,6 +1378,29 @@ export type QuestionSummary = {
   type: Scalars['String']['output'];
 };
 
+/** A confirmation e-mail to the respondent. */
+export type RespondentNotification = {
+  __typename?: 'RespondentNotification';
+  body: Scalars['String']['output'];
+  emailFrom: Scalars['String']['output'];
+  enabled: Scalars['Boolean']['output'];
+  includeAnswers: Scalars['Boolean']['output'];
+  subject: Scalars['String']['output'];
+};
+
+/** A confirmation e-mail to the respondent, sent once the response finishes. */
+export type RespondentNotificationInput = {
+  /** The text of the message (plain text; paragraphs separated by blank lines). */
+  body?: InputMaybe<Scalars['String']['input']>;
+  /** Where the address comes from: an EmailForm's key, or an IdentityInfo's key and `.emailAddress` or `.workEmailAddress`. */
+  emailFrom: Scalars['String']['input'];
+  /** Default true. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Put the answers below the text. Default false. */
+  includeAnswers?: InputMaybe<Scalars['Boolean']['input']>;
+  subject: Scalars['String']['input'];
+};
+
 /** The timestamp `since` and `until` filter on. */
 export type ResponseDateField =
   | 'CREATED_AT'
@@ -1470,6 +1577,27 @@ export type SummaryFilter = {
   version?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** An e-mail alert to the team. */
+export type TeamNotification = {
+  __typename?: 'TeamNotification';
+  includeAnswers: Scalars['Boolean']['output'];
+  on: Array<Scalars['String']['output']>;
+  subject?: Maybe<Scalars['String']['output']>;
+  to: Array<Scalars['String']['output']>;
+};
+
+/** An e-mail alert to the team about a response. */
+export type TeamNotificationInput = {
+  /** Put the answers in the message (files as signed links, passwords never). Default false. */
+  includeAnswers?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The events it is sent on: response.finished, response.invalid. Default: response.finished. */
+  on?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The subject line; default: the form's name after a fixed prefix in the form's language. */
+  subject?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 10 addresses; each gets its own message. */
+  to: Array<Scalars['String']['input']>;
+};
+
 /** Fonts, colours, background, layout and per-component styles of a form. */
 export type Theme = {
   __typename?: 'Theme';
@@ -1521,6 +1649,8 @@ export type UpdateFormInput = {
   /** As in GenerateFormInput; null: en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
+  /** The whole new notifications; null: nobody is notified. */
+  notifications?: InputMaybe<FormNotificationsInput>;
   /** The whole new list of steps (at least 2). A step or component with an `id` keeps it. */
   steps?: InputMaybe<Array<StepInput>>;
 };
@@ -1728,6 +1858,25 @@ export type UpdateFormMutationVariables = Exact<{
 
 
 export type UpdateFormMutation = { __typename?: 'Mutation', updateForm: { __typename?: 'UpdateFormPayload', success: boolean, version: number, form: { __typename?: 'Form', id: string, url: string } } };
+
+export type NotificationDeliveryFieldsFragment = { __typename?: 'NotificationDelivery', id: string, formId: string, responseId: string, kind: NotificationKind, trigger: string, recipient: string, status: NotificationDeliveryStatus, attempts: number, lastReply?: string | null, nextAttemptAt?: string | null, sentAt?: string | null, createdAt: string, updatedAt: string };
+
+export type FormNotificationDeliveriesQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type FormNotificationDeliveriesQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, notificationDeliveries: { __typename?: 'NotificationDeliveryConnection', edges: Array<{ __typename?: 'NotificationDeliveryEdge', node: { __typename?: 'NotificationDelivery', id: string, formId: string, responseId: string, kind: NotificationKind, trigger: string, recipient: string, status: NotificationDeliveryStatus, attempts: number, lastReply?: string | null, nextAttemptAt?: string | null, sentAt?: string | null, createdAt: string, updatedAt: string } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
+
+export type RetryNotificationDeliveryMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  formId?: InputMaybe<Scalars['ID']['input']>;
+}>;
+
+
+export type RetryNotificationDeliveryMutation = { __typename?: 'Mutation', retryNotificationDelivery: { __typename?: 'NotificationDelivery', id: string, formId: string, responseId: string, kind: NotificationKind, trigger: string, recipient: string, status: NotificationDeliveryStatus, attempts: number, lastReply?: string | null, nextAttemptAt?: string | null, sentAt?: string | null, createdAt: string, updatedAt: string } };
 
 export type DeleteResponseMutationVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1953,6 +2102,7 @@ export type FormsOverviewQueryVariables = Exact<{
 export type FormsOverviewQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', forms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', node: { __typename?: 'Form', id: string, summary: { __typename?: 'FormSummary', total: number }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string } }> } } }> } } | null } };
 
 export const RestFormFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormFieldsFragment, unknown>;
+export const NotificationDeliveryFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<NotificationDeliveryFieldsFragment, unknown>;
 export const ErasureFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<ErasureFieldsFragment, unknown>;
 export const EnvironmentSettingsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EnvironmentSettingsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Environment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"ipStorage"}},{"kind":"Field","name":{"kind":"Name","value":"retentionDays"}},{"kind":"Field","name":{"kind":"Name","value":"turnstile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"recaptcha"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"embedOrigins"}}]}}]} as unknown as DocumentNode<EnvironmentSettingsFieldsFragment, unknown>;
 export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<RestResponseFieldsFragment, unknown>;
@@ -1969,6 +2119,8 @@ export const ReopenFormDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const EnvironmentFormsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentForms"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FormFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<EnvironmentFormsQuery, EnvironmentFormsQueryVariables>;
 export const RestFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormQuery, RestFormQueryVariables>;
 export const UpdateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateFormInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateFormMutation, UpdateFormMutationVariables>;
+export const FormNotificationDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormNotificationDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"notificationDeliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"NotificationDeliveryFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FormNotificationDeliveriesQuery, FormNotificationDeliveriesQueryVariables>;
+export const RetryNotificationDeliveryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RetryNotificationDelivery"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryNotificationDelivery"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"NotificationDeliveryFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RetryNotificationDeliveryMutation, RetryNotificationDeliveryMutationVariables>;
 export const DeleteResponseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteResponse"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteResponse"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteResponseMutation, DeleteResponseMutationVariables>;
 export const DeleteResponsesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteResponses"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteResponsesFilter"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedCount"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]}}]} as unknown as DocumentNode<DeleteResponsesMutation, DeleteResponsesMutationVariables>;
 export const EraseLeadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EraseLead"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eraseLead"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}},{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"erased"}},{"kind":"Field","name":{"kind":"Name","value":"alreadyErased"}},{"kind":"Field","name":{"kind":"Name","value":"erasure"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ErasureFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<EraseLeadMutation, EraseLeadMutationVariables>;

@@ -134,9 +134,9 @@ export async function retryNotificationDelivery(
     })
     .where(and(mine, sql`${notificationDeliveries.status} in ('failed', 'suppressed')`))
     .returning(columns);
-  if (row) return listed(row as Row, smtpConfigured);
+  if (row) return listed(row, smtpConfigured);
   const [current] = await db.select(columns).from(notificationDeliveries).where(mine);
   if (!current) throw notFound('Notification delivery not found');
   if (current.status === 'sent') throw new AppError('CONFLICT', 'This delivery was sent; it is not sent again');
-  return listed(current as Row, smtpConfigured);
+  return listed(current, smtpConfigured);
 }

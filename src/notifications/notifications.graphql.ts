@@ -25,7 +25,7 @@ const NotificationStatusEnum = builder.enumType('NotificationDeliveryStatus', {
     '`PENDING` (due, or waiting for a retry), `SENDING` (a node is sending it), `SENT` (the SMTP server took it), `FAILED` (a 5xx reply, or no retries left), `SUPPRESSED` (a confirmation limit kept it back), `WAITING_FOR_SMTP` (pending, and no SMTP server is configured).',
   values: Object.fromEntries(
     LISTED_STATUSES.map((status) => [status.toUpperCase().replaceAll('-', '_'), { value: status }]),
-  ) as Record<string, { value: ListedStatus }>,
+  ),
 });
 
 const NotificationDeliveryRef = builder.objectRef<ListedDelivery>('NotificationDelivery').implement({

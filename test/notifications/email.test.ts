@@ -399,7 +399,7 @@ describe('the delivery log', () => {
     const response = await app.request(`/api/v1/forms/${formId}/notifications/deliveries${query}`, {
       headers: { 'x-api-key': t.apiKey },
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) };
   };
 
   it('lists one delivery per address, masked, waiting for SMTP while there is none; pages with cursors', async () => {
@@ -432,7 +432,7 @@ describe('the delivery log', () => {
         key(),
       ),
     );
-    const graph = (await query.json()) as any;
+    const graph = (await query.json());
     expect(graph.data.form.notificationDeliveries.edges).toHaveLength(3);
     expect(graph.data.form.notificationDeliveries.edges[0].node.status).toBe('WAITING_FOR_SMTP');
   });
@@ -464,7 +464,7 @@ describe('the delivery log', () => {
     const retried = await retry();
     expect(retried.status).toBe(202);
     // Pending again; this app has no SMTP_URL of its own (the test's dispatcher has its server), so it says so.
-    expect(((await retried.json()) as any).status).toBe('waiting-for-smtp');
+    expect(((await retried.json())).status).toBe('waiting-for-smtp');
     await eventually(() => smtp.accepted.length === 1, 'sent on retry');
     await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'sent', 'sent');
     expect((await retry()).status).toBe(409);

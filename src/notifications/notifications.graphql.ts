@@ -10,7 +10,6 @@ import {
   notificationEnvironment,
   retryNotificationDelivery,
   type ListedDelivery,
-  type ListedStatus,
 } from './deliveries.service.ts';
 
 // ---------------------------------------------------------------- the delivery log

@@ -10,9 +10,9 @@
  * response that a concurrent submission changes so it no longer matches (a partial that finishes) is
  * left alone, and nothing outside the criteria is ever touched.
  */
-import { and, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { outboxEvents, responses } from '../db/schema.ts';
+import { notificationDeliveries, outboxEvents, responses } from '../db/schema.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { removeDetachedUploads, uploadsOf, type DetachedUpload } from './files.ts';
 
@@ -57,6 +57,19 @@ function conditionsOf(criteria: ResponseDeletionCriteria): SQL {
   )!;
 }
 
+/**
+ * The e-mails about deleted responses: those not sent yet are dropped (nothing is sent about a response
+ * that is gone), and the log keeps the others with the address masked (`a***@example.com`).
+ */
+async function forgetNotifications(tx: Db, responseIds: string[]): Promise<void> {
+  const about = inArray(notificationDeliveries.responseId, responseIds);
+  await tx.delete(notificationDeliveries).where(and(about, inArray(notificationDeliveries.status, ['pending', 'sending'])));
+  await tx
+    .update(notificationDeliveries)
+    .set({ recipient: sql`left(${notificationDeliveries.recipient}, 1) || '***' || substr(${notificationDeliveries.recipient}, strpos(${notificationDeliveries.recipient}, '@'))` })
+    .where(and(about, sql`${notificationDeliveries.recipient} not like '_***@%'`));
+}
+
 /** Deletes one batch in `tx`; returns the ids it deleted. */
 async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: number): Promise<{ ids: string[]; webhookEvents: number; detached: DetachedUpload[] }> {
   // Two statements, not `DELETE … WHERE id IN (SELECT … LIMIT n)`: on a table the planner has no
@@ -76,6 +89,7 @@ async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: numb
   const ids = deleted.map((row) => row.id);
   if (ids.length === 0) return { ids, webhookEvents: 0, detached: [] };
   const events = await tx.delete(outboxEvents).where(inArray(outboxEvents.responseId, ids)).returning({ id: outboxEvents.id });
+  await forgetNotifications(tx, ids);
   return { ids, webhookEvents: events.length, detached: attached };
 }
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MailConfig } from '../../src/config.ts';
-import { notificationDeliveries } from '../../src/db/schema.ts';
+import { notificationDeliveries, responses } from '../../src/db/schema.ts';
 import type { ClaimLoop } from '../../src/events/claim-loop.ts';
 import { startMailDispatcher, type ConfirmationLimits } from '../../src/notifications/dispatcher.ts';
 import {
@@ -399,7 +399,7 @@ describe('the delivery log', () => {
     const response = await app.request(`/api/v1/forms/${formId}/notifications/deliveries${query}`, {
       headers: { 'x-api-key': t.apiKey },
     });
-    return { status: response.status, body: (await response.json()) };
+    return { status: response.status, body: await response.json() };
   };
 
   it('lists one delivery per address, masked, waiting for SMTP while there is none; pages with cursors', async () => {
@@ -432,7 +432,7 @@ describe('the delivery log', () => {
         key(),
       ),
     );
-    const graph = (await query.json());
+    const graph = await query.json();
     expect(graph.data.form.notificationDeliveries.edges).toHaveLength(3);
     expect(graph.data.form.notificationDeliveries.edges[0].node.status).toBe('WAITING_FOR_SMTP');
   });
@@ -464,9 +464,33 @@ describe('the delivery log', () => {
     const retried = await retry();
     expect(retried.status).toBe(202);
     // Pending again; this app has no SMTP_URL of its own (the test's dispatcher has its server), so it says so.
-    expect(((await retried.json())).status).toBe('waiting-for-smtp');
+    expect((await retried.json()).status).toBe('waiting-for-smtp');
     await eventually(() => smtp.accepted.length === 1, 'sent on retry');
     await eventually(async () => (await deliveriesOf(form.id))[0]?.status === 'sent', 'sent');
     expect((await retry()).status).toBe(409);
+  });
+});
+
+describe('erasing a person', () => {
+  it('drops the e-mails not sent yet about their responses and masks the address of those sent', async () => {
+    const smtp = await smtpServer();
+    const sentForm = await formWith({ respondent: RESPONDENT });
+    const sentId = await respond(sentForm, { email: 'erase.me@example.com' });
+    dispatch(smtp);
+    await eventually(async () => (await deliveriesOf(sentForm.id))[0]?.status === 'sent', 'sent');
+    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    const waitingForm = await formWith({ team: [{ to: ['ops@example.com'] }], respondent: RESPONDENT });
+    await respond(waitingForm, { email: 'erase.me@example.com' });
+    expect(await deliveriesOf(waitingForm.id)).toHaveLength(2);
+    const [{ leadId }] = (await ctx.db
+      .select({ leadId: responses.leadId })
+      .from(responses)
+      .where(eq(responses.id, sentId))) as [{ leadId: string }];
+    const erased = await app.request(`/api/v1/leads/${leadId}`, { method: 'DELETE', headers: key() });
+    expect(erased.status).toBe(200);
+    expect(await deliveriesOf(waitingForm.id)).toHaveLength(0);
+    const [kept] = await deliveriesOf(sentForm.id);
+    expect(kept!.status).toBe('sent');
+    expect(kept!.recipient).toBe('e***@example.com');
   });
 });

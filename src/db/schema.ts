@@ -273,6 +273,9 @@ export const idempotencyKeys = pgTable(
  * A webhook endpoint of an environment: where events of the chosen types are POSTed, signed with
  * `secret` (Standard Webhooks `whsec_…`). `formIds` null: every form of the environment.
  */
+export const WEBHOOK_FORMATS = ['standard', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
@@ -290,10 +293,14 @@ export const webhookEndpoints = pgTable(
     disabledReason: text('disabled_reason'),
     /** Deliveries that ended failed in a row (reset by any success); the auto-disable counts these. */
     failedDeliveriesInARow: integer('failed_deliveries_in_a_row').notNull().default(0),
+    /** The body: `standard` (the event as JSON) or `slack` ({text, blocks} for Slack and Mattermost). */
+    format: text('format').$type<WebhookFormat>().notNull().default('standard'),
+    /** `slack`: put the response's answers in the message. */
+    includeAnswers: boolean('include_answers').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('webhook_endpoints_environment_idx').on(t.environmentId, t.createdAt, t.id)],
+  (t) => [index('webhook_endpoints_environment_idx').on(t.environmentId, t.createdAt, t.id), check('webhook_endpoints_format_check', sql`${t.format} in ('standard', 'slack')`)],
 );
 
 /**

@@ -39,6 +39,9 @@ import { createId } from '../ids.ts';
 import { guardedLookup, isPrivateAddress } from './address-rules.ts';
 import type { EventFeed } from './notifications.ts';
 import { retryDelay, startClaimLoop, type ClaimLoop } from './claim-loop.ts';
+import type { EventPayload } from './outbox.ts';
+import { slackBody } from './slack.ts';
+import type { WebhookFormat } from '../db/schema.ts';
 
 /** The lease of a claimed delivery outlives the HTTP timeout by this much. */
 const LEASE_MARGIN_MS = 30_000;
@@ -86,6 +89,9 @@ interface Claimed {
   secret: string;
   payload: unknown;
   token: string;
+  format: WebhookFormat;
+  includeAnswers: boolean;
+  formName: string | null;
 }
 
 interface Outcome {
@@ -154,7 +160,8 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
           lease_until = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
       from picked, webhook_endpoints e, outbox_events ev
       where w.id = picked.id and e.id = w.endpoint_id and ev.id = w.event_id
-      returning w.id, w.attempts, e.url, e.secret, ev.payload
+      returning w.id, w.attempts, e.url, e.secret, ev.payload, e.format, e.include_answers,
+        (select f.name from forms f where f.id = ev.form_id) as form_name
     `)) as unknown as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
     const list = Array.isArray(rows) ? rows : (rows.rows ?? []);
     return list.map((row) => ({
@@ -164,13 +171,18 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
       secret: String(row.secret),
       payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
       token,
+      format: row.format === 'slack' ? 'slack' : 'standard',
+      includeAnswers: row.include_answers === true,
+      formName: typeof row.form_name === 'string' ? row.form_name : null,
     }));
   }
 
   function post(claimed: Claimed, signal: AbortSignal): Promise<Outcome> {
     const startedAt = new Date();
     const started = performance.now();
-    const body = JSON.stringify(claimed.payload);
+    const body = JSON.stringify(
+      claimed.format === 'slack' ? slackBody(claimed.payload as EventPayload, { formName: claimed.formName, includeAnswers: claimed.includeAnswers }) : claimed.payload,
+    );
     const finish = (statusCode: number | null, error: string | null, aborted = false): Outcome => ({
       statusCode,
       error: error && error.slice(0, MAX_ERROR_LENGTH),

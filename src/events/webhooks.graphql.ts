@@ -95,6 +95,8 @@ const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implem
       description: '`manual` (disabled by a caller) or `failing` (disabled after too many failed deliveries in a row); null when enabled.',
     }),
     failedDeliveriesInARow: t.exposeInt('failedDeliveriesInARow'),
+    format: t.exposeString('format', { description: FORMAT_DOC }),
+    includeAnswers: t.exposeBoolean('includeAnswers', { description: INCLUDE_ANSWERS_DOC }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deliveries: t.field({
@@ -122,6 +124,9 @@ const DeletedRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedW
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
 });
 
+const FORMAT_DOC = '`standard` (the event as JSON, the default) or `slack` (`{text, blocks}` that Slack and Mattermost incoming webhooks show; still signed).';
+const INCLUDE_ANSWERS_DOC = '`slack` only: put the response\'s answers in the message (passwords never). Default false.';
+
 const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
   fields: (t) => ({
     environmentId: t.id({ description: 'Required with the admin token; an API key works in its own environment.' }),
@@ -130,6 +135,8 @@ const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
     formIds: t.idList({ description: 'Only events of these forms (of the environment); omit or null for every form.' }),
     description: t.string(),
     enabled: t.boolean({ description: 'Default true.' }),
+    format: t.string({ description: FORMAT_DOC }),
+    includeAnswers: t.boolean({ description: INCLUDE_ANSWERS_DOC }),
   }),
 });
 
@@ -140,6 +147,8 @@ const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
     formIds: t.idList({ description: 'null: every form.' }),
     description: t.string(),
     enabled: t.boolean({ description: 'true re-enables an endpoint (also one disabled for failing) and clears its failure count.' }),
+    format: t.string({ description: FORMAT_DOC }),
+    includeAnswers: t.boolean({ description: INCLUDE_ANSWERS_DOC }),
   }),
 });
 
@@ -149,6 +158,8 @@ function endpointInput(input: {
   formIds?: readonly (string | number)[] | null;
   description?: string | null;
   enabled?: boolean | null;
+  format?: string | null;
+  includeAnswers?: boolean | null;
 }, partial: boolean): EndpointInput {
   return {
     url: input.url ?? undefined,
@@ -156,6 +167,8 @@ function endpointInput(input: {
     formIds: input.formIds === null ? (partial ? null : undefined) : input.formIds?.map(String),
     description: input.description ?? undefined,
     enabled: input.enabled ?? undefined,
+    format: input.format ?? undefined,
+    includeAnswers: input.includeAnswers ?? undefined,
   };
 }
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { forms, outboxEvents, webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryStatus } from '../db/schema.ts';
+import { forms, outboxEvents, WEBHOOK_FORMATS, webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryStatus, type WebhookFormat } from '../db/schema.ts';
 import { AppError, invalidInput, notFound, type FieldError } from '../errors.ts';
 import { createId } from '../ids.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
@@ -45,6 +45,8 @@ export interface EndpointInput {
   formIds?: readonly string[] | null | undefined;
   description?: string | undefined;
   enabled?: boolean | undefined;
+  format?: string | undefined;
+  includeAnswers?: boolean | undefined;
 }
 
 async function validateInput(db: Db, environmentId: string, input: EndpointInput, rules: EndpointRules, creating: boolean): Promise<void> {
@@ -67,6 +69,9 @@ async function validateInput(db: Db, environmentId: string, input: EndpointInput
         errors.push({ message: `Unknown event type "${type}"; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`, path: ['eventTypes', index] });
       }
     });
+  }
+  if (input.format !== undefined && !(WEBHOOK_FORMATS as readonly string[]).includes(input.format)) {
+    errors.push({ message: `format must be one of ${WEBHOOK_FORMATS.join(', ')}`, path: ['format'] });
   }
   if (input.description !== undefined && input.description.length > MAX_DESCRIPTION_LENGTH) {
     errors.push({ message: `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`, path: ['description'] });
@@ -116,6 +121,8 @@ export async function createEndpoint(
       secret,
       enabled,
       disabledReason: enabled ? null : 'manual',
+      format: (input.format as WebhookFormat | undefined) ?? 'standard',
+      includeAnswers: input.includeAnswers ?? false,
     })
     .returning();
   return { endpoint: endpoint!, secret };
@@ -159,6 +166,8 @@ export async function updateEndpoint(db: Db, environmentId: string, id: string, 
       updatedAt: new Date(),
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.format !== undefined ? { format: input.format as WebhookFormat } : {}),
+      ...(input.includeAnswers !== undefined ? { includeAnswers: input.includeAnswers } : {}),
       ...(input.eventTypes !== undefined ? { eventTypes: [...new Set(input.eventTypes)] } : {}),
       ...(input.formIds !== undefined ? { formIds: input.formIds ? [...new Set(input.formIds)] : null } : {}),
       ...(input.enabled === true ? { enabled: true, disabledReason: null, failedDeliveriesInARow: 0 } : {}),

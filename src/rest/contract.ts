@@ -167,6 +167,8 @@ export const webhookEndpointSchema = z
     enabled: z.boolean(),
     disabledReason: z.enum(['manual', 'failing']).nullable(),
     failedDeliveriesInARow: z.number().int(),
+    format: z.enum(['standard', 'slack']).meta({ description: '`slack`: `{text, blocks}` for Slack and Mattermost incoming webhooks (docs/webhooks.md).' }),
+    includeAnswers: z.boolean().meta({ description: '`slack` only: the answers are in the message.' }),
     createdAt: isoInstant,
     updatedAt: isoInstant,
   })

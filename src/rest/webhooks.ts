@@ -33,6 +33,8 @@ export const createSchema = z.strictObject({
   formIds: stringList.nullable().optional(),
   description: z.string().optional(),
   enabled: z.boolean().optional(),
+  format: z.string().optional(),
+  includeAnswers: z.boolean().optional(),
 });
 export const updateSchema = createSchema.partial();
 

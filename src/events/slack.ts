@@ -47,7 +47,7 @@ function answerLines(data: ResponseData): string[] {
   return (data.data ?? []).flatMap((answer) => {
     const response = answer.response;
     if (!response || typeof response.type !== 'string') return [];
-    const value = answerCell(response.type, response as Record<string, unknown>);
+    const value = answerCell(response.type, response);
     // Modules whose answers export as nothing (passwords) show nothing.
     if (value === '') return [];
     const label =

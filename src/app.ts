@@ -18,6 +18,7 @@ import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
 import { notificationsRoutes } from './rest/notifications.ts';
+import { oldestDueEmailSeconds } from './notifications/deliveries.service.ts';
 import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
 import { answerGraphQL, errorsOfAnswer } from './graphql/http.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
@@ -281,6 +282,8 @@ async function scrapeMetrics(metrics: AppMetrics, db: Db, reads: LagTolerantRead
     metrics.retentionLastSuccess.set(run?.status === 'succeeded' ? 1 : 0);
     metrics.retentionLastDeleted.set(run?.finishedAt ? run.responsesDeleted : 0);
     metrics.retentionLastPurged.set(run?.finishedAt ? run.formsPurged : 0);
+    const age = await oldestDueEmailSeconds(db).catch(() => undefined);
+    if (age !== undefined) metrics.emailQueueAge.set(age);
   }
   // The database's statement durations and pool use, kept with its handle (db/instrument.ts).
   return metrics.text(databaseMetricsOf(db));

@@ -36,7 +36,7 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }, { startMailDispatcher }, { signedFileUrl }] =
+const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }, { startMailDispatcher }, { signedFileUrl }, { AppMetrics }] =
   await Promise.all([
     import('@hono/node-server'),
     import('./app.ts'),
@@ -51,6 +51,7 @@ const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDat
     import('./db/replicas.ts'),
     import('./notifications/dispatcher.ts'),
     import('./uploads/file-urls.ts'),
+    import('./metrics.ts'),
   ]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
@@ -77,6 +78,7 @@ const deliveryDatabase = config.webhooks.worker
 const dispatcher = deliveryDatabase
   ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
   : undefined;
+const metrics = new AppMetrics();
 // E-mail delivery: the same loop over the mail outbox (src/notifications/dispatcher.ts); without an
 // SMTP server none runs and deliveries wait.
 const mailDispatcher = deliveryDatabase
@@ -86,11 +88,13 @@ const mailDispatcher = deliveryDatabase
       logger,
       events: cluster.events,
       signFileUrl: (uploadId) => signedFileUrl(secrets.fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds),
+      onOutcome: (kind, outcome) => metrics.emailDeliveries.inc({ kind, outcome }),
     })
   : undefined;
 if (!config.mail.smtp) logger.info('no SMTP_URL: e-mail notifications are recorded and wait until a server is configured');
 const app = createApp({
   config,
+  metrics,
   db: database.db,
   ...(replicaReads ? { reads: replicaReads } : {}),
   logger,

@@ -115,6 +115,19 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  readonly emailDeliveries = new Counter({
+    name: 'formloom_email_deliveries_total',
+    help: 'E-mail notifications this node finished with, by kind (team or respondent) and outcome (sent, failed, suppressed).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly emailQueueAge = new Gauge({
+    name: 'formloom_email_queue_age_seconds',
+    help: 'How long the oldest due e-mail delivery (on any node) has been waiting; 0 when none is due.',
+    registers: [this.registry],
+  });
+
   /** Records one answered request. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };

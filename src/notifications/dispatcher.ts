@@ -41,6 +41,8 @@ export interface MailDispatcherOptions {
   /** A file's signed path, for files in answers. */
   signFileUrl?: ((uploadId: string) => string) | undefined;
   limits?: ConfirmationLimits;
+  /** Called once per delivery this node finishes with (not for a retry to come). */
+  onOutcome?: ((kind: NotificationKind, outcome: 'sent' | 'failed' | 'suppressed') => void) | undefined;
   /** Tests: trust the test server's certificate. */
   transport?: TransportOptions;
 }
@@ -137,6 +139,7 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
         next_attempt_at = now() + ${delay ?? 0} * interval '1 millisecond', updated_at = now(),
         sent_at = case when ${status} = 'sent' then now() else sent_at end
       where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending'`);
+    if (status !== 'pending') options.onOutcome?.(claimed.kind, status);
     if (status === 'failed')
       logger.warn(
         { deliveryId: claimed.id, attempts: claimed.attempts, reply: outcome.reply },
@@ -145,7 +148,10 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
   }
 
   async function work(claimed: Claimed, signal: AbortSignal): Promise<void> {
-    if (claimed.kind === 'respondent' && (await suppressed(claimed))) return;
+    if (claimed.kind === 'respondent' && (await suppressed(claimed))) {
+      options.onOutcome?.(claimed.kind, 'suppressed');
+      return;
+    }
     const found = await subjectOf(claimed);
     if (!found?.response_id) {
       await record(claimed, { ok: false, retry: false, reply: 'not sent: the response no longer exists' });

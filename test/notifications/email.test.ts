@@ -9,8 +9,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MailConfig } from '../../src/config.ts';
 import { notificationDeliveries, responses } from '../../src/db/schema.ts';
 import type { ClaimLoop } from '../../src/events/claim-loop.ts';
+import { AppMetrics } from '../../src/metrics.ts';
+import { oldestDueEmailSeconds } from '../../src/notifications/deliveries.service.ts';
 import { startMailDispatcher, type ConfirmationLimits } from '../../src/notifications/dispatcher.ts';
 import {
+  ADMIN_TOKEN,
   appWith,
   createTenant,
   jsonRequest,
@@ -139,6 +142,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
   await Promise.all(servers.splice(0).map((s) => s.stop()));
+  // Each test starts with an empty mail outbox: no delivery of one test is sent in another.
+  await ctx.db.delete(notificationDeliveries);
 });
 
 const TEAM = {
@@ -492,5 +497,40 @@ describe('erasing a person', () => {
     const [kept] = await deliveriesOf(sentForm.id);
     expect(kept!.status).toBe('sent');
     expect(kept!.recipient).toBe('e***@example.com');
+  });
+});
+
+describe('metrics', () => {
+  it('counts what a node sent, failed and suppressed, and reports the age of the oldest due delivery', async () => {
+    const metrics = new AppMetrics();
+    const smtp = await smtpServer((n) => (n === 1 ? { code: 550, message: 'No such user' } : 'accept'));
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }], respondent: RESPONDENT });
+    await respond(form, { email: 'm@example.com' });
+    expect(await oldestDueEmailSeconds(ctx.db)).toBeGreaterThanOrEqual(0);
+    const dispatcher = startMailDispatcher({
+      db: ctx.db,
+      config: mailConfig(smtp),
+      logger,
+      pollMs: 20,
+      transport: { ca: SMTP_CA },
+      onOutcome: (kind, outcome) => metrics.emailDeliveries.inc({ kind, outcome }),
+    });
+    dispatchers.push(dispatcher!);
+    await eventually(
+      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'failed'),
+      'settled',
+    );
+    const text = await metrics.registry.metrics();
+    const count = (outcome: string) =>
+      [
+        ...text.matchAll(
+          new RegExp(`formloom_email_deliveries_total\\{kind="\\w+",outcome="${outcome}"\\} (\\d+)`, 'g'),
+        ),
+      ].reduce((sum, m) => sum + Number(m[1]), 0);
+    expect(count('sent')).toBe(1);
+    expect(count('failed')).toBe(1);
+    expect(await oldestDueEmailSeconds(ctx.db)).toBe(0);
+    const scraped = await app.request('/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(await scraped.text()).toMatch(/^formloom_email_queue_age_seconds 0$/m);
   });
 });

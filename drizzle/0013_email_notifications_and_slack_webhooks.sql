@@ -21,6 +21,9 @@ CREATE TABLE "notification_deliveries" (
 	CONSTRAINT "notification_deliveries_kind_check" CHECK ("notification_deliveries"."kind" in ('team', 'respondent'))
 );
 --> statement-breakpoint
+ALTER TABLE "environments" ADD COLUMN "smtp_url" text;--> statement-breakpoint
+ALTER TABLE "environments" ADD COLUMN "smtp_password_sealed" text;--> statement-breakpoint
+ALTER TABLE "environments" ADD COLUMN "mail_from" text;--> statement-breakpoint
 ALTER TABLE "forms" ADD COLUMN "notifications" jsonb;--> statement-breakpoint
 ALTER TABLE "webhook_endpoints" ADD COLUMN "format" text DEFAULT 'standard' NOT NULL;--> statement-breakpoint
 ALTER TABLE "webhook_endpoints" ADD COLUMN "include_answers" boolean DEFAULT false NOT NULL;--> statement-breakpoint

@@ -79,8 +79,8 @@ const dispatcher = deliveryDatabase
   ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
   : undefined;
 const metrics = new AppMetrics();
-// E-mail delivery: the same loop over the mail outbox (src/notifications/dispatcher.ts); without an
-// SMTP server none runs and deliveries wait.
+// E-mail delivery: the same loop over the mail outbox (src/notifications/dispatcher.ts); a delivery
+// without a server (its environment's own, or SMTP_URL) waits.
 const mailDispatcher = deliveryDatabase
   ? startMailDispatcher({
       db: deliveryDatabase.db,
@@ -89,9 +89,10 @@ const mailDispatcher = deliveryDatabase
       events: cluster.events,
       signFileUrl: (uploadId) => signedFileUrl(secrets.fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds),
       onOutcome: (kind, outcome) => metrics.emailDeliveries.inc({ kind, outcome }),
+      box: secrets.secretBox,
     })
   : undefined;
-if (!config.mail.smtp) logger.info('no SMTP_URL: e-mail notifications are recorded and wait until a server is configured');
+if (!config.mail.smtp) logger.info('no SMTP_URL: e-mail notifications of environments without their own SMTP server are recorded and wait');
 const app = createApp({
   config,
   metrics,

@@ -32,6 +32,13 @@ export const environments = pgTable(
      * `https://www.example.com`, or `["*"]` for any site. Null: the server's FRAME_ANCESTORS applies.
      */
     embedOrigins: jsonb('embed_origins').$type<string[]>(),
+    /**
+     * The environment's own SMTP server for e-mail notifications (src/notifications/smtp-settings.ts):
+     * its URL without a password, the password sealed, the sender. Null: the server's SMTP_URL and MAIL_FROM.
+     */
+    smtpUrl: text('smtp_url'),
+    smtpPasswordSealed: text('smtp_password_sealed'),
+    mailFrom: text('mail_from'),
   },
   (t) => [
     check('environments_ip_storage_check', sql`${t.ipStorage} in ('full', 'truncated', 'none')`),

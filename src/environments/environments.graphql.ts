@@ -14,6 +14,7 @@ import { checkLeadListingArgs, LeadConnection, leadListingArgs } from '../leads/
 import { listLeads } from '../leads/leads.service.ts';
 import { FormResponseConnection, resolveListing, responseListingArgs } from '../responses/responses.graphql.ts';
 import { notFound } from '../errors.ts';
+import { visibleSmtpSettings, type VisibleSmtpSettings } from '../notifications/smtp-settings.ts';
 import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
@@ -31,6 +32,25 @@ const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').impl
   }),
 });
 
+const SmtpSettingsRef = builder.objectRef<VisibleSmtpSettings>('SmtpSettings').implement({
+  description: "An environment's own SMTP server for e-mail notifications. The password is write-only: only whether one is set is shown.",
+  fields: (t) => ({
+    url: t.exposeString('url', { nullable: true, description: "smtp://user@host:587 (STARTTLS, required) or smtps://user@host:465, without the password; null: the server's SMTP_URL applies." }),
+    from: t.exposeString('from', { nullable: true, description: "The sender; null: the server's MAIL_FROM." }),
+    passwordSet: t.exposeBoolean('passwordSet', { description: 'Whether a password is set (it is never returned).' }),
+  }),
+});
+
+/** An environment's SMTP server in updateEnvironmentSettings: a field left out stays, null removes it. */
+export const SmtpSettingsInput = builder.inputType('SmtpSettingsInput', {
+  description: "An environment's own SMTP server and sender. A field left out stays as it is; null removes it (url: null removes the password too, and the server's SMTP_URL applies again).",
+  fields: (t) => ({
+    url: t.string({ description: 'smtp://user@host:587 or smtps://user@host:465, without the password.' }),
+    password: t.string({ description: 'The SMTP password: write-only (never returned, logged or audited), stored encrypted.' }),
+    from: t.string({ description: 'The sender: an address, or "Name <address>".' }),
+  }),
+});
+
 export const IpStorageEnum = builder.enumType('IpStorage', {
   description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
   values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])),
@@ -44,6 +64,7 @@ EnvironmentRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     turnstile: t.field({ type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
     recaptcha: t.field({ type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
+    smtp: t.field({ type: SmtpSettingsRef, description: "The environment's own SMTP server for e-mail notifications (docs/notifications.md).", resolve: (e) => visibleSmtpSettings(e) }),
     ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
     retentionDays: t.int({
       nullable: true,

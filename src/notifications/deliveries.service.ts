@@ -48,7 +48,9 @@ export interface ListedDelivery {
 /** Seconds the oldest due pending delivery has waited (the partial due index finds it), 0 when none is due. */
 export async function oldestDueEmailSeconds(db: Db): Promise<number> {
   const [row] = await db
-    .select({ age: sql<number | string | null>`extract(epoch from now() - min(${notificationDeliveries.nextAttemptAt}))` })
+    .select({
+      age: sql<number | string | null>`extract(epoch from now() - min(${notificationDeliveries.nextAttemptAt}))`,
+    })
     .from(notificationDeliveries)
     .where(and(eq(notificationDeliveries.status, 'pending'), sql`${notificationDeliveries.nextAttemptAt} <= now()`));
   return row?.age === null || row?.age === undefined ? 0 : Math.max(0, Number(row.age));

@@ -16,7 +16,9 @@ import { rowsOf } from '../db/rows.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { retryDelay, startClaimLoop, type ClaimLoop } from '../events/claim-loop.ts';
 import type { EventFeed } from '../events/notifications.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
 import { composeMessage } from './message.ts';
+import { ownSmtpSettings } from './smtp-settings.ts';
 import { createMailTransport, type MailTransport, type SendOutcome, type TransportOptions } from './transport.ts';
 
 /** A claimed delivery's lease: longer than a send can take (connection, greeting and reply timeouts). */
@@ -45,6 +47,8 @@ export interface MailDispatcherOptions {
   onOutcome?: ((kind: NotificationKind, outcome: 'sent' | 'failed' | 'suppressed') => void) | undefined;
   /** Tests: trust the test server's certificate. */
   transport?: TransportOptions;
+  /** Opens environments' sealed SMTP passwords; without it only the server's SMTP_URL is used. */
+  box?: SecretBox | undefined;
 }
 
 interface Claimed {
@@ -57,31 +61,72 @@ interface Claimed {
   formId: string;
   responseId: string;
   token: string;
+  environmentId: string;
+  /** The environment's own server, if it has one (else the server's). */
+  own: { smtpUrl: string; smtpPasswordSealed: string | null; mailFrom: string | null } | undefined;
 }
 
-/** Starts sending when an SMTP server is configured; undefined without one (deliveries wait). */
+/**
+ * Starts sending. Only deliveries with a server to go through are claimed: the environment's own, else
+ * the server's SMTP_URL; without either (and without `box`, which environments' servers need), none
+ * runs and undefined is returned.
+ */
 export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop | undefined {
-  const { db, config, logger } = options;
-  if (!config.smtp) return undefined;
-  const transport = createMailTransport(config.smtp, options.transport);
+  const { db, config, logger, box } = options;
+  if (!config.smtp && !box) return undefined;
+  const serverSmtp = config.smtp !== undefined;
   const limits = options.limits ?? CONFIRMATION_LIMITS;
+  const transports = new Map<string, MailTransport>();
+
+  /** The transport of a delivery's server: the environment's own (one per environment and settings), else the server's. */
+  function transportFor(claimed: Claimed): { transport: MailTransport; from: string } | undefined {
+    const own =
+      claimed.own && box
+        ? ownSmtpSettings(box, claimed.environmentId, {
+            smtpUrl: claimed.own.smtpUrl,
+            smtpPasswordSealed: claimed.own.smtpPasswordSealed,
+          })
+        : undefined;
+    const settings = own ?? config.smtp;
+    if (!settings) return undefined;
+    const key = own
+      ? `${claimed.environmentId}\n${claimed.own!.smtpUrl}\n${claimed.own!.smtpPasswordSealed ?? ''}`
+      : '';
+    let transport = transports.get(key);
+    if (!transport) {
+      // Settings changed: the environment's old transport goes.
+      for (const [other, stale] of transports) {
+        if (own && other.startsWith(`${claimed.environmentId}\n`)) {
+          stale.close();
+          transports.delete(other);
+        }
+      }
+      transport = createMailTransport(settings, options.transport);
+      transports.set(key, transport);
+    }
+    return { transport, from: (own ? claimed.own?.mailFrom : undefined) ?? config.from };
+  }
 
   async function claim(room: number): Promise<Claimed[]> {
     const token = randomBytes(12).toString('base64url');
     const rows = rowsOf<Record<string, unknown>>(
       await db.execute(sql`
         with picked as (
-          select id from notification_deliveries
-          where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until <= now())
-          order by next_attempt_at
+          select n.id from notification_deliveries n
+          join environments e on e.id = n.environment_id
+          where ((n.status = 'pending' and n.next_attempt_at <= now()) or (n.status = 'sending' and n.lease_until <= now()))
+            and (${serverSmtp}::boolean or (${box !== undefined}::boolean and e.smtp_url is not null))
+          order by n.next_attempt_at
           limit ${room}
-          for update skip locked
+          for update of n skip locked
         )
         update notification_deliveries d
         set status = 'sending', attempts = d.attempts + 1, lease_token = ${token},
           lease_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
-        from picked where d.id = picked.id
-        returning d.id, d.attempts, d.kind, d.trigger, d.recipient, d.rule, d.form_id, d.response_id`),
+        from picked, environments e
+        where d.id = picked.id and e.id = d.environment_id
+        returning d.id, d.attempts, d.kind, d.trigger, d.recipient, d.rule, d.form_id, d.response_id, d.environment_id,
+          e.smtp_url, e.smtp_password_sealed, e.mail_from`),
     );
     return rows.map((row) => ({
       id: String(row.id),
@@ -93,6 +138,15 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
       formId: String(row.form_id),
       responseId: String(row.response_id),
       token,
+      environmentId: String(row.environment_id),
+      own:
+        typeof row.smtp_url === 'string'
+          ? {
+              smtpUrl: row.smtp_url,
+              smtpPasswordSealed: typeof row.smtp_password_sealed === 'string' ? row.smtp_password_sealed : null,
+              mailFrom: typeof row.mail_from === 'string' ? row.mail_from : null,
+            }
+          : undefined,
     }));
   }
 
@@ -157,24 +211,35 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
       await record(claimed, { ok: false, retry: false, reply: 'not sent: the response no longer exists' });
       return;
     }
+    const server = transportFor(claimed);
+    if (!server) {
+      // Its environment's server went away since the claim: back to waiting.
+      await release(claimed);
+      return;
+    }
     let message: ReturnType<typeof composeMessage>;
     try {
-      message = compose(claimed, found, found.response_id);
+      message = compose(claimed, found, found.response_id, server.from);
     } catch (error) {
       logger.error({ err: error, deliveryId: claimed.id }, 'composing an e-mail failed');
       await record(claimed, { ok: false, retry: false, reply: 'not sent: the message could not be made' });
       return;
     }
-    await record(claimed, await transport.send(message, signal));
+    await record(claimed, await server.transport.send(message, signal));
   }
 
-  function compose(claimed: Claimed, found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>, responseId: string) {
+  function compose(
+    claimed: Claimed,
+    found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>,
+    responseId: string,
+    from: string,
+  ) {
     return composeMessage({
       deliveryId: claimed.id,
       kind: claimed.kind,
       trigger: claimed.trigger,
       to: claimed.recipient,
-      from: config.from,
+      from,
       publicUrl: config.publicUrl,
       form: { id: claimed.formId, name: found.name, locale: found.locale },
       response: {
@@ -211,7 +276,7 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
     },
     async stop() {
       await loop.stop();
-      transport.close();
+      for (const transport of transports.values()) transport.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
+import { environmentHasSmtp } from './smtp-settings.ts';
 import {
   deliveryPage,
   LISTED_STATUSES,
@@ -77,11 +78,8 @@ builder.objectField(FormRef, 'notificationDeliveries', (t) =>
     complexity: pageComplexity,
     resolve: async (form, args, ctx) => {
       const { first, after } = checkPageArgs(args);
-      const page = await deliveryPage(ctx.db, form.id, {
-        after,
-        limit: first,
-        smtpConfigured: ctx.smtpConfigured ?? false,
-      });
+      const smtpConfigured = (ctx.smtpConfigured ?? false) || (await environmentHasSmtp(ctx.db, form.environmentId));
+      const page = await deliveryPage(ctx.db, form.id, { after, limit: first, smtpConfigured });
       return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
     },
   }),
@@ -107,7 +105,7 @@ builder.mutationField('retryNotificationDelivery', (t) =>
         ctx.db,
         { environmentId, formId: args.formId ?? undefined },
         id,
-        ctx.smtpConfigured ?? false,
+        (ctx.smtpConfigured ?? false) || (await environmentHasSmtp(ctx.db, environmentId)),
       );
     },
   }),

@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { actingEnvironment, requireAdmin, rowEnvironment } from '../auth/auth.service.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { erasures, forms, leads, responses } from '../db/schema.ts';
-import { CaptchaKeysInput, EnvironmentRef, IpStorageEnum } from '../environments/environments.graphql.ts';
+import { CaptchaKeysInput, EnvironmentRef, IpStorageEnum, SmtpSettingsInput } from '../environments/environments.graphql.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
@@ -37,6 +37,7 @@ const EnvironmentSettingsInput = builder.inputType('EnvironmentSettingsInput', {
     retentionDays: t.int({ description: `1 to ${MAX_RETENTION_DAYS}; null: keep responses indefinitely.` }),
     turnstile: t.field({ type: CaptchaKeysInput, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget)." }),
     recaptcha: t.field({ type: CaptchaKeysInput, description: "The environment's own Google reCAPTCHA keys (Recaptcha)." }),
+    smtp: t.field({ type: SmtpSettingsInput, description: "The environment's own SMTP server and sender for e-mail notifications." }),
     embedOrigins: t.stringList({
       description:
         'Sites that may embed the environment\'s forms in a frame: origins such as `https://www.example.com` (scheme, host and optional port, no path), or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies again.',
@@ -67,6 +68,9 @@ builder.mutationField('updateEnvironmentSettings', (t) =>
           turnstile: captchaKeysOf(input.turnstile),
           recaptcha: captchaKeysOf(input.recaptcha),
           embedOrigins: input.embedOrigins,
+          smtp: input.smtp
+            ? { ...(input.smtp.url !== undefined ? { url: input.smtp.url } : {}), ...(input.smtp.password !== undefined ? { password: input.smtp.password } : {}), ...(input.smtp.from !== undefined ? { from: input.smtp.from } : {}) }
+            : undefined,
         },
         actorOf(ctx.principal),
         captchaKeyringOf(ctx).box,

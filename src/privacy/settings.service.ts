@@ -5,6 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/client.ts';
+import { smtpSettingsChanges, smtpSettingsInputSchema, type SmtpSettingsInput } from '../notifications/smtp-settings.ts';
 import { CAPTCHA_PROVIDERS, captchaKeyChanges, captchaKeysInputSchema, type CaptchaKeysChange } from '../environments/captcha-keys.service.ts';
 import { environments, forms, type IpStorage } from '../db/schema.ts';
 import { invalidInput, notFound, toFieldErrors, type FieldError } from '../errors.ts';
@@ -28,6 +29,8 @@ export interface EnvironmentSettingsInput extends CaptchaKeysChange {
   retentionDays?: number | null | undefined;
   /** Who may embed the environment's forms (src/embed/embed-origins.ts); null: the server's FRAME_ANCESTORS. */
   embedOrigins?: readonly string[] | null | undefined;
+  /** The environment's own SMTP server and sender (notifications/smtp-settings.ts). */
+  smtp?: SmtpSettingsInput | undefined;
 }
 
 /** Changes an environment's settings; `box` seals captcha secret keys. */
@@ -49,13 +52,21 @@ export async function updateEnvironmentSettings(db: Db, environmentId: string, i
     errors.push(...parsed.errors);
     embedOrigins = parsed.origins;
   }
+  let smtp: SmtpSettingsInput | undefined;
+  if (input.smtp !== undefined) {
+    const parsed = smtpSettingsInputSchema.safeParse(input.smtp);
+    // As for captcha keys: the messages name the field, never its value (the password).
+    if (parsed.success) smtp = parsed.data;
+    else errors.push(...toFieldErrors(parsed.error.issues).map((error) => ({ ...error, path: ['smtp', ...error.path] })));
+  }
   if (errors.length > 0) throw invalidInput(errors, 'Invalid input');
   return db.transaction(async (tx) => {
     const changes: { ipStorage?: IpStorage; retentionDays?: number | null } = {};
     if (input.ipStorage !== undefined) changes.ipStorage = input.ipStorage;
     if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
     const keys = captchaKeyChanges(box, environmentId, captcha);
-    const columns = { ...changes, ...keys.columns, ...(embedOrigins !== undefined ? { embedOrigins } : {}) };
+    const mail = smtp ? smtpSettingsChanges(box, environmentId, smtp) : { columns: {}, audit: {} };
+    const columns = { ...changes, ...keys.columns, ...mail.columns, ...(embedOrigins !== undefined ? { embedOrigins } : {}) };
     // The audit log's details are flat values: the origins as one space-separated string.
     const embedAudit: Record<string, string | null> = embedOrigins === undefined ? {} : { embedOrigins: embedOrigins === null ? null : embedOrigins.join(' ') };
     const [row] =
@@ -64,7 +75,7 @@ export async function updateEnvironmentSettings(db: Db, environmentId: string, i
         : await tx.update(environments).set(columns).where(eq(environments.id, environmentId)).returning();
     if (!row) throw notFound('Environment not found');
     if (Object.keys(columns).length > 0) {
-      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit, ...embedAudit } });
+      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit, ...mail.audit, ...embedAudit } });
     }
     return row;
   });

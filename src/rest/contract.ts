@@ -302,6 +302,9 @@ export const environmentSettingsSchema = z
     retentionDays: z.number().int().nullable(),
     turnstile: captchaKeysSchema,
     recaptcha: captchaKeysSchema,
+    smtp: z
+      .strictObject({ url: z.string().nullable(), from: z.string().nullable(), passwordSet: z.boolean() })
+      .meta({ description: "The environment's own SMTP server for e-mail notifications (the password is never shown); nulls: the server's SMTP_URL and MAIL_FROM (docs/notifications.md)." }),
     embedOrigins: z
       .array(z.string())
       .nullable()

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { captchaKeysInputSchema } from '../environments/captcha-keys.service.ts';
+import { smtpSettingsInputSchema } from '../notifications/smtp-settings.ts';
 import { embedOriginsSchema } from '../embed/embed-origins.ts';
 import { invalidInput } from '../errors.ts';
 import { EnvironmentSettingsDocument, UpdateEnvironmentSettingsDocument, type EnvironmentSettingsFieldsFragment, type IpStorage } from '../graphql/generated/graphql.ts';
@@ -31,6 +32,7 @@ export const settingsBodySchema = z.strictObject({
     .optional(),
   turnstile: captchaKeysInputSchema.optional(),
   recaptcha: captchaKeysInputSchema.optional(),
+  smtp: smtpSettingsInputSchema.optional().meta({ description: "The environment's own SMTP server (`url` without the password), `password` (write-only) and `from`; null removes a field (docs/notifications.md)." }),
   embedOrigins: embedOriginsSchema
     .nullable()
     .optional()

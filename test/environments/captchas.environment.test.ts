@@ -150,6 +150,7 @@ describe('setting an environment’s keys', () => {
       retentionDays: null,
       turnstile: { siteKey: 'site-key-A', secretKeySet: true },
       recaptcha: { siteKey: 'recaptcha-site-A', secretKeySet: true },
+      smtp: { url: null, from: null, passwordSet: false },
       embedOrigins: null,
     });
     const bad = await bare.request(settingsPath(c), jsonRequest('PATCH', { turnstile: { secretKey: `${SECRET.a} with spaces`, siteKey: '' }, color: 'red' }, key(c)));
@@ -192,6 +193,7 @@ describe('setting an environment’s keys', () => {
       retentionDays: null,
       turnstile: { siteKey: 'cli-site-key', secretKeySet: true },
       recaptcha: { siteKey: null, secretKeySet: false },
+      smtp: { url: null, from: null, passwordSet: false },
       embedOrigins: null,
     });
     expect(JSON.stringify(set)).not.toContain(SECRET.cli);

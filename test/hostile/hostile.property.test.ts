@@ -413,6 +413,12 @@ describe('REST e-mail delivery log', () => {
     await send(`/api/v1/forms/${formId}/notifications/deliveries/${id}/retry`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
   });
 
+  test.prop([fc.nat(), hostileValue], options)('environment SMTP settings: a valid body with one hostile value', async (pick, value) => {
+    const valid = { smtp: { url: 'smtp://mailer@smtp.example.com:587', password: 'secret password', from: 'Forms <forms@example.com>' } };
+    const body = JSON.stringify(mutate(valid, pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/settings`, json('PATCH', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
   const logParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'after'), hostileString), hostileString, { maxKeys: 3 });
   test.prop([logParams, hostileHeaders], options)('listing: hostile query parameters and headers', async (query, headers) => {
     await send(`/api/v1/forms/${formId}/notifications/deliveries?${new URLSearchParams(query)}`, { headers: { 'x-api-key': tenant.apiKey, ...headers } }, 'json');

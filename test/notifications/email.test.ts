@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MailConfig } from '../../src/config.ts';
-import { notificationDeliveries, responses } from '../../src/db/schema.ts';
+import { instanceSecretsOf } from '../../src/auth/admin-token.ts';
+import { environments, notificationDeliveries, responses } from '../../src/db/schema.ts';
 import type { ClaimLoop } from '../../src/events/claim-loop.ts';
 import { AppMetrics } from '../../src/metrics.ts';
 import { oldestDueEmailSeconds } from '../../src/notifications/deliveries.service.ts';
@@ -22,8 +23,11 @@ import {
   type TestContext,
   type TestTenant,
 } from '../support/helpers.ts';
-import { SMTP_CA, SmtpReceiver, type SmtpBehaviour } from '../support/smtp-helpers.ts';
+import { SMTP_CA, SMTP_PASSWORD, SmtpReceiver, type SmtpBehaviour } from '../support/smtp-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
+
+/** The box the test app seals environments' secrets with (its instance secrets come from ADMIN_TOKEN). */
+const testSecretBox = () => instanceSecretsOf(ADMIN_TOKEN).secretBox;
 
 const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
 let ctx: TestContext;
@@ -239,15 +243,51 @@ describe('a team alert and a confirmation', () => {
 });
 
 describe('delivery', () => {
-  it('waits while no SMTP server is configured, then sends', async () => {
+  it('waits while no SMTP server is configured, then sends through the environment’s own, its password write-only and sealed', async () => {
     const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
     await respond(form, {});
+    // No server SMTP and no box to open environments' passwords: nothing can be sent, nothing runs.
     expect(dispatch(undefined)).toBeUndefined();
-    expect((await deliveriesOf(form.id)).map((r) => r.status)).toEqual(['pending']);
+    // With the box, it runs, but claims nothing while the environment has no server either.
+    const box = testSecretBox();
+    const waiting = startMailDispatcher({
+      db: ctx.db,
+      config: mailConfig(undefined),
+      logger,
+      pollMs: 20,
+      transport: { ca: SMTP_CA },
+      box,
+    });
+    dispatchers.push(waiting!);
+    expect((await deliveriesOf(form.id)).map((r) => [r.status, r.attempts])).toEqual([['pending', 0]]);
     const smtp = await smtpServer();
-    dispatch(smtp);
+    const settings = (body: unknown) =>
+      app.request(`/api/v1/environments/${tenant.environmentId}/settings`, jsonRequest('PATCH', body, key()));
+    const refused = await settings({ smtp: { url: `smtp://mailer:${SMTP_PASSWORD}@127.0.0.1:${smtp.port}` } });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).not.toContain(SMTP_PASSWORD);
+    const changed = await settings({
+      smtp: {
+        url: `smtp://mailer@127.0.0.1:${smtp.port}`,
+        password: SMTP_PASSWORD,
+        from: 'Team Forms <team@example.com>',
+      },
+    });
+    expect(changed.status).toBe(200);
+    const shown = (await changed.json()) as { smtp: unknown };
+    expect(shown.smtp).toEqual({
+      url: `smtp://mailer@127.0.0.1:${smtp.port}`,
+      from: 'Team Forms <team@example.com>',
+      passwordSet: true,
+    });
+    expect(
+      JSON.stringify(await ctx.db.select().from(environments).where(eq(environments.id, tenant.environmentId))),
+    ).not.toContain(SMTP_PASSWORD);
+    waiting!.kick();
     await eventually(() => smtp.accepted.length >= 1, 'the alert');
+    expect(smtp.accepted[0]!.parsed.from?.value).toEqual([{ name: 'Team Forms', address: 'team@example.com' }]);
     expect((await deliveriesOf(form.id)).map((r) => r.status)).toEqual(['sent']);
+    expect((await settings({ smtp: { url: null } })).status).toBe(200);
   });
 
   it('retries while the server is down and on 4xx replies; every message arrives once', async () => {

@@ -58,11 +58,14 @@ Commands:
                [--turnstile-site-key KEY|none] [--turnstile-secret-key -|none]
                [--recaptcha-site-key KEY|none] [--recaptcha-secret-key -|none]
                [--embed-origins ORIGINS|*|none|default]
+               [--smtp-url URL|none] [--smtp-password -|none] [--mail-from FROM|none]
                                                show or change an environment's settings: privacy, and
                                                its own captcha keys (none removes one; a secret key is
                                                read from stdin with -, never shown afterwards); who may
                                                embed its forms (comma-separated origins, * for any site,
-                                               none for no other site, default for FRAME_ANCESTORS)
+                                               none for no other site, default for FRAME_ANCESTORS);
+                                               its own SMTP server for e-mail notifications (the URL
+                                               without password; the password read from stdin with -)
   responses delete RESPONSE_ID                 delete one response for good
   responses delete --env ENV_ID [--form FORM_ID] [--since ISO] [--until ISO] [--date-field createdAt|updatedAt]
                    [--partials-only]           delete every response matching the filter (batched)
@@ -278,6 +281,9 @@ export async function runCli(
       'recaptcha-site-key': { type: 'string' },
       'recaptcha-secret-key': { type: 'string' },
       'embed-origins': { type: 'string' },
+      'smtp-url': { type: 'string' },
+      'smtp-password': { type: 'string' },
+      'mail-from': { type: 'string' },
       days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -358,6 +364,14 @@ export async function runCli(
         const list = embedOrigins.trim();
         input.embedOrigins = list === 'default' ? null : list === 'none' ? [] : list.split(',').map((origin) => origin.trim()).filter(Boolean);
       }
+      const [smtpUrl, smtpPassword, mailFrom] = [values['smtp-url'], values['smtp-password'], values['mail-from']];
+      if (smtpUrl !== undefined || smtpPassword !== undefined || mailFrom !== undefined) {
+        input.smtp = {
+          ...(smtpUrl !== undefined ? { url: smtpUrl === 'none' ? null : smtpUrl } : {}),
+          ...(smtpPassword !== undefined ? { password: await secretOption(smtpPassword, '--smtp-password', stdin) } : {}),
+          ...(mailFrom !== undefined ? { from: mailFrom === 'none' ? null : mailFrom } : {}),
+        };
+      }
       const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
         environmentId: required(values.env, '--env'),
         input,
@@ -368,7 +382,7 @@ export async function runCli(
         `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
       return {
         output,
-        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}; ${embedding}`,
+        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}; ${embedding}; ${env.smtp.url === null ? "e-mail through the server's SMTP_URL" : `e-mail through ${env.smtp.url}${env.smtp.passwordSet ? ' (password set)' : ''}`}`,
       };
     }
     case 'responses delete': {

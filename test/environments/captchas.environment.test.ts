@@ -204,6 +204,13 @@ describe('setting an environment’s keys', () => {
     await expect(cli(['env', 'settings', '--env', environment.id, '--turnstile-secret-key', '-'], '')).rejects.toThrow('nothing was read from stdin');
     const removed = await cli(['env', 'settings', '--env', environment.id, '--turnstile-secret-key', 'none', '--turnstile-site-key', 'none']);
     expect(removed.output).toMatchObject({ turnstile: { siteKey: null, secretKeySet: false } });
+    // The environment's own SMTP server: the password from stdin, never printed.
+    const smtp = await cli(['env', 'settings', '--env', environment.id, '--smtp-url', 'smtp://mailer@smtp.example.com:587', '--smtp-password', '-', '--mail-from', 'Forms <forms@example.com>'], `${SECRET.cli}\n`);
+    expect(smtp.output).toMatchObject({ smtp: { url: 'smtp://mailer@smtp.example.com:587', from: 'Forms <forms@example.com>', passwordSet: true } });
+    expect(JSON.stringify(smtp)).not.toContain(SECRET.cli);
+    expect(smtp.text).toContain('e-mail through smtp://mailer@smtp.example.com:587 (password set)');
+    const noSmtp = await cli(['env', 'settings', '--env', environment.id, '--smtp-url', 'none', '--mail-from', 'none']);
+    expect(noSmtp.output).toMatchObject({ smtp: { url: null, from: null, passwordSet: false } });
   });
 });
 

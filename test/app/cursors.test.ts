@@ -142,6 +142,7 @@ describe('GraphQL connections', () => {
     'Form.responses': `query($a: String) { form(id: "${formId}") { responses(after: $a) { edges { cursor } } } }`,
     'Form.generatedForms': `query($a: String) { form(id: "${formId}") { generatedForms(after: $a) { edges { cursor } } } }`,
     'Form.versions': `query($a: String) { form(id: "${formId}") { versions(after: $a) { edges { cursor } } } }`,
+    'Form.notificationDeliveries': `query($a: String) { form(id: "${formId}") { notificationDeliveries(after: $a) { edges { cursor } } } }`,
     'Lead.responses': `query($a: String) { node(id: "${leadId}") { ... on Lead { responses(after: $a) { edges { cursor } } } } }`,
     auditLog: 'query($a: String) { auditLog(after: $a) { edges { cursor } } }',
     environmentResponses: 'query($a: String) { environmentResponses(after: $a) { edges { cursor } } }',

@@ -55,7 +55,7 @@ async function submit(email: string) {
 
 describe('formloom privacy commands', () => {
   it('env settings shows and changes IP storage and retention', async () => {
-    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false }, embedOrigins: null };
+    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false }, smtp: { url: null, from: null, passwordSet: false }, embedOrigins: null };
     expect(await cli('env', 'settings', '--env', tenant.environmentId)).toEqual({ id: tenant.environmentId, ipStorage: 'full', retentionDays: null, ...noOwnCaptchaKeys });
     expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'truncated', '--retention-days', '365')).toEqual({
       id: tenant.environmentId,
@@ -75,7 +75,7 @@ describe('formloom privacy commands', () => {
     expect(await cli(...env, 'https://www.example.com, http://localhost:8080')).toMatchObject({ embedOrigins: ['https://www.example.com', 'http://localhost:8080'] });
     const { output, text } = await runCli([...env, '*', '--url', url, '--admin-token', ADMIN_TOKEN]);
     expect(output).toMatchObject({ embedOrigins: ['*'] });
-    expect(text).toMatch(/; embedding by \*$/);
+    expect(text).toMatch(/; embedding by \*; e-mail through the server's SMTP_URL$/);
     expect(await cli(...env, 'none')).toMatchObject({ embedOrigins: [] });
     expect(await cli(...env, 'default')).toMatchObject({ embedOrigins: null });
     await expect(cli(...env, 'https://www.example.com/contact')).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });

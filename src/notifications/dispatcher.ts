@@ -150,7 +150,7 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
     }));
   }
 
-  /** Over a confirmation limit: marked suppressed (counting what is sent or being sent). */
+  /** Over a confirmation limit: marked suppressed. Counted: what was sent, and what was recorded before it and is on its way, so simultaneous sends settle by their order. */
   async function suppressed(claimed: Claimed): Promise<boolean> {
     const rows = rowsOf(
       await db.execute(sql`
@@ -159,10 +159,10 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
         where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending' and (
           (${limits.perAddressPerDay}::int > 0 and (select count(*) from notification_deliveries o
             where o.form_id = ${claimed.formId} and o.kind = 'respondent' and o.id <> ${claimed.id} and lower(o.recipient) = lower(${claimed.recipient})
-              and o.status in ('sent', 'sending') and o.created_at > now() - interval '1 day') >= ${limits.perAddressPerDay}::int)
+              and (o.status = 'sent' or (o.status in ('sending', 'pending') and (o.created_at, o.id) < (select m.created_at, m.id from notification_deliveries m where m.id = ${claimed.id}))) and o.created_at > now() - interval '1 day') >= ${limits.perAddressPerDay}::int)
           or (${limits.perFormPerHour}::int > 0 and (select count(*) from notification_deliveries o
             where o.form_id = ${claimed.formId} and o.kind = 'respondent' and o.id <> ${claimed.id}
-              and o.status in ('sent', 'sending') and o.created_at > now() - interval '1 hour') >= ${limits.perFormPerHour}::int))
+              and (o.status = 'sent' or (o.status in ('sending', 'pending') and (o.created_at, o.id) < (select m.created_at, m.id from notification_deliveries m where m.id = ${claimed.id}))) and o.created_at > now() - interval '1 hour') >= ${limits.perFormPerHour}::int))
         returning id`),
     );
     return rows.length > 0;

@@ -1,7 +1,7 @@
 /**
  * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token.
  * It finds the local server as the server itself reads its settings (src/config.ts: HOST, PORT,
- * DATA_DIR, ADMIN_TOKEN and their defaults): the URL from HOST and PORT, the token from `--admin-token`,
+ * DATA_DIR, ADMIN_TOKEN and their defaults): the URL from `--url`, FORMLOOM_URL, or HOST and PORT, the token from `--admin-token`,
  * else ADMIN_TOKEN, else the file the server writes into DATA_DIR. When it can't, its error says where
  * it looked and what to set.
  */
@@ -94,7 +94,8 @@ Commands:
 
 Options:
   --json                 print one JSON object
-  --url URL              server base URL (default http://HOST:PORT, with the server's defaults 127.0.0.1 and 4000)
+  --url URL              server base URL (default FORMLOOM_URL, else http://HOST:PORT with the server's
+                         defaults 127.0.0.1 and 4000)
   --admin-token TOKEN    admin token (default ADMIN_TOKEN, else the file DATA_DIR/admin-token the server
                          writes; DATA_DIR defaults to ./.data, as for the server)
   -h, --help             show this help`;
@@ -116,11 +117,19 @@ interface GraphQLResponse<T> {
 /** The server the command talks to and the admin token it sends, each with where it came from (for errors). */
 interface ServerTarget {
   url: string;
-  /** How the URL was chosen: `--url`, or the HOST and PORT it was made of. */
+  /** How the URL was chosen: `--url`, `FORMLOOM_URL`, or the HOST and PORT it was made of. */
   urlFrom: string;
   adminToken: { value: string; from: string; given: boolean } | undefined;
   /** Where the token was looked for, in order, with what was found there. */
   tokenSearch: string[];
+}
+
+/** The server's URL: `--url`, else FORMLOOM_URL, else made of HOST and PORT (a wildcard address means this machine). */
+function serverUrl(option: string | undefined, config: Config): { url: string; urlFrom: string } {
+  if (option) return { url: option, urlFrom: '--url' };
+  if (config.formloomUrl) return { url: config.formloomUrl, urlFrom: 'FORMLOOM_URL' };
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`, urlFrom: `HOST=${config.host}, PORT=${config.port}` };
 }
 
 /**
@@ -129,9 +138,7 @@ interface ServerTarget {
  * DATA_DIR is looked up from here and, failing that, from the formloom folder, where `npm start` runs.
  */
 function findServer(options: { url?: string | undefined; adminToken?: string | undefined }, config: Config): ServerTarget {
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
-  const url = options.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-  const urlFrom = options.url ? '--url' : `HOST=${config.host}, PORT=${config.port}`;
+  const { url, urlFrom } = serverUrl(options.url, config);
   const tokenSearch: string[] = [];
   if (options.adminToken) return { url, urlFrom, adminToken: { value: options.adminToken, from: '--admin-token', given: true }, tokenSearch };
   tokenSearch.push('--admin-token: not given');
@@ -170,9 +177,9 @@ async function send(target: ServerTarget, path: string | URL, init: { method?: s
     const cause = (error as Error).cause ?? (error as Error).message;
     throw new CliError(
       `Cannot reach the formloom server at ${target.url} (${target.urlFrom}): ${cause}\n` +
-        (target.urlFrom === '--url'
+        (target.urlFrom === '--url' || target.urlFrom === 'FORMLOOM_URL'
           ? 'Check the URL, and that the server is running.'
-          : 'Is it running? Start it with `npm start`, or set HOST and PORT as the server has them, or pass --url.'),
+          : 'Is it running? Start it with `npm start`, or set FORMLOOM_URL to its address (or HOST and PORT as the server has them), or pass --url.'),
     );
   }
 }

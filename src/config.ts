@@ -24,6 +24,8 @@ const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postg
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The `formloom` command's server (the server itself does not read it).
+  FORMLOOM_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
   DATABASE_URL: postgresUrl.optional(),
   /** A session connection straight to the primary, when DATABASE_URL is a transaction pooler (README "PgBouncer"). */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
@@ -247,6 +249,8 @@ export interface WebhookConfig {
 export interface Config {
   port: number;
   host: string;
+  /** FORMLOOM_URL: the server the `formloom` command talks to; unset, it is made of `host` and `port`. */
+  formloomUrl: string | undefined;
   /** PostgreSQL through postgres.js when set; embedded PGlite in `dataDir` otherwise. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -346,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     host: c.HOST,
+    formloomUrl: c.FORMLOOM_URL,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,

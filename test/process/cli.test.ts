@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapBanner } from '../../src/bootstrap.ts';
 import { runCli } from '../../src/cli.ts';
 import { freePort } from '../support/server-process.ts';
 import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from '../support/helpers.ts';
@@ -331,7 +332,50 @@ describe('finding the local server and its admin token', () => {
     const { message } = (JSON.parse(stderr) as { error: { message: string } }).error;
     expect(message).toContain(`Cannot reach the formloom server at http://127.0.0.1:${closed} (HOST=127.0.0.1, PORT=${closed}): `);
     expect(message).toContain('ECONNREFUSED');
-    expect(message).toContain('set HOST and PORT as the server has them, or pass --url');
+    expect(message).toContain('set FORMLOOM_URL to its address (or HOST and PORT as the server has them), or pass --url');
+  }, 60_000);
+
+  it('finds the server from FORMLOOM_URL, whatever PORT says; --url comes first', async () => {
+    const closed = String(await freePort());
+    const id = uniqueId('cli-url');
+    const found = await runHere(['env', 'create', '--name', 'By URL', '--id', id, '--json'], tmp, { FORMLOOM_URL: url, PORT: closed, ADMIN_TOKEN });
+    expect(found.stderr).toBe('');
+    expect(JSON.parse(found.stdout)).toEqual({ id, name: 'By URL' });
+
+    const elsewhere = `http://127.0.0.1:${closed}`;
+    const refused = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { FORMLOOM_URL: elsewhere, ADMIN_TOKEN });
+    expect(refused.code).toBe(1);
+    const { message } = (JSON.parse(refused.stderr) as { error: { message: string } }).error;
+    expect(message).toContain(`Cannot reach the formloom server at ${elsewhere} (FORMLOOM_URL): `);
+    expect(message).toContain('Check the URL, and that the server is running.');
+
+    const overridden = await runHere(['key', 'create', '--env', id, '--url', url, '--json'], tmp, { FORMLOOM_URL: elsewhere, ADMIN_TOKEN });
+    expect(overridden.stderr).toBe('');
+    expect(JSON.parse(overridden.stdout)).toMatchObject({ environmentId: id });
+  }, 60_000);
+
+  it('refuses a FORMLOOM_URL that is not an http(s) URL, before sending anything', async () => {
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope'], tmp, { FORMLOOM_URL: '127.0.0.1:4000', ADMIN_TOKEN });
+    expect(code).toBe(1);
+    expect(stderr).toContain('FORMLOOM_URL: must be an http(s) URL (got "127.0.0.1:4000")');
+  }, 60_000);
+
+  it("after the first start's export line, on any port, closes a form with no other setting", async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId, 'Closed by the walk-through');
+    const banner = bootstrapBanner({ environmentId: tenant.environmentId, templateFormId: form.id, apiKey: tenant.apiKey }, url, { token: ADMIN_TOKEN, generated: false });
+    const line = /^export .*$/m.exec(banner)?.[0];
+    expect(line).toContain(`FORMLOOM_URL=${url} `);
+    const script = `${line}\nexec "${process.execPath}" "${join(ROOT, 'bin/formloom.mjs')}" form close "$TEMPLATE"`;
+    const child = spawn('bash', ['-c', script], { cwd: tmp, env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`Closed form ${form.id}\n`);
   }, 60_000);
 
   it('with a token file from another server names the file', async () => {

@@ -17,6 +17,7 @@ import { print } from 'graphql';
 import { adminTokenFile, readAdminTokenFile } from './auth/admin-token.ts';
 import { loadConfig, type Config } from './config.ts';
 import { restoreDataDir, RestoreError } from './db/backup.ts';
+import { documentHash } from './graphql/trusted-documents.ts';
 import { ROOT } from './paths.ts';
 import {
   CreateApiKeyDocument,
@@ -40,6 +41,8 @@ import {
   RetentionStatusDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
+  TrustDocumentDocument,
+  TrustedDocumentsDocument,
   type EnvironmentSettingsInput,
   type FormStatus,
 } from './graphql/generated/graphql.ts';
@@ -87,6 +90,9 @@ Commands:
   webhook deliveries ENDPOINT_ID [--status S] [--limit N]
                                                recent deliveries with their attempts
   webhook resend DELIVERY_ID                   send a delivery again (same webhook-id)
+  graphql trust FILE                           trust the GraphQL document in FILE on every node: clients
+                                               may send its hash instead (also with GRAPHQL_PERSISTED_ONLY)
+  graphql trusted                              list the trusted documents and their hashes
   backup --out FILE                            write a consistent backup of the running server's embedded
                                                database (gzip-compressed tar); PostgreSQL: use pg_dump
   restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
@@ -191,13 +197,22 @@ function authenticationFailure(target: ServerTarget, message: string): string {
   return `${message} (the admin token was read from ${token.from}): the server at ${target.url} has another one. Set ADMIN_TOKEN or DATA_DIR as the server has them, or pass --admin-token.`;
 }
 
+/** A server of another version may not know the document by its hash: then it is sent as text. */
+const UNKNOWN_HASH = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_IN_LIST']);
+
+/**
+ * Runs one of schema/operations/' operations. It is sent by hash (every server trusts these, also with
+ * GRAPHQL_PERSISTED_ONLY), and as text with its hash when the server does not know the hash.
+ */
 async function call<TData, TVariables>(target: ServerTarget, document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<TData> {
-  const response = await send(target, '/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
+  const query = print(document);
+  const extensions = { persistedQuery: { version: 1, sha256Hash: documentHash(query) } };
+  const post = async (body: object) => {
+    const response = await send(target, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    return { response, payload: (await response.json().catch(() => null)) as GraphQLResponse<TData> | null };
+  };
+  let { response, payload } = await post({ variables, extensions });
+  if (UNKNOWN_HASH.has(payload?.errors?.[0]?.extensions?.code ?? '')) ({ response, payload } = await post({ query, variables, extensions }));
   const first = payload?.errors?.[0];
   if (first) {
     const code = first.extensions?.code;
@@ -563,6 +578,27 @@ const webhookResend: Command = async ({ target, argument }) => {
   return { output, text: `Queued delivery ${output.id} again` };
 };
 
+// ---------------------------------------------------------------- GraphQL documents
+
+const graphqlTrust: Command = async ({ target, argument }) => {
+  const path = required(argument, 'FILE');
+  let document: string;
+  try {
+    document = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  const { trustGraphQLDocument: trusted } = await call(target, TrustDocumentDocument, { document });
+  const names = trusted.operationNames.length > 0 ? trusted.operationNames.join(', ') : 'an anonymous operation';
+  return { output: trusted, text: `Trusted ${names}${trusted.builtIn ? ' (built in already)' : ''}: sha256Hash ${trusted.hash}` };
+};
+
+const graphqlTrusted: Command = async ({ target }) => {
+  const { trustedGraphQLDocuments: documents } = await call(target, TrustedDocumentsDocument, {});
+  const lines = documents.map((d) => `${d.hash}  ${d.builtIn ? 'built in' : (d.createdAt ?? '')}  ${d.operationNames.join(', ')}`);
+  return { output: { documents }, text: lines.join('\n') };
+};
+
 // ---------------------------------------------------------------- backups
 
 const backup: Command = async ({ target, values }) => {
@@ -610,6 +646,8 @@ const COMMANDS: Record<string, Command | undefined> = {
   'webhook test': webhookTest,
   'webhook deliveries': webhookDeliveries,
   'webhook resend': webhookResend,
+  'graphql trust': graphqlTrust,
+  'graphql trusted': graphqlTrusted,
   backup,
   restore,
 };

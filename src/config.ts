@@ -88,6 +88,8 @@ const configSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(2_000),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
+  GRAPHQL_PERSISTED_ONLY: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  GRAPHQL_PERSISTED_ONLY_GRAPHIQL: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Password answers hashed at once across the process (scrypt, off the event loop). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Password answers accepted in one submission. */
@@ -276,7 +278,17 @@ export interface Config {
   maxJsonDepth: number;
   corsOrigins: string[];
   frameAncestors: string;
-  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number };
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    /** GRAPHQL_PERSISTED_ONLY: /graphql runs only trusted documents (graphql/persisted.ts). */
+    persistedOnly: boolean;
+    /** GRAPHQL_PERSISTED_ONLY_GRAPHIQL: with persistedOnly, GraphiQL still runs documents typed into it. */
+    graphiqlAdHoc: boolean;
+  };
   passwordHashConcurrency: number;
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -376,6 +388,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: c.GRAPHQL_MAX_TOKENS,
       maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
       maxCost: c.GRAPHQL_MAX_COST,
+      persistedOnly: c.GRAPHQL_PERSISTED_ONLY === '1',
+      graphiqlAdHoc: c.GRAPHQL_PERSISTED_ONLY_GRAPHIQL === '1',
     },
     passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,

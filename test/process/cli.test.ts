@@ -3,6 +3,7 @@
  * that what it creates works through the REST API, and its errors.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapBanner } from '../../src/bootstrap.ts';
 import { runCli } from '../../src/cli.ts';
 import { freePort } from '../support/server-process.ts';
-import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from '../support/helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, jsonRequest, setupTestApp, testConfig, validBody, type TestContext } from '../support/helpers.ts';
 import { createForm, insertTimeline } from '../support/factories.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -216,6 +217,48 @@ describe('formloom CLI', () => {
     expect(output).toEqual({});
     expect(text).toMatch(/^Usage: formloom <command>/);
     for (const command of ['env create', 'key create', 'key revoke', 'form import', 'form delete']) expect(text).toContain(command);
+  });
+});
+
+describe('graphql trust', () => {
+  it('trusts a file\'s document on the server: it then runs by its hash; graphql trusted lists it beside the built-in ones', async () => {
+    const text = `query Trusted${uniqueId('q').replaceAll('-', '_')} { viewer { kind } }`;
+    const file = join(tmp, 'trusted.graphql');
+    writeFileSync(file, text);
+    const hash = createHash('sha256').update(text).digest('hex');
+    const trusted = await cli('graphql', 'trust', file);
+    expect(trusted).toEqual({ hash, operationNames: [text.split(' ')[1]], builtIn: false, createdAt: expect.any(String) });
+    const { text: line } = await runCli(['graphql', 'trust', file, '--url', url, '--admin-token', ADMIN_TOKEN]);
+    expect(line).toBe(`Trusted ${text.split(' ')[1]}: sha256Hash ${hash}`);
+
+    const byHash = await fetch(`${url}/graphql`, jsonRequest('POST', { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+    expect(await byHash.json()).toEqual({ data: { viewer: { kind: 'ADMIN' } } });
+
+    const { documents } = (await cli('graphql', 'trusted')) as { documents: { hash: string; builtIn: boolean }[] };
+    expect(documents).toContainEqual(expect.objectContaining({ hash, builtIn: false }));
+    expect(documents.filter((document) => document.builtIn).length).toBeGreaterThan(30);
+  });
+
+  it('refuses a document the schema does not have, and a missing file', async () => {
+    const file = join(tmp, 'invalid.graphql');
+    writeFileSync(file, '{ nope }');
+    await expect(cli('graphql', 'trust', file)).rejects.toMatchObject({ message: 'Invalid GraphQL document', details: { code: 'BAD_USER_INPUT' } });
+    await expect(cli('graphql', 'trust', join(tmp, 'missing.graphql'))).rejects.toThrow(`Cannot read ${join(tmp, 'missing.graphql')}`);
+  });
+
+  it('every command works against a server with GRAPHQL_PERSISTED_ONLY=1: they are sent by hash', async () => {
+    const strict = serve({ fetch: appWith(ctx.db, { graphql: { ...testConfig().graphql, persistedOnly: true } }).fetch, port: 0, hostname: '127.0.0.1' });
+    if (!strict.listening) await once(strict, 'listening');
+    try {
+      const strictUrl = `http://127.0.0.1:${(strict.address() as AddressInfo).port}`;
+      const id = uniqueId('cli-strict');
+      const { output } = await runCli(['env', 'create', '--name', 'Strict', '--id', id, '--url', strictUrl, '--admin-token', ADMIN_TOKEN, '--json']);
+      expect(output).toEqual({ id, name: 'Strict' });
+      const refused = await fetch(`${strictUrl}/graphql`, jsonRequest('POST', { query: '{ viewer { kind } }' }, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+      expect(refused.status).toBe(400);
+    } finally {
+      await new Promise<void>((resolve) => strict.close(() => resolve()));
+    }
   });
 });
 

@@ -66,11 +66,14 @@ export function adminTokenBanner(adminToken: ResolvedAdminToken, dataDir: string
   return adminToken.generated ? `\nadmin token (shown once; also kept in ${adminTokenFile(dataDir)}): ${adminToken.token}\n\n` : '';
 }
 
-/** One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY. */
+/**
+ * One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY, and
+ * FORMLOOM_URL, where the `formloom` command finds this server.
+ */
 function walkthroughVariables(result: BootstrapResult, baseUrl: string): string {
   // An IPv6 address's brackets would be a glob pattern to some shells: quote the URL then.
   const base = /^[\w:/.-]+$/.test(baseUrl) ? baseUrl : `'${baseUrl}'`;
-  return `export BASE=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;
+  return `export BASE=${base} FORMLOOM_URL=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;
 }
 
 export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: ResolvedAdminToken): string {

@@ -24,6 +24,8 @@ const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postg
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The `formloom` command's server (the server itself does not read it).
+  FORMLOOM_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
   DATABASE_URL: postgresUrl.optional(),
   /** A session connection straight to the primary, when DATABASE_URL is a transaction pooler (README "PgBouncer"). */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
@@ -86,6 +88,8 @@ const configSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(2_000),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
+  GRAPHQL_PERSISTED_ONLY: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  GRAPHQL_PERSISTED_ONLY_GRAPHIQL: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Password answers hashed at once across the process (scrypt, off the event loop). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Password answers accepted in one submission. */
@@ -247,6 +251,8 @@ export interface WebhookConfig {
 export interface Config {
   port: number;
   host: string;
+  /** FORMLOOM_URL: the server the `formloom` command talks to; unset, it is made of `host` and `port`. */
+  formloomUrl: string | undefined;
   /** PostgreSQL through postgres.js when set; embedded PGlite in `dataDir` otherwise. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -272,7 +278,17 @@ export interface Config {
   maxJsonDepth: number;
   corsOrigins: string[];
   frameAncestors: string;
-  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number };
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    /** GRAPHQL_PERSISTED_ONLY: /graphql runs only trusted documents (graphql/persisted.ts). */
+    persistedOnly: boolean;
+    /** GRAPHQL_PERSISTED_ONLY_GRAPHIQL: with persistedOnly, GraphiQL still runs documents typed into it. */
+    graphiqlAdHoc: boolean;
+  };
   passwordHashConcurrency: number;
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -346,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     host: c.HOST,
+    formloomUrl: c.FORMLOOM_URL,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,
@@ -371,6 +388,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: c.GRAPHQL_MAX_TOKENS,
       maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
       maxCost: c.GRAPHQL_MAX_COST,
+      persistedOnly: c.GRAPHQL_PERSISTED_ONLY === '1',
+      graphiqlAdHoc: c.GRAPHQL_PERSISTED_ONLY_GRAPHIQL === '1',
     },
     passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,

@@ -247,6 +247,19 @@ export const instanceSecrets = pgTable('instance_secrets', {
 });
 
 /**
+ * GraphQL documents an operator trusted (`formloom graphql trust FILE`), by the SHA-256 of their text:
+ * clients send the hash instead of the document (docs/graphql.md, "Persisted documents"). Every node
+ * reads them from here; the documents in schema/operations/ are trusted without a row.
+ */
+export const graphqlTrustedDocuments = pgTable('graphql_trusted_documents', {
+  hash: text('hash').primaryKey(),
+  document: text('document').notNull(),
+  /** The names of the document's operations, for the listing. */
+  operationNames: jsonb('operation_names').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * Idempotency keys (Stripe's semantics): a request retried with the same `Idempotency-Key` in the same
  * scope (`env:<id>:generateForm`, `form:<id>:start`) within 24 h gets the first result again. `result`
  * is null while the first request is in flight (or when it failed before storing one).

@@ -11,5 +11,6 @@ import '../responses/responses.graphql.ts';
 import '../responses/summary.graphql.ts';
 import { builder } from './builder.ts';
 import './nodes.ts';
+import './trusted-documents.graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

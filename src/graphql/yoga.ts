@@ -9,6 +9,7 @@ import type { GraphQLContext } from './context.ts';
 import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
+import { persistedDocumentPlugins } from './persisted.ts';
 import { searchParamsParserPlugin } from './search-params.ts';
 import { rawJsonResultsPlugin } from './raw-json.ts';
 import { schema } from './schema.ts';
@@ -67,7 +68,14 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), searchParamsParserPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
+    plugins: [
+      graphiqlPlugin(),
+      searchParamsParserPlugin(),
+      ...persistedDocumentPlugins(config.graphql),
+      ...graphqlLimitPlugins(config),
+      compiledExecutionPlugin(),
+      rawJsonResultsPlugin(),
+    ],
     context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, request }) => ({
       db,
       principal,

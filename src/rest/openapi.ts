@@ -164,10 +164,6 @@ export function buildOpenApiDocument(sources: OpenApiSources, examples: Captured
 
 /** The document with the examples written beside each answer. */
 function buildDocument(sources: OpenApiSources) {
-  const listingParams = queryParameters(sources.listingQuery.shape, FILTER_DESCRIPTIONS);
-  const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
-  const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
-
   return {
     openapi: '3.1.0',
     info: {
@@ -187,139 +183,163 @@ function buildDocument(sources: OpenApiSources) {
       schemas: componentSchemas(),
     },
     paths: {
-      '/api/v1/environments/{environmentId}/forms/generate': {
-        post: {
-          operationId: 'generateForm',
-          summary: 'Generate a published form from a template form',
-          description:
-            'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
-            'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
-          security: [{ apiKey: [] }, { adminToken: [] }],
-          parameters: [
-            { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
-            },
-          ],
-          requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
-          responses: {
-            '200': {
-              description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
-              headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
-              content: json(ref(generateBodySchema)),
-            },
-            ...EDGE_RESPONSES,
-            '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
-              message: 'Invalid request body',
-              errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
-            }),
-            '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
-            '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
-              message: 'A request with this Idempotency-Key is in progress; retry it',
-            }),
-            '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
-            '422': errorResponse('The Idempotency-Key was used with another body.', {
-              message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
-            }),
-          },
-        },
-      },
-      ...Object.fromEntries(
-        (['close', 'reopen'] as const).map((action) => [
-          `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
-          {
-            post: {
-              operationId: `${action}Form`,
-              summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
-              description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
-              parameters: [
-                { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
-                { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
-              ],
-              responses: {
-                '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
-                ...EDGE_RESPONSES,
-                '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
-                '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
-              },
-            },
-          },
-        ]),
-      ),
+      ...generatePaths(),
       ...formPaths(),
-      '/api/v1/responses': {
-        get: {
-          operationId: 'listResponses',
-          summary: 'List responses of one form or of the environment',
-          description:
-            '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
-            '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
-          parameters: listingParams,
-          responses: {
-            '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
-            ...edgeWithout403,
-            '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
-            '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
-          },
-        },
-      },
-      '/api/v1/responses/export': {
-        get: {
-          operationId: 'exportResponses',
-          summary: 'Export responses as CSV or NDJSON',
-          description:
-            'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
-            `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
-            `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
-            "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
-          security: [{ apiKey: [] }, { adminToken: [] }],
-          parameters: exportParams,
-          responses: {
-            '200': {
-              description: 'The export, as an attachment.',
-              headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
-              content: {
-                'text/csv': { schema: { type: 'string' } },
-                'application/x-ndjson': { schema: { type: 'string' } },
-              },
-            },
-            ...EDGE_RESPONSES,
-            '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
-          },
-        },
-      },
+      ...responsePaths(sources),
       ...webhookPaths(),
       ...privacyPaths(),
       ...settingsPaths(),
       '/api/v1/files/{fileId}': filePath(),
-      '/api/v1/openapi.json': {
-        get: {
-          operationId: 'openApiDocument',
-          summary: 'This document',
-          security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
+      ...documentAndBackupPaths(),
+    },
+  };
+}
+
+/** Generating a form, and closing and reopening one. */
+function generatePaths() {
+  return {
+  '/api/v1/environments/{environmentId}/forms/generate': {
+    post: {
+      operationId: 'generateForm',
+      summary: 'Generate a published form from a template form',
+      description:
+        'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
+        'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
+      security: [{ apiKey: [] }, { adminToken: [] }],
+      parameters: [
+        { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
+      ],
+      requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
+      responses: {
+        '200': {
+          description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
+          headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+          content: json(ref(generateBodySchema)),
+        },
+        ...EDGE_RESPONSES,
+        '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
+          message: 'Invalid request body',
+          errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
+        }),
+        '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
+        '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
+          message: 'A request with this Idempotency-Key is in progress; retry it',
+        }),
+        '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        '422': errorResponse('The Idempotency-Key was used with another body.', {
+          message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+        }),
       },
-      '/api/v1/admin/backup': {
-        get: {
-          operationId: 'backup',
-          summary: 'Download a backup of the embedded database (admin token)',
-          security: [{ adminToken: [] }],
+    },
+  },
+  ...Object.fromEntries(
+    (['close', 'reopen'] as const).map((action) => [
+      `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
+      {
+        post: {
+          operationId: `${action}Form`,
+          summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
+          description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
+          parameters: [
+            { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
           responses: {
-            '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
+            '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
             ...EDGE_RESPONSES,
-            '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
-            '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
-            '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+            '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
+            '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
           },
         },
       },
+    ]),
+  ),
+  };
+}
+
+/** The responses' listing and export. */
+function responsePaths(sources: OpenApiSources) {
+  const listingParams = queryParameters(sources.listingQuery.shape, FILTER_DESCRIPTIONS);
+  const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
+  const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
+  return {
+  '/api/v1/responses': {
+    get: {
+      operationId: 'listResponses',
+      summary: 'List responses of one form or of the environment',
+      description:
+        '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
+        '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
+      parameters: listingParams,
+      responses: {
+        '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
+        ...edgeWithout403,
+        '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
+        '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
+      },
     },
+  },
+  '/api/v1/responses/export': {
+    get: {
+      operationId: 'exportResponses',
+      summary: 'Export responses as CSV or NDJSON',
+      description:
+        'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
+        `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
+        `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
+        `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+        "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
+      security: [{ apiKey: [] }, { adminToken: [] }],
+      parameters: exportParams,
+      responses: {
+        '200': {
+          description: 'The export, as an attachment.',
+          headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/x-ndjson': { schema: { type: 'string' } },
+          },
+        },
+        ...EDGE_RESPONSES,
+        '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
+      },
+    },
+  },
+  };
+}
+
+/** This document, and the admin's backup. */
+function documentAndBackupPaths() {
+  return {
+  '/api/v1/openapi.json': {
+    get: {
+      operationId: 'openApiDocument',
+      summary: 'This document',
+      security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
+    },
+  },
+  '/api/v1/admin/backup': {
+    get: {
+      operationId: 'backup',
+      summary: 'Download a backup of the embedded database (admin token)',
+      security: [{ adminToken: [] }],
+      responses: {
+        '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
+        ...EDGE_RESPONSES,
+        '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
+        '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
+        '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+      },
+    },
+  },
   };
 }
 

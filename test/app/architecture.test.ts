@@ -130,3 +130,59 @@ describe('component types', () => {
     ]);
   });
 });
+
+// ---------------------------------------------------------------- function length
+
+/** Longest function allowed in src/ (docs/development.md, "Code"). */
+const MAX_FUNCTION_LINES = 120;
+/**
+ * Not held to it: generated code, and src/public/, which is being rebuilt as small handlers under a
+ * stricter bound of its own (80 lines) that its rebuild checks.
+ */
+const LENGTH_EXEMPT = [/^src\/public\//, /^src\/graphql\/generated\//];
+
+/** Every function (declaration, method, arrow, accessor) in `text` longer than `max` lines, as `file:line name (n lines)`. */
+export function longFunctions(file: string, text: string, max: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const lines = last - first + 1;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)';
+      if (lines > max) found.push(`${file}:${first + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('functions in src/', () => {
+  it(`are at most ${MAX_FUNCTION_LINES} lines long`, () => {
+    const found = sourceFiles(join(ROOT, 'src'))
+      .map((path) => relative(ROOT, path))
+      .filter((file) => !LENGTH_EXEMPT.some((pattern) => pattern.test(file)))
+      .flatMap((file) => longFunctions(file, readFileSync(join(ROOT, file), 'utf8'), MAX_FUNCTION_LINES));
+    expect(found).toEqual([]);
+  });
+
+  it('are measured whatever their form: declarations, arrows, methods, nested ones', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  step(${i});`).join('\n');
+    const code = [
+      `function declared() {\n${body(3)}\n}`,
+      `export function long() {\n${body(4)}\n}`,
+      `const arrow = () => {\n${body(4)}\n};`,
+      `class A {\n  method() {\n${body(4)}\n  }\n}`,
+      `function outer() {\n  const inner = function () {\n${body(4)}\n  };\n}`,
+    ].join('\n');
+    expect(longFunctions('sample.ts', code, 5)).toEqual([
+      'sample.ts:6 long (6 lines)',
+      'sample.ts:12 arrow (6 lines)',
+      'sample.ts:19 method (6 lines)',
+      'sample.ts:26 outer (8 lines)',
+      'sample.ts:27 inner (6 lines)',
+    ]);
+  });
+});

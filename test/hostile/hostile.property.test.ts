@@ -8,6 +8,7 @@
  * - a rejected request stores nothing (row counts of every table unchanged).
  * Runs per property are bounded (HOSTILE_RUNS, default 40) so CI time stays flat.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -488,6 +489,17 @@ describe('GraphQL', () => {
       await send('/graphql', { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': tenant.apiKey }, body: text }, 'graphql');
     },
   );
+
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('persisted documents: hostile extensions, hashes and trusted documents', async (pick, value, withText) => {
+    const persisted = mutate({ persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(LISTING).digest('hex') } }, pick, value);
+    const body = { ...(withText ? { query: LISTING } : {}), extensions: persisted, variables: { formId } };
+    await send('/graphql', json('POST', body, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  test.prop([hostileString], options)('trustGraphQLDocument: a hostile document text', async (text) => {
+    const query = 'mutation T($d: String!) { trustGraphQLDocument(document: $d) { hash } }';
+    await send('/graphql', json('POST', { query, variables: { d: text } }, { authorization: `Bearer ${ADMIN_TOKEN}` }), 'graphql');
+  });
 
   const ADMIN = [
     'mutation M($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }',

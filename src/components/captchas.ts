@@ -8,7 +8,8 @@
  *   anywhere) is refused (`uncheckableCaptchas`).
  * - Enforced when a secret key applies: the step is accepted only with a token the provider's verify
  *   endpoint confirms. The page posts the widget's token; the JSON API takes it as the captcha's answer
- *   (`answers[captchaId]`), required in every submission that answers a question on the captcha's step.
+ *   (`answers[captchaId]`), required in every submission that takes the captcha's step
+ *   (src/responses/captcha-gate.ts).
  *   (A form stored before its keys were removed shows its captcha unchecked, as it was made.)
  * - The provider unreachable (or answering nonsense) within CAPTCHA_TIMEOUT_MS: refused (fail closed)
  *   unless CAPTCHA_FAIL_OPEN=1.

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { currentPath, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
+import { currentPath, findSessionResponse, prepareAnswers, submitAnswers, type CaptchaPasses, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
@@ -30,8 +30,8 @@ import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versi
 import { clientCountry, clientIp } from '../request-info.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
-import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
-import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
+import { CAPTCHA_MESSAGES, isCaptchaType } from '../components/captchas.ts';
+import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { toFieldErrors, type FieldError } from '../errors.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
@@ -89,25 +89,36 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   const declaredHidden = (form: Form, sent: Record<string, string> | undefined) =>
     Object.fromEntries(Object.entries(sent ?? {}).filter(([name]) => form.hiddenFields.includes(name)));
 
-  /**
-   * Takes the captcha tokens out of `answers` (a captcha records nothing) and checks them: every enforced
-   * captcha on a step this submission answers needs a token its provider confirms. A response to send
-   * when not (400 with the captcha's path; 503 when a provider can't be reached and CAPTCHA_FAIL_OPEN is off).
-   */
-  async function captchaRefusal(c: PublicContext, form: Form, answers: Record<string, unknown>): Promise<Response | undefined> {
+  /** Takes the captcha tokens out of `answers` (a captcha records nothing): its answer is its token. */
+  function takeCaptchaTokens(form: Form, answers: Record<string, unknown>): Map<string, unknown> {
     const tokens = new Map<string, unknown>();
     for (const component of form.steps.flatMap((step) => step.components)) {
       if (!isCaptchaType(component.type) || !Object.hasOwn(answers, component.id)) continue;
       tokens.set(component.id, answers[component.id]);
       delete answers[component.id];
     }
-    const answered = form.steps.filter((step) => step.components.some((component) => Object.hasOwn(answers, component.id) || tokens.has(component.id)));
-    const settings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: answered });
-    const captchas = answered.flatMap((step) => enforcedCaptchas(step, settings));
-    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), settings);
-    if (failed.some(({ outcome }) => outcome === 'unavailable')) return c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503);
-    if (failed.length > 0) return invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] })));
-    return undefined;
+    return tokens;
+  }
+
+  /**
+   * The captcha rule (src/responses/captcha-gate.ts) for a submission on `before`: the passes to submit
+   * with, or the response to send (400 with each captcha's path; 503 when a provider can't be reached and
+   * CAPTCHA_FAIL_OPEN is off).
+   */
+  async function captchaGate(
+    c: PublicContext,
+    form: Form,
+    before: ResponseRow | undefined,
+    submission: Pick<SubmitInput, 'answers' | 'finish' | 'hiddenFields'>,
+    tokens: Map<string, unknown>,
+  ): Promise<{ passes: CaptchaPasses } | { refused: Response }> {
+    const gate = { db, secretBox: deps.secretBox, server: config.captcha };
+    const { failed, passes } = await checkSubmissionCaptchas(gate, form, before, submission, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy));
+    if (failed.some(({ outcome }) => outcome === 'unavailable')) return { refused: c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503) };
+    if (failed.length > 0) {
+      return { refused: invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] }))) };
+    }
+    return { passes };
   }
 
   /**
@@ -181,8 +192,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     }
     await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));
     // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
-    const captchaAnswers = { ...parsed.data.answers };
-    for (const component of form.steps.flatMap((step) => step.components)) if (isCaptchaType(component.type)) delete parsed.data.answers[component.id];
+    const captchaTokens = takeCaptchaTokens(form, parsed.data.answers);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     c.header('Cache-Control', 'no-store');
@@ -206,8 +216,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       };
       const replayed = await replay();
       if (replayed) return replayed;
-      const refused = await captchaRefusal(c, form, captchaAnswers);
-      if (refused) return refused;
+      const hiddenFields = declaredHidden(form, parsed.data.hiddenFields);
+      const gate = await captchaGate(c, form, undefined, { answers, finish: parsed.data.finished, hiddenFields }, captchaTokens);
+      if ('refused' in gate) return gate.refused;
       try {
         // Without a key the resume token is fresh and random: no response can have its session yet.
         const submitted = await submit({
@@ -216,9 +227,10 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
           visitorLeadId,
           answers,
           finish: parsed.data.finished,
-          hiddenFields: declaredHidden(form, parsed.data.hiddenFields),
+          hiddenFields,
           context: context(c),
           newSession: key === undefined,
+          captchas: gate.passes,
         });
         await syncResponseUploads(db, form, submitted);
         return c.json({ ...result(form, submitted.response, submitted.walked), resumeToken }, 201);
@@ -253,10 +265,11 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     await resolveUploadAnswers(db, form, parsed.data.answers, responseId);
-    const refused = await captchaRefusal(c, form, parsed.data.answers);
-    if (refused) return refused;
+    const captchaTokens = takeCaptchaTokens(form, parsed.data.answers);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
+    const gate = await captchaGate(c, form, seen.row, { answers, finish: parsed.data.finished }, captchaTokens);
+    if ('refused' in gate) return gate.refused;
     try {
       const submitted = await submit({
         form,
@@ -266,6 +279,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         context: context(c),
         mustExist: true,
         seen,
+        captchas: gate.passes,
       });
       await syncResponseUploads(db, form, submitted);
       c.header('Cache-Control', 'no-store');

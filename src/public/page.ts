@@ -37,7 +37,8 @@ import { isInvalidResponse } from '../responses/model.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { LOGIC_LIMITS } from '../forms/logic.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
-import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
+import { CAPTCHA_MESSAGES, isCaptchaType, postedCaptchaToken } from '../components/captchas.ts';
+import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
@@ -227,8 +228,6 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
-    const captchaSettings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: [step] });
-    const captchas = enforcedCaptchas(step, captchaSettings);
     const captchaTokens = new Map<string, string>();
     if (read.ok) {
       // Files posted with the step (no JavaScript): checked and stored first, then answered by id
@@ -249,7 +248,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         const value = answerFromFields(component, fields, stored.get(component.id));
         if (value !== undefined) raw[component.id] = value;
       }
-      for (const captcha of captchas) captchaTokens.set(captcha.id, postedCaptchaToken(captcha, fields));
+      for (const component of step.components) if (isCaptchaType(component.type)) captchaTokens.set(component.id, postedCaptchaToken(component, fields));
       fieldProblems = fields.problems;
     }
     // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
@@ -266,15 +265,18 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
-    // The step is taken only from a person: every enforced captcha's token confirmed by its provider.
-    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), captchaSettings);
-    if (failedCaptchas.length > 0) {
-      const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
-      const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
-      return showStep(c, session, form, stepIndex, { ...view, values, errors }, status);
-    }
     const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, session, form, stepIndex, { ...view, values, errors: messagesByField(errors) }, 422);
+    // The step is taken only from a person: the captcha rule the JSON API shares (src/responses/captcha-gate.ts).
+    const hiddenFields = existing ? undefined : hiddenValues(form, c);
+    const gate = { db, secretBox: deps.secretBox, server: config.captcha };
+    const captchaCheck = { answers, finish: false, step: stepIndex, hiddenFields };
+    const verdict = await checkSubmissionCaptchas(gate, form, existing, captchaCheck, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy));
+    if (verdict.failed.length > 0) {
+      const errors: FieldMessages = new Map(verdict.failed.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
+      const status = verdict.failed.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
+      return showStep(c, session, form, stepIndex, { ...view, values, errors }, status);
+    }
 
     const submission: SubmitInput = {
       form,
@@ -283,7 +285,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       answers,
       finish: false,
       step: stepIndex,
-      hiddenFields: existing ? undefined : hiddenValues(form, c),
+      hiddenFields,
+      captchas: verdict.passes,
       newSession: cookieSessionId === undefined,
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };

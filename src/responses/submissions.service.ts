@@ -28,6 +28,7 @@ import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventTyp
 import { isInvalidResponse, toResponseObject } from './model.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
+import { CAPTCHA_MESSAGES } from '../components/captchas.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
@@ -161,6 +162,17 @@ export interface SubmitInput {
    * response is created in one insert, with no lock taken first and no update after.
    */
   newSession?: boolean;
+  /**
+   * The captcha rule (src/responses/captcha-gate.ts), checked again on the row the transaction locked: a
+   * step this submission takes whose enforced captcha is not among `confirmed` refuses it.
+   */
+  captchas?: CaptchaPasses | undefined;
+}
+
+/** The form's enforced captchas (component ids), and those whose token the provider confirmed for this submission. */
+export interface CaptchaPasses {
+  enforced: ReadonlySet<string>;
+  confirmed: ReadonlySet<string>;
 }
 
 /** A response row as read, and its version then (PostgreSQL's `xmin`: every update of the row changes it). */
@@ -277,7 +289,7 @@ interface Progress {
 function progress(
   form: LogicForm,
   before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
-  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
+  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields' | 'captchas'>,
   components: Map<string, LocatedComponent>,
 ): Progress {
   const { steps } = form;
@@ -310,6 +322,7 @@ function progress(
   if (input.finish && walked.state === 'open') {
     errors.push({ message: `The response cannot finish: its path goes on to step "${pathKeys(steps, [walked.next!])[0]}"`, path: ['finished'] });
   }
+  if (input.captchas) errors.push(...unconfirmedCaptchas(steps, stepsTaken(previous, submitted, walked), input.captchas));
   if (errors.length > 0) throw invalidInput(errors);
 
   // Answers on steps that fell off the path go; answers to questions the form no longer has stay as they were.
@@ -322,6 +335,35 @@ function progress(
   const meta: ResponseMeta = { ...before?.meta, path: pathKeys(steps, walked.path), hiddenFields: { ...hidden } };
   if (walked.state === 'invalid') meta.invalid = true;
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
+}
+
+/** The steps a submission takes: those it adds to the path (a finish walks through every step left), and those it answers or posts. */
+const stepsTaken = (previous: ReadonlySet<number>, submitted: ReadonlySet<number>, walked: WalkedPath): Set<number> =>
+  new Set([...walked.path.filter((step) => !previous.has(step)), ...submitted]);
+
+function unconfirmedCaptchas(steps: readonly StoredStep[], taken: ReadonlySet<number>, captchas: CaptchaPasses): FieldError[] {
+  return [...taken]
+    .sort((a, b) => a - b)
+    .flatMap((step) => steps[step]!.components.filter((component) => captchas.enforced.has(component.id) && !captchas.confirmed.has(component.id)))
+    .map((component) => ({ message: CAPTCHA_MESSAGES.missing, path: ['answers', component.id] }));
+}
+
+/**
+ * The steps `input` would take on `before` (undefined: a new response), as the submission will walk them:
+ * the ones whose captchas it must pass. A submission its path refuses (it fails anyway) takes the steps it
+ * answers or posts.
+ */
+export function stepsTakenBy(form: Form, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>): number[] {
+  const components = componentsOf(form.steps);
+  const submitted = new Set<number>([...input.answers.keys()].flatMap((id) => components.get(id)?.stepIndex ?? []));
+  if (input.step !== undefined) submitted.add(input.step);
+  let walked: WalkedPath;
+  try {
+    walked = progress(form, before, input, components).walked;
+  } catch {
+    return [...submitted].sort((a, b) => a - b);
+  }
+  return [...stepsTaken(new Set(previousPath(form, before, components)), submitted, walked)].sort((a, b) => a - b);
 }
 
 /** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */

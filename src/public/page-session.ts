@@ -17,6 +17,13 @@ export interface PageSession {
   readonly sessionId: string | undefined;
   /** Starts a new session (a new response on its first submission) and returns its id. */
   start(): string;
+  /**
+   * Whether the session moves to a fresh id at every submission (embed mode: its token travels in URLs,
+   * so a link another browser used must not continue the response).
+   */
+  readonly rotates: boolean;
+  /** The session's response moved to `sessionId` (`rotates`): what links and posts carry from now on. */
+  moveTo(sessionId: string): void;
   /** The lead the session's response belongs to now (an answered e-mail may have moved it). */
   setLead(leadId: string): void;
   /** What links and form posts carry, `&name=value…` ('' with cookies): read after the session's last change. */
@@ -41,6 +48,8 @@ export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): P
     },
     sessionId: readSignedId(c, deps.cookieSecret, sessionCookieName(form.id)),
     start: () => newSession(c, deps, form),
+    rotates: false,
+    moveTo: () => undefined,
     setLead(leadId) {
       lead = leadId;
       setLeadCookie(c, deps, form, leadId);
@@ -59,6 +68,10 @@ export function tokenSession(deps: PublicDeps, form: Form, request: EmbedRequest
     lead: () => (state.leadId ??= createId()),
     sessionId: given?.sessionId,
     start: () => (state.sessionId = createId()),
+    rotates: true,
+    moveTo(sessionId) {
+      state.sessionId = sessionId;
+    },
     setLead(leadId) {
       state.leadId = leadId;
     },

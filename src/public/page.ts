@@ -94,6 +94,14 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     c.set('frameAncestors', frameAncestorsFor(await embedOriginsOf(db, form.environmentId), config.frameAncestors));
   }
 
+  /** Embed mode's answer to a token that continues nothing: 400 "Session expired", a link that starts the form again. */
+  async function sessionExpired(c: PublicContext, session: PageSession, form: Form): Promise<Response> {
+    const words = pageWords(form.locale);
+    const link = { href: `/s/${form.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
+    await framedBy(c, form);
+    return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: form.locale, formId: form.id });
+  }
+
   async function showStep(
     c: PublicContext,
     session: PageSession,
@@ -186,12 +194,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if ('response' in opened) return opened.response;
     const { form: current, session } = opened;
     // Embed mode: a token that is not this form's, was altered or has expired continues nothing.
-    if (session.refused) {
-      const words = pageWords(current.locale);
-      const link = { href: `/s/${current.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
-      await framedBy(c, current);
-      return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: current.locale, formId: current.id });
-    }
+    if (session.refused) return sessionExpired(c, session, current);
     const cookieSessionId = session.sessionId;
     // A session started by this request (a fresh random id, below) has no response to look up.
     const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
@@ -223,7 +226,9 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!mayShow(form, walked, stepIndex)) return c.redirect(formPath(form, session, `step=${currentStep(walked)}${existing ? '' : hiddenQuery(form, c)}`), 303);
     const view = { data: existing?.data ?? [], walked, starting: !existing };
     const visitorLeadId = session.lead();
-    const sessionId = cookieSessionId ?? session.start();
+    // A rotating session (embed mode) starts each response on a fresh id and moves it to another at every step.
+    const sessionId = cookieSessionId !== undefined && (existing || !session.rotates) ? cookieSessionId : session.start();
+    const nextSessionId = existing && session.rotates ? createId() : undefined;
 
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
@@ -287,19 +292,24 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       step: stepIndex,
       hiddenFields,
       captchas: verdict.passes,
-      newSession: cookieSessionId === undefined,
+      newSession: sessionId !== cookieSessionId,
+      nextSessionId,
+      mustExist: existing !== undefined,
       context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
     };
     try {
       const submitted = await submit(submission);
       await syncResponseUploads(db, form, submitted);
       const { response, walked: after } = submitted;
+      if (nextSessionId !== undefined) session.moveTo(nextSessionId);
       session.setLead(response.leadId);
       return c.redirect(formPath(form, session, after.next === null ? 'done=1' : `step=${after.next}`), 303);
     } catch (error) {
       const known = appErrorOf(error);
       // Ended meanwhile (e.g. the same last step sent twice at once).
       if (known?.code === 'CONFLICT') return c.redirect(formPath(form, session, 'done=1'), 303);
+      // Another post with the same token moved the response on first (embed mode): this token is superseded.
+      if (known?.code === 'NOT_FOUND' && nextSessionId !== undefined) return sessionExpired(c, session, current);
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
       // Required questions of earlier steps on the path are unanswered (the form changed since they
       // were submitted): the response can't end yet. Point there; this step's input is shown again.

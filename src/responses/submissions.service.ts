@@ -150,6 +150,11 @@ export interface SubmitInput {
   /** Declared hidden field values, kept by a response this submission starts (and ignored otherwise). */
   hiddenFields?: HiddenValues | undefined;
   context: SubmissionContext;
+  /**
+   * The session the response moves to with this submission (the embedded page's token rotates at every
+   * step): the old session then finds nothing.
+   */
+  nextSessionId?: string | undefined;
   /** Update only: a missing response is "Response not found" rather than a new one. */
   mustExist?: boolean;
   /**
@@ -238,6 +243,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
       counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
     }
     const changes: ResponseChanges = {
+      sessionId: input.nextSessionId ?? row.sessionId,
       data,
       meta: next.meta,
       leadId,
@@ -464,7 +470,7 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
  */
 async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult | undefined> {
   const { row, version } = seen;
-  if (row.finished || isInvalidResponse(row.meta) || row.sessionId !== input.sessionId) return undefined;
+  if (row.finished || isInvalidResponse(row.meta) || row.sessionId !== input.sessionId || input.nextSessionId !== undefined) return undefined;
   let next: Progress;
   try {
     next = progress(input.form, row, input, components);
@@ -584,7 +590,7 @@ const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessi
 export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
 
 /** Every column a submission may change. */
-const CHANGED_COLUMNS = ['data', 'meta', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
+const CHANGED_COLUMNS = ['sessionId', 'data', 'meta', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
 type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;
 
 /** The columns a new response is inserted with (its `ip` is chosen by the statement: storedIpSql). */

@@ -272,6 +272,11 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of what the request asked for: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
     result: jsonb('result').$type<Record<string, unknown>>(),
+    /**
+     * A random value drawn with each claim (null: a claim made before there was one): what a caller derives a
+     * claim's secrets from (the public start's resume token), so a key claimed again after it expired gets new ones.
+     */
+    nonce: text('nonce'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

@@ -24,7 +24,7 @@ import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
-import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
+import { claimIdempotencyKey, idempotencyClaimNonce, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
 import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versions.service.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
@@ -121,6 +121,15 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     return { passes };
   }
 
+  const startScope = (formId: string) => `form:${formId}:start`;
+  /**
+   * The resume token of an idempotent start: from the form, the key and its claim's random nonce, so a
+   * retry within the claim reaches the same response, and the key claimed again once its claim expired a
+   * new one (never the old response). A claim stored before claims had a nonce (null) keeps the token it gave.
+   */
+  const idempotentResumeToken = (formId: string, key: string, nonce: string | null) =>
+    deriveSecret(cookieSecret, nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`);
+
   /**
    * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
    * which that response holds by now. (An unreadable key is reported where the key is used.)
@@ -133,8 +142,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       return undefined;
     }
     if (key === undefined) return undefined;
-    const sessionId = apiSessionKey(deriveSecret(cookieSecret, `idempotent-start:${formId}:${key}`));
-    return (await findSessionResponse(db, formId, sessionId))?.id;
+    const nonce = await idempotencyClaimNonce(db, startScope(formId), key);
+    if (nonce === undefined) return undefined;
+    return (await findSessionResponse(db, formId, apiSessionKey(idempotentResumeToken(formId, key, nonce))))?.id;
   }
 
   app.get('/s/:formId/definition', async (c) => {
@@ -203,8 +213,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       let resumeToken = newResumeToken();
       let repeat = false;
       if (key !== undefined) {
-        const claim = await claimIdempotencyKey(db, `form:${form.id}:start`, key, requestHash(read.body));
-        resumeToken = deriveSecret(cookieSecret, `idempotent-start:${form.id}:${key}`);
+        const claim = await claimIdempotencyKey(db, startScope(form.id), key, requestHash(read.body));
+        resumeToken = idempotentResumeToken(form.id, key, claim.nonce);
         repeat = claim.state === 'repeat';
       }
       const sessionId = apiSessionKey(resumeToken);

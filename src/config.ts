@@ -50,6 +50,8 @@ const configSchema = z.object({
   COUNTRY_HEADER: z.string().regex(/^[A-Z0-9-]+$/i, 'must be a header name').default('cf-ipcountry'),
   /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
+  /** Hours an unfinished response stays on the older form version it started on; then it moves to the current version. 0: off (it stays). */
+  PINNED_VERSION_MAX_AGE_HOURS: z.coerce.number().min(0).default(72),
   /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
   /** Largest public submission body, in bytes. */
@@ -264,6 +266,8 @@ export interface Config {
   trustProxy: number;
   countryHeader: string;
   dropOffMs: number;
+  /** How long a response stays on an older version it started on (0: for ever). */
+  pinnedVersionMaxAgeMs: number;
   publicRateLimitPerMinute: number;
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
@@ -372,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     countryHeader: c.COUNTRY_HEADER.toLowerCase(),
     dropOffMs: c.DROP_OFF_MINUTES * 60_000,
+    pinnedVersionMaxAgeMs: c.PINNED_VERSION_MAX_AGE_HOURS * 3_600_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,

@@ -209,6 +209,7 @@ export const captchas: ComponentModule = {
       html`<div class="${provider.widgetClass}" id="${id}" data-sitekey="${siteKey}" data-response-field-name="${fieldName(component)}"${provider.languageBy === 'widget' ? html` data-language="${language}"` : ''}${messages.length ? html` aria-describedby="${id}-error"` : ''}></div><noscript><p class="fl-note">${pageWords(language).captchaNeedsScript}</p></noscript><script src="${provider.languageBy === 'script' ? `${provider.script}?hl=${language}` : provider.script}" nonce="${ctx.nonce}" async defer></script>${errorText(id, messages)}`,
     );
   },
+  guards: () => true,
   frameOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
   scriptOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
 };

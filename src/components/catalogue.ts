@@ -14,6 +14,7 @@ import { graphicOptionsModule } from './graphic-options.ts';
 import { header } from './header.ts';
 import { identityInfo } from './identity-info.ts';
 import type { AnswerRules, ComponentModule } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
 import { passwords } from './passwords.ts';
 import { schedulers } from './schedulers.ts';
@@ -57,6 +58,9 @@ export const UPLOAD_TYPES = STORED_COMPONENT_TYPES.filter((type) => moduleByType
 
 /** The module of a (stored or input) component type; undefined for a type no module knows. */
 export const moduleOf = (type: string): ComponentModule | undefined => moduleByType.get(type);
+
+/** Whether `component` guards the form (a captcha, a required consent: ComponentModule.guards). */
+export const isGuard = (component: StoredComponent): boolean => moduleByType.get(component.type)?.guards?.(component) === true;
 
 /** How a stored type is answered; undefined when it takes no answer (or is only an input name). */
 export const answerRulesOf = (type: string): AnswerRules | undefined =>

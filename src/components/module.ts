@@ -145,6 +145,11 @@ export interface ComponentModule {
   /** Whether it renders the step's submit button (a step without one gets the plain one, buttons.ts). */
   submitsStep?: boolean;
   /**
+   * Whether this component guards the form (a captcha, a consent that must be given): the current
+   * version's guards apply to every response, one on an older version included (versions.service.ts).
+   */
+  guards?: (component: StoredComponent) => boolean;
+  /**
    * The e-mail addresses its stored answer holds, for the response's lead: the response's e-mail is the
    * first valid one of the lowest rank, in answer order. Default: its `emailAddress`, rank DEFAULT_EMAIL_RANK.
    */

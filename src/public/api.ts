@@ -59,6 +59,8 @@ const MIN_PUBLIC_KEY_LENGTH = 16;
 
 const FORM_NOT_FOUND = { message: 'Form not found' } as const;
 const RESPONSE_NOT_FOUND = { message: 'Response not found' } as const;
+/** The resume token of `Authorization: Bearer <resumeToken>`. */
+const bearerToken = (c: PublicContext) => /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
@@ -156,6 +158,13 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const version = asked === undefined ? undefined : parseVersion(asked);
     if (asked !== undefined && version === undefined) {
       return c.json({ message: 'Invalid query parameters', errors: [{ message: 'version must be a version number of the form (1, 2, …)', path: ['version'] }] }, 400);
+    }
+    // An older version only for the resume token of a response answered on it (as the PATCH sends it).
+    if (version !== undefined && version !== current.version) {
+      const token = bearerToken(c);
+      if (!token) return c.json({ message: 'Missing resume token: an older version is shown only with the resume token of a response on it' }, 401);
+      const row = await findSessionResponse(db, current.id, apiSessionKey(token));
+      if (!row || (await formForResponse(db, config, current, row)).version !== version) return c.json({ message: 'Version not found' }, 404);
     }
     const form = version === undefined ? current : await formAtVersion(db, current, version);
     if (!form) return c.json({ message: 'Version not found' }, 404);
@@ -265,11 +274,11 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const { response: seen } = found;
     const sessionId = seen?.row.sessionId;
     if (found.form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
-    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const token = bearerToken(c);
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     if (!sessionId || !secretsEqual(sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
     // Answered on the version it started on, however the form changed since.
-    const form = await formForResponse(db, found.form, seen?.row);
+    const form = await formForResponse(db, config, found.form, seen?.row);
     const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);

@@ -9,7 +9,7 @@ import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
-import { formAtVersion, responseFormVersion } from '../forms/versions.service.ts';
+import { versionForResponse } from '../forms/versions.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
@@ -61,12 +61,13 @@ export async function liveFormWithResponse(db: Db, formId: string, responseId: s
 }
 
 /**
- * The form as `response` is answered on: the version it started on (`meta.formVersion`), served and
- * checked until it finishes, however the form changed since. No response: the form as it is now.
+ * The form as `response` is answered on (versions.service.ts, `versionForResponse`): the version it started
+ * on while it is younger than PINNED_VERSION_MAX_AGE_HOURS and that version has the current one's captchas
+ * and required consents, else the form as it is now. No response: the form as it is now.
  */
-export async function formForResponse(db: Db, form: Form, response: { meta: unknown } | undefined): Promise<Form> {
+export async function formForResponse(db: Db, config: Pick<Config, 'pinnedVersionMaxAgeMs'>, form: Form, response: { meta: unknown; createdAt: Date } | undefined): Promise<Form> {
   if (!response) return form;
-  return (await formAtVersion(db, form, responseFormVersion(response.meta))) ?? form;
+  return versionForResponse(db, form, response, config.pinnedVersionMaxAgeMs);
 }
 
 /** The public JSON API's answer for a closed form: 410 Gone, the form no longer takes responses. */

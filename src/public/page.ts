@@ -168,7 +168,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const ended = response !== undefined && (response.finished || isInvalidResponse(response.meta));
     if (query.done !== undefined) {
       if (!response || !ended) return c.redirect(formPath(current, session), 303);
-      return showFinal(c, session, await formForResponse(db, current, response), response);
+      return showFinal(c, session, await formForResponse(db, config, current, response), response);
     }
     if (!sessionId || ended) {
       // An ended response stays as it is; coming back starts a new one.
@@ -176,7 +176,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       response = undefined;
     }
     // An unfinished response is shown the version it started on; a new one the current version.
-    const form = await formForResponse(db, current, response);
+    const form = await formForResponse(db, config, current, response);
     const walked = currentPath(form, response);
     const at = currentStep(walked);
     const requested = parseStep(query.step, form);
@@ -200,7 +200,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
     if (existing && (existing.finished || isInvalidResponse(existing.meta))) return c.redirect(formPath(current, session, 'done=1'), 303);
     // The step is one of the version the response started on (a new response: the current version).
-    const form = await formForResponse(db, current, existing);
+    const form = await formForResponse(db, config, current, existing);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form, session), 303);
     const step = form.steps[stepIndex]!;

@@ -339,6 +339,8 @@ function progress(
   const finished = walked.state === 'completed' || (walked.state === 'end' && (input.finish || input.step !== undefined));
   if (finished) requireAnswered(form, data, walked.path);
   const meta: ResponseMeta = { ...before?.meta, path: pathKeys(steps, walked.path), hiddenFields: { ...hidden } };
+  // The version it is answered on: a response moved to the current version (versions.service.ts, versionForResponse) stays there.
+  if (typeof form.version === 'number') meta.formVersion = form.version;
   if (walked.state === 'invalid') meta.invalid = true;
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
 }

@@ -232,6 +232,23 @@ describe('a step with a captcha alone', () => {
     expect(taken.response.finished).toBe(true);
   });
 
+  it("is the current version's: a captcha added since a response started applies to it", async () => {
+    const app = appWithCaptchas();
+    const thanks = { name: 'Thanks', components: [{ type: 'Header', content: { title: 'Thanks' } }] };
+    const plain = await makeForm(db, tenant, [{ name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] }, thanks]);
+    const name = componentAt(plain, 0, 0);
+    const started = await post(app, plain, { answers: { [name.id]: 'Mallory' } });
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const steps = [
+      { id: plain.steps[0]!.id, name: 'Who', components: [{ id: name.id, type: 'ShortInput', content: { question: 'Name?' } }, { type: 'TurnstileWidget', content: {} }] },
+      { id: plain.steps[1]!.id, ...thanks, components: [{ id: componentAt(plain, 1, 0).id, ...thanks.components[0]! }] },
+    ];
+    expect((await app.request(`/api/v1/forms/${plain.id}`, jsonRequest('PATCH', { steps }, { 'x-api-key': tenant.apiKey }))).status).toBe(200);
+    const finish = await patch(app, plain, id, resumeToken, { answers: { [name.id]: 'Mallory' }, finished: true });
+    expect(finish.status).toBe(400);
+    expect(((await finish.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe(CAPTCHA_MESSAGES.missing);
+  });
+
   it('is the rule of the page too: its post of the captcha step needs the token', async () => {
     const app = appWithCaptchas();
     const visitor = new Visitor(app);

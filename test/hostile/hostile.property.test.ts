@@ -578,6 +578,8 @@ describe('public pages and the public JSON API', () => {
     // An empty id collapses the path to /s/definition: the page of a form that does not exist (HTML).
     await send(`/s/${id}/definition${query}`, {}, 'page');
     await send(`/s/${formId}/definition${query}`, {}, 'json');
+    // An older version is only for a response's resume token: a real one (of version 1), a forged one.
+    for (const token of [resume.token, `${resume.token}x`, '']) await send(`/s/${formId}/definition${query}`, { headers: { authorization: `Bearer ${token}` } }, 'json');
   });
 
   // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).

@@ -35,7 +35,7 @@ interface Provider {
   script: string;
   /** How the widget is told the page's language: its script's `hl` (reCAPTCHA) or the widget's `data-language` (Turnstile). */
   languageBy: 'script' | 'widget';
-  /** Origins the widget loads scripts and frames from. */
+  /** Sources (origins, or origin and path) the widget loads scripts and frames from. */
   origins: string[];
   /** The field the widget adds to the form when not told another name. */
   defaultField: string;
@@ -59,7 +59,8 @@ const PROVIDERS: Record<CaptchaType, Provider> = {
     variablePrefix: 'RECAPTCHA',
     script: 'https://www.google.com/recaptcha/api.js',
     languageBy: 'script',
-    origins: ['https://www.google.com', 'https://www.gstatic.com', 'https://www.recaptcha.net'],
+    // Paths, not whole hosts: google.com serves much more than the widget.
+    origins: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/', 'https://www.recaptcha.net/recaptcha/'],
     defaultField: 'g-recaptcha-response',
     widgetClass: 'g-recaptcha',
   },

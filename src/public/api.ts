@@ -62,7 +62,7 @@ const RESPONSE_NOT_FOUND = { message: 'Response not found' } as const;
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
-  const { db, config, cookieSecret } = deps;
+  const { db, config, cookieKeys } = deps;
   const limits = deps.answerLimits;
   /** submitAnswers, counted in the metrics. */
   const submit = async (input: SubmitInput) => {
@@ -79,7 +79,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   });
   const result = (form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
     id: row.id,
-    visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
+    visitorToken: visitorToken(cookieKeys.current, row.environmentId, row.leadId),
     finished: row.finished,
     status: responseStatus(row, new Date(), config.dropOffMs),
     formVersion: responseFormVersion(row.meta),
@@ -122,7 +122,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       return undefined;
     }
     if (key === undefined) return undefined;
-    const sessionId = apiSessionKey(deriveSecret(cookieSecret, `idempotent-start:${formId}:${key}`));
+    const sessionId = apiSessionKey(deriveSecret(cookieKeys.current, `idempotent-start:${formId}:${key}`));
     return (await findSessionResponse(db, formId, sessionId))?.id;
   }
 
@@ -176,7 +176,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     let visitorLeadId: string | undefined;
     if (parsed.data.visitorToken !== undefined) {
-      visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
+      visitorLeadId = cookieKeys.verify((key) => leadOfVisitorToken(key, form.environmentId, parsed.data.visitorToken!));
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
     await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));
@@ -194,7 +194,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       let repeat = false;
       if (key !== undefined) {
         const claim = await claimIdempotencyKey(db, `form:${form.id}:start`, key, requestHash(read.body));
-        resumeToken = deriveSecret(cookieSecret, `idempotent-start:${form.id}:${key}`);
+        resumeToken = deriveSecret(cookieKeys.current, `idempotent-start:${form.id}:${key}`);
         repeat = claim.state === 'repeat';
       }
       const sessionId = apiSessionKey(resumeToken);

@@ -46,6 +46,7 @@ import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
 import { secretsEqual } from './auth/secrets.ts';
+import type { SigningKeys } from './auth/signing-keys.ts';
 
 export interface AppDeps {
   config: Config;
@@ -101,7 +102,13 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
   if (drain && liveFeed) (drain.onDrainStart ??= []).push(() => liveFeed.close());
 
+  const signing = secrets.signing;
   mountEdge(app, config, logger, metrics);
+  // Keys another node rotated reach this one within the keyring's maximum age (src/auth/signing-keys.ts).
+  app.use(async (_, next) => {
+    await signing.refreshIfStale();
+    await next();
+  });
   mountHealthAndDocs(app, db, drain);
   mountMetrics(app, { config, db, reads, metrics, limits, secrets });
 
@@ -115,12 +122,11 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
 
   app.use('/api/*', ...apiEdge);
-  mountRest(app, { config, db, reads, fileStorage, captchaKeyring, fileUrlSecret: secrets.fileUrlSecret });
+  mountRest(app, { config, db, reads, fileStorage, captchaKeyring, fileUrlKeys: signing.fileUrls });
 
   app.use('/graphql', ...apiEdge);
-  const fileUrlSecret = secrets.fileUrlSecret;
-  const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
-  mountGraphQL(app, createGraphQLServer(logger, config), { db, reads, liveFeed, signFileUrl, fileStorage, captchaKeyring });
+  const signFileUrl = (uploadId: string) => signedFileUrl(signing.fileUrls.current, uploadId, config.uploads.fileUrlTtlSeconds);
+  mountGraphQL(app, createGraphQLServer(logger, config), { db, reads, liveFeed, signFileUrl, fileStorage, captchaKeyring, signing });
 
   // Public form pages and the public submission API: no API key, their own size and rate limits.
   app.route(
@@ -128,7 +134,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     publicRoutes({
       config,
       db,
-      cookieSecret: secrets.cookieSecret,
+      cookieKeys: signing.cookies,
       secretBox: secrets.secretBox,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
@@ -227,7 +233,7 @@ function mountMetrics(
 /** The v1 REST adapters under /api/v1 (behind the API edge), and the 404 of any other /api path. */
 function mountRest(
   app: Hono<AppEnv>,
-  deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlSecret: InstanceSecrets['fileUrlSecret'] },
+  deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlKeys: SigningKeys },
 ): void {
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
   const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
@@ -240,7 +246,7 @@ function mountRest(
   app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
-  app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: deps.fileUrlSecret }));
+  app.route('/api/v1', filesRoutes({ db, storage: fileStorage, keys: deps.fileUrlKeys }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 }
 

@@ -39,6 +39,7 @@ import {
   DeleteResponsesDocument,
   EraseLeadDocument,
   RetentionStatusDocument,
+  RotateSigningKeysDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
   TrustDocumentDocument,
@@ -73,6 +74,9 @@ Commands:
   lead erase LEAD_ID                           their files and webhook events (idempotent)
   form retention FORM_ID --days DAYS|none      a form's own retention (none: the environment's)
   retention status                             the retention job's last run
+  secrets rotate                               new random signing keys (cookies, visitor and embed
+                                               tokens, file URLs) on every node; what the old keys
+                                               signed stays valid for SIGNING_KEY_GRACE_HOURS
   audit list --env ENV_ID [--limit N] [--after CURSOR]
                                                the environment's audit log, newest first
   responses export [--form FORM_ID | --env ENV_ID] [--format csv|ndjson] [--partials] [--out FILE]
@@ -475,6 +479,11 @@ const formRetention: Command = async ({ target, values, argument }) => {
   };
 };
 
+const secretsRotate: Command = async ({ target }) => {
+  const { rotateSigningKeys: rotation } = await call(target, RotateSigningKeysDocument, {});
+  return { output: rotation, text: `Signing keys rotated at ${rotation.rotatedAt}; the previous keys are accepted until ${rotation.previousKeysAcceptedUntil}` };
+};
+
 const retentionStatus: Command = async ({ target }) => {
   const { retentionStatus: run } = await call(target, RetentionStatusDocument, {});
   const text = !run
@@ -637,6 +646,7 @@ const COMMANDS: Record<string, Command | undefined> = {
   'responses export': responsesExport,
   'lead erase': leadErase,
   'retention status': retentionStatus,
+  'secrets rotate': secretsRotate,
   'audit list': auditList,
   'webhook create': webhookCreate,
   'webhook list': webhookList,

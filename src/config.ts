@@ -19,6 +19,10 @@ function parseDuration(text: string): number | undefined {
   return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
 }
 
+/** The weakest ADMIN_TOKEN accepted (a generated one is 49 characters of 64). */
+export const ADMIN_TOKEN_MIN_LENGTH = 24;
+export const ADMIN_TOKEN_MIN_DISTINCT = 10;
+
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 
 const configSchema = z.object({
@@ -38,7 +42,16 @@ const configSchema = z.object({
   /** A replica further behind than this (its replay lag) is skipped. */
   REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
   DATA_DIR: z.string().min(1).default('./.data'),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Operator-chosen admin token: refused below ADMIN_TOKEN_MIN_LENGTH characters or ADMIN_TOKEN_MIN_DISTINCT different ones. */
+  ADMIN_TOKEN: z
+    .string()
+    .refine(
+      (token) => token.length >= ADMIN_TOKEN_MIN_LENGTH && new Set(token).size >= ADMIN_TOKEN_MIN_DISTINCT,
+      `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters with at least ${ADMIN_TOKEN_MIN_DISTINCT} different ones (make one with: openssl rand -base64 32)`,
+    )
+    .optional(),
+  /** Hours a replaced signing key (cookies, file URLs) is still accepted after `formloom secrets rotate`. */
+  SIGNING_KEY_GRACE_HOURS: z.coerce.number().min(0).max(8760).default(24),
   /** Bearer token Prometheus scrapes GET /metrics with (the admin token works too). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -259,6 +272,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
+  /** How long a replaced signing key is still accepted (src/auth/signing-keys.ts). */
+  signingKeyGraceMs: number;
   /** Bearer token for GET /metrics besides the admin token; undefined: the admin token only. */
   metricsToken: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -370,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,
+    signingKeyGraceMs: c.SIGNING_KEY_GRACE_HOURS * 3_600_000,
     metricsToken: c.METRICS_TOKEN,
     logLevel: c.LOG_LEVEL,
     maxBodyBytes: c.MAX_BODY_BYTES,

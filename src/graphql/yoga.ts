@@ -24,6 +24,7 @@ export interface YogaServerContext {
   signFileUrl?: GraphQLContext['signFileUrl'];
   fileStorage?: GraphQLContext['fileStorage'];
   captchaKeyring?: GraphQLContext['captchaKeyring'];
+  signing?: GraphQLContext['signing'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -76,7 +77,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       compiledExecutionPlugin(),
       rawJsonResultsPlugin(),
     ],
-    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, request }) => ({
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, signing, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
@@ -87,6 +88,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       signFileUrl,
       fileStorage,
       captchaKeyring,
+      signing,
       signal: request.signal,
     }),
     maskedErrors: {

@@ -64,7 +64,7 @@ const bearerToken = (c: PublicContext) => /^Bearer\s+(\S+)$/i.exec(c.req.header(
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
-  const { db, config, cookieSecret } = deps;
+  const { db, config, cookieKeys } = deps;
   const limits = deps.answerLimits;
   /** submitAnswers, counted in the metrics. */
   const submit = async (input: SubmitInput) => {
@@ -81,7 +81,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   });
   const result = (form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
     id: row.id,
-    visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
+    visitorToken: visitorToken(cookieKeys.current, row.environmentId, row.leadId),
     finished: row.finished,
     status: responseStatus(row, new Date(), config.dropOffMs),
     formVersion: responseFormVersion(row.meta),
@@ -130,7 +130,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
    * new one (never the old response). A claim stored before claims had a nonce (null) keeps the token it gave.
    */
   const idempotentResumeToken = (formId: string, key: string, nonce: string | null) =>
-    deriveSecret(cookieSecret, nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`);
+    deriveSecret(cookieKeys.current, nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`);
 
   /**
    * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
@@ -206,7 +206,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     let visitorLeadId: string | undefined;
     if (parsed.data.visitorToken !== undefined) {
-      visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
+      visitorLeadId = cookieKeys.verify((key) => leadOfVisitorToken(key, form.environmentId, parsed.data.visitorToken!));
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
     await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));

@@ -1,4 +1,5 @@
 /** Pieces the public page and the public JSON API share: the live form, headers, the CSP, cookies. */
+import type { SigningKeys } from '../auth/signing-keys.ts';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppMetrics } from '../metrics.ts';
 import type { Context } from 'hono';
@@ -23,7 +24,8 @@ export interface PublicDeps {
   config: Config;
   db: Db;
   /** Key for signing the public pages' cookies and visitor tokens (src/auth/admin-token.ts). */
-  cookieSecret: string;
+  /** Sign and check respondents' cookies, embed session and visitor tokens (src/auth/signing-keys.ts). */
+  cookieKeys: SigningKeys;
   /** Opens environments' sealed captcha secret keys. */
   secretBox: SecretBox;
   /** Public submissions per client address. */
@@ -158,7 +160,11 @@ function setSignedCookie(c: PublicContext, name: string, value: string, secret: 
 }
 
 /** The id a cookie holds, if its signature is good and it looks like an id. */
-export function readSignedId(c: PublicContext, secret: string, name: string): string | undefined {
+export function readSignedId(c: PublicContext, keys: SigningKeys, name: string): string | undefined {
+  return keys.verify((secret) => readSignedIdWith(c, secret, name));
+}
+
+function readSignedIdWith(c: PublicContext, secret: string, name: string): string | undefined {
   const cookie = getCookie(c, name) ?? '';
   const dot = cookie.lastIndexOf('.');
   if (dot < 0) return undefined;
@@ -169,7 +175,7 @@ export function readSignedId(c: PublicContext, secret: string, name: string): st
 }
 
 export function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, leadId: string): void {
-  setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieSecret, {
+  setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieKeys.current, {
     path: '/s',
     httpOnly: true,
     sameSite: 'Lax',
@@ -181,7 +187,7 @@ export function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, le
 /** Starts a new session with the form (a new response on its first submission). */
 export function newSession(c: PublicContext, deps: PublicDeps, form: Form): string {
   const sessionId = createId();
-  setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieSecret, {
+  setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieKeys.current, {
     path: `/s/${form.id}`,
     httpOnly: true,
     sameSite: 'Lax',

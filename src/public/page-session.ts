@@ -39,14 +39,14 @@ export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): P
   let lead: string | undefined;
   return {
     lead() {
-      lead ??= readSignedId(c, deps.cookieSecret, leadCookieName(form.environmentId));
+      lead ??= readSignedId(c, deps.cookieKeys, leadCookieName(form.environmentId));
       if (lead === undefined) {
         lead = createId();
         setLeadCookie(c, deps, form, lead);
       }
       return lead;
     },
-    sessionId: readSignedId(c, deps.cookieSecret, sessionCookieName(form.id)),
+    sessionId: readSignedId(c, deps.cookieKeys, sessionCookieName(form.id)),
     start: () => newSession(c, deps, form),
     rotates: false,
     moveTo: () => undefined,
@@ -62,7 +62,7 @@ export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): P
 
 /** Embed mode's session: the signed token of the request's `fl-token`, handed on in every link and post; no cookie is read or set. */
 export function tokenSession(deps: PublicDeps, form: Form, request: EmbedRequest): PageSession {
-  const given = request.token === undefined ? undefined : readEmbedSessionToken(deps.cookieSecret, form.id, request.token);
+  const given = request.token === undefined ? undefined : deps.cookieKeys.verify((key) => readEmbedSessionToken(key, form.id, request.token!));
   const state: Partial<EmbedSession> = { ...given };
   return {
     lead: () => (state.leadId ??= createId()),
@@ -78,7 +78,7 @@ export function tokenSession(deps: PublicDeps, form: Form, request: EmbedRequest
     carry() {
       const params = new URLSearchParams(embedStartQuery(request.chrome));
       if (state.sessionId !== undefined && state.leadId !== undefined) {
-        params.set(EMBED_QUERY.token, embedSessionToken(deps.cookieSecret, form.id, { sessionId: state.sessionId, leadId: state.leadId }));
+        params.set(EMBED_QUERY.token, embedSessionToken(deps.cookieKeys.current, form.id, { sessionId: state.sessionId, leadId: state.leadId }));
       }
       return `&${params.toString()}`;
     },

@@ -14,6 +14,7 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import { checkFileSignature } from '../uploads/file-urls.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
+import type { SigningKeys } from '../auth/signing-keys.ts';
 import type { RestDeps } from './respond.ts';
 import { toFieldErrors } from '../errors.ts';
 
@@ -31,7 +32,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; secret: string }) {
+export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; keys: SigningKeys }) {
   const routes = new Hono<AppEnv>();
   routes.get('/files/:fileId', async (c) => {
     const query = fileQuerySchema.safeParse(c.req.query());
@@ -46,7 +47,10 @@ export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage;
     else if (expires === undefined || signature === undefined) {
       return c.json({ message: 'Missing API key (or a signed URL: expires and signature)' }, 401);
     } else {
-      const check = checkFileSignature(deps.secret, fileId, expires, signature);
+      const check = deps.keys.verify((key) => {
+        const result = checkFileSignature(key, fileId, expires, signature);
+        return result === 'invalid' ? undefined : result;
+      }) ?? 'invalid';
       if (check === 'invalid') return c.json({ message: 'Invalid file signature' }, 403);
       if (check === 'expired') return c.json({ message: 'This file link has expired' }, 403);
       scope = null;

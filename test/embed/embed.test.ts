@@ -23,7 +23,7 @@ let tenant: TestTenant;
 let form: Form;
 let other: Form;
 const HOST = 'https://www.customer.example';
-const cookieSecret = instanceSecretsOf(ADMIN_TOKEN).cookieSecret;
+const cookieSecret = instanceSecretsOf(ADMIN_TOKEN).signing.cookies.current;
 
 const STEPS = [
   { name: 'About you', components: [{ type: 'ShortInput', content: { question: 'Your name?', required: true } }] },

@@ -41,6 +41,7 @@ import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { keysRoutes } from './rest/keys.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
@@ -240,6 +241,7 @@ function mountRest(
   app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
+  app.route('/api/v1', keysRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: deps.fileUrlSecret }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
 }

@@ -397,6 +397,24 @@ describe('REST webhooks', () => {
   });
 });
 
+describe('REST API keys', () => {
+  const keys = () => `/api/v1/environments/${tenant.environmentId}/keys`;
+  const validKey = () => ({ name: 'BI', scopes: ['responses:read', 'forms:read'], expires: '30d' });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validKey(), pick, value));
+    await send(keys(), json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validKey()), hostileHeaders], options)('create: hostile body text and headers', async (text, headers) => {
+    await send(keys(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile environment and key ids in the path', async (environmentId, id, method) => {
+    await send(`/api/v1/environments/${environmentId}/keys/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${environmentId}/keys`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
 describe('REST privacy (deleting, erasing, audit log)', () => {
   // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
   // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.
@@ -504,6 +522,7 @@ describe('GraphQL', () => {
   const ADMIN = [
     'mutation M($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }',
     'mutation M($input: CreateApiKeyInput!) { createApiKey(input: $input) { key } }',
+    'mutation M($id: ID!) { createApiKey(input: { environmentId: $id, scopes: [RESPONSES_READ], expiresAt: "2030-01-01T00:00:00Z" }) { key } }',
     'mutation M($id: ID!) { revokeApiKey(id: $id) { id } }',
     'mutation M($id: ID!) { deleteForm(id: $id) { id } }',
     'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',

@@ -415,6 +415,20 @@ describe('REST API keys', () => {
   });
 });
 
+describe('MCP', () => {
+  const TOOLS = ['list_forms', 'get_form', 'generate_form', 'close_form', 'list_responses', 'list_webhooks'] as const;
+  const toolCall = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const headers = () => ({ 'x-api-key': tenant.apiKey, accept: 'application/json, text/event-stream' });
+  test.prop([fc.constantFrom(...TOOLS), fc.nat(), hostileValue, fc.boolean()], options)('tools/call: every tool with hostile arguments', async (name, pick, value, raw) => {
+    const valid = name === 'generate_form' ? validBody(formId) : { formId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true };
+    await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'json');
+  });
+
+  test.prop([bodyFrom(toolCall('list_forms', { limit: 5 })), hostileHeaders], options)('hostile JSON-RPC text and headers', async (text, extra) => {
+    await send('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers(), ...extra }, body: text }, 'json');
+  });
+});
+
 describe('REST privacy (deleting, erasing, audit log)', () => {
   // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
   // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.

@@ -1,6 +1,6 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { actingEnvironment, rowEnvironment } from '../auth/auth.service.ts';
+import { actingEnvironment, requireScope, rowEnvironment } from '../auth/auth.service.ts';
 import { DELIVERY_STATUSES } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
@@ -301,6 +301,7 @@ builder.subscriptionField('responseEvents', (t) =>
       "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked or expires, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
     subscribe: (_, args, ctx) => withHttpStatus(async () => {
+      requireScope(ctx.principal, 'responses:read');
       const environmentId = actingEnvironment(ctx.principal, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');

@@ -28,7 +28,9 @@ export const builder = new SchemaBuilder<{
   // Each check throws the catalogue's error (UNAUTHENTICATED before FORBIDDEN, a missing scope named in
   // `extensions.requiredScope`): errors thrown by scope loaders reach the client as the field's error.
   scopeAuth: {
-    authorizeOnSubscribe: true,
+    // Off: a subscription checks its scope in its own `subscribe`, where a refusal gets its HTTP status
+    // (401/403, not 500) as every other refusal of a stream; its events are then checked as they resolve.
+    authorizeOnSubscribe: false,
     authScopes: (ctx) => ({
       scope: (scope) => {
         requireScope(ctx.principal, scope);

@@ -968,7 +968,7 @@ export type Mutation = {
   setFormRetention: Form;
   /** Queues a `webhook.test` event for this endpoint only and returns its delivery. Needs the API key scope `webhooks:manage`. */
   testWebhookEndpoint: WebhookDelivery;
-  /** Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. It must be valid against the schema; the hash is of the text exactly as given. Trusting one again changes nothing. */
+  /** Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. It must be valid against the schema; the hash is of the text exactly as given. Trusting one again changes nothing. Needs the admin token. */
   trustGraphQLDocument: TrustedGraphQlDocument;
   /** Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed). Needs the API key scope `settings:manage`. */
   updateEnvironmentSettings: Environment;
@@ -1211,7 +1211,7 @@ export type Query = {
   nodes: Array<Maybe<Node>>;
   /** Admin token only: the last run of the retention job (across all environments); null before the first. Needs the admin token. */
   retentionStatus?: Maybe<JobRun>;
-  /** Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first. */
+  /** Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first. Needs the admin token. */
   trustedGraphQLDocuments: Array<TrustedGraphQlDocument>;
   /** Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials. */
   viewer: Viewer;

@@ -5,7 +5,7 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
-import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey, requireApiKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import { dumpDatabase, supportsServerBackup } from './db/backup.ts';
@@ -17,7 +17,7 @@ import { StreamSlots } from './events/stream-slots.ts';
 import type { EventFeed } from './events/notifications.ts';
 import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
-import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
+import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS, respondWithError } from './graphql/errors.ts';
 import { answerGraphQL, errorsOfAnswer } from './graphql/http.ts';
 import type { CaptchaKeyring, GraphQLContext } from './graphql/context.ts';
 import { createGraphQLServer, type YogaServerContext } from './graphql/yoga.ts';
@@ -28,7 +28,7 @@ import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { apiGuard, TOO_MANY_REQUESTS, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
 import { clientAddressKey, createRateLimits, type RateLimits, type RateLimitStore } from './limits/rate-limits.ts';
-import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
+import { limitBodySize, methodNotAllowed, readJsonObject, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { clientIp } from './request-info.ts';
@@ -41,6 +41,8 @@ import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { keysRoutes } from './rest/keys.ts';
+import { answerMcp, MCP_SERVER_VERSION } from './mcp/server.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
@@ -124,6 +126,9 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   app.use('/api/*', ...apiEdge);
   mountRest(app, { config, db, reads, fileStorage, captchaKeyring, fileUrlKeys: signing.fileUrls });
 
+  app.use('/mcp', ...apiEdge);
+  mountMcp(app, { db, reads, dropOffMs: config.dropOffMs, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring }, config.maxJsonDepth);
+
   app.use('/graphql', ...apiEdge);
   const signFileUrl = (uploadId: string) => signedFileUrl(signing.fileUrls.current, uploadId, config.uploads.fileUrlTtlSeconds);
   mountGraphQL(app, createGraphQLServer(logger, config), { db, reads, liveFeed, signFileUrl, fileStorage, captchaKeyring, signing });
@@ -173,7 +178,7 @@ function mountEdge(app: Hono<AppEnv>, config: Config, logger: Logger, metrics: A
   });
   app.use(baseSecurityHeaders(config));
   // API answers are marked no-store/nosniff/unframeable before anything else can answer them.
-  for (const path of ['/api/*', '/graphql', '/healthz', '/readyz']) app.use(path, apiSecurityHeaders);
+  for (const path of ['/api/*', '/graphql', '/mcp', '/healthz', '/readyz']) app.use(path, apiSecurityHeaders);
   // Hostile path segments and query parameters, on every route: a page answers with a page, GraphQL
   // with a BAD_USER_INPUT error, the rest with the documented 400 body.
   app.use(
@@ -246,8 +251,25 @@ function mountRest(
   app.route('/api/v1', adminRoutes({ backup: supportsServerBackup(db) ? { dump: () => dumpDatabase(db) } : undefined }));
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
+  app.route('/api/v1', keysRoutes(restDeps));
   app.route('/api/v1', filesRoutes({ db, storage: fileStorage, keys: deps.fileUrlKeys }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+}
+
+/** The MCP server at /mcp (behind the API edge): its tools run the same operations as the caller's API key. */
+function mountMcp(app: Hono<AppEnv>, deps: Omit<GraphQLContext, 'principal'>, maxJsonDepth: number): void {
+  app.post('/mcp', async (c) => {
+    try {
+      requireApiKey(c.var.principal);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const read = await readJsonObject(c, maxJsonDepth);
+    if ('response' in read) return read.response;
+    return answerMcp(c.req.raw, read.body, { ...deps, principal: c.var.principal }, MCP_SERVER_VERSION);
+  });
+  // Stateless: no session to end (DELETE) and nothing sent unprompted, so no stream to open (GET: 405, as the transport allows).
+  app.all('/mcp', methodNotAllowed(['POST']));
 }
 
 /** /graphql (behind the API edge): the Idempotency-Key, yoga's answer, and the documented 415 and 429 bodies. */

@@ -15,6 +15,7 @@ import { createGunzip } from 'node:zlib';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { adminTokenFile, readAdminTokenFile } from './auth/admin-token.ts';
+import { isScope, KEY_EXPIRY_FORMAT, parseKeyExpiry, scopeEnumName, scopeOfEnumName, SCOPES } from './auth/scopes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { restoreDataDir, RestoreError } from './db/backup.ts';
 import { documentHash } from './graphql/trusted-documents.ts';
@@ -22,6 +23,7 @@ import { ROOT } from './paths.ts';
 import {
   CreateApiKeyDocument,
   CreateEnvironmentDocument,
+  EnvironmentApiKeysDocument,
   DeleteFormDocument,
   ImportFormDocument,
   ReopenFormDocument,
@@ -46,13 +48,21 @@ import {
   TrustedDocumentsDocument,
   type EnvironmentSettingsInput,
   type FormStatus,
+  type Scope,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
 
 Commands:
   env create --name NAME [--id SITE_ID]        create an environment
-  key create --env ENV_ID [--name NAME]        create an API key (the key is shown only once)
+  key create --env ENV_ID [--name NAME] [--scopes SCOPES] [--expires 30d|ISO]
+                                               create an API key (the key is shown only once);
+                                               comma-separated scopes (forms:read, forms:write,
+                                               responses:read, responses:delete, webhooks:manage,
+                                               settings:manage, audit:read, keys:manage; left out:
+                                               every scope); expiry as a duration (s, m, h, d) or an
+                                               ISO 8601 instant (left out: never)
+  key list --env ENV_ID                        the environment's keys: scopes, expiry, last use
   key revoke KEY_ID                            revoke an API key
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
   form delete FORM_ID                          soft-delete a form
@@ -297,6 +307,8 @@ const OPTIONS = {
   'recaptcha-secret-key': { type: 'string' },
   'embed-origins': { type: 'string' },
   days: { type: 'string' },
+  scopes: { type: 'string' },
+  expires: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -346,15 +358,26 @@ const envCreate: Command = async ({ target, values }) => {
 
 const keyCreate: Command = async ({ target, values }) => {
   const { createApiKey } = await call(target, CreateApiKeyDocument, {
-    input: { environmentId: required(values.env, '--env'), name: values.name },
+    input: { environmentId: required(values.env, '--env'), name: values.name, scopes: scopesOption(values.scopes), expiresAt: expiresOption(values.expires) },
   });
-  const output = { id: createApiKey.apiKey.id, environmentId: createApiKey.apiKey.environmentId, key: createApiKey.key };
-  return { output, text: `Created API key ${output.id} for environment ${output.environmentId}\nKey (shown only now): ${output.key}` };
+  const key = cliApiKey(createApiKey.apiKey);
+  const output = { id: key.id, environmentId: key.environmentId, scopes: key.scopes, expiresAt: key.expiresAt, key: createApiKey.key };
+  const grant = `${key.fullAccess ? 'every scope' : key.scopes.join(', ')}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}`;
+  return { output, text: `Created API key ${output.id} for environment ${output.environmentId} (${grant})\nKey (shown only now): ${output.key}` };
+};
+
+const keyList: Command = async ({ target, values }) => {
+  const { environment } = await call(target, EnvironmentApiKeysDocument, { id: required(values.env, '--env') });
+  const keys = environment.apiKeys.map(cliApiKey);
+  const lines = keys.map(
+    (k) => `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
+  );
+  return { output: { data: keys }, text: lines.join('\n') || 'No API keys' };
 };
 
 const keyRevoke: Command = async ({ target, argument }) => {
   const { revokeApiKey } = await call(target, RevokeApiKeyDocument, { id: required(argument, 'KEY_ID') });
-  return { output: revokeApiKey, text: `Revoked API key ${revokeApiKey.id}` };
+  return { output: { id: revokeApiKey.id, revoked: revokeApiKey.revoked }, text: `Revoked API key ${revokeApiKey.id}` };
 };
 
 const formImport: Command = async ({ target, values }) => {
@@ -636,6 +659,7 @@ const COMMANDS: Record<string, Command | undefined> = {
   'env create': envCreate,
   'env settings': envSettings,
   'key create': keyCreate,
+  'key list': keyList,
   'key revoke': keyRevoke,
   'form import': formImport,
   'form delete': formDelete,
@@ -726,6 +750,26 @@ function daysOption(value: string, what: string): number | null {
 }
 
 /** A comma-separated option as a list. */
+/** A key as the CLI prints it: scopes as their strings (`responses:read`), as REST writes them. */
+const cliApiKey = <T extends { scopes: readonly Scope[] }>(key: T) => ({ ...key, scopes: key.scopes.map((name) => scopeOfEnumName(name)!) });
+
+/** `--scopes forms:read,responses:read`: the scopes as GraphQL's enum names (an unknown one is the server's to refuse, by name). */
+function scopesOption(value: string | undefined): Scope[] | undefined {
+  if (value === undefined) return undefined;
+  return list(value).map((scope) => (isScope(scope) ? (scopeEnumName(scope) as Scope) : failScope(scope)));
+}
+function failScope(scope: string): never {
+  throw new CliError(`--scopes: unknown scope "${scope}"; one of ${SCOPES.join(', ')}`);
+}
+
+/** `--expires 30d` or an ISO 8601 instant, as the instant it names. */
+function expiresOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const at = parseKeyExpiry(value);
+  if (!at) throw new CliError(`--expires must be ${KEY_EXPIRY_FORMAT}`);
+  return at.toISOString();
+}
+
 const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** Runs the command line and sets the exit code; used by bin/formloom.mjs. */

@@ -56,6 +56,10 @@ export const apiKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /** When the key last authenticated a request; written at most once a minute per key (auth.service.ts). */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** What the key may do (auth/scopes.ts); null: everything (keys made before scopes, unscoped admin-made keys). */
+    scopes: text('scopes').array(),
+    /** From this instant the key is invalid; null: never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [index('api_keys_environment_id_idx').on(t.environmentId)],
 );

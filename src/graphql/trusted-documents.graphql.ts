@@ -24,6 +24,7 @@ const TrustedDocumentRef = builder.objectRef<TrustedDocument>('TrustedGraphQLDoc
 
 builder.queryField('trustedGraphQLDocuments', (t) =>
   t.field({
+    authScopes: { admin: true },
     type: [TrustedDocumentRef],
     description:
       'Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first.',
@@ -36,6 +37,7 @@ builder.queryField('trustedGraphQLDocuments', (t) =>
 
 builder.mutationField('trustGraphQLDocument', (t) =>
   t.field({
+    authScopes: { admin: true },
     type: TrustedDocumentRef,
     description:
       'Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. ' +

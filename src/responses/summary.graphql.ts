@@ -149,6 +149,7 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
 
 builder.objectFields(FormRef, (t) => ({
   summary: t.field({
+    authScopes: { scope: 'responses:read' },
     type: FormSummaryRef,
     description: "A summary of the form's responses (finished and unfinished), computed by the database.",
     args: {

@@ -4,6 +4,7 @@
  * REST response it receives against that document.
  */
 import { z } from 'zod';
+import { SCOPES } from '../auth/scopes.ts';
 
 const fieldError = z
   .strictObject({
@@ -154,6 +155,30 @@ export const formStateBodySchema = z
   })
   .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (docs/rest.md, "Form states").' });
 
+// ---------------------------------------------------------------- API keys (src/rest/keys.ts)
+
+export const apiKeySchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The public prefix of the key: revoke it by this id.' }),
+    environmentId: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'How the key starts (`fl_<id>_`).' }),
+    scopes: z.array(z.enum(SCOPES)).meta({ description: 'What the key may do (every scope for a key made without scopes).' }),
+    fullAccess: z.boolean().meta({ description: 'Made without scopes: it holds every scope, including ones added later.' }),
+    expiresAt: isoInstant.nullable().meta({ description: 'From this instant the key is invalid; null: never.' }),
+    createdAt: isoInstant,
+    lastUsedAt: isoInstant.nullable().meta({ description: 'When the key last authenticated a request (to within about a minute).' }),
+    revoked: z.boolean(),
+    revokedAt: isoInstant.nullable(),
+  })
+  .meta({ id: 'ApiKey', description: 'An API key, never its secret (docs/keys.md).' });
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().meta({ description: 'The secret key, `fl_<id>_<secret>`: shown only here.' }) })
+  .meta({ id: 'CreatedApiKey' });
+
+export const apiKeyListSchema = z.strictObject({ data: z.array(apiKeySchema) }).meta({ id: 'ApiKeyList' });
+
 // ---------------------------------------------------------------- webhooks (src/rest/webhooks.ts)
 
 export const webhookEndpointSchema = z
@@ -303,4 +328,7 @@ export const CONTRACT_SCHEMAS = [
   eraseLeadBodySchema,
   auditLogBodySchema,
   environmentSettingsSchema,
+  apiKeySchema,
+  createdApiKeySchema,
+  apiKeyListSchema,
 ] as const;

@@ -17,6 +17,7 @@ import type { FileStorage } from '../uploads/storage.ts';
 import type { SigningKeys } from '../auth/signing-keys.ts';
 import type { RestDeps } from './respond.ts';
 import { toFieldErrors } from '../errors.ts';
+import { needs } from './access.ts';
 
 export const fileQuerySchema = z.strictObject({
   expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),
@@ -34,7 +35,7 @@ function contentDisposition(name: string): string {
 
 export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; keys: SigningKeys }) {
   const routes = new Hono<AppEnv>();
-  routes.get('/files/:fileId', async (c) => {
+  routes.get('/files/:fileId', needs('responses:read', { onlyApiKeys: true }), async (c) => {
     const query = fileQuerySchema.safeParse(c.req.query());
     if (!query.success) return c.json({ message: 'Invalid query parameters', errors: toFieldErrors(query.error.issues) }, 400);
     const fileId = c.req.param('fileId');

@@ -27,6 +27,9 @@ import {
   webhookEndpointSchema,
   auditLogBodySchema,
   environmentSettingsSchema,
+  apiKeyListSchema,
+  apiKeySchema,
+  createdApiKeySchema,
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,
@@ -35,6 +38,8 @@ import {
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
+import { createKeyBodySchema } from './keys.ts';
+import type { RouteAccess } from './access.ts';
 import { EXPORT_FIXED_COLUMNS, PATH_SEPARATOR } from '../responses/export.ts';
 import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
 import { formsQuerySchema } from './forms.ts';
@@ -159,6 +164,8 @@ export function buildOpenApiDocument(sources: OpenApiSources, examples: Captured
       }
     }
   }
+  // After the examples: each 403 shows its own operation's scope.
+  withScopes(document.paths as unknown as Record<string, Record<string, Operation>>);
   return document;
 }
 
@@ -189,6 +196,7 @@ function buildDocument(sources: OpenApiSources) {
       ...webhookPaths(),
       ...privacyPaths(),
       ...settingsPaths(),
+      ...keyPaths(),
       '/api/v1/files/{fileId}': filePath(),
       ...documentAndBackupPaths(),
     },
@@ -604,6 +612,104 @@ function settingsPaths() {
       },
     },
   };
+}
+
+/** An environment's API keys (src/rest/keys.ts): the admin token, or a key with `keys:manage` in its own environment. */
+function keyPaths() {
+  const security = [{ apiKey: [] }, { adminToken: [] }];
+  const environmentId = { name: 'environmentId', in: 'path', required: true, description: 'The Site ID (an API key\'s own environment).', schema: { type: 'string' } };
+  const keyId = { name: 'keyId', in: 'path', required: true, description: 'The key\'s id (its public prefix).', schema: { type: 'string' } };
+  return {
+    '/api/v1/environments/{environmentId}/keys': {
+      get: {
+        operationId: 'listApiKeys',
+        summary: "The environment's API keys, revoked ones included, newest first (never a secret)",
+        security,
+        parameters: [environmentId],
+        responses: { '200': { description: 'The keys.', content: json(ref(apiKeyListSchema)) }, ...EDGE_RESPONSES },
+      },
+      post: {
+        operationId: 'createApiKey',
+        summary: 'Create an API key; its secret is in this answer only',
+        description:
+          "A key creating a key grants at most its own scopes and expiry; a field left out is the creator's (the admin token: every scope, no expiry). `scopes` naming one the creator lacks is 400 at `scopes[i]`.",
+        security,
+        parameters: [environmentId],
+        requestBody: { required: true, content: json(jsonSchemaOf(createKeyBodySchema, 'input'), { name: 'BI export', scopes: ['responses:read', 'forms:read'], expires: '30d' }) },
+        responses: {
+          '201': { description: 'The key, with its secret.', content: json(ref(createdApiKeySchema)) },
+          ...EDGE_RESPONSES,
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        },
+      },
+    },
+    '/api/v1/environments/{environmentId}/keys/{keyId}': {
+      delete: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke a key: refused as invalid from then on, its open streams end, on every node',
+        security,
+        parameters: [environmentId, keyId],
+        responses: {
+          '200': { description: 'The revoked key (revoking again changes nothing).', content: json(ref(apiKeySchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse("No such key in the environment.", { message: 'API key not found' }),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * What each operation needs, as its routes declare it (src/rest/access.ts; a test holds the two equal):
+ * the `apiKey` entry of its `security` names the scope, and the 403 says how a key lacking it is refused.
+ */
+export const OPERATION_ACCESS: Record<string, RouteAccess> = {
+  generateForm: 'forms:write',
+  closeForm: 'forms:write',
+  reopenForm: 'forms:write',
+  listForms: 'forms:read',
+  getForm: 'forms:read',
+  updateForm: 'forms:write',
+  listResponses: 'responses:read',
+  exportResponses: 'responses:read',
+  downloadFile: 'responses:read',
+  deleteResponse: 'responses:delete',
+  deleteResponses: 'responses:delete',
+  eraseLead: 'responses:delete',
+  listAuditLog: 'audit:read',
+  listWebhookEndpoints: 'webhooks:manage',
+  createWebhookEndpoint: 'webhooks:manage',
+  getWebhookEndpoint: 'webhooks:manage',
+  updateWebhookEndpoint: 'webhooks:manage',
+  deleteWebhookEndpoint: 'webhooks:manage',
+  testWebhookEndpoint: 'webhooks:manage',
+  listWebhookDeliveries: 'webhooks:manage',
+  resendWebhookDelivery: 'webhooks:manage',
+  getEnvironmentSettings: 'settings:manage',
+  updateEnvironmentSettings: 'settings:manage',
+  listApiKeys: 'keys:manage',
+  createApiKey: 'keys:manage',
+  revokeApiKey: 'keys:manage',
+  openApiDocument: 'public',
+  backup: 'admin',
+};
+
+type Operation = { operationId?: string; security?: Record<string, string[]>[]; description?: string; responses?: Record<string, unknown> };
+
+/** Writes each operation's scope into its `security` and its 403 (OPERATION_ACCESS), in place. */
+function withScopes(paths: Record<string, Record<string, Operation>>): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const access = OPERATION_ACCESS[operation.operationId ?? ''];
+      if (access === undefined) throw new Error(`The OpenAPI operation ${operation.operationId} declares no access (OPERATION_ACCESS)`);
+      if (access === 'public' || access === 'admin') continue;
+      operation.security = (operation.security ?? [{ apiKey: [] }]).map((entry) => ('apiKey' in entry ? { apiKey: [access] } : entry));
+      operation.responses = {
+        ...operation.responses,
+        '403': errorResponse(`The API key lacks the scope ${access}, or the credentials do not reach this environment.`, { message: `API key lacks the scope ${access}` }),
+      };
+    }
+  }
 }
 
 export type OpenApiDocument = ReturnType<typeof buildDocument>;

@@ -397,6 +397,38 @@ describe('REST webhooks', () => {
   });
 });
 
+describe('REST API keys', () => {
+  const keys = () => `/api/v1/environments/${tenant.environmentId}/keys`;
+  const validKey = () => ({ name: 'BI', scopes: ['responses:read', 'forms:read'], expires: '30d' });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validKey(), pick, value));
+    await send(keys(), json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validKey()), hostileHeaders], options)('create: hostile body text and headers', async (text, headers) => {
+    await send(keys(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile environment and key ids in the path', async (environmentId, id, method) => {
+    await send(`/api/v1/environments/${environmentId}/keys/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${environmentId}/keys`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
+describe('MCP', () => {
+  const TOOLS = ['list_forms', 'get_form', 'generate_form', 'close_form', 'list_responses', 'list_webhooks'] as const;
+  const toolCall = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const headers = () => ({ 'x-api-key': tenant.apiKey, accept: 'application/json, text/event-stream' });
+  test.prop([fc.constantFrom(...TOOLS), fc.nat(), hostileValue, fc.boolean()], options)('tools/call: every tool with hostile arguments', async (name, pick, value, raw) => {
+    const valid = name === 'generate_form' ? validBody(formId) : { formId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true };
+    await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'json');
+  });
+
+  test.prop([bodyFrom(toolCall('list_forms', { limit: 5 })), hostileHeaders], options)('hostile JSON-RPC text and headers', async (text, extra) => {
+    await send('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers(), ...extra }, body: text }, 'json');
+  });
+});
+
 describe('REST privacy (deleting, erasing, audit log)', () => {
   // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
   // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.
@@ -504,6 +536,7 @@ describe('GraphQL', () => {
   const ADMIN = [
     'mutation M($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }',
     'mutation M($input: CreateApiKeyInput!) { createApiKey(input: $input) { key } }',
+    'mutation M($id: ID!) { createApiKey(input: { environmentId: $id, scopes: [RESPONSES_READ], expiresAt: "2030-01-01T00:00:00Z" }) { key } }',
     'mutation M($id: ID!) { revokeApiKey(id: $id) { id } }',
     'mutation M($id: ID!) { deleteForm(id: $id) { id } }',
     'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',

@@ -78,7 +78,7 @@ describe('formloom CLI', () => {
     await cli('env', 'create', '--name', 'Flow', '--id', environmentId);
 
     const key = await cli('key', 'create', '--env', environmentId, '--name', 'ci');
-    expect(Object.keys(key).sort()).toEqual(['environmentId', 'id', 'key']);
+    expect(Object.keys(key).sort()).toEqual(['environmentId', 'expiresAt', 'id', 'key', 'scopes']);
     expect(key.environmentId).toBe(environmentId);
     expect(key.key).toMatch(new RegExp(`^fl_${String(key.id)}_[A-Za-z0-9_-]{43}$`));
 
@@ -183,13 +183,16 @@ describe('formloom CLI', () => {
     ).rejects.toMatchObject({ message: 'Invalid admin token', details: { code: 'UNAUTHENTICATED' } });
   });
 
-  it('rejects an API key in place of the admin token for admin commands', async () => {
+  it('rejects an API key in place of the admin token for admin commands; a key makes keys only within its own scopes', async () => {
     const environmentId = uniqueId('cli-apikey');
     await cli('env', 'create', '--name', 'Key as token', '--id', environmentId);
-    const key = await cli('key', 'create', '--env', environmentId);
+    const key = await cli('key', 'create', '--env', environmentId, '--scopes', 'forms:read');
+    await expect(
+      runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', String(key.key), '--json']),
+    ).rejects.toMatchObject({ message: 'This operation needs the admin token', details: { code: 'FORBIDDEN' } });
     await expect(
       runCli(['key', 'create', '--env', environmentId, '--url', url, '--admin-token', String(key.key), '--json']),
-    ).rejects.toMatchObject({ message: 'This operation needs the admin token', details: { code: 'FORBIDDEN' } });
+    ).rejects.toMatchObject({ message: 'API key lacks the scope keys:manage', details: { code: 'FORBIDDEN' } });
   });
 
   it('rejects an unknown command, naming it', async () => {

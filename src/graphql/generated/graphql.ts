@@ -40,6 +40,10 @@ export type ApiKey = Node & {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
   environmentId: Scalars['ID']['output'];
+  /** From this instant the key is invalid; null: it does not expire. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** True for a key made without scopes: it holds every scope, including ones added later. */
+  fullAccess: Scalars['Boolean']['output'];
   /** Public prefix of the key; use it to revoke the key. */
   id: Scalars['ID']['output'];
   /** When the key last authenticated a request (to within about a minute); null if never. */
@@ -51,6 +55,8 @@ export type ApiKey = Node & {
   prefix: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope. */
+  scopes: Array<Scope>;
 };
 
 /** One administrative action. Names ids and counts only, never secrets or personal data. */
@@ -168,9 +174,14 @@ export type ConditionOp =
   | 'notIn';
 
 export type CreateApiKeyInput = {
+  /** The key's environment; a key creating keys names its own. */
   environmentId: Scalars['ID']['input'];
+  /** From this instant the new key is invalid. Left out: the creator's expiry (none for the admin token). A key grants no later expiry than its own. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** A label to recognise the key by. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** What the new key may do. Left out: the creator's scopes (a key's own; for the admin token, every scope). A key grants at most its own. */
+  scopes?: InputMaybe<Array<Scope>>;
 };
 
 export type CreateApiKeyPayload = {
@@ -329,29 +340,29 @@ export type DynamicScheduler = {
 /** A tenant. Its id is the Site ID used in API paths. */
 export type Environment = Node & {
   __typename?: 'Environment';
-  /** Every API key of the environment, revoked ones included, newest first. Never a secret. */
+  /** Every API key of the environment, revoked ones included, newest first. Never a secret. Needs the API key scope `keys:manage`. */
   apiKeys: Array<ApiKey>;
   createdAt: Scalars['DateTime']['output'];
-  /** Sites that may embed the environment's forms in a frame (the pages' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server's FRAME_ANCESTORS applies. */
+  /** Sites that may embed the environment's forms in a frame (the pages' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server's FRAME_ANCESTORS applies. Needs the API key scope `settings:manage`. */
   embedOrigins?: Maybe<Array<Scalars['String']['output']>>;
-  /** Forms of the environment (deleted ones excepted), newest first. */
+  /** Forms of the environment (deleted ones excepted), newest first. Needs the API key scope `forms:read`. */
   forms: FormConnection;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
-  /** How IP addresses of new responses are stored. */
+  /** How IP addresses of new responses are stored. Needs the API key scope `settings:manage`. */
   ipStorage: IpStorage;
-  /** Leads of the environment, newest first. */
+  /** Leads of the environment, newest first. Needs the API key scope `responses:read`. */
   leads: LeadConnection;
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
-  /** The environment's own Google reCAPTCHA keys (Recaptcha). */
+  /** The environment's own Google reCAPTCHA keys (Recaptcha). Needs the API key scope `settings:manage`. */
   recaptcha: CaptchaKeys;
-  /** Responses of every form of the environment, newest first: the same as `environmentResponses`. */
+  /** Responses of every form of the environment, newest first: the same as `environmentResponses`. Needs the API key scope `responses:read`. */
   responses: FormResponseConnection;
-  /** Responses older than this many days are deleted by the retention job (a form may set its own); null: kept. */
+  /** Responses older than this many days are deleted by the retention job (a form may set its own); null: kept. Needs the API key scope `settings:manage`. */
   retentionDays?: Maybe<Scalars['Int']['output']>;
-  /** The environment's own Cloudflare Turnstile keys (TurnstileWidget). */
+  /** The environment's own Cloudflare Turnstile keys (TurnstileWidget). Needs the API key scope `settings:manage`. */
   turnstile: CaptchaKeys;
 };
 
@@ -450,7 +461,7 @@ export type Form = Node & {
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
-  /** Responses of this form, newest first, with the filters of `formResponses`. */
+  /** Responses of this form, newest first, with the filters of `formResponses`. Needs the API key scope `responses:read`. */
   responses: FormResponseConnection;
   /** This form's retention in days, overriding its environment's; null: the environment's applies. */
   retentionDays?: Maybe<Scalars['Int']['output']>;
@@ -460,7 +471,7 @@ export type Form = Node & {
   sourceFormId?: Maybe<Scalars['ID']['output']>;
   status: FormStatus;
   steps: Array<Step>;
-  /** A summary of the form's responses (finished and unfinished), computed by the database. */
+  /** A summary of the form's responses (finished and unfinished), computed by the database. Needs the API key scope `responses:read`. */
   summary: FormSummary;
   theme: Theme;
   updatedAt: Scalars['DateTime']['output'];
@@ -545,7 +556,7 @@ export type FormResponse = Node & {
   dataUpdatedAt: Scalars['DateTime']['output'];
   /** true: completed; false: partial. */
   finished: Scalars['Boolean']['output'];
-  /** The form answered; null once it is deleted. */
+  /** The form answered; null once it is deleted. Needs the API key scope `forms:read`. */
   form?: Maybe<Form>;
   formId: Scalars['ID']['output'];
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
@@ -925,46 +936,47 @@ export type MultipleOptionsQuestionAnswer = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT). */
+  /** Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT). Needs the API key scope `forms:write`. */
   closeForm: Form;
-  /** Admin token only. The key in the payload is shown once. */
+  /** The admin token, or a key with `keys:manage` in its own environment (granting at most its own scopes and expiry). The key in the payload is shown once. Needs the API key scope `keys:manage`. */
   createApiKey: CreateApiKeyPayload;
-  /** Admin token only. */
+  /** Admin token only. Needs the admin token. */
   createEnvironment: Environment;
-  /** Creates an endpoint; the payload carries its signing secret, shown only this once. */
+  /** Creates an endpoint; the payload carries its signing secret, shown only this once. Needs the API key scope `webhooks:manage`. */
   createWebhookEndpoint: CreateWebhookEndpointPayload;
-  /** Soft-deletes a form: it is no longer served and can no longer be a template. */
+  /** Soft-deletes a form: it is no longer served and can no longer be a template. Needs the API key scope `forms:write`. */
   deleteForm: DeleteFormPayload;
-  /** Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment. */
+  /** Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment. Needs the API key scope `responses:delete`. */
   deleteResponse: DeleteResponsePayload;
-  /** Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files. */
+  /** Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files. Needs the API key scope `responses:delete`. */
   deleteResponses: DeleteResponsesPayload;
-  /** Deletes an endpoint with its deliveries. */
+  /** Deletes an endpoint with its deliveries. Needs the API key scope `webhooks:manage`. */
   deleteWebhookEndpoint: DeletedWebhookEndpoint;
-  /** Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent. */
+  /** Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent. Needs the API key scope `responses:delete`. */
   eraseLead: EraseLeadPayload;
-  /** Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE. */
+  /** Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE. Needs the API key scope `forms:write`. */
   generateForm: GenerateFormPayload;
+  /** Needs the API key scope `forms:write`. */
   importForm: Form;
-  /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). */
+  /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). Needs the API key scope `forms:write`. */
   reopenForm: Form;
-  /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). */
+  /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). Needs the API key scope `webhooks:manage`. */
   resendWebhookDelivery: WebhookDelivery;
-  /** Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. */
+  /** The admin token, or a key with `keys:manage` for keys of its environment. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. Needs the API key scope `keys:manage`. */
   revokeApiKey: ApiKey;
-  /** Admin token only: new random signing keys for every node. Cookies, visitor and embed tokens and file URLs signed with the replaced keys stay valid for the grace period, then stop. */
+  /** Admin token only: new random signing keys for every node. Cookies, visitor and embed tokens and file URLs signed with the replaced keys stay valid for the grace period, then stop. Needs the admin token. */
   rotateSigningKeys: SigningKeyRotation;
-  /** Sets a form's own retention in days (null: its environment's applies). */
+  /** Sets a form's own retention in days (null: its environment's applies). Needs the API key scope `forms:write`. */
   setFormRetention: Form;
-  /** Queues a `webhook.test` event for this endpoint only and returns its delivery. */
+  /** Queues a `webhook.test` event for this endpoint only and returns its delivery. Needs the API key scope `webhooks:manage`. */
   testWebhookEndpoint: WebhookDelivery;
-  /** Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. It must be valid against the schema; the hash is of the text exactly as given. Trusting one again changes nothing. */
+  /** Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. It must be valid against the schema; the hash is of the text exactly as given. Trusting one again changes nothing. Needs the admin token. */
   trustGraphQLDocument: TrustedGraphQlDocument;
-  /** Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed). */
+  /** Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed). Needs the API key scope `settings:manage`. */
   updateEnvironmentSettings: Environment;
-  /** Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event. */
+  /** Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event. Needs the API key scope `forms:write`. */
   updateForm: UpdateFormPayload;
-  /** Changes an endpoint: URL, event types, forms, description, enabled. */
+  /** Changes an endpoint: URL, event types, forms, description, enabled. Needs the API key scope `webhooks:manage`. */
   updateWebhookEndpoint: WebhookEndpoint;
 };
 
@@ -1185,29 +1197,29 @@ export type PersonAttributes = {
 
 export type Query = {
   __typename?: 'Query';
-  /** An environment's audit log, newest first. */
+  /** An environment's audit log, newest first. Needs the API key scope `audit:read`. */
   auditLog: AuditLogConnection;
   /** An environment; the admin token reaches all, an API key only its own. */
   environment: Environment;
-  /** Responses of every form of the environment, newest first. */
+  /** Responses of every form of the environment, newest first. Needs the API key scope `responses:read`. */
   environmentResponses: FormResponseConnection;
-  /** A live form of the caller's environment; null when there is none (or it is another environment's). */
+  /** A live form of the caller's environment; null when there is none (or it is another environment's). Needs the API key scope `forms:read`. */
   form?: Maybe<Form>;
-  /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. */
+  /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. Needs the API key scope `responses:read`. */
   formResponses: FormResponseConnection;
   /** Any object implementing Node, by its `id`; null when the id names no object the caller may see. */
   node?: Maybe<Node>;
   /** Objects by their ids, in order; null for each id that names no object the caller may see. At most 100 ids. */
   nodes: Array<Maybe<Node>>;
-  /** Admin token only: the last run of the retention job (across all environments); null before the first. */
+  /** Admin token only: the last run of the retention job (across all environments); null before the first. Needs the admin token. */
   retentionStatus?: Maybe<JobRun>;
-  /** Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first. */
+  /** Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first. Needs the admin token. */
   trustedGraphQLDocuments: Array<TrustedGraphQlDocument>;
   /** Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials. */
   viewer: Viewer;
-  /** One webhook endpoint of the environment. */
+  /** One webhook endpoint of the environment. Needs the API key scope `webhooks:manage`. */
   webhookEndpoint: WebhookEndpoint;
-  /** The environment's webhook endpoints, oldest first. */
+  /** The environment's webhook endpoints, oldest first. Needs the API key scope `webhooks:manage`. */
   webhookEndpoints: Array<WebhookEndpoint>;
 };
 
@@ -1372,6 +1384,25 @@ export type SchedulerAnswer = {
   uri?: Maybe<Scalars['String']['output']>;
 };
 
+/** What an API key may do. The same scopes REST and the CLI name in lower case with a colon: `RESPONSES_READ` is `responses:read`. */
+export type Scope =
+  /** `audit:read`: Read the environment's audit log. */
+  | 'AUDIT_READ'
+  /** `forms:read`: Read forms: listings, definitions, versions, lineage. */
+  | 'FORMS_READ'
+  /** `forms:write`: Generate, import, update, close, reopen and delete forms, and set their retention. */
+  | 'FORMS_WRITE'
+  /** `keys:manage`: List the environment's API keys, create keys (with at most the creator's scopes and forms) and revoke them. */
+  | 'KEYS_MANAGE'
+  /** `responses:delete`: Delete responses (one, or by filter) and erase people. */
+  | 'RESPONSES_DELETE'
+  /** `responses:read`: Read responses and leads: listings, exports, summaries, the live feed, uploaded files. */
+  | 'RESPONSES_READ'
+  /** `settings:manage`: Read and change the environment's settings: privacy, captcha keys, embedding. */
+  | 'SETTINGS_MANAGE'
+  /** `webhooks:manage`: Read, create, change, test and delete webhook endpoints and their deliveries. */
+  | 'WEBHOOKS_MANAGE';
+
 /** Single-line text input. */
 export type ShortInput = {
   __typename?: 'ShortInput';
@@ -1466,7 +1497,7 @@ export type StepReach = {
 /** Live feeds, over server-sent events (`Accept: text/event-stream`). */
 export type Subscription = {
   __typename?: 'Subscription';
-  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After. */
+  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked or expires, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After. Needs the API key scope `responses:read`. */
   responseEvents: ResponseEvent;
 };
 
@@ -1594,7 +1625,11 @@ export type Viewer = {
   apiKey?: Maybe<ApiKey>;
   /** The API key's environment; null for the admin token (use `environment(id:)`). */
   environment?: Maybe<Environment>;
+  /** When the caller's API key expires; null when it does not (and for the admin token). */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   kind: ViewerKind;
+  /** What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token). */
+  scopes: Array<Scope>;
 };
 
 /** How the caller authenticated. */
@@ -1684,19 +1719,28 @@ export type CreateEnvironmentMutationVariables = Exact<{
 
 export type CreateEnvironmentMutation = { __typename?: 'Mutation', createEnvironment: { __typename?: 'Environment', id: string, name: string } };
 
+export type ApiKeyFieldsFragment = { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null };
+
 export type CreateApiKeyMutationVariables = Exact<{
   input: CreateApiKeyInput;
 }>;
 
 
-export type CreateApiKeyMutation = { __typename?: 'Mutation', createApiKey: { __typename?: 'CreateApiKeyPayload', key: string, apiKey: { __typename?: 'ApiKey', id: string, environmentId: string } } };
+export type CreateApiKeyMutation = { __typename?: 'Mutation', createApiKey: { __typename?: 'CreateApiKeyPayload', key: string, apiKey: { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null } } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
 
 
-export type RevokeApiKeyMutation = { __typename?: 'Mutation', revokeApiKey: { __typename?: 'ApiKey', id: string, revoked: boolean } };
+export type RevokeApiKeyMutation = { __typename?: 'Mutation', revokeApiKey: { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null } };
+
+export type EnvironmentApiKeysQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type EnvironmentApiKeysQuery = { __typename?: 'Query', environment: { __typename?: 'Environment', apiKeys: Array<{ __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null }> } };
 
 export type TrustDocumentMutationVariables = Exact<{
   document: Scalars['String']['input'];
@@ -2001,6 +2045,7 @@ export type FormsOverviewQueryVariables = Exact<{
 
 export type FormsOverviewQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', forms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', node: { __typename?: 'Form', id: string, summary: { __typename?: 'FormSummary', total: number }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string } }> } } }> } } | null } };
 
+export const ApiKeyFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<ApiKeyFieldsFragment, unknown>;
 export const RestFormFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormFieldsFragment, unknown>;
 export const ErasureFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<ErasureFieldsFragment, unknown>;
 export const EnvironmentSettingsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EnvironmentSettingsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Environment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"ipStorage"}},{"kind":"Field","name":{"kind":"Name","value":"retentionDays"}},{"kind":"Field","name":{"kind":"Name","value":"turnstile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"recaptcha"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"embedOrigins"}}]}}]} as unknown as DocumentNode<EnvironmentSettingsFieldsFragment, unknown>;
@@ -2008,8 +2053,9 @@ export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{
 export const WebhookEndpointFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointFieldsFragment, unknown>;
 export const WebhookDeliveryFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endpointId"}},{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastStatusCode"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveryFieldsFragment, unknown>;
 export const CreateEnvironmentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateEnvironment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateEnvironmentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEnvironment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
-export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
-export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const EnvironmentApiKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentApiKeys"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<EnvironmentApiKeysQuery, EnvironmentApiKeysQueryVariables>;
 export const TrustDocumentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TrustDocument"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"document"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trustGraphQLDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"document"},"value":{"kind":"Variable","name":{"kind":"Name","value":"document"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"operationNames"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TrustDocumentMutation, TrustDocumentMutationVariables>;
 export const TrustedDocumentsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TrustedDocuments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trustedGraphQLDocuments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"operationNames"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TrustedDocumentsQuery, TrustedDocumentsQueryVariables>;
 export const RotateSigningKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RotateSigningKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotateSigningKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"previousKeysAcceptedUntil"}}]}}]}}]} as unknown as DocumentNode<RotateSigningKeysMutation, RotateSigningKeysMutationVariables>;

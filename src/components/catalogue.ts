@@ -16,7 +16,10 @@ import { identityInfo } from './identity-info.ts';
 import type { AnswerRules, ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
+import { nps } from './nps.ts';
+import { opinionScale } from './opinion-scale.ts';
 import { passwords } from './passwords.ts';
+import { rating } from './rating.ts';
 import { schedulers } from './schedulers.ts';
 import { textInputs } from './text-input.ts';
 
@@ -35,6 +38,9 @@ export const COMPONENT_MODULES: readonly ComponentModule[] = [
   passwords,
   captchas,
   aiChatbot,
+  rating,
+  nps,
+  opinionScale,
 ];
 
 const moduleByType = new Map<string, ComponentModule>();

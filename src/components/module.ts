@@ -68,15 +68,33 @@ export interface ExportRules {
   cell?(response: StoredResponse): string | undefined;
 }
 
-/** How a form's summary counts its answers per option (responses/summary.service.ts). */
+/** How a form's summary counts and measures its answers (responses/summary.service.ts). */
 export interface SummaryRules {
-  /** The options a question offers, in the form's order: each is listed, chosen or not. */
-  options(component: StoredComponent): string[];
+  /** The options a question offers, in the form's order: each is listed, chosen or not (with `chosen`). */
+  options?(component: StoredComponent): string[];
   /**
    * The options one answer chose: a SELECT of one text column, given `response`, the answer's stored
-   * response as jsonb. It runs inside the summary's one statement over every answer of the forms.
+   * response as jsonb. It runs inside the summary's one statement over every answer of the forms, so it
+   * selects nothing for an answer of another type.
    */
-  chosen(response: SQL): SQL;
+  chosen?(response: SQL): SQL;
+  /**
+   * The number one answer holds, as an SQL expression (NULL for an answer of another type): the summary
+   * gives its count, mean, median, minimum and maximum.
+   */
+  number?: (response: SQL) => SQL;
+  /** The date one answer holds, as an SQL text `YYYY-MM-DD` (NULL for another type): the summary gives the earliest and latest. */
+  date?: (response: SQL) => SQL;
+  /** A Net Promoter Score from the counts per option (`options`). */
+  promoterScore?(counts: ReadonlyMap<string, number>): PromoterScore;
+}
+
+/** Promoters, passives and detractors of a 0–10 question, and the score: % promoters − % detractors (−100…100). */
+export interface PromoterScore {
+  promoters: number;
+  passives: number;
+  detractors: number;
+  score: number | null;
 }
 
 /** Uploaded files: a component of this type takes them (POST /s/:formId/uploads) and answers with their ids (src/uploads/). */
@@ -136,7 +154,7 @@ export interface ComponentModule {
   graphql?(kit: GraphQLKit): GraphQLMembers;
   /** Its answers in a CSV export; default: see ExportRules. */
   export?: ExportRules;
-  /** Counted per option in a form's summary (choice types). */
+  /** Counted per option, measured (numbers, dates) in a form's summary. */
   summary?: SummaryRules;
   /** Takes uploaded files. */
   uploads?: UploadRules;

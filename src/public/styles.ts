@@ -140,7 +140,7 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-graphic .fl-choice { flex-direction: column; align-items: stretch; }
 .fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
 .fl-graphic .fl-choice span { display: flex; gap: 8px; align-items: center; }
-${COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])).join('\n')}
+${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])))].join('\n')}
 .fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
 .fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
 .fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }

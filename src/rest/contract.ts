@@ -31,7 +31,10 @@ const questionResponse = z
         headline: z.string(),
         componentShapeVersion: z.string(),
       })
-      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers").' }),
+      .meta({
+        description:
+          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS and OpinionScale).',
+      }),
   })
   .meta({ id: 'QuestionResponse' });
 

@@ -120,6 +120,9 @@ function everyTypeSteps(origin: string) {
         { type: 'Recaptcha', content: { siteKey: 'site-key-recaptcha' } },
         { type: 'TurnstileWidget', content: { siteKey: 'site-key-turnstile' } },
         { type: 'AiChatbot', content: { greeting: 'Questions? Ask our assistant.' } },
+        { type: 'Rating', content: { question: 'Rate this form', lowLabel: 'Poor', highLabel: 'Great' } },
+        { type: 'NPS', content: { question: 'How likely are you to recommend us?' } },
+        { type: 'OpinionScale', content: { question: 'The questions were clear', to: 4, labels: { left: 'Disagree', center: 'Neutral', right: 'Agree' } } },
         { type: 'NextBackButtons', content: { nextLabel: 'Next', backLabel: 'Back' } },
       ],
     },
@@ -327,6 +330,15 @@ describe('a keyboard-only respondent', () => {
     const chooser = await openChooser();
     await chooser.setFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('Ada Lovelace, engineer\n') });
     await page.locator('[data-upload-id]').first().waitFor({ state: 'attached' }).catch(() => undefined);
+    // The scales: radio groups, moved along with the arrows (stars named "4 of 5", buttons by their number).
+    await tabTo('★1 of 5');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await tabTo('0');
+    for (let i = 0; i < 9; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
     await tabTo('Next');
     await Promise.all([page.waitForURL(/step=3$/), page.keyboard.press('Enter')]);
 
@@ -356,6 +368,7 @@ describe('a keyboard-only respondent', () => {
     expect(at(2, 0)).toMatchObject({ type: 'PasswordInput' });
     expect(at(2, 1)).toMatchObject({ type: 'PasswordCreatorInput' });
     expect(at(2, 2)).toMatchObject({ type: 'FileUploader' });
+    expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([{ type: 'Rating', value: 4 }, { type: 'NPS', value: 9 }, { type: 'OpinionScale', value: 3 }]);
     expect(at(3, 0)).toMatchObject({ eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/KEYBOARD' });
     const answered = STORED_COMPONENT_TYPES.filter(isAnswerable);
     const covered = new Set(form.steps.flatMap((s) => s.components.map((c) => c.type)));

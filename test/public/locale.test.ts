@@ -224,6 +224,9 @@ function everyTypeSteps() {
         { type: 'DynamicScheduler', content: { defaultCalendar: { name: 'K1', url: calendar }, calendars: [{ name: 'K2', url: `${calendar}?team=2` }] } },
         { type: 'NextBackButtons', content: {} },
         { type: 'NextButton', content: {} },
+        { type: 'Rating', content: { required: true } },
+        { type: 'NPS', content: {} },
+        { type: 'OpinionScale', content: {} },
       ],
     },
   ];

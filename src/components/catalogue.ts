@@ -4,6 +4,7 @@
  */
 import { aiChatbot } from './ai-chatbot.ts';
 import { buttons } from './buttons.ts';
+import { dateQuestion } from './date.ts';
 import { captchas } from './captchas.ts';
 import type { ContentRules } from './content.ts';
 import { disclaimer } from './disclaimer.ts';
@@ -17,6 +18,7 @@ import type { AnswerRules, ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
 import { nps } from './nps.ts';
+import { numberQuestion } from './number.ts';
 import { opinionScale } from './opinion-scale.ts';
 import { passwords } from './passwords.ts';
 import { rating } from './rating.ts';
@@ -41,6 +43,8 @@ export const COMPONENT_MODULES: readonly ComponentModule[] = [
   rating,
   nps,
   opinionScale,
+  numberQuestion,
+  dateQuestion,
 ];
 
 const moduleByType = new Map<string, ComponentModule>();

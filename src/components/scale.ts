@@ -146,5 +146,6 @@ export function scaleConditions(rangeOf: (component: StoredComponent) => ScaleRa
 /** A scale's GraphQL answer: its value. */
 export const scaleAnswerType = (kit: GraphQLKit, type: string, description: string) =>
   kit.answer(`${type}Answer`, description, (t) => ({
-    value: t.int({ nullable: true, description: 'The value chosen.', resolve: (r) => int(r.value) }),
+    // Not `value`: GraphicOptionsAnswer.value is a String, and union members' fields of one name must agree.
+    score: t.int({ nullable: true, description: 'The value chosen (stored as `value`).', resolve: (r) => int(r.value) }),
   }));

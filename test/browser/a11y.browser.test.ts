@@ -123,6 +123,8 @@ function everyTypeSteps(origin: string) {
         { type: 'Rating', content: { question: 'Rate this form', lowLabel: 'Poor', highLabel: 'Great' } },
         { type: 'NPS', content: { question: 'How likely are you to recommend us?' } },
         { type: 'OpinionScale', content: { question: 'The questions were clear', to: 4, labels: { left: 'Disagree', center: 'Neutral', right: 'Agree' } } },
+        { type: 'Number', content: { question: 'Team budget', unit: 'k€', decimals: 1, min: 0 } },
+        { type: 'Date', content: { question: 'Start date', min: '2026-01-01', max: '2027-12-31' } },
         { type: 'NextBackButtons', content: { nextLabel: 'Next', backLabel: 'Back' } },
       ],
     },
@@ -339,6 +341,11 @@ describe('a keyboard-only respondent', () => {
     expect(await focused()).toBe('1');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
+    await tabTo('Team budget');
+    await type('12,5');
+    // The date input takes its parts typed in the browser's order (month, day, year in an en-US browser).
+    await tabTo('Start date');
+    await type('03022026');
     await tabTo('Next');
     await Promise.all([page.waitForURL(/step=3$/), page.keyboard.press('Enter')]);
 
@@ -369,6 +376,7 @@ describe('a keyboard-only respondent', () => {
     expect(at(2, 1)).toMatchObject({ type: 'PasswordCreatorInput' });
     expect(at(2, 2)).toMatchObject({ type: 'FileUploader' });
     expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([{ type: 'Rating', value: 4 }, { type: 'NPS', value: 9 }, { type: 'OpinionScale', value: 3 }]);
+    expect([at(2, 9), at(2, 10)]).toMatchObject([{ type: 'Number', value: 12.5 }, { type: 'Date', value: '2026-03-02' }]);
     expect(at(3, 0)).toMatchObject({ eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/KEYBOARD' });
     const answered = STORED_COMPONENT_TYPES.filter(isAnswerable);
     const covered = new Set(form.steps.flatMap((s) => s.components.map((c) => c.type)));

@@ -281,12 +281,15 @@ describe('a feedback form, end to end', () => {
                   answer {
                     __typename
                     ... on RatingAnswer {
-                      value
+                      score
                     }
                     ... on NPSAnswer {
-                      value
+                      score
                     }
                     ... on OpinionScaleAnswer {
+                      score
+                    }
+                    ... on GraphicOptionsAnswer {
                       value
                     }
                   }
@@ -306,8 +309,8 @@ describe('a feedback form, end to end', () => {
       { __typename: 'OpinionScale', from: 0, to: 4, labels: { left: 'No', center: 'Meh', right: 'Yes' } },
     ]);
     const typed = body.data.formResponses.edges.flatMap((e: any) => e.node.data.map((d: any) => d.answer));
-    expect(typed).toContainEqual({ __typename: 'NPSAnswer', value: 6 });
-    expect(typed).toContainEqual({ __typename: 'RatingAnswer', value: 4 });
+    expect(typed, JSON.stringify(typed)).toContainEqual({ __typename: 'NPSAnswer', score: 6 });
+    expect(typed).toContainEqual({ __typename: 'RatingAnswer', score: 4 });
     const [ratingSummary, npsSummary, opinionSummary] = body.data.form.summary.questions;
     expect(ratingSummary).toMatchObject({
       type: 'Rating',

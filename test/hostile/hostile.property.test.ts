@@ -73,11 +73,14 @@ const surveyBody = (sourceFormId: string) => ({
         { type: 'Rating', key: 'rating', content: { question: 'Rate us', scale: 5, shape: 'star', lowLabel: 'Bad', highLabel: 'Good', required: true } },
         { type: 'NPS', key: 'nps', content: { question: 'Recommend us?', lowLabel: 'No', highLabel: 'Yes', required: false } },
         { type: 'OpinionScale', key: 'opinion', content: { question: 'Clear?', from: 0, to: 4, labels: { left: 'No', center: 'So so', right: 'Yes' }, required: false } },
+        { type: 'Number', key: 'seats', content: { question: 'Seats?', min: 1, max: 500, decimals: 1, placeholder: '10', unit: 'seats', required: false } },
+        { type: 'Date', key: 'start', content: { question: 'Start?', min: '2026-01-01', max: '2026-12-31', required: false } },
       ],
       logic: {
         rules: [
           { if: { question: 'nps', op: 'between', value: [0, 6] }, then: { goTo: 'why' } },
           { if: { all: [{ question: 'rating', op: 'greaterOrEqual', value: 4 }, { question: 'opinion', op: 'in', value: [3, 4] }] }, then: { complete: true } },
+          { if: { any: [{ question: 'seats', op: 'lessOrEqual', value: 2.5 }, { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] }, { question: 'start', op: 'after', value: '2026-11-30' }] }, then: { goTo: 'why' } },
         ],
       },
     },
@@ -583,8 +586,8 @@ describe('public pages and the public JSON API', () => {
 
   /** A valid answer to each survey question, by question id. */
   const surveyAnswers = () => {
-    const [rating, nps, opinion] = surveyForm.steps[0]!.components;
-    return { [rating!.id]: 4, [nps!.id]: 9, [opinion!.id]: 2 };
+    const [rating, nps, opinion, seats, start] = surveyForm.steps[0]!.components;
+    return { [rating!.id]: 4, [nps!.id]: 9, [opinion!.id]: 2, [seats!.id]: 12.5, [start!.id]: '2026-05-04' };
   };
   test.prop([fc.nat(), hostileValue], options)('POST responses of a survey: a hostile answer to any of its questions', async (pick, value) => {
     await send(`/s/${surveyForm.id}/responses`, json('POST', mutate({ answers: surveyAnswers(), finished: true }, pick, value)), 'json');

@@ -227,6 +227,8 @@ function everyTypeSteps() {
         { type: 'Rating', content: { required: true } },
         { type: 'NPS', content: {} },
         { type: 'OpinionScale', content: {} },
+        { type: 'Number', content: { required: true, unit: 'U1' } },
+        { type: 'Date', content: {} },
       ],
     },
   ];

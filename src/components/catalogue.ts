@@ -14,6 +14,7 @@ import { fileUploader } from './file-uploader.ts';
 import { graphicOptionsModule } from './graphic-options.ts';
 import { header } from './header.ts';
 import { identityInfo } from './identity-info.ts';
+import { matrix } from './matrix.ts';
 import type { AnswerRules, ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
@@ -21,6 +22,7 @@ import { nps } from './nps.ts';
 import { numberQuestion } from './number.ts';
 import { opinionScale } from './opinion-scale.ts';
 import { passwords } from './passwords.ts';
+import { ranking } from './ranking.ts';
 import { rating } from './rating.ts';
 import { schedulers } from './schedulers.ts';
 import { textInputs } from './text-input.ts';
@@ -45,6 +47,8 @@ export const COMPONENT_MODULES: readonly ComponentModule[] = [
   opinionScale,
   numberQuestion,
   dateQuestion,
+  matrix,
+  ranking,
 ];
 
 const moduleByType = new Map<string, ComponentModule>();

@@ -66,6 +66,8 @@ export interface ExportRules {
    * fields as JSON.
    */
   cell?(response: StoredResponse): string | undefined;
+  /** The text of the column `key` names (one of `columns`); default: the stored answer's field `key`, as `cellText` writes it. */
+  part?(response: StoredResponse, key: string): string;
 }
 
 /** How a form's summary counts and measures its answers (responses/summary.service.ts). */
@@ -87,6 +89,18 @@ export interface SummaryRules {
   date?: (response: SQL) => SQL;
   /** A Net Promoter Score from the counts per option (`options`). */
   promoterScore?(counts: ReadonlyMap<string, number>): PromoterScore;
+  /**
+   * A question of several parts (a Matrix's rows, a Ranking's options): each part's counts, from the
+   * counts of what `chosen` selected (the summary then gives these instead of `options`).
+   */
+  rows?(component: StoredComponent, counts: ReadonlyMap<string, number>): RowSummary[];
+}
+
+/** One part of a question in its summary: the count of each of its options, and (Ranking) the mean position. */
+export interface RowSummary {
+  row: string;
+  options: { option: string; count: number }[];
+  mean: number | null;
 }
 
 /** Promoters, passives and detractors of a 0–10 question, and the score: % promoters − % detractors (−100…100). */

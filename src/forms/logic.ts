@@ -212,7 +212,7 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
   }
   const field = raw.field;
   if (form === 'question' && !absent(field) && typeof field !== 'string') {
-    report([...at, 'field'], '"field" must be an IdentityInfo field key');
+    report([...at, 'field'], '"field" must be a text: an IdentityInfo field key, a Matrix row or a Ranking option');
     ok = false;
   }
   const op = raw.op;
@@ -307,7 +307,7 @@ export const conditionDocSchema: z.ZodType = z
       z.strictObject({ all: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ any: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ not: conditionDocSchema }),
-      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
+      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key, a Matrix row or a Ranking option.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
       z.strictObject({ hidden: z.string().meta({ description: 'A declared hidden field.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
     ]),
   )

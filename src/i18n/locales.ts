@@ -118,6 +118,8 @@ export interface PageWords {
   /** NPS: the labels under 0 and 10 when the content gives none. */
   npsLow: string;
   npsHigh: string;
+  /** Ranking: the label of the select of one position (1 is first). */
+  rankingPosition: (position: number) => string;
 
   // ---- message pages of a form's posts
   unsupportedTitle: string;
@@ -177,6 +179,7 @@ const WORDS: Record<Language, PageWords> = {
     ratingValue: (value, scale) => `${value} of ${scale}`,
     npsLow: 'Not at all likely',
     npsHigh: 'Extremely likely',
+    rankingPosition: (position) => `Position ${position}`,
     unsupportedTitle: 'Unsupported form data',
     unsupportedText: 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).',
     unreadableTitle: 'Invalid form data',
@@ -232,6 +235,7 @@ const WORDS: Record<Language, PageWords> = {
     ratingValue: (value, scale) => `${value} von ${scale}`,
     npsLow: 'Überhaupt nicht wahrscheinlich',
     npsHigh: 'Äußerst wahrscheinlich',
+    rankingPosition: (position) => `Platz ${position}`,
     unsupportedTitle: 'Nicht unterstützte Formulardaten',
     unsupportedText: 'Diese Seite nimmt nur Formulardaten an (application/x-www-form-urlencoded oder multipart/form-data).',
     unreadableTitle: 'Ungültige Formulardaten',
@@ -287,6 +291,7 @@ const WORDS: Record<Language, PageWords> = {
     ratingValue: (value, scale) => `${value} sur ${scale}`,
     npsLow: 'Pas du tout probable',
     npsHigh: 'Extrêmement probable',
+    rankingPosition: (position) => `Rang ${position}`,
     unsupportedTitle: 'Données de formulaire non prises en charge',
     unsupportedText: 'Cette page n’accepte que des envois de formulaire (application/x-www-form-urlencoded ou multipart/form-data).',
     unreadableTitle: 'Données de formulaire non valides',
@@ -342,6 +347,7 @@ const WORDS: Record<Language, PageWords> = {
     ratingValue: (value, scale) => `${value} de ${scale}`,
     npsLow: 'Nada probable',
     npsHigh: 'Extremadamente probable',
+    rankingPosition: (position) => `Posición ${position}`,
     unsupportedTitle: 'Datos de formulario no admitidos',
     unsupportedText: 'Esta página solo admite envíos de formulario (application/x-www-form-urlencoded o multipart/form-data).',
     unreadableTitle: 'Datos de formulario no válidos',
@@ -423,6 +429,10 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^Must be a date written YYYY-MM-DD$/, { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' }],
   [/^Must be on or after (\d{4}-\d{2}-\d{2})$/, { de: 'Frühestens am $1', fr: 'Au plus tôt le $1', es: 'Como pronto el $1' }],
   [/^Must be on or before (\d{4}-\d{2}-\d{2})$/, { de: 'Spätestens am $1', fr: 'Au plus tard le $1', es: 'Como tarde el $1' }],
+  [/^"(.*)" is not one of the columns$/s, { de: '„$1“ ist keine der Spalten', fr: '« $1 » ne fait pas partie des colonnes', es: '«$1» no es una de las columnas' }],
+  [/^This row requires an answer$/, { de: 'Bitte beantworten Sie diese Zeile', fr: 'Cette ligne nécessite une réponse', es: 'Esta fila requiere una respuesta' }],
+  [/^"(.*)" is ranked twice$/s, { de: '„$1“ steht zweimal in der Reihenfolge', fr: '« $1 » est classé deux fois', es: '«$1» aparece dos veces' }],
+  [/^Rank every option; missing: (.*)$/s, { de: 'Ordnen Sie jede Option ein; es fehlt: $1', fr: 'Classez chaque option ; il manque : $1', es: 'Ordena todas las opciones; faltan: $1' }],
   [/^Must be at most (\d+) characters$/, { de: 'Höchstens $1 Zeichen', fr: '$1 caractères au maximum', es: 'Como máximo $1 caracteres' }],
   [/^Must be at least (\d+) characters$/, { de: 'Mindestens $1 Zeichen', fr: '$1 caractères au minimum', es: 'Como mínimo $1 caracteres' }],
   [/^The passwords do not match$/, { de: 'Die Passwörter stimmen nicht überein', fr: 'Les mots de passe ne correspondent pas', es: 'Las contraseñas no coinciden' }],

@@ -13,7 +13,7 @@ import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
 import { summaryCounts, summaryQuestions, summarySteps, summaryVersions, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VersionCount } from './summary.service.ts';
-import type { PromoterScore } from '../components/module.ts';
+import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
 
 /**
@@ -104,6 +104,15 @@ const PromoterScoreRef = builder.objectRef<PromoterScore>('PromoterScore').imple
   }),
 });
 
+const RowSummaryRef = builder.objectRef<RowSummary>('RowSummary').implement({
+  description: 'One part of a question: a Matrix row and the count of each column, or a Ranking option and the count of each position.',
+  fields: (t) => ({
+    row: t.exposeString('row', { description: 'The Matrix row, or the Ranking option.' }),
+    options: t.field({ type: [OptionCountRef], description: 'Matrix: every column with its count; Ranking: every position ("1" first) with its count.', resolve: (r) => r.options }),
+    mean: t.exposeFloat('mean', { nullable: true, description: 'Ranking: the mean position (1 is first); null for a Matrix and without answers.' }),
+  }),
+});
+
 const QuestionSummaryRef = builder.objectRef<QuestionSummary>('QuestionSummary').implement({
   description: 'Answers to one question of the form.',
   fields: (t) => ({
@@ -121,6 +130,7 @@ const QuestionSummaryRef = builder.objectRef<QuestionSummary>('QuestionSummary')
     }),
     numbers: t.field({ type: NumberStatisticsRef, nullable: true, description: 'Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types.', resolve: (q) => q.numbers }),
     dates: t.field({ type: DateRangeRef, nullable: true, description: 'Date: the earliest and latest answers; null for other types.', resolve: (q) => q.dates }),
+    rows: t.field({ type: [RowSummaryRef], nullable: true, description: 'Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too).', resolve: (q) => q.rows }),
     promoterScore: t.field({ type: PromoterScoreRef, nullable: true, description: 'NPS: promoters, passives, detractors and the score; null for other types.', resolve: (q) => q.promoterScore }),
   }),
 });

@@ -12,7 +12,7 @@ import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
 import type { StoredStep } from '../db/json-columns.ts';
-import type { PromoterScore } from '../components/module.ts';
+import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
 import { stepKey } from '../forms/logic.ts';
 
@@ -62,6 +62,8 @@ export interface QuestionSummary {
   dates: { earliest: string | null; latest: string | null } | null;
   /** 0–10 questions (NPS): promoters, passives, detractors and the score. */
   promoterScore: PromoterScore | null;
+  /** Questions of several parts (Matrix rows, Ranking options): each part's counts. */
+  rows: RowSummary[] | null;
 }
 
 export interface NumberStatistics {
@@ -274,7 +276,7 @@ export async function summaryQuestions(
         .filter((component) => isAnswerable(component.type))
         .map((component): QuestionSummary => {
           const rules = moduleOf(component.type)?.summary;
-          const offered = rules?.chosen ? (rules.options?.(component) ?? []) : undefined;
+          const offered = rules?.chosen && !rules.rows ? (rules.options?.(component) ?? []) : undefined;
           const counted = options.get(component.id) ?? new Map<string, number>();
           const optionCounts = offered
             ? [
@@ -297,6 +299,7 @@ export async function summaryQuestions(
             numbers: rules?.number ? numberStatistics(row) : null,
             dates: rules?.date ? { earliest: row?.earliest ?? null, latest: row?.latest ?? null } : null,
             promoterScore: rules?.promoterScore ? rules.promoterScore(counted) : null,
+            rows: rules?.rows ? rules.rows(component, counted) : null,
           };
         }),
     );

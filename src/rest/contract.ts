@@ -33,7 +33,7 @@ const questionResponse = z
       })
       .meta({
         description:
-          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS, OpinionScale and Number, `YYYY-MM-DD` for Date).',
+          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS, OpinionScale and Number, `YYYY-MM-DD` for Date), `rows` (Matrix: `{<row>: <column> or [<column>…]}`), `ranking` (Ranking: every option in order).',
       }),
   })
   .meta({ id: 'QuestionResponse' });

@@ -75,12 +75,15 @@ const surveyBody = (sourceFormId: string) => ({
         { type: 'OpinionScale', key: 'opinion', content: { question: 'Clear?', from: 0, to: 4, labels: { left: 'No', center: 'So so', right: 'Yes' }, required: false } },
         { type: 'Number', key: 'seats', content: { question: 'Seats?', min: 1, max: 500, decimals: 1, placeholder: '10', unit: 'seats', required: false } },
         { type: 'Date', key: 'start', content: { question: 'Start?', min: '2026-01-01', max: '2026-12-31', required: false } },
+        { type: 'Matrix', key: 'grid', content: { question: 'Grid?', rows: ['Speed', 'constructor'], columns: ['Low', 'High'], isMulti: false, required: false } },
+        { type: 'Ranking', key: 'order', content: { question: 'Order?', options: ['a', 'b', '__proto__'], required: false } },
       ],
       logic: {
         rules: [
           { if: { question: 'nps', op: 'between', value: [0, 6] }, then: { goTo: 'why' } },
           { if: { all: [{ question: 'rating', op: 'greaterOrEqual', value: 4 }, { question: 'opinion', op: 'in', value: [3, 4] }] }, then: { complete: true } },
           { if: { any: [{ question: 'seats', op: 'lessOrEqual', value: 2.5 }, { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] }, { question: 'start', op: 'after', value: '2026-11-30' }] }, then: { goTo: 'why' } },
+          { if: { all: [{ question: 'grid', field: 'Speed', op: 'equals', value: 'Low' }, { question: 'order', field: '__proto__', op: 'between', value: [1, 2] }] }, then: { goTo: 'why' } },
         ],
       },
     },
@@ -586,19 +589,29 @@ describe('public pages and the public JSON API', () => {
 
   /** A valid answer to each survey question, by question id. */
   const surveyAnswers = () => {
-    const [rating, nps, opinion, seats, start] = surveyForm.steps[0]!.components;
-    return { [rating!.id]: 4, [nps!.id]: 9, [opinion!.id]: 2, [seats!.id]: 12.5, [start!.id]: '2026-05-04' };
+    const [rating, nps, opinion, seats, start, grid, order] = surveyForm.steps[0]!.components;
+    return {
+      [rating!.id]: 4,
+      [nps!.id]: 9,
+      [opinion!.id]: 2,
+      [seats!.id]: 12.5,
+      [start!.id]: '2026-05-04',
+      [grid!.id]: { Speed: 'Low', constructor: 'High' },
+      [order!.id]: ['__proto__', 'a', 'b'],
+    };
   };
   test.prop([fc.nat(), hostileValue], options)('POST responses of a survey: a hostile answer to any of its questions', async (pick, value) => {
     await send(`/s/${surveyForm.id}/responses`, json('POST', mutate({ answers: surveyAnswers(), finished: true }, pick, value)), 'json');
   });
 
-  test.prop([fc.array(fc.tuple(fc.nat(), hostileString), { maxLength: 6 })], options)(
+  // A field of a question, or of a part: a Matrix row, a Ranking position (and parts no question has).
+  const part = fc.constantFrom('', '.0', '.1', '.2', '.3', '.99', '.x', '.__proto__');
+  test.prop([fc.array(fc.tuple(fc.nat(), part, hostileString), { maxLength: 8 })], options)(
     'page POST of a survey: hostile values in its fields',
-    async (pairs) => {
+    async (fields) => {
       const ids = Object.keys(surveyAnswers());
       const body = new URLSearchParams();
-      for (const [at, value] of pairs) body.append(`c.${ids[at % ids.length]}`, value);
+      for (const [at, suffix, value] of fields) body.append(`c.${ids[at % ids.length]}${suffix}`, value);
       await send(`/s/${surveyForm.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
     },
   );

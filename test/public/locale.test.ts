@@ -229,6 +229,8 @@ function everyTypeSteps() {
         { type: 'OpinionScale', content: {} },
         { type: 'Number', content: { required: true, unit: 'U1' } },
         { type: 'Date', content: {} },
+        { type: 'Matrix', content: { rows: ['R1'], columns: ['K1', 'K2'], required: true } },
+        { type: 'Ranking', content: { options: ['O1', 'O2'], required: true } },
       ],
     },
   ];

@@ -186,6 +186,13 @@ export interface ComponentModule {
    * first valid one of the lowest rank, in answer order. Default: its `emailAddress`, rank DEFAULT_EMAIL_RANK.
    */
   emails?(response: StoredResponse): EmailCandidate[];
+  /**
+   * The element a message about one part of its answer (`part`: an IdentityInfo key, a Ranking index)
+   * links to from the page's error summary, as a DOM id; default (and for the whole answer): its box, `q-<id>`.
+   */
+  errorAnchor?(component: StoredComponent, part: string): string | undefined;
+  /** Whether this component is its step's visible heading (`h1`); a step without one shows the form's name as its `h1`. */
+  stepHeading?(component: StoredComponent): boolean;
   /** How conditions test its answers; a module without it can't be tested by a condition. */
   conditions?: ConditionRules;
 }

@@ -120,6 +120,8 @@ export const ranking: ComponentModule = {
       html`<fieldset class="fl-fieldset fl-ranking" id="${id}"${invalid ? html` aria-describedby="${id}-error"` : ''}><legend class="fl-question">${question ?? ''}${required ? html`<span aria-hidden="true"> *</span>` : ''}</legend>${selects}</fieldset>${errorText(id, messages)}`,
     );
   },
+  // A message at an index of the answer is about the option at that position (the selects count from 1).
+  errorAnchor: (component, part) => (/^\d{1,2}$/.test(part) ? domId(component, String(Number(part) + 1)) : undefined),
   graphql: (kit) => ({
     components: {
       Ranking: kit.component('Ranking', 'Options put in order by the respondent.', (t) => ({

@@ -92,6 +92,7 @@ export function renderStepPage(input: StepPageInput): Html {
 ${logo(theme)}
 ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
 <p class="fl-step-name">${step.name}<span class="sr-only"> (${where})</span></p>
+${step.components.some((c) => moduleOf(c.type)?.stepHeading?.(c) === true) ? '' : html`<h1 class="fl-form-name">${form.name}</h1>`}
 ${invalid ? errorSummary(step, input.errors, form.locale) : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? words.goThere}</a>` : ''}</div>`)}
 <form method="post" action="${pageHref(form.id, `step=${stepIndex}${input.actionQuery ?? ''}`, input)}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
@@ -180,11 +181,16 @@ export function renderMessagePage(chrome: PageChrome, title: string, message: st
  */
 function errorSummary(step: StoredStep, errors: FieldMessages, locale: string): Html {
   const words = pageWords(locale);
+  // One link per message, to the field it is about (a part's own field when its module names one).
   const items = step.components.flatMap((component) => {
-    const messages = [...errors].filter(([key]) => key === component.id || key.startsWith(`${component.id}.`)).flatMap(([, list]) => list);
-    if (messages.length === 0) return [];
     const question = typeof component.content.question === 'string' && component.content.question !== '' ? `${component.content.question}: ` : '';
-    return [html`<li><a href="#q-${component.id}">${question}${messages.join(' ')}</a></li>`];
+    return [...errors]
+      .filter(([key]) => key === component.id || key.startsWith(`${component.id}.`))
+      .flatMap(([key, list]) => {
+        const part = key === component.id ? undefined : key.slice(component.id.length + 1);
+        const anchor = (part === undefined ? undefined : moduleOf(component.type)?.errorAnchor?.(component, part)) ?? `q-${component.id}`;
+        return list.map((message) => html`<li><a href="#${anchor}">${question}${message}</a></li>`);
+      });
   });
   if (items.length === 0) return html`<div class="fl-alert" role="alert" id="fl-error-summary">${words.checkHighlighted}</div>`;
   return html`<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">${words.checkAnswers(items.length)}</p><ul>${items}</ul></div>`;

@@ -105,6 +105,7 @@ body { margin: 0; min-height: 100vh; color: var(--fl-text); font-family: var(--f
 .fl-align-center .fl-logo { margin: 0 auto 28px; }
 .fl-progress { height: 6px; border-radius: 99px; background: color-mix(in srgb, var(--fl-primary) 16%, transparent); overflow: hidden; margin: 0 0 12px; }
 .fl-progress > span { display: block; height: 100%; border-radius: 99px; background: var(--fl-primary); }
+.fl-form-name { font-family: var(--fl-heading); font-size: 28px; line-height: 1.2; margin: 0 0 24px; }
 .fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary-text); margin: 0 0 28px; }
 .fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: left; }
 .fl-alert a { color: inherit; }

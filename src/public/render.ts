@@ -56,6 +56,7 @@ function document(theme: Theme, chrome: PageChrome, title: string, types: Iterab
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
+<meta name="description" content="${title}">
 <link rel="icon" href="data:,">
 <title>${title}</title>
 ${fonts ? html`<link rel="stylesheet" href="${fonts}">` : ''}
@@ -103,7 +104,8 @@ ${hasButtons ? '' : actions(ctx, undefined, undefined)}
   // Screen readers announce the title first: the step, where it is in the form, and whether it came back with errors.
   const title = `${invalid ? `${words.errorTitle}: ` : ''}${step.name} (${where}) – ${form.name}`;
   const root: PageRoot = { state: 'step', locale: form.locale, formId: form.id, stepKey: stepKey(step, stepIndex), stepIndex };
-  return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
+  // The bar shows the steps behind the respondent: full only on the final screen.
+  return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? stepIndex / total : undefined);
 }
 
 /** How a response ended: finished (`completed`), or ruled out by its answers (`invalid`), with its id. */
@@ -129,11 +131,13 @@ export function renderFinalPage(form: Form, chrome: PageChrome, end: ResponseEnd
 <p>${state === 'completed' ? words.thanksText : words.invalidText}</p>`;
   const body = html`<main class="fl-page fl-center fl-final fl-final-${state}">
 ${logo(form.theme)}
+${form.theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="100"><span></span></div>` : ''}
 ${content}
 <p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
 </main>`;
   const types = step ? new Set(step.components.map((c) => c.type)) : [];
-  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body, { state, locale: form.locale, formId: form.id, responseId: end.responseId });
+  const root: PageRoot = { state, locale: form.locale, formId: form.id, responseId: end.responseId };
+  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body, root, form.theme.layout.showProgressBar ? 1 : undefined);
 }
 
 /** A component of a final step: its own markup, as on a step page without errors or answers. */

@@ -134,7 +134,7 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-choices { display: grid; gap: 8px; }
 .fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-field-fg);
   border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: left; }
-.fl-choice input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 0; flex: 0 0 auto; }
+.fl-choice input { accent-color: var(--c-accent); width: 24px; height: 24px; margin: 0; flex: 0 0 auto; }
 .fl-choice:has(input:checked) { border-color: var(--c-accent); box-shadow: inset 0 0 0 1px var(--c-accent); }
 .fl-choice .fl-input { margin-left: 4px; padding: 6px 10px; }
 .fl-graphic { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
@@ -144,7 +144,7 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 ${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])))].join('\n')}
 .fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
 .fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
-.fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }
+.fl-check input { accent-color: var(--c-accent); width: 24px; height: 24px; margin: 0; flex: 0 0 auto; }
 .fl-calendar-frame { display: block; width: 100%; height: 700px; background: #fff; border: 1px solid var(--c-border, #d1d5db); border-radius: var(--c-radius); }
 .fl-calendar-link { display: inline-block; margin-top: 8px; color: var(--c-link); }
 .fl-note { color: var(--c-muted, var(--fl-muted)); font-size: 14px; }
@@ -162,6 +162,12 @@ ${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module
 .fl-center h1 { font-family: var(--fl-heading); }
 .fl-alert-title { margin: 0 0 4px; font-weight: 600; }
 .fl-alert ul { margin: 0; padding-left: 20px; }
+/* On a phone the buttons span the width: one large target each, the submit button first in reach. */
+@media (max-width: 480px) {
+  .fl-actions { flex-direction: column-reverse; align-items: stretch; }
+  .fl-actions .fl-button { width: 100%; }
+  .fl-actions .fl-back { text-align: center; padding: 10px 0; }
+}
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
 }

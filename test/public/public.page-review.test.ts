@@ -95,4 +95,30 @@ describe('the respondent’s page', () => {
     ]);
     expect(page).toContain('Please check these 6 answers:');
   });
+
+  it('fills the progress bar with the steps behind the respondent, full only on the final screen, and describes each page', async () => {
+    const tenantWithBar = await createTenant(db, { theme: { ...tenant.template.theme!, layout: { ...tenant.template.theme!.layout, showProgressBar: true } } });
+    const barForm = await makeForm(db, tenantWithBar, [
+      { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Q1' } }] },
+      { name: 'Two', components: [{ type: 'ShortInput', content: { question: 'Q2' } }] },
+    ]);
+    const width = (page: string) => /\.fl-progress > span \{ width: ([\d.]+)%; \}/.exec(page)?.[1];
+    const visitor = new Visitor(app);
+    const first = await (await visitor.get(`/s/${barForm.id}`)).text();
+    expect(width(first)).toBe('0');
+    expect(first).toContain('<meta name="description" content="One (step 1 of 2) – Public form">');
+    await visitor.submit(barForm, 0, { [field(componentAt(barForm, 0, 0))]: 'a' });
+    expect(width(await (await visitor.get(`/s/${barForm.id}?step=1`)).text())).toBe('50');
+    const done = await visitor.submit(barForm, 1, { [field(componentAt(barForm, 1, 0))]: 'b' });
+    const final = await (await visitor.get(done.headers.get('location')!)).text();
+    expect(width(final)).toBe('100');
+    expect(final).toContain('aria-valuenow="100"');
+  });
+
+  it('gives check boxes and radio buttons targets of 24 × 24 px, and buttons the width of a phone', async () => {
+    const page = await (await app.request(`/s/${form.id}`)).text();
+    expect(page).toContain('.fl-choice input { accent-color: var(--c-accent); width: 24px; height: 24px;');
+    expect(page).toContain('.fl-check input { accent-color: var(--c-accent); width: 24px; height: 24px;');
+    expect(page).toMatch(/@media \(max-width: 480px\) \{\n {2}\.fl-actions \{ flex-direction: column-reverse; align-items: stretch; \}\n {2}\.fl-actions \.fl-button \{ width: 100%; \}/);
+  });
 });

@@ -40,12 +40,17 @@ export const CONDITION_OPS = [
   'notIn',
   'greaterThan',
   'lessThan',
+  'greaterOrEqual',
+  'lessOrEqual',
+  'between',
+  'before',
+  'after',
   'answered',
   'notAnswered',
 ] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
-/** A value a condition compares with (`value`): text, a number, a boolean, or (for `in`/`notIn`) a list of text or numbers. */
+/** A value a condition compares with (`value`): text, a number, a boolean, or (for `in`/`notIn`, and `between`'s `[low, high]`) a list of text or numbers. */
 export type ConditionValue = string | number | boolean | (string | number)[];
 
 /** A leaf on an answer: `question` is a component's `key`; `field` an IdentityInfo field key. */

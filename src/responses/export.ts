@@ -123,7 +123,7 @@ export function headerRow(columns: readonly ExportColumn[] | undefined): string[
 
 /** One answer as a cell (see the module comment). */
 function answerCell(type: string, response: Content, key?: string): string {
-  if (key !== undefined) return cellText(response[key]);
+  if (key !== undefined) return moduleOf(type)?.export?.part?.(response as StoredResponse, key) ?? cellText(response[key]);
   const own = moduleOf(type)?.export?.cell?.(response as StoredResponse);
   if (own !== undefined) return own;
   for (const field of ['input', 'emailAddress', 'fileUrl'] as const) if (field in response) return cellText(response[field]);

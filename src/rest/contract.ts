@@ -32,7 +32,10 @@ const questionResponse = z
         headline: z.string(),
         componentShapeVersion: z.string(),
       })
-      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers").' }),
+      .meta({
+        description:
+          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS, OpinionScale and Number, `YYYY-MM-DD` for Date), `rows` (Matrix: `{<row>: <column> or [<column>…]}`), `ranking` (Ranking: every option in order).',
+      }),
   })
   .meta({ id: 'QuestionResponse' });
 

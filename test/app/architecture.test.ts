@@ -70,9 +70,11 @@ const MAY_NAME_TYPES = [/^src\/components\//, /^src\/bootstrap\.ts$/, /\.test\.t
  * string of prose (it holds a blank) may mention a type; so may comments.
  */
 export function componentTypeNames(file: string, text: string, types: readonly string[]): string[] {
-  const known = new Set(types);
+  // A type named like a JavaScript global (Number, Date) is found only as a string: the identifier is the global's.
+  const known = new Set(types.filter((type) => !(type in globalThis)));
+  const names = new Set(types);
   const quoted = new RegExp(`['"](${types.join('|')})['"]|fl-t-(${types.join('|')})\\b`);
-  const word = new RegExp(`\\b(${types.join('|')})\\b`);
+  const word = new RegExp(`\\b(${[...known].join('|')})\\b`);
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const at = (node: ts.Node, what: string) => {
@@ -85,7 +87,7 @@ export function componentTypeNames(file: string, text: string, types: readonly s
     } else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
       const value = node.text;
       const prose = /\s/.test(value);
-      if (known.has(value) || quoted.test(value) || (!prose && word.test(value))) at(node, JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value));
+      if (names.has(value) || quoted.test(value) || (!prose && word.test(value))) at(node, JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value));
     }
     ts.forEachChild(node, visit);
   };

@@ -62,6 +62,37 @@ const logicBody = (sourceFormId: string) => ({
   ],
 });
 
+/** A generate body with every survey question type, their content fields and conditions on their answers. */
+const surveyBody = (sourceFormId: string) => ({
+  sourceFormId,
+  name: 'Survey',
+  steps: [
+    {
+      name: 'Feedback',
+      components: [
+        { type: 'Rating', key: 'rating', content: { question: 'Rate us', scale: 5, shape: 'star', lowLabel: 'Bad', highLabel: 'Good', required: true } },
+        { type: 'NPS', key: 'nps', content: { question: 'Recommend us?', lowLabel: 'No', highLabel: 'Yes', required: false } },
+        { type: 'OpinionScale', key: 'opinion', content: { question: 'Clear?', from: 0, to: 4, labels: { left: 'No', center: 'So so', right: 'Yes' }, required: false } },
+        { type: 'Number', key: 'seats', content: { question: 'Seats?', min: 1, max: 500, decimals: 1, placeholder: '10', unit: 'seats', required: false } },
+        { type: 'Date', key: 'start', content: { question: 'Start?', min: '2026-01-01', max: '2026-12-31', required: false } },
+        { type: 'Matrix', key: 'grid', content: { question: 'Grid?', rows: ['Speed', 'constructor'], columns: ['Low', 'High'], isMulti: false, required: false } },
+        { type: 'Ranking', key: 'order', content: { question: 'Order?', options: ['a', 'b', '__proto__'], required: false } },
+      ],
+      logic: {
+        rules: [
+          { if: { question: 'nps', op: 'between', value: [0, 6] }, then: { goTo: 'why' } },
+          { if: { all: [{ question: 'rating', op: 'greaterOrEqual', value: 4 }, { question: 'opinion', op: 'in', value: [3, 4] }] }, then: { complete: true } },
+          { if: { any: [{ question: 'seats', op: 'lessOrEqual', value: 2.5 }, { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] }, { question: 'start', op: 'after', value: '2026-11-30' }] }, then: { goTo: 'why' } },
+          { if: { all: [{ question: 'grid', field: 'Speed', op: 'equals', value: 'Low' }, { question: 'order', field: '__proto__', op: 'between', value: [1, 2] }] }, then: { goTo: 'why' } },
+        ],
+      },
+    },
+    { name: 'Why', key: 'why', components: [{ type: 'LongInput', content: { question: 'Why?' } }] },
+  ],
+});
+
+let surveyForm: Awaited<ReturnType<typeof makeForm>>;
+
 beforeAll(async () => {
   // Row counts must see this file's writes only.
   ctx = await setupIsolatedTestApp();
@@ -107,6 +138,7 @@ beforeAll(async () => {
   logicFormId = logicForm.id;
   const logicStarted = (await (await app.request(`/s/${logicFormId}/responses`, json('POST', { answers: {} }))).json()) as { id: string; resumeToken: string };
   logicResume = { id: logicStarted.id, token: logicStarted.resumeToken };
+  surveyForm = await makeForm(ctx.db, tenant, surveyBody(tenant.templateId).steps, 'Survey');
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -292,6 +324,11 @@ describe('REST', () => {
 
   test.prop([fc.nat(), hostileValue], options)('generate: a valid body with logic and one hostile value', async (pick, value) => {
     const body = JSON.stringify(mutate(logicBody(tenant.templateId), pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('generate: a survey body (every survey question type, conditions on them) with one hostile value', async (pick, value) => {
+    const body = JSON.stringify(mutate(surveyBody(tenant.templateId), pick, value));
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
@@ -582,6 +619,35 @@ describe('public pages and the public JSON API', () => {
     const body = mutate({ answers: { q: 'a' }, finished: false }, pick, value);
     await send(`/s/${formId}/responses`, json('POST', body), 'json');
   });
+
+  /** A valid answer to each survey question, by question id. */
+  const surveyAnswers = () => {
+    const [rating, nps, opinion, seats, start, grid, order] = surveyForm.steps[0]!.components;
+    return {
+      [rating!.id]: 4,
+      [nps!.id]: 9,
+      [opinion!.id]: 2,
+      [seats!.id]: 12.5,
+      [start!.id]: '2026-05-04',
+      [grid!.id]: { Speed: 'Low', constructor: 'High' },
+      [order!.id]: ['__proto__', 'a', 'b'],
+    };
+  };
+  test.prop([fc.nat(), hostileValue], options)('POST responses of a survey: a hostile answer to any of its questions', async (pick, value) => {
+    await send(`/s/${surveyForm.id}/responses`, json('POST', mutate({ answers: surveyAnswers(), finished: true }, pick, value)), 'json');
+  });
+
+  // A field of a question, or of a part: a Matrix row, a Ranking position (and parts no question has).
+  const part = fc.constantFrom('', '.0', '.1', '.2', '.3', '.99', '.x', '.__proto__');
+  test.prop([fc.array(fc.tuple(fc.nat(), part, hostileString), { maxLength: 8 })], options)(
+    'page POST of a survey: hostile values in its fields',
+    async (fields) => {
+      const ids = Object.keys(surveyAnswers());
+      const body = new URLSearchParams();
+      for (const [at, suffix, value] of fields) body.append(`c.${ids[at % ids.length]}${suffix}`, value);
+      await send(`/s/${surveyForm.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
+    },
+  );
 
   test.prop([bodyFrom({ answers: {} }), hostileHeaders], options)('POST responses: hostile text and headers', async (text, headers) => {
     await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');

@@ -27,7 +27,7 @@ export type AllCondition = {
 };
 
 /** Typed view of one answer; the member follows the answered component's type. */
-export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
+export type Answer = DateAnswer | DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MatrixAnswer | MultipleOptionsQuestionAnswer | NpsAnswer | NumberAnswer | OpinionScaleAnswer | OtherAnswer | PasswordInputAnswer | RankingAnswer | RatingAnswer | SchedulerAnswer | ShortInputAnswer;
 
 /** Holds when at least one of its conditions holds. */
 export type AnyCondition = {
@@ -133,7 +133,7 @@ export type ChoiceAnswer = {
 };
 
 /** A component of a form step; the member follows the component type. */
-export type Component = Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | MultipleOptionsQuestion | NextBackButtons | NextButton | OtherComponent | Scheduler | ShortInput;
+export type Component = DateQuestion | Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | Matrix | MultipleOptionsQuestion | Nps | NextBackButtons | NextButton | NumberQuestion | OpinionScale | OtherComponent | Ranking | Rating | Scheduler | ShortInput;
 
 /** A component: its type and a content object whose shape depends on the type. */
 export type ComponentInput = {
@@ -160,13 +160,18 @@ export type ComponentStyle = {
 /** A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf. */
 export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition;
 
-/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value). */
+/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan/greaterOrEqual/lessOrEqual: both sides numbers; between: value [low, high], both ends included (two numbers, or two dates); before/after: dates YYYY-MM-DD; answered/notAnswered: whether there is an answer (or a hidden value). */
 export type ConditionOp =
+  | 'after'
   | 'answered'
+  | 'before'
+  | 'between'
   | 'contains'
   | 'equals'
+  | 'greaterOrEqual'
   | 'greaterThan'
   | 'in'
+  | 'lessOrEqual'
   | 'lessThan'
   | 'notAnswered'
   | 'notContains'
@@ -216,6 +221,46 @@ export type CreateWebhookEndpointPayload = {
   endpoint: WebhookEndpoint;
   /** The signing secret (`whsec_…`). Shown only here: store it now. */
   secret: Scalars['String']['output'];
+};
+
+/** Answer to a Date question. */
+export type DateAnswer = {
+  __typename?: 'DateAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The day answered, YYYY-MM-DD (stored as `value`). */
+  date?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A calendar day (type "Date"), YYYY-MM-DD, within min…max. */
+export type DateQuestion = {
+  __typename?: 'DateQuestion';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  /** The latest day accepted (content `max`). */
+  maxDate?: Maybe<Scalars['String']['output']>;
+  /** The earliest day accepted (content `min`). */
+  minDate?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** The earliest and latest dates a Date question was answered with (YYYY-MM-DD); null without answers. */
+export type DateRange = {
+  __typename?: 'DateRange';
+  earliest?: Maybe<Scalars['String']['output']>;
+  latest?: Maybe<Scalars['String']['output']>;
 };
 
 export type DeleteFormPayload = {
@@ -902,6 +947,46 @@ export type LongInputAnswer = {
   type: Scalars['String']['output'];
 };
 
+/** Rows answered on one scale of columns: radio buttons, or check boxes when isMulti. */
+export type Matrix = {
+  __typename?: 'Matrix';
+  columns: Array<Scalars['String']['output']>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  rows: Array<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Matrix. */
+export type MatrixAnswer = {
+  __typename?: 'MatrixAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The rows answered, in the form's order of the answer. */
+  rows: Array<MatrixRowAnswer>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** One row of a Matrix answer and the column(s) picked. */
+export type MatrixRowAnswer = {
+  __typename?: 'MatrixRowAnswer';
+  /** One column unless the matrix is multi. */
+  columns: Array<Scalars['String']['output']>;
+  row: Scalars['String']['output'];
+};
+
 /** Choices shown as buttons or check boxes. */
 export type MultipleOptionsQuestion = {
   __typename?: 'MultipleOptionsQuestion';
@@ -1089,6 +1174,37 @@ export type MutationUpdateWebhookEndpointArgs = {
   input: UpdateWebhookEndpointInput;
 };
 
+/** How likely, from 0 to 10, a respondent is to recommend something (Net Promoter Score). */
+export type Nps = {
+  __typename?: 'NPS';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  highLabel?: Maybe<Scalars['String']['output']>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  lowLabel?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to an NPS question. */
+export type NpsAnswer = {
+  __typename?: 'NPSAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
 /** Next and back buttons. */
 export type NextBackButtons = {
   __typename?: 'NextBackButtons';
@@ -1128,6 +1244,96 @@ export type Node = {
 export type NotCondition = {
   __typename?: 'NotCondition';
   not: Condition;
+};
+
+/** Answer to a Number question. */
+export type NumberAnswer = {
+  __typename?: 'NumberAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The number answered (stored as `value`). */
+  number?: Maybe<Scalars['Float']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A number (type "Number"): an amount, a count or a measure, within min…max with at most `decimals` places. */
+export type NumberQuestion = {
+  __typename?: 'NumberQuestion';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Decimal places an answer may have (0–6). */
+  decimals: Scalars['Int']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  max?: Maybe<Scalars['Float']['output']>;
+  min?: Maybe<Scalars['Float']['output']>;
+  placeholder?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+  unit?: Maybe<Scalars['String']['output']>;
+};
+
+/** The numbers a question was answered with (Rating, NPS, OpinionScale, Number). */
+export type NumberStatistics = {
+  __typename?: 'NumberStatistics';
+  /** Answers holding a number. */
+  count: Scalars['Int']['output'];
+  max?: Maybe<Scalars['Float']['output']>;
+  /** Null without answers. */
+  mean?: Maybe<Scalars['Float']['output']>;
+  /** The middle answer (the mean of the two middle ones for an even count); null without answers. */
+  median?: Maybe<Scalars['Float']['output']>;
+  min?: Maybe<Scalars['Float']['output']>;
+};
+
+/** Numbered buttons from `from` to `to`, labelled at the ends and the middle. */
+export type OpinionScale = {
+  __typename?: 'OpinionScale';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** The lowest value (0 or 1). */
+  from: Scalars['Int']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  labels?: Maybe<OpinionScaleLabels>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The highest value (2–10). */
+  to: Scalars['Int']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to an OpinionScale. */
+export type OpinionScaleAnswer = {
+  __typename?: 'OpinionScaleAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** The words under the left end, the middle and the right end of an OpinionScale. */
+export type OpinionScaleLabels = {
+  __typename?: 'OpinionScaleLabels';
+  center?: Maybe<Scalars['String']['output']>;
+  left?: Maybe<Scalars['String']['output']>;
+  right?: Maybe<Scalars['String']['output']>;
 };
 
 /** How often one option was chosen. */
@@ -1193,6 +1399,16 @@ export type PersonAttributes = {
   ip: Scalars['String']['output'];
   /** Times this lead has visited the form. */
   visitedForm: Scalars['Int']['output'];
+};
+
+/** An NPS question: promoters (9–10), passives (7–8), detractors (0–6) and the score. */
+export type PromoterScore = {
+  __typename?: 'PromoterScore';
+  detractors: Scalars['Int']['output'];
+  passives: Scalars['Int']['output'];
+  promoters: Scalars['Int']['output'];
+  /** % promoters − % detractors, from −100 to 100; null without answers. */
+  score?: Maybe<Scalars['Float']['output']>;
 };
 
 export type Query = {
@@ -1307,13 +1523,86 @@ export type QuestionSummary = {
   __typename?: 'QuestionSummary';
   /** Responses that answered it. */
   answers: Scalars['Int']['output'];
+  /** Date: the earliest and latest answers; null for other types. */
+  dates?: Maybe<DateRange>;
   /** The question text, if it has one. */
   headline?: Maybe<Scalars['String']['output']>;
-  /** Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); null for other types. */
+  /** Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types. */
+  numbers?: Maybe<NumberStatistics>;
+  /** Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); scales (Rating, NPS, OpinionScale): every value of the scale with its count; Date: the count per month (YYYY-MM, in order); null for other types. */
   options?: Maybe<Array<OptionCount>>;
+  /** NPS: promoters, passives, detractors and the score; null for other types. */
+  promoterScore?: Maybe<PromoterScore>;
   questionId: Scalars['ID']['output'];
+  /** Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too). */
+  rows?: Maybe<Array<RowSummary>>;
   stepId: Scalars['ID']['output'];
   /** The component type. */
+  type: Scalars['String']['output'];
+};
+
+/** Options put in order by the respondent. */
+export type Ranking = {
+  __typename?: 'Ranking';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  options: Array<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Ranking. */
+export type RankingAnswer = {
+  __typename?: 'RankingAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** Every option, first ranked first. */
+  ranking: Array<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A rating from 1 to `scale`, as stars or numbers. */
+export type Rating = {
+  __typename?: 'Rating';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  highLabel?: Maybe<Scalars['String']['output']>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  lowLabel?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The highest value (3–10). */
+  scale: Scalars['Int']['output'];
+  /** "star" or "number". */
+  shape: Scalars['String']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Rating. */
+export type RatingAnswer = {
+  __typename?: 'RatingAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
 };
 
@@ -1344,6 +1633,17 @@ export type ResponseFilter = {
   since?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only responses whose `dateField` is before this instant. */
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+/** One part of a question: a Matrix row and the count of each column, or a Ranking option and the count of each position. */
+export type RowSummary = {
+  __typename?: 'RowSummary';
+  /** Ranking: the mean position (1 is first); null for a Matrix and without answers. */
+  mean?: Maybe<Scalars['Float']['output']>;
+  /** Matrix: every column with its count; Ranking: every position ("1" first) with its count. */
+  options: Array<OptionCount>;
+  /** The Matrix row, or the Ranking option. */
+  row: Scalars['String']['output'];
 };
 
 /** An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type). */

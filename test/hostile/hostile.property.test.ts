@@ -554,6 +554,15 @@ describe('public pages and the public JSON API', () => {
     await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');
   });
 
+  test.prop([segment, segment, fc.constantFrom('since', 'until', 'timeZone', 'groupBy', 'device', 'language', 'hidden.utm_source', 'hidden.', 'x')], options)(
+    'GET insights: hostile query parameters and form ids',
+    async (value, id, name) => {
+      await send(`/api/v1/forms/${logicFormId}/insights?${name}=${value}&since=2026-01-01`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/insights?${name}=${value}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/forms/${id}/insights`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
+
   test.prop([fc.nat(), hostileValue, hostileHeaders], options)('POST views: hostile hidden fields, referrers and headers', async (pick, value, headers) => {
     const body = JSON.stringify(mutate({ hiddenFields: { utm_source: 'ad' }, referrer: 'https://www.example.com/' }, pick, value));
     await send(`/s/${logicFormId}/views`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }, 'json');

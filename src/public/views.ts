@@ -25,24 +25,27 @@ import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type Pub
  */
 export const REFERRER_PARAM = 'fl-referrer';
 
+const isEmbedded = (c: PublicContext) => c.req.query(EMBED_QUERY.embed) === '1';
+
 /**
  * The host that referred a page request: in embed mode the embedding page (`fl-origin`), else the
  * Referer header's host unless it is this server.
  */
 function pageReferrer(c: PublicContext): string {
   const origin = c.req.query(EMBED_QUERY.origin);
-  if (c.req.query(EMBED_QUERY.embed) === '1' && origin) return referrerHostOf(origin);
+  if (isEmbedded(c) && origin) return referrerHostOf(origin);
   return referrerHostOf(c.req.header('referer'), new URL(c.req.url).hostname);
 }
 
-/** `&fl-referrer=<host>` for the first step's form action, or '' without a referrer. */
+/** `&fl-referrer=<host>` for the first step's form action, or '' without a referrer (and in embed mode, whose posts carry `fl-origin`). */
 export function referrerQuery(c: PublicContext): string {
-  const host = pageReferrer(c);
+  const host = isEmbedded(c) ? '' : pageReferrer(c);
   return host ? `&${REFERRER_PARAM}=${encodeURIComponent(host)}` : '';
 }
 
-/** The referrer host a page post carries for the response it starts ('' when none). */
-export const postedReferrer = (c: PublicContext): string => hostOf(c.req.query(REFERRER_PARAM) ?? '');
+/** The referrer host a page post carries for the response it starts: `fl-referrer`, in embed mode the embedding page ('' when none). */
+export const postedReferrer = (c: PublicContext): string =>
+  isEmbedded(c) ? pageReferrer(c) : hostOf(c.req.query(REFERRER_PARAM) ?? '');
 
 /** The referrer host of a JSON API request: its Referer header's host (a browser sends the calling page's origin). */
 export const apiReferrer = (c: PublicContext): string =>

@@ -187,6 +187,28 @@ describe('responses', () => {
     });
   });
 
+  it('an embedded page counts its response under the embedding site', async () => {
+    const form = await threeSteps();
+    const visitor = new Visitor(app, { 'user-agent': DESKTOP });
+    const page = await (
+      await visitor.get(`/s/${form.id}?embed=1&fl-origin=${encodeURIComponent('https://shop.example.com')}`)
+    ).text();
+    const action = /action="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&');
+    expect(action).not.toContain('fl-referrer');
+    const body = new URLSearchParams({ [field(componentAt(form, 0, 0))]: 'Ada' });
+    expect(
+      (
+        await visitor.request(action, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: body.toString(),
+        })
+      ).status,
+    ).toBe(303);
+    const { rows } = await countersOf(form.id);
+    expect(rows.find((row) => row.metric === 'starts')!.referrer).toBe('shop.example.com');
+  });
+
   it('the JSON API counts the same way; deleting and erasing take it off, rows at zero go', async () => {
     const form = await threeSteps();
     const start = async () => {

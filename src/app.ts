@@ -36,6 +36,7 @@ import { publicRoutes } from './public/routes.ts';
 import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
+import { insightsRoutes } from './rest/insights.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
@@ -243,6 +244,7 @@ function mountRest(
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
   const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
+  app.route('/api/v1', insightsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));

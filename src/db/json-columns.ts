@@ -129,5 +129,24 @@ export interface ResponseMeta {
   [key: string]: unknown;
 }
 
+/**
+ * What a response adds to its form's insight counters (src/insights/): the counter row it is counted in
+ * (the hour it started, its segment) and the metrics it counts in it now. A submission changes the
+ * counters by the difference between the metrics before and after; a deletion takes them off.
+ */
+export interface ResponseInsight {
+  /** The start of the UTC hour the response started in. */
+  hour: string;
+  /** The segment's id: a hash of the dimensions below. */
+  segment: string;
+  device: string;
+  language: string;
+  /** The referring page's host ('' when none). */
+  referrer: string;
+  hidden: Record<string, string>;
+  /** `starts`, `finishes`, `invalid`, `reached:<step key>`, `left:<step key>`, `ttc:<seconds>`. */
+  metrics: string[];
+}
+
 /** The `version` of a response's format (the response object's `version`). */
 export const RESPONSE_FORMAT_VERSION = '2.0';

@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -223,6 +223,8 @@ export const responses = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     dataUpdatedAt: timestamp('data_updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the response counts in its form's insight counters (`form_insight_counts`); null: nothing. */
+    insight: jsonb('insight').$type<ResponseInsight>(),
   },
   (t) => {
     // A fresh pair per index: drizzle's ordered-column builders are single-use.
@@ -236,6 +238,39 @@ export const responses = pgTable(
       index('responses_lead_idx').on(t.leadId),
     ];
   },
+);
+
+/**
+ * A form's insight counters (src/insights/): one row per form, UTC hour, segment (a combination of
+ * device class, language, referrer host and hidden-field values, `segment` its hash) and metric, counted
+ * as things happen: a view of the first step, and what each response counts (`responses.insight`),
+ * changed in the submission's statement or transaction and taken off when responses are deleted. No
+ * personal data: no address, no identifier of a view or a response.
+ */
+export const formInsightCounts = pgTable(
+  'form_insight_counts',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    segment: text('segment').notNull(),
+    device: text('device').notNull(),
+    language: text('language').notNull(),
+    referrer: text('referrer').notNull(),
+    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+    /** `views`, or one of the metrics of `ResponseInsight.metrics`. */
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.hour, t.segment, t.metric] }),
+    // Environment.insights: every form's rows of a time range.
+    index('form_insight_counts_environment_hour_idx').on(t.environmentId, t.hour),
+  ],
 );
 
 /**

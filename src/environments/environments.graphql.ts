@@ -15,6 +15,7 @@ import { checkLeadListingArgs, LeadConnection, leadListingArgs } from '../leads/
 import { listLeads } from '../leads/leads.service.ts';
 import { FormResponseConnection, resolveListing, responseListingArgs } from '../responses/responses.graphql.ts';
 import { notFound } from '../errors.ts';
+import { INSIGHTS_COST, InsightsFilterInput, InsightsRef, resolveInsights } from '../insights/insights.graphql.ts';
 import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
@@ -58,6 +59,13 @@ EnvironmentRef.implement({
       description:
         'Sites that may embed the environment\'s forms in a frame (the pages\' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies.',
       resolve: (e) => e.embedOrigins ?? null,
+    }),
+    insights: t.field({
+      type: InsightsRef,
+      description: "Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.",
+      args: { filter: t.arg({ type: InsightsFilterInput }) },
+      complexity: INSIGHTS_COST,
+      resolve: (e, args, ctx) => resolveInsights(ctx, { environmentId: e.id }, args.filter),
     }),
     forms: t.field({
       type: FormConnection,

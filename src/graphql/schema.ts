@@ -5,6 +5,7 @@ import '../auth/auth.graphql.ts';
 import '../environments/environments.graphql.ts';
 import '../events/webhooks.graphql.ts';
 import '../forms/forms.graphql.ts';
+import '../insights/insights.graphql.ts';
 import '../leads/leads.graphql.ts';
 import '../privacy/privacy.graphql.ts';
 import '../responses/responses.graphql.ts';

@@ -36,6 +36,7 @@ import type { Form } from '../forms/forms.service.ts';
 import { toFieldErrors, type FieldError } from '../errors.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
 import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
+import { apiReferrer } from './views.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const hiddenValue = z
@@ -78,6 +79,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     ip: clientIp(c, config.trustProxy),
     country: clientCountry(c, config.countryHeader),
     userAgent: c.req.header('user-agent'),
+    referrer: apiReferrer(c),
   });
   const result = (form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
     id: row.id,

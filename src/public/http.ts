@@ -40,8 +40,8 @@ export interface PublicDeps {
 
 export type PublicContext = Context<AppEnv>;
 
-/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads)(\/|$)/.test(c.req.path);
+/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`, `/s/:id/views`), which answers in JSON. */
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads|views)(\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 

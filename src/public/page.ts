@@ -53,6 +53,7 @@ import { embedOriginsOf, frameAncestorsFor } from '../embed/embed-origins.ts';
 import { formatSize, localizeMessage, pageWords } from '../i18n/locales.ts';
 import { embedRequestOf, embedStartQuery } from './embed-query.ts';
 import { cookieSession, tokenSession, type PageSession } from './page-session.ts';
+import { countPageView, postedReferrer, referrerQuery } from './views.ts';
 
 /** Requests whose frame-ancestors are already their form's (page.ts's framedBy). */
 const framed = new WeakSet<PublicContext>();
@@ -121,7 +122,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       errors,
       notices: view.notices ?? [],
       backStep: stepBefore(view.walked, stepIndex),
-      actionQuery: view.starting ? hiddenQuery(form, c) : '',
+      actionQuery: view.starting ? hiddenQuery(form, c) + referrerQuery(c) : '',
       prefill: { email: emailOf(view.data), name: nameOf(view.data) },
       host: new URL(c.req.url).host,
       nonce,
@@ -186,6 +187,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stepIndex = requested ?? at;
     const stored = new Map((response?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const values = new Map(form.steps[stepIndex]!.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
+    // A new respondent shown where the form starts: a view (src/public/views.ts).
+    if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c));
     return showStep(c, session, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response });
   });
 
@@ -295,7 +298,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       newSession: sessionId !== cookieSessionId,
       nextSessionId,
       mustExist: existing !== undefined,
-      context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
+      context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent'), referrer: postedReferrer(c) },
     };
     try {
       const submitted = await submit(submission);

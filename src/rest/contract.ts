@@ -311,7 +311,54 @@ export const environmentSettingsSchema = z
   })
   .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, its own captcha keys (README \"Captchas\") and who may embed its forms." });
 
+const insightsCounts = {
+  views: z.number().int().meta({ description: 'Views of the first step.' }),
+  starts: z.number().int().meta({ description: 'Responses started.' }),
+  finishes: z.number().int().meta({ description: 'Responses completed.' }),
+};
+const insightsRowSchema = z
+  .strictObject({ value: z.string().meta({ description: "The dimension's value; '' is none (no referrer)." }), ...insightsCounts })
+  .meta({ id: 'InsightsBreakdownRow' });
+
+export const insightsBodySchema = z
+  .strictObject({
+    data: z
+      .strictObject({
+        since: isoInstant.nullable().meta({ description: 'The first instant counted, as read (a date is its midnight in timeZone); null: from the start.' }),
+        until: isoInstant.nullable().meta({ description: 'The instant the range ends (excluded); null: up to now.' }),
+        timeZone: z.string(),
+        groupBy: z.enum(['day', 'week', 'month']),
+        ...insightsCounts,
+        invalid: z.number().int().meta({ description: 'Responses that ended at an invalid step or action.' }),
+        startRate: z.number().nullable().meta({ description: 'starts / views; null without views.' }),
+        completionRate: z.number().nullable().meta({ description: 'finishes / starts; null without starts.' }),
+        timeToComplete: z
+          .strictObject({ median: z.number().int(), p90: z.number().int() })
+          .nullable()
+          .meta({ description: 'Seconds from start to finish (median, 90th percentile); null without finishes.' }),
+        steps: z
+          .array(
+            z.strictObject({
+              key: z.string(),
+              name: z.string(),
+              reached: z.number().int(),
+              leftHere: z.number().int().meta({ description: 'Unfinished, not invalid responses whose next step it is.' }),
+              dropOffRate: z.number().nullable().meta({ description: 'leftHere / reached; null when none reached it.' }),
+            }),
+          )
+          .meta({ description: "The form's steps (current version), in order; empty environment-wide." }),
+        series: z.array(z.strictObject({ period: z.string().meta({ description: "The period's first day (YYYY-MM-DD) in timeZone." }), ...insightsCounts })),
+        devices: z.array(insightsRowSchema),
+        referrers: z.array(insightsRowSchema).meta({ description: 'The 20 most viewed referrer hosts.' }),
+        languages: z.array(insightsRowSchema),
+        hiddenFields: z.array(z.strictObject({ name: z.string(), values: z.array(insightsRowSchema).meta({ description: 'The 20 most viewed values.' }) })),
+      })
+      .meta({ id: 'Insights', description: 'Views, conversion, drop-off and time to complete (docs/insights.md).' }),
+  })
+  .meta({ id: 'InsightsBody' });
+
 export const CONTRACT_SCHEMAS = [
+  insightsBodySchema,
   errorBodySchema,
   responseObjectSchema,
   responsesBodySchema,

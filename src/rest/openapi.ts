@@ -17,6 +17,7 @@ import {
   errorBodySchema,
   formStateBodySchema,
   formBodySchema,
+  insightsBodySchema,
   formListBodySchema,
   generateBodySchema,
   updatedFormBodySchema,
@@ -193,6 +194,7 @@ function buildDocument(sources: OpenApiSources) {
       ...generatePaths(),
       ...formPaths(),
       ...responsePaths(sources),
+      ...insightsPaths(),
       ...webhookPaths(),
       ...privacyPaths(),
       ...settingsPaths(),
@@ -352,6 +354,53 @@ function documentAndBackupPaths() {
 }
 
 /** Reading and editing forms (src/rest/forms.ts): environment API keys only, in their own environment. */
+function insightsPaths() {
+  const security = [{ apiKey: [] }];
+  const formId = { name: 'formId', in: 'path', required: true, description: "A form of the key's environment.", schema: { type: 'string' } };
+  const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+  const parameters = [
+    query('since', 'From this date (2026-12-01: its midnight in timeZone) or date-time with its offset (2026-12-01T09:30:00Z).'),
+    query('until', 'Before this date or date-time.'),
+    query('timeZone', 'IANA time zone of dates and periods (default UTC).'),
+    query('groupBy', 'The period of the series (default day; weeks start on Monday).', { type: 'string', enum: ['day', 'week', 'month'] }),
+    query('device', 'Only this device class.', { type: 'string', enum: ['desktop', 'mobile', 'tablet'] }),
+    query('language', 'Only respondents who saw the form in this language.'),
+  ];
+  const hidden = {
+    name: 'hidden',
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    description: 'Filters on hidden-field values, each as `hidden.<name>=<value>` (e.g. `hidden.utm_source=ad`).',
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  };
+  const { '403': forbidden, ...edge } = EDGE_RESPONSES;
+  const keyOnly = { ...edge, '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' } };
+  const answer = { '200': { description: 'The insights.', content: json(ref(insightsBodySchema)) }, ...keyOnly };
+  return {
+    '/api/v1/forms/{formId}/insights': {
+      get: {
+        operationId: 'getFormInsights',
+        summary: "A form's views, conversion, drop-off per step and time to complete, with a time series and breakdowns",
+        description: 'Read from counters kept as views and responses happen (docs/insights.md). A bad parameter is a 400 naming it.',
+        security,
+        parameters: [formId, ...parameters, hidden],
+        responses: { ...answer, '404': errorResponse("No such live form in the key's environment.", { message: 'Form not found' }) },
+      },
+    },
+    '/api/v1/insights': {
+      get: {
+        operationId: 'getEnvironmentInsights',
+        summary: "The same over every form of the key's environment",
+        security,
+        parameters: [...parameters, hidden],
+        responses: answer,
+      },
+    },
+  };
+}
+
 function formPaths() {
   const security = [{ apiKey: [] }];
   const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
@@ -242,7 +242,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts]);
 }
 
 interface Checked {
@@ -651,6 +651,25 @@ describe('public pages and the public JSON API', () => {
 
   test.prop([bodyFrom({ answers: {} }), hostileHeaders], options)('POST responses: hostile text and headers', async (text, headers) => {
     await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('since', 'until', 'timeZone', 'groupBy', 'device', 'language', 'hidden.utm_source', 'hidden.', 'x')], options)(
+    'GET insights: hostile query parameters and form ids',
+    async (value, id, name) => {
+      await send(`/api/v1/forms/${logicFormId}/insights?${name}=${value}&since=2026-01-01`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/insights?${name}=${value}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/forms/${id}/insights`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
+
+  test.prop([fc.nat(), hostileValue, hostileHeaders], options)('POST views: hostile hidden fields, referrers and headers', async (pick, value, headers) => {
+    const body = JSON.stringify(mutate({ hiddenFields: { utm_source: 'ad' }, referrer: 'https://www.example.com/' }, pick, value));
+    await send(`/s/${logicFormId}/views`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }, 'json');
+  });
+
+  test.prop([bodyFrom({}), segment], options)('POST views: hostile text and form ids', async (text, id) => {
+    await send(`/s/${formId}/views`, json('POST', text), 'json');
+    await send(`/s/${id}/views`, json('POST', '{}'), 'json');
   });
 
   test.prop([fc.nat(), hostileValue, segment], options)('PATCH responses: hostile answers, ids and tokens', async (pick, value, id) => {

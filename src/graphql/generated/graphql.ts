@@ -303,6 +303,12 @@ export type DeletedWebhookEndpoint = {
   id: Scalars['ID']['output'];
 };
 
+/** A respondent's device class, from the User-Agent (no User-Agent, or an unknown one, is desktop). */
+export type DeviceClass =
+  | 'DESKTOP'
+  | 'MOBILE'
+  | 'TABLET';
+
 /** Legal text with a check box. */
 export type Disclaimer = {
   __typename?: 'Disclaimer';
@@ -394,6 +400,8 @@ export type Environment = Node & {
   forms: FormConnection;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
+  /** Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns. */
+  insights: Insights;
   /** How IP addresses of new responses are stored. Needs the API key scope `settings:manage`. */
   ipStorage: IpStorage;
   /** Leads of the environment, newest first. Needs the API key scope `responses:read`. */
@@ -417,6 +425,12 @@ export type EnvironmentFormsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<FormFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type EnvironmentInsightsArgs = {
+  filter?: InputMaybe<InsightsFilter>;
 };
 
 
@@ -501,6 +515,8 @@ export type Form = Node & {
   hiddenFields: Array<Scalars['String']['output']>;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
+  /** Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns. */
+  insights: Insights;
   /** The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region). */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
@@ -534,6 +550,12 @@ export type FormGeneratedFormsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<FormFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A form: its steps, theme and public url. */
+export type FormInsightsArgs = {
+  filter?: InputMaybe<InsightsFilter>;
 };
 
 
@@ -746,6 +768,12 @@ export type HiddenFieldCondition = {
   value?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** A hidden field and the value it must have. */
+export type HiddenFieldValueInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
 /** One field of an IdentityInfo component. */
 export type IdentityField = {
   __typename?: 'IdentityField';
@@ -817,6 +845,107 @@ export type ImportFormInput = {
   steps: Array<StepInput>;
   /** Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out. */
   theme?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/** How a form (or every form of an environment) is doing, from counters kept as views and responses happen. A response counts in the period it started in; deleting responses takes them off. */
+export type Insights = {
+  __typename?: 'Insights';
+  /** finishes / starts; null without starts. */
+  completionRate?: Maybe<Scalars['Float']['output']>;
+  /** desktop, mobile, tablet. */
+  devices: Array<InsightsBreakdownRow>;
+  /** Responses completed. */
+  finishes: Scalars['Int']['output'];
+  groupBy: InsightsGroupBy;
+  /** Per hidden field, by name, its 20 most viewed values. */
+  hiddenFields: Array<InsightsHiddenField>;
+  /** Responses that ended at an invalid step or action. */
+  invalid: Scalars['Int']['output'];
+  /** The languages respondents saw (the form's locale). */
+  languages: Array<InsightsBreakdownRow>;
+  /** Referrer hosts, the 20 most viewed. */
+  referrers: Array<InsightsBreakdownRow>;
+  /** Every period from since (or the first counted) to until (or the last counted). */
+  series: Array<InsightsPeriod>;
+  /** The range as read: its first instant. */
+  since?: Maybe<Scalars['DateTime']['output']>;
+  /** starts / views; null without views (above 1 when clients start responses without reporting views). */
+  startRate?: Maybe<Scalars['Float']['output']>;
+  /** Responses started. */
+  starts: Scalars['Int']['output'];
+  /** Per step of the form's current version, in order (empty for an environment). */
+  steps: Array<InsightsStep>;
+  /** null without finishes. */
+  timeToComplete?: Maybe<TimeToComplete>;
+  timeZone: Scalars['String']['output'];
+  /** The instant the range ends (excluded). */
+  until?: Maybe<Scalars['DateTime']['output']>;
+  /** Views of the first step (page, embed, or reported with POST /s/<id>/views); bots that say so are not counted. */
+  views: Scalars['Int']['output'];
+};
+
+/** One value of a dimension (a device class, a referrer host, a hidden field's value, a language) and what it counted. */
+export type InsightsBreakdownRow = {
+  __typename?: 'InsightsBreakdownRow';
+  finishes: Scalars['Int']['output'];
+  starts: Scalars['Int']['output'];
+  /** The value; '' is none (no referrer: typed in, a bookmark, an app). */
+  value: Scalars['String']['output'];
+  views: Scalars['Int']['output'];
+};
+
+/** What insights count: a time range, the time zone and period of the series, and filters on the dimensions. */
+export type InsightsFilter = {
+  /** Only this device class. */
+  device?: InputMaybe<DeviceClass>;
+  /** The period of the series; defaults to DAY. */
+  groupBy?: InputMaybe<InsightsGroupBy>;
+  /** Only views and responses with these hidden-field values (all of them). */
+  hidden?: InputMaybe<Array<HiddenFieldValueInput>>;
+  /** Only respondents who saw the form in this language (its locale). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** From this date (2026-12-01: its midnight in `timeZone`) or date-time with its offset (2026-12-01T09:30:00Z). */
+  since?: InputMaybe<Scalars['String']['input']>;
+  /** The IANA time zone of dates and periods (Europe/Berlin); defaults to UTC. */
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+  /** Before this date or date-time (as `since`). */
+  until?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The period of a series: a day, an ISO week (from Monday) or a month, in the time zone. */
+export type InsightsGroupBy =
+  | 'DAY'
+  | 'MONTH'
+  | 'WEEK';
+
+/** A hidden field's values (the 20 most viewed). */
+export type InsightsHiddenField = {
+  __typename?: 'InsightsHiddenField';
+  name: Scalars['String']['output'];
+  values: Array<InsightsBreakdownRow>;
+};
+
+/** Views, starts and finishes of one period (responses count in the period they started in). */
+export type InsightsPeriod = {
+  __typename?: 'InsightsPeriod';
+  finishes: Scalars['Int']['output'];
+  /** The period's first day in the time zone (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+  starts: Scalars['Int']['output'];
+  views: Scalars['Int']['output'];
+};
+
+/** One step of the form (its current version) in the funnel. */
+export type InsightsStep = {
+  __typename?: 'InsightsStep';
+  /** leftHere / reached; null when no response reached it. */
+  dropOffRate?: Maybe<Scalars['Float']['output']>;
+  key: Scalars['String']['output'];
+  /** Unfinished, not invalid responses whose next step it is: the step they were looking at when they stopped. */
+  leftHere: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** Responses that went through the step or are at it. */
+  reached: Scalars['Int']['output'];
 };
 
 /** How respondents' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode. */
@@ -1864,6 +1993,14 @@ export type ThemeLayout = {
   width: Scalars['String']['output'];
 };
 
+/** Seconds from start to finish of the completed responses (whole seconds; three significant digits from 1,000 s). */
+export type TimeToComplete = {
+  __typename?: 'TimeToComplete';
+  median: Scalars['Int']['output'];
+  /** The 90th percentile: 9 in 10 finished within it. */
+  p90: Scalars['Int']['output'];
+};
+
 /** A document /graphql runs by hash (`extensions.persistedQuery.sha256Hash`), also with GRAPHQL_PERSISTED_ONLY. */
 export type TrustedGraphQlDocument = {
   __typename?: 'TrustedGraphQLDocument';
@@ -2122,6 +2259,25 @@ export type UpdateFormMutationVariables = Exact<{
 
 export type UpdateFormMutation = { __typename?: 'Mutation', updateForm: { __typename?: 'UpdateFormPayload', success: boolean, version: number, form: { __typename?: 'Form', id: string, url: string } } };
 
+export type RestInsightsFieldsFragment = { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> };
+
+export type RestInsightsRowFragment = { __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number };
+
+export type FormInsightsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  filter?: InputMaybe<InsightsFilter>;
+}>;
+
+
+export type FormInsightsQuery = { __typename?: 'Query', form?: { __typename?: 'Form', insights: { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> } } | null };
+
+export type EnvironmentInsightsQueryVariables = Exact<{
+  filter?: InputMaybe<InsightsFilter>;
+}>;
+
+
+export type EnvironmentInsightsQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', insights: { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> } } | null } };
+
 export type DeleteResponseMutationVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
@@ -2347,6 +2503,8 @@ export type FormsOverviewQuery = { __typename?: 'Query', viewer: { __typename?: 
 
 export const ApiKeyFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<ApiKeyFieldsFragment, unknown>;
 export const RestFormFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormFieldsFragment, unknown>;
+export const RestInsightsRowFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}}]} as unknown as DocumentNode<RestInsightsRowFragment, unknown>;
+export const RestInsightsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}}]} as unknown as DocumentNode<RestInsightsFieldsFragment, unknown>;
 export const ErasureFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<ErasureFieldsFragment, unknown>;
 export const EnvironmentSettingsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EnvironmentSettingsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Environment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"ipStorage"}},{"kind":"Field","name":{"kind":"Name","value":"retentionDays"}},{"kind":"Field","name":{"kind":"Name","value":"turnstile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"recaptcha"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"embedOrigins"}}]}}]} as unknown as DocumentNode<EnvironmentSettingsFieldsFragment, unknown>;
 export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<RestResponseFieldsFragment, unknown>;
@@ -2367,6 +2525,8 @@ export const ReopenFormDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const EnvironmentFormsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentForms"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FormFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<EnvironmentFormsQuery, EnvironmentFormsQueryVariables>;
 export const RestFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormQuery, RestFormQueryVariables>;
 export const UpdateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateFormInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateFormMutation, UpdateFormMutationVariables>;
+export const FormInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<FormInsightsQuery, FormInsightsQueryVariables>;
+export const EnvironmentInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<EnvironmentInsightsQuery, EnvironmentInsightsQueryVariables>;
 export const DeleteResponseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteResponse"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteResponse"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteResponseMutation, DeleteResponseMutationVariables>;
 export const DeleteResponsesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteResponses"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteResponsesFilter"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedCount"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]}}]} as unknown as DocumentNode<DeleteResponsesMutation, DeleteResponsesMutationVariables>;
 export const EraseLeadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EraseLead"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"eraseLead"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}},{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"erased"}},{"kind":"Field","name":{"kind":"Name","value":"alreadyErased"}},{"kind":"Field","name":{"kind":"Name","value":"erasure"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ErasureFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<EraseLeadMutation, EraseLeadMutationVariables>;

@@ -61,6 +61,7 @@ EnvironmentRef.implement({
       resolve: (e) => e.embedOrigins ?? null,
     }),
     insights: t.field({
+      authScopes: { scope: 'forms:read' },
       type: InsightsRef,
       description: "Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.",
       args: { filter: t.arg({ type: InsightsFilterInput }) },

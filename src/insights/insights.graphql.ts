@@ -209,6 +209,7 @@ export async function resolveInsights(
 
 builder.objectFields(FormRef, (t) => ({
   insights: t.field({
+    authScopes: { scope: 'forms:read' },
     type: InsightsRef,
     description:
       'Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns.',

@@ -4,6 +4,7 @@
  * `until`, `timeZone`, `groupBy` (day | week | month), `device`, `language`, `hidden.<name>=<value>`;
  * each checked as the operation checks its filter, a problem reported at the parameter's name.
  */
+import { needs } from './access.ts';
 import { Hono, type Context } from 'hono';
 import { notFound } from '../errors.ts';
 import {
@@ -69,7 +70,7 @@ const restInsights = (insights: RestInsightsFieldsFragment) => ({
 export function insightsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/forms/:formId/insights', async (c) => {
+  routes.get('/forms/:formId/insights', needs('forms:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = filterOf(c);
@@ -81,7 +82,7 @@ export function insightsRoutes(deps: RestDeps) {
   });
   routes.all('/forms/:formId/insights', methodNotAllowed(['GET']));
 
-  routes.get('/insights', async (c) => {
+  routes.get('/insights', needs('forms:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = filterOf(c);

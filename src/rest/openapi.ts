@@ -720,6 +720,8 @@ export const OPERATION_ACCESS: Record<string, RouteAccess> = {
   getForm: 'forms:read',
   updateForm: 'forms:write',
   listResponses: 'responses:read',
+  getFormInsights: 'forms:read',
+  getEnvironmentInsights: 'forms:read',
   exportResponses: 'responses:read',
   downloadFile: 'responses:read',
   deleteResponse: 'responses:delete',

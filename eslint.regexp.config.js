@@ -9,7 +9,8 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.js'],
     languageOptions: { parser: tseslint.parser },
-    plugins: { regexp },
+    // typescript-eslint's plugin is loaded (no rule of it on) so that disable comments naming its rules resolve.
+    plugins: { regexp, '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'off' },
     rules: {
       'regexp/no-super-linear-backtracking': 'error',

@@ -44,7 +44,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const tenant = await tenantOf(db);
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
-  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/forms/{formId}', '/api/v1/forms'];
+  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/environments/{environmentId}/keys/{keyId}', '/api/v1/environments/{environmentId}/keys', '/api/v1/forms/{formId}/insights', '/api/v1/insights', '/api/v1/forms/{formId}', '/api/v1/forms'];
   // eslint-disable-next-line regexp/no-super-linear-move -- runs on the fixed path templates above, never on client text
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
@@ -133,6 +133,13 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('GET', `/api/v1/responses/export?formId=${form.id}&format=xlsx`); // 400
   await call('GET', '/api/v1/responses/export?formId=k4n2iogu5ks9ut7lahuxkl27'); // 404
 
+  // insights: a view reported by a custom client, then the form's and the environment's figures
+  await app.request(`/s/${form.id}/views`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hiddenFields: { utm_source: 'ad' } }) });
+  await call('GET', `/api/v1/forms/${form.id}/insights?timeZone=Europe/Berlin&groupBy=week`);
+  await call('GET', `/api/v1/forms/${form.id}/insights?since=yesterday`); // 400
+  await call('GET', '/api/v1/forms/k4n2iogu5ks9ut7lahuxkl27/insights'); // 404
+  await call('GET', '/api/v1/insights?device=mobile');
+
   // webhooks
   const endpoint = (await call('POST', '/api/v1/webhooks', { body: { url: 'http://127.0.0.1:9/formloom', eventTypes: ['response.finished'], formIds: [form.id], description: 'CRM sync' } })).json() as { id: string };
   await call('POST', '/api/v1/webhooks', { body: { url: 'ftp://example.com/', eventTypes: ['response.finished'] } }); // 400
@@ -155,6 +162,16 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('PATCH', `/api/v1/environments/${env}/settings`, { body: { retentionDays: 0, recaptcha: { secretKey: 'has spaces' } } }); // 400
   await call('PATCH', `/api/v1/environments/${env}/settings`, { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
   await call('GET', `/api/v1/environments/${other.environmentId}/settings`); // 403
+
+  // API keys: a narrower key made by the tenant's, the refusals of a key lacking a scope, revocation
+  const keys = `/api/v1/environments/${env}/keys`;
+  const reader = (await call('POST', keys, { body: { name: 'BI export', scopes: ['responses:read', 'forms:read'], expires: '30d' } })).json() as { id: string; key: string };
+  await call('POST', keys, { body: { scopes: ['responses:raed'], expires: 'soon' } }); // 400
+  await call('POST', keys, { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
+  await call('GET', keys);
+  await call('GET', keys, { headers: { 'x-api-key': reader.key } }); // 403: lacks keys:manage
+  await call('DELETE', `${keys}/${reader.id}`);
+  await call('DELETE', `${keys}/k4n2iogu5ks9`); // 404
 
   // the admin backup: only its refusals have a JSON body
   await call('GET', '/api/v1/admin/backup', { headers: { 'x-api-key': '' } }); // 401

@@ -5,7 +5,7 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 import { instanceSecretsOf, type InstanceSecrets } from './auth/admin-token.ts';
-import { forgetAllVerifiedKeys, forgetVerifiedKey } from './auth/auth.service.ts';
+import { forgetAllVerifiedKeys, forgetVerifiedKey, requireApiKey } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import { databaseReachable } from './db/availability.ts';
 import { dumpDatabase, supportsServerBackup } from './db/backup.ts';
@@ -19,17 +19,18 @@ import { invalidInput } from './errors.ts';
 import { webhooksRoutes } from './rest/webhooks.ts';
 import { notificationsRoutes } from './rest/notifications.ts';
 import { oldestDueEmailSeconds } from './notifications/deliveries.service.ts';
-import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS } from './graphql/errors.ts';
+import { graphQLErrorBody, INTERNAL_ERROR_BODY, appErrorOf, HTTP_STATUS, respondWithError } from './graphql/errors.ts';
 import { answerGraphQL, errorsOfAnswer } from './graphql/http.ts';
-import { createGraphQLServer } from './graphql/yoga.ts';
+import type { CaptchaKeyring, GraphQLContext } from './graphql/context.ts';
+import { createGraphQLServer, type YogaServerContext } from './graphql/yoga.ts';
 import { parseIdempotencyKey } from './idempotency/idempotency.service.ts';
 import type { AppEnv } from './http.ts';
 import type { DrainState } from './lifecycle.ts';
 import { AppMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { apiGuard, TOO_MANY_REQUESTS, tooManyRequests } from './limits/api-guard.ts';
 import { apiCors } from './limits/cors.ts';
-import { clientAddressKey, createRateLimits, type RateLimitStore } from './limits/rate-limits.ts';
-import { limitBodySize, methodNotAllowed, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
+import { clientAddressKey, createRateLimits, type RateLimits, type RateLimitStore } from './limits/rate-limits.ts';
+import { limitBodySize, methodNotAllowed, readJsonObject, rejectHostileUrls, unsupportedMediaType, type InputProblem } from './limits/request-safety.ts';
 import { apiSecurityHeaders, baseSecurityHeaders } from './limits/security-headers.ts';
 import { isPublicPageRequest, sendMessagePage } from './public/http.ts';
 import { clientIp } from './request-info.ts';
@@ -37,16 +38,20 @@ import { publicRoutes } from './public/routes.ts';
 import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
+import { insightsRoutes } from './rest/insights.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
+import { keysRoutes } from './rest/keys.ts';
+import { answerMcp, MCP_SERVER_VERSION } from './mcp/server.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
 import { createFileStorage, type FileStorage } from './uploads/storage.ts';
 import { secretsEqual } from './auth/secrets.ts';
+import type { SigningKeys } from './auth/signing-keys.ts';
 
 export interface AppDeps {
   config: Config;
@@ -91,7 +96,6 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   const app = new Hono<AppEnv>();
   if (!given && adminToken === undefined) throw new Error('createApp needs the instance secrets (or an admin token to derive them from)');
   const secrets = given ?? instanceSecretsOf(adminToken!);
-  const yoga = createGraphQLServer(logger, config);
   const limits = createRateLimits(config, rateLimitStore);
   if (events) {
     events.on('api-key-revoked', ({ keyId }) => forgetVerifiedKey(keyId));
@@ -99,30 +103,71 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   }
   const keyCacheTrusted = () => events?.live ?? true;
   const fileStorage = fileStorageOf ?? createFileStorage(config);
-  const fileUrlSecret = secrets.fileUrlSecret;
-  const signFileUrl = (uploadId: string) => signedFileUrl(fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds);
-  // The responseEvents subscription's source (without a feed, subscriptions are refused); the per-key
-  // stream cap is counted in Redis with the rate limits when they are.
-  const liveFeed =
-    liveFeedOf ??
-    (events
-      ? new LiveFeed(
-          db,
-          events,
-          {
-            bufferSize: config.subscriptions.bufferSize,
-            maxLifetimeMs: config.subscriptions.maxLifetimeMs,
-            slots:
-              config.subscriptions.maxPerKey > 0
-                ? new StreamSlots(config.subscriptions.maxPerKey, rateLimitStore?.kind === 'redis' ? rateLimitStore.client : undefined, logger)
-                : undefined,
-          },
-          logger,
-        )
-      : undefined);
+  const liveFeed = liveFeedOf ?? (events ? createLiveFeed(db, events, config, rateLimitStore, logger) : undefined);
   // Subscriptions never finish by themselves: end them when the drain begins, not at its deadline.
   if (drain && liveFeed) (drain.onDrainStart ??= []).push(() => liveFeed.close());
 
+  const signing = secrets.signing;
+  mountEdge(app, config, logger, metrics);
+  // Keys another node rotated reach this one within the keyring's maximum age (src/auth/signing-keys.ts).
+  app.use(async (_, next) => {
+    await signing.refreshIfStale();
+    await next();
+  });
+  mountHealthAndDocs(app, db, drain);
+  mountMetrics(app, { config, db, reads, metrics, limits, secrets });
+
+  // The API edge, the same for REST and GraphQL (after the headers above): CORS, body size, then who
+  // is calling and whether their rate limit allows it.
+  const apiEdge = [
+    apiCors(config),
+    limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
+    apiGuard({ db, admin: secrets.admin, limits, config, keyCacheTrusted }),
+  ] as const;
+  const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
+
+  app.use('/api/*', ...apiEdge);
+  mountRest(app, { config, db, reads, fileStorage, captchaKeyring, fileUrlKeys: signing.fileUrls });
+
+  app.use('/mcp', ...apiEdge);
+  mountMcp(app, { db, reads, dropOffMs: config.dropOffMs, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring }, config.maxJsonDepth);
+
+  app.use('/graphql', ...apiEdge);
+  const signFileUrl = (uploadId: string) => signedFileUrl(signing.fileUrls.current, uploadId, config.uploads.fileUrlTtlSeconds);
+  mountGraphQL(app, createGraphQLServer(logger, config), { db, reads, liveFeed, signFileUrl, fileStorage, captchaKeyring, signing });
+
+  // Public form pages and the public submission API: no API key, their own size and rate limits.
+  app.route(
+    '/',
+    publicRoutes({
+      config,
+      db,
+      cookieKeys: signing.cookies,
+      secretBox: secrets.secretBox,
+      fileStorage,
+      submissionLimit: limits.publicSubmissions,
+      metrics,
+      answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
+    }),
+  );
+
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+  app.onError((error, c) => answerUnhandledError(error, c, logger));
+  return app;
+}
+
+/**
+ * The responseEvents subscription's source (without a feed, subscriptions are refused); the per-key
+ * stream cap is counted in Redis with the rate limits when they are.
+ */
+function createLiveFeed(db: Db, events: EventFeed, config: Config, rateLimitStore: RateLimitStore | undefined, logger: Logger): LiveFeed {
+  const { bufferSize, maxLifetimeMs, maxPerKey } = config.subscriptions;
+  const slots = maxPerKey > 0 ? new StreamSlots(maxPerKey, rateLimitStore?.kind === 'redis' ? rateLimitStore.client : undefined, logger) : undefined;
+  return new LiveFeed(db, events, { bufferSize, maxLifetimeMs, slots }, logger);
+}
+
+/** What every request passes first: its id and log line, its metrics, the security headers, the hostile-URL check. */
+function mountEdge(app: Hono<AppEnv>, config: Config, logger: Logger, metrics: AppMetrics): void {
   app.use(requestId({ limitLength: 128 }));
   app.use(async (c, next) => {
     const started = performance.now();
@@ -136,7 +181,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   });
   app.use(baseSecurityHeaders(config));
   // API answers are marked no-store/nosniff/unframeable before anything else can answer them.
-  for (const path of ['/api/*', '/graphql', '/healthz', '/readyz']) app.use(path, apiSecurityHeaders);
+  for (const path of ['/api/*', '/graphql', '/mcp', '/healthz', '/readyz']) app.use(path, apiSecurityHeaders);
   // Hostile path segments and query parameters, on every route: a page answers with a page, GraphQL
   // with a BAD_USER_INPUT error, the rest with the documented 400 body.
   app.use(
@@ -146,7 +191,10 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
       return c.json(problem, 400);
     }),
   );
+}
 
+/** /healthz, /readyz and the API reference at /docs. */
+function mountHealthAndDocs(app: Hono<AppEnv>, db: Db, drain: DrainState | undefined): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (drain?.draining) return c.json({ status: 'draining', message: 'Shutting down' }, 503);
@@ -164,8 +212,13 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     return c.html(renderDocsPage());
   });
   app.all('/docs', methodNotAllowed(['GET']));
+}
 
-  // Prometheus: the metrics token or the admin token, as a Bearer token.
+/** Prometheus at /metrics: the metrics token or the admin token, as a Bearer token. */
+function mountMetrics(
+  app: Hono<AppEnv>,
+  { config, db, reads, metrics, limits, secrets }: { config: Config; db: Db; reads: LagTolerantReads | undefined; metrics: AppMetrics; limits: RateLimits; secrets: InstanceSecrets },
+): void {
   app.use('/metrics', apiSecurityHeaders);
   app.get('/metrics', async (c) => {
     // Guessing the token is throttled like guessing a key (AUTH_FAILURE_LIMIT per address).
@@ -183,19 +236,17 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     return c.body(await scrapeMetrics(metrics, db, reads), 200, { 'content-type': METRICS_CONTENT_TYPE });
   });
   app.all('/metrics', methodNotAllowed(['GET']));
+}
 
-  // The API edge, the same for REST and GraphQL (after the headers above): CORS, body size, then who
-  // is calling and whether their rate limit allows it.
-  const apiEdge = [
-    apiCors(config),
-    limitBodySize(config.maxBodyBytes, (c: Context<AppEnv>, message: string) => c.json({ message }, 413)),
-    apiGuard({ db, admin: secrets.admin, limits, config, keyCacheTrusted }),
-  ] as const;
-
-  app.use('/api/*', ...apiEdge);
-  const captchaKeyring = { defaults: config.captcha, box: secrets.secretBox };
+/** The v1 REST adapters under /api/v1 (behind the API edge), and the 404 of any other /api path. */
+function mountRest(
+  app: Hono<AppEnv>,
+  deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlKeys: SigningKeys },
+): void {
+  const { config, db, reads, fileStorage, captchaKeyring } = deps;
   const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring };
   app.route('/api/v1', formsRoutes(restDeps));
+  app.route('/api/v1', insightsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));
@@ -205,10 +256,29 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
   app.route('/api/v1', webhooksRoutes(restDeps));
   app.route('/api/v1', notificationsRoutes(restDeps));
   app.route('/api/v1', settingsRoutes(restDeps));
-  app.route('/api/v1', filesRoutes({ db, storage: fileStorage, secret: fileUrlSecret }));
+  app.route('/api/v1', keysRoutes(restDeps));
+  app.route('/api/v1', filesRoutes({ db, storage: fileStorage, keys: deps.fileUrlKeys }));
   app.all('/api/*', (c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+}
 
-  app.use('/graphql', ...apiEdge);
+/** The MCP server at /mcp (behind the API edge): its tools run the same operations as the caller's API key. */
+function mountMcp(app: Hono<AppEnv>, deps: Omit<GraphQLContext, 'principal'>, maxJsonDepth: number): void {
+  app.post('/mcp', async (c) => {
+    try {
+      requireApiKey(c.var.principal);
+    } catch (error) {
+      return respondWithError(c, error);
+    }
+    const read = await readJsonObject(c, maxJsonDepth);
+    if ('response' in read) return read.response;
+    return answerMcp(c.req.raw, read.body, { ...deps, principal: c.var.principal }, MCP_SERVER_VERSION);
+  });
+  // Stateless: no session to end (DELETE) and nothing sent unprompted, so no stream to open (GET: 405, as the transport allows).
+  app.all('/mcp', methodNotAllowed(['POST']));
+}
+
+/** /graphql (behind the API edge): the Idempotency-Key, yoga's answer, and the documented 415 and 429 bodies. */
+function mountGraphQL(app: Hono<AppEnv>, yoga: ReturnType<typeof createGraphQLServer>, deps: Omit<YogaServerContext, 'principal' | 'idempotency'> & Pick<GraphQLContext, 'reads'>): void {
   app.on(['GET', 'POST'], '/graphql', async (c) => {
     let key: string | undefined;
     try {
@@ -217,7 +287,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
       return c.json(graphQLErrorBody(appErrorOf(error)!), 400);
     }
     const idempotency = key === undefined ? undefined : { key, replayed: false };
-    const context = { db, reads, principal: c.var.principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring };
+    const context = { ...deps, principal: c.var.principal, idempotency };
     const response = await answerGraphQL(yoga, c.req.raw, () => c.req.arrayBuffer(), context);
     // yoga's 415 has no body; give it the documented one.
     if (response.status === 415) return unsupportedMediaType(c, { graphql: true });
@@ -232,36 +302,20 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     return replayed;
   });
   app.all('/graphql', methodNotAllowed(['GET', 'POST']));
+}
 
-  // Public form pages and the public submission API: no API key, their own size and rate limits.
-  app.route(
-    '/',
-    publicRoutes({
-      config,
-      db,
-      cookieSecret: secrets.cookieSecret,
-      secretBox: secrets.secretBox,
-      fileStorage,
-      submissionLimit: limits.publicSubmissions,
-      metrics,
-      answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
-    }),
-  );
-
-  app.notFound((c) => c.json({ message: 'Not found' }, 404));
-  app.onError((error, c) => {
-    const log = c.var.log ?? logger;
-    // Expected failures outside an operation (the database gone while authenticating): their documented answer.
-    const known = appErrorOf(error);
-    if (known?.code === 'UNAVAILABLE') {
-      log.warn({ err: error }, 'database unavailable');
-      const status = HTTP_STATUS.UNAVAILABLE;
-      return c.req.path === '/graphql' ? c.json(graphQLErrorBody(known), status) : c.json({ message: known.message }, status);
-    }
-    log.error({ err: error }, 'unhandled error');
-    return c.json(INTERNAL_ERROR_BODY, 500);
-  });
-  return app;
+/** An error no handler answered: the documented 503 when the database is gone, else a 500 with details only in the log. */
+function answerUnhandledError(error: Error, c: Context<AppEnv>, logger: Logger): Response {
+  const log = c.var.log ?? logger;
+  // Expected failures outside an operation (the database gone while authenticating): their documented answer.
+  const known = appErrorOf(error);
+  if (known?.code === 'UNAVAILABLE') {
+    log.warn({ err: error }, 'database unavailable');
+    const status = HTTP_STATUS.UNAVAILABLE;
+    return c.req.path === '/graphql' ? c.json(graphQLErrorBody(known), status) : c.json({ message: known.message }, status);
+  }
+  log.error({ err: error }, 'unhandled error');
+  return c.json(INTERNAL_ERROR_BODY, 500);
 }
 
 /** What a scrape of /metrics answers: the database probed (reachability, ping, replicas, the retention job's last run), then every metric. */

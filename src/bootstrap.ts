@@ -52,7 +52,7 @@ async function bootstrapDemo(db: Database): Promise<BootstrapResult | null> {
  * A node's start-up work on the database, one node at a time (several may start together): the
  * migrations, the admin token and secrets every node shares, and the demo on an empty database.
  */
-export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'>, database: DatabaseHandle, logger?: Pick<Logger, 'warn'>) {
+export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'> & Partial<Pick<Config, 'signingKeyGraceMs'>>, database: DatabaseHandle, logger?: Pick<Logger, 'warn'>) {
   return runSerially(database, 'start-up', async () => {
     await database.migrate();
     const { adminToken, secrets } = await resolveInstanceSecrets(config, database, logger);
@@ -66,11 +66,14 @@ export function adminTokenBanner(adminToken: ResolvedAdminToken, dataDir: string
   return adminToken.generated ? `\nadmin token (shown once; also kept in ${adminTokenFile(dataDir)}): ${adminToken.token}\n\n` : '';
 }
 
-/** One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY. */
+/**
+ * One shell line that sets the walk-through's variables (README.md): BASE, SITE, TEMPLATE and KEY, and
+ * FORMLOOM_URL, where the `formloom` command finds this server.
+ */
 function walkthroughVariables(result: BootstrapResult, baseUrl: string): string {
   // An IPv6 address's brackets would be a glob pattern to some shells: quote the URL then.
   const base = /^[\w:/.-]+$/.test(baseUrl) ? baseUrl : `'${baseUrl}'`;
-  return `export BASE=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;
+  return `export BASE=${base} FORMLOOM_URL=${base} SITE=${result.environmentId} TEMPLATE=${result.templateFormId} KEY=${result.apiKey}`;
 }
 
 export function bootstrapBanner(result: BootstrapResult, baseUrl: string, adminToken: ResolvedAdminToken): string {

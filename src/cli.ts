@@ -1,7 +1,7 @@
 /**
  * The `formloom` command: a client of the running server's GraphQL API, authorised by the admin token.
  * It finds the local server as the server itself reads its settings (src/config.ts: HOST, PORT,
- * DATA_DIR, ADMIN_TOKEN and their defaults): the URL from HOST and PORT, the token from `--admin-token`,
+ * DATA_DIR, ADMIN_TOKEN and their defaults): the URL from `--url`, FORMLOOM_URL, or HOST and PORT, the token from `--admin-token`,
  * else ADMIN_TOKEN, else the file the server writes into DATA_DIR. When it can't, its error says where
  * it looked and what to set.
  */
@@ -10,17 +10,20 @@ import { createReadStream, createWriteStream, readFileSync, renameSync, rmSync, 
 import { isAbsolute, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { adminTokenFile, readAdminTokenFile } from './auth/admin-token.ts';
+import { isScope, KEY_EXPIRY_FORMAT, parseKeyExpiry, scopeEnumName, scopeOfEnumName, SCOPES } from './auth/scopes.ts';
 import { loadConfig, type Config } from './config.ts';
 import { restoreDataDir, RestoreError } from './db/backup.ts';
+import { documentHash } from './graphql/trusted-documents.ts';
 import { ROOT } from './paths.ts';
 import {
   CreateApiKeyDocument,
   CreateEnvironmentDocument,
+  EnvironmentApiKeysDocument,
   DeleteFormDocument,
   ImportFormDocument,
   ReopenFormDocument,
@@ -38,17 +41,28 @@ import {
   DeleteResponsesDocument,
   EraseLeadDocument,
   RetentionStatusDocument,
+  RotateSigningKeysDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
+  TrustDocumentDocument,
+  TrustedDocumentsDocument,
   type EnvironmentSettingsInput,
   type FormStatus,
+  type Scope,
 } from './graphql/generated/graphql.ts';
 
 const USAGE = `Usage: formloom <command> [options]
 
 Commands:
   env create --name NAME [--id SITE_ID]        create an environment
-  key create --env ENV_ID [--name NAME]        create an API key (the key is shown only once)
+  key create --env ENV_ID [--name NAME] [--scopes SCOPES] [--expires 30d|ISO]
+                                               create an API key (the key is shown only once);
+                                               comma-separated scopes (forms:read, forms:write,
+                                               responses:read, responses:delete, webhooks:manage,
+                                               settings:manage, audit:read, keys:manage; left out:
+                                               every scope); expiry as a duration (s, m, h, d) or an
+                                               ISO 8601 instant (left out: never)
+  key list --env ENV_ID                        the environment's keys: scopes, expiry, last use
   key revoke KEY_ID                            revoke an API key
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
   form delete FORM_ID                          soft-delete a form
@@ -73,6 +87,9 @@ Commands:
   lead erase LEAD_ID                           their files and webhook events (idempotent)
   form retention FORM_ID --days DAYS|none      a form's own retention (none: the environment's)
   retention status                             the retention job's last run
+  secrets rotate                               new random signing keys (cookies, visitor and embed
+                                               tokens, file URLs) on every node; what the old keys
+                                               signed stays valid for SIGNING_KEY_GRACE_HOURS
   audit list --env ENV_ID [--limit N] [--after CURSOR]
                                                the environment's audit log, newest first
   responses export [--form FORM_ID | --env ENV_ID] [--format csv|ndjson] [--partials] [--out FILE]
@@ -90,6 +107,9 @@ Commands:
   webhook deliveries ENDPOINT_ID [--status S] [--limit N]
                                                recent deliveries with their attempts
   webhook resend DELIVERY_ID                   send a delivery again (same webhook-id)
+  graphql trust FILE                           trust the GraphQL document in FILE on every node: clients
+                                               may send its hash instead (also with GRAPHQL_PERSISTED_ONLY)
+  graphql trusted                              list the trusted documents and their hashes
   backup --out FILE                            write a consistent backup of the running server's embedded
                                                database (gzip-compressed tar); PostgreSQL: use pg_dump
   restore --in FILE [--data-dir DIR] [--force] restore a backup into a stopped server's data dir
@@ -97,7 +117,8 @@ Commands:
 
 Options:
   --json                 print one JSON object
-  --url URL              server base URL (default http://HOST:PORT, with the server's defaults 127.0.0.1 and 4000)
+  --url URL              server base URL (default FORMLOOM_URL, else http://HOST:PORT with the server's
+                         defaults 127.0.0.1 and 4000)
   --admin-token TOKEN    admin token (default ADMIN_TOKEN, else the file DATA_DIR/admin-token the server
                          writes; DATA_DIR defaults to ./.data, as for the server)
   -h, --help             show this help`;
@@ -119,11 +140,19 @@ interface GraphQLResponse<T> {
 /** The server the command talks to and the admin token it sends, each with where it came from (for errors). */
 interface ServerTarget {
   url: string;
-  /** How the URL was chosen: `--url`, or the HOST and PORT it was made of. */
+  /** How the URL was chosen: `--url`, `FORMLOOM_URL`, or the HOST and PORT it was made of. */
   urlFrom: string;
   adminToken: { value: string; from: string; given: boolean } | undefined;
   /** Where the token was looked for, in order, with what was found there. */
   tokenSearch: string[];
+}
+
+/** The server's URL: `--url`, else FORMLOOM_URL, else made of HOST and PORT (a wildcard address means this machine). */
+function serverUrl(option: string | undefined, config: Config): { url: string; urlFrom: string } {
+  if (option) return { url: option, urlFrom: '--url' };
+  if (config.formloomUrl) return { url: config.formloomUrl, urlFrom: 'FORMLOOM_URL' };
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`, urlFrom: `HOST=${config.host}, PORT=${config.port}` };
 }
 
 /**
@@ -132,9 +161,7 @@ interface ServerTarget {
  * DATA_DIR is looked up from here and, failing that, from the formloom folder, where `npm start` runs.
  */
 function findServer(options: { url?: string | undefined; adminToken?: string | undefined }, config: Config): ServerTarget {
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
-  const url = options.url ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-  const urlFrom = options.url ? '--url' : `HOST=${config.host}, PORT=${config.port}`;
+  const { url, urlFrom } = serverUrl(options.url, config);
   const tokenSearch: string[] = [];
   if (options.adminToken) return { url, urlFrom, adminToken: { value: options.adminToken, from: '--admin-token', given: true }, tokenSearch };
   tokenSearch.push('--admin-token: not given');
@@ -173,9 +200,9 @@ async function send(target: ServerTarget, path: string | URL, init: { method?: s
     const cause = (error as Error).cause ?? (error as Error).message;
     throw new CliError(
       `Cannot reach the formloom server at ${target.url} (${target.urlFrom}): ${cause}\n` +
-        (target.urlFrom === '--url'
+        (target.urlFrom === '--url' || target.urlFrom === 'FORMLOOM_URL'
           ? 'Check the URL, and that the server is running.'
-          : 'Is it running? Start it with `npm start`, or set HOST and PORT as the server has them, or pass --url.'),
+          : 'Is it running? Start it with `npm start`, or set FORMLOOM_URL to its address (or HOST and PORT as the server has them), or pass --url.'),
     );
   }
 }
@@ -187,13 +214,22 @@ function authenticationFailure(target: ServerTarget, message: string): string {
   return `${message} (the admin token was read from ${token.from}): the server at ${target.url} has another one. Set ADMIN_TOKEN or DATA_DIR as the server has them, or pass --admin-token.`;
 }
 
+/** A server of another version may not know the document by its hash: then it is sent as text. */
+const UNKNOWN_HASH = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_IN_LIST']);
+
+/**
+ * Runs one of schema/operations/' operations. It is sent by hash (every server trusts these, also with
+ * GRAPHQL_PERSISTED_ONLY), and as text with its hash when the server does not know the hash.
+ */
 async function call<TData, TVariables>(target: ServerTarget, document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<TData> {
-  const response = await send(target, '/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  const payload = (await response.json().catch(() => null)) as GraphQLResponse<TData> | null;
+  const query = print(document);
+  const extensions = { persistedQuery: { version: 1, sha256Hash: documentHash(query) } };
+  const post = async (body: object) => {
+    const response = await send(target, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    return { response, payload: (await response.json().catch(() => null)) as GraphQLResponse<TData> | null };
+  };
+  let { response, payload } = await post({ variables, extensions });
+  if (UNKNOWN_HASH.has(payload?.errors?.[0]?.extensions?.code ?? '')) ({ response, payload } = await post({ query, variables, extensions }));
   const first = payload?.errors?.[0];
   if (first) {
     const code = first.extensions?.code;
@@ -239,311 +275,437 @@ async function downloadBackup(target: ServerTarget, out: string): Promise<{ file
   return { file: out, bytes: statSync(out).size };
 }
 
-export async function runCli(
-  argv: string[],
-  stdout: NodeJS.WritableStream = process.stdout,
-  stdin: NodeJS.ReadableStream = process.stdin,
-): Promise<{ output: Record<string, unknown>; text: string; streamed?: boolean }> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      url: { type: 'string' },
-      'admin-token': { type: 'string' },
-      name: { type: 'string' },
-      id: { type: 'string' },
-      env: { type: 'string' },
-      file: { type: 'string' },
-      out: { type: 'string' },
-      in: { type: 'string' },
-      'data-dir': { type: 'string' },
-      force: { type: 'boolean', default: false },
-      form: { type: 'string' },
-      format: { type: 'string' },
-      partials: { type: 'boolean', default: false },
-      target: { type: 'string' },
-      events: { type: 'string' },
-      forms: { type: 'string' },
-      description: { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-      after: { type: 'string' },
-      email: { type: 'string' },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      'date-field': { type: 'string' },
-      'partials-only': { type: 'boolean', default: false },
-      'ip-storage': { type: 'string' },
-      'retention-days': { type: 'string' },
-      'turnstile-site-key': { type: 'string' },
-      'turnstile-secret-key': { type: 'string' },
-      'recaptcha-site-key': { type: 'string' },
-      'recaptcha-secret-key': { type: 'string' },
-      'embed-origins': { type: 'string' },
-      'smtp-url': { type: 'string' },
-      'smtp-password': { type: 'string' },
-      'mail-from': { type: 'string' },
-      days: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  url: { type: 'string' },
+  'admin-token': { type: 'string' },
+  name: { type: 'string' },
+  id: { type: 'string' },
+  env: { type: 'string' },
+  file: { type: 'string' },
+  out: { type: 'string' },
+  in: { type: 'string' },
+  'data-dir': { type: 'string' },
+  force: { type: 'boolean', default: false },
+  form: { type: 'string' },
+  format: { type: 'string' },
+  partials: { type: 'boolean', default: false },
+  target: { type: 'string' },
+  events: { type: 'string' },
+  forms: { type: 'string' },
+  description: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  after: { type: 'string' },
+  email: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  'date-field': { type: 'string' },
+  'partials-only': { type: 'boolean', default: false },
+  'ip-storage': { type: 'string' },
+  'retention-days': { type: 'string' },
+  'turnstile-site-key': { type: 'string' },
+  'turnstile-secret-key': { type: 'string' },
+  'recaptcha-site-key': { type: 'string' },
+  'recaptcha-secret-key': { type: 'string' },
+  'embed-origins': { type: 'string' },
+  'smtp-url': { type: 'string' },
+  'smtp-password': { type: 'string' },
+  'mail-from': { type: 'string' },
+  days: { type: 'string' },
+  scopes: { type: 'string' },
+  expires: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+type CliValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** What a command runs with: the server, the parsed options and the positional arguments after its name. */
+interface CommandContext {
+  target: ServerTarget;
+  config: Config;
+  values: CliValues;
+  /** The command's second word (`enable` in `webhook enable`). */
+  action: string | undefined;
+  /** The positional argument after the command (an id). */
+  argument: string | undefined;
+  stdout: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+}
+
+interface CliResult {
+  output: Record<string, unknown>;
+  text: string;
+  streamed?: boolean;
+}
+
+type Command = (context: CommandContext) => Promise<CliResult>;
+
+export async function runCli(argv: string[], stdout: NodeJS.WritableStream = process.stdout, stdin: NodeJS.ReadableStream = process.stdin): Promise<CliResult> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const [group, action, argument] = positionals;
   if (values.help || !group) return { output: {}, text: USAGE };
 
   const config = loadConfig();
   const target = findServer({ url: values.url, adminToken: values['admin-token'] }, config);
-
-  switch (`${group} ${action ?? ''}`.trim()) {
-    case 'env create': {
-      const { createEnvironment } = await call(target, CreateEnvironmentDocument, {
-        input: { name: required(values.name, '--name'), id: values.id },
-      });
-      return { output: createEnvironment, text: `Created environment "${createEnvironment.name}" (Site ID ${createEnvironment.id})` };
-    }
-    case 'key create': {
-      const { createApiKey } = await call(target, CreateApiKeyDocument, {
-        input: { environmentId: required(values.env, '--env'), name: values.name },
-      });
-      const output = { id: createApiKey.apiKey.id, environmentId: createApiKey.apiKey.environmentId, key: createApiKey.key };
-      return { output, text: `Created API key ${output.id} for environment ${output.environmentId}\nKey (shown only now): ${output.key}` };
-    }
-    case 'key revoke': {
-      const { revokeApiKey } = await call(target, RevokeApiKeyDocument, { id: required(argument, 'KEY_ID') });
-      return { output: revokeApiKey, text: `Revoked API key ${revokeApiKey.id}` };
-    }
-    case 'form import': {
-      const path = required(values.file, '--file');
-      let file: Record<string, unknown>;
-      try {
-        file = JSON.parse(readFileSync(path, 'utf8'));
-      } catch (error) {
-        throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
-      }
-      // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
-      const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
-      const { importForm } = await call(target, ImportFormDocument, {
-        input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status, locale: file.locale as string | undefined },
-      });
-      const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
-      return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };
-    }
-    case 'form delete': {
-      const { deleteForm } = await call(target, DeleteFormDocument, { id: required(argument, 'FORM_ID') });
-      return { output: deleteForm, text: `Deleted form ${deleteForm.id}` };
-    }
-    case 'form close': {
-      const { closeForm } = await call(target, CloseFormDocument, { id: required(argument, 'FORM_ID') });
-      const output = { id: closeForm.id, status: closeForm.status.toLowerCase() };
-      return { output, text: `Closed form ${output.id}` };
-    }
-    case 'form reopen': {
-      const { reopenForm } = await call(target, ReopenFormDocument, { id: required(argument, 'FORM_ID') });
-      const output = { id: reopenForm.id, status: reopenForm.status.toLowerCase() };
-      return { output, text: `Reopened form ${output.id}` };
-    }
-    case 'env settings': {
-      const input: EnvironmentSettingsInput = {};
-      if (values['ip-storage'] !== undefined) {
-        const mode = values['ip-storage'].toUpperCase();
-        if (mode !== 'FULL' && mode !== 'TRUNCATED' && mode !== 'NONE') throw new CliError('--ip-storage must be full, truncated or none');
-        input.ipStorage = mode;
-      }
-      if (values['retention-days'] !== undefined) input.retentionDays = daysOption(values['retention-days'], '--retention-days');
-      for (const provider of ['turnstile', 'recaptcha'] as const) {
-        const siteKey = values[`${provider}-site-key`];
-        const secretKey = values[`${provider}-secret-key`];
-        if (siteKey === undefined && secretKey === undefined) continue;
-        input[provider] = {
-          ...(siteKey !== undefined ? { siteKey: siteKey === 'none' ? null : siteKey } : {}),
-          ...(secretKey !== undefined ? { secretKey: await secretOption(secretKey, `--${provider}-secret-key`, stdin) } : {}),
-        };
-      }
-      const embedOrigins = values['embed-origins'];
-      if (embedOrigins !== undefined) {
-        const list = embedOrigins.trim();
-        input.embedOrigins = list === 'default' ? null : list === 'none' ? [] : list.split(',').map((origin) => origin.trim()).filter(Boolean);
-      }
-      const [smtpUrl, smtpPassword, mailFrom] = [values['smtp-url'], values['smtp-password'], values['mail-from']];
-      if (smtpUrl !== undefined || smtpPassword !== undefined || mailFrom !== undefined) {
-        input.smtp = {
-          ...(smtpUrl !== undefined ? { url: smtpUrl === 'none' ? null : smtpUrl } : {}),
-          ...(smtpPassword !== undefined ? { password: await secretOption(smtpPassword, '--smtp-password', stdin) } : {}),
-          ...(mailFrom !== undefined ? { from: mailFrom === 'none' ? null : mailFrom } : {}),
-        };
-      }
-      const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
-        environmentId: required(values.env, '--env'),
-        input,
-      });
-      const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null, embedOrigins: env.embedOrigins ?? null };
-      const embedding = output.embedOrigins === null ? "embedding per the server's FRAME_ANCESTORS" : output.embedOrigins.length === 0 ? 'embedding by no other site' : `embedding by ${output.embedOrigins.join(', ')}`;
-      const keys = (name: string, keys: typeof env.turnstile) =>
-        `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
-      return {
-        output,
-        text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}; ${embedding}; ${env.smtp.url === null ? "e-mail through the server's SMTP_URL" : `e-mail through ${env.smtp.url}${env.smtp.passwordSet ? ' (password set)' : ''}`}`,
-      };
-    }
-    case 'responses delete': {
-      if (argument !== undefined) {
-        const { deleteResponse } = await call(target, DeleteResponseDocument, { id: argument });
-        return { output: deleteResponse, text: `Deleted response ${deleteResponse.id}` };
-      }
-      const dateField = values['date-field'];
-      if (dateField !== undefined && dateField !== 'createdAt' && dateField !== 'updatedAt') throw new CliError('--date-field must be createdAt or updatedAt');
-      const { deleteResponses } = await call(target, DeleteResponsesDocument, {
-        environmentId: required(values.env, '--env (or a RESPONSE_ID)'),
-        filter: {
-          formId: values.form,
-          since: values.since,
-          until: values.until,
-          dateField: dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
-          partialOnly: values['partials-only'],
-        },
-      });
-      return { output: deleteResponses, text: `Deleted ${deleteResponses.deletedCount} responses` };
-    }
-    case 'lead erase': {
-      const variables =
-        argument !== undefined
-          ? { id: argument, environmentId: values.env ?? null }
-          : { email: required(values.email, '--email (or a LEAD_ID)'), environmentId: required(values.env, '--env') };
-      const { eraseLead } = await call(target, EraseLeadDocument, variables);
-      const { erasure } = eraseLead;
-      const text = !eraseLead.erased
-        ? 'No such person in this environment: nothing to erase'
-        : `${eraseLead.alreadyErased ? 'Already erased' : 'Erased'} lead ${erasure!.leadId}: ${erasure!.responsesDeleted} responses, ${erasure!.webhookEventsDeleted} webhook events (erasure ${erasure!.id}, ${erasure!.erasedAt})`;
-      return { output: eraseLead, text };
-    }
-    case 'form retention': {
-      const { setFormRetention } = await call(target, SetFormRetentionDocument, {
-        formId: required(argument, 'FORM_ID'),
-        retentionDays: daysOption(required(values.days, '--days'), '--days'),
-      });
-      return {
-        output: setFormRetention,
-        text: `Form ${setFormRetention.id}: retention ${setFormRetention.retentionDays === null || setFormRetention.retentionDays === undefined ? "the environment's" : `${setFormRetention.retentionDays} days`}`,
-      };
-    }
-    case 'retention status': {
-      const { retentionStatus: run } = await call(target, RetentionStatusDocument, {});
-      const text = !run
-        ? 'The retention job has not run yet'
-        : `Last run ${run.startedAt} on ${run.node}: ${run.status}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}, ${run.responsesDeleted} responses deleted, ${run.formsPurged} deleted forms purged${run.error ? ` (${run.error})` : ''}`;
-      return { output: { run: run ?? null }, text };
-    }
-    case 'audit list': {
-      const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit)) throw new CliError('--limit must be a whole number');
-      const { auditLog } = await call(target, AuditLogDocument, { environmentId: required(values.env, '--env'), first: limit, after: values.after ?? null });
-      const entries = auditLog.edges.map((edge) => edge.node);
-      const nextCursor = auditLog.pageInfo.hasNextPage ? (auditLog.pageInfo.endCursor ?? null) : null;
-      const lines = entries.map((e) => `${e.at}  ${e.action.padEnd(20)} ${e.actorKind === 'apiKey' ? `key ${e.actorKeyId}` : e.actorKind}  ${e.targetIds.join(',')}  ${JSON.stringify(e.details)}`);
-      if (nextCursor) lines.push(`(more: --after ${nextCursor})`);
-      return { output: { entries, nextCursor }, text: entries.length === 0 ? 'No audit entries' : lines.join('\n') };
-    }
-    case 'responses export': {
-      const output = await exportResponses(
-        target,
-        { form: values.form, env: values.env, format: values.format, partials: values.partials, out: values.out },
-        stdout,
-      );
-      if (output.file === undefined) return { output, text: '', streamed: true };
-      return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
-    }
-    case 'webhook create': {
-      const { createWebhookEndpoint } = await call(target, CreateWebhookEndpointDocument, {
-        input: {
-          environmentId: required(values.env, '--env'),
-          url: required(values.target, '--target'),
-          eventTypes: list(required(values.events, '--events')),
-          formIds: values.forms ? list(values.forms) : null,
-          description: values.description,
-        },
-      });
-      const { endpoint, secret } = createWebhookEndpoint;
-      const output = { ...endpoint, secret };
-      return { output, text: `Created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.join(', ')})\nSigning secret (shown only now): ${secret}` };
-    }
-    case 'webhook list': {
-      const { webhookEndpoints } = await call(target, WebhookEndpointsDocument, { environmentId: required(values.env, '--env') });
-      const text = webhookEndpoints.length === 0
-        ? 'No webhook endpoints'
-        : webhookEndpoints
-            .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : `disabled (${e.disabledReason})`}  ${e.url}  ${e.eventTypes.join(',')}`)
-            .join('\n');
-      return { output: { endpoints: webhookEndpoints }, text };
-    }
-    case 'webhook delete': {
-      const { deleteWebhookEndpoint } = await call(target, DeleteWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
-      return { output: deleteWebhookEndpoint, text: `Deleted webhook endpoint ${deleteWebhookEndpoint.id}` };
-    }
-    case 'webhook enable':
-    case 'webhook disable': {
-      const { updateWebhookEndpoint } = await call(target, UpdateWebhookEndpointDocument, {
-        id: required(argument, 'ENDPOINT_ID'),
-        input: { enabled: action === 'enable' },
-      });
-      return { output: updateWebhookEndpoint, text: `Webhook endpoint ${updateWebhookEndpoint.id} is ${updateWebhookEndpoint.enabled ? 'enabled' : 'disabled'}` };
-    }
-    case 'webhook test': {
-      const { testWebhookEndpoint } = await call(target, TestWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
-      const output = { ...testWebhookEndpoint, status: testWebhookEndpoint.status.toLowerCase() };
-      return { output, text: `Queued test delivery ${output.id} (see: formloom webhook deliveries ${output.endpointId})` };
-    }
-    case 'webhook deliveries': {
-      const status = values.status?.toUpperCase();
-      if (status !== undefined && !['PENDING', 'DELIVERING', 'SUCCEEDED', 'FAILED'].includes(status)) {
-        throw new CliError('--status must be pending, delivering, succeeded or failed');
-      }
-      const limit = values.limit === undefined ? 20 : Number(values.limit);
-      if (!Number.isInteger(limit)) throw new CliError('--limit must be a whole number');
-      const { webhookEndpoint } = await call(target, WebhookDeliveriesDocument, {
-        id: required(argument, 'ENDPOINT_ID'),
-        first: limit,
-        status: (status ?? null) as never,
-      });
-      const deliveries = webhookEndpoint.deliveries.map((d) => ({ ...d, status: d.status.toLowerCase() }));
-      const text = deliveries.length === 0
-        ? 'No deliveries'
-        : deliveries
-            .map((d) => {
-              const attempts = d.attempts.map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? '-'} ${a.durationMs} ms${a.error ? ` ${a.error}` : ''}`);
-              return [`${d.id}  ${d.eventType}  ${d.status}  attempts ${d.attemptCount}`, ...attempts].join('\n');
-            })
-            .join('\n');
-      return { output: { deliveries }, text };
-    }
-    case 'webhook resend': {
-      const { resendWebhookDelivery } = await call(target, ResendWebhookDeliveryDocument, { id: required(argument, 'DELIVERY_ID') });
-      const output = { ...resendWebhookDelivery, status: resendWebhookDelivery.status.toLowerCase() };
-      return { output, text: `Queued delivery ${output.id} again` };
-    }
-    case 'backup': {
-      const output = await downloadBackup(target, required(values.out, '--out'));
-      return { output, text: `Backup written to ${output.file} (${output.bytes} bytes)` };
-    }
-    case 'restore': {
-      const file = required(values.in, '--in');
-      try {
-        const restored = await restoreDataDir({ file, dataDir: values['data-dir'] ?? config.dataDir, force: values.force });
-        const output = { dataDir: restored.dataDir, file, migrations: restored.migrations };
-        const text = [
-          `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}`,
-          'The admin token is not in backups: set ADMIN_TOKEN (the old one keeps visitor cookies and tokens valid), or a new one is generated into the data dir.',
-        ].join('\n');
-        return { output, text };
-      } catch (error) {
-        if (error instanceof RestoreError) throw new CliError(error.message);
-        throw error;
-      }
-    }
-    default:
-      throw new CliError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
-  }
+  const command = COMMANDS[`${group} ${action ?? ''}`.trim()];
+  if (!command) throw new CliError(`Unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  return command({ target, config, values, action, argument, stdout, stdin });
 }
 
+// ---------------------------------------------------------------- environments, keys, forms
+
+const envCreate: Command = async ({ target, values }) => {
+  const { createEnvironment } = await call(target, CreateEnvironmentDocument, {
+    input: { name: required(values.name, '--name'), id: values.id },
+  });
+  return { output: createEnvironment, text: `Created environment "${createEnvironment.name}" (Site ID ${createEnvironment.id})` };
+};
+
+const keyCreate: Command = async ({ target, values }) => {
+  const { createApiKey } = await call(target, CreateApiKeyDocument, {
+    input: { environmentId: required(values.env, '--env'), name: values.name, scopes: scopesOption(values.scopes), expiresAt: expiresOption(values.expires) },
+  });
+  const key = cliApiKey(createApiKey.apiKey);
+  const output = { id: key.id, environmentId: key.environmentId, scopes: key.scopes, expiresAt: key.expiresAt, key: createApiKey.key };
+  const grant = `${key.fullAccess ? 'every scope' : key.scopes.join(', ')}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}`;
+  return { output, text: `Created API key ${output.id} for environment ${output.environmentId} (${grant})\nKey (shown only now): ${output.key}` };
+};
+
+const keyList: Command = async ({ target, values }) => {
+  const { environment } = await call(target, EnvironmentApiKeysDocument, { id: required(values.env, '--env') });
+  const keys = environment.apiKeys.map(cliApiKey);
+  const lines = keys.map(
+    (k) => `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
+  );
+  return { output: { data: keys }, text: lines.join('\n') || 'No API keys' };
+};
+
+const keyRevoke: Command = async ({ target, argument }) => {
+  const { revokeApiKey } = await call(target, RevokeApiKeyDocument, { id: required(argument, 'KEY_ID') });
+  return { output: { id: revokeApiKey.id, revoked: revokeApiKey.revoked }, text: `Revoked API key ${revokeApiKey.id}` };
+};
+
+const formImport: Command = async ({ target, values }) => {
+  const path = required(values.file, '--file');
+  let file: Record<string, unknown>;
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
+  }
+  // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
+  const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
+  const { importForm } = await call(target, ImportFormDocument, {
+    input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status, locale: file.locale as string | undefined },
+  });
+  const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
+  return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };
+};
+
+const formDelete: Command = async ({ target, argument }) => {
+  const { deleteForm } = await call(target, DeleteFormDocument, { id: required(argument, 'FORM_ID') });
+  return { output: deleteForm, text: `Deleted form ${deleteForm.id}` };
+};
+
+const formClose: Command = async ({ target, argument }) => {
+  const { closeForm } = await call(target, CloseFormDocument, { id: required(argument, 'FORM_ID') });
+  const output = { id: closeForm.id, status: closeForm.status.toLowerCase() };
+  return { output, text: `Closed form ${output.id}` };
+};
+
+const formReopen: Command = async ({ target, argument }) => {
+  const { reopenForm } = await call(target, ReopenFormDocument, { id: required(argument, 'FORM_ID') });
+  const output = { id: reopenForm.id, status: reopenForm.status.toLowerCase() };
+  return { output, text: `Reopened form ${output.id}` };
+};
+
+/** The settings `env settings` changes, from its options; the secret keys read from stdin. */
+async function environmentSettingsInput(values: CliValues, stdin: NodeJS.ReadableStream): Promise<EnvironmentSettingsInput> {
+  const input: EnvironmentSettingsInput = {};
+  if (values['ip-storage'] !== undefined) {
+    const mode = values['ip-storage'].toUpperCase();
+    if (mode !== 'FULL' && mode !== 'TRUNCATED' && mode !== 'NONE') throw new CliError('--ip-storage must be full, truncated or none');
+    input.ipStorage = mode;
+  }
+  if (values['retention-days'] !== undefined) input.retentionDays = daysOption(values['retention-days'], '--retention-days');
+  for (const provider of ['turnstile', 'recaptcha'] as const) {
+    const siteKey = values[`${provider}-site-key`];
+    const secretKey = values[`${provider}-secret-key`];
+    if (siteKey === undefined && secretKey === undefined) continue;
+    input[provider] = {
+      ...(siteKey !== undefined ? { siteKey: siteKey === 'none' ? null : siteKey } : {}),
+      ...(secretKey !== undefined ? { secretKey: await secretOption(secretKey, `--${provider}-secret-key`, stdin) } : {}),
+    };
+  }
+  const embedOrigins = values['embed-origins'];
+  if (embedOrigins !== undefined) {
+    const list = embedOrigins.trim();
+    input.embedOrigins = list === 'default' ? null : list === 'none' ? [] : list.split(',').map((origin) => origin.trim()).filter(Boolean);
+  }
+  const [smtpUrl, smtpPassword, mailFrom] = [values['smtp-url'], values['smtp-password'], values['mail-from']];
+  if (smtpUrl !== undefined || smtpPassword !== undefined || mailFrom !== undefined) {
+    input.smtp = {
+      ...(smtpUrl !== undefined ? { url: smtpUrl === 'none' ? null : smtpUrl } : {}),
+      ...(smtpPassword !== undefined ? { password: await secretOption(smtpPassword, '--smtp-password', stdin) } : {}),
+      ...(mailFrom !== undefined ? { from: mailFrom === 'none' ? null : mailFrom } : {}),
+    };
+  }
+  return input;
+}
+
+const envSettings: Command = async ({ target, values, stdin }) => {
+  const input = await environmentSettingsInput(values, stdin);
+  const { updateEnvironmentSettings: env } = await call(target, UpdateEnvironmentSettingsDocument, {
+    environmentId: required(values.env, '--env'),
+    input,
+  });
+  const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null, embedOrigins: env.embedOrigins ?? null };
+  const embedding = output.embedOrigins === null ? "embedding per the server's FRAME_ANCESTORS" : output.embedOrigins.length === 0 ? 'embedding by no other site' : `embedding by ${output.embedOrigins.join(', ')}`;
+  const keys = (name: string, keys: typeof env.turnstile) =>
+    `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
+  return {
+    output,
+    text: `Environment ${output.id}: IP storage ${output.ipStorage}, retention ${output.retentionDays === null ? 'none (responses kept)' : `${output.retentionDays} days`}; ${keys('Turnstile', env.turnstile)}; ${keys('reCAPTCHA', env.recaptcha)}; ${embedding}; ${env.smtp.url === null ? "e-mail through the server's SMTP_URL" : `e-mail through ${env.smtp.url}${env.smtp.passwordSet ? ' (password set)' : ''}`}`,
+  };
+};
+
+// ---------------------------------------------------------------- responses and personal data
+
+const responsesDelete: Command = async ({ target, values, argument }) => {
+  if (argument !== undefined) {
+    const { deleteResponse } = await call(target, DeleteResponseDocument, { id: argument });
+    return { output: deleteResponse, text: `Deleted response ${deleteResponse.id}` };
+  }
+  const dateField = values['date-field'];
+  if (dateField !== undefined && dateField !== 'createdAt' && dateField !== 'updatedAt') throw new CliError('--date-field must be createdAt or updatedAt');
+  const { deleteResponses } = await call(target, DeleteResponsesDocument, {
+    environmentId: required(values.env, '--env (or a RESPONSE_ID)'),
+    filter: {
+      formId: values.form,
+      since: values.since,
+      until: values.until,
+      dateField: dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
+      partialOnly: values['partials-only'],
+    },
+  });
+  return { output: deleteResponses, text: `Deleted ${deleteResponses.deletedCount} responses` };
+};
+
+const leadErase: Command = async ({ target, values, argument }) => {
+  const variables =
+    argument !== undefined
+      ? { id: argument, environmentId: values.env ?? null }
+      : { email: required(values.email, '--email (or a LEAD_ID)'), environmentId: required(values.env, '--env') };
+  const { eraseLead } = await call(target, EraseLeadDocument, variables);
+  const { erasure } = eraseLead;
+  const text = !eraseLead.erased
+    ? 'No such person in this environment: nothing to erase'
+    : `${eraseLead.alreadyErased ? 'Already erased' : 'Erased'} lead ${erasure!.leadId}: ${erasure!.responsesDeleted} responses, ${erasure!.webhookEventsDeleted} webhook events (erasure ${erasure!.id}, ${erasure!.erasedAt})`;
+  return { output: eraseLead, text };
+};
+
+const formRetention: Command = async ({ target, values, argument }) => {
+  const { setFormRetention } = await call(target, SetFormRetentionDocument, {
+    formId: required(argument, 'FORM_ID'),
+    retentionDays: daysOption(required(values.days, '--days'), '--days'),
+  });
+  return {
+    output: setFormRetention,
+    text: `Form ${setFormRetention.id}: retention ${setFormRetention.retentionDays === null || setFormRetention.retentionDays === undefined ? "the environment's" : `${setFormRetention.retentionDays} days`}`,
+  };
+};
+
+const secretsRotate: Command = async ({ target }) => {
+  const { rotateSigningKeys: rotation } = await call(target, RotateSigningKeysDocument, {});
+  return { output: rotation, text: `Signing keys rotated at ${rotation.rotatedAt}; the previous keys are accepted until ${rotation.previousKeysAcceptedUntil}` };
+};
+
+const retentionStatus: Command = async ({ target }) => {
+  const { retentionStatus: run } = await call(target, RetentionStatusDocument, {});
+  const text = !run
+    ? 'The retention job has not run yet'
+    : `Last run ${run.startedAt} on ${run.node}: ${run.status}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}, ${run.responsesDeleted} responses deleted, ${run.formsPurged} deleted forms purged${run.error ? ` (${run.error})` : ''}`;
+  return { output: { run: run ?? null }, text };
+};
+
+const auditList: Command = async ({ target, values }) => {
+  const limit = limitOption(values.limit);
+  const { auditLog } = await call(target, AuditLogDocument, { environmentId: required(values.env, '--env'), first: limit, after: values.after ?? null });
+  const entries = auditLog.edges.map((edge) => edge.node);
+  const nextCursor = auditLog.pageInfo.hasNextPage ? (auditLog.pageInfo.endCursor ?? null) : null;
+  const lines = entries.map((e) => `${e.at}  ${e.action.padEnd(20)} ${e.actorKind === 'apiKey' ? `key ${e.actorKeyId}` : e.actorKind}  ${e.targetIds.join(',')}  ${JSON.stringify(e.details)}`);
+  if (nextCursor) lines.push(`(more: --after ${nextCursor})`);
+  return { output: { entries, nextCursor }, text: entries.length === 0 ? 'No audit entries' : lines.join('\n') };
+};
+
+const responsesExport: Command = async ({ target, values, stdout }) => {
+  const output = await exportResponses(
+    target,
+    { form: values.form, env: values.env, format: values.format, partials: values.partials, out: values.out },
+    stdout,
+  );
+  if (output.file === undefined) return { output, text: '', streamed: true };
+  return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
+};
+
+// ---------------------------------------------------------------- webhooks
+
+const webhookCreate: Command = async ({ target, values }) => {
+  const { createWebhookEndpoint } = await call(target, CreateWebhookEndpointDocument, {
+    input: {
+      environmentId: required(values.env, '--env'),
+      url: required(values.target, '--target'),
+      eventTypes: list(required(values.events, '--events')),
+      formIds: values.forms ? list(values.forms) : null,
+      description: values.description,
+    },
+  });
+  const { endpoint, secret } = createWebhookEndpoint;
+  const output = { ...endpoint, secret };
+  return { output, text: `Created webhook endpoint ${endpoint.id} → ${endpoint.url} (${endpoint.eventTypes.join(', ')})\nSigning secret (shown only now): ${secret}` };
+};
+
+const webhookList: Command = async ({ target, values }) => {
+  const { webhookEndpoints } = await call(target, WebhookEndpointsDocument, { environmentId: required(values.env, '--env') });
+  const text = webhookEndpoints.length === 0
+    ? 'No webhook endpoints'
+    : webhookEndpoints
+        .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : `disabled (${e.disabledReason})`}  ${e.url}  ${e.eventTypes.join(',')}`)
+        .join('\n');
+  return { output: { endpoints: webhookEndpoints }, text };
+};
+
+const webhookDelete: Command = async ({ target, argument }) => {
+  const { deleteWebhookEndpoint } = await call(target, DeleteWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
+  return { output: deleteWebhookEndpoint, text: `Deleted webhook endpoint ${deleteWebhookEndpoint.id}` };
+};
+
+const webhookEnable: Command = async ({ target, action, argument }) => {
+  const { updateWebhookEndpoint } = await call(target, UpdateWebhookEndpointDocument, {
+    id: required(argument, 'ENDPOINT_ID'),
+    input: { enabled: action === 'enable' },
+  });
+  return { output: updateWebhookEndpoint, text: `Webhook endpoint ${updateWebhookEndpoint.id} is ${updateWebhookEndpoint.enabled ? 'enabled' : 'disabled'}` };
+};
+
+const webhookTest: Command = async ({ target, argument }) => {
+  const { testWebhookEndpoint } = await call(target, TestWebhookEndpointDocument, { id: required(argument, 'ENDPOINT_ID') });
+  const output = { ...testWebhookEndpoint, status: testWebhookEndpoint.status.toLowerCase() };
+  return { output, text: `Queued test delivery ${output.id} (see: formloom webhook deliveries ${output.endpointId})` };
+};
+
+const webhookDeliveries: Command = async ({ target, values, argument }) => {
+  const status = values.status?.toUpperCase();
+  if (status !== undefined && !['PENDING', 'DELIVERING', 'SUCCEEDED', 'FAILED'].includes(status)) {
+    throw new CliError('--status must be pending, delivering, succeeded or failed');
+  }
+  const limit = limitOption(values.limit);
+  const { webhookEndpoint } = await call(target, WebhookDeliveriesDocument, {
+    id: required(argument, 'ENDPOINT_ID'),
+    first: limit,
+    status: (status ?? null) as never,
+  });
+  const deliveries = webhookEndpoint.deliveries.map((d) => ({ ...d, status: d.status.toLowerCase() }));
+  const text = deliveries.length === 0
+    ? 'No deliveries'
+    : deliveries
+        .map((d) => {
+          const attempts = d.attempts.map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? '-'} ${a.durationMs} ms${a.error ? ` ${a.error}` : ''}`);
+          return [`${d.id}  ${d.eventType}  ${d.status}  attempts ${d.attemptCount}`, ...attempts].join('\n');
+        })
+        .join('\n');
+  return { output: { deliveries }, text };
+};
+
+const webhookResend: Command = async ({ target, argument }) => {
+  const { resendWebhookDelivery } = await call(target, ResendWebhookDeliveryDocument, { id: required(argument, 'DELIVERY_ID') });
+  const output = { ...resendWebhookDelivery, status: resendWebhookDelivery.status.toLowerCase() };
+  return { output, text: `Queued delivery ${output.id} again` };
+};
+
+// ---------------------------------------------------------------- GraphQL documents
+
+const graphqlTrust: Command = async ({ target, argument }) => {
+  const path = required(argument, 'FILE');
+  let document: string;
+  try {
+    document = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  const { trustGraphQLDocument: trusted } = await call(target, TrustDocumentDocument, { document });
+  const names = trusted.operationNames.length > 0 ? trusted.operationNames.join(', ') : 'an anonymous operation';
+  return { output: trusted, text: `Trusted ${names}${trusted.builtIn ? ' (built in already)' : ''}: sha256Hash ${trusted.hash}` };
+};
+
+const graphqlTrusted: Command = async ({ target }) => {
+  const { trustedGraphQLDocuments: documents } = await call(target, TrustedDocumentsDocument, {});
+  const lines = documents.map((d) => `${d.hash}  ${d.builtIn ? 'built in' : (d.createdAt ?? '')}  ${d.operationNames.join(', ')}`);
+  return { output: { documents }, text: lines.join('\n') };
+};
+
+// ---------------------------------------------------------------- backups
+
+const backup: Command = async ({ target, values }) => {
+  const output = await downloadBackup(target, required(values.out, '--out'));
+  return { output, text: `Backup written to ${output.file} (${output.bytes} bytes)` };
+};
+
+const restore: Command = async ({ config, values }) => {
+  const file = required(values.in, '--in');
+  try {
+    const restored = await restoreDataDir({ file, dataDir: values['data-dir'] ?? config.dataDir, force: values.force });
+    const output = { dataDir: restored.dataDir, file, migrations: restored.migrations };
+    const text = [
+      `Restored ${file} into ${restored.dataDir}; start the server with DATA_DIR=${restored.dataDir}`,
+      'The admin token is not in backups: set ADMIN_TOKEN (the old one keeps visitor cookies and tokens valid), or a new one is generated into the data dir.',
+    ].join('\n');
+    return { output, text };
+  } catch (error) {
+    if (error instanceof RestoreError) throw new CliError(error.message);
+    throw error;
+  }
+};
+
+/** Every command, by its words (`webhook enable`); `backup` and `restore` are one word. */
+const COMMANDS: Record<string, Command | undefined> = {
+  'env create': envCreate,
+  'env settings': envSettings,
+  'key create': keyCreate,
+  'key list': keyList,
+  'key revoke': keyRevoke,
+  'form import': formImport,
+  'form delete': formDelete,
+  'form close': formClose,
+  'form reopen': formReopen,
+  'form retention': formRetention,
+  'responses delete': responsesDelete,
+  'responses export': responsesExport,
+  'lead erase': leadErase,
+  'retention status': retentionStatus,
+  'secrets rotate': secretsRotate,
+  'audit list': auditList,
+  'webhook create': webhookCreate,
+  'webhook list': webhookList,
+  'webhook delete': webhookDelete,
+  'webhook enable': webhookEnable,
+  'webhook disable': webhookEnable,
+  'webhook test': webhookTest,
+  'webhook deliveries': webhookDeliveries,
+  'webhook resend': webhookResend,
+  'graphql trust': graphqlTrust,
+  'graphql trusted': graphqlTrusted,
+  backup,
+  restore,
+};
+
+/** `--limit`: a whole number, 20 when not given. */
+function limitOption(value: string | undefined): number {
+  const limit = value === undefined ? 20 : Number(value);
+  if (!Number.isInteger(limit)) throw new CliError('--limit must be a whole number');
+  return limit;
+}
 /**
  * Streams `GET /api/v1/responses/export` to `out` (a file, written under a temporary name and renamed
  * once complete) or to `stdout`.
@@ -579,7 +741,7 @@ async function exportResponses(
   }
   return { bytes, file: options.out };
 }
-/** A number of days, or `none` (null). */
+
 /**
  * A secret key option: `-` reads it from stdin (so it stays out of the process list and the shell's
  * history), `none` removes it. Given on the command line itself, it is refused.
@@ -594,6 +756,7 @@ async function secretOption(value: string, what: string, stdin: NodeJS.ReadableS
   return secret;
 }
 
+/** A number of days, or `none` (null). */
 function daysOption(value: string, what: string): number | null {
   if (value === 'none') return null;
   if (!/^\d+$/.test(value)) throw new CliError(`${what} must be a whole number of days or none`);
@@ -601,6 +764,26 @@ function daysOption(value: string, what: string): number | null {
 }
 
 /** A comma-separated option as a list. */
+/** A key as the CLI prints it: scopes as their strings (`responses:read`), as REST writes them. */
+const cliApiKey = <T extends { scopes: readonly Scope[] }>(key: T) => ({ ...key, scopes: key.scopes.map((name) => scopeOfEnumName(name)!) });
+
+/** `--scopes forms:read,responses:read`: the scopes as GraphQL's enum names (an unknown one is the server's to refuse, by name). */
+function scopesOption(value: string | undefined): Scope[] | undefined {
+  if (value === undefined) return undefined;
+  return list(value).map((scope) => (isScope(scope) ? (scopeEnumName(scope) as Scope) : failScope(scope)));
+}
+function failScope(scope: string): never {
+  throw new CliError(`--scopes: unknown scope "${scope}"; one of ${SCOPES.join(', ')}`);
+}
+
+/** `--expires 30d` or an ISO 8601 instant, as the instant it names. */
+function expiresOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const at = parseKeyExpiry(value);
+  if (!at) throw new CliError(`--expires must be ${KEY_EXPIRY_FORMAT}`);
+  return at.toISOString();
+}
+
 const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** Runs the command line and sets the exit code; used by bin/formloom.mjs. */

@@ -3,6 +3,7 @@
  * one message that names every bad variable.
  */
 import { z } from 'zod';
+import { withoutTrailingSlashes } from './paths.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -32,17 +33,17 @@ const retrySchedule = z.string().transform((value, ctx) => {
 /** An address (`a@b.example`) or a display name and one (`Acme <a@b.example>`), on one line. */
 const MAIL_FROM_PATTERN = /^(?:[^<>\r\n"]{0,100} ?<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
-function withoutTrailingSlashes(value: string): string {
-  let end = value.length;
-  while (end > 0 && value[end - 1] === '/') end--;
-  return value.slice(0, end);
-}
+/** The weakest ADMIN_TOKEN accepted (a generated one is 49 characters of 64). */
+export const ADMIN_TOKEN_MIN_LENGTH = 24;
+export const ADMIN_TOKEN_MIN_DISTINCT = 10;
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  // The `formloom` command's server (the server itself does not read it).
+  FORMLOOM_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
   DATABASE_URL: postgresUrl.optional(),
   /** A session connection straight to the primary, when DATABASE_URL is a transaction pooler (README "PgBouncer"). */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
@@ -55,7 +56,16 @@ const configSchema = z.object({
   /** A replica further behind than this (its replay lag) is skipped. */
   REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
   DATA_DIR: z.string().min(1).default('./.data'),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Operator-chosen admin token: refused below ADMIN_TOKEN_MIN_LENGTH characters or ADMIN_TOKEN_MIN_DISTINCT different ones. */
+  ADMIN_TOKEN: z
+    .string()
+    .refine(
+      (token) => token.length >= ADMIN_TOKEN_MIN_LENGTH && new Set(token).size >= ADMIN_TOKEN_MIN_DISTINCT,
+      `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters with at least ${ADMIN_TOKEN_MIN_DISTINCT} different ones (make one with: openssl rand -base64 32)`,
+    )
+    .optional(),
+  /** Hours a replaced signing key (cookies, file URLs) is still accepted after `formloom secrets rotate`. */
+  SIGNING_KEY_GRACE_HOURS: z.coerce.number().min(0).max(8760).default(24),
   /** Bearer token Prometheus scrapes GET /metrics with (the admin token works too). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -67,6 +77,8 @@ const configSchema = z.object({
   COUNTRY_HEADER: z.string().regex(/^[A-Z0-9-]+$/i, 'must be a header name').default('cf-ipcountry'),
   /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
+  /** Hours an unfinished response stays on the older form version it started on; then it moves to the current version. 0: off (it stays). */
+  PINNED_VERSION_MAX_AGE_HOURS: z.coerce.number().min(0).default(72),
   /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
   /** Largest public submission body, in bytes. */
@@ -105,6 +117,8 @@ const configSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(2_000),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
+  GRAPHQL_PERSISTED_ONLY: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  GRAPHQL_PERSISTED_ONLY_GRAPHIQL: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** Password answers hashed at once across the process (scrypt, off the event loop). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Password answers accepted in one submission. */
@@ -289,10 +303,14 @@ export interface MailConfig {
 export interface Config {
   port: number;
   host: string;
+  /** FORMLOOM_URL: the server the `formloom` command talks to; unset, it is made of `host` and `port`. */
+  formloomUrl: string | undefined;
   /** PostgreSQL through postgres.js when set; embedded PGlite in `dataDir` otherwise. */
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
+  /** How long a replaced signing key is still accepted (src/auth/signing-keys.ts). */
+  signingKeyGraceMs: number;
   /** Bearer token for GET /metrics besides the admin token; undefined: the admin token only. */
   metricsToken: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -300,6 +318,8 @@ export interface Config {
   trustProxy: number;
   countryHeader: string;
   dropOffMs: number;
+  /** How long a response stays on an older version it started on (0: for ever). */
+  pinnedVersionMaxAgeMs: number;
   publicRateLimitPerMinute: number;
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
@@ -314,7 +334,17 @@ export interface Config {
   maxJsonDepth: number;
   corsOrigins: string[];
   frameAncestors: string;
-  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number };
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxDirectives: number;
+    maxCost: number;
+    /** GRAPHQL_PERSISTED_ONLY: /graphql runs only trusted documents (graphql/persisted.ts). */
+    persistedOnly: boolean;
+    /** GRAPHQL_PERSISTED_ONLY_GRAPHIQL: with persistedOnly, GraphiQL still runs documents typed into it. */
+    graphiqlAdHoc: boolean;
+  };
   passwordHashConcurrency: number;
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -389,15 +419,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     host: c.HOST,
+    formloomUrl: c.FORMLOOM_URL,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,
+    signingKeyGraceMs: c.SIGNING_KEY_GRACE_HOURS * 3_600_000,
     metricsToken: c.METRICS_TOKEN,
     logLevel: c.LOG_LEVEL,
     maxBodyBytes: c.MAX_BODY_BYTES,
     trustProxy: c.TRUST_PROXY,
     countryHeader: c.COUNTRY_HEADER.toLowerCase(),
     dropOffMs: c.DROP_OFF_MINUTES * 60_000,
+    pinnedVersionMaxAgeMs: c.PINNED_VERSION_MAX_AGE_HOURS * 3_600_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
@@ -414,6 +447,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: c.GRAPHQL_MAX_TOKENS,
       maxDirectives: c.GRAPHQL_MAX_DIRECTIVES,
       maxCost: c.GRAPHQL_MAX_COST,
+      persistedOnly: c.GRAPHQL_PERSISTED_ONLY === '1',
+      graphiqlAdHoc: c.GRAPHQL_PERSISTED_ONLY_GRAPHIQL === '1',
     },
     passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,

@@ -25,6 +25,13 @@ export class AppError extends Error {
   }
 }
 
+/** A key that lacks a scope: REST 403 `{message}`, GraphQL FORBIDDEN with `extensions.requiredScope`. */
+export class MissingScopeError extends AppError {
+  constructor(readonly requiredScope: string) {
+    super('FORBIDDEN', `API key lacks the scope ${requiredScope}`);
+  }
+}
+
 export const invalidInput = (errors: FieldError[], message = 'Invalid request body') =>
   new AppError('BAD_USER_INPUT', message, errors);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);

@@ -87,7 +87,7 @@ const mailDispatcher = deliveryDatabase
       config: config.mail,
       logger,
       events: cluster.events,
-      signFileUrl: (uploadId) => signedFileUrl(secrets.fileUrlSecret, uploadId, config.uploads.fileUrlTtlSeconds),
+      signFileUrl: (uploadId) => signedFileUrl(secrets.signing.fileUrls.current, uploadId, config.uploads.fileUrlTtlSeconds),
       onOutcome: (kind, outcome) => metrics.emailDeliveries.inc({ kind, outcome }),
       box: secrets.secretBox,
     })

@@ -31,6 +31,7 @@ const AuditConnection = builder.connectionObject(
 
 builder.queryField('auditLog', (t) =>
   t.field({
+    authScopes: { scope: 'audit:read' },
     type: AuditConnection,
     description: "An environment's audit log, newest first.",
     args: {

@@ -6,11 +6,9 @@
  * PostgreSQL (several nodes) it holds the token's SHA-256 hash, which is how the other nodes check it.
  * A 256-bit random token needs no slow hash: its hash can't be inverted, only the token can be guessed.
  *
- * The signing keys (respondents' cookies and tokens, file URLs) and the key that encrypts environment
- * secrets live in `instance_secrets`, created once by whichever node starts first. The signing keys are
- * derived from the admin token when first created (HMAC, one way: they don't reveal it), exactly as they
- * were derived before they were stored, so cookies and URLs signed before an upgrade stay valid; after
- * that they no longer depend on it (changing ADMIN_TOKEN signs nobody out). The encryption key is random.
+ * The signing keys (respondents' cookies and tokens, file URLs; src/auth/signing-keys.ts) and the key
+ * that encrypts environment secrets live in `instance_secrets`, created once by whichever node starts
+ * first. All are random, independent of the admin token (changing ADMIN_TOKEN signs nobody out).
  *
  * Upgrading an install whose database holds the token in clear (`admin-token`, as earlier releases
  * kept it on PostgreSQL): the start-up replaces it by its hash in one transaction, after copying the
@@ -25,6 +23,7 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import { instanceSecrets } from '../db/schema.ts';
 import { SecretBox } from './secret-box.ts';
 import { deriveSecret } from './secrets.ts';
+import { COOKIE_KEY, DEFAULT_SIGNING_KEY_GRACE_MS, ensureRandomSigningKeys, FILE_URL_KEY, randomKey, SigningKeyring } from './signing-keys.ts';
 
 export const adminTokenFile = (dataDir: string) => join(dataDir, 'admin-token');
 
@@ -50,28 +49,22 @@ export class AdminCredential {
 /** What a node needs of the instance's secrets: checking the admin token, signing, encrypting. */
 export interface InstanceSecrets {
   admin: AdminCredential;
-  /** Signs respondents' session cookies, resume and visitor tokens. */
-  cookieSecret: string;
-  /** Signs expiring file URLs. */
-  fileUrlSecret: string;
+  /** Sign respondents' session cookies and visitor tokens (`cookies`) and expiring file URLs (`fileUrls`). */
+  signing: SigningKeyring;
   /** Encrypts environment secrets (captcha secret keys) at rest. */
   secretBox: SecretBox;
 }
 
-/** Signing keys, by their row name in `instance_secrets` (the names are the HMAC purposes they were derived with). */
-const COOKIE_SECRET = 'public-cookies';
-const FILE_URL_SECRET = 'file-urls';
 const ENVIRONMENT_SECRETS_KEY = 'environment-secrets-key';
 /** Rows of earlier releases: the generated admin token in clear (replaced by its hash). */
 const LEGACY_ADMIN_TOKEN = 'admin-token';
 const ADMIN_TOKEN_HASH = 'admin-token-sha256';
 
-/** Every secret derived from one token: for tests and benchmarks, which have no start-up. */
+/** Every secret derived from one token: for tests and benchmarks, which have no start-up (never a running server's keys). */
 export function instanceSecretsOf(adminToken: string): InstanceSecrets {
   return {
     admin: AdminCredential.ofToken(adminToken),
-    cookieSecret: deriveSecret(adminToken, COOKIE_SECRET),
-    fileUrlSecret: deriveSecret(adminToken, FILE_URL_SECRET),
+    signing: SigningKeyring.fixed(deriveSecret(adminToken, COOKIE_KEY), deriveSecret(adminToken, FILE_URL_KEY)),
     secretBox: new SecretBox(Buffer.from(deriveSecret(adminToken, ENVIRONMENT_SECRETS_KEY), 'base64url')),
   };
 }
@@ -105,7 +98,7 @@ export interface StartedSecrets {
  * two first starts must not store two tokens or two sets of keys.
  */
 export async function resolveInstanceSecrets(
-  config: { adminToken: string | undefined; dataDir: string },
+  config: { adminToken: string | undefined; dataDir: string; signingKeyGraceMs?: number },
   database: Pick<DatabaseHandle, 'kind' | 'db'>,
   logger?: Pick<Logger, 'warn'>,
 ): Promise<StartedSecrets> {
@@ -115,15 +108,13 @@ export async function resolveInstanceSecrets(
   let storedHash = stored.get(ADMIN_TOKEN_HASH);
   const fileToken = readAdminTokenFile(config.dataDir);
 
-  // Which token this node accepts, and which one (if any) the signing keys are first derived from.
+  // Which token this node accepts.
   let credential: AdminCredential;
   let adminToken: ResolvedAdminToken;
-  let signingSeed: string | undefined;
   if (legacyToken !== undefined && storedHash === undefined) storedHash = sha256(legacyToken).toString('hex');
   if (config.adminToken) {
     credential = AdminCredential.ofToken(config.adminToken);
     adminToken = { token: config.adminToken, generated: false };
-    signingSeed = config.adminToken;
   } else if (database.kind === 'pglite') {
     // One process owns the database: the data dir's file is the token, as it always was.
     const token = fileToken ?? newAdminToken();
@@ -133,7 +124,6 @@ export async function resolveInstanceSecrets(
     }
     credential = AdminCredential.ofToken(token);
     adminToken = { token, generated: !fileToken };
-    signingSeed = token;
   } else if (storedHash !== undefined) {
     credential = AdminCredential.ofHash(storedHash);
     const known = legacyToken !== undefined && credential.matches(legacyToken) ? legacyToken : fileToken !== undefined && credential.matches(fileToken) ? fileToken : undefined;
@@ -141,7 +131,6 @@ export async function resolveInstanceSecrets(
     if (known !== undefined && known !== fileToken) writeAdminTokenFile(config.dataDir, known);
     if (fileToken !== undefined && known === undefined) logger?.warn('the admin token in the data dir is not this database’s; it is not accepted (ADMIN_TOKEN sets one)');
     adminToken = { token: known, generated: false };
-    signingSeed = known;
   } else {
     // First start on this PostgreSQL: a data dir's existing token is kept, else one is made.
     const token = fileToken ?? newAdminToken();
@@ -149,15 +138,11 @@ export async function resolveInstanceSecrets(
     storedHash = sha256(token).toString('hex');
     credential = AdminCredential.ofToken(token);
     adminToken = { token, generated: !fileToken };
-    signingSeed = token;
   }
 
   const values = await db.transaction(async (tx) => {
-    const wanted = new Map<string, string>([
-      [COOKIE_SECRET, signingSeed !== undefined ? deriveSecret(signingSeed, COOKIE_SECRET) : randomSecret()],
-      [FILE_URL_SECRET, signingSeed !== undefined ? deriveSecret(signingSeed, FILE_URL_SECRET) : randomSecret()],
-      [ENVIRONMENT_SECRETS_KEY, randomSecret()],
-    ]);
+    await ensureRandomSigningKeys(tx, adminToken.generated ? undefined : adminToken.token);
+    const wanted = new Map<string, string>([[ENVIRONMENT_SECRETS_KEY, randomKey()]]);
     // The hash is stored on PostgreSQL only, where other nodes need it (PGlite has one node and its file).
     if (database.kind === 'postgres' && storedHash !== undefined) wanted.set(ADMIN_TOKEN_HASH, storedHash);
     await tx
@@ -171,20 +156,18 @@ export async function resolveInstanceSecrets(
       }
       await tx.delete(instanceSecrets).where(eq(instanceSecrets.name, LEGACY_ADMIN_TOKEN));
     }
-    return readSecrets(tx, [COOKIE_SECRET, FILE_URL_SECRET, ENVIRONMENT_SECRETS_KEY]);
+    return readSecrets(tx, [ENVIRONMENT_SECRETS_KEY]);
   });
+  const signing = await SigningKeyring.load(db, config.signingKeyGraceMs ?? DEFAULT_SIGNING_KEY_GRACE_MS);
   return {
     adminToken,
     secrets: {
       admin: credential,
-      cookieSecret: values.get(COOKIE_SECRET)!,
-      fileUrlSecret: values.get(FILE_URL_SECRET)!,
+      signing,
       secretBox: new SecretBox(Buffer.from(values.get(ENVIRONMENT_SECRETS_KEY)!, 'base64url')),
     },
   };
 }
-
-const randomSecret = () => randomBytes(32).toString('base64url');
 
 async function readSecrets(db: Database, names: string[]): Promise<Map<string, string>> {
   const rows = await db.select({ name: instanceSecrets.name, value: instanceSecrets.value }).from(instanceSecrets).where(inArray(instanceSecrets.name, names));

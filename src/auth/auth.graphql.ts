@@ -1,7 +1,9 @@
 /** `viewer`: who is calling (the admin token, or an API key and its environment), where exploring the graph starts. */
-import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
+import { ApiKeyRef, EnvironmentRef, ScopeEnum } from '../environments/environments.graphql.ts';
 import { builder } from '../graphql/builder.ts';
-import { readScope, type Principal } from './auth.service.ts';
+import { readScope, requireAdmin, type Principal } from './auth.service.ts';
+import { SCOPES } from './scopes.ts';
+import { rotateSigningKeys } from './signing-keys.ts';
 
 type ViewerShape = Exclude<Principal, { kind: 'anonymous' }>;
 
@@ -29,16 +31,61 @@ const ViewerRef = builder.objectRef<ViewerShape>('Viewer').implement({
       description: "The key's public metadata; null for the admin token.",
       resolve: (viewer) => (viewer.kind === 'apiKey' ? viewer.keyId : null),
     }),
+    scopes: t.field({
+      type: [ScopeEnum],
+      description: 'What the caller may do: its API key\'s scopes (every scope for a key made without scopes, and for the admin token).',
+      resolve: (viewer) => (viewer.kind === 'apiKey' && viewer.scopes !== null ? viewer.scopes : SCOPES),
+    }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: "When the caller's API key expires; null when it does not (and for the admin token).",
+      resolve: (viewer) => (viewer.kind === 'apiKey' ? viewer.expiresAt : null),
+    }),
   }),
 });
 
 builder.queryField('viewer', (t) =>
   t.field({
+    authScopes: { authenticated: true },
     type: ViewerRef,
     description: 'Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials.',
     resolve: (_, __, { principal }) => {
       readScope(principal);
       return principal as ViewerShape;
+    },
+  }),
+);
+
+interface SigningKeyRotationShape {
+  rotatedAt: Date;
+  previousKeysAcceptedUntil: Date;
+}
+
+const SigningKeyRotationRef = builder.objectRef<SigningKeyRotationShape>('SigningKeyRotation').implement({
+  description: 'A rotation of the signing keys (respondents\' cookies and tokens, signed file URLs).',
+  fields: (t) => ({
+    rotatedAt: t.expose('rotatedAt', { type: 'DateTime' }),
+    previousKeysAcceptedUntil: t.expose('previousKeysAcceptedUntil', {
+      type: 'DateTime',
+      description: 'Until when what the replaced keys signed is still accepted (SIGNING_KEY_GRACE_HOURS after the rotation).',
+    }),
+  }),
+});
+
+builder.mutationField('rotateSigningKeys', (t) =>
+  t.field({
+    type: SigningKeyRotationRef,
+    authScopes: { admin: true },
+    description:
+      'Admin token only: new random signing keys for every node. Cookies, visitor and embed tokens and file URLs signed with the replaced keys stay valid for the grace period, then stop.',
+    resolve: async (_, __, ctx) => {
+      requireAdmin(ctx.principal);
+      const keyring = ctx.signing;
+      if (keyring?.graceMs === undefined) throw new Error('This server has no stored signing keys to rotate');
+      const { rotatedAt } = await rotateSigningKeys(ctx.db, new Date());
+      await keyring.refresh();
+      return { rotatedAt, previousKeysAcceptedUntil: new Date(rotatedAt.getTime() + keyring.graceMs) };
     },
   }),
 );

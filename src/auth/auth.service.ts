@@ -3,18 +3,38 @@
  * primary key, the 256-bit secret is stored only as a SHA-256 hash and compared in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, environments } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
-import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, notFound } from '../errors.ts';
+import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, MissingScopeError, notFound, type FieldError } from '../errors.ts';
+import { isScope, SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling. Resolved once per request from its headers. */
 export type Principal =
   | { kind: 'admin' }
-  | { kind: 'apiKey'; keyId: string; environmentId: string }
+  | ({ kind: 'apiKey'; keyId: string; environmentId: string } & KeyGrant)
   /** No usable credentials; `offered` tells a missing credential from a wrong one. */
   | { kind: 'anonymous'; offered: boolean };
+
+/** What a key may do: its scopes (null: all) and until when (null: no end). */
+export interface KeyGrant {
+  scopes: readonly Scope[] | null;
+  expiresAt: Date | null;
+}
+
+/** Whether the caller holds `scope`: the admin token and unscoped keys hold every scope. */
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  if (principal.kind === 'admin') return true;
+  if (principal.kind === 'anonymous') return false;
+  return principal.scopes === null || principal.scopes.includes(scope);
+}
+
+/** Throws unless the caller is authenticated and holds `scope` (UNAUTHENTICATED first, then FORBIDDEN). */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (principal.kind === 'anonymous') throw principal.offered ? invalidCredentials() : missingCredentials();
+  if (!hasScope(principal, scope)) throw new MissingScopeError(scope);
+}
 
 const KEY_PATTERN = /^fl_([a-z0-9]{12})_([\w-]{43})$/;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -31,7 +51,7 @@ function randomKeyId(): string {
   return Array.from(bytes, (b) => KEY_ID_ALPHABET[b % KEY_ID_ALPHABET.length]).join('');
 }
 
-export interface CreatedApiKey {
+export interface CreatedApiKey extends KeyGrant {
   id: string;
   environmentId: string;
   name: string;
@@ -40,16 +60,60 @@ export interface CreatedApiKey {
   key: string;
 }
 
-export async function createApiKey(db: Db, input: { environmentId: string; name?: string | undefined }): Promise<CreatedApiKey> {
+/** What a new key asks for; a field left out is its creator's (a key's own grant; the admin token: everything). */
+export interface KeyRequest {
+  scopes?: readonly string[] | undefined;
+  expiresAt?: Date | undefined;
+}
+
+/**
+ * The grant of a key `creator` makes: at most the creator's scopes and lifetime. Problems are reported
+ * at the request's field names (`scopes`, `expiresAt`).
+ */
+export function grantFor(creator: Principal, request: KeyRequest, now = new Date()): KeyGrant {
+  const own: KeyGrant = creator.kind === 'apiKey' ? creator : { scopes: null, expiresAt: null };
+  const problems: FieldError[] = [];
+  request.scopes?.forEach((scope, index) => {
+    if (!isScope(scope)) problems.push({ message: `Unknown scope "${scope}"; one of ${SCOPES.join(', ')}`, path: ['scopes', index] });
+    else if (own.scopes !== null && !own.scopes.includes(scope)) problems.push({ message: `A key can grant only its own scopes; it lacks ${scope}`, path: ['scopes', index] });
+  });
+  if (request.scopes?.length === 0) problems.push({ message: "At least one scope (leave scopes out for the creator's)", path: ['scopes'] });
+  const { expiresAt } = request;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) problems.push({ message: 'Must be in the future', path: ['expiresAt'] });
+  if (expiresAt && own.expiresAt && expiresAt > own.expiresAt) problems.push({ message: `A key can grant no later expiry than its own, ${own.expiresAt.toISOString()}`, path: ['expiresAt'] });
+  if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
+  const chosen = request.scopes ?? own.scopes;
+  return { scopes: chosen === null ? null : SCOPES.filter((scope) => chosen.includes(scope)), expiresAt: expiresAt ?? own.expiresAt };
+}
+
+/** A new key of an environment; a grant left out is full access (every scope and form, no expiry). */
+export async function createApiKey(db: Db, input: { environmentId: string; name?: string | undefined } & Partial<KeyGrant>): Promise<CreatedApiKey> {
   const [environment] = await db.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environmentId));
   if (!environment) throw notFound('Environment not found');
   const id = randomKeyId();
   const secret = randomBytes(32).toString('base64url');
   const [row] = await db
     .insert(apiKeys)
-    .values({ id, environmentId: input.environmentId, name: input.name ?? 'API key', secretHash: sha256(secret).toString('hex') })
+    .values({
+      id,
+      environmentId: input.environmentId,
+      name: input.name ?? 'API key',
+      secretHash: sha256(secret).toString('hex'),
+      scopes: input.scopes ? SCOPES.filter((scope) => input.scopes!.includes(scope)) : null,
+      expiresAt: input.expiresAt ?? null,
+    })
     .returning();
-  return { id, environmentId: row!.environmentId, name: row!.name, createdAt: row!.createdAt, key: `fl_${id}_${secret}` };
+  return { id, environmentId: row!.environmentId, name: row!.name, createdAt: row!.createdAt, ...grantOf(row!), key: `fl_${id}_${secret}` };
+}
+
+function grantOf(row: { scopes: string[] | null; expiresAt: Date | null }): KeyGrant {
+  return { scopes: row.scopes === null ? null : row.scopes.filter(isScope), expiresAt: row.expiresAt };
+}
+
+/** The environment of key `id`, revoked or not; undefined when there is no such key. */
+export async function apiKeyEnvironment(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ environmentId: apiKeys.environmentId }).from(apiKeys).where(eq(apiKeys.id, id));
+  return row?.environmentId;
 }
 
 export async function revokeApiKey(db: Db, id: string) {
@@ -89,8 +153,10 @@ const VERIFIED_KEY_CACHE_MAX = 10_000;
 interface VerifiedKey {
   db: Db;
   environmentId: string;
+  grant: KeyGrant;
   secretHash: Buffer;
-  expiresAt: number;
+  /** When this cache entry goes stale (not the key's own expiry, which is in `grant`). */
+  staleAt: number;
 }
 const verifiedKeys = new Map<string, VerifiedKey>();
 /** Bumped by every revocation: a lookup that raced one is not cached. */
@@ -102,13 +168,13 @@ function rememberVerifiedKey(id: string, entry: VerifiedKey) {
   verifiedKeys.set(id, entry);
 }
 
-/** Which of `ids` are keys that exist and are not revoked (the live feed ends the streams of the others). */
+/** Which of `ids` are keys that exist, are not revoked and have not expired (the live feed ends the streams of the others). */
 export async function activeApiKeyIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(inArray(apiKeys.id, [...ids]), isNull(apiKeys.revokedAt)));
+    .where(and(inArray(apiKeys.id, [...ids]), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, new Date()))));
   return new Set(rows.map((row) => row.id));
 }
 
@@ -129,22 +195,33 @@ export interface VerifyOptions {
   useCache?: boolean;
 }
 
-/** The environment a key grants, or null for a malformed, unknown or revoked key. */
-export async function verifyApiKey(db: Db, key: string, options: VerifyOptions = {}): Promise<{ keyId: string; environmentId: string } | null> {
+const expired = (grant: KeyGrant) => grant.expiresAt !== null && grant.expiresAt.getTime() <= Date.now();
+
+/** The environment and grant of a key, or null for a malformed, unknown, revoked or expired key. */
+export async function verifyApiKey(db: Db, key: string, options: VerifyOptions = {}): Promise<({ keyId: string; environmentId: string } & KeyGrant) | null> {
   const useCache = options.useCache ?? true;
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
   const [, id, secret] = match as unknown as [string, string, string];
   const cached = useCache ? verifiedKeys.get(id) : undefined;
-  if (cached && cached.db === db && cached.expiresAt > Date.now()) {
-    return timingSafeEqual(sha256(secret), cached.secretHash) ? { keyId: id, environmentId: cached.environmentId } : null;
+  if (cached && cached.db === db && cached.staleAt > Date.now()) {
+    if (expired(cached.grant)) return null;
+    return timingSafeEqual(sha256(secret), cached.secretHash) ? { keyId: id, environmentId: cached.environmentId, ...cached.grant } : null;
   }
   const revocationsBefore = revocations;
   const [row] = await db
-    .select({ environmentId: apiKeys.environmentId, secretHash: apiKeys.secretHash, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      environmentId: apiKeys.environmentId,
+      secretHash: apiKeys.secretHash,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      scopes: apiKeys.scopes,
+      expiresAt: apiKeys.expiresAt,
+    })
     .from(apiKeys)
     .where(eq(apiKeys.id, id));
-  if (!row || row.revokedAt) {
+  const grant = row && grantOf(row);
+  if (!row || !grant || row.revokedAt || expired(grant)) {
     verifiedKeys.delete(id);
     return null;
   }
@@ -156,8 +233,8 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, id));
   }
-  if (useCache && revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, secretHash, expiresAt: Date.now() + VERIFIED_KEY_TTL_MS });
-  return { keyId: id, environmentId: row.environmentId };
+  if (useCache && revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, grant, secretHash, staleAt: Date.now() + VERIFIED_KEY_TTL_MS });
+  return { keyId: id, environmentId: row.environmentId, ...grant };
 }
 
 /**
@@ -236,6 +313,8 @@ const publicKeyColumns = {
   createdAt: apiKeys.createdAt,
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: apiKeys.lastUsedAt,
+  scopes: apiKeys.scopes,
+  expiresAt: apiKeys.expiresAt,
 };
 
 /** Keys (never their hashes) by id, in one statement; each a key of `scope` (null: any environment), else null. */

@@ -23,6 +23,8 @@ export const ANSWER_LIMITS = {
   password: 256,
   passwordCreatorMin: 8,
   emailList: 50,
+  /** The largest magnitude of a Number answer (and of its `min` and `max`). */
+  numberMagnitude: 1e15,
 } as const;
 
 export type Path = (string | number)[];

@@ -8,7 +8,8 @@
  *   anywhere) is refused (`uncheckableCaptchas`).
  * - Enforced when a secret key applies: the step is accepted only with a token the provider's verify
  *   endpoint confirms. The page posts the widget's token; the JSON API takes it as the captcha's answer
- *   (`answers[captchaId]`), required in every submission that answers a question on the captcha's step.
+ *   (`answers[captchaId]`), required in every submission that takes the captcha's step
+ *   (src/responses/captcha-gate.ts).
  *   (A form stored before its keys were removed shows its captcha unchecked, as it was made.)
  * - The provider unreachable (or answering nonsense) within CAPTCHA_TIMEOUT_MS: refused (fail closed)
  *   unless CAPTCHA_FAIL_OPEN=1.
@@ -34,7 +35,7 @@ interface Provider {
   script: string;
   /** How the widget is told the page's language: its script's `hl` (reCAPTCHA) or the widget's `data-language` (Turnstile). */
   languageBy: 'script' | 'widget';
-  /** Origins the widget loads scripts and frames from. */
+  /** Sources (origins, or origin and path) the widget loads scripts and frames from. */
   origins: string[];
   /** The field the widget adds to the form when not told another name. */
   defaultField: string;
@@ -58,7 +59,8 @@ const PROVIDERS: Record<CaptchaType, Provider> = {
     variablePrefix: 'RECAPTCHA',
     script: 'https://www.google.com/recaptcha/api.js',
     languageBy: 'script',
-    origins: ['https://www.google.com', 'https://www.gstatic.com', 'https://www.recaptcha.net'],
+    // Paths, not whole hosts: google.com serves much more than the widget.
+    origins: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/', 'https://www.recaptcha.net/recaptcha/'],
     defaultField: 'g-recaptcha-response',
     widgetClass: 'g-recaptcha',
   },
@@ -208,6 +210,7 @@ export const captchas: ComponentModule = {
       html`<div class="${provider.widgetClass}" id="${id}" data-sitekey="${siteKey}" data-response-field-name="${fieldName(component)}"${provider.languageBy === 'widget' ? html` data-language="${language}"` : ''}${messages.length ? html` aria-describedby="${id}-error"` : ''}></div><noscript><p class="fl-note">${pageWords(language).captchaNeedsScript}</p></noscript><script src="${provider.languageBy === 'script' ? `${provider.script}?hl=${language}` : provider.script}" nonce="${ctx.nonce}" async defer></script>${errorText(id, messages)}`,
     );
   },
+  guards: () => true,
   frameOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
   scriptOrigins: (component) => (isCaptchaType(component.type) ? PROVIDERS[component.type].origins : []),
 };

@@ -4,6 +4,7 @@
  */
 import { aiChatbot } from './ai-chatbot.ts';
 import { buttons } from './buttons.ts';
+import { dateQuestion } from './date.ts';
 import { captchas } from './captchas.ts';
 import type { ContentRules } from './content.ts';
 import { disclaimer } from './disclaimer.ts';
@@ -13,9 +14,16 @@ import { fileUploader } from './file-uploader.ts';
 import { graphicOptionsModule } from './graphic-options.ts';
 import { header } from './header.ts';
 import { identityInfo } from './identity-info.ts';
+import { matrix } from './matrix.ts';
 import type { AnswerRules, ComponentModule } from './module.ts';
+import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
+import { nps } from './nps.ts';
+import { numberQuestion } from './number.ts';
+import { opinionScale } from './opinion-scale.ts';
 import { passwords } from './passwords.ts';
+import { ranking } from './ranking.ts';
+import { rating } from './rating.ts';
 import { schedulers } from './schedulers.ts';
 import { textInputs } from './text-input.ts';
 
@@ -34,6 +42,13 @@ export const COMPONENT_MODULES: readonly ComponentModule[] = [
   passwords,
   captchas,
   aiChatbot,
+  rating,
+  nps,
+  opinionScale,
+  numberQuestion,
+  dateQuestion,
+  matrix,
+  ranking,
 ];
 
 const moduleByType = new Map<string, ComponentModule>();
@@ -57,6 +72,9 @@ export const UPLOAD_TYPES = STORED_COMPONENT_TYPES.filter((type) => moduleByType
 
 /** The module of a (stored or input) component type; undefined for a type no module knows. */
 export const moduleOf = (type: string): ComponentModule | undefined => moduleByType.get(type);
+
+/** Whether `component` guards the form (a captcha, a required consent: ComponentModule.guards). */
+export const isGuard = (component: StoredComponent): boolean => moduleByType.get(component.type)?.guards?.(component) === true;
 
 /** How a stored type is answered; undefined when it takes no answer (or is only an input name). */
 export const answerRulesOf = (type: string): AnswerRules | undefined =>

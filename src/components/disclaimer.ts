@@ -32,6 +32,8 @@ export const disclaimer: ComponentModule = {
     toAnswer: (_component, response) => response.check,
   },
   headline: (component) => (typeof component.content.text === 'string' ? component.content.text : ''),
+  // A consent that must be given.
+  guards: (component) => component.content.required === true,
   render(component, ctx) {
     const id = domId(component);
     const messages = errorsOf(ctx, component.id);

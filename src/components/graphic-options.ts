@@ -9,7 +9,7 @@ import { asInt as int, asString as jsonStr } from '../graphql/json-fields.ts';
 import { cellText, isEmpty, REQUIRED } from './answers.ts';
 import { contentString, httpUrl, isHttpUrl, LIMITS, loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
-import { box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { box, describedBy, domId, errorsOf, errorText, requiredGroup, requiredMark, str } from './markup.ts';
 import { fieldless, textValue } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 
@@ -76,7 +76,7 @@ export const graphicOptionsModule: ComponentModule = {
     return box(
       component,
       messages.length > 0,
-      html`<fieldset class="fl-fieldset"${describedBy(id, messages)}>${question ? html`<legend class="fl-question">${question}</legend>` : ''}<div class="fl-graphic">${options}</div></fieldset>${errorText(id, messages)}`,
+      html`<fieldset class="fl-fieldset"${requiredGroup(component.content.required === true, true)}${describedBy(id, messages)}>${question ? html`<legend class="fl-question">${question}${requiredMark(component.content.required === true)}</legend>` : ''}<div class="fl-graphic">${options}</div></fieldset>${errorText(id, messages)}`,
     );
   },
   graphql: (kit) => ({

@@ -297,6 +297,7 @@ export const identityInfo: ComponentModule = {
     };
   },
   // One column per collected field.
+  errorAnchor: (component, part) => domId(component, part),
   export: { columns: (component) => identityFields(component.content).map((field) => ({ label: field.label, key: field.key })) },
   // The response's e-mail: an IdentityInfo's e-mail address, then its work e-mail address, before any other answer's.
   emails: (response) => [

@@ -132,3 +132,12 @@ export function singleInput(
   const common = html`id="${id}" name="c.${component.id}" class="fl-input"${placeholder ? html` placeholder="${placeholder}"` : ''}${content.required === true ? ' required' : ''}${aria}${describedBy(id, messages)}`;
   return box(component, messages.length > 0, html`${label(component, id)}${control(common)}${errorText(id, messages)}`);
 }
+
+/** The required marker after a question (screen readers learn it from `required` / `aria-required`). */
+export const requiredMark = (required: boolean): Html | string => (required ? html`<span aria-hidden="true"> *</span>` : '');
+
+/**
+ * The attributes of a group of choices that must be answered: a group of radio buttons is a required
+ * `radiogroup`; ARIA has no required group of check boxes, whose legend carries the marker alone.
+ */
+export const requiredGroup = (required: boolean, radios: boolean): Html | string => (required && radios ? html` role="radiogroup" aria-required="true"` : '');

@@ -66,17 +66,49 @@ export interface ExportRules {
    * fields as JSON.
    */
   cell?(response: StoredResponse): string | undefined;
+  /** The text of the column `key` names (one of `columns`); default: the stored answer's field `key`, as `cellText` writes it. */
+  part?(response: StoredResponse, key: string): string;
 }
 
-/** How a form's summary counts its answers per option (responses/summary.service.ts). */
+/** How a form's summary counts and measures its answers (responses/summary.service.ts). */
 export interface SummaryRules {
-  /** The options a question offers, in the form's order: each is listed, chosen or not. */
-  options(component: StoredComponent): string[];
+  /** The options a question offers, in the form's order: each is listed, chosen or not (with `chosen`). */
+  options?(component: StoredComponent): string[];
   /**
    * The options one answer chose: a SELECT of one text column, given `response`, the answer's stored
-   * response as jsonb. It runs inside the summary's one statement over every answer of the forms.
+   * response as jsonb. It runs inside the summary's one statement over every answer of the forms, so it
+   * selects nothing for an answer of another type.
    */
-  chosen(response: SQL): SQL;
+  chosen?(response: SQL): SQL;
+  /**
+   * The number one answer holds, as an SQL expression (NULL for an answer of another type): the summary
+   * gives its count, mean, median, minimum and maximum.
+   */
+  number?: (response: SQL) => SQL;
+  /** The date one answer holds, as an SQL text `YYYY-MM-DD` (NULL for another type): the summary gives the earliest and latest. */
+  date?: (response: SQL) => SQL;
+  /** A Net Promoter Score from the counts per option (`options`). */
+  promoterScore?(counts: ReadonlyMap<string, number>): PromoterScore;
+  /**
+   * A question of several parts (a Matrix's rows, a Ranking's options): each part's counts, from the
+   * counts of what `chosen` selected (the summary then gives these instead of `options`).
+   */
+  rows?(component: StoredComponent, counts: ReadonlyMap<string, number>): RowSummary[];
+}
+
+/** One part of a question in its summary: the count of each of its options, and (Ranking) the mean position. */
+export interface RowSummary {
+  row: string;
+  options: { option: string; count: number }[];
+  mean: number | null;
+}
+
+/** Promoters, passives and detractors of a 0–10 question, and the score: % promoters − % detractors (−100…100). */
+export interface PromoterScore {
+  promoters: number;
+  passives: number;
+  detractors: number;
+  score: number | null;
 }
 
 /** Uploaded files: a component of this type takes them (POST /s/:formId/uploads) and answers with their ids (src/uploads/). */
@@ -136,7 +168,7 @@ export interface ComponentModule {
   graphql?(kit: GraphQLKit): GraphQLMembers;
   /** Its answers in a CSV export; default: see ExportRules. */
   export?: ExportRules;
-  /** Counted per option in a form's summary (choice types). */
+  /** Counted per option, measured (numbers, dates) in a form's summary. */
   summary?: SummaryRules;
   /** Takes uploaded files. */
   uploads?: UploadRules;
@@ -145,10 +177,22 @@ export interface ComponentModule {
   /** Whether it renders the step's submit button (a step without one gets the plain one, buttons.ts). */
   submitsStep?: boolean;
   /**
+   * Whether this component guards the form (a captcha, a consent that must be given): the current
+   * version's guards apply to every response, one on an older version included (versions.service.ts).
+   */
+  guards?: (component: StoredComponent) => boolean;
+  /**
    * The e-mail addresses its stored answer holds, for the response's lead: the response's e-mail is the
    * first valid one of the lowest rank, in answer order. Default: its `emailAddress`, rank DEFAULT_EMAIL_RANK.
    */
   emails?(response: StoredResponse): EmailCandidate[];
+  /**
+   * The element a message about one part of its answer (`part`: an IdentityInfo key, a Ranking index)
+   * links to from the page's error summary, as a DOM id; default (and for the whole answer): its box, `q-<id>`.
+   */
+  errorAnchor?(component: StoredComponent, part: string): string | undefined;
+  /** Whether this component is its step's visible heading (`h1`); a step without one shows the form's name as its `h1`. */
+  stepHeading?(component: StoredComponent): boolean;
   /** How conditions test its answers; a module without it can't be tested by a condition. */
   conditions?: ConditionRules;
   /**

@@ -12,7 +12,7 @@ import { ANSWER_LIMITS, clip, isEmpty, MULTI_VALUE_SEPARATOR, REQUIRED, selectio
 import { optionList } from './choices.ts';
 import { contentStrings, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
-import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, str } from './markup.ts';
+import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, requiredGroup, requiredMark, str } from './markup.ts';
 import { fieldless } from './conditions.ts';
 import type { ComponentModule } from './module.ts';
 import { pageWords } from '../i18n/locales.ts';
@@ -143,7 +143,7 @@ export const multipleOptions: ComponentModule = {
     return box(
       component,
       messages.length + otherMessages.length > 0,
-      html`<fieldset class="fl-fieldset"${describedBy(id, messages)}>${question ? html`<legend class="fl-question">${question}</legend>` : ''}${subheading ? html`<p class="fl-sub">${subheading}</p>` : ''}<div class="fl-choices">${choices}${otherChoice}</div></fieldset>${errorText(id, messages)}`,
+      html`<fieldset class="fl-fieldset"${requiredGroup(content.required === true, !multi)}${describedBy(id, messages)}>${question ? html`<legend class="fl-question">${question}${requiredMark(content.required === true)}</legend>` : ''}${subheading ? html`<p class="fl-sub">${subheading}</p>` : ''}<div class="fl-choices">${choices}${otherChoice}</div></fieldset>${errorText(id, messages)}`,
     );
   },
   graphql(kit) {

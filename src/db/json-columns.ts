@@ -40,12 +40,17 @@ export const CONDITION_OPS = [
   'notIn',
   'greaterThan',
   'lessThan',
+  'greaterOrEqual',
+  'lessOrEqual',
+  'between',
+  'before',
+  'after',
   'answered',
   'notAnswered',
 ] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
-/** A value a condition compares with (`value`): text, a number, a boolean, or (for `in`/`notIn`) a list of text or numbers. */
+/** A value a condition compares with (`value`): text, a number, a boolean, or (for `in`/`notIn`, and `between`'s `[low, high]`) a list of text or numbers. */
 export type ConditionValue = string | number | boolean | (string | number)[];
 
 /** A leaf on an answer: `question` is a component's `key`; `field` an IdentityInfo field key. */
@@ -122,6 +127,25 @@ export interface ResponseMeta {
   /** Set when the response reached an invalid step or action: it has ended, unfinished (status 5). */
   invalid?: true;
   [key: string]: unknown;
+}
+
+/**
+ * What a response adds to its form's insight counters (src/insights/): the counter row it is counted in
+ * (the hour it started, its segment) and the metrics it counts in it now. A submission changes the
+ * counters by the difference between the metrics before and after; a deletion takes them off.
+ */
+export interface ResponseInsight {
+  /** The start of the UTC hour the response started in. */
+  hour: string;
+  /** The segment's id: a hash of the dimensions below. */
+  segment: string;
+  device: string;
+  language: string;
+  /** The referring page's host ('' when none). */
+  referrer: string;
+  hidden: Record<string, string>;
+  /** `starts`, `finishes`, `invalid`, `reached:<step key>`, `left:<step key>`, `ttc:<seconds>`. */
+  metrics: string[];
 }
 
 /** The `version` of a response's format (the response object's `version`). */

@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type FormNotifications, type ResponseAnswer, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type FormNotifications, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -63,6 +63,10 @@ export const apiKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /** When the key last authenticated a request; written at most once a minute per key (auth.service.ts). */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** What the key may do (auth/scopes.ts); null: everything (keys made before scopes, unscoped admin-made keys). */
+    scopes: text('scopes').array(),
+    /** From this instant the key is invalid; null: never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [index('api_keys_environment_id_idx').on(t.environmentId)],
 );
@@ -228,6 +232,8 @@ export const responses = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     dataUpdatedAt: timestamp('data_updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the response counts in its form's insight counters (`form_insight_counts`); null: nothing. */
+    insight: jsonb('insight').$type<ResponseInsight>(),
   },
   (t) => {
     // A fresh pair per index: drizzle's ordered-column builders are single-use.
@@ -244,6 +250,39 @@ export const responses = pgTable(
 );
 
 /**
+ * A form's insight counters (src/insights/): one row per form, UTC hour, segment (a combination of
+ * device class, language, referrer host and hidden-field values, `segment` its hash) and metric, counted
+ * as things happen: a view of the first step, and what each response counts (`responses.insight`),
+ * changed in the submission's statement or transaction and taken off when responses are deleted. No
+ * personal data: no address, no identifier of a view or a response.
+ */
+export const formInsightCounts = pgTable(
+  'form_insight_counts',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    segment: text('segment').notNull(),
+    device: text('device').notNull(),
+    language: text('language').notNull(),
+    referrer: text('referrer').notNull(),
+    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+    /** `views`, or one of the metrics of `ResponseInsight.metrics`. */
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.hour, t.segment, t.metric] }),
+    // Environment.insights: every form's rows of a time range.
+    index('form_insight_counts_environment_hour_idx').on(t.environmentId, t.hour),
+  ],
+);
+
+/**
  * Secrets every node of one deployment must share, created once by whichever node starts first
  * (src/auth/admin-token.ts): the signing keys of cookies, respondents' tokens and file URLs, the key
  * that encrypts environment secrets, and on PostgreSQL the generated admin token's SHA-256 hash.
@@ -252,6 +291,19 @@ export const responses = pgTable(
 export const instanceSecrets = pgTable('instance_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * GraphQL documents an operator trusted (`formloom graphql trust FILE`), by the SHA-256 of their text:
+ * clients send the hash instead of the document (docs/graphql.md, "Persisted documents"). Every node
+ * reads them from here; the documents in schema/operations/ are trusted without a row.
+ */
+export const graphqlTrustedDocuments = pgTable('graphql_trusted_documents', {
+  hash: text('hash').primaryKey(),
+  document: text('document').notNull(),
+  /** The names of the document's operations, for the listing. */
+  operationNames: jsonb('operation_names').$type<string[]>().notNull(),
   createdAt: createdAt(),
 });
 
@@ -268,6 +320,11 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of what the request asked for: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
     result: jsonb('result').$type<Record<string, unknown>>(),
+    /**
+     * A random value drawn with each claim (null: a claim made before there was one): what a caller derives a
+     * claim's secrets from (the public start's resume token), so a key claimed again after it expired gets new ones.
+     */
+    nonce: text('nonce'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

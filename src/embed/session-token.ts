@@ -8,7 +8,8 @@
  * The key is the instance's page-cookie key (src/auth/admin-token.ts). The form id is signed but not
  * carried, so a token is good for its own form only; any change to a part breaks the mac; a token past
  * its expiry (seconds since the epoch) is refused. Each page the form shows hands out a fresh token, so
- * only a session left alone for EMBED_TOKEN_TTL_SECONDS expires.
+ * only a session left alone for EMBED_TOKEN_TTL_SECONDS expires. The session in a token is rotated at
+ * every submitted step (public/page.ts), so a token a later step superseded finds no response.
  */
 import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 

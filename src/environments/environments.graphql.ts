@@ -3,7 +3,8 @@
  * responses, its privacy settings and captcha keys), API keys, and the admin mutations.
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { createApiKey, listApiKeys, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { apiKeyEnvironment, createApiKey, grantFor, listApiKeys, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { isScope, SCOPE_DESCRIPTIONS, SCOPES, scopeEnumName } from '../auth/scopes.ts';
 import { IP_STORAGE_MODES } from '../db/schema.ts';
 import { checkFormListingArgs, FormConnection, formListingArgs } from '../forms/forms.graphql.ts';
 import { listForms } from '../forms/forms.service.ts';
@@ -15,6 +16,7 @@ import { listLeads } from '../leads/leads.service.ts';
 import { FormResponseConnection, resolveListing, responseListingArgs } from '../responses/responses.graphql.ts';
 import { notFound } from '../errors.ts';
 import { visibleSmtpSettings, type VisibleSmtpSettings } from '../notifications/smtp-settings.ts';
+import { INSIGHTS_COST, InsightsFilterInput, InsightsRef, resolveInsights } from '../insights/insights.graphql.ts';
 import { MAX_SECRET_KEY_LENGTH, MAX_SITE_KEY_LENGTH, visibleCaptchaKeys, type VisibleCaptchaKeys } from './captcha-keys.service.ts';
 import { createEnvironment, getEnvironment, loadEnvironments, type Environment } from './environments.service.ts';
 
@@ -62,23 +64,34 @@ EnvironmentRef.implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    turnstile: t.field({ type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
-    recaptcha: t.field({ type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
-    smtp: t.field({ type: SmtpSettingsRef, description: "The environment's own SMTP server for e-mail notifications (docs/notifications.md).", resolve: (e) => visibleSmtpSettings(e) }),
-    ipStorage: t.field({ type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
+    turnstile: t.field({ authScopes: { scope: 'settings:manage' }, type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
+    recaptcha: t.field({ authScopes: { scope: 'settings:manage' }, type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
+    smtp: t.field({ authScopes: { scope: 'settings:manage' }, type: SmtpSettingsRef, description: "The environment's own SMTP server for e-mail notifications (docs/notifications.md).", resolve: (e) => visibleSmtpSettings(e) }),
+    ipStorage: t.field({ authScopes: { scope: 'settings:manage' }, type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
     retentionDays: t.int({
+      authScopes: { scope: 'settings:manage' },
       nullable: true,
       description: 'Responses older than this many days are deleted by the retention job (a form may set its own); null: kept.',
       resolve: (e) => e.retentionDays,
     }),
     embedOrigins: t.stringList({
+      authScopes: { scope: 'settings:manage' },
       nullable: true,
       description:
         'Sites that may embed the environment\'s forms in a frame (the pages\' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies.',
       resolve: (e) => e.embedOrigins ?? null,
     }),
+    insights: t.field({
+      authScopes: { scope: 'forms:read' },
+      type: InsightsRef,
+      description: "Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.",
+      args: { filter: t.arg({ type: InsightsFilterInput }) },
+      complexity: INSIGHTS_COST,
+      resolve: (e, args, ctx) => resolveInsights(ctx, { environmentId: e.id }, args.filter),
+    }),
     forms: t.field({
       type: FormConnection,
+      authScopes: { scope: 'forms:read' },
       description: 'Forms of the environment (deleted ones excepted), newest first.',
       args: formListingArgs,
       complexity: pageComplexity,
@@ -89,12 +102,14 @@ EnvironmentRef.implement({
       },
     }),
     apiKeys: t.field({
+      authScopes: { scope: 'keys:manage' },
       type: [ApiKeyRef],
       description: 'Every API key of the environment, revoked ones included, newest first. Never a secret.',
       complexity: { field: 10, multiplier: 10 },
       resolve: (environment, _, ctx) => listApiKeys(ctx.db, environment.id),
     }),
     leads: t.field({
+      authScopes: { scope: 'responses:read' },
       type: LeadConnection,
       description: 'Leads of the environment, newest first.',
       args: leadListingArgs,
@@ -107,6 +122,7 @@ EnvironmentRef.implement({
     }),
     responses: t.field({
       type: FormResponseConnection,
+      authScopes: { scope: 'responses:read' },
       description: 'Responses of every form of the environment, newest first: the same as `environmentResponses`.',
       args: responseListingArgs,
       complexity: pageComplexity,
@@ -133,7 +149,15 @@ interface ApiKeyRecord {
   createdAt: Date;
   revokedAt?: Date | null;
   lastUsedAt?: Date | null;
+  scopes: readonly string[] | null;
+  expiresAt: Date | null;
 }
+
+export const ScopeEnum = builder.enumType('Scope', {
+  description:
+    'What an API key may do. The same scopes REST and the CLI name in lower case with a colon: `RESPONSES_READ` is `responses:read`.',
+  values: Object.fromEntries(SCOPES.map((scope) => [scopeEnumName(scope), { value: scope, description: `\`${scope}\`: ${SCOPE_DESCRIPTIONS[scope]}` }])),
+});
 
 /** Never carries the secret or its hash; loaded only within the caller's environment (any for the admin token). */
 export const ApiKeyRef = builder.loadableObjectRef<ApiKeyRecord | null, string, string, ApiKeyRecord>('ApiKey', {
@@ -156,6 +180,13 @@ ApiKeyRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     revoked: t.boolean({ resolve: (key) => Boolean(key.revokedAt) }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    scopes: t.field({
+      type: [ScopeEnum],
+      description: 'What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope.',
+      resolve: (key) => (key.scopes === null ? SCOPES : key.scopes.filter(isScope)),
+    }),
+    fullAccess: t.boolean({ description: 'True for a key made without scopes: it holds every scope, including ones added later.', resolve: (key) => key.scopes === null }),
+    expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'From this instant the key is invalid; null: it does not expire.', resolve: (key) => key.expiresAt }),
   }),
 });
 
@@ -168,6 +199,7 @@ const CreateApiKeyPayload = builder.objectRef<ApiKeyRecord & { key: string }>('C
 
 builder.queryField('environment', (t) =>
   t.field({
+    authScopes: { authenticated: true },
     type: EnvironmentRef,
     description: 'An environment; the admin token reaches all, an API key only its own.',
     args: { id: t.arg.id({ required: true }) },
@@ -189,6 +221,7 @@ const CreateEnvironmentInput = builder.inputType('CreateEnvironmentInput', {
 
 builder.mutationField('createEnvironment', (t) =>
   t.field({
+    authScopes: { admin: true },
     type: EnvironmentRef,
     description: 'Admin token only.',
     args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
@@ -203,20 +236,36 @@ builder.mutationField('createEnvironment', (t) =>
 
 const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
   fields: (t) => ({
-    environmentId: t.id({ required: true }),
+    environmentId: t.id({ required: true, description: "The key's environment; a key creating keys names its own." }),
     name: t.string({ description: 'A label to recognise the key by.' }),
+    scopes: t.field({
+      type: [ScopeEnum],
+      description: "What the new key may do. Left out: the creator's scopes (a key's own; for the admin token, every scope). A key grants at most its own.",
+    }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description: "From this instant the new key is invalid. Left out: the creator's expiry (none for the admin token). A key grants no later expiry than its own.",
+    }),
   }),
 });
 
 builder.mutationField('createApiKey', (t) =>
   t.field({
+    authScopes: { scope: 'keys:manage' },
     type: CreateApiKeyPayload,
-    description: 'Admin token only. The key in the payload is shown once.',
+    description: "The admin token, or a key with `keys:manage` in its own environment (granting at most its own scopes and expiry). The key in the payload is shown once.",
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_, { input }, { db, principal }) => {
-      requireAdmin(principal);
-      const created = await createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined });
-      await recordAudit(db, { environmentId: created.environmentId, actor: actorOf(principal), action: 'api_key.create', targetIds: [created.id] });
+      requireEnvironmentAccess(principal, String(input.environmentId));
+      const grant = grantFor(principal, { scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined });
+      const created = await createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined, ...grant });
+      await recordAudit(db, {
+        environmentId: created.environmentId,
+        actor: actorOf(principal),
+        action: 'api_key.create',
+        targetIds: [created.id],
+        details: { scopes: created.scopes?.join(',') ?? 'all', expiresAt: created.expiresAt?.toISOString() ?? null },
+      });
       return created;
     },
   }),
@@ -224,11 +273,15 @@ builder.mutationField('createApiKey', (t) =>
 
 builder.mutationField('revokeApiKey', (t) =>
   t.field({
+    authScopes: { scope: 'keys:manage' },
     type: ApiKeyRef,
-    description: 'Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node.',
+    description:
+      'The admin token, or a key with `keys:manage` for keys of its environment. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, { db, principal }) => {
-      requireAdmin(principal);
+      // Another environment's key is reported as one that does not exist.
+      const owner = await apiKeyEnvironment(db, String(id));
+      if (!owner || (principal.kind === 'apiKey' && owner !== principal.environmentId)) throw notFound('API key not found');
       const revoked = await revokeApiKey(db, String(id));
       await recordAudit(db, { environmentId: revoked.environmentId, actor: actorOf(principal), action: 'api_key.revoke', targetIds: [revoked.id] });
       return revoked;

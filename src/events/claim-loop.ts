@@ -73,6 +73,7 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
   }
 
   const loop = (async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() sets it while this waits
     while (!stopped) {
       const room = concurrency - inFlight.size;
       if (room > 0 && kicked) {
@@ -83,6 +84,7 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
         } catch (error) {
           logger.warn({ err: error }, `claiming ${options.what} failed; retrying`);
         }
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the claim
         if (stopped) {
           // Claimed while stopping: hand them back at once.
           await Promise.all(claimed.map((item) => options.release(item).catch(() => {})));

@@ -102,195 +102,201 @@ interface Outcome {
   aborted: boolean;
 }
 
+/**
+ * Claims up to `room` due deliveries for this node (see the module comment: order, fairness, leases).
+ */
+async function claimDeliveries(db: Db, room: number, config: WebhookConfig, leaseMs: number): Promise<Claimed[]> {
+  const token = randomBytes(12).toString('base64url');
+  const cap = config.endpointConcurrency;
+  // Per enabled endpoint, its oldest due deliveries (an index scan of webhook_deliveries_endpoint_due_idx
+  // that stops after `cap` rows, however long the queue) whose earlier events of the same response are
+  // done, plus any lease that expired (a node died mid-delivery). Each endpoint gets up to its free
+  // slots, and the picks fill the slots round-robin (an endpoint with nothing in flight before one's
+  // second in flight, whatever the age of their queues), so one tenant's backlog never delays another's.
+  const rows = (await db.execute(sql`
+    with busy as (
+      select endpoint_id, count(*)::int as n from webhook_deliveries
+      where status = 'delivering' and lease_until > now() group by endpoint_id
+    ),
+    candidates as (
+      select c.id, c.next_attempt_at, c.event_seq, c.rn + coalesce(busy.n, 0) as slot
+      from webhook_endpoints e
+      left join busy on busy.endpoint_id = e.id
+      cross join lateral (
+        select u.id, u.next_attempt_at, u.event_seq, row_number() over (order by u.next_attempt_at, u.event_seq) as rn
+        from (
+          (select d.id, d.next_attempt_at, d.event_seq from webhook_deliveries d
+           where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= now()
+             and not exists (
+               select 1 from webhook_deliveries p
+               where p.endpoint_id = d.endpoint_id and p.ordering_key = d.ordering_key and p.event_seq < d.event_seq
+                 and p.status in ('pending', 'delivering'))
+           order by d.next_attempt_at, d.event_seq
+           limit ${cap})
+          union all
+          (select d.id, d.next_attempt_at, d.event_seq from webhook_deliveries d
+           where d.endpoint_id = e.id and d.status = 'delivering' and d.lease_until <= now()
+           limit ${cap})
+        ) u
+        order by u.next_attempt_at, u.event_seq
+        limit ${cap}
+      ) c
+      where e.enabled and c.rn + coalesce(busy.n, 0) <= ${cap}
+    ),
+    picked as (
+      select d.id from webhook_deliveries d
+      join candidates c on c.id = d.id
+      where (d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'delivering' and d.lease_until <= now())
+      order by c.slot, c.next_attempt_at, c.event_seq
+      limit ${room}
+      for update of d skip locked
+    )
+    update webhook_deliveries w
+    set status = 'delivering', attempts = w.attempts + 1, lease_token = ${token},
+        lease_until = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+    from picked, webhook_endpoints e, outbox_events ev
+    where w.id = picked.id and e.id = w.endpoint_id and ev.id = w.event_id
+    returning w.id, w.attempts, e.url, e.secret, ev.payload, e.format, e.include_answers,
+      (select f.name from forms f where f.id = ev.form_id) as form_name
+  `)) as unknown as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
+  const list = Array.isArray(rows) ? rows : (rows.rows ?? []);
+  return list.map((row) => ({
+    id: String(row.id),
+    attempts: Number(row.attempts),
+    url: String(row.url),
+    secret: String(row.secret),
+    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+    token,
+    format: row.format === 'slack' ? 'slack' : 'standard',
+    includeAnswers: row.include_answers === true,
+    formName: typeof row.form_name === 'string' ? row.form_name : null,
+  }));
+}
+
+/** POSTs a claimed delivery, signed; resolves (never rejects) with what happened. */
+function postDelivery(claimed: Claimed, signal: AbortSignal, config: WebhookConfig, lookup: ReturnType<typeof guardedLookup>): Promise<Outcome> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const body = JSON.stringify(
+    claimed.format === 'slack' ? slackBody(claimed.payload as EventPayload, { formName: claimed.formName, includeAnswers: claimed.includeAnswers }) : claimed.payload,
+  );
+  const finish = (statusCode: number | null, error: string | null, aborted = false): Outcome => ({
+    statusCode,
+    error: error && error.slice(0, MAX_ERROR_LENGTH),
+    durationMs: Math.round(performance.now() - started),
+    startedAt,
+    aborted,
+  });
+  let url: URL;
+  try {
+    url = new URL(claimed.url);
+  } catch {
+    return Promise.resolve(finish(null, 'invalid URL'));
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!config.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(finish(null, 'refused: private address'));
+  const signature = new Webhook(claimed.secret).sign(claimed.id, startedAt, body);
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'user-agent': USER_AGENT,
+    'webhook-id': claimed.id,
+    'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
+  return new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method: 'POST', headers, lookup, agent: false }, (res: IncomingMessage) => {
+      const statusCode = res.statusCode ?? 0;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) res.destroy();
+      });
+      const done = () =>
+        settle(finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode} (redirects are not followed)` : `HTTP ${statusCode}`));
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    const timer = setTimeout(() => {
+      settle(finish(null, `timed out after ${config.timeoutMs} ms`));
+      req.destroy();
+    }, config.timeoutMs);
+    const onAbort = () => {
+      settle(finish(null, 'aborted: the node is stopping', true));
+      req.destroy();
+    };
+    signal.addEventListener('abort', onAbort);
+    req.on('error', (error: NodeJS.ErrnoException) => settle(finish(null, error.code ? `${error.code}: ${error.message}` : error.message)));
+    req.end(body);
+  });
+}
+
+/** Records an attempt's outcome: the delivery's next state, the attempt, and the endpoint's run of failures. */
+async function recordOutcome(db: Db, claimed: Claimed, outcome: Outcome, options: Pick<DispatcherOptions, 'config' | 'logger' | 'random'>): Promise<void> {
+  const { config, logger } = options;
+  const random = options.random ?? Math.random;
+  if (outcome.aborted) {
+    // Stopping: give the delivery back without counting the attempt.
+    await db.execute(sql`
+      update webhook_deliveries set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null,
+        next_attempt_at = now(), updated_at = now()
+      where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'`);
+    return;
+  }
+  const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const delay = succeeded ? undefined : retryDelay(config.retryDelaysMs, claimed.attempts, random);
+  const status = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
+  const threshold = config.disableAfterFailedDeliveries;
+  // One statement, so one transaction and one round trip: the delivery's outcome (only while this node
+  // still holds the lease: else the lease expired and whoever claimed it again records that attempt),
+  // the attempt, and the endpoint's run of failures (reset by a success; a delivery that ends failed
+  // adds one, and disables the endpoint at the threshold).
+  const disabling = sql`(${threshold}::int > 0 and e.failed_deliveries_in_a_row + 1 >= ${threshold}::int)`;
+  await db.execute(sql`
+    with updated as (
+      update webhook_deliveries set status = ${status}, lease_token = null, lease_until = null,
+        next_attempt_at = now() + ${delay ?? 0} * interval '1 millisecond',
+        last_status_code = ${outcome.statusCode}::int, last_error = ${outcome.error}::text, updated_at = now()
+      where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'
+      returning endpoint_id
+    ),
+    attempt as (
+      insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
+      select ${createId()}, ${claimed.id}, ${claimed.attempts}::int, ${outcome.startedAt.toISOString()}::timestamptz, ${outcome.durationMs}::int,
+        ${outcome.statusCode}::int, ${outcome.error}::text, ${succeeded}::boolean
+      from updated
+    )
+    update webhook_endpoints e set
+      failed_deliveries_in_a_row = case when ${succeeded}::boolean then 0 else e.failed_deliveries_in_a_row + 1 end,
+      enabled = case when not ${succeeded}::boolean and ${disabling} then false else e.enabled end,
+      disabled_reason = case when not ${succeeded}::boolean and ${disabling} and e.enabled then 'failing' else e.disabled_reason end,
+      updated_at = case when ${succeeded}::boolean then e.updated_at else now() end
+    from updated
+    where e.id = updated.endpoint_id
+      and ((${succeeded}::boolean and e.failed_deliveries_in_a_row <> 0) or ${status}::text = 'failed')`);
+  if (status === 'failed') logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, error: outcome.error }, 'webhook delivery failed');
+}
+
 export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
   const { db, config, logger } = options;
   const pollMs = options.pollMs ?? 1_000;
-  const random = options.random ?? Math.random;
   const leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
   const lookup = guardedLookup(config.allowPrivate);
 
-  async function claim(room: number): Promise<Claimed[]> {
-    const token = randomBytes(12).toString('base64url');
-    const cap = config.endpointConcurrency;
-    // Per enabled endpoint, its oldest due deliveries (an index scan of webhook_deliveries_endpoint_due_idx
-    // that stops after `cap` rows, however long the queue) whose earlier events of the same response are
-    // done, plus any lease that expired (a node died mid-delivery). Each endpoint gets up to its free
-    // slots, and the picks fill the slots round-robin (an endpoint with nothing in flight before one's
-    // second in flight, whatever the age of their queues), so one tenant's backlog never delays another's.
-    const rows = (await db.execute(sql`
-      with busy as (
-        select endpoint_id, count(*)::int as n from webhook_deliveries
-        where status = 'delivering' and lease_until > now() group by endpoint_id
-      ),
-      candidates as (
-        select c.id, c.next_attempt_at, c.event_seq, c.rn + coalesce(busy.n, 0) as slot
-        from webhook_endpoints e
-        left join busy on busy.endpoint_id = e.id
-        cross join lateral (
-          select u.id, u.next_attempt_at, u.event_seq, row_number() over (order by u.next_attempt_at, u.event_seq) as rn
-          from (
-            (select d.id, d.next_attempt_at, d.event_seq from webhook_deliveries d
-             where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= now()
-               and not exists (
-                 select 1 from webhook_deliveries p
-                 where p.endpoint_id = d.endpoint_id and p.ordering_key = d.ordering_key and p.event_seq < d.event_seq
-                   and p.status in ('pending', 'delivering'))
-             order by d.next_attempt_at, d.event_seq
-             limit ${cap})
-            union all
-            (select d.id, d.next_attempt_at, d.event_seq from webhook_deliveries d
-             where d.endpoint_id = e.id and d.status = 'delivering' and d.lease_until <= now()
-             limit ${cap})
-          ) u
-          order by u.next_attempt_at, u.event_seq
-          limit ${cap}
-        ) c
-        where e.enabled and c.rn + coalesce(busy.n, 0) <= ${cap}
-      ),
-      picked as (
-        select d.id from webhook_deliveries d
-        join candidates c on c.id = d.id
-        where (d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'delivering' and d.lease_until <= now())
-        order by c.slot, c.next_attempt_at, c.event_seq
-        limit ${room}
-        for update of d skip locked
-      )
-      update webhook_deliveries w
-      set status = 'delivering', attempts = w.attempts + 1, lease_token = ${token},
-          lease_until = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-      from picked, webhook_endpoints e, outbox_events ev
-      where w.id = picked.id and e.id = w.endpoint_id and ev.id = w.event_id
-      returning w.id, w.attempts, e.url, e.secret, ev.payload, e.format, e.include_answers,
-        (select f.name from forms f where f.id = ev.form_id) as form_name
-    `)) as unknown as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
-    const list = Array.isArray(rows) ? rows : (rows.rows ?? []);
-    return list.map((row) => ({
-      id: String(row.id),
-      attempts: Number(row.attempts),
-      url: String(row.url),
-      secret: String(row.secret),
-      payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
-      token,
-      format: row.format === 'slack' ? 'slack' : 'standard',
-      includeAnswers: row.include_answers === true,
-      formName: typeof row.form_name === 'string' ? row.form_name : null,
-    }));
-  }
-
-  function post(claimed: Claimed, signal: AbortSignal): Promise<Outcome> {
-    const startedAt = new Date();
-    const started = performance.now();
-    const body = JSON.stringify(
-      claimed.format === 'slack' ? slackBody(claimed.payload as EventPayload, { formName: claimed.formName, includeAnswers: claimed.includeAnswers }) : claimed.payload,
-    );
-    const finish = (statusCode: number | null, error: string | null, aborted = false): Outcome => ({
-      statusCode,
-      error: error && error.slice(0, MAX_ERROR_LENGTH),
-      durationMs: Math.round(performance.now() - started),
-      startedAt,
-      aborted,
-    });
-    let url: URL;
-    try {
-      url = new URL(claimed.url);
-    } catch {
-      return Promise.resolve(finish(null, 'invalid URL'));
-    }
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (!config.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(finish(null, 'refused: private address'));
-    const signature = new Webhook(claimed.secret).sign(claimed.id, startedAt, body);
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'user-agent': USER_AGENT,
-      'webhook-id': claimed.id,
-      'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
-      'webhook-signature': signature,
-    };
-    return new Promise<Outcome>((resolve) => {
-      let settled = false;
-      const settle = (outcome: Outcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { method: 'POST', headers, lookup, agent: false }, (res: IncomingMessage) => {
-        const statusCode = res.statusCode ?? 0;
-        let read = 0;
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) res.destroy();
-        });
-        const done = () =>
-          settle(finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode} (redirects are not followed)` : `HTTP ${statusCode}`));
-        res.on('end', done);
-        res.on('close', done);
-        res.on('error', done);
-      });
-      const timer = setTimeout(() => {
-        settle(finish(null, `timed out after ${config.timeoutMs} ms`));
-        req.destroy();
-      }, config.timeoutMs);
-      const onAbort = () => {
-        settle(finish(null, 'aborted: the node is stopping', true));
-        req.destroy();
-      };
-      signal.addEventListener('abort', onAbort);
-      req.on('error', (error: NodeJS.ErrnoException) => settle(finish(null, error.code ? `${error.code}: ${error.message}` : error.message)));
-      req.end(body);
-    });
-  }
-
-  async function record(claimed: Claimed, outcome: Outcome): Promise<void> {
-    if (outcome.aborted) {
-      // Stopping: give the delivery back without counting the attempt.
-      await db.execute(sql`
-        update webhook_deliveries set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null,
-          next_attempt_at = now(), updated_at = now()
-        where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'`);
-      return;
-    }
-    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const delay = succeeded ? undefined : retryDelay(config.retryDelaysMs, claimed.attempts, random);
-    const status = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
-    const threshold = config.disableAfterFailedDeliveries;
-    // One statement, so one transaction and one round trip: the delivery's outcome (only while this node
-    // still holds the lease: else the lease expired and whoever claimed it again records that attempt),
-    // the attempt, and the endpoint's run of failures (reset by a success; a delivery that ends failed
-    // adds one, and disables the endpoint at the threshold).
-    const disabling = sql`(${threshold}::int > 0 and e.failed_deliveries_in_a_row + 1 >= ${threshold}::int)`;
-    await db.execute(sql`
-      with updated as (
-        update webhook_deliveries set status = ${status}, lease_token = null, lease_until = null,
-          next_attempt_at = now() + ${delay ?? 0} * interval '1 millisecond',
-          last_status_code = ${outcome.statusCode}::int, last_error = ${outcome.error}::text, updated_at = now()
-        where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'delivering'
-        returning endpoint_id
-      ),
-      attempt as (
-        insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
-        select ${createId()}, ${claimed.id}, ${claimed.attempts}::int, ${outcome.startedAt.toISOString()}::timestamptz, ${outcome.durationMs}::int,
-          ${outcome.statusCode}::int, ${outcome.error}::text, ${succeeded}::boolean
-        from updated
-      )
-      update webhook_endpoints e set
-        failed_deliveries_in_a_row = case when ${succeeded}::boolean then 0 else e.failed_deliveries_in_a_row + 1 end,
-        enabled = case when not ${succeeded}::boolean and ${disabling} then false else e.enabled end,
-        disabled_reason = case when not ${succeeded}::boolean and ${disabling} and e.enabled then 'failing' else e.disabled_reason end,
-        updated_at = case when ${succeeded}::boolean then e.updated_at else now() end
-      from updated
-      where e.id = updated.endpoint_id
-        and ((${succeeded}::boolean and e.failed_deliveries_in_a_row <> 0) or ${status}::text = 'failed')`);
-    if (status === 'failed') logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, error: outcome.error }, 'webhook delivery failed');
-  }
-
   async function deliver(claimed: Claimed, signal: AbortSignal): Promise<void> {
     try {
-      const outcome = await post(claimed, signal);
-      await record(claimed, outcome);
+      const outcome = await postDelivery(claimed, signal, config, lookup);
+      await recordOutcome(db, claimed, outcome, options);
     } catch (error) {
       // The database was unreachable: the lease expires and the delivery is claimed again.
       logger.error({ err: error, deliveryId: claimed.id }, 'recording a webhook attempt failed');
@@ -303,8 +309,8 @@ export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispa
     logger,
     what: 'webhook deliveries',
     events: options.events,
-    claim,
+    claim: (room) => claimDeliveries(db, room, config, leaseMs),
     work: deliver,
-    release: (claimed) => record(claimed, { statusCode: null, error: null, durationMs: 0, startedAt: new Date(), aborted: true }),
+    release: (claimed) => recordOutcome(db, claimed, { statusCode: null, error: null, durationMs: 0, startedAt: new Date(), aborted: true }, options),
   });
 }

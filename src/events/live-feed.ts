@@ -30,7 +30,7 @@ export interface LiveEvent extends EventPayload {
 }
 
 /** Who holds a stream: its cap is counted per holder, and an API key's streams end when it is revoked. */
-export type StreamHolder = { kind: 'apiKey'; keyId: string } | { kind: 'admin' };
+export type StreamHolder = { kind: 'apiKey'; keyId: string; expiresAt?: Date | null } | { kind: 'admin' };
 
 export interface LiveFeedOptions {
   /** Unread events a subscriber may have before it is cut off. */
@@ -65,6 +65,8 @@ interface Subscriber {
   done: boolean;
   slot: StreamSlot | undefined;
   lifetime: NodeJS.Timeout | undefined;
+  /** Ends the stream when its API key expires. */
+  keyExpiry: NodeJS.Timeout | undefined;
 }
 
 export class LiveFeed {
@@ -122,6 +124,7 @@ export class LiveFeed {
   private end(subscriber: Subscriber, how: { failure?: AppError; dropQueued?: boolean } = {}) {
     this.subscribers.delete(subscriber);
     clearTimeout(subscriber.lifetime);
+    clearTimeout(subscriber.keyExpiry);
     subscriber.slot?.release();
     subscriber.slot = undefined;
     if (how.dropQueued) subscriber.queue.length = 0;
@@ -168,6 +171,7 @@ export class LiveFeed {
       done: false,
       slot: undefined,
       lifetime: undefined,
+      keyExpiry: undefined,
     };
     // A draining node takes no new stream: the client (or its load balancer) goes to another node.
     if (this.closed) throw unavailable();
@@ -188,6 +192,12 @@ export class LiveFeed {
     this.subscribers.add(subscriber);
     subscriber.lifetime = setTimeout(() => this.end(subscriber), this.options.maxLifetimeMs * (0.9 + 0.1 * Math.random())).unref();
     signal?.addEventListener('abort', () => this.end(subscriber), { once: true });
+    const keyExpiresAt = holder.kind === 'apiKey' ? holder.expiresAt : null;
+    if (keyExpiresAt) {
+      // setTimeout's delay is a 32-bit count of milliseconds: a later expiry is left to the periodic key check.
+      const delay = keyExpiresAt.getTime() - Date.now();
+      if (delay < 2 ** 31 - 1) subscriber.keyExpiry = setTimeout(() => this.end(subscriber, { failure: invalidCredentials(), dropQueued: true }), Math.max(0, delay)).unref();
+    }
     // A revocation heard before this stream was listed did not end it: read the key once, now that it is.
     if (subscriber.keyId !== undefined) {
       const active = await activeApiKeyIds(this.db, [subscriber.keyId]).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { actingEnvironment, rowEnvironment } from '../auth/auth.service.ts';
+import { actingEnvironment, requireScope, rowEnvironment } from '../auth/auth.service.ts';
 import { DELIVERY_STATUSES } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
@@ -174,6 +174,7 @@ function endpointInput(input: {
 
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: [EndpointRef],
     description: "The environment's webhook endpoints, oldest first.",
     args: { environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
@@ -183,6 +184,7 @@ builder.queryField('webhookEndpoints', (t) =>
 
 builder.queryField('webhookEndpoint', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: EndpointRef,
     description: 'One webhook endpoint of the environment.',
     args: { id: t.arg.id({ required: true }) },
@@ -195,6 +197,7 @@ builder.queryField('webhookEndpoint', (t) =>
 
 builder.mutationField('createWebhookEndpoint', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: CreatePayload,
     description: 'Creates an endpoint; the payload carries its signing secret, shown only this once.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
@@ -209,6 +212,7 @@ builder.mutationField('createWebhookEndpoint', (t) =>
 
 builder.mutationField('updateWebhookEndpoint', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: EndpointRef,
     description: 'Changes an endpoint: URL, event types, forms, description, enabled.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
@@ -224,6 +228,7 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
 
 builder.mutationField('deleteWebhookEndpoint', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: DeletedRef,
     description: 'Deletes an endpoint with its deliveries.',
     args: { id: t.arg.id({ required: true }) },
@@ -239,6 +244,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
 
 builder.mutationField('testWebhookEndpoint', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: DeliveryRef,
     description: 'Queues a `webhook.test` event for this endpoint only and returns its delivery.',
     args: { id: t.arg.id({ required: true }) },
@@ -253,6 +259,7 @@ builder.mutationField('testWebhookEndpoint', (t) =>
 
 builder.mutationField('resendWebhookDelivery', (t) =>
   t.field({
+    authScopes: { scope: 'webhooks:manage' },
     type: DeliveryRef,
     description: 'Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent).',
     args: { id: t.arg.id({ required: true }) },
@@ -301,16 +308,18 @@ builder.subscriptionType({ description: 'Live feeds, over server-sent events (`A
 
 builder.subscriptionField('responseEvents', (t) =>
   t.field({
+    authScopes: { scope: 'responses:read' },
     type: ResponseEventRef,
     description:
-      "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
+      "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked or expires, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
     subscribe: (_, args, ctx) => withHttpStatus(async () => {
+      requireScope(ctx.principal, 'responses:read');
       const environmentId = actingEnvironment(ctx.principal, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
       if (!ctx.liveFeed) throw new Error('live feed not configured');
-      const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId } : { kind: 'admin' as const };
+      const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId, expiresAt: ctx.principal.expiresAt } : { kind: 'admin' as const };
       return ctx.liveFeed.subscribe({ environmentId, formId, holder, signal: ctx.signal });
     }),
     resolve: (event) => event,

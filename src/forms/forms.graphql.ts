@@ -57,7 +57,7 @@ const FormStatusEnum = builder.enumType('FormStatus', {
 
 export const ConditionOpEnum = builder.enumType('ConditionOp', {
   description:
-    'How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value).',
+    'How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan/greaterOrEqual/lessOrEqual: both sides numbers; between: value [low, high], both ends included (two numbers, or two dates); before/after: dates YYYY-MM-DD; answered/notAnswered: whether there is an answer (or a hidden value).',
   values: CONDITION_OPS,
 });
 
@@ -302,6 +302,7 @@ FormRef.implement({
 
 builder.queryField('form', (t) =>
   t.field({
+    authScopes: { scope: 'forms:read' },
     type: FormRef,
     nullable: true,
     description: "A live form of the caller's environment; null when there is none (or it is another environment's).",
@@ -394,6 +395,7 @@ async function refuseUncheckableCaptchas(ctx: GraphQLContext, environmentId: str
 
 builder.mutationField('generateForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: GenerateFormPayload,
     description:
       'Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE.',
@@ -447,6 +449,7 @@ const importFormInputSchema = withLogicChecks(
 
 builder.mutationField('importForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: FormRef,
     args: { input: t.arg({ type: ImportFormInput, required: true }).validate(importFormInputSchema) },
     resolve: async (_, { input }, ctx) => {
@@ -490,6 +493,7 @@ const UpdateFormPayload = builder.objectRef<UpdatedForm>('UpdateFormPayload').im
 
 builder.mutationField('updateForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: UpdateFormPayload,
     description:
       "Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event.",
@@ -516,6 +520,7 @@ const DeleteFormPayload = builder.objectRef<Form>('DeleteFormPayload').implement
 
 builder.mutationField('deleteForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: DeleteFormPayload,
     description: 'Soft-deletes a form: it is no longer served and can no longer be a template.',
     args: { id: t.arg.id({ required: true }) },
@@ -547,6 +552,7 @@ async function setStatusAudited(ctx: GraphQLContext, id: string, status: 'closed
 
 builder.mutationField('closeForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: FormRef,
     description:
       'Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT).',
@@ -557,6 +563,7 @@ builder.mutationField('closeForm', (t) =>
 
 builder.mutationField('reopenForm', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: FormRef,
     description: 'Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT).',
     args: { id: t.arg.id({ required: true }) },

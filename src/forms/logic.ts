@@ -23,6 +23,7 @@ import {
   type LogicRule,
   type StepLogic,
 } from '../components/conditions.ts';
+import { isCalendarDate } from '../components/conditions.ts';
 import { isObject } from '../components/content.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
@@ -110,11 +111,34 @@ function leafValue(raw: Record<string, unknown>, op: ConditionOp, report: Report
       return value.filter(isCompared);
     case 'greaterThan':
     case 'lessThan':
+    case 'greaterOrEqual':
+    case 'lessOrEqual':
       if (typeof value !== 'number' || !Number.isFinite(value)) {
         report(['value'], `"${op}" takes a number`);
         return undefined;
       }
       return value;
+    case 'before':
+    case 'after':
+      if (!isCalendarDate(value)) {
+        report(['value'], `"${op}" takes a date written YYYY-MM-DD`);
+        return undefined;
+      }
+      return value;
+    case 'between': {
+      const ends = Array.isArray(value) && value.length === 2 ? (value as unknown[]) : undefined;
+      const numbers = ends?.every((end) => typeof end === 'number' && Number.isFinite(end));
+      const dates = ends?.every(isCalendarDate);
+      if (!ends || (!numbers && !dates)) {
+        report(['value'], '"between" takes [low, high]: two numbers, or two dates written YYYY-MM-DD (both ends included)');
+        return undefined;
+      }
+      if ((ends[0] as number | string) > (ends[1] as number | string)) {
+        report(['value'], '"between" takes [low, high]: the first end must not be above the second');
+        return undefined;
+      }
+      return ends as (string | number)[];
+    }
     case 'contains':
     case 'notContains':
       if (typeof value !== 'string' || value.length > LOGIC_LIMITS.maxValueLength) {
@@ -188,7 +212,7 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
   }
   const field = raw.field;
   if (form === 'question' && !absent(field) && typeof field !== 'string') {
-    report([...at, 'field'], '"field" must be an IdentityInfo field key');
+    report([...at, 'field'], '"field" must be a text: an IdentityInfo field key, a Matrix row or a Ranking option');
     ok = false;
   }
   const op = raw.op;
@@ -283,7 +307,7 @@ export const conditionDocSchema: z.ZodType = z
       z.strictObject({ all: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ any: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ not: conditionDocSchema }),
-      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
+      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key, a Matrix row or a Ranking option.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
       z.strictObject({ hidden: z.string().meta({ description: 'A declared hidden field.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
     ]),
   )
@@ -333,6 +357,8 @@ function subjectOf(component: StoredComponent, field: string | undefined): Condi
 
 const SUBJECT_NAMES: Record<ConditionSubject['kind'], string> = {
   text: 'a text answer',
+  number: 'a number',
+  date: 'a date',
   choice: 'a single choice',
   choices: 'a multiple choice',
   boolean: 'a yes/no answer',
@@ -356,11 +382,40 @@ function checkLeaf(leaf: { op: ConditionOp; value?: ConditionValue }, subject: C
     report([...at, 'value'], `${what} is not true or false: compare with a text or a number`);
     return;
   }
+  if (subject.kind === 'number') return checkNumbers(leaf.op, value, subject, what, report, at);
+  if (subject.kind === 'date') {
+    const items = Array.isArray(value) ? value : [value];
+    items.forEach((item, index) => {
+      if (!isCalendarDate(item)) report(Array.isArray(value) ? [...at, 'value', index] : [...at, 'value'], `${what} is a date: compare with a date written YYYY-MM-DD`);
+    });
+    return;
+  }
+  if (leaf.op === 'between' && Array.isArray(value) && !value.every((end) => typeof end === 'number')) {
+    report([...at, 'value'], `${what} is compared by "between" as a number: give two numbers`);
+    return;
+  }
   const options = subject.kind === 'choice' || subject.kind === 'choices' ? subject.options : undefined;
   if (!options) return;
   const notAnOption = (item: string | number) => typeof item !== 'string' || !options.includes(item);
   if (Array.isArray(value)) value.forEach((item, index) => notAnOption(item) && report([...at, 'value', index], `"${item}" is not one of the options of ${what}`));
   else if (notAnOption(value)) report([...at, 'value'], `"${value}" is not one of the options of ${what}`);
+}
+
+/**
+ * The values of a leaf on a number: numbers, and (for equals, notEquals, in, notIn) within the range
+ * the question answers, so a condition that could never hold is refused.
+ */
+function checkNumbers(op: ConditionOp, value: Exclude<ConditionValue, boolean>, subject: { min?: number | undefined; max?: number | undefined }, what: string, report: Report, at: Path) {
+  const ranged = op === 'equals' || op === 'notEquals' || op === 'in' || op === 'notIn';
+  const range = `${subject.min ?? '…'} to ${subject.max ?? '…'}`;
+  const check = (item: string | number, path: Path) => {
+    if (typeof item !== 'number') report(path, `${what} is a number: compare with a number, not a text`);
+    else if (ranged && ((subject.min !== undefined && item < subject.min) || (subject.max !== undefined && item > subject.max))) {
+      report(path, `${what} answers ${range}: ${item} is never its answer`);
+    }
+  };
+  if (Array.isArray(value)) value.forEach((item, index) => check(item, [...at, 'value', index]));
+  else check(value, [...at, 'value']);
 }
 
 /**

@@ -13,6 +13,7 @@ import { preparedQuery } from '../db/prepared.ts';
 import { rowsOf } from '../db/rows.ts';
 import { FORM_DEFINITION_COLUMNS, formVersions, type FormDefinition, type forms } from '../db/schema.ts';
 import { pageOf, type KeysetPosition, type Page } from '../keyset.ts';
+import { isGuard } from '../components/catalogue.ts';
 
 type FormRow = typeof forms.$inferSelect;
 
@@ -72,6 +73,25 @@ export async function formAtVersion<F extends FormRow>(db: Db, form: F, version:
   if (version === form.version) return form;
   const found = await findVersion(db, form.id, version);
   return found ? atVersion(form, found.version, found.definition) : undefined;
+}
+
+/**
+ * The version a response is answered on: the one it started on (`meta.formVersion`) while the response is
+ * younger than `maxAgeMs` (counted from its start; 0: no limit) and that version has every guard of the
+ * current one (the captchas and required consents, by component id: ComponentModule.guards); otherwise the
+ * current version. A response moved there keeps its answers by question id and walks its path again on it.
+ */
+export async function versionForResponse<F extends FormRow>(db: Db, current: F, response: { meta: unknown; createdAt: Date }, maxAgeMs: number, now = new Date()): Promise<F> {
+  const version = responseFormVersion(response.meta);
+  if (version === current.version) return current;
+  if (maxAgeMs > 0 && now.getTime() - response.createdAt.getTime() > maxAgeMs) return current;
+  const pinned = await formAtVersion(db, current, version);
+  return pinned && hasGuardsOf(pinned, current) ? pinned : current;
+}
+
+function hasGuardsOf(pinned: FormRow, current: FormRow): boolean {
+  const kept = new Set(pinned.steps.flatMap((step) => step.components.filter(isGuard).map((component) => `${component.type}:${component.id}`)));
+  return current.steps.every((step) => step.components.filter(isGuard).every((component) => kept.has(`${component.type}:${component.id}`)));
 }
 
 /** Largest version number (PostgreSQL's `integer`). */

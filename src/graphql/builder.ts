@@ -3,10 +3,13 @@ import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLScalarType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { invalidInput } from '../errors.ts';
+import { requireAdmin, requireScope, readScope } from '../auth/auth.service.ts';
+import type { Scope } from '../auth/scopes.ts';
+import { forbidden, invalidInput } from '../errors.ts';
 import type { GraphQLContext } from './context.ts';
 
 type PathSegment = PropertyKey | { key: PropertyKey };
@@ -18,8 +21,32 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
   };
   DefaultFieldNullability: false;
+  /** What a field needs (every root field declares one): `scope`, an API key scope; `admin`, the admin token; `authenticated`, any caller with credentials. */
+  AuthScopes: { scope: Scope; admin: boolean; authenticated: boolean };
 }>({
-  plugins: [ComplexityPlugin, RelayPlugin, DataloaderPlugin, ValidationPlugin],
+  plugins: [ScopeAuthPlugin, ComplexityPlugin, RelayPlugin, DataloaderPlugin, ValidationPlugin],
+  // Each check throws the catalogue's error (UNAUTHENTICATED before FORBIDDEN, a missing scope named in
+  // `extensions.requiredScope`): errors thrown by scope loaders reach the client as the field's error.
+  scopeAuth: {
+    // Off: a subscription checks its scope in its own `subscribe`, where a refusal gets its HTTP status
+    // (401/403, not 500) as every other refusal of a stream; its events are then checked as they resolve.
+    authorizeOnSubscribe: false,
+    authScopes: (ctx) => ({
+      scope: (scope) => {
+        requireScope(ctx.principal, scope);
+        return true;
+      },
+      admin: () => {
+        requireAdmin(ctx.principal);
+        return true;
+      },
+      authenticated: () => {
+        readScope(ctx.principal);
+        return true;
+      },
+    }),
+    unauthorizedError: () => forbidden('Not authorised'),
+  },
   defaultFieldNullability: false,
   // Field costs for the /graphql cost limit (src/limits/graphql.ts), which measures an operation at
   // validation. The plugin's own check at execution is off: it would also run for the REST adapters'

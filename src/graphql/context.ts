@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/auth.service.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
+import type { SigningKeyring } from '../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
@@ -41,6 +42,8 @@ export interface GraphQLContext {
   captchaKeyring?: CaptchaKeyring | undefined;
   /** Whether an SMTP server is configured: without one, pending e-mail deliveries are listed as waiting for it. */
   smtpConfigured?: boolean | undefined;
+  /** The node's signing keys (the admin's rotation reads them again at once); absent: rotation is refused. */
+  signing?: SigningKeyring | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
 }

@@ -6,7 +6,7 @@
 import { GraphQLError } from 'graphql';
 import type { Context } from 'hono';
 import { isDatabaseUnavailable } from '../db/availability.ts';
-import { AppError, unavailable, type ErrorCode } from '../errors.ts';
+import { AppError, MissingScopeError, unavailable, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../http.ts';
 
 export const HTTP_STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 412 | 422 | 429 | 503> = {
@@ -42,6 +42,7 @@ export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLErr
     extensions: {
       code: error.code,
       ...(error.errors ? { errors: error.errors } : {}),
+      ...(error instanceof MissingScopeError ? { requiredScope: error.requiredScope } : {}),
       // graphql-yoga answers with this status (and drops the `http` key from the body): a client or
       // load balancer sees a retryable 503, as on REST.
       ...(error.code === 'UNAVAILABLE' ? { http: { status: HTTP_STATUS.UNAVAILABLE } } : {}),
@@ -80,7 +81,7 @@ export interface RestError {
 
 /** The GraphQL-over-HTTP body of an error raised outside an operation (e.g. while authenticating). */
 export function graphQLErrorBody(error: AppError) {
-  return { errors: [{ message: error.message, extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}) } }] };
+  return { errors: [{ message: error.message, extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}), ...(error instanceof MissingScopeError ? { requiredScope: error.requiredScope } : {}) } }] };
 }
 
 /** The REST status and body of an error raised while running an operation. */

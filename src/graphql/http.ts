@@ -24,7 +24,8 @@ const YOGA_MAX_BODY_BYTES = 25_000_000;
 const PARAMETER_TYPES: Record<string, string> = { query: 'string', operationName: 'string', variables: 'object', extensions: 'object' };
 
 interface GraphQLParams {
-  query: string;
+  /** Absent when `extensions.persistedQuery` names the document (graphql/persisted.ts). */
+  query?: string;
   operationName?: string;
   variables?: Record<string, unknown>;
   extensions?: Record<string, unknown>;
@@ -68,8 +69,9 @@ function withinYogaLimit(request: Request, bodyBytes: number): boolean {
 
 /**
  * A body yoga would take as one operation's parameters and pass through useCheckGraphQLQueryParams:
- * an object with a string `query`, an object (or null) `variables` and `extensions`, a string (or
- * null) `operationName`, and no other key set. Anything else is yoga's to answer.
+ * an object with a string `query` (or, for a persisted document, `extensions` instead), an object (or
+ * null) `variables` and `extensions`, a string (or null) `operationName`, and no other key set.
+ * Anything else is yoga's to answer.
  */
 function asParams(body: unknown): GraphQLParams | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
@@ -78,7 +80,8 @@ function asParams(body: unknown): GraphQLParams | undefined {
     const expected = PARAMETER_TYPES[key];
     if (expected === undefined || typeof value !== expected || Array.isArray(value)) return undefined;
   }
-  return typeof (body as { query?: unknown }).query === 'string' ? (body as GraphQLParams) : undefined;
+  const { query, extensions } = body as { query?: unknown; extensions?: unknown };
+  return typeof query === 'string' || (query == null && typeof extensions === 'object' && extensions !== null) ? (body as GraphQLParams) : undefined;
 }
 
 /** yoga's handleError for an error thrown outside the operation, with masking on (as createGraphQLServer has it). */

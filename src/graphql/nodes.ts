@@ -6,7 +6,8 @@
 import { brandWithType } from '@pothos/core';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import type DataLoader from 'dataloader';
-import { readScope } from '../auth/auth.service.ts';
+import { hasScope, readScope } from '../auth/auth.service.ts';
+import type { Scope } from '../auth/scopes.ts';
 import { ApiKeyRef, EnvironmentRef } from '../environments/environments.graphql.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
 import { LeadRef } from '../leads/leads.graphql.ts';
@@ -32,6 +33,9 @@ const NODE_TYPES = [
 ] as const;
 type NodeTypename = (typeof NODE_TYPES)[number][0];
 
+/** The scope a key needs to see a node of each type (as the fields that list them need); absent: none. */
+const NODE_SCOPES: Partial<Record<NodeTypename, Scope>> = { Form: 'forms:read', FormResponse: 'responses:read', Lead: 'responses:read', ApiKey: 'keys:manage' };
+
 /** The type and id of a former global id (`nodeId`: base64 of `Type:id`), if `id` is one of a Node type. */
 function formerGlobalId(id: string): { typename: NodeTypename; id: string } | undefined {
   try {
@@ -56,7 +60,10 @@ async function lookUpNodes(ctx: GraphQLContext, ids: readonly string[]): Promise
   return Promise.all(
     ids.map(async (id) => {
       const former = formerGlobalId(id);
-      const candidates = [...NODE_TYPES.map(([typename]) => ({ typename, id })), ...(former ? [former] : [])].map(({ typename, id }) => ({ ref: typeOf(typename), id }));
+      // A type the caller lacks the scope of is not looked up: its objects are ones the caller may not see.
+      const candidates = [...NODE_TYPES.map(([typename]) => ({ typename, id })), ...(former ? [former] : [])]
+        .filter(({ typename }) => NODE_SCOPES[typename] === undefined || hasScope(ctx.principal, NODE_SCOPES[typename]))
+        .map(({ typename, id }) => ({ ref: typeOf(typename), id }));
       const found = await Promise.all(candidates.map(({ ref, id }) => (ref.getDataloader(ctx) as DataLoader<string, object | null>).load(id)));
       const at = found.findIndex((object) => object !== null && object !== undefined);
       if (at < 0) return null;
@@ -69,6 +76,7 @@ async function lookUpNodes(ctx: GraphQLContext, ids: readonly string[]): Promise
 
 builder.queryFields((t) => ({
   node: t.field({
+    authScopes: { authenticated: true },
     type: NodeRef,
     nullable: true,
     description: 'Any object implementing Node, by its `id`; null when the id names no object the caller may see.',
@@ -76,6 +84,7 @@ builder.queryFields((t) => ({
     resolve: async (_, { id }, ctx) => (await lookUpNodes(ctx, [String(id)]))[0] as { id: string } | null,
   }),
   nodes: t.field({
+    authScopes: { authenticated: true },
     type: [NodeRef],
     nullable: { list: false, items: true },
     description: `Objects by their ids, in order; null for each id that names no object the caller may see. At most ${MAX_NODES} ids.`,

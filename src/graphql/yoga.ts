@@ -9,6 +9,7 @@ import type { GraphQLContext } from './context.ts';
 import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
+import { persistedDocumentPlugins } from './persisted.ts';
 import { searchParamsParserPlugin } from './search-params.ts';
 import { rawJsonResultsPlugin } from './raw-json.ts';
 import { schema } from './schema.ts';
@@ -23,6 +24,7 @@ export interface YogaServerContext {
   signFileUrl?: GraphQLContext['signFileUrl'];
   fileStorage?: GraphQLContext['fileStorage'];
   captchaKeyring?: GraphQLContext['captchaKeyring'];
+  signing?: GraphQLContext['signing'];
 }
 
 const GRAPHQL_ENDPOINT = '/graphql';
@@ -67,8 +69,15 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
     // caller), so yoga's cache of whole results per document is off; limits/graphql.ts caches what
     // depends on the document alone and measures the cost per request. Parsed documents are cached here.
     parserAndValidationCache: { validationCache: false },
-    plugins: [graphiqlPlugin(), searchParamsParserPlugin(), ...graphqlLimitPlugins(config), compiledExecutionPlugin(), rawJsonResultsPlugin()],
-    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, request }) => ({
+    plugins: [
+      graphiqlPlugin(),
+      searchParamsParserPlugin(),
+      ...persistedDocumentPlugins(config.graphql),
+      ...graphqlLimitPlugins(config),
+      compiledExecutionPlugin(),
+      rawJsonResultsPlugin(),
+    ],
+    context: ({ db, principal, idempotency, liveFeed, signFileUrl, fileStorage, captchaKeyring, signing, request }) => ({
       db,
       principal,
       dropOffMs: config.dropOffMs,
@@ -80,6 +89,7 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       signFileUrl,
       fileStorage,
       captchaKeyring,
+      signing,
       signal: request.signal,
     }),
     maskedErrors: {

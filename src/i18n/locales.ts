@@ -113,6 +113,13 @@ export interface PageWords {
   meetingBooked: string;
   /** Captchas without JavaScript. */
   captchaNeedsScript: string;
+  /** Rating: the accessible name of one star. */
+  ratingValue: (value: number, scale: number) => string;
+  /** NPS: the labels under 0 and 10 when the content gives none. */
+  npsLow: string;
+  npsHigh: string;
+  /** Ranking: the label of the select of one position (1 is first). */
+  rankingPosition: (position: number) => string;
 
   // ---- message pages of a form's posts
   unsupportedTitle: string;
@@ -169,6 +176,10 @@ const WORDS: Record<Language, PageWords> = {
     calendarUnavailable: "This calendar can't be shown.",
     meetingBooked: 'Your meeting is booked.',
     captchaNeedsScript: 'This step needs JavaScript for a check that you are not a robot.',
+    ratingValue: (value, scale) => `${value} of ${scale}`,
+    npsLow: 'Not at all likely',
+    npsHigh: 'Extremely likely',
+    rankingPosition: (position) => `Position ${position}`,
     unsupportedTitle: 'Unsupported form data',
     unsupportedText: 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).',
     unreadableTitle: 'Invalid form data',
@@ -221,6 +232,10 @@ const WORDS: Record<Language, PageWords> = {
     calendarUnavailable: 'Dieser Kalender kann nicht angezeigt werden.',
     meetingBooked: 'Ihr Termin ist gebucht.',
     captchaNeedsScript: 'Dieser Schritt braucht JavaScript für die Prüfung, dass Sie kein Roboter sind.',
+    ratingValue: (value, scale) => `${value} von ${scale}`,
+    npsLow: 'Überhaupt nicht wahrscheinlich',
+    npsHigh: 'Äußerst wahrscheinlich',
+    rankingPosition: (position) => `Platz ${position}`,
     unsupportedTitle: 'Nicht unterstützte Formulardaten',
     unsupportedText: 'Diese Seite nimmt nur Formulardaten an (application/x-www-form-urlencoded oder multipart/form-data).',
     unreadableTitle: 'Ungültige Formulardaten',
@@ -273,6 +288,10 @@ const WORDS: Record<Language, PageWords> = {
     calendarUnavailable: 'Ce calendrier ne peut pas être affiché.',
     meetingBooked: 'Votre rendez-vous est réservé.',
     captchaNeedsScript: 'Cette étape nécessite JavaScript pour vérifier que vous n’êtes pas un robot.',
+    ratingValue: (value, scale) => `${value} sur ${scale}`,
+    npsLow: 'Pas du tout probable',
+    npsHigh: 'Extrêmement probable',
+    rankingPosition: (position) => `Rang ${position}`,
     unsupportedTitle: 'Données de formulaire non prises en charge',
     unsupportedText: 'Cette page n’accepte que des envois de formulaire (application/x-www-form-urlencoded ou multipart/form-data).',
     unreadableTitle: 'Données de formulaire non valides',
@@ -325,6 +344,10 @@ const WORDS: Record<Language, PageWords> = {
     calendarUnavailable: 'Este calendario no se puede mostrar.',
     meetingBooked: 'Tu cita está reservada.',
     captchaNeedsScript: 'Este paso necesita JavaScript para comprobar que no eres un robot.',
+    ratingValue: (value, scale) => `${value} de ${scale}`,
+    npsLow: 'Nada probable',
+    npsHigh: 'Extremadamente probable',
+    rankingPosition: (position) => `Posición ${position}`,
     unsupportedTitle: 'Datos de formulario no admitidos',
     unsupportedText: 'Esta página solo admite envíos de formulario (application/x-www-form-urlencoded o multipart/form-data).',
     unreadableTitle: 'Datos de formulario no válidos',
@@ -397,6 +420,19 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^"(.*)" is not one of the choices$/s, { de: '„$1“ ist keine der Antworten', fr: '« $1 » ne fait pas partie des réponses', es: '«$1» no es una de las respuestas' }],
   [/^Not one of the options$/, { de: 'Keine der Optionen', fr: 'Ne fait pas partie des options', es: 'No es una de las opciones' }],
   [/^Tell us what "Other" means for you$/, { de: 'Sagen Sie uns, was „Sonstiges“ für Sie bedeutet', fr: 'Précisez ce que « Autre » signifie pour vous', es: 'Cuéntanos qué significa «Otro» para ti' }],
+  [/^Must be a whole number from (-?\d+) to (-?\d+)$/, { de: 'Eine ganze Zahl von $1 bis $2', fr: 'Un nombre entier de $1 à $2', es: 'Un número entero del $1 al $2' }],
+  [/^Must be a number$/, { de: 'Geben Sie eine Zahl ein', fr: 'Saisissez un nombre', es: 'Introduce un número' }],
+  [/^Must be a whole number$/, { de: 'Geben Sie eine ganze Zahl ein', fr: 'Saisissez un nombre entier', es: 'Introduce un número entero' }],
+  [/^Must have at most (\d) decimal places$/, { de: 'Höchstens $1 Nachkommastellen', fr: '$1 décimales au maximum', es: 'Como máximo $1 decimales' }],
+  [/^Must be at least (-?[\d.e+]+)$/, { de: 'Mindestens $1', fr: 'Au moins $1', es: 'Como mínimo $1' }],
+  [/^Must be at most (-?[\d.e+]+)$/, { de: 'Höchstens $1', fr: 'Au plus $1', es: 'Como máximo $1' }],
+  [/^Must be a date written YYYY-MM-DD$/, { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' }],
+  [/^Must be on or after (\d{4}-\d{2}-\d{2})$/, { de: 'Frühestens am $1', fr: 'Au plus tôt le $1', es: 'Como pronto el $1' }],
+  [/^Must be on or before (\d{4}-\d{2}-\d{2})$/, { de: 'Spätestens am $1', fr: 'Au plus tard le $1', es: 'Como tarde el $1' }],
+  [/^"(.*)" is not one of the columns$/s, { de: '„$1“ ist keine der Spalten', fr: '« $1 » ne fait pas partie des colonnes', es: '«$1» no es una de las columnas' }],
+  [/^This row requires an answer$/, { de: 'Bitte beantworten Sie diese Zeile', fr: 'Cette ligne nécessite une réponse', es: 'Esta fila requiere una respuesta' }],
+  [/^"(.*)" is ranked twice$/s, { de: '„$1“ steht zweimal in der Reihenfolge', fr: '« $1 » est classé deux fois', es: '«$1» aparece dos veces' }],
+  [/^Rank every option; missing: (.*)$/s, { de: 'Ordnen Sie jede Option ein; es fehlt: $1', fr: 'Classez chaque option ; il manque : $1', es: 'Ordena todas las opciones; faltan: $1' }],
   [/^Must be at most (\d+) characters$/, { de: 'Höchstens $1 Zeichen', fr: '$1 caractères au maximum', es: 'Como máximo $1 caracteres' }],
   [/^Must be at least (\d+) characters$/, { de: 'Mindestens $1 Zeichen', fr: '$1 caractères au minimum', es: 'Como mínimo $1 caracteres' }],
   [/^The passwords do not match$/, { de: 'Die Passwörter stimmen nicht überein', fr: 'Les mots de passe ne correspondent pas', es: 'Las contraseñas no coinciden' }],

@@ -8,7 +8,7 @@
  * sees its row (and result). Callers that claim inside the transaction that does the work therefore
  * make two concurrent requests do the work once; PGlite runs one transaction at a time anyway.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -51,7 +51,8 @@ export function requestHash(request: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(request))).digest('base64url');
 }
 
-export type Claim = { state: 'new' } | { state: 'repeat'; result: Record<string, unknown> | null };
+/** A claim, with its random `nonce` (null: a claim stored before claims had one). */
+export type Claim = { state: 'new'; nonce: string } | { state: 'repeat'; result: Record<string, unknown> | null; nonce: string | null };
 
 const keyReusedError = () =>
   new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
@@ -63,23 +64,35 @@ const keyReusedError = () =>
  */
 export async function claimIdempotencyKey(db: Db, scope: string, key: string, hash: string, now = new Date()): Promise<Claim> {
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+  // An expired claim is replaced whole, its nonce too: nothing of the old request carries over.
+  const nonce = randomBytes(18).toString('base64url');
   const claimed = await db
     .insert(idempotencyKeys)
-    .values({ scope, key, requestHash: hash, createdAt: now, expiresAt })
+    .values({ scope, key, requestHash: hash, nonce, createdAt: now, expiresAt })
     .onConflictDoUpdate({
       target: [idempotencyKeys.scope, idempotencyKeys.key],
-      set: { requestHash: hash, result: null, createdAt: now, expiresAt },
+      set: { requestHash: hash, result: null, nonce, createdAt: now, expiresAt },
       setWhere: lte(idempotencyKeys.expiresAt, sql`${now.toISOString()}::timestamptz`),
     })
     .returning({ scope: idempotencyKeys.scope });
-  if (claimed.length > 0) return { state: 'new' };
-  const [row] = await db
-    .select({ requestHash: idempotencyKeys.requestHash, result: idempotencyKeys.result })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+  if (claimed.length > 0) return { state: 'new', nonce };
+  const row = await liveClaim(db, scope, key, now);
   if (!row) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it');
   if (row.requestHash !== hash) throw keyReusedError();
-  return { state: 'repeat', result: row.result };
+  return { state: 'repeat', result: row.result, nonce: row.nonce };
+}
+
+async function liveClaim(db: Db, scope: string, key: string, now: Date) {
+  const [row] = await db
+    .select({ requestHash: idempotencyKeys.requestHash, result: idempotencyKeys.result, nonce: idempotencyKeys.nonce, expiresAt: idempotencyKeys.expiresAt })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+  return row && row.expiresAt > now ? row : undefined;
+}
+
+/** The nonce of `key`'s claim in `scope` while it has not expired, without claiming it (undefined: none; null: a claim without one). */
+export async function idempotencyClaimNonce(db: Db, scope: string, key: string, now = new Date()): Promise<string | null | undefined> {
+  return (await liveClaim(db, scope, key, now))?.nonce;
 }
 
 /** Records the result a repeat of the key gets. */

@@ -325,15 +325,35 @@ function polishErrors(errors: readonly Error[], anonymous: boolean) {
 
 type LimitContext = YogaInitialContext & { principal?: Principal };
 
+/** As many texts as yoga's parse cache keeps documents (its LRU of 1,024). */
+const SHALLOW_TEXTS_KEPT = 1_024;
+
+/** A set of the most recently added texts, the oldest forgotten past `size`. */
+class RecentTexts {
+  private readonly texts = new Set<string>();
+  constructor(private readonly size: number) {}
+  has(text: string): boolean {
+    return this.texts.has(text);
+  }
+  add(text: string): void {
+    if (this.texts.has(text)) return;
+    this.texts.add(text);
+    if (this.texts.size > this.size) this.texts.delete(this.texts.values().next().value!);
+  }
+}
+
 /** The yoga plugins that enforce every /graphql limit and the exposure policy (see the module comment). */
 export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<LimitContext>[] {
   const { maxDepth, maxAliases, maxTokens, maxDirectives, maxCost } = settings.graphql;
 
+  /** Document texts whose nesting was measured within the limit (the scan read each once). */
+  const shallowTexts = new RecentTexts(SHALLOW_TEXTS_KEPT);
   const hostileInput: Plugin<LimitContext> = {
     // Before parsing: the document's nesting (the parser recurses) and every variable (coercion and zod do).
     onParams({ params, setResult }) {
       const query = typeof params.query === 'string' ? params.query : '';
-      const nesting = excessiveNesting(query, MAX_DOCUMENT_NESTING);
+      const nesting = shallowTexts.has(query) ? undefined : excessiveNesting(query, MAX_DOCUMENT_NESTING);
+      if (!nesting) shallowTexts.add(query);
       if (nesting) {
         const message = `nests brackets deeper than ${MAX_DOCUMENT_NESTING} levels`;
         setResult({

@@ -9,6 +9,8 @@ import { isHttps } from '../request-info.ts';
 import type { Config } from '../config.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+/** The policy of an answer that is not a page: nothing loads, nothing frames it. */
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** Headers every response gets, whatever route answered (set after the handler, so none can drop them). */
 export function baseSecurityHeaders(config: Pick<Config, 'trustProxy' | 'frameAncestors'>) {
@@ -17,6 +19,9 @@ export function baseSecurityHeaders(config: Pick<Config, 'trustProxy' | 'frameAn
     await next();
     const headers = c.res.headers;
     headers.set('X-Content-Type-Options', 'nosniff');
+    // Whatever answered without a policy of its own (a JSON 404, the public JSON API, a script) renders nothing and is framed by nobody.
+    const html = headers.get('content-type')?.startsWith('text/html') ?? false;
+    if (!html && !headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', JSON_CSP);
     if (!headers.has('Referrer-Policy')) headers.set('Referrer-Policy', 'no-referrer');
     if (isHttps(c, config)) headers.set('Strict-Transport-Security', HSTS);
   });
@@ -31,7 +36,7 @@ export const apiSecurityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   const headers = c.res.headers;
   headers.set('Cache-Control', 'no-store');
   const html = headers.get('content-type')?.startsWith('text/html') ?? false;
-  if (!headers.has('Content-Security-Policy') && !html) headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  if (!headers.has('Content-Security-Policy') && !html) headers.set('Content-Security-Policy', JSON_CSP);
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Cross-Origin-Resource-Policy', 'same-origin');
 });

@@ -69,6 +69,7 @@ const NotificationDeliveryConnection = builder.connectionObject(
 
 builder.objectField(FormRef, 'notificationDeliveries', (t) =>
   t.field({
+    authScopes: { scope: 'responses:read' },
     type: NotificationDeliveryConnection,
     description: "The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md).",
     args: {
@@ -87,6 +88,7 @@ builder.objectField(FormRef, 'notificationDeliveries', (t) =>
 
 builder.mutationField('retryNotificationDelivery', (t) =>
   t.field({
+    authScopes: { scope: 'settings:manage' },
     type: NotificationDeliveryRef,
     description:
       'Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT.',

@@ -4,7 +4,7 @@
  *
  * A deletion runs in batches of `batchSize` responses, each its own short transaction: it deletes the
  * batch, the outbox events of those responses (their webhook payloads carry the answers; the
- * deliveries and attempts cascade) and the responses' uploaded files (files.ts: removed once the batch commits). No lock is held longer
+ * deliveries and attempts cascade), what they counted in the insight counters, and the responses' uploaded files (files.ts: removed once the batch commits). No lock is held longer
  * than one batch, so submissions go on while a large deletion runs. The criteria are checked again on
  * each row as it is deleted (they are the DELETE's own condition, not only the batch subquery's), so a
  * response that a concurrent submission changes so it no longer matches (a partial that finishes) is
@@ -14,6 +14,7 @@ import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { notificationDeliveries, outboxEvents, responses } from '../db/schema.ts';
 import type { FileStorage } from '../uploads/storage.ts';
+import { subtractResponses } from '../insights/counters.service.ts';
 import { removeDetachedUploads, uploadsOf, type DetachedUpload } from './files.ts';
 
 /** Responses per batch (one transaction each). */
@@ -85,11 +86,15 @@ async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: numb
   const deleted = await tx
     .delete(responses)
     .where(and(where, inArray(responses.id, batch.map((row) => row.id))))
-    .returning({ id: responses.id });
+    .returning({ id: responses.id, formId: responses.formId, environmentId: responses.environmentId, insight: responses.insight });
   const ids = deleted.map((row) => row.id);
   if (ids.length === 0) return { ids, webhookEvents: 0, detached: [] };
-  const events = await tx.delete(outboxEvents).where(inArray(outboxEvents.responseId, ids)).returning({ id: outboxEvents.id });
-  await forgetNotifications(tx, ids);
+  const [events] = await Promise.all([
+    tx.delete(outboxEvents).where(inArray(outboxEvents.responseId, ids)).returning({ id: outboxEvents.id }),
+    // What they counted goes with them, in the same transaction.
+    subtractResponses(tx, deleted),
+    forgetNotifications(tx, ids),
+  ]);
   return { ids, webhookEvents: events.length, detached: attached };
 }
 

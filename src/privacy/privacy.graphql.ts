@@ -51,6 +51,7 @@ const captchaKeysOf = (keys: { siteKey?: string | null; secretKey?: string | nul
 
 builder.mutationField('updateEnvironmentSettings', (t) =>
   t.field({
+    authScopes: { scope: 'settings:manage' },
     type: EnvironmentRef,
     description:
       "Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed).",
@@ -83,6 +84,7 @@ const formEnvironment = async (ctx: GraphQLContext, id: string) =>
 
 builder.mutationField('setFormRetention', (t) =>
   t.field({
+    authScopes: { scope: 'forms:write' },
     type: FormRef,
     description: "Sets a form's own retention in days (null: its environment's applies).",
     args: { formId: t.arg.id({ required: true }), retentionDays: t.arg.int({ required: false }) },
@@ -102,6 +104,7 @@ const DeleteResponsePayload = builder.objectRef<{ id: string }>('DeleteResponseP
 
 builder.mutationField('deleteResponse', (t) =>
   t.field({
+    authScopes: { scope: 'responses:delete' },
     type: DeleteResponsePayload,
     description:
       "Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment.",
@@ -137,6 +140,7 @@ const DeleteResponsesPayload = builder.objectRef<{ deletedCount: number; webhook
 
 builder.mutationField('deleteResponses', (t) =>
   t.field({
+    authScopes: { scope: 'responses:delete' },
     type: DeleteResponsesPayload,
     description:
       'Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files.',
@@ -206,6 +210,7 @@ async function leadEnvironment(ctx: GraphQLContext, id: string): Promise<string 
 
 builder.mutationField('eraseLead', (t) =>
   t.field({
+    authScopes: { scope: 'responses:delete' },
     type: EraseLeadPayload,
     description:
       'Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent.',
@@ -250,6 +255,7 @@ const JobRunRef = builder.objectRef<JobRun>('JobRun').implement({
 
 builder.queryField('retentionStatus', (t) =>
   t.field({
+    authScopes: { admin: true },
     type: JobRunRef,
     nullable: true,
     description: 'Admin token only: the last run of the retention job (across all environments); null before the first.',

@@ -19,23 +19,24 @@ import { z } from 'zod';
 import type { AppEnv } from '../http.ts';
 import { responseStatus } from '../responses/model.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
-import { currentPath, findSessionResponse, prepareAnswers, submitAnswers, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
+import { currentPath, findSessionResponse, prepareAnswers, submitAnswers, type CaptchaPasses, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
-import { claimIdempotencyKey, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
+import { claimIdempotencyKey, idempotencyClaimNonce, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveForm, liveFormWithResponse, type PublicContext, type PublicDeps } from './http.ts';
 import { formAtVersion, parseVersion, responseFormVersion } from '../forms/versions.service.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken, visitorToken } from './tokens.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
-import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, isCaptchaType } from '../components/captchas.ts';
-import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
+import { CAPTCHA_MESSAGES, isCaptchaType } from '../components/captchas.ts';
+import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { toFieldErrors, type FieldError } from '../errors.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
 import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
+import { apiReferrer } from './views.ts';
 
 const answersSchema = z.record(z.string().min(1).max(64), z.unknown()).default({});
 const hiddenValue = z
@@ -59,10 +60,12 @@ const MIN_PUBLIC_KEY_LENGTH = 16;
 
 const FORM_NOT_FOUND = { message: 'Form not found' } as const;
 const RESPONSE_NOT_FOUND = { message: 'Response not found' } as const;
+/** The resume token of `Authorization: Bearer <resumeToken>`. */
+const bearerToken = (c: PublicContext) => /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 
 export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
-  const { db, config, cookieSecret } = deps;
+  const { db, config, cookieKeys } = deps;
   const limits = deps.answerLimits;
   /** submitAnswers, counted in the metrics. */
   const submit = async (input: SubmitInput) => {
@@ -76,10 +79,11 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     ip: clientIp(c, config.trustProxy),
     country: clientCountry(c, config.countryHeader),
     userAgent: c.req.header('user-agent'),
+    referrer: apiReferrer(c),
   });
   const result = (form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
     id: row.id,
-    visitorToken: visitorToken(cookieSecret, row.environmentId, row.leadId),
+    visitorToken: visitorToken(cookieKeys.current, row.environmentId, row.leadId),
     finished: row.finished,
     status: responseStatus(row, new Date(), config.dropOffMs),
     formVersion: responseFormVersion(row.meta),
@@ -89,26 +93,46 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
   const declaredHidden = (form: Form, sent: Record<string, string> | undefined) =>
     Object.fromEntries(Object.entries(sent ?? {}).filter(([name]) => form.hiddenFields.includes(name)));
 
-  /**
-   * Takes the captcha tokens out of `answers` (a captcha records nothing) and checks them: every enforced
-   * captcha on a step this submission answers needs a token its provider confirms. A response to send
-   * when not (400 with the captcha's path; 503 when a provider can't be reached and CAPTCHA_FAIL_OPEN is off).
-   */
-  async function captchaRefusal(c: PublicContext, form: Form, answers: Record<string, unknown>): Promise<Response | undefined> {
+  /** Takes the captcha tokens out of `answers` (a captcha records nothing): its answer is its token. */
+  function takeCaptchaTokens(form: Form, answers: Record<string, unknown>): Map<string, unknown> {
     const tokens = new Map<string, unknown>();
     for (const component of form.steps.flatMap((step) => step.components)) {
       if (!isCaptchaType(component.type) || !Object.hasOwn(answers, component.id)) continue;
       tokens.set(component.id, answers[component.id]);
       delete answers[component.id];
     }
-    const answered = form.steps.filter((step) => step.components.some((component) => Object.hasOwn(answers, component.id) || tokens.has(component.id)));
-    const settings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: answered });
-    const captchas = answered.flatMap((step) => enforcedCaptchas(step, settings));
-    const failed = await checkCaptchas(captchas, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy), settings);
-    if (failed.some(({ outcome }) => outcome === 'unavailable')) return c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503);
-    if (failed.length > 0) return invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] })));
-    return undefined;
+    return tokens;
   }
+
+  /**
+   * The captcha rule (src/responses/captcha-gate.ts) for a submission on `before`: the passes to submit
+   * with, or the response to send (400 with each captcha's path; 503 when a provider can't be reached and
+   * CAPTCHA_FAIL_OPEN is off).
+   */
+  async function captchaGate(
+    c: PublicContext,
+    form: Form,
+    before: ResponseRow | undefined,
+    submission: Pick<SubmitInput, 'answers' | 'finish' | 'hiddenFields'>,
+    tokens: Map<string, unknown>,
+  ): Promise<{ passes: CaptchaPasses } | { refused: Response }> {
+    const gate = { db, secretBox: deps.secretBox, server: config.captcha };
+    const { failed, passes } = await checkSubmissionCaptchas(gate, form, before, submission, (captcha) => tokens.get(captcha.id), clientIp(c, config.trustProxy));
+    if (failed.some(({ outcome }) => outcome === 'unavailable')) return { refused: c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503) };
+    if (failed.length > 0) {
+      return { refused: invalidBody(c, failed.map(({ component, outcome }) => ({ message: CAPTCHA_MESSAGES[outcome], path: ['answers', component.id] }))) };
+    }
+    return { passes };
+  }
+
+  const startScope = (formId: string) => `form:${formId}:start`;
+  /**
+   * The resume token of an idempotent start: from the form, the key and its claim's random nonce, so a
+   * retry within the claim reaches the same response, and the key claimed again once its claim expired a
+   * new one (never the old response). A claim stored before claims had a nonce (null) keeps the token it gave.
+   */
+  const idempotentResumeToken = (formId: string, key: string, nonce: string | null) =>
+    deriveSecret(cookieKeys.current, nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`);
 
   /**
    * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
@@ -122,8 +146,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       return undefined;
     }
     if (key === undefined) return undefined;
-    const sessionId = apiSessionKey(deriveSecret(cookieSecret, `idempotent-start:${formId}:${key}`));
-    return (await findSessionResponse(db, formId, sessionId))?.id;
+    const nonce = await idempotencyClaimNonce(db, startScope(formId), key);
+    if (nonce === undefined) return undefined;
+    return (await findSessionResponse(db, formId, apiSessionKey(idempotentResumeToken(formId, key, nonce))))?.id;
   }
 
   app.get('/s/:formId/definition', async (c) => {
@@ -135,6 +160,13 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const version = asked === undefined ? undefined : parseVersion(asked);
     if (asked !== undefined && version === undefined) {
       return c.json({ message: 'Invalid query parameters', errors: [{ message: 'version must be a version number of the form (1, 2, …)', path: ['version'] }] }, 400);
+    }
+    // An older version only for the resume token of a response answered on it (as the PATCH sends it).
+    if (version !== undefined && version !== current.version) {
+      const token = bearerToken(c);
+      if (!token) return c.json({ message: 'Missing resume token: an older version is shown only with the resume token of a response on it' }, 401);
+      const row = await findSessionResponse(db, current.id, apiSessionKey(token));
+      if (!row || (await formForResponse(db, config, current, row)).version !== version) return c.json({ message: 'Version not found' }, 404);
     }
     const form = version === undefined ? current : await formAtVersion(db, current, version);
     if (!form) return c.json({ message: 'Version not found' }, 404);
@@ -176,13 +208,12 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     let visitorLeadId: string | undefined;
     if (parsed.data.visitorToken !== undefined) {
-      visitorLeadId = leadOfVisitorToken(cookieSecret, form.environmentId, parsed.data.visitorToken);
+      visitorLeadId = cookieKeys.verify((key) => leadOfVisitorToken(key, form.environmentId, parsed.data.visitorToken!));
       if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
     }
     await resolveUploadAnswers(db, form, parsed.data.answers, await idempotentResponseId(c, form.id));
     // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
-    const captchaAnswers = { ...parsed.data.answers };
-    for (const component of form.steps.flatMap((step) => step.components)) if (isCaptchaType(component.type)) delete parsed.data.answers[component.id];
+    const captchaTokens = takeCaptchaTokens(form, parsed.data.answers);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
     c.header('Cache-Control', 'no-store');
@@ -193,8 +224,8 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       let resumeToken = newResumeToken();
       let repeat = false;
       if (key !== undefined) {
-        const claim = await claimIdempotencyKey(db, `form:${form.id}:start`, key, requestHash(read.body));
-        resumeToken = deriveSecret(cookieSecret, `idempotent-start:${form.id}:${key}`);
+        const claim = await claimIdempotencyKey(db, startScope(form.id), key, requestHash(read.body));
+        resumeToken = idempotentResumeToken(form.id, key, claim.nonce);
         repeat = claim.state === 'repeat';
       }
       const sessionId = apiSessionKey(resumeToken);
@@ -206,8 +237,9 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
       };
       const replayed = await replay();
       if (replayed) return replayed;
-      const refused = await captchaRefusal(c, form, captchaAnswers);
-      if (refused) return refused;
+      const hiddenFields = declaredHidden(form, parsed.data.hiddenFields);
+      const gate = await captchaGate(c, form, undefined, { answers, finish: parsed.data.finished, hiddenFields }, captchaTokens);
+      if ('refused' in gate) return gate.refused;
       try {
         // Without a key the resume token is fresh and random: no response can have its session yet.
         const submitted = await submit({
@@ -216,9 +248,10 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
           visitorLeadId,
           answers,
           finish: parsed.data.finished,
-          hiddenFields: declaredHidden(form, parsed.data.hiddenFields),
+          hiddenFields,
           context: context(c),
           newSession: key === undefined,
+          captchas: gate.passes,
         });
         await syncResponseUploads(db, form, submitted);
         return c.json({ ...result(form, submitted.response, submitted.walked), resumeToken }, 201);
@@ -243,20 +276,21 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
     const { response: seen } = found;
     const sessionId = seen?.row.sessionId;
     if (found.form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
-    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const token = bearerToken(c);
     if (!token) return c.json({ message: 'Missing resume token' }, 401);
     if (!sessionId || !secretsEqual(sessionId, apiSessionKey(token))) return c.json(RESPONSE_NOT_FOUND, 404);
     // Answered on the version it started on, however the form changed since.
-    const form = await formForResponse(db, found.form, seen?.row);
+    const form = await formForResponse(db, config, found.form, seen?.row);
     const read = await readJsonObject(c, config.maxJsonDepth);
     if ('response' in read) return read.response;
     const parsed = updateSchema.safeParse(read.body);
     if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
     await resolveUploadAnswers(db, form, parsed.data.answers, responseId);
-    const refused = await captchaRefusal(c, form, parsed.data.answers);
-    if (refused) return refused;
+    const captchaTokens = takeCaptchaTokens(form, parsed.data.answers);
     const { answers, errors } = await prepareAnswers(form, parsed.data.answers, limits);
     if (errors.length > 0) return invalidBody(c, errors);
+    const gate = await captchaGate(c, form, seen.row, { answers, finish: parsed.data.finished }, captchaTokens);
+    if ('refused' in gate) return gate.refused;
     try {
       const submitted = await submit({
         form,
@@ -266,6 +300,7 @@ export function mountApi(app: Hono<AppEnv>, deps: PublicDeps): void {
         context: context(c),
         mustExist: true,
         seen,
+        captchas: gate.passes,
       });
       await syncResponseUploads(db, form, submitted);
       c.header('Cache-Control', 'no-store');

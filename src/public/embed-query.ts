@@ -12,7 +12,7 @@ export const EMBED_QUERY = { embed: 'embed', origin: 'fl-origin', transparent: '
 
 export interface EmbedRequest {
   chrome: EmbedChrome;
-  /** `fl-token` as sent; undefined when there is none. */
+  /** `fl-token` as sent; undefined when there is none, or on a top-level navigation (never in a frame). */
   token: string | undefined;
 }
 
@@ -27,7 +27,10 @@ export function embedRequestOf(c: Context): EmbedRequest | { problem: string } |
   if (origin !== undefined && origin !== '' && hostOrigin === undefined) {
     return { problem: `${EMBED_QUERY.origin} must be the embedding page's origin, such as https://www.example.com` };
   }
-  const token = c.req.query(EMBED_QUERY.token);
+  // A link opened in a window of its own (Sec-Fetch-Dest: document) is not the embedding page's frame:
+  // whoever sent it may hold its token, so it continues no session and starts a fresh one.
+  const topLevel = c.req.header('sec-fetch-dest')?.toLowerCase() === 'document';
+  const token = topLevel ? undefined : c.req.query(EMBED_QUERY.token);
   return { chrome: { hostOrigin, transparent: c.req.query(EMBED_QUERY.transparent) === '1' }, token: token === '' ? undefined : token };
 }
 

@@ -1,4 +1,5 @@
 /** Pieces the public page and the public JSON API share: the live form, headers, the CSP, cookies. */
+import type { SigningKeys } from '../auth/signing-keys.ts';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppMetrics } from '../metrics.ts';
 import type { Context } from 'hono';
@@ -9,7 +10,7 @@ import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { findFormById, type Form } from '../forms/forms.service.ts';
-import { formAtVersion, responseFormVersion } from '../forms/versions.service.ts';
+import { versionForResponse } from '../forms/versions.service.ts';
 import type { AppEnv } from '../http.ts';
 import { createId } from '../ids.ts';
 import { findFormAndResponse, type AnswerLimits, type SeenResponse } from '../responses/submissions.service.ts';
@@ -23,7 +24,8 @@ export interface PublicDeps {
   config: Config;
   db: Db;
   /** Key for signing the public pages' cookies and visitor tokens (src/auth/admin-token.ts). */
-  cookieSecret: string;
+  /** Sign and check respondents' cookies, embed session and visitor tokens (src/auth/signing-keys.ts). */
+  cookieKeys: SigningKeys;
   /** Opens environments' sealed captcha secret keys. */
   secretBox: SecretBox;
   /** Public submissions per client address. */
@@ -38,8 +40,8 @@ export interface PublicDeps {
 
 export type PublicContext = Context<AppEnv>;
 
-/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads)(\/|$)/.test(c.req.path);
+/** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`, `/s/:id/views`), which answers in JSON. */
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads|views)(\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
@@ -61,12 +63,13 @@ export async function liveFormWithResponse(db: Db, formId: string, responseId: s
 }
 
 /**
- * The form as `response` is answered on: the version it started on (`meta.formVersion`), served and
- * checked until it finishes, however the form changed since. No response: the form as it is now.
+ * The form as `response` is answered on (versions.service.ts, `versionForResponse`): the version it started
+ * on while it is younger than PINNED_VERSION_MAX_AGE_HOURS and that version has the current one's captchas
+ * and required consents, else the form as it is now. No response: the form as it is now.
  */
-export async function formForResponse(db: Db, form: Form, response: { meta: unknown } | undefined): Promise<Form> {
+export async function formForResponse(db: Db, config: Pick<Config, 'pinnedVersionMaxAgeMs'>, form: Form, response: { meta: unknown; createdAt: Date } | undefined): Promise<Form> {
   if (!response) return form;
-  return (await formAtVersion(db, form, responseFormVersion(response.meta))) ?? form;
+  return versionForResponse(db, form, response, config.pinnedVersionMaxAgeMs);
 }
 
 /** The public JSON API's answer for a closed form: 410 Gone, the form no longer takes responses. */
@@ -157,7 +160,11 @@ function setSignedCookie(c: PublicContext, name: string, value: string, secret: 
 }
 
 /** The id a cookie holds, if its signature is good and it looks like an id. */
-export function readSignedId(c: PublicContext, secret: string, name: string): string | undefined {
+export function readSignedId(c: PublicContext, keys: SigningKeys, name: string): string | undefined {
+  return keys.verify((secret) => readSignedIdWith(c, secret, name));
+}
+
+function readSignedIdWith(c: PublicContext, secret: string, name: string): string | undefined {
   const cookie = getCookie(c, name) ?? '';
   const dot = cookie.lastIndexOf('.');
   if (dot < 0) return undefined;
@@ -168,7 +175,7 @@ export function readSignedId(c: PublicContext, secret: string, name: string): st
 }
 
 export function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, leadId: string): void {
-  setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieSecret, {
+  setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieKeys.current, {
     path: '/s',
     httpOnly: true,
     sameSite: 'Lax',
@@ -180,7 +187,7 @@ export function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, le
 /** Starts a new session with the form (a new response on its first submission). */
 export function newSession(c: PublicContext, deps: PublicDeps, form: Form): string {
   const sessionId = createId();
-  setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieSecret, {
+  setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieKeys.current, {
     path: `/s/${form.id}`,
     httpOnly: true,
     sameSite: 'Lax',

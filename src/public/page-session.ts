@@ -17,6 +17,13 @@ export interface PageSession {
   readonly sessionId: string | undefined;
   /** Starts a new session (a new response on its first submission) and returns its id. */
   start(): string;
+  /**
+   * Whether the session moves to a fresh id at every submission (embed mode: its token travels in URLs,
+   * so a link another browser used must not continue the response).
+   */
+  readonly rotates: boolean;
+  /** The session's response moved to `sessionId` (`rotates`): what links and posts carry from now on. */
+  moveTo(sessionId: string): void;
   /** The lead the session's response belongs to now (an answered e-mail may have moved it). */
   setLead(leadId: string): void;
   /** What links and form posts carry, `&name=value…` ('' with cookies): read after the session's last change. */
@@ -32,15 +39,17 @@ export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): P
   let lead: string | undefined;
   return {
     lead() {
-      lead ??= readSignedId(c, deps.cookieSecret, leadCookieName(form.environmentId));
+      lead ??= readSignedId(c, deps.cookieKeys, leadCookieName(form.environmentId));
       if (lead === undefined) {
         lead = createId();
         setLeadCookie(c, deps, form, lead);
       }
       return lead;
     },
-    sessionId: readSignedId(c, deps.cookieSecret, sessionCookieName(form.id)),
+    sessionId: readSignedId(c, deps.cookieKeys, sessionCookieName(form.id)),
     start: () => newSession(c, deps, form),
+    rotates: false,
+    moveTo: () => undefined,
     setLead(leadId) {
       lead = leadId;
       setLeadCookie(c, deps, form, leadId);
@@ -53,19 +62,23 @@ export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): P
 
 /** Embed mode's session: the signed token of the request's `fl-token`, handed on in every link and post; no cookie is read or set. */
 export function tokenSession(deps: PublicDeps, form: Form, request: EmbedRequest): PageSession {
-  const given = request.token === undefined ? undefined : readEmbedSessionToken(deps.cookieSecret, form.id, request.token);
+  const given = request.token === undefined ? undefined : deps.cookieKeys.verify((key) => readEmbedSessionToken(key, form.id, request.token!));
   const state: Partial<EmbedSession> = { ...given };
   return {
     lead: () => (state.leadId ??= createId()),
     sessionId: given?.sessionId,
     start: () => (state.sessionId = createId()),
+    rotates: true,
+    moveTo(sessionId) {
+      state.sessionId = sessionId;
+    },
     setLead(leadId) {
       state.leadId = leadId;
     },
     carry() {
       const params = new URLSearchParams(embedStartQuery(request.chrome));
       if (state.sessionId !== undefined && state.leadId !== undefined) {
-        params.set(EMBED_QUERY.token, embedSessionToken(deps.cookieSecret, form.id, { sessionId: state.sessionId, leadId: state.leadId }));
+        params.set(EMBED_QUERY.token, embedSessionToken(deps.cookieKeys.current, form.id, { sessionId: state.sessionId, leadId: state.leadId }));
       }
       return `&${params.toString()}`;
     },

@@ -37,7 +37,8 @@ import { isInvalidResponse } from '../responses/model.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { LOGIC_LIMITS } from '../forms/logic.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
-import { CAPTCHA_MESSAGES, checkCaptchas, enforcedCaptchas, postedCaptchaToken } from '../components/captchas.ts';
+import { CAPTCHA_MESSAGES, isCaptchaType, postedCaptchaToken } from '../components/captchas.ts';
+import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { readFormBody } from './form-body.ts';
@@ -52,6 +53,7 @@ import { embedOriginsOf, frameAncestorsFor } from '../embed/embed-origins.ts';
 import { formatSize, localizeMessage, pageWords } from '../i18n/locales.ts';
 import { embedRequestOf, embedStartQuery } from './embed-query.ts';
 import { cookieSession, tokenSession, type PageSession } from './page-session.ts';
+import { countPageView, postedReferrer, referrerQuery } from './views.ts';
 
 /** Requests whose frame-ancestors are already their form's (page.ts's framedBy). */
 const framed = new WeakSet<PublicContext>();
@@ -93,6 +95,14 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     c.set('frameAncestors', frameAncestorsFor(await embedOriginsOf(db, form.environmentId), config.frameAncestors));
   }
 
+  /** Embed mode's answer to a token that continues nothing: 400 "Session expired", a link that starts the form again. */
+  async function sessionExpired(c: PublicContext, session: PageSession, form: Form): Promise<Response> {
+    const words = pageWords(form.locale);
+    const link = { href: `/s/${form.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
+    await framedBy(c, form);
+    return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: form.locale, formId: form.id });
+  }
+
   async function showStep(
     c: PublicContext,
     session: PageSession,
@@ -112,7 +122,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       errors,
       notices: view.notices ?? [],
       backStep: stepBefore(view.walked, stepIndex),
-      actionQuery: view.starting ? hiddenQuery(form, c) : '',
+      actionQuery: view.starting ? hiddenQuery(form, c) + referrerQuery(c) : '',
       prefill: { email: emailOf(view.data), name: nameOf(view.data) },
       host: new URL(c.req.url).host,
       nonce,
@@ -159,7 +169,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const ended = response !== undefined && (response.finished || isInvalidResponse(response.meta));
     if (query.done !== undefined) {
       if (!response || !ended) return c.redirect(formPath(current, session), 303);
-      return showFinal(c, session, await formForResponse(db, current, response), response);
+      return showFinal(c, session, await formForResponse(db, config, current, response), response);
     }
     if (!sessionId || ended) {
       // An ended response stays as it is; coming back starts a new one.
@@ -167,7 +177,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       response = undefined;
     }
     // An unfinished response is shown the version it started on; a new one the current version.
-    const form = await formForResponse(db, current, response);
+    const form = await formForResponse(db, config, current, response);
     const walked = currentPath(form, response);
     const at = currentStep(walked);
     const requested = parseStep(query.step, form);
@@ -177,6 +187,8 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     const stepIndex = requested ?? at;
     const stored = new Map((response?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const values = new Map(form.steps[stepIndex]!.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
+    // A new respondent shown where the form starts: a view (src/public/views.ts).
+    if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c));
     return showStep(c, session, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response });
   });
 
@@ -185,18 +197,13 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if ('response' in opened) return opened.response;
     const { form: current, session } = opened;
     // Embed mode: a token that is not this form's, was altered or has expired continues nothing.
-    if (session.refused) {
-      const words = pageWords(current.locale);
-      const link = { href: `/s/${current.id}?${embedStartQuery(session.embed!)}`, text: words.startAgain };
-      await framedBy(c, current);
-      return sendMessagePage(c, 400, words.sessionExpiredTitle, words.sessionExpiredText, { link, locale: current.locale, formId: current.id });
-    }
+    if (session.refused) return sessionExpired(c, session, current);
     const cookieSessionId = session.sessionId;
     // A session started by this request (a fresh random id, below) has no response to look up.
     const existing = cookieSessionId ? await findSessionResponse(db, current.id, cookieSessionId) : undefined;
     if (existing && (existing.finished || isInvalidResponse(existing.meta))) return c.redirect(formPath(current, session, 'done=1'), 303);
     // The step is one of the version the response started on (a new response: the current version).
-    const form = await formForResponse(db, current, existing);
+    const form = await formForResponse(db, config, current, existing);
     const stepIndex = parseStep(c.req.query('step'), form);
     if (stepIndex === undefined) return c.redirect(formPath(form, session), 303);
     const step = form.steps[stepIndex]!;
@@ -222,13 +229,13 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     if (!mayShow(form, walked, stepIndex)) return c.redirect(formPath(form, session, `step=${currentStep(walked)}${existing ? '' : hiddenQuery(form, c)}`), 303);
     const view = { data: existing?.data ?? [], walked, starting: !existing };
     const visitorLeadId = session.lead();
-    const sessionId = cookieSessionId ?? session.start();
+    // A rotating session (embed mode) starts each response on a fresh id and moves it to another at every step.
+    const sessionId = cookieSessionId !== undefined && (existing || !session.rotates) ? cookieSessionId : session.start();
+    const nextSessionId = existing && session.rotates ? createId() : undefined;
 
     const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
     const storedValues = () => new Map(step.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
     const raw: Record<string, unknown> = {};
-    const captchaSettings = await captchaSettingsForForm(db, deps.secretBox, config.captcha, { environmentId: form.environmentId, steps: [step] });
-    const captchas = enforcedCaptchas(step, captchaSettings);
     const captchaTokens = new Map<string, string>();
     if (read.ok) {
       // Files posted with the step (no JavaScript): checked and stored first, then answered by id
@@ -249,7 +256,7 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
         const value = answerFromFields(component, fields, stored.get(component.id));
         if (value !== undefined) raw[component.id] = value;
       }
-      for (const captcha of captchas) captchaTokens.set(captcha.id, postedCaptchaToken(captcha, fields));
+      for (const component of step.components) if (isCaptchaType(component.type)) captchaTokens.set(component.id, postedCaptchaToken(component, fields));
       fieldProblems = fields.problems;
     }
     // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
@@ -266,15 +273,18 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
     // What the step shows again if something is wrong: the input as sent (never a password).
     const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, stored.get(component.id))] as const));
 
-    // The step is taken only from a person: every enforced captcha's token confirmed by its provider.
-    const failedCaptchas = await checkCaptchas(captchas, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy), captchaSettings);
-    if (failedCaptchas.length > 0) {
-      const errors: FieldMessages = new Map(failedCaptchas.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
-      const status = failedCaptchas.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
-      return showStep(c, session, form, stepIndex, { ...view, values, errors }, status);
-    }
     const { answers, errors } = await prepareAnswers(form, raw, limits);
     if (errors.length > 0) return showStep(c, session, form, stepIndex, { ...view, values, errors: messagesByField(errors) }, 422);
+    // The step is taken only from a person: the captcha rule the JSON API shares (src/responses/captcha-gate.ts).
+    const hiddenFields = existing ? undefined : hiddenValues(form, c);
+    const gate = { db, secretBox: deps.secretBox, server: config.captcha };
+    const captchaCheck = { answers, finish: false, step: stepIndex, hiddenFields };
+    const verdict = await checkSubmissionCaptchas(gate, form, existing, captchaCheck, (captcha) => captchaTokens.get(captcha.id), clientIp(c, config.trustProxy));
+    if (verdict.failed.length > 0) {
+      const errors: FieldMessages = new Map(verdict.failed.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
+      const status = verdict.failed.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422;
+      return showStep(c, session, form, stepIndex, { ...view, values, errors }, status);
+    }
 
     const submission: SubmitInput = {
       form,
@@ -283,20 +293,26 @@ export function mountPage(app: Hono<AppEnv>, deps: PublicDeps): void {
       answers,
       finish: false,
       step: stepIndex,
-      hiddenFields: existing ? undefined : hiddenValues(form, c),
-      newSession: cookieSessionId === undefined,
-      context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent') },
+      hiddenFields,
+      captchas: verdict.passes,
+      newSession: sessionId !== cookieSessionId,
+      nextSessionId,
+      mustExist: existing !== undefined,
+      context: { source: 'page', ip: clientIp(c, config.trustProxy), country: clientCountry(c, config.countryHeader), userAgent: c.req.header('user-agent'), referrer: postedReferrer(c) },
     };
     try {
       const submitted = await submit(submission);
       await syncResponseUploads(db, form, submitted);
       const { response, walked: after } = submitted;
+      if (nextSessionId !== undefined) session.moveTo(nextSessionId);
       session.setLead(response.leadId);
       return c.redirect(formPath(form, session, after.next === null ? 'done=1' : `step=${after.next}`), 303);
     } catch (error) {
       const known = appErrorOf(error);
       // Ended meanwhile (e.g. the same last step sent twice at once).
       if (known?.code === 'CONFLICT') return c.redirect(formPath(form, session, 'done=1'), 303);
+      // Another post with the same token moved the response on first (embed mode): this token is superseded.
+      if (known?.code === 'NOT_FOUND' && nextSessionId !== undefined) return sessionExpired(c, session, current);
       if (known?.code !== 'BAD_USER_INPUT' || !known.errors) throw error;
       // Required questions of earlier steps on the path are unanswered (the form changed since they
       // were submitted): the response can't end yet. Point there; this step's input is shown again.

@@ -56,6 +56,7 @@ function document(theme: Theme, chrome: PageChrome, title: string, types: Iterab
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
+<meta name="description" content="${title}">
 <link rel="icon" href="data:,">
 <title>${title}</title>
 ${fonts ? html`<link rel="stylesheet" href="${fonts}">` : ''}
@@ -92,6 +93,7 @@ export function renderStepPage(input: StepPageInput): Html {
 ${logo(theme)}
 ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
 <p class="fl-step-name">${step.name}<span class="sr-only"> (${where})</span></p>
+${step.components.some((c) => moduleOf(c.type)?.stepHeading?.(c) === true) ? '' : html`<h1 class="fl-form-name">${form.name}</h1>`}
 ${invalid ? errorSummary(step, input.errors, form.locale) : ''}
 ${input.notices.map((n) => html`<div class="fl-alert" role="alert">${n.message}${n.href ? html` <a href="${n.href}">${n.linkText ?? words.goThere}</a>` : ''}</div>`)}
 <form method="post" action="${pageHref(form.id, `step=${stepIndex}${input.actionQuery ?? ''}`, input)}" accept-charset="utf-8"${multipart ? html` enctype="multipart/form-data"` : ''}>
@@ -102,7 +104,8 @@ ${hasButtons ? '' : actions(ctx, undefined, undefined)}
   // Screen readers announce the title first: the step, where it is in the form, and whether it came back with errors.
   const title = `${invalid ? `${words.errorTitle}: ` : ''}${step.name} (${where}) – ${form.name}`;
   const root: PageRoot = { state: 'step', locale: form.locale, formId: form.id, stepKey: stepKey(step, stepIndex), stepIndex };
-  return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? (stepIndex + 1) / total : undefined);
+  // The bar shows the steps behind the respondent: full only on the final screen.
+  return document(theme, input, title, types, body, root, theme.layout.showProgressBar ? stepIndex / total : undefined);
 }
 
 /** How a response ended: finished (`completed`), or ruled out by its answers (`invalid`), with its id. */
@@ -128,11 +131,13 @@ export function renderFinalPage(form: Form, chrome: PageChrome, end: ResponseEnd
 <p>${state === 'completed' ? words.thanksText : words.invalidText}</p>`;
   const body = html`<main class="fl-page fl-center fl-final fl-final-${state}">
 ${logo(form.theme)}
+${form.theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="100"><span></span></div>` : ''}
 ${content}
 <p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
 </main>`;
   const types = step ? new Set(step.components.map((c) => c.type)) : [];
-  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body, { state, locale: form.locale, formId: form.id, responseId: end.responseId });
+  const root: PageRoot = { state, locale: form.locale, formId: form.id, responseId: end.responseId };
+  return document(form.theme, chrome, step ? `${step.name} – ${form.name}` : form.name, types, body, root, form.theme.layout.showProgressBar ? 1 : undefined);
 }
 
 /** A component of a final step: its own markup, as on a step page without errors or answers. */
@@ -180,11 +185,16 @@ export function renderMessagePage(chrome: PageChrome, title: string, message: st
  */
 function errorSummary(step: StoredStep, errors: FieldMessages, locale: string): Html {
   const words = pageWords(locale);
+  // One link per message, to the field it is about (a part's own field when its module names one).
   const items = step.components.flatMap((component) => {
-    const messages = [...errors].filter(([key]) => key === component.id || key.startsWith(`${component.id}.`)).flatMap(([, list]) => list);
-    if (messages.length === 0) return [];
     const question = typeof component.content.question === 'string' && component.content.question !== '' ? `${component.content.question}: ` : '';
-    return [html`<li><a href="#q-${component.id}">${question}${messages.join(' ')}</a></li>`];
+    return [...errors]
+      .filter(([key]) => key === component.id || key.startsWith(`${component.id}.`))
+      .flatMap(([key, list]) => {
+        const part = key === component.id ? undefined : key.slice(component.id.length + 1);
+        const anchor = (part === undefined ? undefined : moduleOf(component.type)?.errorAnchor?.(component, part)) ?? `q-${component.id}`;
+        return list.map((message) => html`<li><a href="#${anchor}">${question}${message}</a></li>`);
+      });
   });
   if (items.length === 0) return html`<div class="fl-alert" role="alert" id="fl-error-summary">${words.checkHighlighted}</div>`;
   return html`<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">${words.checkAnswers(items.length)}</p><ul>${items}</ul></div>`;

@@ -19,6 +19,7 @@ import { formatSize, pageWords } from '../i18n/locales.ts';
 import { mountPage } from './page.ts';
 import { mountUploads } from './uploads.ts';
 import { mountEmbedScript } from './embed-script.ts';
+import { mountViews } from './views.ts';
 import { clientIp } from '../request-info.ts';
 
 export type { PublicDeps } from './http.ts';
@@ -39,6 +40,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.use('/s/:formId/responses', apiCors);
   app.use('/s/:formId/responses/*', apiCors);
   app.use('/s/:formId/uploads', apiCors);
+  app.use('/s/:formId/views', apiCors);
 
   const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     const decision = await submissionLimit.consume(clientAddressKey(clientIp(c, config.trustProxy)));
@@ -69,11 +71,13 @@ export function publicRoutes(deps: PublicDeps) {
   const isMultipart = (c: Context<AppEnv>) => c.req.header('content-type')?.trim().toLowerCase().startsWith('multipart/form-data') === true;
   app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) => (isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next)));
   app.post('/s/:formId/uploads', rateLimit, limitUploadBody);
+  app.post('/s/:formId/views', rateLimit, limitBody);
 
   mountEmbedScript(app);
   mountPage(app, deps);
   mountApi(app, deps);
   mountUploads(app, deps);
+  mountViews(app, deps);
   app.all('/s/:formId', (c) => {
     c.header('Allow', 'GET, POST');
     return sendMessagePage(c, 405, 'Method not allowed', `This page answers GET and POST, not ${c.req.method}.`);
@@ -82,6 +86,7 @@ export function publicRoutes(deps: PublicDeps) {
   app.all('/s/:formId/responses', methodNotAllowed(['POST']));
   app.all('/s/:formId/responses/:responseId', methodNotAllowed(['PATCH']));
   app.all('/s/:formId/uploads', methodNotAllowed(['POST']));
+  app.all('/s/:formId/views', methodNotAllowed(['POST']));
 
   // Unexpected failures: the JSON API answers like the rest of the API, a page with a page; the cause is logged.
   app.onError((error, c) => {

@@ -105,6 +105,7 @@ body { margin: 0; min-height: 100vh; color: var(--fl-text); font-family: var(--f
 .fl-align-center .fl-logo { margin: 0 auto 28px; }
 .fl-progress { height: 6px; border-radius: 99px; background: color-mix(in srgb, var(--fl-primary) 16%, transparent); overflow: hidden; margin: 0 0 12px; }
 .fl-progress > span { display: block; height: 100%; border-radius: 99px; background: var(--fl-primary); }
+.fl-form-name { font-family: var(--fl-heading); font-size: 28px; line-height: 1.2; margin: 0 0 24px; }
 .fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary-text); margin: 0 0 28px; }
 .fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: left; }
 .fl-alert a { color: inherit; }
@@ -133,17 +134,17 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-choices { display: grid; gap: 8px; }
 .fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-field-fg);
   border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: left; }
-.fl-choice input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 0; flex: 0 0 auto; }
+.fl-choice input { accent-color: var(--c-accent); width: 24px; height: 24px; margin: 0; flex: 0 0 auto; }
 .fl-choice:has(input:checked) { border-color: var(--c-accent); box-shadow: inset 0 0 0 1px var(--c-accent); }
 .fl-choice .fl-input { margin-left: 4px; padding: 6px 10px; }
 .fl-graphic { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
 .fl-graphic .fl-choice { flex-direction: column; align-items: stretch; }
 .fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
 .fl-graphic .fl-choice span { display: flex; gap: 8px; align-items: center; }
-${COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])).join('\n')}
+${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] : [])))].join('\n')}
 .fl-disclaimer-text { margin: 0 0 10px; white-space: pre-line; }
 .fl-check { display: flex; gap: 10px; align-items: flex-start; cursor: pointer; }
-.fl-check input { accent-color: var(--c-accent); width: 18px; height: 18px; margin: 2px 0 0; }
+.fl-check input { accent-color: var(--c-accent); width: 24px; height: 24px; margin: 0; flex: 0 0 auto; }
 .fl-calendar-frame { display: block; width: 100%; height: 700px; background: #fff; border: 1px solid var(--c-border, #d1d5db); border-radius: var(--c-radius); }
 .fl-calendar-link { display: inline-block; margin-top: 8px; color: var(--c-link); }
 .fl-note { color: var(--c-muted, var(--fl-muted)); font-size: 14px; }
@@ -161,6 +162,12 @@ ${COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module.style.css] 
 .fl-center h1 { font-family: var(--fl-heading); }
 .fl-alert-title { margin: 0 0 4px; font-weight: 600; }
 .fl-alert ul { margin: 0; padding-left: 20px; }
+/* On a phone the buttons span the width: one large target each, the submit button first in reach. */
+@media (max-width: 480px) {
+  .fl-actions { flex-direction: column-reverse; align-items: stretch; }
+  .fl-actions .fl-button { width: 100%; }
+  .fl-actions .fl-back { text-align: center; padding: 10px 0; }
+}
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
 }

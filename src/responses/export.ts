@@ -69,6 +69,8 @@ export interface ExportColumn {
 }
 
 type Content = Record<string, unknown>;
+/** `value[key]` if `value` has it as its own property: a stored name such as `constructor` never reads what every object inherits. */
+const own = (value: Content, key: string): unknown => (Object.hasOwn(value, key) ? value[key] : undefined);
 const asContent = (value: unknown): Content => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Content) : {});
 
 /** The question columns of a form, step by step. */
@@ -121,7 +123,7 @@ export function headerRow(columns: readonly ExportColumn[] | undefined): string[
 
 /** One answer as a cell (see the module comment). */
 export function answerCell(type: string, response: Content, key?: string): string {
-  if (key !== undefined) return cellText(response[key]);
+  if (key !== undefined) return moduleOf(type)?.export?.part?.(response as StoredResponse, key) ?? cellText(response[key]);
   const own = moduleOf(type)?.export?.cell?.(response as StoredResponse);
   if (own !== undefined) return own;
   for (const field of ['input', 'emailAddress', 'fileUrl'] as const) if (field in response) return cellText(response[field]);
@@ -141,7 +143,7 @@ function fixedCells(response: ExportedResponse): string[] {
     String(response.finished),
     String(response.status),
     response.formId,
-    cellText(asContent(response.meta).leadId),
+    cellText(own(asContent(response.meta), 'leadId')),
     response.personAttributes.ip,
     response.personAttributes.country,
     String(responseFormVersion(response.meta)),
@@ -150,10 +152,10 @@ function fixedCells(response: ExportedResponse): string[] {
 }
 
 const pathOf = (meta: unknown): string[] => {
-  const path = asContent(meta).path;
+  const path = own(asContent(meta), 'path');
   return Array.isArray(path) ? path.filter((key): key is string => typeof key === 'string') : [];
 };
-const hiddenOf = (meta: unknown): Content => asContent(asContent(meta).hiddenFields);
+const hiddenOf = (meta: unknown): Content => asContent(own(asContent(meta), 'hiddenFields'));
 
 /** The hidden fields cell of the environment export: the values as a JSON object. */
 export const hiddenFieldsCell = (response: Pick<ExportedResponse, 'meta'>): string => neutralizeCell(JSON.stringify(hiddenOf(response.meta)));
@@ -166,7 +168,7 @@ export function responseRow(response: ExportedResponse, columns: readonly Export
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
   const hidden = hiddenOf(response.meta);
   const cells = columns.map((column) => {
-    if (column.hiddenField !== undefined) return cellText(hidden[column.hiddenField]);
+    if (column.hiddenField !== undefined) return cellText(own(hidden, column.hiddenField));
     const answer = byQuestion.get(column.questionId);
     return answer ? answerCell(column.type, answer, column.key) : '';
   });

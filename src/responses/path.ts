@@ -12,7 +12,8 @@
  * Conditions (docs/logic.md): `equals` compares numbers as numbers when both sides are numbers (a number,
  * or a text such as "250" or "-1.5"), otherwise exactly; `contains` is a substring of a text answer, or a
  * member of a multiple choice; `in` is `equals` against any listed value; `greaterThan` / `lessThan` hold
- * only when both sides are numbers. Every op but `answered` and the `not…` ops is false on a question
+ * only when both sides are numbers, as do `greaterOrEqual`, `lessOrEqual` and `between` (`[low, high]`,
+ * both ends included; two dates compare dates); `before` / `after` compare dates `YYYY-MM-DD`. Every op but `answered` and the `not…` ops is false on a question
  * with no answer; `notX` is exactly `not X`. A question on a step the walk has not gone through (one it
  * skipped) counts as unanswered, whatever was stored for it before.
  *
@@ -20,7 +21,7 @@
  * ahead), kept while its steps array lives: the walks of one request share them.
  */
 import { moduleOf } from '../components/catalogue.ts';
-import type { AnswerValue, Condition, ConditionOp, ConditionValue, LogicAction } from '../components/conditions.ts';
+import { isCalendarDate, type AnswerValue, type Condition, type ConditionOp, type ConditionValue, type LogicAction } from '../components/conditions.ts';
 import type { ConditionRules } from '../components/module.ts';
 import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 import type { StoredResponse } from '../components/answers.ts';
@@ -130,11 +131,18 @@ function numeric(value: unknown): number | undefined {
   return undefined;
 }
 
+const NUMBER_COMPARISONS = {
+  greaterThan: (a: number, b: number) => a > b,
+  lessThan: (a: number, b: number) => a < b,
+  greaterOrEqual: (a: number, b: number) => a >= b,
+  lessOrEqual: (a: number, b: number) => a <= b,
+} as const;
+
 const isAnswered = (actual: AnswerValue): boolean =>
   actual !== undefined && actual !== '' && !(Array.isArray(actual) && actual.length === 0);
 
 /** `equals` against one expected value: as numbers when both sides are numbers, else exactly. */
-function sameAs(expected: string | number | boolean): (actual: string | boolean) => boolean {
+function sameAs(expected: string | number | boolean): (actual: string | number | boolean) => boolean {
   const number = numeric(expected);
   if (number === undefined) return (actual) => actual === expected;
   return (actual) => {
@@ -160,14 +168,14 @@ export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefine
     case 'equals': {
       if (expected === undefined || Array.isArray(expected)) return () => false;
       const same = sameAs(expected);
-      return (actual) => isAnswered(actual) && !Array.isArray(actual) && same(actual as string | boolean);
+      return (actual) => isAnswered(actual) && !Array.isArray(actual) && same(actual as string | number | boolean);
     }
     case 'in': {
       if (!Array.isArray(expected)) return () => false;
       const sames = expected.map(sameAs);
       return (actual) => {
         if (!isAnswered(actual) || Array.isArray(actual)) return false;
-        for (const same of sames) if (same(actual as string | boolean)) return true;
+        for (const same of sames) if (same(actual as string | number | boolean)) return true;
         return false;
       };
     }
@@ -175,12 +183,31 @@ export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefine
       if (typeof expected !== 'string') return () => false;
       return (actual) => (Array.isArray(actual) ? actual.includes(expected) : typeof actual === 'string' && actual !== '' && actual.includes(expected));
     case 'greaterThan':
-    case 'lessThan': {
+    case 'lessThan':
+    case 'greaterOrEqual':
+    case 'lessOrEqual': {
       const bound = numeric(expected);
       if (bound === undefined) return () => false;
+      const compare = NUMBER_COMPARISONS[op];
       return (actual) => {
         const a = Array.isArray(actual) ? undefined : numeric(actual);
-        return a !== undefined && (op === 'greaterThan' ? a > bound : a < bound);
+        return a !== undefined && compare(a, bound);
+      };
+    }
+    case 'before':
+    case 'after': {
+      if (!isCalendarDate(expected)) return () => false;
+      return (actual) => isCalendarDate(actual) && (op === 'before' ? actual < expected : actual > expected);
+    }
+    case 'between': {
+      if (!Array.isArray(expected) || expected.length !== 2) return () => false;
+      const [low, high] = expected as [string | number, string | number];
+      if (isCalendarDate(low) && isCalendarDate(high)) return (actual) => isCalendarDate(actual) && actual >= low && actual <= high;
+      const [lowNumber, highNumber] = [numeric(low), numeric(high)];
+      if (lowNumber === undefined || highNumber === undefined) return () => false;
+      return (actual) => {
+        const a = Array.isArray(actual) ? undefined : numeric(actual);
+        return a !== undefined && a >= lowNumber && a <= highNumber;
       };
     }
   }

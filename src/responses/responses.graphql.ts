@@ -172,6 +172,7 @@ builder.queryFields((t) => {
   };
   return {
     formResponses: t.field({
+      authScopes: { scope: 'responses:read' },
       type: FormResponseConnection,
       description:
         "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
@@ -180,6 +181,7 @@ builder.queryFields((t) => {
       resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),
     }),
     environmentResponses: t.field({
+      authScopes: { scope: 'responses:read' },
       type: FormResponseConnection,
       description: 'Responses of every form of the environment, newest first.',
       args: listingArgs,
@@ -202,6 +204,7 @@ function loadResponsePages(kind: 'form' | 'lead') {
 
 builder.objectFields(FormRef, (t) => ({
   responses: t.loadable({
+    authScopes: { scope: 'responses:read' },
     type: FormResponseConnection,
     description: 'Responses of this form, newest first, with the filters of `formResponses`.',
     args: responseListingArgs,
@@ -225,6 +228,12 @@ builder.objectFields(LeadRef, (t) => ({
 }));
 
 builder.objectFields(FormResponseRef, (t) => ({
-  form: t.field({ type: FormRef, nullable: true, description: 'The form answered; null once it is deleted.', resolve: (response) => response.formId }),
+  form: t.field({
+    authScopes: { scope: 'forms:read' },
+    type: FormRef,
+    nullable: true,
+    description: 'The form answered; null once it is deleted.',
+    resolve: (response) => response.formId,
+  }),
   lead: t.field({ type: LeadRef, nullable: true, description: 'The respondent.', resolve: (response) => response.leadId }),
 }));

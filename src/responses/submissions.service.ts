@@ -29,10 +29,13 @@ import { isInvalidResponse, toResponseObject } from './model.ts';
 import { notificationsOf } from '../notifications/recipients.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
+import { CAPTCHA_MESSAGES } from '../components/captchas.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { emailOf, holdsPassword, isRequired, sealResponse, validateAnswer, type StoredResponse } from './shapes.ts';
 import { storedIpOf, storedIpSql, storedIpValues } from '../privacy/ip.ts';
-import { type StoredComponent, type StoredStep, RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseMeta } from '../db/json-columns.ts';
+import { type StoredComponent, type StoredStep, RESPONSE_FORMAT_VERSION, type ResponseAnswer, type ResponseInsight, type ResponseMeta } from '../db/json-columns.ts';
+import { applyCounterChanges, counterChangeSql, insightChanges, newInsight, responseMetrics } from '../insights/counters.service.ts';
+import { deviceClassOf, type Segment } from '../insights/dimensions.ts';
 
 export type ResponseRow = typeof responses.$inferSelect;
 
@@ -127,6 +130,8 @@ export interface SubmissionContext {
   country: string;
   source: NonNullable<ResponseMeta['source']>;
   userAgent?: string | undefined;
+  /** The host of the page that referred the respondent ('' or none: direct), for the insights' breakdown. */
+  referrer?: string | undefined;
 }
 
 export interface SubmitInput {
@@ -150,6 +155,11 @@ export interface SubmitInput {
   /** Declared hidden field values, kept by a response this submission starts (and ignored otherwise). */
   hiddenFields?: HiddenValues | undefined;
   context: SubmissionContext;
+  /**
+   * The session the response moves to with this submission (the embedded page's token rotates at every
+   * step): the old session then finds nothing.
+   */
+  nextSessionId?: string | undefined;
   /** Update only: a missing response is "Response not found" rather than a new one. */
   mustExist?: boolean;
   /**
@@ -162,6 +172,17 @@ export interface SubmitInput {
    * response is created in one insert, with no lock taken first and no update after.
    */
   newSession?: boolean;
+  /**
+   * The captcha rule (src/responses/captcha-gate.ts), checked again on the row the transaction locked: a
+   * step this submission takes whose enforced captcha is not among `confirmed` refuses it.
+   */
+  captchas?: CaptchaPasses | undefined;
+}
+
+/** The form's enforced captchas (component ids), and those whose token the provider confirmed for this submission. */
+export interface CaptchaPasses {
+  enforced: ReadonlySet<string>;
+  confirmed: ReadonlySet<string>;
 }
 
 /** A response row as read, and its version then (PostgreSQL's `xmin`: every update of the row changes it). */
@@ -195,7 +216,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (!row) {
       if (input.mustExist) throw new AppError('NOT_FOUND', 'Response not found');
       const { id: leadId } = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
-      const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data: [], finished: false, visits: 1, completions: 0 }));
+      const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data: [], finished: false, visits: 1, completions: 0, metrics: [] }));
       if (inserted) {
         created = true;
         row = inserted;
@@ -226,9 +247,12 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     if (next.finished) {
       counts = await addLeadFormCounts(tx, leadId, form.id, { completions: 1 });
     }
+    const insight = insightOf(form, row, input, next, now);
     const changes: ResponseChanges = {
+      sessionId: input.nextSessionId ?? row.sessionId,
       data,
       meta: next.meta,
+      insight,
       leadId,
       finished: next.finished,
       updatedAt: now,
@@ -239,7 +263,11 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     // The locked row and the changes are the updated row (no column changes on its own), so its events
     // are sent with the update: pipelined on the transaction's connection, one round trip for both.
     const updated: ResponseRow = { ...row, ...changes };
-    await Promise.all([updateResponse(tx, row.id, changes), recordEvents(tx, responseEvents(form, updated, created, next.finished, now))]);
+    await Promise.all([
+      updateResponse(tx, row.id, changes),
+      recordEvents(tx, responseEvents(form, updated, created, next.finished, now)),
+      applyCounterChanges(tx, counterIds(form), insight, insightChanges(row.insight, insight)),
+    ]);
     return { response: updated, created, walked: next.walked };
   });
 }
@@ -278,7 +306,7 @@ interface Progress {
 function progress(
   form: LogicForm,
   before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
-  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
+  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields' | 'captchas'>,
   components: Map<string, LocatedComponent>,
 ): Progress {
   const { steps } = form;
@@ -311,6 +339,7 @@ function progress(
   if (input.finish && walked.state === 'open') {
     errors.push({ message: `The response cannot finish: its path goes on to step "${pathKeys(steps, [walked.next!])[0]}"`, path: ['finished'] });
   }
+  if (input.captchas) errors.push(...unconfirmedCaptchas(steps, stepsTaken(previous, submitted, walked), input.captchas));
   if (errors.length > 0) throw invalidInput(errors);
 
   // Answers on steps that fell off the path go; answers to questions the form no longer has stay as they were.
@@ -321,8 +350,39 @@ function progress(
   const finished = walked.state === 'completed' || (walked.state === 'end' && (input.finish || input.step !== undefined));
   if (finished) requireAnswered(form, data, walked.path);
   const meta: ResponseMeta = { ...before?.meta, path: pathKeys(steps, walked.path), hiddenFields: { ...hidden } };
+  // The version it is answered on: a response moved to the current version (versions.service.ts, versionForResponse) stays there.
+  if (typeof form.version === 'number') meta.formVersion = form.version;
   if (walked.state === 'invalid') meta.invalid = true;
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
+}
+
+/** The steps a submission takes: those it adds to the path (a finish walks through every step left), and those it answers or posts. */
+const stepsTaken = (previous: ReadonlySet<number>, submitted: ReadonlySet<number>, walked: WalkedPath): Set<number> =>
+  new Set([...walked.path.filter((step) => !previous.has(step)), ...submitted]);
+
+function unconfirmedCaptchas(steps: readonly StoredStep[], taken: ReadonlySet<number>, captchas: CaptchaPasses): FieldError[] {
+  return [...taken]
+    .sort((a, b) => a - b)
+    .flatMap((step) => steps[step]!.components.filter((component) => captchas.enforced.has(component.id) && !captchas.confirmed.has(component.id)))
+    .map((component) => ({ message: CAPTCHA_MESSAGES.missing, path: ['answers', component.id] }));
+}
+
+/**
+ * The steps `input` would take on `before` (undefined: a new response), as the submission will walk them:
+ * the ones whose captchas it must pass. A submission its path refuses (it fails anyway) takes the steps it
+ * answers or posts.
+ */
+export function stepsTakenBy(form: Form, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>): number[] {
+  const components = componentsOf(form.steps);
+  const submitted = new Set<number>([...input.answers.keys()].flatMap((id) => components.get(id)?.stepIndex ?? []));
+  if (input.step !== undefined) submitted.add(input.step);
+  let walked: WalkedPath;
+  try {
+    walked = progress(form, before, input, components).walked;
+  } catch {
+    return [...submitted].sort((a, b) => a - b);
+  }
+  return [...stepsTaken(new Set(previousPath(form, before, components)), submitted, walked)].sort((a, b) => a - b);
 }
 
 /** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */
@@ -379,11 +439,14 @@ async function createResponse(tx: Db, input: SubmitInput, components: Map<string
   const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);
   const leadId = email ? await leadForEmail(tx, form.environmentId, visitor, email) : visitor.id;
   const counts = await addLeadFormCounts(tx, leadId, form.id, { visits: 1, completions: finished ? 1 : 0 });
-  const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished, meta: next.meta, ...counts }));
+  const inserted = await insertResponse(tx, newResponseRow(input, leadId, now, { data, finished, meta: next.meta, ...counts, metrics: metricsOf(form, next, now, now) }));
   // The session was drawn at random just now: no response can have it.
   if (!inserted) throw new Error('a new session already had a response');
-  // The outbox, in the submission's transaction: the events commit or roll back with the change.
-  await recordEvents(tx, responseEvents(form, inserted, true, finished, now));
+  // The outbox and the counters, in the submission's transaction: they commit or roll back with the change.
+  await Promise.all([
+    recordEvents(tx, responseEvents(form, inserted, true, finished, now)),
+    applyCounterChanges(tx, counterIds(form), inserted.insight!, insightChanges(undefined, inserted.insight!)),
+  ]);
   return { response: inserted, created: true, walked: next.walked };
 }
 
@@ -400,18 +463,21 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
   const { data, finished } = next;
   const counts = { visits: 1, completions: finished ? 1 : 0 };
   // Lead and stored address are placeholders until the statement has chosen them (`changed` below).
-  const { truncatedIp: _candidate, ...fresh } = newResponseRow(input, '', now, { data, finished, meta: next.meta, ...counts });
+  const { truncatedIp: _candidate, ...fresh } = newResponseRow(input, '', now, { data, finished, meta: next.meta, ...counts, metrics: metricsOf(form, next, now, now) });
+  const insight = fresh.insight;
   const row: ResponseRow = { ...fresh, ip: '', version: RESPONSE_FORMAT_VERSION };
   const changes = sql`${newVisitorCountsCtes(form.environmentId, form.id, emailOf(data), counts)},
     changed as (
       insert into ${responses} (id, environment_id, form_id, lead_id, session_id, data, finished, meta, ip, country,
-        visited_form, completed_form, version, created_at, updated_at, data_updated_at)
+        visited_form, completed_form, version, created_at, updated_at, data_updated_at, insight)
       select ${row.id}::text, ${row.environmentId}::text, ${row.formId}::text, stats.lead_id, ${row.sessionId}::text, ${JSON.stringify(row.data)}::json,
         ${row.finished}::boolean, ${JSON.stringify(row.meta)}::jsonb, ${storedIpOf(row.environmentId, input.context.ip)}, ${row.country}::text,
-        stats.visits, stats.completions, ${row.version}::text, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        stats.visits, stats.completions, ${row.version}::text, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
+        ${JSON.stringify(insight)}::jsonb
       from stats
       returning lead_id, ip, visited_form, completed_form
-    )`;
+    ),
+    insight_counts as (${counterChangeSql(counterIds(form), insight, insightChanges(undefined, insight), sql`changed`)})`;
   // What toResponseObject takes from the chosen columns: meta.leadId and personAttributes.
   const dataPatch = sql`jsonb_build_object('meta', ${JSON.stringify(row.meta)}::jsonb || jsonb_build_object('leadId', changed.lead_id),
     'personAttributes', jsonb_build_object('ip', changed.ip, 'country', ${row.country}::text, 'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
@@ -433,7 +499,7 @@ async function startNewVisitorResponse(db: Db, input: SubmitInput, components: M
  */
 async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult | undefined> {
   const { row, version } = seen;
-  if (row.finished || isInvalidResponse(row.meta) || row.sessionId !== input.sessionId) return undefined;
+  if (row.finished || isInvalidResponse(row.meta) || row.sessionId !== input.sessionId || input.nextSessionId !== undefined) return undefined;
   let next: Progress;
   try {
     next = progress(input.form, row, input, components);
@@ -444,8 +510,10 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
   const { data, finished } = next;
   const email = emailOf(data);
   if (email && email !== emailOf(row.data)) return undefined;
-  const updated: ResponseRow = { ...row, data, meta: next.meta, finished, updatedAt: now, dataUpdatedAt: next.dataChanged ? now : row.dataUpdatedAt };
-  const set = sql`data = ${JSON.stringify(data)}::json, meta = ${JSON.stringify(next.meta)}::jsonb, updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
+  const insight = insightOf(input.form, row, input, next, now);
+  const updated: ResponseRow = { ...row, data, meta: next.meta, insight, finished, updatedAt: now, dataUpdatedAt: next.dataChanged ? now : row.dataUpdatedAt };
+  const set = sql`data = ${JSON.stringify(data)}::json, meta = ${JSON.stringify(next.meta)}::jsonb, insight = ${JSON.stringify(insight)}::jsonb,
+    updated_at = ${now.toISOString()}::timestamptz, data_updated_at = ${updated.dataUpdatedAt.toISOString()}::timestamptz`;
   const unchanged = sql`id = ${row.id}::text and xmin::text = ${version}::text and not finished`;
   const ctes = finished
     ? // FOR UPDATE waits for a concurrent writer and then re-checks the version on the row it committed.
@@ -457,16 +525,18 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
           returning ${responses}.visited_form, ${responses}.completed_form
         )`
     : sql`changed as (update ${responses} set ${set} where ${unchanged} returning visited_form, completed_form)`;
+  const counted = insightChanges(row.insight, insight);
+  const ctesWithCounts = counted.length > 0 ? sql`${ctes}, insight_counts as (${counterChangeSql(row, insight, counted, sql`changed`)})` : ctes;
   // The counts the statement chose, for the events' payloads (toResponseObject's personAttributes).
   const dataPatch = sql`jsonb_build_object('personAttributes', jsonb_build_object('ip', ${row.ip}::text, 'country', ${row.country}::text,
     'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
-  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, finished, now), { ctes, dataPatch });
+  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, finished, now), { ctes: ctesWithCounts, dataPatch });
   if (!stored) return undefined;
   return { response: { ...updated, visitedForm: Number(stored.visited_form), completedForm: Number(stored.completed_form) }, created: false, walked: next.walked };
 }
 
 /** A new response of the session: who, where from, when, with its first answers and counts. */
-function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean; meta?: ResponseMeta } & LeadFormCounts) {
+function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean; meta?: ResponseMeta; metrics: string[] } & LeadFormCounts) {
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
@@ -488,10 +558,44 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { 
     country: context.country,
     visitedForm: state.visits,
     completedForm: state.completions,
+    insight: newInsight(now, newSegment(input, meta.hiddenFields ?? {}), state.metrics),
     createdAt: now,
     updatedAt: now,
     dataUpdatedAt: now,
   };
+}
+
+/** The segment a new response counts in: its device, the form's language, its referrer and hidden values. */
+const newSegment = (input: SubmitInput, hidden: Record<string, string>): Segment => ({
+  device: deviceClassOf(input.context.userAgent),
+  language: input.form.locale,
+  referrer: input.context.referrer ?? '',
+  hidden,
+});
+
+const counterIds = (form: Pick<Form, 'id' | 'environmentId'>) => ({ formId: form.id, environmentId: form.environmentId });
+
+/** What a response counts after a submission (`next`), started at `startedAt`. */
+const metricsOf = (form: Pick<Form, 'steps'>, next: Progress, startedAt: Date, now: Date) =>
+  responseMetrics({
+    steps: form.steps,
+    path: next.walked.path,
+    next: next.walked.next,
+    finished: next.finished,
+    invalid: next.meta.invalid === true,
+    startedAt,
+    at: now,
+  });
+
+/**
+ * A stored response's insight after a submission: its hour and segment as they were (one stored before
+ * counting began gets them from its row), what it counts now.
+ */
+function insightOf(form: Form, row: ResponseRow, input: SubmitInput, next: Progress, now: Date): ResponseInsight {
+  const metrics = metricsOf(form, next, row.createdAt, now);
+  if (row.insight) return { ...row.insight, metrics };
+  const segment: Segment = { device: deviceClassOf(row.meta.userAgent), language: form.locale, referrer: '', hidden: { ...row.meta.hiddenFields } };
+  return newInsight(row.createdAt, segment, metrics);
 }
 
 /** Inserts a session's response; undefined when the session already has one (a simultaneous submission made it). */
@@ -553,13 +657,13 @@ const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessi
 export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
 
 /** Every column a submission may change. */
-const CHANGED_COLUMNS = ['data', 'meta', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
+const CHANGED_COLUMNS = ['sessionId', 'data', 'meta', 'insight', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
 type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;
 
 /** The columns a new response is inserted with (its `ip` is chosen by the statement: storedIpSql). */
 const NEW_RESPONSE_COLUMNS = [
   'id', 'environmentId', 'formId', 'leadId', 'sessionId', 'data', 'finished', 'meta',
-  'country', 'visitedForm', 'completedForm', 'createdAt', 'updatedAt', 'dataUpdatedAt',
+  'country', 'visitedForm', 'completedForm', 'insight', 'createdAt', 'updatedAt', 'dataUpdatedAt',
 ] as const;
 
 /**

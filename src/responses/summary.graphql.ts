@@ -12,7 +12,8 @@ import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
-import { summaryCounts, summaryQuestions, summarySteps, summaryVersions, type SummaryFilter, type VersionCount } from './summary.service.ts';
+import { summaryCounts, summaryQuestions, summarySteps, summaryVersions, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VersionCount } from './summary.service.ts';
+import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
 
 /**
@@ -77,27 +78,62 @@ const OptionCountRef = builder.objectRef<{ option: string; count: number }>('Opt
   }),
 });
 
-const QuestionSummaryRef = builder
-  .objectRef<{ questionId: string; stepId: string; type: string; headline: string | null; answers: number; options: { option: string; count: number }[] | null }>(
-    'QuestionSummary',
-  )
-  .implement({
-    description: 'Answers to one question of the form.',
-    fields: (t) => ({
-      questionId: t.exposeID('questionId'),
-      stepId: t.exposeID('stepId'),
-      type: t.exposeString('type', { description: 'The component type.' }),
-      headline: t.exposeString('headline', { nullable: true, description: 'The question text, if it has one.' }),
-      answers: t.exposeInt('answers', { description: 'Responses that answered it.' }),
-      options: t.field({
-        type: [OptionCountRef],
-        nullable: true,
-        description:
-          'Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form\'s order (options since removed from the form last); null for other types.',
-        resolve: (q) => q.options,
-      }),
+const NumberStatisticsRef = builder.objectRef<NumberStatistics>('NumberStatistics').implement({
+  description: 'The numbers a question was answered with (Rating, NPS, OpinionScale, Number).',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'Answers holding a number.' }),
+    mean: t.exposeFloat('mean', { nullable: true, description: 'Null without answers.' }),
+    median: t.exposeFloat('median', { nullable: true, description: 'The middle answer (the mean of the two middle ones for an even count); null without answers.' }),
+    min: t.exposeFloat('min', { nullable: true }),
+    max: t.exposeFloat('max', { nullable: true }),
+  }),
+});
+
+const DateRangeRef = builder.objectRef<{ earliest: string | null; latest: string | null }>('DateRange').implement({
+  description: 'The earliest and latest dates a Date question was answered with (YYYY-MM-DD); null without answers.',
+  fields: (t) => ({ earliest: t.exposeString('earliest', { nullable: true }), latest: t.exposeString('latest', { nullable: true }) }),
+});
+
+const PromoterScoreRef = builder.objectRef<PromoterScore>('PromoterScore').implement({
+  description: 'An NPS question: promoters (9–10), passives (7–8), detractors (0–6) and the score.',
+  fields: (t) => ({
+    promoters: t.exposeInt('promoters'),
+    passives: t.exposeInt('passives'),
+    detractors: t.exposeInt('detractors'),
+    score: t.exposeFloat('score', { nullable: true, description: '% promoters − % detractors, from −100 to 100; null without answers.' }),
+  }),
+});
+
+const RowSummaryRef = builder.objectRef<RowSummary>('RowSummary').implement({
+  description: 'One part of a question: a Matrix row and the count of each column, or a Ranking option and the count of each position.',
+  fields: (t) => ({
+    row: t.exposeString('row', { description: 'The Matrix row, or the Ranking option.' }),
+    options: t.field({ type: [OptionCountRef], description: 'Matrix: every column with its count; Ranking: every position ("1" first) with its count.', resolve: (r) => r.options }),
+    mean: t.exposeFloat('mean', { nullable: true, description: 'Ranking: the mean position (1 is first); null for a Matrix and without answers.' }),
+  }),
+});
+
+const QuestionSummaryRef = builder.objectRef<QuestionSummary>('QuestionSummary').implement({
+  description: 'Answers to one question of the form.',
+  fields: (t) => ({
+    questionId: t.exposeID('questionId'),
+    stepId: t.exposeID('stepId'),
+    type: t.exposeString('type', { description: 'The component type.' }),
+    headline: t.exposeString('headline', { nullable: true, description: 'The question text, if it has one.' }),
+    answers: t.exposeInt('answers', { description: 'Responses that answered it.' }),
+    options: t.field({
+      type: [OptionCountRef],
+      nullable: true,
+      description:
+        "Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); scales (Rating, NPS, OpinionScale): every value of the scale with its count; Date: the count per month (YYYY-MM, in order); null for other types.",
+      resolve: (q) => q.options,
     }),
-  });
+    numbers: t.field({ type: NumberStatisticsRef, nullable: true, description: 'Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types.', resolve: (q) => q.numbers }),
+    dates: t.field({ type: DateRangeRef, nullable: true, description: 'Date: the earliest and latest answers; null for other types.', resolve: (q) => q.dates }),
+    rows: t.field({ type: [RowSummaryRef], nullable: true, description: 'Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too).', resolve: (q) => q.rows }),
+    promoterScore: t.field({ type: PromoterScoreRef, nullable: true, description: 'NPS: promoters, passives, detractors and the score; null for other types.', resolve: (q) => q.promoterScore }),
+  }),
+});
 
 const VersionCountRef = builder.objectRef<VersionCount>('VersionCount').implement({
   description: 'How many responses answered one version of the form.',
@@ -149,6 +185,7 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
 
 builder.objectFields(FormRef, (t) => ({
   summary: t.field({
+    authScopes: { scope: 'responses:read' },
     type: FormSummaryRef,
     description: "A summary of the form's responses (finished and unfinished), computed by the database.",
     args: {

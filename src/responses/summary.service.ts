@@ -12,6 +12,7 @@ import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
 import type { StoredStep } from '../db/json-columns.ts';
+import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
 import { stepKey } from '../forms/logic.ts';
 
@@ -53,20 +54,47 @@ export interface QuestionSummary {
   type: string;
   headline: string | null;
   answers: number;
-  /** Choice types only: every option of the question with how often it was chosen (options no longer in the form last). */
+  /** Choice and scale types: every option (or value) of the question with how often it was chosen (options no longer in the form last). */
   options: { option: string; count: number }[] | null;
+  /** Numeric types: over the answers that hold a number. */
+  numbers: NumberStatistics | null;
+  /** Date questions: the earliest and latest date answered. */
+  dates: { earliest: string | null; latest: string | null } | null;
+  /** 0–10 questions (NPS): promoters, passives, detractors and the score. */
+  promoterScore: PromoterScore | null;
+  /** Questions of several parts (Matrix rows, Ranking options): each part's counts. */
+  rows: RowSummary[] | null;
+}
+
+export interface NumberStatistics {
+  count: number;
+  mean: number | null;
+  median: number | null;
+  min: number | null;
+  max: number | null;
 }
 
 /**
- * The options each answer chose, for every choice type (the modules with `summary`): one SELECT per
- * module over the answer's stored response, `a->'response'`.
+ * The options each answer chose, for every type that counts per option (the modules with
+ * `summary.chosen`): one SELECT per module over the answer's stored response, `a->'response'`.
  */
 const chosenOptions = sql.join(
-  COMPONENT_MODULES.flatMap((module) => (module.summary ? [module.summary.chosen(sql`a->'response'`)] : [])),
+  COMPONENT_MODULES.flatMap((module) => (module.summary?.chosen ? [module.summary.chosen(sql`a->'response'`)] : [])),
   sql`
       union all
       `,
 );
+
+/** The number (or date) an answer holds: the first of the modules' expressions that is not NULL. */
+const measured = (part: 'number' | 'date', cast: SQL): SQL => {
+  const expressions = COMPONENT_MODULES.flatMap((module) => {
+    const expression = module.summary?.[part];
+    return expression ? [expression(sql`a->'response'`)] : [];
+  });
+  return expressions.length === 0 ? sql`null${cast}` : sql`coalesce(${sql.join(expressions, sql`, `)})${cast}`;
+};
+const answerNumber = measured('number', sql`::float8`);
+const answerDate = measured('date', sql`::text`);
 
 function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
   const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
@@ -201,11 +229,27 @@ export async function summaryQuestions(
 ): Promise<QuestionSummary[][]> {
   if (forms.length === 0) return [];
   // One pass: grouping by question gives the answer counts, by question and option the option counts.
-  type QuestionRow = { form_id: string; question_id: string; option: string | null; per_question: number; count: string };
+  type QuestionRow = {
+    form_id: string;
+    question_id: string;
+    option: string | null;
+    per_question: number;
+    count: string;
+    numbers: string | number;
+    mean: string | number | null;
+    median: string | number | null;
+    min: string | number | null;
+    max: string | number | null;
+    earliest: string | null;
+    latest: string | null;
+  };
   const rows = await db.execute(sql`
-    select r.form_id, a->>'questionId' as question_id, o.option, grouping(o.option) as per_question, count(distinct r.id)::text as count
+    select r.form_id, a->>'questionId' as question_id, o.option, grouping(o.option) as per_question, count(distinct r.id)::text as count,
+      count(v.number) as numbers, avg(v.number) as mean, percentile_cont(0.5) within group (order by v.number) as median,
+      min(v.number) as min, max(v.number) as max, min(v.day) as earliest, max(v.day) as latest
     from ${responses} r
     cross join lateral jsonb_array_elements(r.data::jsonb) a
+    cross join lateral (select ${answerNumber} as number, ${answerDate} as day) v
     left join lateral (
       ${chosenOptions}
     ) o(option) on true
@@ -216,11 +260,11 @@ export async function summaryQuestions(
     group by grouping sets ((r.form_id, a->>'questionId'), (r.form_id, a->>'questionId', o.option))`);
   const all = rowsOf<QuestionRow>(rows);
   return forms.map((form) => {
-    const answers = new Map<string, number>();
+    const perQuestion = new Map<string, QuestionRow>();
     const options = new Map<string, Map<string, number>>();
     for (const row of all) {
       if (row.form_id !== form.id) continue;
-      if (num(row.per_question) === 1) answers.set(row.question_id, num(row.count));
+      if (num(row.per_question) === 1) perQuestion.set(row.question_id, row);
       else if (row.option !== null) {
         let counts = options.get(row.question_id);
         if (!counts) options.set(row.question_id, (counts = new Map<string, number>()));
@@ -230,29 +274,43 @@ export async function summaryQuestions(
     return form.steps.flatMap((step) =>
       step.components
         .filter((component) => isAnswerable(component.type))
-        .map((component) => {
-          const offered = moduleOf(component.type)?.summary?.options(component);
+        .map((component): QuestionSummary => {
+          const rules = moduleOf(component.type)?.summary;
+          const offered = rules?.chosen && !rules.rows ? (rules.options?.(component) ?? []) : undefined;
           const counted = options.get(component.id) ?? new Map<string, number>();
           const optionCounts = offered
             ? [
                 ...offered.map((option) => ({ option, count: counted.get(option) ?? 0 })),
-                ...[...counted].filter(([option]) => !offered.includes(option)).map(([option, count]) => ({ option, count })),
+                ...[...counted]
+                  .filter(([option]) => !offered.includes(option))
+                  .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+                  .map(([option, count]) => ({ option, count })),
               ]
             : null;
+          const row = perQuestion.get(component.id);
           const headline = component.content.question ?? component.content.text ?? component.content.title;
           return {
             questionId: component.id,
             stepId: step.id,
             type: component.type,
             headline: typeof headline === 'string' ? headline : null,
-            answers: answers.get(component.id) ?? 0,
+            answers: row ? num(row.count) : 0,
             options: optionCounts,
+            numbers: rules?.number ? numberStatistics(row) : null,
+            dates: rules?.date ? { earliest: row?.earliest ?? null, latest: row?.latest ?? null } : null,
+            promoterScore: rules?.promoterScore ? rules.promoterScore(counted) : null,
+            rows: rules?.rows ? rules.rows(component, counted) : null,
           };
         }),
     );
   });
 }
 
+const orNull = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+
+function numberStatistics(row: { numbers: string | number; mean: string | number | null; median: string | number | null; min: string | number | null; max: string | number | null } | undefined): NumberStatistics {
+  return { count: num(row?.numbers), mean: orNull(row?.mean), median: orNull(row?.median), min: orNull(row?.min), max: orNull(row?.max) };
+}
 
 /** The filter as a raw `and …` suffix for the hand-written statements (on alias `r`). */
 function filterSql(filter: SummaryFilter): SQL {

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { requireAdmin } from '../auth/auth.service.ts';
 import type { AppEnv } from '../http.ts';
 import { respondWithError } from '../graphql/errors.ts';
+import { needs } from './access.ts';
 
 export const POSTGRES_BACKUP_MESSAGE =
   'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=formloom.dump "$DATABASE_URL", and restore with pg_restore';
@@ -19,7 +20,7 @@ export interface ServerBackup {
 export function adminRoutes(deps: { backup: ServerBackup | undefined }) {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/admin/backup', async (c) => {
+  routes.get('/admin/backup', needs('admin'), async (c) => {
     try {
       requireAdmin(c.var.principal);
     } catch (error) {

@@ -4,6 +4,7 @@
  * REST response it receives against that document.
  */
 import { z } from 'zod';
+import { SCOPES } from '../auth/scopes.ts';
 
 const fieldError = z
   .strictObject({
@@ -31,7 +32,10 @@ const questionResponse = z
         headline: z.string(),
         componentShapeVersion: z.string(),
       })
-      .meta({ description: 'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers").' }),
+      .meta({
+        description:
+          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS, OpinionScale and Number, `YYYY-MM-DD` for Date), `rows` (Matrix: `{<row>: <column> or [<column>…]}`), `ranking` (Ranking: every option in order).',
+      }),
   })
   .meta({ id: 'QuestionResponse' });
 
@@ -153,6 +157,30 @@ export const formStateBodySchema = z
     status: z.enum(['published', 'closed']).meta({ description: 'The form\'s state after the request.' }),
   })
   .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (docs/rest.md, "Form states").' });
+
+// ---------------------------------------------------------------- API keys (src/rest/keys.ts)
+
+export const apiKeySchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The public prefix of the key: revoke it by this id.' }),
+    environmentId: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'How the key starts (`fl_<id>_`).' }),
+    scopes: z.array(z.enum(SCOPES)).meta({ description: 'What the key may do (every scope for a key made without scopes).' }),
+    fullAccess: z.boolean().meta({ description: 'Made without scopes: it holds every scope, including ones added later.' }),
+    expiresAt: isoInstant.nullable().meta({ description: 'From this instant the key is invalid; null: never.' }),
+    createdAt: isoInstant,
+    lastUsedAt: isoInstant.nullable().meta({ description: 'When the key last authenticated a request (to within about a minute).' }),
+    revoked: z.boolean(),
+    revokedAt: isoInstant.nullable(),
+  })
+  .meta({ id: 'ApiKey', description: 'An API key, never its secret (docs/keys.md).' });
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().meta({ description: 'The secret key, `fl_<id>_<secret>`: shown only here.' }) })
+  .meta({ id: 'CreatedApiKey' });
+
+export const apiKeyListSchema = z.strictObject({ data: z.array(apiKeySchema) }).meta({ id: 'ApiKeyList' });
 
 // ---------------------------------------------------------------- webhooks (src/rest/webhooks.ts)
 
@@ -312,7 +340,54 @@ export const environmentSettingsSchema = z
   })
   .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, its own captcha keys (README \"Captchas\") and who may embed its forms." });
 
+const insightsCounts = {
+  views: z.number().int().meta({ description: 'Views of the first step.' }),
+  starts: z.number().int().meta({ description: 'Responses started.' }),
+  finishes: z.number().int().meta({ description: 'Responses completed.' }),
+};
+const insightsRowSchema = z
+  .strictObject({ value: z.string().meta({ description: "The dimension's value; '' is none (no referrer)." }), ...insightsCounts })
+  .meta({ id: 'InsightsBreakdownRow' });
+
+export const insightsBodySchema = z
+  .strictObject({
+    data: z
+      .strictObject({
+        since: isoInstant.nullable().meta({ description: 'The first instant counted, as read (a date is its midnight in timeZone); null: from the start.' }),
+        until: isoInstant.nullable().meta({ description: 'The instant the range ends (excluded); null: up to now.' }),
+        timeZone: z.string(),
+        groupBy: z.enum(['day', 'week', 'month']),
+        ...insightsCounts,
+        invalid: z.number().int().meta({ description: 'Responses that ended at an invalid step or action.' }),
+        startRate: z.number().nullable().meta({ description: 'starts / views; null without views.' }),
+        completionRate: z.number().nullable().meta({ description: 'finishes / starts; null without starts.' }),
+        timeToComplete: z
+          .strictObject({ median: z.number().int(), p90: z.number().int() })
+          .nullable()
+          .meta({ description: 'Seconds from start to finish (median, 90th percentile); null without finishes.' }),
+        steps: z
+          .array(
+            z.strictObject({
+              key: z.string(),
+              name: z.string(),
+              reached: z.number().int(),
+              leftHere: z.number().int().meta({ description: 'Unfinished, not invalid responses whose next step it is.' }),
+              dropOffRate: z.number().nullable().meta({ description: 'leftHere / reached; null when none reached it.' }),
+            }),
+          )
+          .meta({ description: "The form's steps (current version), in order; empty environment-wide." }),
+        series: z.array(z.strictObject({ period: z.string().meta({ description: "The period's first day (YYYY-MM-DD) in timeZone." }), ...insightsCounts })),
+        devices: z.array(insightsRowSchema),
+        referrers: z.array(insightsRowSchema).meta({ description: 'The 20 most viewed referrer hosts.' }),
+        languages: z.array(insightsRowSchema),
+        hiddenFields: z.array(z.strictObject({ name: z.string(), values: z.array(insightsRowSchema).meta({ description: 'The 20 most viewed values.' }) })),
+      })
+      .meta({ id: 'Insights', description: 'Views, conversion, drop-off and time to complete (docs/insights.md).' }),
+  })
+  .meta({ id: 'InsightsBody' });
+
 export const CONTRACT_SCHEMAS = [
+  insightsBodySchema,
   errorBodySchema,
   responseObjectSchema,
   responsesBodySchema,
@@ -334,4 +409,7 @@ export const CONTRACT_SCHEMAS = [
   eraseLeadBodySchema,
   auditLogBodySchema,
   environmentSettingsSchema,
+  apiKeySchema,
+  createdApiKeySchema,
+  apiKeyListSchema,
 ] as const;

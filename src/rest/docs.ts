@@ -10,6 +10,7 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import { exportQuerySchema } from './export.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
 import { querySchema } from './responses.ts';
+import { needs } from './access.ts';
 
 let cached: OpenApiDocument | undefined;
 
@@ -21,7 +22,7 @@ export function openApiDocument(): OpenApiDocument {
 
 export function openApiRoutes() {
   const routes = new Hono<AppEnv>();
-  routes.get('/openapi.json', (c) => c.json(openApiDocument()));
+  routes.get('/openapi.json', needs('public'), (c) => c.json(openApiDocument()));
   routes.all('/openapi.json', methodNotAllowed(['GET']));
   return routes;
 }

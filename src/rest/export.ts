@@ -36,6 +36,7 @@ import { operationContext, type RestDeps } from './respond.ts';
 import { datesOf, invalidQuery, parseParams, querySchema, respondWithOperationError } from './responses.ts';
 import { streamBody, type Listing } from '../responses/stream.ts';
 import { respondWithError } from '../graphql/errors.ts';
+import { needs } from './access.ts';
 
 /** The export's query parameters: the listing's filters, the format and (admin token) the environment. */
 export const exportQuerySchema = querySchema.pick({ formId: true, returnPartials: true, since: true, until: true, dateField: true }).extend({
@@ -72,7 +73,7 @@ function exportFileName(subject: string, format: ExportFormat, now = new Date())
 export function exportRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/responses/export', async (c) => {
+  routes.get('/responses/export', needs('responses:read'), async (c) => {
     const principal = c.var.principal;
     try {
       if (principal.kind !== 'admin') requireApiKey(principal);

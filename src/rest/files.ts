@@ -14,8 +14,10 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import { checkFileSignature } from '../uploads/file-urls.ts';
 import { findUpload } from '../uploads/uploads.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
+import type { SigningKeys } from '../auth/signing-keys.ts';
 import type { RestDeps } from './respond.ts';
 import { toFieldErrors } from '../errors.ts';
+import { needs } from './access.ts';
 
 export const fileQuerySchema = z.strictObject({
   expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),
@@ -31,9 +33,9 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; secret: string }) {
+export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage; keys: SigningKeys }) {
   const routes = new Hono<AppEnv>();
-  routes.get('/files/:fileId', async (c) => {
+  routes.get('/files/:fileId', needs('responses:read', { onlyApiKeys: true }), async (c) => {
     const query = fileQuerySchema.safeParse(c.req.query());
     if (!query.success) return c.json({ message: 'Invalid query parameters', errors: toFieldErrors(query.error.issues) }, 400);
     const fileId = c.req.param('fileId');
@@ -46,7 +48,10 @@ export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage;
     else if (expires === undefined || signature === undefined) {
       return c.json({ message: 'Missing API key (or a signed URL: expires and signature)' }, 401);
     } else {
-      const check = checkFileSignature(deps.secret, fileId, expires, signature);
+      const check = deps.keys.verify((key) => {
+        const result = checkFileSignature(key, fileId, expires, signature);
+        return result === 'invalid' ? undefined : result;
+      }) ?? 'invalid';
       if (check === 'invalid') return c.json({ message: 'Invalid file signature' }, 403);
       if (check === 'expired') return c.json({ message: 'This file link has expired' }, 403);
       scope = null;

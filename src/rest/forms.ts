@@ -34,6 +34,7 @@ import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
 import { bodyErrors, execute, operationContext, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { respondWithError } from '../graphql/errors.ts';
 import { invalidQuery, limitParam, parseParams, respondWithOperationError } from './responses.ts';
+import { needs } from './access.ts';
 
 /** The query parameters of GET /api/v1/forms (also the OpenAPI document's). */
 export const formsQuerySchema = z.object({
@@ -67,7 +68,7 @@ function expectedVersionOf(header: string | undefined): number | undefined {
 export function formsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.post('/environments/:environmentId/forms/generate', async (c) => {
+  routes.post('/environments/:environmentId/forms/generate', needs('forms:write'), async (c) => {
     const environmentId = c.req.param('environmentId');
     // Credentials are judged before the body, so a caller without access learns nothing from it.
     try {
@@ -102,7 +103,7 @@ export function formsRoutes(deps: RestDeps) {
   // form of the path's environment; another environment's form is 404 like an unknown one.
   for (const action of ['close', 'reopen'] as const) {
     const path = `/environments/:environmentId/forms/:formId/${action}`;
-    routes.post(path, async (c) => {
+    routes.post(path, needs('forms:write'), async (c) => {
       const environmentId = c.req.param('environmentId') ?? '';
       const formId = c.req.param('formId') ?? '';
       try {
@@ -122,7 +123,7 @@ export function formsRoutes(deps: RestDeps) {
     routes.all(path, methodNotAllowed(['POST']));
   }
 
-  routes.get('/forms', async (c) => {
+  routes.get('/forms', needs('forms:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = parseParams(c, formsQuerySchema);
@@ -136,7 +137,7 @@ export function formsRoutes(deps: RestDeps) {
   });
   routes.all('/forms', methodNotAllowed(['GET']));
 
-  routes.get('/forms/:formId', async (c) => {
+  routes.get('/forms/:formId', needs('forms:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, RestFormDocument, { id: c.req.param('formId') });
@@ -150,7 +151,7 @@ export function formsRoutes(deps: RestDeps) {
     return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more } }, 200);
   });
 
-  routes.patch('/forms/:formId', async (c) => {
+  routes.patch('/forms/:formId', needs('forms:write'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     let expectedVersion: number | undefined;

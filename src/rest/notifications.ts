@@ -16,6 +16,7 @@ import {
 import type { AppEnv } from '../http.ts';
 import { cursorParam, MAX_PAGE_SIZE } from '../keyset.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
+import { needs } from './access.ts';
 import { bodyErrors, execute, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { limitParam } from './responses.ts';
 
@@ -36,7 +37,7 @@ export function notificationsRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
   const path = '/forms/:formId/notifications/deliveries';
 
-  routes.get(path, async (c) => {
+  routes.get(path, needs('responses:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = deliveriesQuerySchema.safeParse(c.req.query());
@@ -58,7 +59,7 @@ export function notificationsRoutes(deps: RestDeps) {
   });
   routes.all(path, methodNotAllowed(['GET']));
 
-  routes.post(`${path}/:id/retry`, async (c) => {
+  routes.post(`${path}/:id/retry`, needs('settings:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, RetryNotificationDeliveryDocument, {

@@ -17,6 +17,7 @@ import {
   errorBodySchema,
   formStateBodySchema,
   formBodySchema,
+  insightsBodySchema,
   formListBodySchema,
   generateBodySchema,
   updatedFormBodySchema,
@@ -29,6 +30,9 @@ import {
   webhookEndpointSchema,
   auditLogBodySchema,
   environmentSettingsSchema,
+  apiKeyListSchema,
+  apiKeySchema,
+  createdApiKeySchema,
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,
@@ -37,6 +41,8 @@ import {
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
+import { createKeyBodySchema } from './keys.ts';
+import type { RouteAccess } from './access.ts';
 import { EXPORT_FIXED_COLUMNS, PATH_SEPARATOR } from '../responses/export.ts';
 import { MULTI_VALUE_SEPARATOR } from '../components/answers.ts';
 import { formsQuerySchema } from './forms.ts';
@@ -162,15 +168,13 @@ export function buildOpenApiDocument(sources: OpenApiSources, examples: Captured
       }
     }
   }
+  // After the examples: each 403 shows its own operation's scope.
+  withScopes(document.paths as unknown as Record<string, Record<string, Operation>>);
   return document;
 }
 
 /** The document with the examples written beside each answer. */
 function buildDocument(sources: OpenApiSources) {
-  const listingParams = queryParameters(sources.listingQuery.shape, FILTER_DESCRIPTIONS);
-  const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
-  const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
-
   return {
     openapi: '3.1.0',
     info: {
@@ -190,144 +194,217 @@ function buildDocument(sources: OpenApiSources) {
       schemas: componentSchemas(),
     },
     paths: {
-      '/api/v1/environments/{environmentId}/forms/generate': {
-        post: {
-          operationId: 'generateForm',
-          summary: 'Generate a published form from a template form',
-          description:
-            'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
-            'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
-          security: [{ apiKey: [] }, { adminToken: [] }],
-          parameters: [
-            { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
-              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
-            },
-          ],
-          requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
-          responses: {
-            '200': {
-              description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
-              headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
-              content: json(ref(generateBodySchema)),
-            },
-            ...EDGE_RESPONSES,
-            '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
-              message: 'Invalid request body',
-              errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
-            }),
-            '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
-            '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
-              message: 'A request with this Idempotency-Key is in progress; retry it',
-            }),
-            '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
-            '422': errorResponse('The Idempotency-Key was used with another body.', {
-              message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
-            }),
-          },
-        },
-      },
-      ...Object.fromEntries(
-        (['close', 'reopen'] as const).map((action) => [
-          `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
-          {
-            post: {
-              operationId: `${action}Form`,
-              summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
-              description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
-              parameters: [
-                { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
-                { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
-              ],
-              responses: {
-                '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
-                ...EDGE_RESPONSES,
-                '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
-                '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
-              },
-            },
-          },
-        ]),
-      ),
+      ...generatePaths(),
       ...formPaths(),
-      '/api/v1/responses': {
-        get: {
-          operationId: 'listResponses',
-          summary: 'List responses of one form or of the environment',
-          description:
-            '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
-            '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
-          parameters: listingParams,
-          responses: {
-            '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
-            ...edgeWithout403,
-            '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
-            '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
-          },
-        },
-      },
-      '/api/v1/responses/export': {
-        get: {
-          operationId: 'exportResponses',
-          summary: 'Export responses as CSV or NDJSON',
-          description:
-            'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-            `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
-            `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
-            `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
-            "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
-          security: [{ apiKey: [] }, { adminToken: [] }],
-          parameters: exportParams,
-          responses: {
-            '200': {
-              description: 'The export, as an attachment.',
-              headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
-              content: {
-                'text/csv': { schema: { type: 'string' } },
-                'application/x-ndjson': { schema: { type: 'string' } },
-              },
-            },
-            ...EDGE_RESPONSES,
-            '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
-          },
-        },
-      },
+      ...responsePaths(sources),
+      ...insightsPaths(),
       ...webhookPaths(),
       ...notificationPaths(),
       ...privacyPaths(),
       ...settingsPaths(),
+      ...keyPaths(),
       '/api/v1/files/{fileId}': filePath(),
-      '/api/v1/openapi.json': {
-        get: {
-          operationId: 'openApiDocument',
-          summary: 'This document',
-          security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
+      ...documentAndBackupPaths(),
+    },
+  };
+}
+
+/** Generating a form, and closing and reopening one. */
+function generatePaths() {
+  return {
+  '/api/v1/environments/{environmentId}/forms/generate': {
+    post: {
+      operationId: 'generateForm',
+      summary: 'Generate a published form from a template form',
+      description:
+        'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
+        'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
+      security: [{ apiKey: [] }, { adminToken: [] }],
+      parameters: [
+        { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
+      ],
+      requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
+      responses: {
+        '200': {
+          description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
+          headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+          content: json(ref(generateBodySchema)),
+        },
+        ...EDGE_RESPONSES,
+        '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
+          message: 'Invalid request body',
+          errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
+        }),
+        '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
+        '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
+          message: 'A request with this Idempotency-Key is in progress; retry it',
+        }),
+        '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        '422': errorResponse('The Idempotency-Key was used with another body.', {
+          message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+        }),
       },
-      '/api/v1/admin/backup': {
-        get: {
-          operationId: 'backup',
-          summary: 'Download a backup of the embedded database (admin token)',
-          security: [{ adminToken: [] }],
+    },
+  },
+  ...Object.fromEntries(
+    (['close', 'reopen'] as const).map((action) => [
+      `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
+      {
+        post: {
+          operationId: `${action}Form`,
+          summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
+          description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
+          parameters: [
+            { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
           responses: {
-            '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
+            '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
             ...EDGE_RESPONSES,
-            '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
-            '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
-            '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+            '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
+            '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
           },
         },
+      },
+    ]),
+  ),
+  };
+}
+
+/** The responses' listing and export. */
+function responsePaths(sources: OpenApiSources) {
+  const listingParams = queryParameters(sources.listingQuery.shape, FILTER_DESCRIPTIONS);
+  const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
+  const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
+  return {
+  '/api/v1/responses': {
+    get: {
+      operationId: 'listResponses',
+      summary: 'List responses of one form or of the environment',
+      description:
+        '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
+        '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
+      parameters: listingParams,
+      responses: {
+        '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
+        ...edgeWithout403,
+        '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
+        '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
+      },
+    },
+  },
+  '/api/v1/responses/export': {
+    get: {
+      operationId: 'exportResponses',
+      summary: 'Export responses as CSV or NDJSON',
+      description:
+        'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
+        `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
+        `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
+        `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+        "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
+      security: [{ apiKey: [] }, { adminToken: [] }],
+      parameters: exportParams,
+      responses: {
+        '200': {
+          description: 'The export, as an attachment.',
+          headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/x-ndjson': { schema: { type: 'string' } },
+          },
+        },
+        ...EDGE_RESPONSES,
+        '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
+      },
+    },
+  },
+  };
+}
+
+/** This document, and the admin's backup. */
+function documentAndBackupPaths() {
+  return {
+  '/api/v1/openapi.json': {
+    get: {
+      operationId: 'openApiDocument',
+      summary: 'This document',
+      security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
+    },
+  },
+  '/api/v1/admin/backup': {
+    get: {
+      operationId: 'backup',
+      summary: 'Download a backup of the embedded database (admin token)',
+      security: [{ adminToken: [] }],
+      responses: {
+        '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
+        ...EDGE_RESPONSES,
+        '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
+        '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
+        '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+      },
+    },
+  },
+  };
+}
+
+/** Reading and editing forms (src/rest/forms.ts): environment API keys only, in their own environment. */
+function insightsPaths() {
+  const security = [{ apiKey: [] }];
+  const formId = { name: 'formId', in: 'path', required: true, description: "A form of the key's environment.", schema: { type: 'string' } };
+  const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+  const parameters = [
+    query('since', 'From this date (2026-12-01: its midnight in timeZone) or date-time with its offset (2026-12-01T09:30:00Z).'),
+    query('until', 'Before this date or date-time.'),
+    query('timeZone', 'IANA time zone of dates and periods (default UTC).'),
+    query('groupBy', 'The period of the series (default day; weeks start on Monday).', { type: 'string', enum: ['day', 'week', 'month'] }),
+    query('device', 'Only this device class.', { type: 'string', enum: ['desktop', 'mobile', 'tablet'] }),
+    query('language', 'Only respondents who saw the form in this language.'),
+  ];
+  const hidden = {
+    name: 'hidden',
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    description: 'Filters on hidden-field values, each as `hidden.<name>=<value>` (e.g. `hidden.utm_source=ad`).',
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  };
+  const { '403': forbidden, ...edge } = EDGE_RESPONSES;
+  const keyOnly = { ...edge, '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' } };
+  const answer = { '200': { description: 'The insights.', content: json(ref(insightsBodySchema)) }, ...keyOnly };
+  return {
+    '/api/v1/forms/{formId}/insights': {
+      get: {
+        operationId: 'getFormInsights',
+        summary: "A form's views, conversion, drop-off per step and time to complete, with a time series and breakdowns",
+        description: 'Read from counters kept as views and responses happen (docs/insights.md). A bad parameter is a 400 naming it.',
+        security,
+        parameters: [formId, ...parameters, hidden],
+        responses: { ...answer, '404': errorResponse("No such live form in the key's environment.", { message: 'Form not found' }) },
+      },
+    },
+    '/api/v1/insights': {
+      get: {
+        operationId: 'getEnvironmentInsights',
+        summary: "The same over every form of the key's environment",
+        security,
+        parameters: [...parameters, hidden],
+        responses: answer,
       },
     },
   };
 }
 
-/** Reading and editing forms (src/rest/forms.ts): environment API keys only, in their own environment. */
 function formPaths() {
   const security = [{ apiKey: [] }];
   const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };
@@ -619,6 +696,108 @@ function settingsPaths() {
       },
     },
   };
+}
+
+/** An environment's API keys (src/rest/keys.ts): the admin token, or a key with `keys:manage` in its own environment. */
+function keyPaths() {
+  const security = [{ apiKey: [] }, { adminToken: [] }];
+  const environmentId = { name: 'environmentId', in: 'path', required: true, description: 'The Site ID (an API key\'s own environment).', schema: { type: 'string' } };
+  const keyId = { name: 'keyId', in: 'path', required: true, description: 'The key\'s id (its public prefix).', schema: { type: 'string' } };
+  return {
+    '/api/v1/environments/{environmentId}/keys': {
+      get: {
+        operationId: 'listApiKeys',
+        summary: "The environment's API keys, revoked ones included, newest first (never a secret)",
+        security,
+        parameters: [environmentId],
+        responses: { '200': { description: 'The keys.', content: json(ref(apiKeyListSchema)) }, ...EDGE_RESPONSES },
+      },
+      post: {
+        operationId: 'createApiKey',
+        summary: 'Create an API key; its secret is in this answer only',
+        description:
+          "A key creating a key grants at most its own scopes and expiry; a field left out is the creator's (the admin token: every scope, no expiry). `scopes` naming one the creator lacks is 400 at `scopes[i]`.",
+        security,
+        parameters: [environmentId],
+        requestBody: { required: true, content: json(jsonSchemaOf(createKeyBodySchema, 'input'), { name: 'BI export', scopes: ['responses:read', 'forms:read'], expires: '30d' }) },
+        responses: {
+          '201': { description: 'The key, with its secret.', content: json(ref(createdApiKeySchema)) },
+          ...EDGE_RESPONSES,
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        },
+      },
+    },
+    '/api/v1/environments/{environmentId}/keys/{keyId}': {
+      delete: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke a key: refused as invalid from then on, its open streams end, on every node',
+        security,
+        parameters: [environmentId, keyId],
+        responses: {
+          '200': { description: 'The revoked key (revoking again changes nothing).', content: json(ref(apiKeySchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse("No such key in the environment.", { message: 'API key not found' }),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * What each operation needs, as its routes declare it (src/rest/access.ts; a test holds the two equal):
+ * the `apiKey` entry of its `security` names the scope, and the 403 says how a key lacking it is refused.
+ */
+export const OPERATION_ACCESS: Record<string, RouteAccess> = {
+  generateForm: 'forms:write',
+  closeForm: 'forms:write',
+  reopenForm: 'forms:write',
+  listForms: 'forms:read',
+  getForm: 'forms:read',
+  updateForm: 'forms:write',
+  listResponses: 'responses:read',
+  getFormInsights: 'forms:read',
+  getEnvironmentInsights: 'forms:read',
+  exportResponses: 'responses:read',
+  downloadFile: 'responses:read',
+  deleteResponse: 'responses:delete',
+  deleteResponses: 'responses:delete',
+  eraseLead: 'responses:delete',
+  listAuditLog: 'audit:read',
+  listWebhookEndpoints: 'webhooks:manage',
+  createWebhookEndpoint: 'webhooks:manage',
+  getWebhookEndpoint: 'webhooks:manage',
+  updateWebhookEndpoint: 'webhooks:manage',
+  deleteWebhookEndpoint: 'webhooks:manage',
+  testWebhookEndpoint: 'webhooks:manage',
+  listWebhookDeliveries: 'webhooks:manage',
+  resendWebhookDelivery: 'webhooks:manage',
+  listNotificationDeliveries: 'responses:read',
+  retryNotificationDelivery: 'settings:manage',
+  getEnvironmentSettings: 'settings:manage',
+  updateEnvironmentSettings: 'settings:manage',
+  listApiKeys: 'keys:manage',
+  createApiKey: 'keys:manage',
+  revokeApiKey: 'keys:manage',
+  openApiDocument: 'public',
+  backup: 'admin',
+};
+
+type Operation = { operationId?: string; security?: Record<string, string[]>[]; description?: string; responses?: Record<string, unknown> };
+
+/** Writes each operation's scope into its `security` and its 403 (OPERATION_ACCESS), in place. */
+function withScopes(paths: Record<string, Record<string, Operation>>): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const access = OPERATION_ACCESS[operation.operationId ?? ''];
+      if (access === undefined) throw new Error(`The OpenAPI operation ${operation.operationId} declares no access (OPERATION_ACCESS)`);
+      if (access === 'public' || access === 'admin') continue;
+      operation.security = (operation.security ?? [{ apiKey: [] }]).map((entry) => ('apiKey' in entry ? { apiKey: [access] } : entry));
+      operation.responses = {
+        ...operation.responses,
+        '403': errorResponse(`The API key lacks the scope ${access}, or the credentials do not reach this environment.`, { message: `API key lacks the scope ${access}` }),
+      };
+    }
+  }
 }
 
 export type OpenApiDocument = ReturnType<typeof buildDocument>;

@@ -18,6 +18,7 @@ import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { cursorParam, MAX_PAGE_SIZE } from '../keyset.ts';
 import { bodyErrors, execute, operationContext, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { invalidQuery, parseParams, querySchema } from './responses.ts';
+import { needs } from './access.ts';
 
 /** The body of POST /api/v1/responses/delete (also the OpenAPI document's). */
 export const bulkDeleteSchema = z
@@ -53,7 +54,7 @@ function withBodyPaths(error: unknown): unknown {
 export function privacyRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.post('/responses/delete', async (c) => {
+  routes.post('/responses/delete', needs('responses:delete'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
@@ -74,7 +75,7 @@ export function privacyRoutes(deps: RestDeps) {
   });
   routes.all('/responses/delete', methodNotAllowed(['POST']));
 
-  routes.delete('/responses/:id', async (c) => {
+  routes.delete('/responses/:id', needs('responses:delete'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, DeleteResponseDocument, { id: c.req.param('id') });
@@ -82,7 +83,7 @@ export function privacyRoutes(deps: RestDeps) {
     return c.json({ id: result.data.deleteResponse.id, deleted: true as const }, 200);
   });
 
-  routes.delete('/leads/:id', async (c) => {
+  routes.delete('/leads/:id', needs('responses:delete'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, EraseLeadDocument, { id: c.req.param('id') });
@@ -91,7 +92,7 @@ export function privacyRoutes(deps: RestDeps) {
   });
   routes.all('/leads/:id', methodNotAllowed(['DELETE']));
 
-  routes.get('/audit-log', async (c) => {
+  routes.get('/audit-log', needs('audit:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = parseParams(c, auditQuerySchema);

@@ -28,6 +28,7 @@ import { cursorOf, cursorParam, decodeCursor, MAX_PAGE_SIZE } from '../keyset.ts
 import { dateRangeProblems, FORM_PAGE_SIZE, isListableInstant, listResponseTexts, UNLISTABLE_INSTANT } from '../responses/responses.service.ts';
 import { refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { ChunkWriter, jsonListingFormat, streamBody, type Listing } from '../responses/stream.ts';
+import { needs } from './access.ts';
 
 const INVALID_QUERY = 'Invalid query parameters';
 
@@ -143,7 +144,7 @@ export function respondWithOperationError(c: Context<AppEnv>, error: unknown): R
 export function responsesRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/responses', async (c) => {
+  routes.get('/responses', needs('responses:read'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = parseQuery(c);

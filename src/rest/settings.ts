@@ -19,6 +19,7 @@ import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { MAX_RETENTION_DAYS, RETENTION_DAYS_MESSAGE } from '../privacy/settings.service.ts';
 import { bodyErrors, execute, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { respondWithError } from '../graphql/errors.ts';
+import { needs } from './access.ts';
 
 /** The body of PATCH …/settings (also the OpenAPI document's). */
 export const settingsBodySchema = z.strictObject({
@@ -57,7 +58,7 @@ export function settingsRoutes(deps: RestDeps) {
     }
   };
 
-  routes.get(path, async (c) => {
+  routes.get(path, needs('settings:manage'), async (c) => {
     const environmentId = c.req.param('environmentId');
     const refusal = refused(c, environmentId);
     if (refusal) return refusal;
@@ -66,7 +67,7 @@ export function settingsRoutes(deps: RestDeps) {
     return c.json(restSettings(result.data.environment), 200);
   });
 
-  routes.patch(path, async (c) => {
+  routes.patch(path, needs('settings:manage'), async (c) => {
     const environmentId = c.req.param('environmentId');
     const refusal = refused(c, environmentId);
     if (refusal) return refusal;

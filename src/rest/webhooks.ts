@@ -24,6 +24,7 @@ import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
 import { MAX_DELIVERY_PAGE } from '../events/webhooks.service.ts';
 import { bodyErrors, execute, refuseUnlessApiKey, type RestDeps } from './respond.ts';
 import { respondWithError } from '../graphql/errors.ts';
+import { needs } from './access.ts';
 
 const stringList = z.array(z.string().max(2048)).max(100);
 /** The bodies of POST and PATCH /api/v1/webhooks (also the OpenAPI document's, rest/openapi.ts). */
@@ -52,14 +53,14 @@ const STATUS_PARAM = new Map<string, WebhookDeliveryStatus>([
 export function webhooksRoutes(deps: RestDeps) {
   const routes = new Hono<AppEnv>();
 
-  routes.get('/webhooks', async (c) => {
+  routes.get('/webhooks', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, WebhookEndpointsDocument, {});
     if ('response' in result) return result.response;
     return c.json({ data: result.data.webhookEndpoints }, 200);
   });
-  routes.post('/webhooks', async (c) => {
+  routes.post('/webhooks', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
@@ -73,14 +74,14 @@ export function webhooksRoutes(deps: RestDeps) {
   });
   routes.all('/webhooks', methodNotAllowed(['GET', 'POST']));
 
-  routes.get('/webhooks/:id', async (c) => {
+  routes.get('/webhooks/:id', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, WebhookEndpointDocument, { id: c.req.param('id') });
     if ('response' in result) return result.response;
     return c.json(result.data.webhookEndpoint, 200);
   });
-  routes.patch('/webhooks/:id', async (c) => {
+  routes.patch('/webhooks/:id', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const read = await readJsonObject(c, deps.maxJsonDepth);
@@ -91,7 +92,7 @@ export function webhooksRoutes(deps: RestDeps) {
     if ('response' in result) return result.response;
     return c.json(result.data.updateWebhookEndpoint, 200);
   });
-  routes.delete('/webhooks/:id', async (c) => {
+  routes.delete('/webhooks/:id', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, DeleteWebhookEndpointDocument, { id: c.req.param('id') });
@@ -100,7 +101,7 @@ export function webhooksRoutes(deps: RestDeps) {
   });
   routes.all('/webhooks/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
-  routes.post('/webhooks/:id/test', async (c) => {
+  routes.post('/webhooks/:id/test', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, TestWebhookEndpointDocument, { id: c.req.param('id') });
@@ -109,7 +110,7 @@ export function webhooksRoutes(deps: RestDeps) {
   });
   routes.all('/webhooks/:id/test', methodNotAllowed(['POST']));
 
-  routes.get('/webhooks/:id/deliveries', async (c) => {
+  routes.get('/webhooks/:id/deliveries', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const errors: FieldError[] = [];
@@ -126,7 +127,7 @@ export function webhooksRoutes(deps: RestDeps) {
   });
   routes.all('/webhooks/:id/deliveries', methodNotAllowed(['GET']));
 
-  routes.post('/webhook-deliveries/:id/resend', async (c) => {
+  routes.post('/webhook-deliveries/:id/resend', needs('webhooks:manage'), async (c) => {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const result = await execute(c, deps, ResendWebhookDeliveryDocument, { id: c.req.param('id') });

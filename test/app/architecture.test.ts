@@ -70,9 +70,11 @@ const MAY_NAME_TYPES = [/^src\/components\//, /^src\/bootstrap\.ts$/, /\.test\.t
  * string of prose (it holds a blank) may mention a type; so may comments.
  */
 export function componentTypeNames(file: string, text: string, types: readonly string[]): string[] {
-  const known = new Set(types);
+  // A type named like a JavaScript global (Number, Date) is found only as a string: the identifier is the global's.
+  const known = new Set(types.filter((type) => !(type in globalThis)));
+  const names = new Set(types);
   const quoted = new RegExp(`['"](${types.join('|')})['"]|fl-t-(${types.join('|')})\\b`);
-  const word = new RegExp(`\\b(${types.join('|')})\\b`);
+  const word = new RegExp(`\\b(${[...known].join('|')})\\b`);
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const at = (node: ts.Node, what: string) => {
@@ -85,7 +87,7 @@ export function componentTypeNames(file: string, text: string, types: readonly s
     } else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
       const value = node.text;
       const prose = /\s/.test(value);
-      if (known.has(value) || quoted.test(value) || (!prose && word.test(value))) at(node, JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value));
+      if (names.has(value) || quoted.test(value) || (!prose && word.test(value))) at(node, JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value));
     }
     ts.forEachChild(node, visit);
   };
@@ -127,6 +129,62 @@ describe('component types', () => {
       `4: ${JSON.stringify("select 1 where a->>'type' = 'Disclaimer'")}`,
       `5: ${JSON.stringify('.fl-t-Header h1 { margin: 0 }')}`,
       '6: "ShortInput"',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------- function length
+
+/** Longest function allowed in src/ (docs/development.md, "Code"). */
+const MAX_FUNCTION_LINES = 120;
+/**
+ * Not held to it: generated code, and src/public/, which is being rebuilt as small handlers under a
+ * stricter bound of its own (80 lines) that its rebuild checks.
+ */
+const LENGTH_EXEMPT = [/^src\/public\//, /^src\/graphql\/generated\//];
+
+/** Every function (declaration, method, arrow, accessor) in `text` longer than `max` lines, as `file:line name (n lines)`. */
+export function longFunctions(file: string, text: string, max: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const lines = last - first + 1;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)';
+      if (lines > max) found.push(`${file}:${first + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('functions in src/', () => {
+  it(`are at most ${MAX_FUNCTION_LINES} lines long`, () => {
+    const found = sourceFiles(join(ROOT, 'src'))
+      .map((path) => relative(ROOT, path))
+      .filter((file) => !LENGTH_EXEMPT.some((pattern) => pattern.test(file)))
+      .flatMap((file) => longFunctions(file, readFileSync(join(ROOT, file), 'utf8'), MAX_FUNCTION_LINES));
+    expect(found).toEqual([]);
+  });
+
+  it('are measured whatever their form: declarations, arrows, methods, nested ones', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  step(${i});`).join('\n');
+    const code = [
+      `function declared() {\n${body(3)}\n}`,
+      `export function long() {\n${body(4)}\n}`,
+      `const arrow = () => {\n${body(4)}\n};`,
+      `class A {\n  method() {\n${body(4)}\n  }\n}`,
+      `function outer() {\n  const inner = function () {\n${body(4)}\n  };\n}`,
+    ].join('\n');
+    expect(longFunctions('sample.ts', code, 5)).toEqual([
+      'sample.ts:6 long (6 lines)',
+      'sample.ts:12 arrow (6 lines)',
+      'sample.ts:19 method (6 lines)',
+      'sample.ts:26 outer (8 lines)',
+      'sample.ts:27 inner (6 lines)',
     ]);
   });
 });

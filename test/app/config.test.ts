@@ -36,9 +36,25 @@ describe('config', () => {
       const message = (error as ConfigError).message;
       expect(message).not.toContain('short');
       expect(message).not.toContain('hunter2');
-      expect(message).toContain('ADMIN_TOKEN: must be at least 16 characters (got (hidden))');
+      expect(message).toContain('ADMIN_TOKEN: must be at least 24 characters with at least 10 different ones (make one with: openssl rand -base64 32) (got (hidden))');
       expect(message).toContain('(got "abc")');
     }
+  });
+
+  it('refuses a weak ADMIN_TOKEN: too short, or long but of few different characters', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ ADMIN_TOKEN: 'a1b2c3d4e5f6g7h8i9j0k1l' })).toEqual([expect.stringContaining('ADMIN_TOKEN: must be at least 24 characters')]);
+    expect(problems({ ADMIN_TOKEN: 'abcabcabcabcabcabcabcabcabcabcabcabc' })).toEqual([expect.stringContaining('with at least 10 different ones')]);
+    expect(problems({ ADMIN_TOKEN: 'a1b2c3d4e5f6g7h8i9j0k1l2' })).toEqual([]);
+    expect(loadConfig({ ADMIN_TOKEN: 'a1b2c3d4e5f6g7h8i9j0k1l2' }).signingKeyGraceMs).toBe(24 * 3_600_000);
+    expect(loadConfig({ SIGNING_KEY_GRACE_HOURS: '2' }).signingKeyGraceMs).toBe(2 * 3_600_000);
   });
 
   it('keeps the drain delay inside the shutdown timeout', () => {

@@ -57,7 +57,7 @@ describe('the generated admin token', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(await tablesHolding(ctx.db, token)).toEqual([]);
     // The scan does find what is there (the table and the search are right).
-    expect(await tablesHolding(ctx.db, first.secrets.cookieSecret)).toEqual(['public.instance_secrets']);
+    expect(await tablesHolding(ctx.db, first.secrets.signing.cookies.current)).toEqual(['public.instance_secrets']);
   });
 
   it('is the admin token of the app on this node, and nothing else is', async () => {
@@ -71,8 +71,8 @@ describe('the generated admin token', () => {
   it('a restart finds the same token and the same keys', async () => {
     const again = await prepareDatabase({ adminToken: undefined, dataDir: firstDataDir }, ctx.handle, silent);
     expect(again.adminToken).toEqual({ token: first.adminToken.token, generated: false });
-    expect(again.secrets.cookieSecret).toBe(first.secrets.cookieSecret);
-    expect(again.secrets.fileUrlSecret).toBe(first.secrets.fileUrlSecret);
+    expect(again.secrets.signing.cookies.current).toBe(first.secrets.signing.cookies.current);
+    expect(again.secrets.signing.fileUrls.current).toBe(first.secrets.signing.fileUrls.current);
     expect(again.secrets.secretBox.open(first.secrets.secretBox.seal('x', 'here'), 'here')).toBe('x');
   });
 });
@@ -93,8 +93,8 @@ describe.runIf(onPostgres)('on PostgreSQL, several nodes', () => {
     const app = appOn(second.db, started.secrets);
     expect(await (await createEnvironment(app, first.adminToken.token!)).json()).toEqual({ data: { createEnvironment: { name: 'Admin check' } } });
     expect(((await (await createEnvironment(app, 'fladm_wrong')).json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('Invalid admin token');
-    expect(started.secrets.cookieSecret).toBe(first.secrets.cookieSecret);
-    expect(started.secrets.fileUrlSecret).toBe(first.secrets.fileUrlSecret);
+    expect(started.secrets.signing.cookies.current).toBe(first.secrets.signing.cookies.current);
+    expect(started.secrets.signing.fileUrls.current).toBe(first.secrets.signing.fileUrls.current);
     expect(started.secrets.secretBox.open(first.secrets.secretBox.seal('captcha secret', 'environment:a:turnstile'), 'environment:a:turnstile')).toBe('captcha secret');
     expect(await tablesHolding(ctx.db, first.adminToken.token!)).toEqual([]);
   });
@@ -123,22 +123,24 @@ describe.runIf(onPostgres)('on PostgreSQL, several nodes', () => {
     expect(statSync(join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
     expect(await tablesHolding(ctx.db, legacyToken)).toEqual([]);
     const names = (await ctx.db.select({ name: instanceSecrets.name }).from(instanceSecrets)).map((row) => row.name).sort();
-    expect(names).toEqual(['admin-token-sha256', 'environment-secrets-key', 'file-urls', 'public-cookies']);
-    // The keys are those the earlier release derived: its cookies, tokens and URLs stay valid.
-    expect(upgraded.secrets.cookieSecret).toBe(deriveSecret(legacyToken, 'public-cookies'));
-    expect(upgraded.secrets.fileUrlSecret).toBe(deriveSecret(legacyToken, 'file-urls'));
+    expect(names).toEqual(['admin-token-sha256', 'environment-secrets-key', 'file-urls', 'file-urls:previous', 'public-cookies', 'public-cookies:previous', 'signing-keys-random']);
+    // New keys are random; those the earlier release derived are the previous ones: its cookies, tokens and URLs stay valid for the grace period.
+    expect(upgraded.secrets.signing.cookies.current).not.toBe(deriveSecret(legacyToken, 'public-cookies'));
+    expect(upgraded.secrets.signing.cookies.previous?.key).toBe(deriveSecret(legacyToken, 'public-cookies'));
+    expect(upgraded.secrets.signing.fileUrls.previous?.key).toBe(deriveSecret(legacyToken, 'file-urls'));
     const app = appOn(second.db, upgraded.secrets);
     const finished = await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: {}, finished: true }, { authorization: `Bearer ${resumeToken}` }));
     expect(finished.status).toBe(200);
     const again = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: {}, visitorToken }));
-    expect(((await again.json()) as { visitorToken: string }).visitorToken).toBe(visitorToken);
+    // The same lead, its token signed again with the new key.
+    expect(((await again.json()) as { visitorToken: string }).visitorToken.split('.')[0]).toBe(visitorToken.split('.')[0]);
     expect(await (await createEnvironment(app, legacyToken)).json()).toEqual({ data: { createEnvironment: { name: 'Admin check' } } });
 
     // Another node of the deployment (no copy either) accepts the same token.
     const other = await prepareDatabase({ adminToken: undefined, dataDir: tempDir() }, ctx.handle, silent);
     expect(other.adminToken).toEqual({ token: undefined, generated: false });
     expect(other.secrets.admin.matches(legacyToken)).toBe(true);
-    expect(other.secrets.cookieSecret).toBe(upgraded.secrets.cookieSecret);
+    expect(other.secrets.signing.cookies.current).toBe(upgraded.secrets.signing.cookies.current);
   });
 
   it('an older node writing the clear token back during a rolling upgrade: removed again at the next start', async () => {

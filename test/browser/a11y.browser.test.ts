@@ -120,6 +120,13 @@ function everyTypeSteps(origin: string) {
         { type: 'Recaptcha', content: { siteKey: 'site-key-recaptcha' } },
         { type: 'TurnstileWidget', content: { siteKey: 'site-key-turnstile' } },
         { type: 'AiChatbot', content: { greeting: 'Questions? Ask our assistant.' } },
+        { type: 'Rating', content: { question: 'Rate this form', lowLabel: 'Poor', highLabel: 'Great' } },
+        { type: 'NPS', content: { question: 'How likely are you to recommend us?' } },
+        { type: 'OpinionScale', content: { question: 'The questions were clear', to: 4, labels: { left: 'Disagree', center: 'Neutral', right: 'Agree' } } },
+        { type: 'Number', content: { question: 'Team budget', unit: 'k€', decimals: 1, min: 0 } },
+        { type: 'Date', content: { question: 'Start date', min: '2026-01-01', max: '2027-12-31' } },
+        { type: 'Matrix', content: { question: 'Rate these', rows: ['Speed', 'Price'], columns: ['Low', 'High'] } },
+        { type: 'Ranking', content: { question: 'Order these', options: ['Alpha', 'Beta', 'Gamma'] } },
         { type: 'NextBackButtons', content: { nextLabel: 'Next', backLabel: 'Back' } },
       ],
     },
@@ -327,6 +334,33 @@ describe('a keyboard-only respondent', () => {
     const chooser = await openChooser();
     await chooser.setFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('Ada Lovelace, engineer\n') });
     await page.locator('[data-upload-id]').first().waitFor({ state: 'attached' }).catch(() => undefined);
+    // The scales: radio groups, moved along with the arrows (stars named "4 of 5", buttons by their number).
+    await tabTo('★1 of 5');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await tabTo('0');
+    for (let i = 0; i < 9; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await tabTo('Team budget');
+    await type('12,5');
+    // The date input takes its parts typed in the browser's order (month, day, year in an en-US browser).
+    await tabTo('Start date');
+    await type('03022026');
+    // The matrix: its scroll region, then one radio group per row (arrows move and check, Space checks).
+    const role = () => page.evaluate(() => document.activeElement?.getAttribute('role'));
+    for (let i = 0; i < 5 && (await role()) !== 'region'; i++) await page.keyboard.press('Tab');
+    expect(await role()).toBe('region');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    // The ranking without its script: one select per position.
+    for (const [position, presses] of [[1, 1], [2, 2], [3, 3]] as const) {
+      await tabTo(`Position ${position}`);
+      for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowDown');
+    }
     await tabTo('Next');
     await Promise.all([page.waitForURL(/step=3$/), page.keyboard.press('Enter')]);
 
@@ -356,6 +390,9 @@ describe('a keyboard-only respondent', () => {
     expect(at(2, 0)).toMatchObject({ type: 'PasswordInput' });
     expect(at(2, 1)).toMatchObject({ type: 'PasswordCreatorInput' });
     expect(at(2, 2)).toMatchObject({ type: 'FileUploader' });
+    expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([{ type: 'Rating', value: 4 }, { type: 'NPS', value: 9 }, { type: 'OpinionScale', value: 3 }]);
+    expect([at(2, 9), at(2, 10)]).toMatchObject([{ type: 'Number', value: 12.5 }, { type: 'Date', value: '2026-03-02' }]);
+    expect([at(2, 11), at(2, 12)]).toMatchObject([{ type: 'Matrix', rows: { Speed: 'High', Price: 'Low' } }, { type: 'Ranking', ranking: ['Alpha', 'Beta', 'Gamma'] }]);
     expect(at(3, 0)).toMatchObject({ eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/KEYBOARD' });
     const answered = STORED_COMPONENT_TYPES.filter(isAnswerable);
     const covered = new Set(form.steps.flatMap((s) => s.components.map((c) => c.type)));

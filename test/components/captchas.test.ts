@@ -10,9 +10,12 @@ import type { Database } from '../../src/db/client.ts';
 import type { Config } from '../../src/config.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { appWith, createTenant, jsonRequest, openTestDatabase, testConfig, type TestTenant } from '../support/helpers.ts';
-import { componentAt, field, makeForm, responsesOf, Visitor, type App } from '../support/public-helpers.ts';
+import { componentAt, field, makeForm, responsesOf, testAnswerLimits, Visitor, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
 import { listen, startCaptchaProvider } from '../support/captcha-provider.ts';
+import { CAPTCHA_MESSAGES } from '../../src/components/captchas.ts';
+import { prepareAnswers, submitAnswers } from '../../src/responses/submissions.service.ts';
+import { createId } from '../../src/ids.ts';
 
 const SECRET = 'test-captcha-secret';
 const GOOD = 'good-token';
@@ -101,7 +104,10 @@ describe('the page', () => {
     const next = await visitor.get(`/s/${form.id}?step=1`);
     const nextHtml = await next.text();
     expect(nextHtml).toContain(`<div class="g-recaptcha" id="f-${recaptcha().id}" data-sitekey="content-site-key"`);
-    expect(next.headers.get('content-security-policy')).toContain('https://www.gstatic.com');
+    // Google's and gstatic's reCAPTCHA paths only, not the whole hosts.
+    const recaptchaSources = 'https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/ https://www.recaptcha.net/recaptcha/';
+    expect(next.headers.get('content-security-policy')).toMatch(new RegExp(`script-src 'nonce-[^']+' ${recaptchaSources.replace(/[./]/g, '\\$&')};`));
+    expect(next.headers.get('content-security-policy')).toContain(`frame-src ${recaptchaSources};`);
   });
 
   it('refuses the step when the provider is unreachable (503), unless CAPTCHA_FAIL_OPEN', async () => {
@@ -156,5 +162,102 @@ describe('the JSON API', () => {
     const app = appWith(db);
     expect((await start(app, { [name().id]: 'Eve' })).status).toBe(201);
     expect((await start(app, { [name().id]: 'Eve', [turnstile().id]: 'whatever' })).status).toBe(201);
+  });
+});
+
+/**
+ * A step whose only component is a captcha ("verify and submit"): no answer names it, so only the walk
+ * knows a submission takes it. Without the shared rule `finished: true` on a linear form, and
+ * `{answers: {}}` then a finish on a form with logic, passed it without a token (and never asked the provider).
+ */
+describe('a step with a captcha alone', () => {
+  let linear: Form;
+  let branching: Form;
+  beforeAll(async () => {
+    const verifyStep = { name: 'Verify', key: 'verify', components: [{ type: 'TurnstileWidget', content: {} }] };
+    linear = await makeForm(db, tenant, [{ name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] }, verifyStep]);
+    branching = await makeForm(db, tenant, [
+      { name: 'Who', key: 'who', components: [{ type: 'ShortInput', key: 'name', content: { question: 'Name?' } }], logic: { rules: [], next: 'verify' } },
+      verifyStep,
+      { name: 'Thanks', key: 'thanks', completion: true, components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+    ]);
+  });
+  const captchaOf = (of: Form) => componentAt(of, 1, 0);
+  const post = (app: App, of: Form, body: unknown) => app.request(`/s/${of.id}/responses`, jsonRequest('POST', body));
+  const patch = (app: App, of: Form, id: string, token: string, body: unknown) =>
+    app.request(`/s/${of.id}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${token}` }));
+  const missingAt = (of: Form) => ({ message: 'Invalid request body', errors: [{ message: CAPTCHA_MESSAGES.missing, path: ['answers', captchaOf(of).id] }] });
+
+  it('refuses finishing a linear form through it without a token, and takes a confirmed one', async () => {
+    const app = appWithCaptchas();
+    const calls = verifyCalls.length;
+    const bypass = await post(app, linear, { answers: { [componentAt(linear, 0, 0).id]: 'Mallory' }, finished: true });
+    expect(bypass.status).toBe(400);
+    expect(await bypass.json()).toEqual(missingAt(linear));
+    expect(verifyCalls.length).toBe(calls);
+    expect(await responsesOf(db, linear.id)).toEqual([]);
+
+    const forged = await post(app, linear, { answers: { [componentAt(linear, 0, 0).id]: 'Mallory', [captchaOf(linear).id]: 'forged' }, finished: true });
+    expect(forged.status).toBe(400);
+    expect(verifyCalls.at(-1)!.get('response')).toBe('forged');
+
+    const honest = await post(app, linear, { answers: { [componentAt(linear, 0, 0).id]: 'Ada', [captchaOf(linear).id]: GOOD }, finished: true });
+    expect(honest.status).toBe(201);
+    expect(await honest.json()).toMatchObject({ finished: true, status: 4 });
+  });
+
+  it('refuses moving a response with logic past it with {answers: {}}, so a later finish is refused too', async () => {
+    const app = appWithCaptchas();
+    const started = await post(app, branching, { answers: { [componentAt(branching, 0, 0).id]: 'Mallory' } });
+    expect(started.status).toBe(201);
+    const { id, resumeToken, nextStep } = (await started.json()) as { id: string; resumeToken: string; nextStep: string };
+    expect(nextStep).toBe('verify');
+    const skip = await patch(app, branching, id, resumeToken, { answers: {} });
+    expect(skip.status).toBe(400);
+    expect(await skip.json()).toEqual(missingAt(branching));
+    const finish = await patch(app, branching, id, resumeToken, { answers: {}, finished: true });
+    expect(finish.status).toBe(400);
+    const [row] = (await responsesOf(db, branching.id)).filter((r) => r.id === id);
+    expect(row).toMatchObject({ finished: false, meta: expect.objectContaining({ path: ['who'] }) });
+
+    const passed = await patch(app, branching, id, resumeToken, { answers: { [captchaOf(branching).id]: GOOD } });
+    expect(passed.status).toBe(200);
+    expect(await passed.json()).toMatchObject({ finished: true, nextStep: null });
+  });
+
+  it('is checked again by the submission itself, on the row it locked', async () => {
+    const captcha = captchaOf(linear).id;
+    const { answers } = await prepareAnswers(linear, { [componentAt(linear, 0, 0).id]: 'Mallory' }, testAnswerLimits());
+    const input = { form: linear, sessionId: `api:${createId()}`, answers, finish: true, context: { source: 'api' as const, ip: '', country: '' } };
+    const refused = submitAnswers(db, { ...input, captchas: { enforced: new Set([captcha]), confirmed: new Set<string>() } });
+    await expect(refused).rejects.toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ message: CAPTCHA_MESSAGES.missing, path: ['answers', captcha] }] });
+    const taken = await submitAnswers(db, { ...input, captchas: { enforced: new Set([captcha]), confirmed: new Set([captcha]) } });
+    expect(taken.response.finished).toBe(true);
+  });
+
+  it("is the current version's: a captcha added since a response started applies to it", async () => {
+    const app = appWithCaptchas();
+    const thanks = { name: 'Thanks', components: [{ type: 'Header', content: { title: 'Thanks' } }] };
+    const plain = await makeForm(db, tenant, [{ name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] }, thanks]);
+    const name = componentAt(plain, 0, 0);
+    const started = await post(app, plain, { answers: { [name.id]: 'Mallory' } });
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const steps = [
+      { id: plain.steps[0]!.id, name: 'Who', components: [{ id: name.id, type: 'ShortInput', content: { question: 'Name?' } }, { type: 'TurnstileWidget', content: {} }] },
+      { id: plain.steps[1]!.id, ...thanks, components: [{ id: componentAt(plain, 1, 0).id, ...thanks.components[0]! }] },
+    ];
+    expect((await app.request(`/api/v1/forms/${plain.id}`, jsonRequest('PATCH', { steps }, { 'x-api-key': tenant.apiKey }))).status).toBe(200);
+    const finish = await patch(app, plain, id, resumeToken, { answers: { [name.id]: 'Mallory' }, finished: true });
+    expect(finish.status).toBe(400);
+    expect(((await finish.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe(CAPTCHA_MESSAGES.missing);
+  });
+
+  it('is the rule of the page too: its post of the captcha step needs the token', async () => {
+    const app = appWithCaptchas();
+    const visitor = new Visitor(app);
+    await visitor.get(`/s/${branching.id}`);
+    expect((await visitor.submit(branching, 0, { [field(componentAt(branching, 0, 0))]: 'Eve' })).status).toBe(303);
+    expect((await visitor.submit(branching, 1, {})).status).toBe(422);
+    expect((await visitor.submit(branching, 1, { [field(captchaOf(branching))]: GOOD })).status).toBe(303);
   });
 });

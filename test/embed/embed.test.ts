@@ -23,7 +23,7 @@ let tenant: TestTenant;
 let form: Form;
 let other: Form;
 const HOST = 'https://www.customer.example';
-const cookieSecret = instanceSecretsOf(ADMIN_TOKEN).cookieSecret;
+const cookieSecret = instanceSecretsOf(ADMIN_TOKEN).signing.cookies.current;
 
 const STEPS = [
   { name: 'About you', components: [{ type: 'ShortInput', content: { question: 'Your name?', required: true } }] },
@@ -268,6 +268,60 @@ describe('embed mode', () => {
     // The victim's own token still works, and shows their answers.
     const own = await (await app.request(withToken(form, tokenIn(victimNext), 0))).text();
     expect(own).toContain('value="Victim"');
+  });
+
+  /**
+   * Session fixation: the attacker opens the embedded form, copies the token from a link and sends the
+   * victim `…&fl-token=<token>`. The token rotates at the first submission and at every step, so the copied
+   * link (and any token a later step superseded) neither shows nor changes the victim's response.
+   */
+  it('rotates the token at the first submission and at every step: a link another browser used continues nothing', async () => {
+    const name = componentAt(form, 0, 0);
+    const planted = await openEmbedded(form);
+    const fixed = tokenIn(planted);
+    const first = await post(planted, { [field(name)]: 'victim@example.com' });
+    expect(first.status).toBe(303);
+    const afterFirst = first.headers.get('location')!;
+    const session = readEmbedSessionToken(cookieSecret, form.id, tokenIn(afterFirst))!;
+    expect(session.sessionId).not.toBe(readEmbedSessionToken(cookieSecret, form.id, fixed)!.sessionId);
+    const [victimRow] = (await responsesOf(ctx.db, form.id)).filter((row) => row.sessionId === session.sessionId);
+    expect(victimRow).toBeDefined();
+    const before = await responsesOf(ctx.db, form.id);
+
+    // The attacker's copy shows a fresh form, and its post changes nothing of the victim's.
+    const withToken = (token: string, step: number) => `/s/${form.id}?step=${step}&embed=1&fl-origin=${encodeURIComponent(HOST)}&fl-token=${encodeURIComponent(token)}`;
+    const shown = await (await app.request(withToken(fixed, 0))).text();
+    expect(shown).not.toContain('victim@example.com');
+    expect(shown).toContain('data-step-index="0"');
+
+    // The victim's next step rotates again: the token of step 2's page is superseded once step 2 is posted.
+    const step2 = await (await app.request(afterFirst)).text();
+    const action2 = attribute(step2, 'action')!;
+    const second = await post(action2, { [field(componentAt(form, 1, 0))]: 'Europe' });
+    expect(second.headers.get('location')).toMatch(/\?done=1&embed=1/);
+    const superseded = tokenIn(action2);
+    expect(await (await app.request(withToken(superseded, 0))).text()).not.toContain('victim@example.com');
+    const hijack = await post(withToken(superseded, 0), { [field(name)]: 'attacker@example.com' });
+    expect([303, 400]).toContain(hijack.status);
+    const [after] = (await responsesOf(ctx.db, form.id)).filter((row) => row.id === victimRow!.id);
+    expect(after).toMatchObject({ finished: true });
+    expect(JSON.stringify(after!.data)).toContain('victim@example.com');
+    expect(JSON.stringify(after!.data)).not.toContain('attacker@example.com');
+    expect((await responsesOf(ctx.db, form.id)).filter((row) => before.some((old) => old.id === row.id) && row.id !== victimRow!.id)).toEqual(before.filter((row) => row.id !== victimRow!.id));
+  });
+
+  it('starts a fresh session for embed=1 on a top-level navigation (Sec-Fetch-Dest: document), whatever token the link holds', async () => {
+    const action = await openEmbedded(form);
+    const next = (await post(action, { [field(componentAt(form, 0, 0))]: 'Top' })).headers.get('location')!;
+    const back = `${next.replace('step=1', 'step=0')}`;
+    const framed = await (await app.request(back, { headers: { 'sec-fetch-dest': 'iframe' } })).text();
+    expect(framed).toContain('value="Top"');
+    const opened = await app.request(back, { headers: { 'sec-fetch-dest': 'document' } });
+    expect(opened.status).toBe(200);
+    const page = await opened.text();
+    expect(page).not.toContain('value="Top"');
+    const fresh = readEmbedSessionToken(cookieSecret, form.id, tokenIn(attribute(page, 'action')!))!;
+    expect(fresh.sessionId).not.toBe(readEmbedSessionToken(cookieSecret, form.id, tokenIn(next))!.sessionId);
   });
 
   it('refuses an fl-origin that is not an origin, and ignores cookies in embed mode', async () => {

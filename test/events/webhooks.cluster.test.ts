@@ -231,6 +231,22 @@ describe('a revoked key', () => {
     expect(live.subscriberCount).toBe(0);
   });
 
+  it('has its streams ended with UNAUTHENTICATED when its key expires, and opens none afterwards', async () => {
+    // The periodic key check (which also finds expired keys) waits longer than the test: the expiry itself ends the stream.
+    const live = new LiveFeed(ctx.db, liveFeedEvents, { bufferSize: 100, maxLifetimeMs: 60_000, keyCheckMs: 600_000 }, logger);
+    closers.push(() => live.close());
+    const app = subscribedApp({}, { liveFeed: live });
+    const expiresAt = new Date(Date.now() + 1_500);
+    const brief = await createApiKey(ctx.db, { environmentId: tenant.environmentId, name: 'expires soon', scopes: ['responses:read'], expiresAt });
+    const stream = await subscribe(app, { 'x-api-key': brief.key });
+    expect(stream.response.status).toBe(200);
+    expect(await stream.ended(10_000)).toBe(true);
+    expect(stream.errors.map((e) => ({ message: e.message, code: e.extensions?.code }))).toEqual([{ message: 'Invalid API key', code: 'UNAUTHENTICATED' }]);
+    expect(live.subscriberCount).toBe(0);
+    const again = await app.request('/graphql', subscriptionRequest({ 'x-api-key': brief.key }, form.id));
+    expect(again.status).toBe(401);
+  });
+
   it('has the events still waiting in its streams dropped: a slow reader gets nothing after the revocation', async () => {
     const live = new LiveFeed(ctx.db, liveFeedEvents, { bufferSize: 100, maxLifetimeMs: 60_000 }, logger);
     closers.push(() => live.close());

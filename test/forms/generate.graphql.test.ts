@@ -697,14 +697,14 @@ describe('admin mutations', () => {
   });
 
   describe('with an API key', () => {
-    it('cannot createEnvironment or createApiKey', async () => {
+    it('cannot createEnvironment, nor create or revoke keys of another environment (keys:manage covers its own only)', async () => {
       const env = await graphql(ctx.app, CREATE_ENVIRONMENT, { input: { name: 'Nope' } }, withKey(tenant.apiKey));
       expect(env.body.data).toBeNull();
       expect(onlyError(env.body)).toMatchObject({ message: 'This operation needs the admin token', extensions: { code: 'FORBIDDEN' } });
-      const key = await graphql(ctx.app, CREATE_API_KEY, { input: { environmentId: tenant.environmentId } }, withKey(tenant.apiKey));
-      expect(onlyError(key.body)).toMatchObject({ message: 'This operation needs the admin token', extensions: { code: 'FORBIDDEN' } });
+      const key = await graphql(ctx.app, CREATE_API_KEY, { input: { environmentId: other.environmentId } }, withKey(tenant.apiKey));
+      expect(onlyError(key.body)).toMatchObject({ message: 'API key does not grant access to this environment', extensions: { code: 'FORBIDDEN' } });
       const revoke = await graphql(ctx.app, REVOKE_API_KEY, { id: other.apiKeyId }, withKey(tenant.apiKey));
-      expect(onlyError(revoke.body)).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+      expect(onlyError(revoke.body)).toMatchObject({ message: 'API key not found', extensions: { code: 'NOT_FOUND' } });
       // And the other tenant's key still works.
       expect((await generate(ctx, other, validBody(other.templateId))).body.data.generateForm.success).toBe(true);
     });

@@ -7,7 +7,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, formVersions, forms } from '../../src/db/schema.ts';
+import { auditLog, formVersions, forms, responses } from '../../src/db/schema.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/events/dispatcher.ts';
 import { deleteForm, setFormStatus, type Form } from '../../src/forms/forms.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
@@ -510,11 +510,11 @@ describe('responses answer the version they started on', () => {
     expect([finished.status, await finished.json()]).toMatchObject([200, { finished: true, formVersion: 1 }]);
 
     // The definition of the version a response is on, and the current one.
-    const old = (await (await app.request(`/s/${form.id}/definition?version=1`)).json()) as { version: number; steps: { name: string }[] };
+    const old = (await (await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${resumeToken}` } })).json()) as { version: number; steps: { name: string }[] };
     expect([old.version, old.steps.map((s) => s.name)]).toEqual([1, ['About', 'Size']]);
     const now = (await (await app.request(`/s/${form.id}/definition`)).json()) as { version: number; steps: { name: string }[] };
     expect([now.version, now.steps.map((s) => s.name)]).toEqual([2, ['About (v2)', 'Size (v2)']]);
-    expect((await app.request(`/s/${form.id}/definition?version=9`)).status).toBe(404);
+    expect((await app.request(`/s/${form.id}/definition?version=9`, { headers: { authorization: `Bearer ${resumeToken}` } })).status).toBe(404);
     expect((await app.request(`/s/${form.id}/definition?version=x`)).status).toBe(400);
 
     // A new response is on version 2: version 1's question is gone, version 2's is required.
@@ -523,10 +523,58 @@ describe('responses answer the version they started on', () => {
     const fresh = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [size.id]: '1-10' }, finished: true }));
     expect([fresh.status, await fresh.json()]).toMatchObject([400, { errors: [{ path: ['answers', company.id] }] }]);
     const ok = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [company.id]: 'Acme', [size.id]: '1-10' }, finished: true }));
-    expect([ok.status, await ok.json()]).toMatchObject([201, { finished: true, formVersion: 2 }]);
+    const okBody = (await ok.json()) as { resumeToken: string };
+    expect([ok.status, okBody]).toMatchObject([201, { finished: true, formVersion: 2 }]);
 
     const rows = await responsesOf(ctx.db, form.id);
     expect(rows.filter((r) => r.finished).map((r) => r.meta.formVersion).sort()).toEqual([1, 2]);
+
+    // An older version is shown only with the resume token of a response on it: not without one, not with a version 2 response's.
+    const anonymous = await app.request(`/s/${form.id}/definition?version=1`);
+    expect([anonymous.status, ((await anonymous.json()) as { message: string }).message]).toEqual([401, 'Missing resume token: an older version is shown only with the resume token of a response on it']);
+    const onV2 = okBody.resumeToken;
+    expect((await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${onV2}` } })).status).toBe(404);
+    expect((await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: 'Bearer forged' } })).status).toBe(404);
+    expect((await app.request(`/s/${form.id}/definition?version=2`)).status).toBe(200);
+  });
+
+  it(`moves a response older than PINNED_VERSION_MAX_AGE_HOURS to the current version: its required questions then apply`, async () => {
+    const form = await twoSteps('Aged');
+    const [role, size] = [componentAt(form, 0, 0), componentAt(form, 1, 0)];
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [role.id]: 'CTO' } }));
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const company = (await publishVersion2(form)).steps[0]!.components[0]!;
+    const ageMs = testConfig().pinnedVersionMaxAgeMs;
+    expect(ageMs).toBe(72 * 3_600_000);
+    await ctx.db.update(responses).set({ createdAt: new Date(Date.now() - ageMs - 60_000) }).where(eq(responses.id, id));
+    const update = (body: unknown) => app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${resumeToken}` }));
+
+    const finishOnV1 = await update({ answers: { [size.id]: '1-10' }, finished: true });
+    expect([finishOnV1.status, await finishOnV1.json()]).toMatchObject([400, { errors: [{ path: ['answers', company.id] }] }]);
+    const moved = await update({ answers: { [company.id]: 'Acme', [size.id]: '1-10' }, finished: true });
+    expect([moved.status, await moved.json()]).toMatchObject([200, { finished: true, formVersion: 2 }]);
+    expect((await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${resumeToken}` } })).status).toBe(404);
+  });
+
+  // A captcha added since: test/components/captchas.test.ts.
+  it("applies the current version's guards (here a required consent) to a response on an older version: it moves to the current one", async () => {
+    const form = await twoSteps('Guarded');
+    const [role, size] = [componentAt(form, 0, 0), componentAt(form, 1, 0)];
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [role.id]: 'CTO' } }));
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const steps = asInput((await read(form.id)).steps);
+    steps[1] = { ...steps[1]!, components: [...steps[1]!.components, { type: 'Disclaimer', content: { text: 'I agree', required: true } } as never] };
+    expect((await patch(form.id, { steps })).status).toBe(200);
+    const consent = (await read(form.id)).steps[1]!.components[1]!;
+    const update = (body: unknown) => app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${resumeToken}` }));
+
+    const skipped = await update({ answers: { [size.id]: '1-10' }, finished: true });
+    expect([skipped.status, await skipped.json()]).toMatchObject([400, { errors: [{ path: ['answers', consent.id] }] }]);
+    const agreed = await update({ answers: { [size.id]: '1-10', [consent.id]: true }, finished: true });
+    expect([agreed.status, await agreed.json()]).toMatchObject([200, { finished: true, formVersion: 2 }]);
+    // The answer of version 1 stays by its question id.
+    const [row] = (await responsesOf(ctx.db, form.id)).filter((r) => r.id === id);
+    expect(row!.data.map((a) => a.questionId)).toEqual([role.id, size.id, consent.id]);
   });
 
   it('the page: a session that started on version 1 is shown and checked against version 1; a new session sees version 2', async () => {

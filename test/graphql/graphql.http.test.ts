@@ -3,9 +3,12 @@
  * request here is answered by the app exactly as yoga.fetch answers it (status, media type, body),
  * whichever path it takes.
  */
+import { createHash } from 'node:crypto';
+import { print } from 'graphql';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
+import { FormResponsesPageDocument } from '../../src/graphql/generated/graphql.ts';
 import { createGraphQLServer } from '../../src/graphql/yoga.ts';
 import type { Principal } from '../../src/auth/auth.service.ts';
 
@@ -18,6 +21,8 @@ beforeAll(async () => {
 });
 
 const listing = 'query Page($formId: ID!, $first: Int) { formResponses(formId: $formId, first: $first) { edges { node { id } } pageInfo { hasNextPage } } }';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 const json = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
 /** Requests by what they exercise; each is a POST to /graphql unless it says otherwise. */
@@ -43,6 +48,11 @@ function cases(formId: string): Record<string, { method?: string; path?: string;
     'null': { body: 'null' },
     'a batch': { body: [{ query: '{ __typename }' }] },
     'no query': { body: { variables: {} } },
+    'a built-in document by hash': { body: { variables: { formId }, extensions: persisted(sha256(print(FormResponsesPageDocument))) } },
+    'an unknown hash': { body: { extensions: persisted(sha256('{ nope }')) } },
+    'a hash that is not hex': { body: { extensions: persisted('nope') } },
+    'a document with the wrong hash': { body: { query: '{ __typename }', extensions: persisted(sha256('{ other }')) } },
+    'a null query and a hash': { body: { query: null, extensions: persisted(sha256(print(FormResponsesPageDocument))), variables: { formId } } },
     'a numeric query': { body: { query: 5 } },
     'an unexpected parameter': { body: { query: '{ __typename }', foo: 1 } },
     'variables as a list': { body: { query: '{ __typename }', variables: [] } },
@@ -66,7 +76,7 @@ describe('POST /graphql answered directly', () => {
     const yoga = createGraphQLServer(pino({ level: 'silent' }), testConfig());
     const principals: [Record<string, string>, Principal][] = [
       [{}, { kind: 'anonymous', offered: false }],
-      [{ 'x-api-key': tenant.apiKey }, { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId }],
+      [{ 'x-api-key': tenant.apiKey }, { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null }],
       [{ authorization: `Bearer ${ADMIN_TOKEN}` }, { kind: 'admin' }],
     ];
     for (const [credentials, principal] of principals) {

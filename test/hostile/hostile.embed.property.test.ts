@@ -12,7 +12,7 @@
  * Runs per property: HOSTILE_RUNS (default 40).
  */
 import { fc, test } from '@fast-check/vitest';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { apiKeys, auditLog, environments, erasures, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { canonicalLocale } from '../../src/i18n/locales.ts';
@@ -135,6 +135,38 @@ describe('the page in embed mode', () => {
       expect(await rowCounts()).toEqual(before);
     }
   });
+
+  // Session fixation: any token the victim's browser was handed before its latest step (the first page's
+  // included) is replayed by the attacker, framed or top-level; it never shows the victim's answer nor changes it.
+  test.prop([fc.array(fc.constantFrom(0, 1), { minLength: 1, maxLength: 3 }), fc.nat(), fc.constantFrom('iframe', 'document', undefined), fc.constantFrom('0', '1')], options)(
+    'a superseded token neither reads nor writes the response',
+    async (victimSteps, pick, dest, step) => {
+      const marker = `victim-${Math.random().toString(36).slice(2)}`;
+      const form = (await target.db.select().from(forms).where(eq(forms.id, formId)))[0]!;
+      const [q, pickMany] = [form.steps[0]!.components[0]!.id, form.steps[1]!.components[0]!.id];
+      const tokens: string[] = [];
+      let action = (await (await target.app.request(`/s/${formId}?embed=1&fl-origin=${encodeURIComponent('https://host.example')}`)).text()).match(/ action="([^"]*)"/)![1]!.replace(/&amp;/g, '&');
+      let responseId: string | undefined;
+      for (const at of [0, ...victimSteps]) {
+        const here = action.replace(/step=\d/, `step=${at}`);
+        tokens.push(new URL(here, 'http://x').searchParams.get('fl-token')!);
+        const posted = await target.app.request(here, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: at === 0 ? `c.${q}=${marker}` : `c.${pickMany}=a` });
+        const location = posted.headers.get('location');
+        if (!location) break;
+        const page = await (await target.app.request(location.replace(/step=\d|done=1/, 'step=0'))).text();
+        action = page.match(/ action="([^"]*)"/)?.[1]?.replace(/&amp;/g, '&') ?? location;
+        responseId ??= (await target.db.select().from(responses).where(eq(responses.formId, formId))).find((row) => JSON.stringify(row.data).includes(marker))?.id;
+      }
+      const stale = tokens[pick % tokens.length]!;
+      const replay = `/s/${formId}?${new URLSearchParams({ step, embed: '1', 'fl-origin': 'https://host.example', 'fl-token': stale })}`;
+      const headers: Record<string, string> = dest ? { 'sec-fetch-dest': dest } : {};
+      expect((await sendPage(replay, { headers })).text).not.toContain(marker);
+      await sendPage(replay, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: `c.${q}=attacker` });
+      const [row] = await target.db.select().from(responses).where(eq(responses.id, responseId!));
+      expect(JSON.stringify(row!.data)).toContain(marker);
+      expect(JSON.stringify(row!.data)).not.toContain('attacker');
+    },
+  );
 
   test.prop([fc.array(fc.tuple(hostileString, hostileString), { maxLength: 4 })], options)("POST with the page's own token: hostile fields", async (fields) => {
     const body = new URLSearchParams();

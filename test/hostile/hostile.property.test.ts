@@ -8,13 +8,14 @@
  * - a rejected request stores nothing (row counts of every table unchanged).
  * Runs per property are bounded (HOSTILE_RUNS, default 40) so CI time stays flat.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
@@ -61,6 +62,37 @@ const logicBody = (sourceFormId: string) => ({
   ],
 });
 
+/** A generate body with every survey question type, their content fields and conditions on their answers. */
+const surveyBody = (sourceFormId: string) => ({
+  sourceFormId,
+  name: 'Survey',
+  steps: [
+    {
+      name: 'Feedback',
+      components: [
+        { type: 'Rating', key: 'rating', content: { question: 'Rate us', scale: 5, shape: 'star', lowLabel: 'Bad', highLabel: 'Good', required: true } },
+        { type: 'NPS', key: 'nps', content: { question: 'Recommend us?', lowLabel: 'No', highLabel: 'Yes', required: false } },
+        { type: 'OpinionScale', key: 'opinion', content: { question: 'Clear?', from: 0, to: 4, labels: { left: 'No', center: 'So so', right: 'Yes' }, required: false } },
+        { type: 'Number', key: 'seats', content: { question: 'Seats?', min: 1, max: 500, decimals: 1, placeholder: '10', unit: 'seats', required: false } },
+        { type: 'Date', key: 'start', content: { question: 'Start?', min: '2026-01-01', max: '2026-12-31', required: false } },
+        { type: 'Matrix', key: 'grid', content: { question: 'Grid?', rows: ['Speed', 'constructor'], columns: ['Low', 'High'], isMulti: false, required: false } },
+        { type: 'Ranking', key: 'order', content: { question: 'Order?', options: ['a', 'b', '__proto__'], required: false } },
+      ],
+      logic: {
+        rules: [
+          { if: { question: 'nps', op: 'between', value: [0, 6] }, then: { goTo: 'why' } },
+          { if: { all: [{ question: 'rating', op: 'greaterOrEqual', value: 4 }, { question: 'opinion', op: 'in', value: [3, 4] }] }, then: { complete: true } },
+          { if: { any: [{ question: 'seats', op: 'lessOrEqual', value: 2.5 }, { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] }, { question: 'start', op: 'after', value: '2026-11-30' }] }, then: { goTo: 'why' } },
+          { if: { all: [{ question: 'grid', field: 'Speed', op: 'equals', value: 'Low' }, { question: 'order', field: '__proto__', op: 'between', value: [1, 2] }] }, then: { goTo: 'why' } },
+        ],
+      },
+    },
+    { name: 'Why', key: 'why', components: [{ type: 'LongInput', content: { question: 'Why?' } }] },
+  ],
+});
+
+let surveyForm: Awaited<ReturnType<typeof makeForm>>;
+
 beforeAll(async () => {
   // Row counts must see this file's writes only.
   ctx = await setupIsolatedTestApp();
@@ -106,6 +138,7 @@ beforeAll(async () => {
   logicFormId = logicForm.id;
   const logicStarted = (await (await app.request(`/s/${logicFormId}/responses`, json('POST', { answers: {} }))).json()) as { id: string; resumeToken: string };
   logicResume = { id: logicStarted.id, token: logicStarted.resumeToken };
+  surveyForm = await makeForm(ctx.db, tenant, surveyBody(tenant.templateId).steps, 'Survey');
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -209,7 +242,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts]);
 }
 
 interface Checked {
@@ -302,6 +335,11 @@ describe('REST', () => {
     const base = validBody(tenant.templateId) as { steps: { components: Record<string, unknown>[] }[] };
     base.steps[0]!.components[0]!.key = 'contact';
     const body = JSON.stringify(mutate({ ...base, notifications }, pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('generate: a survey body (every survey question type, conditions on them) with one hostile value', async (pick, value) => {
+    const body = JSON.stringify(mutate(surveyBody(tenant.templateId), pick, value));
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
@@ -425,6 +463,38 @@ describe('REST e-mail delivery log', () => {
   });
 });
 
+describe('REST API keys', () => {
+  const keys = () => `/api/v1/environments/${tenant.environmentId}/keys`;
+  const validKey = () => ({ name: 'BI', scopes: ['responses:read', 'forms:read'], expires: '30d' });
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {
+    const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validKey(), pick, value));
+    await send(keys(), json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(validKey()), hostileHeaders], options)('create: hostile body text and headers', async (text, headers) => {
+    await send(keys(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile environment and key ids in the path', async (environmentId, id, method) => {
+    await send(`/api/v1/environments/${environmentId}/keys/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    await send(`/api/v1/environments/${environmentId}/keys`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
+describe('MCP', () => {
+  const TOOLS = ['list_forms', 'get_form', 'generate_form', 'close_form', 'list_responses', 'list_webhooks'] as const;
+  const toolCall = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const headers = () => ({ 'x-api-key': tenant.apiKey, accept: 'application/json, text/event-stream' });
+  test.prop([fc.constantFrom(...TOOLS), fc.nat(), hostileValue, fc.boolean()], options)('tools/call: every tool with hostile arguments', async (name, pick, value, raw) => {
+    const valid = name === 'generate_form' ? validBody(formId) : { formId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true };
+    await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'json');
+  });
+
+  test.prop([bodyFrom(toolCall('list_forms', { limit: 5 })), hostileHeaders], options)('hostile JSON-RPC text and headers', async (text, extra) => {
+    await send('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers(), ...extra }, body: text }, 'json');
+  });
+});
+
 describe('REST privacy (deleting, erasing, audit log)', () => {
   // A filter that matches nothing stored (a form without responses, and nothing before 2000), even with
   // one of its conditions replaced: valid bodies run the whole path and delete nothing others rely on.
@@ -518,9 +588,21 @@ describe('GraphQL', () => {
     },
   );
 
+  test.prop([fc.nat(), hostileValue, fc.boolean()], options)('persisted documents: hostile extensions, hashes and trusted documents', async (pick, value, withText) => {
+    const persisted = mutate({ persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(LISTING).digest('hex') } }, pick, value);
+    const body = { ...(withText ? { query: LISTING } : {}), extensions: persisted, variables: { formId } };
+    await send('/graphql', json('POST', body, { 'x-api-key': tenant.apiKey }), 'graphql');
+  });
+
+  test.prop([hostileString], options)('trustGraphQLDocument: a hostile document text', async (text) => {
+    const query = 'mutation T($d: String!) { trustGraphQLDocument(document: $d) { hash } }';
+    await send('/graphql', json('POST', { query, variables: { d: text } }, { authorization: `Bearer ${ADMIN_TOKEN}` }), 'graphql');
+  });
+
   const ADMIN = [
     'mutation M($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }',
     'mutation M($input: CreateApiKeyInput!) { createApiKey(input: $input) { key } }',
+    'mutation M($id: ID!) { createApiKey(input: { environmentId: $id, scopes: [RESPONSES_READ], expiresAt: "2030-01-01T00:00:00Z" }) { key } }',
     'mutation M($id: ID!) { revokeApiKey(id: $id) { id } }',
     'mutation M($id: ID!) { deleteForm(id: $id) { id } }',
     'mutation M($input: ImportFormInput!) { importForm(input: $input) { id } }',
@@ -567,8 +649,56 @@ describe('public pages and the public JSON API', () => {
     await send(`/s/${formId}/responses`, json('POST', body), 'json');
   });
 
+  /** A valid answer to each survey question, by question id. */
+  const surveyAnswers = () => {
+    const [rating, nps, opinion, seats, start, grid, order] = surveyForm.steps[0]!.components;
+    return {
+      [rating!.id]: 4,
+      [nps!.id]: 9,
+      [opinion!.id]: 2,
+      [seats!.id]: 12.5,
+      [start!.id]: '2026-05-04',
+      [grid!.id]: { Speed: 'Low', constructor: 'High' },
+      [order!.id]: ['__proto__', 'a', 'b'],
+    };
+  };
+  test.prop([fc.nat(), hostileValue], options)('POST responses of a survey: a hostile answer to any of its questions', async (pick, value) => {
+    await send(`/s/${surveyForm.id}/responses`, json('POST', mutate({ answers: surveyAnswers(), finished: true }, pick, value)), 'json');
+  });
+
+  // A field of a question, or of a part: a Matrix row, a Ranking position (and parts no question has).
+  const part = fc.constantFrom('', '.0', '.1', '.2', '.3', '.99', '.x', '.__proto__');
+  test.prop([fc.array(fc.tuple(fc.nat(), part, hostileString), { maxLength: 8 })], options)(
+    'page POST of a survey: hostile values in its fields',
+    async (fields) => {
+      const ids = Object.keys(surveyAnswers());
+      const body = new URLSearchParams();
+      for (const [at, suffix, value] of fields) body.append(`c.${ids[at % ids.length]}${suffix}`, value);
+      await send(`/s/${surveyForm.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
+    },
+  );
+
   test.prop([bodyFrom({ answers: {} }), hostileHeaders], options)('POST responses: hostile text and headers', async (text, headers) => {
     await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');
+  });
+
+  test.prop([segment, segment, fc.constantFrom('since', 'until', 'timeZone', 'groupBy', 'device', 'language', 'hidden.utm_source', 'hidden.', 'x')], options)(
+    'GET insights: hostile query parameters and form ids',
+    async (value, id, name) => {
+      await send(`/api/v1/forms/${logicFormId}/insights?${name}=${value}&since=2026-01-01`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/insights?${name}=${value}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/forms/${id}/insights`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
+
+  test.prop([fc.nat(), hostileValue, hostileHeaders], options)('POST views: hostile hidden fields, referrers and headers', async (pick, value, headers) => {
+    const body = JSON.stringify(mutate({ hiddenFields: { utm_source: 'ad' }, referrer: 'https://www.example.com/' }, pick, value));
+    await send(`/s/${logicFormId}/views`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }, 'json');
+  });
+
+  test.prop([bodyFrom({}), segment], options)('POST views: hostile text and form ids', async (text, id) => {
+    await send(`/s/${formId}/views`, json('POST', text), 'json');
+    await send(`/s/${id}/views`, json('POST', '{}'), 'json');
   });
 
   test.prop([fc.nat(), hostileValue, segment], options)('PATCH responses: hostile answers, ids and tokens', async (pick, value, id) => {
@@ -595,6 +725,8 @@ describe('public pages and the public JSON API', () => {
     // An empty id collapses the path to /s/definition: the page of a form that does not exist (HTML).
     await send(`/s/${id}/definition${query}`, {}, 'page');
     await send(`/s/${formId}/definition${query}`, {}, 'json');
+    // An older version is only for a response's resume token: a real one (of version 1), a forged one.
+    for (const token of [resume.token, `${resume.token}x`, '']) await send(`/s/${formId}/definition${query}`, { headers: { authorization: `Bearer ${token}` } }, 'json');
   });
 
   // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).

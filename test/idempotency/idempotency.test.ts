@@ -208,4 +208,35 @@ describe('public start with an Idempotency-Key', () => {
     const short = await start({ answers: {} }, 'abc');
     expect(short.status).toBe(400);
   });
+
+  /**
+   * The key after its claim expired: a new claim with a new random nonce, so a new session. Before, the
+   * resume token was an HMAC of the key alone, and any body with the key took over the old response
+   * (same id and resume token; its e-mail replaced, the response finished).
+   */
+  it('never continues the old response once the claim expired: a new response, another resume token', async () => {
+    const key = randomUUID();
+    const name = componentAt(form, 0, 0).id;
+    const first = await start({ answers: { [name]: 'Victim' } }, key);
+    expect(first.status).toBe(201);
+    const victim = (await first.json()) as { id: string; resumeToken: string };
+    const [claim] = await ctx.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.scope, `form:${form.id}:start`)));
+    expect(claim!.nonce).toMatch(/^[\w-]{24}$/);
+    await ctx.db
+      .update(idempotencyKeys)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.scope, `form:${form.id}:start`)));
+
+    const later = await start({ answers: { [name]: 'Attacker' }, finished: true }, key);
+    expect(later.status).toBe(201);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    const taken = (await later.json()) as { id: string; resumeToken: string };
+    expect(taken.id).not.toBe(victim.id);
+    expect(taken.resumeToken).not.toBe(victim.resumeToken);
+    const [old] = await ctx.db.select().from(responses).where(eq(responses.id, victim.id));
+    expect(old).toMatchObject({ finished: false, data: [expect.objectContaining({ questionId: name, response: expect.objectContaining({ input: 'Victim' }) })] });
+    // The victim's own token still continues their response.
+    const own = await ctx.app.request(`/s/${form.id}/responses/${victim.id}`, jsonRequest('PATCH', { answers: {} }, { authorization: `Bearer ${victim.resumeToken}` }));
+    expect(own.status).toBe(200);
+  });
 });

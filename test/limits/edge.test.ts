@@ -56,6 +56,22 @@ describe('security headers', () => {
     }
   });
 
+  it('every answer that is not a page carries nosniff and a CSP that loads and frames nothing: JSON 404s and the public JSON API', async () => {
+    const answers = [
+      await ctx.app.request('/no-such-path'),
+      await ctx.app.request('/s/no-such-form/definition'),
+      await ctx.app.request(`/s/${formId}/definition`),
+      await ctx.app.request(`/s/${formId}/responses`, jsonRequest('POST', { answers: { nope: 1 } })),
+      await ctx.app.request(`/s/${formId}/responses/nope`, jsonRequest('PATCH', { answers: {} })),
+      await ctx.app.request(`/s/${formId}/uploads`, { method: 'POST' }),
+    ];
+    for (const response of answers) {
+      expect(response.headers.get('content-type'), response.url).toContain('application/json');
+      expect(response.headers.get('x-content-type-options'), response.url).toBe('nosniff');
+      expect(response.headers.get('content-security-policy'), response.url).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
   it("public pages may be framed by FRAME_ANCESTORS only (default 'self')", async () => {
     const page = await ctx.app.request(`/s/${formId}`);
     expect(page.status).toBe(200);

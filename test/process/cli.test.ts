@@ -3,6 +3,7 @@
  * that what it creates works through the REST API, and its errors.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapBanner } from '../../src/bootstrap.ts';
 import { runCli } from '../../src/cli.ts';
 import { freePort } from '../support/server-process.ts';
-import { ADMIN_TOKEN, createTenant, jsonRequest, setupTestApp, validBody, type TestContext } from '../support/helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, jsonRequest, setupTestApp, testConfig, validBody, type TestContext } from '../support/helpers.ts';
 import { createForm, insertTimeline } from '../support/factories.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -76,7 +78,7 @@ describe('formloom CLI', () => {
     await cli('env', 'create', '--name', 'Flow', '--id', environmentId);
 
     const key = await cli('key', 'create', '--env', environmentId, '--name', 'ci');
-    expect(Object.keys(key).sort()).toEqual(['environmentId', 'id', 'key']);
+    expect(Object.keys(key).sort()).toEqual(['environmentId', 'expiresAt', 'id', 'key', 'scopes']);
     expect(key.environmentId).toBe(environmentId);
     expect(key.key).toMatch(new RegExp(`^fl_${String(key.id)}_[A-Za-z0-9_-]{43}$`));
 
@@ -181,13 +183,16 @@ describe('formloom CLI', () => {
     ).rejects.toMatchObject({ message: 'Invalid admin token', details: { code: 'UNAUTHENTICATED' } });
   });
 
-  it('rejects an API key in place of the admin token for admin commands', async () => {
+  it('rejects an API key in place of the admin token for admin commands; a key makes keys only within its own scopes', async () => {
     const environmentId = uniqueId('cli-apikey');
     await cli('env', 'create', '--name', 'Key as token', '--id', environmentId);
-    const key = await cli('key', 'create', '--env', environmentId);
+    const key = await cli('key', 'create', '--env', environmentId, '--scopes', 'forms:read');
+    await expect(
+      runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', String(key.key), '--json']),
+    ).rejects.toMatchObject({ message: 'This operation needs the admin token', details: { code: 'FORBIDDEN' } });
     await expect(
       runCli(['key', 'create', '--env', environmentId, '--url', url, '--admin-token', String(key.key), '--json']),
-    ).rejects.toMatchObject({ message: 'This operation needs the admin token', details: { code: 'FORBIDDEN' } });
+    ).rejects.toMatchObject({ message: 'API key lacks the scope keys:manage', details: { code: 'FORBIDDEN' } });
   });
 
   it('rejects an unknown command, naming it', async () => {
@@ -215,6 +220,48 @@ describe('formloom CLI', () => {
     expect(output).toEqual({});
     expect(text).toMatch(/^Usage: formloom <command>/);
     for (const command of ['env create', 'key create', 'key revoke', 'form import', 'form delete']) expect(text).toContain(command);
+  });
+});
+
+describe('graphql trust', () => {
+  it('trusts a file\'s document on the server: it then runs by its hash; graphql trusted lists it beside the built-in ones', async () => {
+    const text = `query Trusted${uniqueId('q').replaceAll('-', '_')} { viewer { kind } }`;
+    const file = join(tmp, 'trusted.graphql');
+    writeFileSync(file, text);
+    const hash = createHash('sha256').update(text).digest('hex');
+    const trusted = await cli('graphql', 'trust', file);
+    expect(trusted).toEqual({ hash, operationNames: [text.split(' ')[1]], builtIn: false, createdAt: expect.any(String) });
+    const { text: line } = await runCli(['graphql', 'trust', file, '--url', url, '--admin-token', ADMIN_TOKEN]);
+    expect(line).toBe(`Trusted ${text.split(' ')[1]}: sha256Hash ${hash}`);
+
+    const byHash = await fetch(`${url}/graphql`, jsonRequest('POST', { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+    expect(await byHash.json()).toEqual({ data: { viewer: { kind: 'ADMIN' } } });
+
+    const { documents } = (await cli('graphql', 'trusted')) as { documents: { hash: string; builtIn: boolean }[] };
+    expect(documents).toContainEqual(expect.objectContaining({ hash, builtIn: false }));
+    expect(documents.filter((document) => document.builtIn).length).toBeGreaterThan(30);
+  });
+
+  it('refuses a document the schema does not have, and a missing file', async () => {
+    const file = join(tmp, 'invalid.graphql');
+    writeFileSync(file, '{ nope }');
+    await expect(cli('graphql', 'trust', file)).rejects.toMatchObject({ message: 'Invalid GraphQL document', details: { code: 'BAD_USER_INPUT' } });
+    await expect(cli('graphql', 'trust', join(tmp, 'missing.graphql'))).rejects.toThrow(`Cannot read ${join(tmp, 'missing.graphql')}`);
+  });
+
+  it('every command works against a server with GRAPHQL_PERSISTED_ONLY=1: they are sent by hash', async () => {
+    const strict = serve({ fetch: appWith(ctx.db, { graphql: { ...testConfig().graphql, persistedOnly: true } }).fetch, port: 0, hostname: '127.0.0.1' });
+    if (!strict.listening) await once(strict, 'listening');
+    try {
+      const strictUrl = `http://127.0.0.1:${(strict.address() as AddressInfo).port}`;
+      const id = uniqueId('cli-strict');
+      const { output } = await runCli(['env', 'create', '--name', 'Strict', '--id', id, '--url', strictUrl, '--admin-token', ADMIN_TOKEN, '--json']);
+      expect(output).toEqual({ id, name: 'Strict' });
+      const refused = await fetch(`${strictUrl}/graphql`, jsonRequest('POST', { query: '{ viewer { kind } }' }, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+      expect(refused.status).toBe(400);
+    } finally {
+      await new Promise<void>((resolve) => strict.close(() => resolve()));
+    }
   });
 });
 
@@ -331,7 +378,50 @@ describe('finding the local server and its admin token', () => {
     const { message } = (JSON.parse(stderr) as { error: { message: string } }).error;
     expect(message).toContain(`Cannot reach the formloom server at http://127.0.0.1:${closed} (HOST=127.0.0.1, PORT=${closed}): `);
     expect(message).toContain('ECONNREFUSED');
-    expect(message).toContain('set HOST and PORT as the server has them, or pass --url');
+    expect(message).toContain('set FORMLOOM_URL to its address (or HOST and PORT as the server has them), or pass --url');
+  }, 60_000);
+
+  it('finds the server from FORMLOOM_URL, whatever PORT says; --url comes first', async () => {
+    const closed = String(await freePort());
+    const id = uniqueId('cli-url');
+    const found = await runHere(['env', 'create', '--name', 'By URL', '--id', id, '--json'], tmp, { FORMLOOM_URL: url, PORT: closed, ADMIN_TOKEN });
+    expect(found.stderr).toBe('');
+    expect(JSON.parse(found.stdout)).toEqual({ id, name: 'By URL' });
+
+    const elsewhere = `http://127.0.0.1:${closed}`;
+    const refused = await runHere(['env', 'create', '--name', 'Nope', '--json'], tmp, { FORMLOOM_URL: elsewhere, ADMIN_TOKEN });
+    expect(refused.code).toBe(1);
+    const { message } = (JSON.parse(refused.stderr) as { error: { message: string } }).error;
+    expect(message).toContain(`Cannot reach the formloom server at ${elsewhere} (FORMLOOM_URL): `);
+    expect(message).toContain('Check the URL, and that the server is running.');
+
+    const overridden = await runHere(['key', 'create', '--env', id, '--url', url, '--json'], tmp, { FORMLOOM_URL: elsewhere, ADMIN_TOKEN });
+    expect(overridden.stderr).toBe('');
+    expect(JSON.parse(overridden.stdout)).toMatchObject({ environmentId: id });
+  }, 60_000);
+
+  it('refuses a FORMLOOM_URL that is not an http(s) URL, before sending anything', async () => {
+    const { code, stderr } = await runHere(['env', 'create', '--name', 'Nope'], tmp, { FORMLOOM_URL: '127.0.0.1:4000', ADMIN_TOKEN });
+    expect(code).toBe(1);
+    expect(stderr).toContain('FORMLOOM_URL: must be an http(s) URL (got "127.0.0.1:4000")');
+  }, 60_000);
+
+  it("after the first start's export line, on any port, closes a form with no other setting", async () => {
+    const tenant = await createTenant(ctx.db);
+    const form = await createForm(ctx.db, tenant.environmentId, 'Closed by the walk-through');
+    const banner = bootstrapBanner({ environmentId: tenant.environmentId, templateFormId: form.id, apiKey: tenant.apiKey }, url, { token: ADMIN_TOKEN, generated: false });
+    const line = /^export .*$/m.exec(banner)?.[0];
+    expect(line).toContain(`FORMLOOM_URL=${url} `);
+    const script = `${line}\nexec "${process.execPath}" "${join(ROOT, 'bin/formloom.mjs')}" form close "$TEMPLATE"`;
+    const child = spawn('bash', ['-c', script], { cwd: tmp, env: { PATH: process.env.PATH, HOME: process.env.HOME, ADMIN_TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`Closed form ${form.id}\n`);
   }, 60_000);
 
   it('with a token file from another server names the file', async () => {

@@ -405,7 +405,7 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
         expect(maker.adminToken.generated).toBe(true);
         expect(other.adminToken).toEqual({ token: undefined, generated: false });
         expect(other.secrets.admin.matches(maker.adminToken.token!)).toBe(true);
-        expect(other.secrets.cookieSecret).toBe(maker.secrets.cookieSecret);
+        expect(other.secrets.signing.cookies.current).toBe(maker.secrets.signing.cookies.current);
         expect([first.demo, second.demo].filter(Boolean)).toHaveLength(1);
       } finally {
         await Promise.all([one.close(), two.close()]);

@@ -340,13 +340,13 @@ describe('every runnable example, against a started server', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'formloom-docs-'));
-    // As the reader's `npm start` would run, on its own port and data dir (a real port, not 0: the
-    // shell gets the same PORT and DATA_DIR, as a reader who set them for the server has them, and the
-    // CLI finds the server from them).
+    // As the reader's `npm start` would run, on its own port and data dir (a real port, not 0: it stays
+    // the same when an example restarts the server). The shell gets the DATA_DIR, where the CLI finds the
+    // admin token, but not PORT: the CLI finds the server from the FORMLOOM_URL of the banner's line.
     serverEnv = { PORT: String(await freePort()), HOST: '127.0.0.1', DATA_DIR: join(scratch, 'data') };
     server = await startServer(serverEnv);
     receiverPort = await freePort();
-    shell = new ReaderShell(scratch, { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TMPDIR: scratch, ...serverEnv });
+    shell = new ReaderShell(scratch, { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', TMPDIR: scratch, DATA_DIR: serverEnv.DATA_DIR });
   }, 120_000);
 
   afterAll(async () => {
@@ -362,8 +362,8 @@ describe('every runnable example, against a started server', () => {
     expect(line, server.stdout()).toBeDefined();
     const { failures } = await shell.run(line!);
     expect(failures).toEqual([]);
-    const { stdout } = await shell.run('echo "$BASE $SITE $TEMPLATE ${KEY:0:3}"');
-    expect(stdout.trim()).toBe(`${server.url} ${server.demo!.environmentId} ${server.demo!.templateId} fl_`);
+    const { stdout } = await shell.run('echo "$BASE $FORMLOOM_URL $SITE $TEMPLATE ${KEY:0:3}"');
+    expect(stdout.trim()).toBe(`${server.url} ${server.url} ${server.demo!.environmentId} ${server.demo!.templateId} fl_`);
   });
 
   for (const fence of runnable) {

@@ -169,7 +169,7 @@ describe.each(variants)('formloom on $name', ({ database, setup }) => {
         expect(adminToken).toBeDefined();
 
         // The walk-through's variables, in one line to paste into a shell (test/process/docs.examples.test.ts runs it).
-        expect(out).toContain(`\nexport BASE=${server.url} SITE=${siteId} TEMPLATE=${templateId} KEY=${apiKey}\n`);
+        expect(out).toContain(`\nexport BASE=${server.url} FORMLOOM_URL=${server.url} SITE=${siteId} TEMPLATE=${templateId} KEY=${apiKey}\n`);
 
         const curl = parseCurl(out);
         expect(curl.url).toBe(`${server.url}/api/v1/environments/${siteId}/forms/generate`);

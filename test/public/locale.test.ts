@@ -224,6 +224,13 @@ function everyTypeSteps() {
         { type: 'DynamicScheduler', content: { defaultCalendar: { name: 'K1', url: calendar }, calendars: [{ name: 'K2', url: `${calendar}?team=2` }] } },
         { type: 'NextBackButtons', content: {} },
         { type: 'NextButton', content: {} },
+        { type: 'Rating', content: { required: true } },
+        { type: 'NPS', content: {} },
+        { type: 'OpinionScale', content: {} },
+        { type: 'Number', content: { required: true, unit: 'U1' } },
+        { type: 'Date', content: {} },
+        { type: 'Matrix', content: { rows: ['R1'], columns: ['K1', 'K2'], required: true } },
+        { type: 'Ranking', content: { options: ['O1', 'O2'], required: true } },
       ],
     },
   ];

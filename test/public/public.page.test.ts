@@ -326,8 +326,10 @@ describe('validation', () => {
     );
     expect(response.status).toBe(422);
     const page = await response.text();
-    expect(page).toContain('<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check these 3 answers:</p>');
+    // One link per message, each to its own field: the two IdentityInfo messages are two links.
+    expect(page).toContain('<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check these 4 answers:</p>');
     expect(page).toContain(`<li><a href="#q-${c(0, 3).id}">`);
+    expect(page).toContain(`<li><a href="#f-${identity().id}-workEmailAddress">Enter a valid e-mail address</a></li><li><a href="#f-${identity().id}-phoneNumber">Enter a valid phone number</a></li>`);
     expect(messageAt(page, `f-${role().id}`)).toBe('Must be at most 1000 characters');
     expect(messageAt(page, `f-${c(0, 3).id}`)).toBe('Please use your work e-mail address');
     expect(messageAt(page, `f-${identity().id}-workEmailAddress`)).toBe('Enter a valid e-mail address');

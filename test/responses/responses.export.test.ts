@@ -155,6 +155,25 @@ describe('CSV of one form', () => {
     expect(rows[1]!.at(-1)).toBe(input);
   });
 
+  it('never reads an inherited property: a hidden field named toString or constructor, a meta without path or leadId', () => {
+    const response = {
+      id: 'r1',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+      finished: false,
+      status: 2,
+      formId: 'f1',
+      meta: { hiddenFields: { plan: 'pro' } },
+      personAttributes: { ip: '', country: '' },
+      data: [],
+    } as unknown as ExportedResponse;
+    const columns = ['toString', 'constructor', '__proto__', 'plan'].map((name) => ({ header: `${name} [hidden]`, hiddenField: name, questionId: '', type: '' }));
+    const row = responseRow(response, columns);
+    expect(row.slice(-4)).toEqual(['', '', '', 'pro']);
+    // The leadId and path cells: nothing (not Object.prototype's members) when the metadata has none.
+    expect(row.join(',')).not.toMatch(/function|native code|\[object/);
+  });
+
   it('writes the header row alone when there is nothing to export', async () => {
     const form = await createForm(ctx.db, a.environmentId, 'Empty');
     const res = await exportOf(`?formId=${form.id}`);

@@ -27,7 +27,7 @@ export type AllCondition = {
 };
 
 /** Typed view of one answer; the member follows the answered component's type. */
-export type Answer = DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MultipleOptionsQuestionAnswer | OtherAnswer | PasswordInputAnswer | SchedulerAnswer | ShortInputAnswer;
+export type Answer = DateAnswer | DisclaimerAnswer | DropdownAnswer | FileUploaderAnswer | GraphicOptionsAnswer | IdentityInfoAnswer | LongInputAnswer | MatrixAnswer | MultipleOptionsQuestionAnswer | NpsAnswer | NumberAnswer | OpinionScaleAnswer | OtherAnswer | PasswordInputAnswer | RankingAnswer | RatingAnswer | SchedulerAnswer | ShortInputAnswer;
 
 /** Holds when at least one of its conditions holds. */
 export type AnyCondition = {
@@ -40,6 +40,10 @@ export type ApiKey = Node & {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
   environmentId: Scalars['ID']['output'];
+  /** From this instant the key is invalid; null: it does not expire. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** True for a key made without scopes: it holds every scope, including ones added later. */
+  fullAccess: Scalars['Boolean']['output'];
   /** Public prefix of the key; use it to revoke the key. */
   id: Scalars['ID']['output'];
   /** When the key last authenticated a request (to within about a minute); null if never. */
@@ -51,6 +55,8 @@ export type ApiKey = Node & {
   prefix: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope. */
+  scopes: Array<Scope>;
 };
 
 /** One administrative action. Names ids and counts only, never secrets or personal data. */
@@ -127,7 +133,7 @@ export type ChoiceAnswer = {
 };
 
 /** A component of a form step; the member follows the component type. */
-export type Component = Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | MultipleOptionsQuestion | NextBackButtons | NextButton | OtherComponent | Scheduler | ShortInput;
+export type Component = DateQuestion | Disclaimer | Dropdown | DynamicScheduler | Header | IdentityInfo | LongInput | Matrix | MultipleOptionsQuestion | Nps | NextBackButtons | NextButton | NumberQuestion | OpinionScale | OtherComponent | Ranking | Rating | Scheduler | ShortInput;
 
 /** A component: its type and a content object whose shape depends on the type. */
 export type ComponentInput = {
@@ -154,13 +160,18 @@ export type ComponentStyle = {
 /** A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf. */
 export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition;
 
-/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan: both sides numbers; answered/notAnswered: whether there is an answer (or a hidden value). */
+/** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan/greaterOrEqual/lessOrEqual: both sides numbers; between: value [low, high], both ends included (two numbers, or two dates); before/after: dates YYYY-MM-DD; answered/notAnswered: whether there is an answer (or a hidden value). */
 export type ConditionOp =
+  | 'after'
   | 'answered'
+  | 'before'
+  | 'between'
   | 'contains'
   | 'equals'
+  | 'greaterOrEqual'
   | 'greaterThan'
   | 'in'
+  | 'lessOrEqual'
   | 'lessThan'
   | 'notAnswered'
   | 'notContains'
@@ -168,9 +179,14 @@ export type ConditionOp =
   | 'notIn';
 
 export type CreateApiKeyInput = {
+  /** The key's environment; a key creating keys names its own. */
   environmentId: Scalars['ID']['input'];
+  /** From this instant the new key is invalid. Left out: the creator's expiry (none for the admin token). A key grants no later expiry than its own. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
   /** A label to recognise the key by. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** What the new key may do. Left out: the creator's scopes (a key's own; for the admin token, every scope). A key grants at most its own. */
+  scopes?: InputMaybe<Array<Scope>>;
 };
 
 export type CreateApiKeyPayload = {
@@ -209,6 +225,46 @@ export type CreateWebhookEndpointPayload = {
   endpoint: WebhookEndpoint;
   /** The signing secret (`whsec_…`). Shown only here: store it now. */
   secret: Scalars['String']['output'];
+};
+
+/** Answer to a Date question. */
+export type DateAnswer = {
+  __typename?: 'DateAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The day answered, YYYY-MM-DD (stored as `value`). */
+  date?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A calendar day (type "Date"), YYYY-MM-DD, within min…max. */
+export type DateQuestion = {
+  __typename?: 'DateQuestion';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  /** The latest day accepted (content `max`). */
+  maxDate?: Maybe<Scalars['String']['output']>;
+  /** The earliest day accepted (content `min`). */
+  minDate?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** The earliest and latest dates a Date question was answered with (YYYY-MM-DD); null without answers. */
+export type DateRange = {
+  __typename?: 'DateRange';
+  earliest?: Maybe<Scalars['String']['output']>;
+  latest?: Maybe<Scalars['String']['output']>;
 };
 
 export type DeleteFormPayload = {
@@ -250,6 +306,12 @@ export type DeletedWebhookEndpoint = {
   deleted: Scalars['Boolean']['output'];
   id: Scalars['ID']['output'];
 };
+
+/** A respondent's device class, from the User-Agent (no User-Agent, or an unknown one, is desktop). */
+export type DeviceClass =
+  | 'DESKTOP'
+  | 'MOBILE'
+  | 'TABLET';
 
 /** Legal text with a check box. */
 export type Disclaimer = {
@@ -333,31 +395,33 @@ export type DynamicScheduler = {
 /** A tenant. Its id is the Site ID used in API paths. */
 export type Environment = Node & {
   __typename?: 'Environment';
-  /** Every API key of the environment, revoked ones included, newest first. Never a secret. */
+  /** Every API key of the environment, revoked ones included, newest first. Never a secret. Needs the API key scope `keys:manage`. */
   apiKeys: Array<ApiKey>;
   createdAt: Scalars['DateTime']['output'];
-  /** Sites that may embed the environment's forms in a frame (the pages' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server's FRAME_ANCESTORS applies. */
+  /** Sites that may embed the environment's forms in a frame (the pages' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server's FRAME_ANCESTORS applies. Needs the API key scope `settings:manage`. */
   embedOrigins?: Maybe<Array<Scalars['String']['output']>>;
-  /** Forms of the environment (deleted ones excepted), newest first. */
+  /** Forms of the environment (deleted ones excepted), newest first. Needs the API key scope `forms:read`. */
   forms: FormConnection;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
-  /** How IP addresses of new responses are stored. */
+  /** Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns. Needs the API key scope `forms:read`. */
+  insights: Insights;
+  /** How IP addresses of new responses are stored. Needs the API key scope `settings:manage`. */
   ipStorage: IpStorage;
-  /** Leads of the environment, newest first. */
+  /** Leads of the environment, newest first. Needs the API key scope `responses:read`. */
   leads: LeadConnection;
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
-  /** The environment's own Google reCAPTCHA keys (Recaptcha). */
+  /** The environment's own Google reCAPTCHA keys (Recaptcha). Needs the API key scope `settings:manage`. */
   recaptcha: CaptchaKeys;
-  /** Responses of every form of the environment, newest first: the same as `environmentResponses`. */
+  /** Responses of every form of the environment, newest first: the same as `environmentResponses`. Needs the API key scope `responses:read`. */
   responses: FormResponseConnection;
-  /** Responses older than this many days are deleted by the retention job (a form may set its own); null: kept. */
+  /** Responses older than this many days are deleted by the retention job (a form may set its own); null: kept. Needs the API key scope `settings:manage`. */
   retentionDays?: Maybe<Scalars['Int']['output']>;
-  /** The environment's own SMTP server for e-mail notifications (docs/notifications.md). */
+  /** The environment's own SMTP server for e-mail notifications (docs/notifications.md). Needs the API key scope `settings:manage`. */
   smtp: SmtpSettings;
-  /** The environment's own Cloudflare Turnstile keys (TurnstileWidget). */
+  /** The environment's own Cloudflare Turnstile keys (TurnstileWidget). Needs the API key scope `settings:manage`. */
   turnstile: CaptchaKeys;
 };
 
@@ -367,6 +431,12 @@ export type EnvironmentFormsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<FormFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A tenant. Its id is the Site ID used in API paths. */
+export type EnvironmentInsightsArgs = {
+  filter?: InputMaybe<InsightsFilter>;
 };
 
 
@@ -453,16 +523,18 @@ export type Form = Node & {
   hiddenFields: Array<Scalars['String']['output']>;
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
   id: Scalars['ID']['output'];
+  /** Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns. Needs the API key scope `forms:read`. */
+  insights: Insights;
   /** The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region). */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
   nodeId: Scalars['ID']['output'];
-  /** The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md). */
+  /** The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md). Needs the API key scope `responses:read`. */
   notificationDeliveries: NotificationDeliveryConnection;
   /** Who hears of its responses by e-mail; null: nobody. */
   notifications?: Maybe<FormNotifications>;
-  /** Responses of this form, newest first, with the filters of `formResponses`. */
+  /** Responses of this form, newest first, with the filters of `formResponses`. Needs the API key scope `responses:read`. */
   responses: FormResponseConnection;
   /** This form's retention in days, overriding its environment's; null: the environment's applies. */
   retentionDays?: Maybe<Scalars['Int']['output']>;
@@ -472,7 +544,7 @@ export type Form = Node & {
   sourceFormId?: Maybe<Scalars['ID']['output']>;
   status: FormStatus;
   steps: Array<Step>;
-  /** A summary of the form's responses (finished and unfinished), computed by the database. */
+  /** A summary of the form's responses (finished and unfinished), computed by the database. Needs the API key scope `responses:read`. */
   summary: FormSummary;
   theme: Theme;
   updatedAt: Scalars['DateTime']['output'];
@@ -490,6 +562,12 @@ export type FormGeneratedFormsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<FormFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A form: its steps, theme and public url. */
+export type FormInsightsArgs = {
+  filter?: InputMaybe<InsightsFilter>;
 };
 
 
@@ -578,7 +656,7 @@ export type FormResponse = Node & {
   dataUpdatedAt: Scalars['DateTime']['output'];
   /** true: completed; false: partial. */
   finished: Scalars['Boolean']['output'];
-  /** The form answered; null once it is deleted. */
+  /** The form answered; null once it is deleted. Needs the API key scope `forms:read`. */
   form?: Maybe<Form>;
   formId: Scalars['ID']['output'];
   /** The object's id: the same as in the REST API; `node(id:)` finds the object by it. */
@@ -725,6 +803,12 @@ export type HiddenFieldCondition = {
   value?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** A hidden field and the value it must have. */
+export type HiddenFieldValueInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
 /** One field of an IdentityInfo component. */
 export type IdentityField = {
   __typename?: 'IdentityField';
@@ -796,6 +880,107 @@ export type ImportFormInput = {
   steps: Array<StepInput>;
   /** Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out. */
   theme?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/** How a form (or every form of an environment) is doing, from counters kept as views and responses happen. A response counts in the period it started in; deleting responses takes them off. */
+export type Insights = {
+  __typename?: 'Insights';
+  /** finishes / starts; null without starts. */
+  completionRate?: Maybe<Scalars['Float']['output']>;
+  /** desktop, mobile, tablet. */
+  devices: Array<InsightsBreakdownRow>;
+  /** Responses completed. */
+  finishes: Scalars['Int']['output'];
+  groupBy: InsightsGroupBy;
+  /** Per hidden field, by name, its 20 most viewed values. */
+  hiddenFields: Array<InsightsHiddenField>;
+  /** Responses that ended at an invalid step or action. */
+  invalid: Scalars['Int']['output'];
+  /** The languages respondents saw (the form's locale). */
+  languages: Array<InsightsBreakdownRow>;
+  /** Referrer hosts, the 20 most viewed. */
+  referrers: Array<InsightsBreakdownRow>;
+  /** Every period from since (or the first counted) to until (or the last counted). */
+  series: Array<InsightsPeriod>;
+  /** The range as read: its first instant. */
+  since?: Maybe<Scalars['DateTime']['output']>;
+  /** starts / views; null without views (above 1 when clients start responses without reporting views). */
+  startRate?: Maybe<Scalars['Float']['output']>;
+  /** Responses started. */
+  starts: Scalars['Int']['output'];
+  /** Per step of the form's current version, in order (empty for an environment). */
+  steps: Array<InsightsStep>;
+  /** null without finishes. */
+  timeToComplete?: Maybe<TimeToComplete>;
+  timeZone: Scalars['String']['output'];
+  /** The instant the range ends (excluded). */
+  until?: Maybe<Scalars['DateTime']['output']>;
+  /** Views of the first step (page, embed, or reported with POST /s/<id>/views); bots that say so are not counted. */
+  views: Scalars['Int']['output'];
+};
+
+/** One value of a dimension (a device class, a referrer host, a hidden field's value, a language) and what it counted. */
+export type InsightsBreakdownRow = {
+  __typename?: 'InsightsBreakdownRow';
+  finishes: Scalars['Int']['output'];
+  starts: Scalars['Int']['output'];
+  /** The value; '' is none (no referrer: typed in, a bookmark, an app). */
+  value: Scalars['String']['output'];
+  views: Scalars['Int']['output'];
+};
+
+/** What insights count: a time range, the time zone and period of the series, and filters on the dimensions. */
+export type InsightsFilter = {
+  /** Only this device class. */
+  device?: InputMaybe<DeviceClass>;
+  /** The period of the series; defaults to DAY. */
+  groupBy?: InputMaybe<InsightsGroupBy>;
+  /** Only views and responses with these hidden-field values (all of them). */
+  hidden?: InputMaybe<Array<HiddenFieldValueInput>>;
+  /** Only respondents who saw the form in this language (its locale). */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** From this date (2026-12-01: its midnight in `timeZone`) or date-time with its offset (2026-12-01T09:30:00Z). */
+  since?: InputMaybe<Scalars['String']['input']>;
+  /** The IANA time zone of dates and periods (Europe/Berlin); defaults to UTC. */
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+  /** Before this date or date-time (as `since`). */
+  until?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The period of a series: a day, an ISO week (from Monday) or a month, in the time zone. */
+export type InsightsGroupBy =
+  | 'DAY'
+  | 'MONTH'
+  | 'WEEK';
+
+/** A hidden field's values (the 20 most viewed). */
+export type InsightsHiddenField = {
+  __typename?: 'InsightsHiddenField';
+  name: Scalars['String']['output'];
+  values: Array<InsightsBreakdownRow>;
+};
+
+/** Views, starts and finishes of one period (responses count in the period they started in). */
+export type InsightsPeriod = {
+  __typename?: 'InsightsPeriod';
+  finishes: Scalars['Int']['output'];
+  /** The period's first day in the time zone (YYYY-MM-DD). */
+  period: Scalars['String']['output'];
+  starts: Scalars['Int']['output'];
+  views: Scalars['Int']['output'];
+};
+
+/** One step of the form (its current version) in the funnel. */
+export type InsightsStep = {
+  __typename?: 'InsightsStep';
+  /** leftHere / reached; null when no response reached it. */
+  dropOffRate?: Maybe<Scalars['Float']['output']>;
+  key: Scalars['String']['output'];
+  /** Unfinished, not invalid responses whose next step it is: the step they were looking at when they stopped. */
+  leftHere: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** Responses that went through the step or are at it. */
+  reached: Scalars['Int']['output'];
 };
 
 /** How respondents' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode. */
@@ -926,6 +1111,46 @@ export type LongInputAnswer = {
   type: Scalars['String']['output'];
 };
 
+/** Rows answered on one scale of columns: radio buttons, or check boxes when isMulti. */
+export type Matrix = {
+  __typename?: 'Matrix';
+  columns: Array<Scalars['String']['output']>;
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  isMulti?: Maybe<Scalars['Boolean']['output']>;
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  rows: Array<Scalars['String']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Matrix. */
+export type MatrixAnswer = {
+  __typename?: 'MatrixAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The rows answered, in the form's order of the answer. */
+  rows: Array<MatrixRowAnswer>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** One row of a Matrix answer and the column(s) picked. */
+export type MatrixRowAnswer = {
+  __typename?: 'MatrixRowAnswer';
+  /** One column unless the matrix is multi. */
+  columns: Array<Scalars['String']['output']>;
+  row: Scalars['String']['output'];
+};
+
 /** Choices shown as buttons or check boxes. */
 export type MultipleOptionsQuestion = {
   __typename?: 'MultipleOptionsQuestion';
@@ -960,44 +1185,49 @@ export type MultipleOptionsQuestionAnswer = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT). */
+  /** Closes a published form to new responses: its page shows "no longer accepting responses" and public submissions are refused (410). Its responses stay readable; it can still be a template. Closing a closed form changes nothing; a draft cannot be closed (CONFLICT). Needs the API key scope `forms:write`. */
   closeForm: Form;
-  /** Admin token only. The key in the payload is shown once. */
+  /** The admin token, or a key with `keys:manage` in its own environment (granting at most its own scopes and expiry). The key in the payload is shown once. Needs the API key scope `keys:manage`. */
   createApiKey: CreateApiKeyPayload;
-  /** Admin token only. */
+  /** Admin token only. Needs the admin token. */
   createEnvironment: Environment;
-  /** Creates an endpoint; the payload carries its signing secret, shown only this once. */
+  /** Creates an endpoint; the payload carries its signing secret, shown only this once. Needs the API key scope `webhooks:manage`. */
   createWebhookEndpoint: CreateWebhookEndpointPayload;
-  /** Soft-deletes a form: it is no longer served and can no longer be a template. */
+  /** Soft-deletes a form: it is no longer served and can no longer be a template. Needs the API key scope `forms:write`. */
   deleteForm: DeleteFormPayload;
-  /** Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment. */
+  /** Deletes one response for good, with its webhook events (pending deliveries included) and files. `Response not found` (NOT_FOUND) when it is not a response of the caller's environment. Needs the API key scope `responses:delete`. */
   deleteResponse: DeleteResponsePayload;
-  /** Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files. */
+  /** Deletes every response of the environment matching the filter, in batches of a few hundred (each its own short transaction, so submissions continue meanwhile), with their webhook events and files. Needs the API key scope `responses:delete`. */
   deleteResponses: DeleteResponsesPayload;
-  /** Deletes an endpoint with its deliveries. */
+  /** Deletes an endpoint with its deliveries. Needs the API key scope `webhooks:manage`. */
   deleteWebhookEndpoint: DeletedWebhookEndpoint;
-  /** Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent. */
+  /** Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent. Needs the API key scope `responses:delete`. */
   eraseLead: EraseLeadPayload;
-  /** Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE. */
+  /** Creates a published form from a template form of the same environment, inheriting its theme. Honours an `Idempotency-Key` HTTP header (24 h, per environment): a repeat with the same input returns the same form (response header `Idempotent-Replayed: true`); with another input it is UNPROCESSABLE. Needs the API key scope `forms:write`. */
   generateForm: GenerateFormPayload;
+  /** Needs the API key scope `forms:write`. */
   importForm: Form;
-  /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). */
+  /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). Needs the API key scope `forms:write`. */
   reopenForm: Form;
-  /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). */
+  /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). Needs the API key scope `webhooks:manage`. */
   resendWebhookDelivery: WebhookDelivery;
-  /** Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT. */
+  /** Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT. Needs the API key scope `settings:manage`. */
   retryNotificationDelivery: NotificationDelivery;
-  /** Admin token only. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. */
+  /** The admin token, or a key with `keys:manage` for keys of its environment. A revoked key is rejected as invalid from then on, and its open responseEvents streams end, on every node. Needs the API key scope `keys:manage`. */
   revokeApiKey: ApiKey;
-  /** Sets a form's own retention in days (null: its environment's applies). */
+  /** Admin token only: new random signing keys for every node. Cookies, visitor and embed tokens and file URLs signed with the replaced keys stay valid for the grace period, then stop. Needs the admin token. */
+  rotateSigningKeys: SigningKeyRotation;
+  /** Sets a form's own retention in days (null: its environment's applies). Needs the API key scope `forms:write`. */
   setFormRetention: Form;
-  /** Queues a `webhook.test` event for this endpoint only and returns its delivery. */
+  /** Queues a `webhook.test` event for this endpoint only and returns its delivery. Needs the API key scope `webhooks:manage`. */
   testWebhookEndpoint: WebhookDelivery;
-  /** Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed). */
+  /** Admin token only. Trusts a document on every node: clients may then send its hash instead of its text, also with GRAPHQL_PERSISTED_ONLY. It must be valid against the schema; the hash is of the text exactly as given. Trusting one again changes nothing. Needs the admin token. */
+  trustGraphQLDocument: TrustedGraphQlDocument;
+  /** Changes an environment's settings: privacy (IP storage, retention), its own captcha keys and who may embed its forms (recorded in the audit log; a secret key only as set or removed). Needs the API key scope `settings:manage`. */
   updateEnvironmentSettings: Environment;
-  /** Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event. */
+  /** Changes a live form's name, steps or hidden fields: a new version (one more than the current); its id, url, status and theme stay. Responses already started finish on the version they started on; new ones get this one. `expectedVersion` (REST: `If-Match`): when another version is current, nothing changes and the error is PRECONDITION_FAILED. Honours an `Idempotency-Key` HTTP header like generateForm. Recorded in the audit log; sends a `form.updated` webhook event. Needs the API key scope `forms:write`. */
   updateForm: UpdateFormPayload;
-  /** Changes an endpoint: URL, event types, forms, description, enabled. */
+  /** Changes an endpoint: URL, event types, forms, description, enabled. Needs the API key scope `webhooks:manage`. */
   updateWebhookEndpoint: WebhookEndpoint;
 };
 
@@ -1093,6 +1323,11 @@ export type MutationTestWebhookEndpointArgs = {
 };
 
 
+export type MutationTrustGraphQlDocumentArgs = {
+  document: Scalars['String']['input'];
+};
+
+
 export type MutationUpdateEnvironmentSettingsArgs = {
   environmentId?: InputMaybe<Scalars['ID']['input']>;
   input: EnvironmentSettingsInput;
@@ -1109,6 +1344,37 @@ export type MutationUpdateFormArgs = {
 export type MutationUpdateWebhookEndpointArgs = {
   id: Scalars['ID']['input'];
   input: UpdateWebhookEndpointInput;
+};
+
+/** How likely, from 0 to 10, a respondent is to recommend something (Net Promoter Score). */
+export type Nps = {
+  __typename?: 'NPS';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  highLabel?: Maybe<Scalars['String']['output']>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  lowLabel?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to an NPS question. */
+export type NpsAnswer = {
+  __typename?: 'NPSAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
 };
 
 /** Next and back buttons. */
@@ -1201,6 +1467,96 @@ export type NotificationKind =
   | 'RESPONDENT'
   | 'TEAM';
 
+/** Answer to a Number question. */
+export type NumberAnswer = {
+  __typename?: 'NumberAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The number answered (stored as `value`). */
+  number?: Maybe<Scalars['Float']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A number (type "Number"): an amount, a count or a measure, within min…max with at most `decimals` places. */
+export type NumberQuestion = {
+  __typename?: 'NumberQuestion';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Decimal places an answer may have (0–6). */
+  decimals: Scalars['Int']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  max?: Maybe<Scalars['Float']['output']>;
+  min?: Maybe<Scalars['Float']['output']>;
+  placeholder?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+  unit?: Maybe<Scalars['String']['output']>;
+};
+
+/** The numbers a question was answered with (Rating, NPS, OpinionScale, Number). */
+export type NumberStatistics = {
+  __typename?: 'NumberStatistics';
+  /** Answers holding a number. */
+  count: Scalars['Int']['output'];
+  max?: Maybe<Scalars['Float']['output']>;
+  /** Null without answers. */
+  mean?: Maybe<Scalars['Float']['output']>;
+  /** The middle answer (the mean of the two middle ones for an even count); null without answers. */
+  median?: Maybe<Scalars['Float']['output']>;
+  min?: Maybe<Scalars['Float']['output']>;
+};
+
+/** Numbered buttons from `from` to `to`, labelled at the ends and the middle. */
+export type OpinionScale = {
+  __typename?: 'OpinionScale';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** The lowest value (0 or 1). */
+  from: Scalars['Int']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  labels?: Maybe<OpinionScaleLabels>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The highest value (2–10). */
+  to: Scalars['Int']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to an OpinionScale. */
+export type OpinionScaleAnswer = {
+  __typename?: 'OpinionScaleAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** The words under the left end, the middle and the right end of an OpinionScale. */
+export type OpinionScaleLabels = {
+  __typename?: 'OpinionScaleLabels';
+  center?: Maybe<Scalars['String']['output']>;
+  left?: Maybe<Scalars['String']['output']>;
+  right?: Maybe<Scalars['String']['output']>;
+};
+
 /** How often one option was chosen. */
 export type OptionCount = {
   __typename?: 'OptionCount';
@@ -1266,29 +1622,41 @@ export type PersonAttributes = {
   visitedForm: Scalars['Int']['output'];
 };
 
+/** An NPS question: promoters (9–10), passives (7–8), detractors (0–6) and the score. */
+export type PromoterScore = {
+  __typename?: 'PromoterScore';
+  detractors: Scalars['Int']['output'];
+  passives: Scalars['Int']['output'];
+  promoters: Scalars['Int']['output'];
+  /** % promoters − % detractors, from −100 to 100; null without answers. */
+  score?: Maybe<Scalars['Float']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
-  /** An environment's audit log, newest first. */
+  /** An environment's audit log, newest first. Needs the API key scope `audit:read`. */
   auditLog: AuditLogConnection;
   /** An environment; the admin token reaches all, an API key only its own. */
   environment: Environment;
-  /** Responses of every form of the environment, newest first. */
+  /** Responses of every form of the environment, newest first. Needs the API key scope `responses:read`. */
   environmentResponses: FormResponseConnection;
-  /** A live form of the caller's environment; null when there is none (or it is another environment's). */
+  /** A live form of the caller's environment; null when there is none (or it is another environment's). Needs the API key scope `forms:read`. */
   form?: Maybe<Form>;
-  /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. */
+  /** Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment. Needs the API key scope `responses:read`. */
   formResponses: FormResponseConnection;
   /** Any object implementing Node, by its `id`; null when the id names no object the caller may see. */
   node?: Maybe<Node>;
   /** Objects by their ids, in order; null for each id that names no object the caller may see. At most 100 ids. */
   nodes: Array<Maybe<Node>>;
-  /** Admin token only: the last run of the retention job (across all environments); null before the first. */
+  /** Admin token only: the last run of the retention job (across all environments); null before the first. Needs the admin token. */
   retentionStatus?: Maybe<JobRun>;
+  /** Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first. Needs the admin token. */
+  trustedGraphQLDocuments: Array<TrustedGraphQlDocument>;
   /** Who is calling: the API key and its environment (or the admin token). UNAUTHENTICATED without credentials. */
   viewer: Viewer;
-  /** One webhook endpoint of the environment. */
+  /** One webhook endpoint of the environment. Needs the API key scope `webhooks:manage`. */
   webhookEndpoint: WebhookEndpoint;
-  /** The environment's webhook endpoints, oldest first. */
+  /** The environment's webhook endpoints, oldest first. Needs the API key scope `webhooks:manage`. */
   webhookEndpoints: Array<WebhookEndpoint>;
 };
 
@@ -1376,13 +1744,86 @@ export type QuestionSummary = {
   __typename?: 'QuestionSummary';
   /** Responses that answered it. */
   answers: Scalars['Int']['output'];
+  /** Date: the earliest and latest answers; null for other types. */
+  dates?: Maybe<DateRange>;
   /** The question text, if it has one. */
   headline?: Maybe<Scalars['String']['output']>;
-  /** Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); null for other types. */
+  /** Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types. */
+  numbers?: Maybe<NumberStatistics>;
+  /** Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); scales (Rating, NPS, OpinionScale): every value of the scale with its count; Date: the count per month (YYYY-MM, in order); null for other types. */
   options?: Maybe<Array<OptionCount>>;
+  /** NPS: promoters, passives, detractors and the score; null for other types. */
+  promoterScore?: Maybe<PromoterScore>;
   questionId: Scalars['ID']['output'];
+  /** Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too). */
+  rows?: Maybe<Array<RowSummary>>;
   stepId: Scalars['ID']['output'];
   /** The component type. */
+  type: Scalars['String']['output'];
+};
+
+/** Options put in order by the respondent. */
+export type Ranking = {
+  __typename?: 'Ranking';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  options: Array<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Ranking. */
+export type RankingAnswer = {
+  __typename?: 'RankingAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** Every option, first ranked first. */
+  ranking: Array<Scalars['String']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
+  type: Scalars['String']['output'];
+};
+
+/** A rating from 1 to `scale`, as stars or numbers. */
+export type Rating = {
+  __typename?: 'Rating';
+  /** The stored content, aliases normalised. */
+  content: Scalars['JSON']['output'];
+  highLabel?: Maybe<Scalars['String']['output']>;
+  /** Stable id; the questionId of answers to this component. */
+  id: Scalars['ID']['output'];
+  /** The name conditions use (unique in the form); null when it has none. */
+  key?: Maybe<Scalars['String']['output']>;
+  lowLabel?: Maybe<Scalars['String']['output']>;
+  question?: Maybe<Scalars['String']['output']>;
+  required?: Maybe<Scalars['Boolean']['output']>;
+  /** The highest value (3–10). */
+  scale: Scalars['Int']['output'];
+  /** "star" or "number". */
+  shape: Scalars['String']['output'];
+  /** The stored component type, e.g. "CalendlyScreen". */
+  type: Scalars['String']['output'];
+};
+
+/** Answer to a Rating. */
+export type RatingAnswer = {
+  __typename?: 'RatingAnswer';
+  componentShapeVersion?: Maybe<Scalars['String']['output']>;
+  /** The question text. */
+  headline?: Maybe<Scalars['String']['output']>;
+  /** The lead attribute this answer sets, if any. */
+  leadAttribute?: Maybe<Scalars['String']['output']>;
+  /** The value chosen (stored as `value`). */
+  score?: Maybe<Scalars['Int']['output']>;
+  /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
 };
 
@@ -1438,6 +1879,17 @@ export type ResponseFilter = {
   until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
+/** One part of a question: a Matrix row and the count of each column, or a Ranking option and the count of each position. */
+export type RowSummary = {
+  __typename?: 'RowSummary';
+  /** Ranking: the mean position (1 is first); null for a Matrix and without answers. */
+  mean?: Maybe<Scalars['Float']['output']>;
+  /** Matrix: every column with its count; Ranking: every position ("1" first) with its count. */
+  options: Array<OptionCount>;
+  /** The Matrix row, or the Ranking option. */
+  row: Scalars['String']['output'];
+};
+
 /** An embedded scheduling page (`Scheduler` and every `<Provider>Screen` type). */
 export type Scheduler = {
   __typename?: 'Scheduler';
@@ -1476,6 +1928,25 @@ export type SchedulerAnswer = {
   uri?: Maybe<Scalars['String']['output']>;
 };
 
+/** What an API key may do. The same scopes REST and the CLI name in lower case with a colon: `RESPONSES_READ` is `responses:read`. */
+export type Scope =
+  /** `audit:read`: Read the environment's audit log. */
+  | 'AUDIT_READ'
+  /** `forms:read`: Read forms: listings, definitions, versions, lineage. */
+  | 'FORMS_READ'
+  /** `forms:write`: Generate, import, update, close, reopen and delete forms, and set their retention. */
+  | 'FORMS_WRITE'
+  /** `keys:manage`: List the environment's API keys, create keys (with at most the creator's scopes and forms) and revoke them. */
+  | 'KEYS_MANAGE'
+  /** `responses:delete`: Delete responses (one, or by filter) and erase people. */
+  | 'RESPONSES_DELETE'
+  /** `responses:read`: Read responses and leads: listings, exports, summaries, the live feed, uploaded files. */
+  | 'RESPONSES_READ'
+  /** `settings:manage`: Read and change the environment's settings: privacy, captcha keys, embedding. */
+  | 'SETTINGS_MANAGE'
+  /** `webhooks:manage`: Read, create, change, test and delete webhook endpoints and their deliveries. */
+  | 'WEBHOOKS_MANAGE';
+
 /** Single-line text input. */
 export type ShortInput = {
   __typename?: 'ShortInput';
@@ -1503,6 +1974,14 @@ export type ShortInputAnswer = {
   leadAttribute?: Maybe<Scalars['String']['output']>;
   /** The component type answered, e.g. "Dropdown". */
   type: Scalars['String']['output'];
+};
+
+/** A rotation of the signing keys (respondents' cookies and tokens, signed file URLs). */
+export type SigningKeyRotation = {
+  __typename?: 'SigningKeyRotation';
+  /** Until when what the replaced keys signed is still accepted (SIGNING_KEY_GRACE_HOURS after the rotation). */
+  previousKeysAcceptedUntil: Scalars['DateTime']['output'];
+  rotatedAt: Scalars['DateTime']['output'];
 };
 
 /** An environment's own SMTP server for e-mail notifications. The password is write-only: only whether one is set is shown. */
@@ -1583,7 +2062,7 @@ export type StepReach = {
 /** Live feeds, over server-sent events (`Accept: text/event-stream`). */
 export type Subscription = {
   __typename?: 'Subscription';
-  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After. */
+  /** The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked or expires, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After. Needs the API key scope `responses:read`. */
   responseEvents: ResponseEvent;
 };
 
@@ -1671,6 +2150,27 @@ export type ThemeLayout = {
   width: Scalars['String']['output'];
 };
 
+/** Seconds from start to finish of the completed responses (whole seconds; three significant digits from 1,000 s). */
+export type TimeToComplete = {
+  __typename?: 'TimeToComplete';
+  median: Scalars['Int']['output'];
+  /** The 90th percentile: 9 in 10 finished within it. */
+  p90: Scalars['Int']['output'];
+};
+
+/** A document /graphql runs by hash (`extensions.persistedQuery.sha256Hash`), also with GRAPHQL_PERSISTED_ONLY. */
+export type TrustedGraphQlDocument = {
+  __typename?: 'TrustedGraphQLDocument';
+  /** One of the operations in schema/operations/ (trusted by every server of this version). */
+  builtIn: Scalars['Boolean']['output'];
+  /** When an operator trusted it; null for a built-in one. */
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The SHA-256 of the document text, lowercase hex: what a client sends instead of the text. */
+  hash: Scalars['String']['output'];
+  /** The names of its operations. */
+  operationNames: Array<Scalars['String']['output']>;
+};
+
 /** Any of the definition fields of GenerateFormInput, checked as generate checks them; those left out stay. The same shape as the body of PATCH /api/v1/forms/{formId}. */
 export type UpdateFormInput = {
   /** The whole new list of hidden fields. */
@@ -1725,7 +2225,11 @@ export type Viewer = {
   apiKey?: Maybe<ApiKey>;
   /** The API key's environment; null for the admin token (use `environment(id:)`). */
   environment?: Maybe<Environment>;
+  /** When the caller's API key expires; null when it does not (and for the admin token). */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   kind: ViewerKind;
+  /** What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token). */
+  scopes: Array<Scope>;
 };
 
 /** How the caller authenticated. */
@@ -1819,19 +2323,45 @@ export type CreateEnvironmentMutationVariables = Exact<{
 
 export type CreateEnvironmentMutation = { __typename?: 'Mutation', createEnvironment: { __typename?: 'Environment', id: string, name: string } };
 
+export type ApiKeyFieldsFragment = { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null };
+
 export type CreateApiKeyMutationVariables = Exact<{
   input: CreateApiKeyInput;
 }>;
 
 
-export type CreateApiKeyMutation = { __typename?: 'Mutation', createApiKey: { __typename?: 'CreateApiKeyPayload', key: string, apiKey: { __typename?: 'ApiKey', id: string, environmentId: string } } };
+export type CreateApiKeyMutation = { __typename?: 'Mutation', createApiKey: { __typename?: 'CreateApiKeyPayload', key: string, apiKey: { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null } } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
 
 
-export type RevokeApiKeyMutation = { __typename?: 'Mutation', revokeApiKey: { __typename?: 'ApiKey', id: string, revoked: boolean } };
+export type RevokeApiKeyMutation = { __typename?: 'Mutation', revokeApiKey: { __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null } };
+
+export type EnvironmentApiKeysQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type EnvironmentApiKeysQuery = { __typename?: 'Query', environment: { __typename?: 'Environment', apiKeys: Array<{ __typename?: 'ApiKey', id: string, environmentId: string, name: string, prefix: string, scopes: Array<Scope>, fullAccess: boolean, expiresAt?: string | null, createdAt: string, lastUsedAt?: string | null, revoked: boolean, revokedAt?: string | null }> } };
+
+export type TrustDocumentMutationVariables = Exact<{
+  document: Scalars['String']['input'];
+}>;
+
+
+export type TrustDocumentMutation = { __typename?: 'Mutation', trustGraphQLDocument: { __typename?: 'TrustedGraphQLDocument', hash: string, operationNames: Array<string>, builtIn: boolean, createdAt?: string | null } };
+
+export type TrustedDocumentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TrustedDocumentsQuery = { __typename?: 'Query', trustedGraphQLDocuments: Array<{ __typename?: 'TrustedGraphQLDocument', hash: string, operationNames: Array<string>, builtIn: boolean, createdAt?: string | null }> };
+
+export type RotateSigningKeysMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RotateSigningKeysMutation = { __typename?: 'Mutation', rotateSigningKeys: { __typename?: 'SigningKeyRotation', rotatedAt: string, previousKeysAcceptedUntil: string } };
 
 export type GenerateFormMutationVariables = Exact<{
   environmentId: Scalars['ID']['input'];
@@ -1895,6 +2425,25 @@ export type UpdateFormMutationVariables = Exact<{
 
 
 export type UpdateFormMutation = { __typename?: 'Mutation', updateForm: { __typename?: 'UpdateFormPayload', success: boolean, version: number, form: { __typename?: 'Form', id: string, url: string } } };
+
+export type RestInsightsFieldsFragment = { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> };
+
+export type RestInsightsRowFragment = { __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number };
+
+export type FormInsightsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  filter?: InputMaybe<InsightsFilter>;
+}>;
+
+
+export type FormInsightsQuery = { __typename?: 'Query', form?: { __typename?: 'Form', insights: { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> } } | null };
+
+export type EnvironmentInsightsQueryVariables = Exact<{
+  filter?: InputMaybe<InsightsFilter>;
+}>;
+
+
+export type EnvironmentInsightsQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', insights: { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> } } | null } };
 
 export type NotificationDeliveryFieldsFragment = { __typename?: 'NotificationDelivery', id: string, formId: string, responseId: string, kind: NotificationKind, trigger: string, recipient: string, status: NotificationDeliveryStatus, attempts: number, lastReply?: string | null, nextAttemptAt?: string | null, sentAt?: string | null, createdAt: string, updatedAt: string };
 
@@ -2138,7 +2687,10 @@ export type FormsOverviewQueryVariables = Exact<{
 
 export type FormsOverviewQuery = { __typename?: 'Query', viewer: { __typename?: 'Viewer', environment?: { __typename?: 'Environment', forms: { __typename?: 'FormConnection', edges: Array<{ __typename?: 'FormEdge', node: { __typename?: 'Form', id: string, summary: { __typename?: 'FormSummary', total: number }, responses: { __typename?: 'FormResponseConnection', edges: Array<{ __typename?: 'FormResponseEdge', node: { __typename?: 'FormResponse', id: string } }> } } }> } } | null } };
 
+export const ApiKeyFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<ApiKeyFieldsFragment, unknown>;
 export const RestFormFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormFieldsFragment, unknown>;
+export const RestInsightsRowFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}}]} as unknown as DocumentNode<RestInsightsRowFragment, unknown>;
+export const RestInsightsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}}]} as unknown as DocumentNode<RestInsightsFieldsFragment, unknown>;
 export const NotificationDeliveryFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<NotificationDeliveryFieldsFragment, unknown>;
 export const ErasureFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErasureFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Erasure"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"leadId"}},{"kind":"Field","name":{"kind":"Name","value":"erasedAt"}},{"kind":"Field","name":{"kind":"Name","value":"actorKind"}},{"kind":"Field","name":{"kind":"Name","value":"actorKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"webhookEventsDeleted"}}]}}]} as unknown as DocumentNode<ErasureFieldsFragment, unknown>;
 export const EnvironmentSettingsFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EnvironmentSettingsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Environment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"ipStorage"}},{"kind":"Field","name":{"kind":"Name","value":"retentionDays"}},{"kind":"Field","name":{"kind":"Name","value":"turnstile"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"recaptcha"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"siteKey"}},{"kind":"Field","name":{"kind":"Name","value":"secretKeySet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"smtp"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"passwordSet"}}]}},{"kind":"Field","name":{"kind":"Name","value":"embedOrigins"}}]}}]} as unknown as DocumentNode<EnvironmentSettingsFieldsFragment, unknown>;
@@ -2146,8 +2698,12 @@ export const RestResponseFieldsFragmentDoc = {"kind":"Document","definitions":[{
 export const WebhookEndpointFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookEndpointFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookEndpoint"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"eventTypes"}},{"kind":"Field","name":{"kind":"Name","value":"formIds"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"failedDeliveriesInARow"}},{"kind":"Field","name":{"kind":"Name","value":"format"}},{"kind":"Field","name":{"kind":"Name","value":"includeAnswers"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<WebhookEndpointFieldsFragment, unknown>;
 export const WebhookDeliveryFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"WebhookDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"WebhookDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endpointId"}},{"kind":"Field","name":{"kind":"Name","value":"eventId"}},{"kind":"Field","name":{"kind":"Name","value":"eventType"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attemptCount"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastStatusCode"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveryFieldsFragment, unknown>;
 export const CreateEnvironmentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateEnvironment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateEnvironmentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createEnvironment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<CreateEnvironmentMutation, CreateEnvironmentMutationVariables>;
-export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
-export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"key"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const EnvironmentApiKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentApiKeys"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ApiKeyFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ApiKeyFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"scopes"}},{"kind":"Field","name":{"kind":"Name","value":"fullAccess"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]} as unknown as DocumentNode<EnvironmentApiKeysQuery, EnvironmentApiKeysQueryVariables>;
+export const TrustDocumentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TrustDocument"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"document"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trustGraphQLDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"document"},"value":{"kind":"Variable","name":{"kind":"Name","value":"document"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"operationNames"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TrustDocumentMutation, TrustDocumentMutationVariables>;
+export const TrustedDocumentsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TrustedDocuments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trustedGraphQLDocuments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"operationNames"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TrustedDocumentsQuery, TrustedDocumentsQueryVariables>;
+export const RotateSigningKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RotateSigningKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotateSigningKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"previousKeysAcceptedUntil"}}]}}]}}]} as unknown as DocumentNode<RotateSigningKeysMutation, RotateSigningKeysMutationVariables>;
 export const GenerateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateFormMutation, GenerateFormMutationVariables>;
 export const ImportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImportFormInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"importForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<ImportFormMutation, ImportFormMutationVariables>;
 export const DeleteFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteFormMutation, DeleteFormMutationVariables>;
@@ -2156,6 +2712,8 @@ export const ReopenFormDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const EnvironmentFormsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentForms"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FormFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<EnvironmentFormsQuery, EnvironmentFormsQueryVariables>;
 export const RestFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormQuery, RestFormQueryVariables>;
 export const UpdateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateFormInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateFormMutation, UpdateFormMutationVariables>;
+export const FormInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<FormInsightsQuery, FormInsightsQueryVariables>;
+export const EnvironmentInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<EnvironmentInsightsQuery, EnvironmentInsightsQueryVariables>;
 export const FormNotificationDeliveriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormNotificationDeliveries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"notificationDeliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"NotificationDeliveryFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FormNotificationDeliveriesQuery, FormNotificationDeliveriesQueryVariables>;
 export const RetryNotificationDeliveryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RetryNotificationDelivery"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryNotificationDelivery"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"NotificationDeliveryFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"NotificationDeliveryFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationDelivery"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"responseId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"trigger"}},{"kind":"Field","name":{"kind":"Name","value":"recipient"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"lastReply"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RetryNotificationDeliveryMutation, RetryNotificationDeliveryMutationVariables>;
 export const DeleteResponseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteResponse"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteResponse"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"deleted"}}]}}]}}]} as unknown as DocumentNode<DeleteResponseMutation, DeleteResponseMutationVariables>;

@@ -1,0 +1,137 @@
+/**
+ * `npx tsx bench/survey-summary.ts`: the questions' summary (`Form.summary.questions`) of a form with one
+ * question of each survey type (Rating, NPS, OpinionScale, Number, Date, Matrix, Ranking) over
+ * BENCH_SUMMARY_ROWS (default 100,000) responses, each answering all seven with random values. Prints the
+ * statements the summary ran and its time (median and slowest of BENCH_SUMMARY_ROUNDS, default 5).
+ *
+ * DATABASE_URL set: a scratch database `formloom_bench_survey` on that server (created, dropped); the
+ * seeded table is ANALYZEd, as autovacuum would have done. Unset: an in-memory PGlite.
+ */
+import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { createEnvironment } from '../src/environments/environments.service.ts';
+import { generateFormInputSchema } from '../src/forms/components.ts';
+import { generateForm, importForm } from '../src/forms/forms.service.ts';
+import { themeSchema } from '../src/forms/theme.ts';
+import { createId } from '../src/ids.ts';
+import { summaryQuestions } from '../src/responses/summary.service.ts';
+
+const env = process.env;
+const ROWS = Number(env.BENCH_SUMMARY_ROWS ?? 100_000);
+const ROUNDS = Number(env.BENCH_SUMMARY_ROUNDS ?? 5);
+
+/** Counts the statements drizzle sends (every statement of the app goes through drizzle). */
+const statements = { count: 0 };
+const counting: Logger = { logQuery: () => void statements.count++ };
+
+async function openScratch(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (!env.DATABASE_URL) {
+    const handle = await openDatabase({ logger: counting });
+    await handle.migrate();
+    return { handle, drop: () => handle.close() };
+  }
+  const admin = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  const name = 'formloom_bench_survey';
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), maxConnections: 4, logger: counting });
+  await handle.migrate();
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+const { handle, drop } = await openScratch();
+try {
+  const environment = await createEnvironment(handle.db, { name: 'Bench survey' });
+  const template = await importForm(handle.db, {
+    environmentId: environment.id,
+    name: 'Template',
+    theme: themeSchema.parse({}),
+    steps: [{ name: 'A', components: [{ id: 't1', type: 'ShortInput', content: { question: 'Q?' } }] }] as never,
+  });
+  const form = await generateForm(
+    handle.db,
+    environment.id,
+    generateFormInputSchema.parse({
+      sourceFormId: template.id,
+      name: 'Survey',
+      steps: [
+        {
+          name: 'Survey',
+          components: [
+            { type: 'Rating', content: { question: 'Rate us' } },
+            { type: 'NPS', content: { question: 'Recommend us?' } },
+            { type: 'OpinionScale', content: { question: 'Clear?', to: 7 } },
+            { type: 'Number', content: { question: 'Seats', decimals: 1 } },
+            { type: 'Date', content: { question: 'Start', min: '2026-01-01', max: '2026-12-31' } },
+            {
+              type: 'Matrix',
+              content: { question: 'Grid', rows: ['Speed', 'Price', 'Support'], columns: ['Low', 'Mid', 'High'] },
+            },
+            { type: 'Ranking', content: { question: 'Order', options: ['A', 'B', 'C', 'D'] } },
+          ],
+        },
+        { name: 'End', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+      ],
+    }),
+  );
+  const [rating, nps, opinion, seats, start, grid, order] = form.steps[0]!.components.map((c) => c.id);
+  const leadId = createId();
+  await handle.db.execute(sql`insert into leads (id, environment_id) values (${leadId}, ${environment.id})`);
+
+  console.log(`database: ${handle.kind}; seeding ${ROWS.toLocaleString('en')} responses of 7 survey answers each …`);
+  const seeded = performance.now();
+  const answer = (id: string | undefined, type: string, fields: ReturnType<typeof sql>) =>
+    sql`jsonb_build_object('questionId', ${id}::text, 'response', jsonb_build_object('type', ${type}::text, 'componentShapeVersion', '2.0', 'headline', 'Q') || ${fields})`;
+  for (let from = 1; from <= ROWS; from += 25_000) {
+    const to = Math.min(ROWS, from + 24_999);
+    await handle.db.execute(sql`
+      insert into responses (id, environment_id, form_id, lead_id, finished, data, ip, country, created_at, updated_at, data_updated_at)
+      select 'bench-' || g, ${environment.id}, ${form.id}, ${leadId}, true, jsonb_build_array(
+          ${answer(rating, 'Rating', sql`jsonb_build_object('value', 1 + (g * 7) % 5)`)},
+          ${answer(nps, 'NPS', sql`jsonb_build_object('value', (g * 13) % 11)`)},
+          ${answer(opinion, 'OpinionScale', sql`jsonb_build_object('value', 1 + (g * 3) % 7)`)},
+          ${answer(seats, 'Number', sql`jsonb_build_object('value', ((g * 37) % 5000) / 10.0)`)},
+          ${answer(start, 'Date', sql`jsonb_build_object('value', to_char(date '2026-01-01' + (g % 365), 'YYYY-MM-DD'))`)},
+          ${answer(grid, 'Matrix', sql`jsonb_build_object('rows', jsonb_build_object('Speed', (array['Low','Mid','High'])[1 + g % 3], 'Price', (array['Low','Mid','High'])[1 + (g / 3) % 3]))`)},
+          ${answer(order, 'Ranking', sql`jsonb_build_object('ranking', (array['["A","B","C","D"]','["B","A","D","C"]','["D","C","B","A"]'])[1 + g % 3]::jsonb)`)}
+        )::json, '203.0.113.7', 'DE', now(), now(), now()
+      from generate_series(${from}::int, ${to}::int) g`);
+  }
+  if (handle.kind === 'postgres') await handle.db.execute(sql`analyze responses`);
+  console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+  const times: number[] = [];
+  let perSummary = 0;
+  let sample: Awaited<ReturnType<typeof summaryQuestions>>[number] | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = statements.count;
+    const started = performance.now();
+    [sample] = await summaryQuestions(handle.db, [form], {});
+    times.push(performance.now() - started);
+    perSummary = statements.count - before;
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `summary of 7 survey questions over ${ROWS.toLocaleString('en')} responses: ${perSummary} statement(s); median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms, slowest ${times.at(-1)!.toFixed(0)} ms (${ROUNDS} rounds)`,
+  );
+  if (!sample) throw new Error('no summary');
+  const nonsense = sample.find((q) => q.answers !== ROWS);
+  if (nonsense) throw new Error(`${nonsense.type} counted ${nonsense.answers} answers, not ${ROWS}`);
+  const npsSummary = sample.find((q) => q.type === 'NPS');
+  console.log(
+    `check: NPS ${JSON.stringify(npsSummary?.promoterScore)}, Number ${JSON.stringify(sample.find((q) => q.type === 'Number')?.numbers)}`,
+  );
+} finally {
+  if (env.BENCH_KEEP !== '1') await drop();
+}

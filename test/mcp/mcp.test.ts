@@ -1,0 +1,195 @@
+/**
+ * The MCP server through the SDK's own client over real HTTP (Streamable HTTP): the handshake, the tools
+ * a key's scopes allow, generating a form from a template and reading its responses, errors with REST's
+ * messages and paths, tenancy, and the API's edge (credentials, rate limit).
+ */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { createApiKey } from '../../src/auth/auth.service.ts';
+import {
+  ADMIN_TOKEN,
+  createTenant,
+  setupTestApp,
+  testConfig,
+  validBody,
+  type TestContext,
+  type TestTenant,
+} from '../support/helpers.ts';
+
+let ctx: TestContext;
+let tenant: TestTenant;
+let other: TestTenant;
+let server: ServerType;
+let base: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  ctx = await setupTestApp();
+  tenant = await createTenant(ctx.db);
+  other = await createTenant(ctx.db);
+  server = serve({ fetch: ctx.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function connect(key: string, url = `${base}/mcp`) {
+  const client = new Client({ name: 'formloom-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }),
+  );
+  clients.push(client);
+  return client;
+}
+
+const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
+
+describe('MCP over Streamable HTTP', () => {
+  it('initialises and lists every tool for a full key, only the read tools for a responses:read key', async () => {
+    const full = await connect(tenant.apiKey);
+    expect(full.getServerVersion()?.name).toBe('formloom');
+    const tools = (await full.listTools()).tools;
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'close_form',
+      'generate_form',
+      'get_form',
+      'list_forms',
+      'list_responses',
+      'list_webhooks',
+    ]);
+    const generate = tools.find((t) => t.name === 'generate_form')!;
+    expect(generate.inputSchema.properties).toHaveProperty('steps');
+    expect(generate.outputSchema?.properties).toHaveProperty('url');
+    expect(generate.description).toContain('forms:write');
+
+    const reader = await connect(
+      (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['responses:read'] })).key,
+    );
+    expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(['list_responses']);
+    const refused = await reader.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toEqual({ message: 'API key lacks the scope forms:write' });
+  });
+
+  it('generates a form from a template, and reads its responses and definition', async () => {
+    const client = await connect(tenant.apiKey);
+    const generated = await client.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
+    expect(generated.isError).toBeFalsy();
+    const form = generated.structuredContent as { id: string; url: string };
+    expect(form.url).toBe(`/s/${form.id}`);
+    expect(text(generated)).toEqual(form);
+
+    const submitted = await ctx.app.request(`/s/${form.id}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answers: {}, finished: false }),
+    });
+    expect(submitted.status).toBe(201);
+    const listed = await client.callTool({
+      name: 'list_responses',
+      arguments: { formId: form.id, includePartials: true },
+    });
+    const { responses, nextCursor } = listed.structuredContent as {
+      responses: { formId: string }[];
+      nextCursor: string | null;
+    };
+    expect(responses.map((r) => r.formId)).toEqual([form.id]);
+    expect(nextCursor).toBeNull();
+
+    const read = await client.callTool({ name: 'get_form', arguments: { formId: form.id } });
+    expect(read.structuredContent).toMatchObject({
+      id: form.id,
+      status: 'published',
+      definition: { name: 'Generated form' },
+    });
+    const forms = await client.callTool({ name: 'list_forms', arguments: { limit: 100 } });
+    expect((forms.structuredContent as { forms: { id: string }[] }).forms.map((f) => f.id)).toContain(form.id);
+  });
+
+  it('reports errors with the messages and paths REST gives', async () => {
+    const client = await connect(tenant.apiKey);
+    const body = validBody(tenant.templateId, [
+      { name: 'One', components: [{ type: 'NextButton', content: { label: 'Next' } }] },
+      { name: 'Two', components: [{ type: 'CalendlyScreen', content: {} }] },
+    ]);
+    const result = await client.callTool({ name: 'generate_form', arguments: body });
+    const rest = await ctx.app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      body: JSON.stringify(body),
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toEqual(await rest.json());
+    expect((text(result) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path)).toContainEqual([
+      'steps',
+      1,
+      'components',
+      0,
+      'content',
+    ]);
+    const limit = await client.callTool({ name: 'list_responses', arguments: { limit: 1000 } });
+    expect(text(limit)).toMatchObject({ message: 'Invalid request body', errors: [{ path: ['limit'] }] });
+  });
+
+  it('keeps tenants apart: another environment’s form is not found', async () => {
+    const client = await connect(tenant.apiKey);
+    const read = await client.callTool({ name: 'get_form', arguments: { formId: other.templateId } });
+    expect(text(read)).toEqual({ message: 'Form not found' });
+    const closed = await client.callTool({ name: 'close_form', arguments: { formId: other.templateId } });
+    expect(text(closed)).toEqual({ message: 'Form not found' });
+  });
+
+  it('sits behind the API edge: credentials, the admin token refused, the per-key rate limit', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+    };
+    const post = (headers: Record<string, string>, target = base) =>
+      fetch(`${target}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
+    const missing = await post({});
+    expect({ status: missing.status, body: await missing.json() }).toEqual({
+      status: 401,
+      body: { message: 'Missing API key' },
+    });
+    const admin = await post({ authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(admin.status).toBe(403);
+    const bearer = await post({ authorization: `Bearer ${tenant.apiKey}` });
+    expect(bearer.status).toBe(200);
+    expect(bearer.headers.get('x-content-type-options')).toBe('nosniff');
+    const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', 'x-api-key': tenant.apiKey } });
+    expect({ status: stream.status, allow: stream.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
+
+    const limited = createApp({
+      config: testConfig({ apiRateLimitPerMinute: 2 }),
+      db: ctx.db,
+      logger: pino({ level: 'silent' }),
+      adminToken: ADMIN_TOKEN,
+    });
+    const limitedServer = serve({ fetch: limited.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => limitedServer.once('listening', resolve));
+    try {
+      const target = `http://127.0.0.1:${(limitedServer.address() as AddressInfo).port}`;
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await post({ 'x-api-key': tenant.apiKey }, target)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await new Promise((resolve) => limitedServer.close(resolve));
+    }
+  });
+});

@@ -230,7 +230,7 @@ function mountRest(
   deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlSecret: InstanceSecrets['fileUrlSecret'] },
 ): void {
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
-  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring };
+  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring, maxDefinitionBytes: config.graphql.maxDefinitionBytes, formMaxVersions: config.formMaxVersions };
   app.route('/api/v1', formsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));

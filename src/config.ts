@@ -90,6 +90,10 @@ const configSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
   GRAPHQL_PERSISTED_ONLY: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   GRAPHQL_PERSISTED_ONLY_GRAPHIQL: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
+  /** Bytes of form definitions (Form.versions' `definition`) one GraphQL request may read and answer with; 0: off. */
+  GRAPHQL_MAX_DEFINITION_BYTES: z.coerce.number().int().min(0).default(16_777_216),
+  /** Versions a form may have: an update beyond it is refused (409); 0: unlimited. */
+  FORM_MAX_VERSIONS: z.coerce.number().int().min(0).default(100),
   /** Password answers hashed at once across the process (scrypt, off the event loop). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Password answers accepted in one submission. */
@@ -288,7 +292,11 @@ export interface Config {
     persistedOnly: boolean;
     /** GRAPHQL_PERSISTED_ONLY_GRAPHIQL: with persistedOnly, GraphiQL still runs documents typed into it. */
     graphiqlAdHoc: boolean;
+    /** GRAPHQL_MAX_DEFINITION_BYTES: the definition bytes one request may read (0: no budget). */
+    maxDefinitionBytes: number;
   };
+  /** Versions a form may have (0: unlimited). */
+  formMaxVersions: number;
   passwordHashConcurrency: number;
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -390,7 +398,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: c.GRAPHQL_MAX_COST,
       persistedOnly: c.GRAPHQL_PERSISTED_ONLY === '1',
       graphiqlAdHoc: c.GRAPHQL_PERSISTED_ONLY_GRAPHIQL === '1',
+      maxDefinitionBytes: c.GRAPHQL_MAX_DEFINITION_BYTES,
     },
+    formMaxVersions: c.FORM_MAX_VERSIONS,
     passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS },

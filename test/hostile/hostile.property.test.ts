@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
@@ -210,7 +210,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, formVersionIds, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads]);
 }
 
 interface Checked {

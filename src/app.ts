@@ -132,6 +132,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
       secretBox: secrets.secretBox,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
+      pageLimit: limits.publicPages,
       metrics,
       answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
     }),

@@ -52,6 +52,8 @@ const configSchema = z.object({
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
   /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
+  /** Public page reads (GET of a form's page and of its definition) allowed per IP per minute; 0: off. */
+  PAGE_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
   /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
@@ -269,6 +271,7 @@ export interface Config {
   countryHeader: string;
   dropOffMs: number;
   publicRateLimitPerMinute: number;
+  pageRateLimitPerMinute: number;
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
   fontsCssUrl: string | undefined;
@@ -381,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     countryHeader: c.COUNTRY_HEADER.toLowerCase(),
     dropOffMs: c.DROP_OFF_MINUTES * 60_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
+    pageRateLimitPerMinute: c.PAGE_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
     apiRateLimitPerMinute: c.API_RATE_LIMIT,

@@ -615,7 +615,10 @@ export type FormSummary = {
 export type FormVersion = {
   __typename?: 'FormVersion';
   createdAt: Scalars['DateTime']['output'];
+  /** The version's definition. One request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions (16 MiB by default): beyond it, BAD_USER_INPUT, and no definition is read. */
   definition: FormDefinition;
+  /** Size of the definition as JSON text, in bytes: what reading `definition` takes from the request's budget of definition bytes. */
+  definitionBytes: Scalars['Int']['output'];
   /** From 1, one more with each update. */
   version: Scalars['Int']['output'];
 };

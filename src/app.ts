@@ -146,6 +146,7 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
       secretBox: secrets.secretBox,
       fileStorage,
       submissionLimit: limits.publicSubmissions,
+      pageLimit: limits.publicPages,
       metrics,
       answerLimits: { maxPasswordAnswers: config.maxPasswordAnswers, passwords: new PasswordHasher(config.passwordHashConcurrency) },
     }),
@@ -244,7 +245,7 @@ function mountRest(
   deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlKeys: SigningKeys },
 ): void {
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
-  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring };
+  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring, maxDefinitionBytes: config.graphql.maxDefinitionBytes, formMaxVersions: config.formMaxVersions };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', insightsRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.

@@ -81,6 +81,8 @@ const configSchema = z.object({
   PINNED_VERSION_MAX_AGE_HOURS: z.coerce.number().min(0).default(72),
   /** Public submissions (pages and the public JSON API) allowed per IP per minute; 0: off. */
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
+  /** Public page reads (GET of a form's page and of its definition) allowed per IP per minute; 0: off. */
+  PAGE_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
   /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
@@ -119,6 +121,10 @@ const configSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5_000),
   GRAPHQL_PERSISTED_ONLY: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   GRAPHQL_PERSISTED_ONLY_GRAPHIQL: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
+  /** Bytes of form definitions (Form.versions' `definition`) one GraphQL request may read and answer with; 0: off. */
+  GRAPHQL_MAX_DEFINITION_BYTES: z.coerce.number().int().min(0).default(16_777_216),
+  /** Versions a form may have: an update beyond it is refused (409); 0: unlimited. */
+  FORM_MAX_VERSIONS: z.coerce.number().int().min(0).default(100),
   /** Password answers hashed at once across the process (scrypt, off the event loop). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Password answers accepted in one submission. */
@@ -321,6 +327,7 @@ export interface Config {
   /** How long a response stays on an older version it started on (0: for ever). */
   pinnedVersionMaxAgeMs: number;
   publicRateLimitPerMinute: number;
+  pageRateLimitPerMinute: number;
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
   fontsCssUrl: string | undefined;
@@ -344,7 +351,11 @@ export interface Config {
     persistedOnly: boolean;
     /** GRAPHQL_PERSISTED_ONLY_GRAPHIQL: with persistedOnly, GraphiQL still runs documents typed into it. */
     graphiqlAdHoc: boolean;
+    /** GRAPHQL_MAX_DEFINITION_BYTES: the definition bytes one request may read (0: no budget). */
+    maxDefinitionBytes: number;
   };
+  /** Versions a form may have (0: unlimited). */
+  formMaxVersions: number;
   passwordHashConcurrency: number;
   maxPasswordAnswers: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
@@ -432,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dropOffMs: c.DROP_OFF_MINUTES * 60_000,
     pinnedVersionMaxAgeMs: c.PINNED_VERSION_MAX_AGE_HOURS * 3_600_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
+    pageRateLimitPerMinute: c.PAGE_RATE_LIMIT,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
     apiRateLimitPerMinute: c.API_RATE_LIMIT,
@@ -449,7 +461,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: c.GRAPHQL_MAX_COST,
       persistedOnly: c.GRAPHQL_PERSISTED_ONLY === '1',
       graphiqlAdHoc: c.GRAPHQL_PERSISTED_ONLY_GRAPHIQL === '1',
+      maxDefinitionBytes: c.GRAPHQL_MAX_DEFINITION_BYTES,
     },
+    formMaxVersions: c.FORM_MAX_VERSIONS,
     passwordHashConcurrency: c.PASSWORD_HASH_CONCURRENCY,
     maxPasswordAnswers: c.MAX_PASSWORD_ANSWERS,
     http: { headersTimeoutMs: c.HEADERS_TIMEOUT_MS, requestTimeoutMs: c.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: c.KEEP_ALIVE_TIMEOUT_MS },

@@ -146,10 +146,31 @@ export const formVersions = pgTable(
       .references(() => environments.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     definition: jsonb('definition').$type<FormDefinition>().notNull(),
+    /** Size of `definition` as JSON text, in bytes: what reading it costs a GraphQL answer's budget. */
+    definitionBytes: integer('definition_bytes').notNull().default(0),
     createdAt: createdAt(),
   },
   // The primary key serves a form's versions newest first (read backwards) and a version by number.
   (t) => [primaryKey({ columns: [t.formId, t.version] }), check('form_versions_version_check', sql`${t.version} >= 1`)],
+);
+
+/**
+ * Every step and component id any version of a form has had, with what it was in the latest version
+ * that had it: the ids an update may keep (bring back), found by key instead of in the snapshots.
+ * Written with each version (recordVersion); rows go with their form.
+ */
+export const formVersionIds = pgTable(
+  'form_version_ids',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    kind: text('kind').$type<'step' | 'component'>().notNull(),
+    /** A component's type (null for a step). */
+    type: text('type'),
+  },
+  (t) => [primaryKey({ columns: [t.formId, t.id] }), check('form_version_ids_kind_check', sql`${t.kind} in ('step', 'component')`)],
 );
 
 /**

@@ -6,7 +6,8 @@ import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
-import { invalidInput, notFound, type FieldError } from '../errors.ts';
+import DataLoader from 'dataloader';
+import { AppError, invalidInput, notFound, type FieldError } from '../errors.ts';
 import { isCaptchaType, uncheckableCaptchas } from '../components/captchas.ts';
 import { ComponentUnion } from '../components/components.graphql.ts';
 import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
@@ -35,7 +36,7 @@ import {
 } from './forms.service.ts';
 import type { FormDefinition } from '../db/schema.ts';
 import { FormNotificationsInput, FormNotificationsRef } from '../notifications/settings.graphql.ts';
-import { definitionOf, versionPages, type FormVersion } from './versions.service.ts';
+import { definitionOf, versionDefinitions, versionPages, type ListedVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 import { importHiddenFieldsSchema, withLogicChecks } from './components.ts';
@@ -228,12 +229,52 @@ const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').im
   }),
 });
 
-const FormVersionRef = builder.objectRef<FormVersion>('FormVersion').implement({
+/** Request-scoped loader of versions' definitions: the versions of one tick are read in one statement. */
+const definitionLoaders = new WeakMap<GraphQLContext, DataLoader<ListedVersion, FormDefinition, string>>();
+function definitionLoader(ctx: GraphQLContext): DataLoader<ListedVersion, FormDefinition, string> {
+  let loader = definitionLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader<ListedVersion, FormDefinition, string>(
+      async (versions) => versionDefinitions(ctx.db, versions),
+      { cacheKeyFn: (version) => `${version.formId}:${version.version}` },
+    );
+    definitionLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+const MB = 1024 * 1024;
+/**
+ * Takes a definition's size from the request's budget (GRAPHQL_MAX_DEFINITION_BYTES) before it is read,
+ * each time the answer holds it (aliases included), so no request reads or answers more definition
+ * bytes than that.
+ */
+function spendDefinitionBudget(ctx: GraphQLContext, version: ListedVersion): void {
+  const budget = ctx.definitionBudget;
+  if (!budget) return;
+  if (version.definitionBytes > budget.left) {
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `The definition of version ${version.version} would pass the ${(budget.max / MB).toFixed(1)} MB of definitions one request may read: select definition on fewer versions at a time (a smaller first)`,
+    );
+  }
+  budget.left -= version.definitionBytes;
+}
+
+const FormVersionRef = builder.objectRef<ListedVersion>('FormVersion').implement({
   description: 'One version of a form: the definition it had from `createdAt` until the next version. Responses record the version they started on (`meta.formVersion`).',
   fields: (t) => ({
     version: t.exposeInt('version', { description: 'From 1, one more with each update.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    definition: t.field({ type: FormDefinitionRef, resolve: (version) => version.definition }),
+    definitionBytes: t.exposeInt('definitionBytes', { description: 'Size of the definition as JSON text, in bytes: what reading `definition` takes from the request\'s budget of definition bytes.' }),
+    definition: t.field({
+      type: FormDefinitionRef,
+      description: "The version's definition. One request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions (16 MiB by default): beyond it, BAD_USER_INPUT, and no definition is read.",
+      resolve: (version, _args, ctx) => {
+        spendDefinitionBudget(ctx, version);
+        return definitionLoader(ctx).load(version);
+      },
+    }),
   }),
 });
 
@@ -282,7 +323,7 @@ FormRef.implement({
         first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
         after: t.arg.string({ description: '`endCursor` of the previous page: continue with older versions.' }),
       },
-      // A version holds a whole definition: priced like a form.
+      // Listed without its definition (read within the request's budget of definition bytes, definitionLoader).
       complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE) }),
       byPath: true,
       load: async (formIds: string[], ctx: GraphQLContext, args) => {
@@ -505,7 +546,7 @@ builder.mutationField('updateForm', (t) =>
     resolve: async (_, { id, input, expectedVersion }, ctx) => {
       const environmentId = await formEnvironment(ctx, String(id));
       if (input.steps) await refuseUncheckableCaptchas(ctx, environmentId, input.steps);
-      const options = { expectedVersion: expectedVersion ?? undefined, actor: actorOf(ctx.principal) };
+      const options = { expectedVersion: expectedVersion ?? undefined, actor: actorOf(ctx.principal), maxVersions: ctx.formMaxVersions };
       if (!ctx.idempotency) return updateForm(ctx.db, environmentId, String(id), input, options);
       const updated = await updateFormIdempotently(ctx.db, environmentId, String(id), input, options, ctx.idempotency.key);
       ctx.idempotency.replayed = updated.replayed;

@@ -189,6 +189,8 @@ export interface UpdateFormOptions {
   expectedVersion?: number | undefined;
   /** Who updates, for the audit log. */
   actor: Actor;
+  /** Versions a form may have (FORM_MAX_VERSIONS): an update beyond it is CONFLICT. Absent or 0: unlimited. */
+  maxVersions?: number | undefined;
 }
 
 /** A form after an update, and the version that update made (a replay's, even if newer ones followed). */
@@ -216,6 +218,7 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       .for('update');
     if (!current) throw notFound('Form not found');
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
+    if (options.maxVersions && current.version >= options.maxVersions) throw tooManyVersions(current.version);
     const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications'> = {};
     for (const field of UPDATABLE_FIELDS) {
       const value = input[field];
@@ -250,6 +253,10 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     return { form, version: form.version, replayed: false };
   });
 }
+
+/** Versions are never removed (responses and exports read them): a form that has the most may change no more. */
+const tooManyVersions = (versions: number) =>
+  new AppError('CONFLICT', `Form has ${versions} versions, the most a form may have: it can no longer be changed; generate a new form from it instead`);
 
 /** The `data` of a form.updated event. */
 export function updatedFormObject(form: Form) {

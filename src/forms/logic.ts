@@ -42,6 +42,11 @@ export const LOGIC_LIMITS = {
   maxValues: 500,
   /** Characters of a compared text, and of a hidden field's value. */
   maxValueLength: 500,
+  /**
+   * What all the rules of a form may cost one walk: every leaf counts 1, an `in`/`notIn` leaf one per
+   * listed value. Bounds a submission's (and a page's) rule evaluation whatever the form.
+   */
+  maxRuleCost: 10_000,
 } as const;
 
 /** The key of the step at `index` (0-based): its own, or the default `step_<index + 1>`. */
@@ -401,6 +406,39 @@ function checkLeaf(leaf: { op: ConditionOp; value?: ConditionValue }, subject: C
   else if (notAnOption(value)) report([...at, 'value'], `"${value}" is not one of the options of ${what}`);
 }
 
+/** A leaf's cost: one per listed value of an `in`/`notIn`, else 1. */
+const leafCost = (leaf: Condition) => ('value' in leaf && Array.isArray(leaf.value) ? Math.max(leaf.value.length, 1) : 1);
+
+/** Every leaf of a condition with its path, in order. */
+function* leavesOf(condition: Condition, at: Path): Generator<[Condition, Path]> {
+  if ('all' in condition) for (const [i, c] of condition.all.entries()) yield* leavesOf(c, [...at, 'all', i]);
+  else if ('any' in condition) for (const [i, c] of condition.any.entries()) yield* leavesOf(c, [...at, 'any', i]);
+  else if ('not' in condition) yield* leavesOf(condition.not, [...at, 'not']);
+  else yield [condition, at];
+}
+
+/** The form's rules within LOGIC_LIMITS.maxRuleCost: beyond it, one problem at the leaf that passes it. */
+function checkRuleCost(steps: readonly StepInput[], report: Report): void {
+  let total = 0;
+  let passedAt: Path | undefined;
+  steps.forEach((step, index) => {
+    const logic = isObject(step.logic) ? (step.logic as unknown as StepLogic) : undefined;
+    (Array.isArray(logic?.rules) ? logic.rules : []).forEach((rule: Partial<LogicRule>, r) => {
+      if (!rule.if) return;
+      for (const [leaf, at] of leavesOf(rule.if, ['steps', index, 'logic', 'rules', r, 'if'])) {
+        total += leafCost(leaf);
+        if (total > LOGIC_LIMITS.maxRuleCost && !passedAt) passedAt = at;
+      }
+    });
+  });
+  if (passedAt) {
+    report(
+      passedAt,
+      `A form's rules may compare at most ${LOGIC_LIMITS.maxRuleCost.toLocaleString('en')} values in all (a condition counts 1, an "in" or "notIn" list one per value); these compare ${total.toLocaleString('en')}, and this condition passes the limit`,
+    );
+  }
+}
+
 /**
  * The values of a leaf on a number: numbers, and (for equals, notEquals, in, notIn) within the range
  * the question answers, so a condition that could never hold is refused.
@@ -473,6 +511,8 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown 
     if (index === undefined) report(at, `No step has the key "${name}"`);
     else if (index <= from) report(at, `"${name}" is ${index === from ? 'this step' : 'an earlier step'}: logic only goes forward, to a later step`);
   };
+
+  checkRuleCost(steps, report);
 
   steps.forEach((step, index) => {
     const at: Path = ['steps', index];

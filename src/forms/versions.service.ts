@@ -7,11 +7,11 @@
  * Snapshots are written in the transaction that makes the version (generate, import, update) and never
  * changed; they go with their form.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { rowsOf } from '../db/rows.ts';
-import { FORM_DEFINITION_COLUMNS, formVersions, type FormDefinition, type forms } from '../db/schema.ts';
+import { FORM_DEFINITION_COLUMNS, formVersionIds, formVersions, type FormDefinition, type forms } from '../db/schema.ts';
 import { pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import { isGuard } from '../components/catalogue.ts';
 
@@ -34,15 +34,33 @@ export function atVersion<F extends FormRow>(form: F, version: number, definitio
   return { ...form, ...fields, version };
 }
 
-/** Stores the snapshot of `form`'s current version (in the transaction that made it). */
+/**
+ * Stores the snapshot of `form`'s current version (in the transaction that made it), its size, and the
+ * ids it holds among the form's known ids (each with what it is in this version).
+ */
 export async function recordVersion(tx: Db, form: FormRow): Promise<void> {
-  await tx.insert(formVersions).values({
-    formId: form.id,
-    environmentId: form.environmentId,
-    version: form.version,
-    definition: definitionOf(form),
-    createdAt: form.updatedAt,
-  });
+  const definition = definitionOf(form);
+  const ids = new Map<string, { id: string; kind: 'step' | 'component'; type: string | null }>();
+  for (const step of form.steps) {
+    ids.set(step.id, { id: step.id, kind: 'step', type: null });
+    for (const component of step.components) ids.set(component.id, { id: component.id, kind: 'component', type: component.type });
+  }
+  await Promise.all([
+    tx.insert(formVersions).values({
+      formId: form.id,
+      environmentId: form.environmentId,
+      version: form.version,
+      definition,
+      definitionBytes: Buffer.byteLength(JSON.stringify(definition)),
+      createdAt: form.updatedAt,
+    }),
+    // One parameter for every id (a form may hold 10,000): unpacked by the database.
+    tx.execute(sql`
+      insert into ${formVersionIds} (form_id, id, kind, type)
+      select ${form.id}::text, r.id, r.kind, r.type from jsonb_to_recordset(${JSON.stringify([...ids.values()])}::jsonb) as r(id text, kind text, type text)
+      on conflict (form_id, id) do update set kind = excluded.kind, type = excluded.type
+      where (${formVersionIds.kind}, ${formVersionIds.type}) is distinct from (excluded.kind, excluded.type)`),
+  ]);
 }
 
 export interface FormVersion {
@@ -117,10 +135,17 @@ export const responseFormVersionSql = (meta: SQL) => sql`coalesce((${meta} ->> '
 // ---------------------------------------------------------------- listing
 
 /**
- * A version as a listing gives it: its keyset position (`created_at` to the microsecond, and its number as
- * the id), so that versions page with the cursors of every other listing (src/keyset.ts).
+ * A version as a listing gives it: its number, time and definition's size, without the definition
+ * (read by `versionDefinitions`, within a request's budget), and its keyset position (`created_at` to the
+ * microsecond, and its number as the id), so that versions page with the cursors of every other listing
+ * (src/keyset.ts).
  */
-export interface ListedVersion extends FormVersion {
+export interface ListedVersion {
+  formId: string;
+  version: number;
+  createdAt: Date;
+  /** Size of the definition as JSON text, in bytes. */
+  definitionBytes: number;
   /** The version number as text: the position's id. */
   id: string;
   position: string;
@@ -137,17 +162,17 @@ export async function versionPages(db: Db, formIds: readonly string[], input: { 
   if (formIds.length === 0) return [];
   const after = input.after;
   const before = after === undefined ? sql`` : sql`and (created_at, version) < (${after.createdAt}::timestamptz, ${parseVersion(after.id) ?? 0}::int)`;
-  type Row = { form_id: string; version: number; definition: FormDefinition | string; created_at: string; position: string };
+  type Row = { form_id: string; version: number; definition_bytes: number; created_at: string; position: string };
   const rows = rowsOf<Row>(
     await db.execute(sql`
-      select v.form_id, v.version, v.definition, to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+      select v.form_id, v.version, v.definition_bytes, to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
         to_char(v.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
       from (values ${sql.join(
         formIds.map((id) => sql`(${id}::text)`),
         sql`, `,
       )}) f(id)
       cross join lateral (
-        select form_id, version, definition, created_at from ${formVersions}
+        select form_id, version, definition_bytes, created_at from ${formVersions}
         where form_id = f.id ${before}
         order by version desc
         limit ${input.limit + 1}
@@ -161,7 +186,7 @@ export async function versionPages(db: Db, formIds: readonly string[], input: { 
       version: Number(row.version),
       id: String(row.version),
       position: row.position,
-      definition: typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition,
+      definitionBytes: Number(row.definition_bytes),
       createdAt: new Date(row.created_at),
     });
     byForm.set(row.form_id, list);
@@ -169,34 +194,36 @@ export async function versionPages(db: Db, formIds: readonly string[], input: { 
   return formIds.map((id) => pageOf(byForm.get(id) ?? [], input.limit));
 }
 
+/** The definitions of `versions` (of forms the caller has found in its scope), in their order, in one statement. */
+export async function versionDefinitions(db: Db, versions: readonly { formId: string; version: number }[]): Promise<FormDefinition[]> {
+  if (versions.length === 0) return [];
+  type Row = { form_id: string; version: number; definition: FormDefinition | string };
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      select v.form_id, v.version, v.definition from ${formVersions} v
+      join (values ${sql.join(
+        versions.map((wanted) => sql`(${wanted.formId}::text, ${wanted.version}::int)`),
+        sql`, `,
+      )}) w(form_id, version) on v.form_id = w.form_id and v.version = w.version`),
+  );
+  const byKey = new Map(rows.map((row) => [`${row.form_id}:${Number(row.version)}`, typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition]));
+  return versions.map((wanted) => byKey.get(`${wanted.formId}:${wanted.version}`)!);
+}
+
 /** What an id was in a form's versions: a step, or a component of a type. */
 export type KnownId = { kind: 'step' } | { kind: 'component'; type: string };
 
 /**
- * What each of `ids` was in any version of form `formId` (absent: in none), found by the database in
- * the snapshots: the ids an update may keep. A component's type is the one of its latest version.
+ * What each of `ids` was in any version of form `formId` (absent: in none), by key in
+ * `form_version_ids`: the ids an update may keep. A component's type is the one of its latest version.
  */
 export async function idsInVersions(db: Db, formId: string, ids: readonly string[]): Promise<Map<string, KnownId>> {
   const found = new Map<string, KnownId>();
   if (ids.length === 0) return found;
-  const list = sql.join(
-    ids.map((id) => sql`${id}::text`),
-    sql`, `,
-  );
-  type Row = { id: string; kind: 'step' | 'component'; type: string | null };
-  const rows = rowsOf<Row>(
-    await db.execute(sql`
-      select distinct on (id) id, kind, type from (
-        select s ->> 'id' as id, 'step' as kind, null::text as type, v.version
-        from ${formVersions} v cross join lateral jsonb_array_elements(v.definition -> 'steps') s
-        where v.form_id = ${formId}::text and s ->> 'id' in (${list})
-        union all
-        select c ->> 'id', 'component', c ->> 'type', v.version
-        from ${formVersions} v cross join lateral jsonb_array_elements(v.definition -> 'steps') s cross join lateral jsonb_array_elements(s -> 'components') c
-        where v.form_id = ${formId}::text and c ->> 'id' in (${list})
-      ) known
-      order by id, version desc`),
-  );
+  const rows = await db
+    .select({ id: formVersionIds.id, kind: formVersionIds.kind, type: formVersionIds.type })
+    .from(formVersionIds)
+    .where(and(eq(formVersionIds.formId, formId), inArray(formVersionIds.id, [...ids])));
   for (const row of rows) found.set(row.id, row.kind === 'step' ? { kind: 'step' } : { kind: 'component', type: row.type ?? '' });
   return found;
 }

@@ -44,6 +44,13 @@ export interface GraphQLContext {
   smtpConfigured?: boolean | undefined;
   /** The node's signing keys (the admin's rotation reads them again at once); absent: rotation is refused. */
   signing?: SigningKeyring | undefined;
+  /**
+   * What is left of the request's budget of definition bytes (GRAPHQL_MAX_DEFINITION_BYTES): reading a
+   * version's definition spends its size. Absent: no budget.
+   */
+  definitionBudget?: { max: number; left: number } | undefined;
+  /** Versions a form may have (FORM_MAX_VERSIONS; absent or 0: unlimited). */
+  formMaxVersions?: number | undefined;
   /** Aborted when the client goes away (subscriptions end with it). */
   signal?: AbortSignal | undefined;
 }
@@ -59,6 +66,9 @@ export function captchaKeyringOf(ctx: GraphQLContext): CaptchaKeyring {
   if (!ctx.captchaKeyring) throw new Error('This operation needs the captcha keyring in its context');
   return ctx.captchaKeyring;
 }
+
+/** A request's budget of definition bytes: `max` of them, none when `max` is 0 (off). */
+export const definitionBudget = (max: number) => (max > 0 ? { max, left: max } : undefined);
 
 /** The context's lag-tolerant reads: its replicas when it has them, else its database handle. */
 export function lagTolerantReads(ctx: Pick<GraphQLContext, 'db' | 'reads'>): LagTolerantReads {

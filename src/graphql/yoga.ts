@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { LiveFeed } from '../events/live-feed.ts';
 import { graphqlLimitPlugins } from '../limits/graphql.ts';
-import type { GraphQLContext } from './context.ts';
+import { definitionBudget, type GraphQLContext } from './context.ts';
 import { appErrorOf, maskGraphQLError } from './errors.ts';
 import { compiledExecutionPlugin } from './execute.ts';
 import { graphiqlPage } from './graphiql.ts';
@@ -57,7 +57,7 @@ function graphiqlPlugin(): Plugin {
   };
 }
 
-export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks' | 'mail'>) {
+export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOffMs' | 'graphql' | 'maxJsonDepth' | 'webhooks' | 'formMaxVersions' | 'mail'>) {
   return createYoga<YogaServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -91,6 +91,8 @@ export function createGraphQLServer(logger: Logger, config: Pick<Config, 'dropOf
       captchaKeyring,
       signing,
       signal: request.signal,
+      definitionBudget: definitionBudget(config.graphql.maxDefinitionBytes),
+      formMaxVersions: config.formMaxVersions,
     }),
     maskedErrors: {
       // Never development mode (yoga's default without NODE_ENV=production): it would add the original

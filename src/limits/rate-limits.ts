@@ -7,6 +7,7 @@
  * - `anonymous`: API requests without any credentials per client address per minute (GraphiQL's page,
  *   401s), so even a caller that never authenticates can't make the API work without bound;
  * - `publicSubmissions`: public submissions (page posts and the public JSON API) per client address per minute.
+ * - `publicPages`: reads of public pages and definitions (GET `/s/:formId`, `/s/:formId/definition`) per client address per minute.
  *
  * The per-address limits count an IPv4 client by its address and an IPv6 client by its /64
  * (`clientAddressKey`): providers give one host a whole /64, so counting single IPv6 addresses would
@@ -108,6 +109,7 @@ export interface RateLimits {
   authFailures: RateLimit;
   anonymous: RateLimit;
   publicSubmissions: RateLimit;
+  publicPages: RateLimit;
 }
 
 export function createRateLimits(config: Config, store: RateLimitStore = { kind: 'memory' }): RateLimits {
@@ -118,6 +120,7 @@ export function createRateLimits(config: Config, store: RateLimitStore = { kind:
     }),
     anonymous: new RateLimit({ name: 'anonymous', quota: config.anonymousRateLimitPerMinute, windowSeconds: 60 }, store),
     publicSubmissions: new RateLimit({ name: 'public', quota: config.publicRateLimitPerMinute, windowSeconds: 60 }, store),
+    publicPages: new RateLimit({ name: 'public-pages', quota: config.pageRateLimitPerMinute, windowSeconds: 60 }, store),
   };
 }
 

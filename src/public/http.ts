@@ -30,6 +30,8 @@ export interface PublicDeps {
   secretBox: SecretBox;
   /** Public submissions per client address. */
   submissionLimit: RateLimit;
+  /** Public page and definition reads per client address. */
+  pageLimit: RateLimit;
   /** Password answers per submission, and the one bounded hasher the page and the JSON API share. */
   answerLimits: AnswerLimits;
   /** Where uploaded files are stored. */

@@ -11,7 +11,7 @@ import { appErrorOf, HTTP_STATUS, INTERNAL_ERROR_BODY } from '../graphql/errors.
 import type { AppEnv } from '../http.ts';
 import { TOO_MANY_REQUESTS } from '../limits/api-guard.ts';
 import { corsMiddleware } from '../limits/cors.ts';
-import { clientAddressKey, rateLimitHeaders } from '../limits/rate-limits.ts';
+import { clientAddressKey, rateLimitHeaders, type RateLimit } from '../limits/rate-limits.ts';
 import { limitBodySize, methodNotAllowed } from '../limits/request-safety.ts';
 import { mountApi } from './api.ts';
 import { isPublicApiRequest, liveForm, sendMessagePage, type PublicDeps } from './http.ts';
@@ -25,7 +25,7 @@ import { clientIp } from '../request-info.ts';
 export type { PublicDeps } from './http.ts';
 
 export function publicRoutes(deps: PublicDeps) {
-  const { config, submissionLimit } = deps;
+  const { config, submissionLimit, pageLimit } = deps;
   const app = new Hono<AppEnv>();
 
   // Open to every origin, without credentials: forms are embedded on customers' sites.
@@ -42,18 +42,23 @@ export function publicRoutes(deps: PublicDeps) {
   app.use('/s/:formId/uploads', apiCors);
   app.use('/s/:formId/views', apiCors);
 
-  const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-    const decision = await submissionLimit.consume(clientAddressKey(clientIp(c, config.trustProxy)));
-    const headers = rateLimitHeaders(decision);
-    if (!decision.allowed) {
-      c.header('Retry-After', String(decision.resetSeconds));
-      for (const [name, value] of Object.entries(headers)) c.header(name, value);
-      if (isPublicApiRequest(c)) return c.json({ message: TOO_MANY_REQUESTS }, 429);
-      return sendMessagePage(c, 429, TOO_MANY_REQUESTS, 'Please wait a minute, then try again.');
-    }
-    await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-  });
+  const limited = (limit: RateLimit) =>
+    createMiddleware<AppEnv>(async (c, next) => {
+      const decision = await limit.consume(clientAddressKey(clientIp(c, config.trustProxy)));
+      const headers = rateLimitHeaders(decision);
+      if (!decision.allowed) {
+        c.header('Retry-After', String(decision.resetSeconds));
+        for (const [name, value] of Object.entries(headers)) c.header(name, value);
+        if (isPublicApiRequest(c)) return c.json({ message: TOO_MANY_REQUESTS }, 429);
+        return sendMessagePage(c, 429, TOO_MANY_REQUESTS, 'Please wait a minute, then try again.');
+      }
+      await next();
+      for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    });
+  const rateLimit = limited(submissionLimit);
+  // Reads are counted apart from submissions: rendering a page walks the form's rules too.
+  app.get('/s/:formId', limited(pageLimit));
+  app.get('/s/:formId/definition', limited(pageLimit));
   /** A body over `maxBytes`: the JSON API's message, or a page in its form's language (the post was counted by the rate limit first). */
   const tooMuchData = (maxBytes: number) => async (c: Context<AppEnv>, message: string) => {
     if (isPublicApiRequest(c)) return c.json({ message }, 413);

@@ -124,11 +124,21 @@ export const hasLogic = (steps: readonly StoredStep[]): boolean => steps.some((s
 
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
 
-/** A side of a comparison as a number, when it is one (a number, or a text that is a decimal number). */
+/**
+ * A side of a comparison as a number, when it is one (a number, or a text that is a decimal number). The
+ * last text read is remembered: the leaves of one walk read the same answer, which may be 10,000
+ * characters long, and the test reads all of them.
+ */
+let lastText: string | undefined;
+let lastNumber: number | undefined;
 function numeric(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && NUMBER_TEXT.test(value)) return Number(value);
-  return undefined;
+  if (typeof value !== 'string') return undefined;
+  if (value !== lastText) {
+    lastNumber = NUMBER_TEXT.test(value) ? Number(value) : undefined;
+    lastText = value;
+  }
+  return lastNumber;
 }
 
 const NUMBER_COMPARISONS = {
@@ -172,11 +182,19 @@ export function compileLeaf(op: ConditionOp, expected: ConditionValue | undefine
     }
     case 'in': {
       if (!Array.isArray(expected)) return () => false;
-      const sames = expected.map(sameAs);
+      // `equals` against each value, as two sets: a numeric answer matches a listed number (or numeric
+      // text) by value; any other answer can only be one of the listed values exactly.
+      const numbers = new Set<number>();
+      const exact = new Set<string | number | boolean>();
+      for (const value of expected) {
+        const number = numeric(value);
+        if (number === undefined) exact.add(value);
+        else numbers.add(number);
+      }
       return (actual) => {
         if (!isAnswered(actual) || Array.isArray(actual)) return false;
-        for (const same of sames) if (same(actual as string | number | boolean)) return true;
-        return false;
+        const number = numeric(actual);
+        return number === undefined ? exact.has(actual as string | boolean) : numbers.has(number);
       };
     }
     case 'contains':

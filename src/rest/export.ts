@@ -118,7 +118,8 @@ export function exportRoutes(deps: RestDeps) {
       // The questions of every version, the current one's first: answers of earlier versions keep their columns.
       const versions = form.versions.edges.map((edge) => edge.node);
       for (let page = form.versions.pageInfo; page.hasNextPage; ) {
-        const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, context);
+        // Each page its own operation, with its own budget of definition bytes.
+        const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, operationContext(c, deps));
         if (more.error || !more.data.form) return respondWithOperationError(c, more.error ?? notFound('Form not found'));
         versions.push(...more.data.form.versions.edges.map((edge) => edge.node));
         page = more.data.form.versions.pageInfo;

@@ -469,7 +469,9 @@ function formPaths() {
             errors: [{ message: 'A step needs at least 1 component', path: ['steps', 1, 'components'] }],
           }),
           '404': notFound,
-          '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', { message: 'A request with this Idempotency-Key is in progress; retry it' }),
+          '409': errorResponse('The form has the most versions a form may have (FORM_MAX_VERSIONS), or a request with the same Idempotency-Key is still in progress (retry).', {
+            message: 'Form has 100 versions, the most a form may have: it can no longer be changed; generate a new form from it instead',
+          }),
           '412': errorResponse('If-Match named another version than the current one: nothing changed.', { message: 'Form was changed; version 3 is current' }),
           '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
           '422': errorResponse('The Idempotency-Key was used with another body.', {

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { respondWithError } from '../graphql/errors.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
-import type { CaptchaKeyring, GraphQLContext } from '../graphql/context.ts';
+import { definitionBudget, type CaptchaKeyring, type GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import type { AppEnv } from '../http.ts';
 import type { FieldError } from '../errors.ts';
@@ -14,8 +14,10 @@ import type { FieldError } from '../errors.ts';
  * for lag-tolerant reads, the drop-off time, the webhook rules, the file storage), the captcha keyring,
  * and the deepest JSON nesting a body may have.
  */
-export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage' | 'smtpConfigured'> & {
+export type RestDeps = Pick<GraphQLContext, 'db' | 'reads' | 'dropOffMs' | 'webhookRules' | 'fileStorage' | 'formMaxVersions' | 'smtpConfigured'> & {
   maxJsonDepth: number;
+  /** GRAPHQL_MAX_DEFINITION_BYTES: each operation's budget of definition bytes (absent or 0: none). */
+  maxDefinitionBytes?: number | undefined;
   /** Environments' captcha keys: the server's, and the box that seals secret keys. */
   captchaKeyring: CaptchaKeyring;
 };
@@ -39,6 +41,8 @@ export function operationContext(c: Context<AppEnv>, deps: RestDeps): GraphQLCon
     smtpConfigured: deps.smtpConfigured,
     fileStorage: deps.fileStorage,
     captchaKeyring: deps.captchaKeyring,
+    definitionBudget: definitionBudget(deps.maxDefinitionBytes ?? 0),
+    formMaxVersions: deps.formMaxVersions,
   };
 }
 

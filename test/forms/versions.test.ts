@@ -480,6 +480,67 @@ describe('GraphQL', () => {
   });
 });
 
+describe('what versions may cost', () => {
+  const nameVersions = 'query($id: ID!, $first: Int) { form(id: $id) { versions(first: $first) { edges { node { version definitionBytes } } } } }';
+  const definitions = 'query($id: ID!, $first: Int) { form(id: $id) { versions(first: $first) { edges { node { version definition { name } } } } } }';
+
+  it('a request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions: beyond it BAD_USER_INPUT, listing their sizes stays free', async () => {
+    const form = await twoSteps();
+    for (const name of ['Two', 'Three']) expect((await patch(form.id, { name })).status).toBe(200);
+    const stored = await ctx.db.select().from(formVersions).where(eq(formVersions.formId, form.id)).orderBy(desc(formVersions.version));
+    expect(stored.map((row) => row.definitionBytes)).toEqual(stored.map((row) => Buffer.byteLength(JSON.stringify(row.definition))));
+    const sizes = stored.map((row) => row.definitionBytes);
+    // Room for the two newest definitions, not for all three.
+    const budget = sizes[0]! + sizes[1]!;
+    const limited = appWith(ctx.db, { apiRateLimitPerMinute: 0, graphql: { ...testConfig().graphql, maxDefinitionBytes: budget } });
+
+    const listed = await graphql(limited, nameVersions, { id: form.id, first: 3 }, key());
+    expect(listed.body.data.form.versions.edges.map((e: { node: unknown }) => e.node)).toEqual(stored.map((row) => ({ version: row.version, definitionBytes: row.definitionBytes })));
+    const two = await graphql(limited, definitions, { id: form.id, first: 2 }, key());
+    expect(two.body.data.form.versions.edges.map((e: { node: { definition: { name: string } } }) => e.node.definition.name)).toEqual(['Three', 'Two']);
+
+    const three = await graphql(limited, definitions, { id: form.id, first: 3 }, key());
+    expect(three.body.data).toEqual({ form: null });
+    expect(three.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('select definition on fewer versions at a time') });
+    // Aliases share the request's budget.
+    const aliased = await graphql(
+      limited,
+      'query($id: ID!) { a: form(id: $id) { versions(first: 2) { edges { node { definition { name } } } } } b: form(id: $id) { versions(first: 1) { edges { node { definition { name } } } } } }',
+      { id: form.id },
+      key(),
+    );
+    expect(aliased.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('a form has at most FORM_MAX_VERSIONS versions: the update beyond it is 409 and changes nothing', async () => {
+    const form = await twoSteps();
+    const capped = appWith(ctx.db, { apiRateLimitPerMinute: 0, formMaxVersions: 3 });
+    const update = (name: string) => capped.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { name }, key()));
+    expect([(await update('Two')).status, (await update('Three')).status]).toEqual([200, 200]);
+    const refused = await update('Four');
+    expect([refused.status, await refused.json()]).toEqual([409, { message: 'Form has 3 versions, the most a form may have: it can no longer be changed; generate a new form from it instead' }]);
+    expect((await read(form.id)).name).toBe('Three');
+    const [{ n }] = (await ctx.db.select({ n: count() }).from(formVersions).where(eq(formVersions.formId, form.id))) as [{ n: number }];
+    expect(n).toBe(3);
+    const viaGraphql = await graphql(capped, 'mutation($id: ID!) { updateForm(id: $id, input: { name: "Four" }) { version } }', { id: form.id }, key());
+    expect(viaGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('ids an update may keep are looked up in the form\'s ids, not in its snapshots', async () => {
+    const form = await twoSteps();
+    const [one, two] = asInput((await read(form.id)).steps);
+    // Version 2 drops the first step's question; version 3 brings it back by id.
+    expect((await patch(form.id, { steps: [{ ...one!, components: [{ type: 'LongInput', content: { question: 'New' } }] }, two!] })).status).toBe(200);
+    // The snapshot of version 1 is no longer read: the known ids are.
+    await ctx.db.update(formVersions).set({ definition: { name: 'emptied', steps: [], hiddenFields: [], locale: 'en' } }).where(and(eq(formVersions.formId, form.id), eq(formVersions.version, 1)));
+    const back = await patch(form.id, { steps: [one!, two!] });
+    expect(back.status).toBe(200);
+    expect((await read(form.id)).steps[0]!.components[0]!.id).toBe(one!.components[0]!.id);
+    const typeChanged = await patch(form.id, { steps: [{ ...one!, components: [{ ...one!.components[0]!, type: 'LongInput' }] }, two!] });
+    expect(typeChanged.status).toBe(400);
+  });
+});
+
 describe('responses answer the version they started on', () => {
   /** Version 2 replaces the question of step 1 with another, required one, and renames the steps. */
   async function publishVersion2(form: Form) {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
@@ -242,7 +242,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, formVersionIds, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts]);
 }
 
 interface Checked {
@@ -341,6 +341,26 @@ describe('REST', () => {
   test.prop([fc.nat(), hostileValue], options)('generate: a survey body (every survey question type, conditions on them) with one hostile value', async (pick, value) => {
     const body = JSON.stringify(mutate(surveyBody(tenant.templateId), pick, value));
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  // Rules of every size up to the worst a body may hold: taken within the rule budget, else 400 at the leaf past it.
+  const ruleSizes = fc.array(fc.array(fc.record({ values: fc.integer({ min: 0, max: 500 }), notIn: fc.boolean() }), { minLength: 1, maxLength: 45 }), { minLength: 1, maxLength: 20 });
+  test.prop([ruleSizes], options)('generate: rules of any cost', async (rules) => {
+    const leaf = ({ values, notIn }: { values: number; notIn: boolean }) =>
+      values === 0 ? { question: 'q', op: 'answered' } : { question: 'q', op: notIn ? 'notIn' : 'in', value: Array.from({ length: values }, (_, i) => i % 10) };
+    const steps = [
+      { name: 'One', components: [{ type: 'ShortInput', key: 'q', content: { question: 'Q' } }], logic: { rules: rules.map((leaves) => ({ if: { any: leaves.map(leaf) }, then: { complete: true } })) } },
+      { name: 'Two', components: [{ type: 'Header', content: { title: 'T' } }] },
+    ];
+    const cost = rules.flat().reduce((sum, { values }) => sum + Math.max(values, 1), 0);
+    const answer = await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', JSON.stringify({ sourceFormId: tenant.templateId, name: 'Costly', steps }), { 'x-api-key': tenant.apiKey }), 'json');
+    if (cost <= 10_000) expect(answer.status).toBe(200);
+    else {
+      expect(answer.status).toBe(400);
+      const errors = (answer.body as { errors: { path: unknown[] }[] }).errors;
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.path.slice(0, 6)).toEqual(['steps', 0, 'logic', 'rules', expect.any(Number), 'if']);
+    }
   });
 
   test.prop([bodyFrom(validBody('x'))], options)('generate: hostile body text', async (text) => {

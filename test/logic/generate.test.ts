@@ -261,3 +261,52 @@ describe('refused, every problem at once with its path', () => {
     ]);
   });
 });
+
+describe('the cost of a form\'s rules', () => {
+  /** A step whose `rules` rules each test `leaves` `in` leaves of `values` values (on step 1's question). */
+  const costly = (rules: number, leaves: number, values: number) => [
+    { name: 'One', components: [short('a')] },
+    {
+      name: 'Two',
+      components: [short('b')],
+      logic: {
+        rules: Array.from({ length: rules }, () => ({
+          if: { any: Array.from({ length: leaves }, (_, leaf) => ({ question: leaf % 2 ? 'a' : 'b', op: leaf % 3 ? 'in' : 'notIn', value: Array.from({ length: values }, (_, i) => i % 10) })) },
+          then: { complete: true },
+        })),
+      },
+    },
+  ];
+
+  it('a form whose rules compare more than 10,000 values is refused with 400 at the condition that passes the limit; 10,000 are taken', async () => {
+    // 20 rules × 20 leaves × 25 values = 10,000.
+    expect((await generate(body(costly(20, 20, 25)))).status).toBe(200);
+    // 20 rules × 45 leaves × 500 values: 450,000.
+    const { status, body: refused } = await generate(body(costly(20, 45, 500)));
+    expect([status, refused]).toEqual([
+      400,
+      {
+        message: 'Invalid request body',
+        errors: [
+          {
+            message: 'A form\'s rules may compare at most 10,000 values in all (a condition counts 1, an "in" or "notIn" list one per value); these compare 450,000, and this condition passes the limit',
+            path: ['steps', 1, 'logic', 'rules', 0, 'if', 'any', 20],
+          },
+        ],
+      },
+    ]);
+    // Conditions without lists count one each: 20 rules × 20 leaves × 25 values and one more leaf.
+    const steps = costly(20, 20, 25);
+    (steps[1]!.logic!.rules[19]!.if.any as unknown[]).push({ question: 'a', op: 'answered' });
+    const oneMore = await generate(body(steps));
+    expect([oneMore.status, oneMore.body.errors?.map((e: any) => e.path)]).toEqual([400, [['steps', 1, 'logic', 'rules', 19, 'if', 'any', 20]]]);
+  });
+
+  it('an update is held to the same budget', async () => {
+    const { body: created } = await generate(body(costly(1, 1, 10)));
+    const id = created.result.form.id as string;
+    const update = await ctx.app.request(`/api/v1/forms/${id}`, jsonRequest('PATCH', { steps: costly(20, 45, 500) }, { 'x-api-key': tenant.apiKey }));
+    expect(update.status).toBe(400);
+    expect((await update.json()).errors).toEqual([expect.objectContaining({ path: ['steps', 1, 'logic', 'rules', 0, 'if', 'any', 20] })]);
+  });
+});

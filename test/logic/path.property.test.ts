@@ -62,7 +62,7 @@ function leafValue(g: Gen, kind: Kind, op: string): unknown {
   if (kind === 'boolean') return g(fc.boolean);
   if (kind === 'choice' || kind === 'choices') return op === 'in' || op === 'notIn' ? g(() => fc.subarray(OPTIONS, { minLength: 1 })) : g(() => fc.constantFrom(...OPTIONS));
   if (op === 'greaterThan' || op === 'lessThan') return g(() => fc.constantFrom(5, 50, 7.5, -1));
-  if (op === 'in' || op === 'notIn') return g(() => fc.subarray([...TEXTS, 5, 50], { minLength: 1 }));
+  if (op === 'in' || op === 'notIn') return g(() => fc.subarray([...TEXTS, 5, 50, 7.5, '05', '5.0'], { minLength: 1 }));
   if (op === 'contains' || op === 'notContains') return g(() => fc.constantFrom('5', 'a', 'b', 'A'));
   return g(() => fc.constantFrom(...TEXTS, 5, 500));
 }

@@ -2,7 +2,7 @@
  * The walk of src/responses/path.ts on its own (a pure function of the steps, the hidden values and the
  * answers): how conditions compare (docs/logic.md), and that a skipped step's stale answers count as none.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StoredResponse } from '../../src/components/answers.ts';
 import { generateFormInputSchema } from '../../src/forms/components.ts';
 import { compileLeaf, walkPath } from '../../src/responses/path.ts';
@@ -26,6 +26,21 @@ describe('leaves', () => {
     expect(compileLeaf('lessThan', 10)(undefined)).toBe(false);
     expect(compileLeaf('in', ['5', 7])('7')).toBe(true);
     expect(compileLeaf('notIn', ['5', 7])(undefined)).toBe(true);
+  });
+
+  it('in: one look-up of the answer, read as a number once, whatever the length of the list', () => {
+    const listed = Array.from({ length: 500 }, (_, i) => (i % 2 ? i : String(i)));
+    const leaf = compileLeaf('in', listed);
+    const notIn = compileLeaf('notIn', listed);
+    // Every regular expression test while the leaves run (the numeric test is the only one they make).
+    const tests = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      const long = `${'1'.repeat(9_999)}x`;
+      expect([leaf(long), notIn(long), leaf('499'), leaf(' 498.0 '), leaf('7'), leaf('abc'), leaf(true)]).toEqual([false, true, true, true, true, false, false]);
+      expect(tests.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      tests.mockRestore();
+    }
   });
 
   it('contains: a substring of text, a member of a multiple choice; equals on booleans', () => {

@@ -417,11 +417,30 @@ describe('limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
-    // Page submissions share the budget; other IPs and page views are not limited.
+    // Page submissions share the budget; other IPs are not limited, page views count apart (PAGE_RATE_LIMIT).
     const page = await limited.request(`/s/${form.id}?step=0`, { method: 'POST', headers: from('198.51.100.7'), body: new URLSearchParams() });
     expect(page.status).toBe(429);
     expect(await page.text()).toContain('Too many requests');
     expect((await post('198.51.100.8')).status).toBe(201);
     expect((await limited.request(`/s/${form.id}`, { headers: from('198.51.100.7') })).status).toBe(200);
+  });
+
+  it('answers 429 past PAGE_RATE_LIMIT page and definition reads per IP and minute: a page, or JSON on the definition', async () => {
+    const limited = appWith(db, { pageRateLimitPerMinute: 3, trustProxy: 1 });
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    const statuses = [];
+    for (const path of [`/s/${form.id}`, `/s/${form.id}/definition`, `/s/${form.id}`]) statuses.push((await limited.request(path, { headers: from('198.51.100.9') })).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const page = await limited.request(`/s/${form.id}`, { headers: from('198.51.100.9') });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain('Too many requests');
+    expect(page.headers.get('ratelimit-policy')).toBe('"public-pages";q=3;w=60');
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const definition = await limited.request(`/s/${form.id}/definition`, { headers: from('198.51.100.9') });
+    expect([definition.status, await definition.json()]).toEqual([429, { message: 'Too many requests' }]);
+    expect(definition.headers.get('access-control-allow-origin')).toBe('*');
+    // Another address reads on; submissions have their own budget.
+    expect((await limited.request(`/s/${form.id}`, { headers: from('198.51.100.10') })).status).toBe(200);
+    expect((await limited.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: {} }, from('198.51.100.9')))).status).toBe(201);
   });
 });

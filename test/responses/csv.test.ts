@@ -74,7 +74,8 @@ describe('neutralizeCell (OWASP CSV injection)', () => {
   // What a spreadsheet skips or a reader does not see before a formula, and what starts one.
   const skipped = ['\t', '\n', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2007', '\u200a', '\u200b', '\u200c', '\u200d', '\u2028', '\u2029', '\u202f', '\u205f', '\u2060', '\u3000', '\ufeff'];
   const triggers = ['=', '+', '-', '@', '\uff1d', '\uff0b', '\uff0d', '\uff20'];
-  const skippedSet = new Set(skipped);
+  // U+2000 to U+200D in full: the en/em spaces between those listed count as skipped too.
+  const skippedSet = new Set([...skipped, ...Array.from({ length: 0x200e - 0x2000 }, (_, i) => String.fromCharCode(0x2000 + i))]);
   const triggerSet = new Set(triggers);
   /** The oracle, written without the module's regular expression. */
   const looksLikeFormula = (value: string): boolean => {

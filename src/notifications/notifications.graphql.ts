@@ -1,5 +1,8 @@
 /** The GraphQL of a form's e-mail delivery log: `Form.notificationDeliveries` and `retryNotificationDelivery`. */
-import { rowEnvironment } from '../auth/auth.service.ts';
+import { requireApiKey, rowEnvironment } from '../auth/auth.service.ts';
+import { notFound } from '../errors.ts';
+import { findForm, findFormById, type Form } from '../forms/forms.service.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
@@ -67,21 +70,55 @@ const NotificationDeliveryConnection = builder.connectionObject(
   { name: 'NotificationDeliveryEdge' },
 );
 
+/** One page of a form's delivery log (`waiting-for-smtp` where neither the node nor the environment has a server). */
+async function resolveDeliveries(
+  form: Pick<Form, 'id' | 'environmentId'>,
+  args: { first?: number | null; after?: string | null },
+  ctx: GraphQLContext,
+) {
+  const { first, after } = checkPageArgs(args);
+  const smtpConfigured = (ctx.smtpConfigured ?? false) || (await environmentHasSmtp(ctx.db, form.environmentId));
+  const page = await deliveryPage(ctx.db, form.id, { after, limit: first, smtpConfigured });
+  return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
+}
+
+const DELIVERIES_DOC = "The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md).";
+
 builder.objectField(FormRef, 'notificationDeliveries', (t) =>
   t.field({
     authScopes: { scope: 'responses:read' },
     type: NotificationDeliveryConnection,
-    description: "The form's e-mail deliveries, newest first: one per recipient address (docs/notifications.md).",
+    description: DELIVERIES_DOC,
     args: {
       first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
       after: t.arg.string({ description: '`endCursor` of the previous page.' }),
     },
     complexity: pageComplexity,
-    resolve: async (form, args, ctx) => {
-      const { first, after } = checkPageArgs(args);
-      const smtpConfigured = (ctx.smtpConfigured ?? false) || (await environmentHasSmtp(ctx.db, form.environmentId));
-      const page = await deliveryPage(ctx.db, form.id, { after, limit: first, smtpConfigured });
-      return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
+    resolve: (form, args, ctx) => resolveDeliveries(form, args, ctx),
+  }),
+);
+
+// The log without forms:read (a key that reads responses reads their e-mails): `Form not found` (NOT_FOUND)
+// when the form is not a live form of the caller's environment.
+builder.queryField('formNotificationDeliveries', (t) =>
+  t.field({
+    authScopes: { scope: 'responses:read' },
+    type: NotificationDeliveryConnection,
+    description: `${DELIVERIES_DOC} \`Form not found\` (NOT_FOUND) when it is not a live form of the caller's environment.`,
+    args: {
+      formId: t.arg.id({ required: true }),
+      first: t.arg.int({ defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }),
+      after: t.arg.string({ description: '`endCursor` of the previous page.' }),
+    },
+    complexity: pageComplexity,
+    resolve: async (_, args, ctx) => {
+      const formId = String(args.formId);
+      const form =
+        ctx.principal.kind === 'admin'
+          ? await findFormById(ctx.db, formId)
+          : await findForm(ctx.db, requireApiKey(ctx.principal).environmentId, formId);
+      if (!form) throw notFound('Form not found');
+      return resolveDeliveries(form, args, ctx);
     },
   }),
 );

@@ -6,8 +6,6 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { notFound } from '../errors.ts';
-import { respondWithError } from '../graphql/errors.ts';
 import {
   FormNotificationDeliveriesDocument,
   RetryNotificationDeliveryDocument,
@@ -43,12 +41,14 @@ export function notificationsRoutes(deps: RestDeps) {
     const parsed = deliveriesQuerySchema.safeParse(c.req.query());
     if (!parsed.success)
       return c.json({ message: 'Invalid query parameters', errors: bodyErrors(parsed.error.issues) }, 400);
-    const variables = { id: c.req.param('formId'), first: parsed.data.limit ?? 20, after: parsed.data.after ?? null };
+    const variables = {
+      formId: c.req.param('formId'),
+      first: parsed.data.limit ?? 20,
+      after: parsed.data.after ?? null,
+    };
     const result = await execute(c, deps, FormNotificationDeliveriesDocument, variables);
     if ('response' in result) return result.response;
-    const form = result.data.form;
-    if (!form) return respondWithError(c, notFound('Form not found'));
-    const { edges, pageInfo } = form.notificationDeliveries;
+    const { edges, pageInfo } = result.data.formNotificationDeliveries;
     return c.json(
       {
         data: edges.map((edge) => restNotificationDelivery(edge.node)),

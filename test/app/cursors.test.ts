@@ -143,6 +143,7 @@ describe('GraphQL connections', () => {
     'Form.generatedForms': `query($a: String) { form(id: "${formId}") { generatedForms(after: $a) { edges { cursor } } } }`,
     'Form.versions': `query($a: String) { form(id: "${formId}") { versions(after: $a) { edges { cursor } } } }`,
     'Form.notificationDeliveries': `query($a: String) { form(id: "${formId}") { notificationDeliveries(after: $a) { edges { cursor } } } }`,
+    formNotificationDeliveries: `query($a: String) { formNotificationDeliveries(formId: "${formId}", after: $a) { edges { cursor } } }`,
     'Lead.responses': `query($a: String) { node(id: "${leadId}") { ... on Lead { responses(after: $a) { edges { cursor } } } } }`,
     auditLog: 'query($a: String) { auditLog(after: $a) { edges { cursor } } }',
     environmentResponses: 'query($a: String) { environmentResponses(after: $a) { edges { cursor } } }',

@@ -252,7 +252,7 @@ interface Checked {
 
 /** Sends the request and checks the properties every answer must have; returns what came back. */
 /** `text`: a JSON error, or a successful body that is not JSON (an export's CSV or NDJSON). */
-async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page' | 'text'): Promise<Checked> {
+async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 'page' | 'text' | 'mcp'): Promise<Checked> {
   const before = await tableCounts();
   const response = await app.request(path, init);
   const text = await response.text();
@@ -273,7 +273,8 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
           expect(typeof error.message, label).toBe('string');
           expect(error.extensions?.code, label).not.toBe('INTERNAL_SERVER_ERROR');
         }
-      } else expectDocumentedError(body, label);
+      } else if (kind === 'mcp' && typeof body === 'object' && body && 'jsonrpc' in body) expectJsonRpcError(body, label);
+      else expectDocumentedError(body, label);
     }
   }
   if (kind === 'graphql' && response.status === 200) {
@@ -288,6 +289,12 @@ async function send(path: string, init: RequestInit, kind: 'json' | 'graphql' | 
     expect(await tableCounts(), `${label}: a refused request stored something`).toEqual(before);
   }
   return { status: response.status, body };
+}
+
+/** What MCP answers a message that is not valid JSON-RPC (docs/mcp.md): a JSON-RPC error, never an internal one. */
+function expectJsonRpcError(body: unknown, label: string) {
+  expect(body, label).toEqual({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number), message: expect.any(String) } });
+  expect((body as { error: { code: number } }).error.code, label).not.toBe(-32603);
 }
 
 function expectDocumentedError(body: unknown, label: string) {
@@ -507,11 +514,11 @@ describe('MCP', () => {
   const headers = () => ({ 'x-api-key': tenant.apiKey, accept: 'application/json, text/event-stream' });
   test.prop([fc.constantFrom(...TOOLS), fc.nat(), hostileValue, fc.boolean()], options)('tools/call: every tool with hostile arguments', async (name, pick, value, raw) => {
     const valid = name === 'generate_form' ? validBody(formId) : { formId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true };
-    await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'json');
+    await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'mcp');
   });
 
   test.prop([bodyFrom(toolCall('list_forms', { limit: 5 })), hostileHeaders], options)('hostile JSON-RPC text and headers', async (text, extra) => {
-    await send('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers(), ...extra }, body: text }, 'json');
+    await send('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers(), ...extra }, body: text }, 'mcp');
   });
 });
 

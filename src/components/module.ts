@@ -159,7 +159,7 @@ export interface ComponentModule {
   /** Whether its fields include files (the step's form is then posted as multipart/form-data). */
   multipart?: boolean;
   /** Its markup on the public page (default: its text content, as text). */
-  render?(component: StoredComponent, ctx: RenderContext): Html | string;
+  render?: (component: StoredComponent, ctx: RenderContext) => Html | string;
   /** Origins it embeds in frames (the page's CSP `frame-src`). */
   frameOrigins?(component: StoredComponent): string[];
   /** Origins it loads scripts from (the page's CSP `script-src`). */

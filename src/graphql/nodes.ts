@@ -65,7 +65,7 @@ async function lookUpNodes(ctx: GraphQLContext, ids: readonly string[]): Promise
         .filter(({ typename }) => NODE_SCOPES[typename] === undefined || hasScope(ctx.principal, NODE_SCOPES[typename]))
         .map(({ typename, id }) => ({ ref: typeOf(typename), id }));
       const found = await Promise.all(candidates.map(({ ref, id }) => (ref.getDataloader(ctx) as DataLoader<string, object | null>).load(id)));
-      const at = found.findIndex((object) => object !== null && object !== undefined);
+      const at = found.findIndex((object) => object != null);
       if (at < 0) return null;
       // The object's type, for the Node interface to resolve (as the object was loaded as, not guessed).
       brandWithType(found[at], candidates[at]!.ref);

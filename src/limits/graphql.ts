@@ -306,7 +306,7 @@ function measureCost(schema: GraphQLSchema, document: DocumentNode, rule: Valida
 
 /** graphql-js's coercion errors name the variable ("Variable "$first" got invalid value …"): the caller's input. */
 const isVariableValueError = (error: GraphQLError) =>
-  /^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message) &&
+  /^Variable "\$\w+" (?:got invalid value|of required type|of non-null type)/.test(error.message) &&
   (error.extensions.code === undefined || error.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
 
 /** "Did you mean …?" hints, which graphql-js adds for fields, arguments, types and enum values. */
@@ -407,7 +407,7 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
     },
     // graphql-js coerces variables at execution: their errors are polished there.
     onExecute({ args }) {
-      const anonymous = isAnonymous(args.contextValue as LimitContext);
+      const anonymous = isAnonymous(args.contextValue);
       return {
         onExecuteDone({ result }) {
           const single = result as ExecutionResult;
@@ -447,11 +447,11 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
           throw limitError('GRAPHQL_TOKEN_LIMIT', armorMessage(error));
         },
       ],
-    }) as Plugin<LimitContext>,
-    maxDepthPlugin({ n: maxDepth, flattenFragments: true, ...reportAs('GRAPHQL_DEPTH_LIMIT', (context) => refusedDeep.add(context)) }) as Plugin<LimitContext>,
+    }),
+    maxDepthPlugin({ n: maxDepth, flattenFragments: true, ...reportAs('GRAPHQL_DEPTH_LIMIT', (context) => refusedDeep.add(context)) }),
     introspectionDepth,
-    maxAliasesPlugin({ n: maxAliases, ...reportAs('GRAPHQL_ALIAS_LIMIT') }) as Plugin<LimitContext>,
-    maxDirectivesPlugin({ n: maxDirectives, ...reportAs('GRAPHQL_DIRECTIVE_LIMIT') }) as Plugin<LimitContext>,
+    maxAliasesPlugin({ n: maxAliases, ...reportAs('GRAPHQL_ALIAS_LIMIT') }),
+    maxDirectivesPlugin({ n: maxDirectives, ...reportAs('GRAPHQL_DIRECTIVE_LIMIT') }),
     hostileInput,
     perRequestRules,
   ];

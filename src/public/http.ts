@@ -43,7 +43,7 @@ export interface PublicDeps {
 export type PublicContext = Context<AppEnv>;
 
 /** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`, `/s/:id/views`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(responses|definition|uploads|views)(\/|$)/.test(c.req.path);
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(?:responses|definition|uploads|views)(?:\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
@@ -147,7 +147,7 @@ export const sessionCookieName = (formId: string) => `fl_s_${formId}`;
 
 const LEAD_MAX_AGE = 400 * 24 * 3600; // the longest browsers keep a cookie
 const SESSION_MAX_AGE = 30 * 24 * 3600;
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ID = /^[\w-]{1,64}$/;
 
 /**
  * Signed cookies in hono's format (`value.signature`, the signature HMAC-SHA256 in standard base64, the

@@ -15,17 +15,17 @@ const SYSTEM_FONTS = new Set(['system-ui', 'sans-serif', 'serif', 'monospace', '
 /** Only characters that are safe inside `url("…")` in a `<style>` element survive; others are percent-encoded. */
 function cssUrl(value: string): string {
   const href = new URL(value).href;
-  return `url("${href.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&*+,;=%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))}")`;
+  return `url("${href.replace(/[^\w\-.~:/?#[\]@!$&*+,;=%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))}")`;
 }
 
-const fontFamily = (name: string) => `"${name.replace(/[^A-Za-z0-9 -]/g, '')}", ${FONT_STACK}`;
+const fontFamily = (name: string) => `"${name.replace(/[^A-Z0-9 -]/gi, '')}", ${FONT_STACK}`;
 
 /** The stylesheet URL that serves the theme's fonts, or undefined when none is needed or configured. */
 export function fontsStylesheetUrl(theme: Theme, serviceUrl: string | undefined): string | undefined {
   if (!serviceUrl) return undefined;
   const names = [...new Set([theme.fonts.heading, theme.fonts.body])].filter((name) => !SYSTEM_FONTS.has(name.toLowerCase()));
   if (names.length === 0) return undefined;
-  const families = names.map((name) => `family=${name.replace(/[^A-Za-z0-9 -]/g, '').replace(/ /g, '+')}:wght@400;600;700`);
+  const families = names.map((name) => `family=${name.replace(/[^A-Z0-9 -]/gi, '').replace(/ /g, '+')}:wght@400;600;700`);
   return `${serviceUrl}?${families.join('&')}&display=swap`;
 }
 
@@ -219,7 +219,7 @@ export function pageCss(theme: Theme, options: PageCssOptions): string {
     BASE,
   ];
   for (const type of new Set(options.types)) {
-    if (!/^[A-Za-z]+$/.test(type)) continue;
+    if (!/^[A-Z]+$/i.test(type)) continue;
     const button = moduleOf(type)?.style?.button === true;
     const vars = componentVars(componentStyle(theme, type), theme, button);
     if (!vars) continue;

@@ -7,11 +7,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import type { Database } from '../../src/db/client.ts';
-import { findFormById, type Form } from '../../src/forms/forms.service.ts';
+import type { Form } from '../../src/forms/forms.service.ts';
 import type { ResponseAnswer } from '../../src/db/json-columns.ts';
 import { createTenant, graphql, jsonRequest, setupTestApp, type TestTenant } from '../support/helpers.ts';
 import { insertResponses } from '../support/factories.ts';
-import { componentAt, field, makeForm, onlyResponse, Visitor, type App } from '../support/public-helpers.ts';
+import { type App, componentAt, field, generateThroughApi, makeForm, onlyResponse, Visitor } from '../support/public-helpers.ts';
 import { monthsBetween } from '../../src/components/date.ts';
 
 let db: Database;
@@ -23,19 +23,7 @@ beforeAll(async () => {
   tenant = await createTenant(db);
 });
 
-async function generate(steps: unknown[], more: Record<string, unknown> = {}) {
-  const response = await app.request(
-    `/api/v1/environments/${tenant.environmentId}/forms/generate`,
-    jsonRequest(
-      'POST',
-      { sourceFormId: tenant.templateId, name: 'Order', steps, ...more },
-      { 'x-api-key': tenant.apiKey },
-    ),
-  );
-  const body: any = await response.json();
-  const form = response.status === 200 ? await findFormById(db, body.result.form.id) : undefined;
-  return { status: response.status, body, form: form as Form };
-}
+const generate = (steps: unknown[], more: Record<string, unknown> = {}) => generateThroughApi(app, db, tenant, 'Order', steps, more);
 
 const STEPS = [
   {

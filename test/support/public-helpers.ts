@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
 import { leadFormStats, leads, responses } from '../../src/db/schema.ts';
 import { generateFormInputSchema } from '../../src/forms/components.ts';
-import { generateForm, type Form } from '../../src/forms/forms.service.ts';
+import { findFormById, generateForm, type Form } from '../../src/forms/forms.service.ts';
 import { toResponseObject } from '../../src/responses/model.ts';
 import { PasswordHasher } from '../../src/responses/password-hashing.ts';
 import type { AnswerLimits } from '../../src/responses/submissions.service.ts';
-import { testConfig, type TestContext, type TestTenant } from './helpers.ts';
+import { jsonRequest, testConfig, type TestContext, type TestTenant } from './helpers.ts';
 import type { StoredComponent } from '../../src/db/json-columns.ts';
 
 export type App = TestContext['app'];
@@ -65,6 +65,17 @@ export class Visitor {
 }
 
 /** The lead id a visitor's lead cookie for `environmentId` names (the signed value's id part); '' without the cookie. */
+/** Generates a form through the REST API (the whole request path); the stored form when it was made. */
+export async function generateThroughApi(app: App, db: Database, tenant: TestTenant, name: string, steps: unknown[], more: Record<string, unknown> = {}) {
+  const response = await app.request(
+    `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+    jsonRequest('POST', { sourceFormId: tenant.templateId, name, steps, ...more }, { 'x-api-key': tenant.apiKey }),
+  );
+  const body: any = await response.json();
+  const form = response.status === 200 ? await findFormById(db, body.result.form.id) : undefined;
+  return { status: response.status, body, form: form as Form };
+}
+
 export function leadOf(visitor: Visitor, environmentId: string): string {
   return decodeURIComponent(visitor.cookies.get(`fl_lead_${environmentId}`) ?? '').split('.')[0]!;
 }

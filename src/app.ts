@@ -307,6 +307,7 @@ function mountGraphQL(app: Hono<AppEnv>, yoga: ReturnType<typeof createGraphQLSe
 
 /** An error no handler answered: the documented 503 when the database is gone, else a 500 with details only in the log. */
 function answerUnhandledError(error: Error, c: Context<AppEnv>, logger: Logger): Response {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset when the error came before the request's logger was made
   const log = c.var.log ?? logger;
   // Expected failures outside an operation (the database gone while authenticating): their documented answer.
   const known = appErrorOf(error);

@@ -390,7 +390,7 @@ const formImport: Command = async ({ target, values }) => {
   const path = required(values.file, '--file');
   let file: Record<string, unknown>;
   try {
-    file = JSON.parse(readFileSync(path, 'utf8'));
+    file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   } catch (error) {
     throw new CliError(`Cannot read ${path} as JSON: ${(error as Error).message}`);
   }
@@ -750,7 +750,7 @@ async function secretOption(value: string, what: string, stdin: NodeJS.ReadableS
   if (value === 'none') return null;
   if (value !== '-') throw new CliError(`${what} takes - (the key read from stdin) or none, so the key stays out of the process list and shell history`);
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   const secret = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
   if (secret === '') throw new CliError(`${what} -: nothing was read from stdin`);
   return secret;

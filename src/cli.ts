@@ -197,7 +197,8 @@ async function send(target: ServerTarget, path: string | URL, init: { method?: s
   try {
     return await fetch(new URL(path, target.url), { ...init, headers: { ...init.headers, authorization: `Bearer ${target.adminToken.value}` } });
   } catch (error) {
-    const cause = (error as Error).cause ?? (error as Error).message;
+    // fetch's TypeError carries the socket's error (ECONNREFUSED …) as its cause.
+    const cause = error instanceof Error ? (error.cause instanceof Error ? String(error.cause) : error.message) : String(error);
     throw new CliError(
       `Cannot reach the formloom server at ${target.url} (${target.urlFrom}): ${cause}\n` +
         (target.urlFrom === '--url' || target.urlFrom === 'FORMLOOM_URL'

@@ -131,3 +131,24 @@ export const cellText = (value: unknown): string => {
   if (Array.isArray(value)) return value.map(cellText).filter((v) => v !== '').join(MULTI_VALUE_SEPARATOR);
   return JSON.stringify(value);
 };
+
+/**
+ * A summary's counts of `[first, second]` pairs (selected as JSON arrays, e.g. a Matrix's row and column or a
+ * Ranking's option and position), grouped by the first; keys that are not such a pair are skipped.
+ */
+export function countsByPair<T>(counts: ReadonlyMap<string, number>, isSecond: (value: unknown) => value is T): Map<string, Map<T, number>> {
+  const byFirst = new Map<string, Map<T, number>>();
+  for (const [key, count] of counts) {
+    let pair: unknown;
+    try {
+      pair = JSON.parse(key);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || !isSecond(pair[1])) continue;
+    let seconds = byFirst.get(pair[0]);
+    if (!seconds) byFirst.set(pair[0], (seconds = new Map<T, number>()));
+    seconds.set(pair[1], (seconds.get(pair[1]) ?? 0) + count);
+  }
+  return byFirst;
+}

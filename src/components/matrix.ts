@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asStrings as strings } from '../graphql/json-fields.ts';
-import { cellText, clip, isEmpty, REQUIRED, type Fields, type Problems } from './answers.ts';
+import { cellText, clip, countsByPair, isEmpty, REQUIRED, type Fields, type Problems } from './answers.ts';
 import { distinctTexts } from './choices.ts';
 import { contentStrings, isObject, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
@@ -85,22 +85,7 @@ const storedRow = (response: Content, row: string): string[] => {
 };
 
 /** The summary's counts per (row, column) pair: `chosen` selects each pair as a JSON array. */
-function pairCounts(counts: ReadonlyMap<string, number>): Map<string, Map<string, number>> {
-  const byRow = new Map<string, Map<string, number>>();
-  for (const [key, count] of counts) {
-    let pair: unknown;
-    try {
-      pair = JSON.parse(key);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') continue;
-    let columns = byRow.get(pair[0]);
-    if (!columns) byRow.set(pair[0], (columns = new Map<string, number>()));
-    columns.set(pair[1], (columns.get(pair[1]) ?? 0) + count);
-  }
-  return byRow;
-}
+const pairCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is string => typeof value === 'string');
 
 export const matrix: ComponentModule = {
   types: { Matrix: matrixContent },

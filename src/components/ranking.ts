@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asStrings as strings } from '../graphql/json-fields.ts';
-import { clip, isEmpty, REQUIRED, type Fields, type Problems } from './answers.ts';
+import { clip, countsByPair, isEmpty, REQUIRED, type Fields, type Problems } from './answers.ts';
 import { distinctTexts } from './choices.ts';
 import { contentStrings, type Content, type ContentRules, text } from './content.ts';
 import { fieldName } from './fields.ts';
@@ -68,22 +68,7 @@ const positionOf = (response: Content, option: string): number | undefined => {
 };
 
 /** The summary's counts per (option, position) pair, selected by `chosen` as JSON arrays. */
-function positionCounts(counts: ReadonlyMap<string, number>): Map<string, Map<number, number>> {
-  const byOption = new Map<string, Map<number, number>>();
-  for (const [key, count] of counts) {
-    let pair: unknown;
-    try {
-      pair = JSON.parse(key);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'number') continue;
-    let positions = byOption.get(pair[0]);
-    if (!positions) byOption.set(pair[0], (positions = new Map<number, number>()));
-    positions.set(pair[1], (positions.get(pair[1]) ?? 0) + count);
-  }
-  return byOption;
-}
+const positionCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is number => typeof value === 'number');
 
 export const ranking: ComponentModule = {
   types: { Ranking: rankingContent },

@@ -8,7 +8,7 @@
  */
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import type { FieldProblem, FormBody } from './form-fields.ts';
-import type { PublicContext } from './http.ts';
+import type { PublicContext } from './context.ts';
 
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 

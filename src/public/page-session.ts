@@ -3,12 +3,17 @@
  * stand-alone page, a signed token in every link and form post in embed mode (embed-query.ts,
  * docs/embedding.md).
  */
-import { EMBED_QUERY, embedStartQuery, type EmbedRequest } from './embed-query.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { CookieOptions } from 'hono/utils/cookie';
+import type { SigningKeys } from '../auth/signing-keys.ts';
+import type { EmbedChrome } from '../components/markup.ts';
 import { embedSessionToken, readEmbedSessionToken, type EmbedSession } from '../embed/session-token.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { createId } from '../ids.ts';
-import type { EmbedChrome } from '../components/markup.ts';
-import { leadCookieName, newSession, readSignedId, sessionCookieName, setLeadCookie, type PublicContext, type PublicDeps } from './http.ts';
+import { isHttps } from '../request-info.ts';
+import type { PublicContext, PublicDeps } from './context.ts';
+import { EMBED_QUERY, embedStartQuery, type EmbedRequest } from './embed-query.ts';
 
 export interface PageSession {
   /** The visitor's lead; a fresh id is reserved (and created with the first submission) when there is none. */
@@ -34,7 +39,7 @@ export interface PageSession {
   readonly refused: boolean;
 }
 
-/** The stand-alone page's session: signed cookies (http.ts). */
+/** The stand-alone page's session: signed cookies (below). */
 export function cookieSession(c: PublicContext, deps: PublicDeps, form: Form): PageSession {
   let lead: string | undefined;
   return {
@@ -85,4 +90,65 @@ export function tokenSession(deps: PublicDeps, form: Form, request: EmbedRequest
     embed: request.chrome,
     refused: request.token !== undefined && given === undefined,
   };
+}
+
+// ---------------------------------------------------------------- cookies
+
+/** The visitor's lead in an environment (one lead across visits). */
+const leadCookieName = (environmentId: string) => `fl_lead_${environmentId}`;
+/** The browser's session with one form: which response it is filling in. */
+const sessionCookieName = (formId: string) => `fl_s_${formId}`;
+
+const LEAD_MAX_AGE = 400 * 24 * 3600; // the longest browsers keep a cookie
+const SESSION_MAX_AGE = 30 * 24 * 3600;
+const ID = /^[\w-]{1,64}$/;
+
+/**
+ * Signed cookies in hono's format (`value.signature`, the signature HMAC-SHA256 in standard base64, the
+ * whole URI-encoded), signed and checked with node:crypto: hono's own helpers import the key through
+ * WebCrypto on every call, which cost a quarter of a page POST's CPU (bench: 2,170–2,222 → 1,544–1,676 µs
+ * a submission). Cookies set by either verify with the other (test/public/public.page.test.ts).
+ */
+const cookieSignature = (value: string, secret: string) => createHmac('sha256', secret).update(value).digest('base64');
+
+function setSignedCookie(c: PublicContext, name: string, value: string, secret: string, options: CookieOptions): void {
+  setCookie(c, name, `${value}.${cookieSignature(value, secret)}`, options);
+}
+
+/** The id a cookie holds, if its signature is good and it looks like an id. */
+function readSignedId(c: PublicContext, keys: SigningKeys, name: string): string | undefined {
+  return keys.verify((secret) => readSignedIdWith(c, secret, name));
+}
+
+function readSignedIdWith(c: PublicContext, secret: string, name: string): string | undefined {
+  const cookie = getCookie(c, name) ?? '';
+  const dot = cookie.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  const value = cookie.slice(0, dot);
+  const given = Buffer.from(cookie.slice(dot + 1));
+  const expected = Buffer.from(cookieSignature(value, secret));
+  return given.length === expected.length && timingSafeEqual(given, expected) && ID.test(value) ? value : undefined;
+}
+
+function setLeadCookie(c: PublicContext, deps: PublicDeps, form: Form, leadId: string): void {
+  setSignedCookie(c, leadCookieName(form.environmentId), leadId, deps.cookieKeys.current, {
+    path: '/s',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c, deps.config),
+    maxAge: LEAD_MAX_AGE,
+  });
+}
+
+/** Starts a new session with the form (a new response on its first submission). */
+function newSession(c: PublicContext, deps: PublicDeps, form: Form): string {
+  const sessionId = createId();
+  setSignedCookie(c, sessionCookieName(form.id), sessionId, deps.cookieKeys.current, {
+    path: `/s/${form.id}`,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c, deps.config),
+    maxAge: SESSION_MAX_AGE,
+  });
+  return sessionId;
 }

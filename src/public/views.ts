@@ -6,18 +6,16 @@
  * data: one counter update of its form, hour and segment (device class, language, referrer host,
  * hidden-field values), no address, no identifier.
  */
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { Form } from '../forms/forms.service.ts';
 import { LOGIC_LIMITS } from '../forms/logic.ts';
-import type { AppEnv } from '../http.ts';
 import { countView } from '../insights/counters.service.ts';
 import { deviceClassOf, hostOf, isBotUserAgent, referrerHostOf, type Segment } from '../insights/dimensions.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
 import { toFieldErrors } from '../errors.ts';
 import { EMBED_QUERY } from './embed-query.ts';
-import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps } from './http.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, type PublicContext, type PublicDeps, type PublicRequest } from './context.ts';
 
 /**
  * The query parameter that carries a new respondent's referrer host from the first step's page to its
@@ -83,23 +81,22 @@ const viewSchema = z.strictObject({
   referrer: z.string().max(2048).optional(),
 });
 
-export function mountViews(app: Hono<AppEnv>, deps: PublicDeps): void {
-  app.post('/s/:formId/views', async (c) => {
-    const form = await liveForm(deps.db, c.req.param('formId'));
-    if (!form) return c.json({ message: 'Form not found' }, 404);
-    if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
-    const read = await readJsonObject(c, deps.config.maxJsonDepth);
-    if ('response' in read) return read.response;
-    const parsed = viewSchema.safeParse(read.body);
-    if (!parsed.success)
-      return c.json({ message: 'Invalid request body', errors: toFieldErrors(parsed.error.issues) }, 400);
-    if (isBotUserAgent(c.req.header('user-agent'))) return c.json({ counted: false }, 202);
-    const sent = parsed.data.referrer;
-    const referrer = sent === undefined ? apiReferrer(c) : sent.includes('/') ? referrerHostOf(sent) : hostOf(sent);
-    const hidden = Object.fromEntries(
-      Object.entries(parsed.data.hiddenFields ?? {}).filter(([name]) => form.hiddenFields.includes(name)),
-    );
-    await countView(deps.db, form, segmentOf(c, form, referrer, hidden));
-    return c.json({ counted: true }, 202);
-  });
+/** `POST /s/:formId/views` `{hiddenFields?, referrer?}` → 202 `{counted}`. */
+export async function reportView({ c, deps, formId }: PublicRequest): Promise<Response> {
+  const form = await liveForm(deps.db, formId);
+  if (!form) return c.json({ message: 'Form not found' }, 404);
+  if (form.status === 'closed') return c.json(FORM_CLOSED, FORM_CLOSED_STATUS);
+  const read = await readJsonObject(c, deps.config.maxJsonDepth);
+  if ('response' in read) return read.response;
+  const parsed = viewSchema.safeParse(read.body);
+  if (!parsed.success)
+    return c.json({ message: 'Invalid request body', errors: toFieldErrors(parsed.error.issues) }, 400);
+  if (isBotUserAgent(c.req.header('user-agent'))) return c.json({ counted: false }, 202);
+  const sent = parsed.data.referrer;
+  const referrer = sent === undefined ? apiReferrer(c) : sent.includes('/') ? referrerHostOf(sent) : hostOf(sent);
+  const hidden = Object.fromEntries(
+    Object.entries(parsed.data.hiddenFields ?? {}).filter(([name]) => form.hiddenFields.includes(name)),
+  );
+  await countView(deps.db, form, segmentOf(c, form, referrer, hidden));
+  return c.json({ counted: true }, 202);
 }

@@ -1,0 +1,27 @@
+/** `GET /s/:formId?done=1`: the final screen of an ended response, the step that ended it or the default one. */
+import type { Form } from '../forms/forms.service.ts';
+import { currentPath, type ResponseRow } from '../responses/submissions.service.ts';
+import { newNonce, pageCsp, sendHtml } from './html-response.ts';
+import type { PageRequest } from './page-request.ts';
+import { frameOrigins, renderFinalPage, scriptOrigins } from './render.ts';
+
+export async function sendFinalScreen(page: PageRequest, form: Form, response: ResponseRow): Promise<Response> {
+  const { fontsCssUrl } = page.deps.config;
+  await page.framedBy();
+  const nonce = newNonce();
+  const state = response.finished ? 'completed' : 'invalid';
+  const last = currentPath(form, response).path.at(-1);
+  const step = last === undefined ? undefined : form.steps[last];
+  const chrome = { nonce, fontsCssUrl, carry: page.session.carry(), embed: page.session.embed };
+  const rendered = await renderFinalPage(form, chrome, {
+    state,
+    responseId: response.id,
+    step: step?.completion || step?.invalid ? step : undefined,
+  });
+  const csp = pageCsp(nonce, {
+    fontsCssUrl,
+    frameOrigins: step ? frameOrigins(step) : [],
+    scriptOrigins: step ? scriptOrigins(step) : [],
+  });
+  return sendHtml(page.c, rendered.toString(), 200, csp);
+}

@@ -1,0 +1,75 @@
+/** Sending one step of the form as a page: for the step page, and for a step post whose input comes back with messages. */
+import { captchaSettingsForForm } from '../environments/captcha-keys.service.ts';
+import type { Form } from '../forms/forms.service.ts';
+import { localizeMessage } from '../i18n/locales.ts';
+import type { WalkedPath } from '../responses/path.ts';
+import { emailOf, nameOf } from '../responses/shapes.ts';
+import type { ResponseRow } from '../responses/submissions.service.ts';
+import { newNonce, pageCsp, sendHtml } from './html-response.ts';
+import { hiddenQuery, type PageRequest } from './page-request.ts';
+import { frameOrigins, renderStepPage, scriptOrigins, type FieldMessages, type StepPageInput } from './render.ts';
+import { referrerQuery } from './views.ts';
+
+/** What a step shows: the values in its fields, messages at them and above, and where the response is. */
+export interface StepView {
+  values: Map<string, unknown>;
+  errors?: FieldMessages;
+  notices?: StepPageInput['notices'];
+  data: ResponseRow['data'];
+  walked: WalkedPath;
+  /** No response yet: the step's post carries the hidden fields and the referrer. */
+  starting: boolean;
+}
+
+export async function sendStep(
+  page: PageRequest,
+  form: Form,
+  stepIndex: number,
+  view: StepView,
+  status = 200,
+): Promise<Response> {
+  const { c, deps } = page;
+  const { config } = deps;
+  await page.framedBy();
+  const nonce = newNonce();
+  // Validation messages are written in English; the page shows them in the form's language.
+  const errors: FieldMessages = new Map(
+    [...(view.errors ?? [])].map(([key, messages]) => [
+      key,
+      messages.map((message) => localizeMessage(form.locale, message)),
+    ]),
+  );
+  const step = form.steps[stepIndex]!;
+  const rendered = await renderStepPage({
+    form,
+    stepIndex,
+    values: view.values,
+    errors,
+    notices: view.notices ?? [],
+    backStep: stepBefore(view.walked, stepIndex),
+    actionQuery: view.starting ? hiddenQuery(form, c) + referrerQuery(c) : '',
+    prefill: { email: emailOf(view.data), name: nameOf(view.data) },
+    host: new URL(c.req.url).host,
+    nonce,
+    fontsCssUrl: config.fontsCssUrl,
+    carry: page.session.carry(),
+    embed: page.session.embed,
+    captcha: await captchaSettingsForForm(deps.db, deps.secretBox, config.captcha, {
+      environmentId: form.environmentId,
+      steps: [step],
+    }),
+  });
+  const csp = pageCsp(nonce, {
+    fontsCssUrl: config.fontsCssUrl,
+    frameOrigins: frameOrigins(step),
+    scriptOrigins: scriptOrigins(step),
+  });
+  return sendHtml(c, rendered.toString(), status, csp);
+}
+
+/** The step before `index` on the path (the back link): undefined for the first. */
+function stepBefore(walked: WalkedPath, index: number): number | undefined {
+  const at = walked.path.indexOf(index);
+  const before = at === -1 ? walked.path.at(-1) : walked.path[at - 1];
+  return before !== undefined && before < index ? before : undefined;
+}

@@ -9,7 +9,7 @@
  * carried, so a token is good for its own form only; any change to a part breaks the mac; a token past
  * its expiry (seconds since the epoch) is refused. Each page the form shows hands out a fresh token, so
  * only a session left alone for EMBED_TOKEN_TTL_SECONDS expires. The session in a token is rotated at
- * every submitted step (public/page.ts), so a token a later step superseded finds no response.
+ * every submitted step (public/step-post.ts), so a token a later step superseded finds no response.
  */
 import { deriveSecret, secretsEqual } from '../auth/secrets.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Security headers. API answers (/api, /graphql, health) carry personal data: never cached, never
- * sniffed, never framed. Public pages carry their own CSP (nonce'd, see public/http.ts) plus the
+ * sniffed, never framed. Public pages carry their own CSP (nonce'd, see public/html-response.ts) plus the
  * headers here; who may frame them is FRAME_ANCESTORS.
  */
 import { createMiddleware } from 'hono/factory';

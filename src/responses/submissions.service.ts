@@ -540,7 +540,7 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { 
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
-  // The version it is answered on from now on (the form given is that version: public/http.ts, formForResponse).
+  // The version it is answered on from now on (the form given is that version: public/context.ts, formForResponse).
   meta.formVersion = form.version;
   // Until the first answers are in: no step gone through yet, the hidden fields the response brings.
   Object.assign(meta, state.meta ?? { path: [], hiddenFields: { ...input.hiddenFields } });

@@ -18,6 +18,7 @@ import type { Theme, StoredStep } from '../db/json-columns.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
+import { stepsOf, stepsText } from './definition-cache.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -102,10 +103,14 @@ export async function findForm(db: Db, environmentId: string, id: string): Promi
 /** A live form by id alone, for callers that check the environment themselves (the admin, public pages). */
 export async function findFormById(db: Db, id: string): Promise<Form | undefined> {
   const query = preparedQuery(db, 'form_by_id', (handle) =>
-    handle.select().from(forms).where(and(eq(forms.id, sql.placeholder('id')), isNull(forms.deletedAt))).prepare('form_by_id'),
+    handle
+      .select({ ...getTableColumns(forms), steps: stepsText })
+      .from(forms)
+      .where(and(eq(forms.id, sql.placeholder('id')), isNull(forms.deletedAt)))
+      .prepare('form_by_id'),
   );
   const [row] = await query.execute({ id });
-  return row;
+  return row && { ...row, steps: stepsOf(row.id, row.version, row.steps) };
 }
 
 /**

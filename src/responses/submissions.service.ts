@@ -15,13 +15,14 @@
  * (response.created/updated/finished) are recorded in the same transaction or statement
  * (events/outbox.ts), in the order the row lock gives them.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { preparedQuery } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
 import { forms, responses } from '../db/schema.ts';
 import { AppError, invalidInput, type FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
+import { stepsOf, stepsText } from '../forms/definition-cache.ts';
 import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
@@ -694,7 +695,7 @@ export async function findFormAndResponse(db: Db, formId: string, responseId: st
   const name = 'form_and_response';
   const query = preparedQuery(db, name, (handle) =>
     handle
-      .select({ form: forms, response: seenResponse, version: sql<string | null>`${seenResponse}.xmin::text` })
+      .select({ form: { ...getTableColumns(forms), steps: stepsText }, response: seenResponse, version: sql<string | null>`${seenResponse}.xmin::text` })
       .from(forms)
       .leftJoin(seenResponse, and(eq(seenResponse.formId, forms.id), eq(seenResponse.id, sql.placeholder('responseId'))))
       .where(and(eq(forms.id, sql.placeholder('formId')), isNull(forms.deletedAt)))
@@ -702,7 +703,8 @@ export async function findFormAndResponse(db: Db, formId: string, responseId: st
   );
   const [found] = await query.execute({ formId, responseId });
   if (!found) return undefined;
-  return { form: found.form, response: found.response && found.version !== null ? { row: found.response, version: found.version } : undefined };
+  const form = { ...found.form, steps: stepsOf(found.form.id, found.form.version, found.form.steps) };
+  return { form, response: found.response && found.version !== null ? { row: found.response, version: found.version } : undefined };
 }
 
 const seenResponse = alias(responses, 'seen_response');

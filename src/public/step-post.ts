@@ -22,9 +22,10 @@ import { answerOf } from '../responses/shapes.ts';
 import {
   componentsOf,
   currentPath,
-  findSessionResponse,
+  findSeenSessionResponse,
   prepareAnswers,
   type ResponseRow,
+  type SeenResponse,
   type SubmitInput,
 } from '../responses/submissions.service.ts';
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
@@ -60,6 +61,8 @@ interface StepPost {
   stepIndex: number;
   step: StoredStep;
   existing: ResponseRow | undefined;
+  /** The response as read, with its row version: a plain update is then one statement (submissions.service.ts). */
+  seen: SeenResponse | undefined;
   stored: Map<string, StoredResponse>;
   view: Omit<StepView, 'values'>;
 }
@@ -69,7 +72,8 @@ export async function postStep(page: PageRequest): Promise<Response> {
   // Embed mode: a token that is not this form's, was altered or has expired continues nothing.
   if (session.refused) return sessionExpired(page);
   // A session started by this request (a fresh random id, below) has no response to look up.
-  const existing = session.sessionId ? await findSessionResponse(deps.db, current.id, session.sessionId) : undefined;
+  const seen = session.sessionId ? await findSeenSessionResponse(deps.db, current.id, session.sessionId) : undefined;
+  const existing = seen?.row;
   if (existing && (existing.finished || isInvalidResponse(existing.meta)))
     return c.redirect(formPath(page, 'done=1'), 303);
   // The step is one of the version the response started on (a new response: the current version).
@@ -90,6 +94,7 @@ export async function postStep(page: PageRequest): Promise<Response> {
     stepIndex,
     step,
     existing,
+    seen,
     stored,
     view: { data: existing?.data ?? [], walked, starting: !existing },
   };
@@ -191,6 +196,7 @@ async function takeStep(
     newSession: sessionId !== cookieSessionId,
     nextSessionId,
     mustExist: post.existing !== undefined,
+    seen: post.seen,
     context: submissionContext(page),
   };
   return submitStep(post, submission, values);

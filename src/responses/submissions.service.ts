@@ -657,6 +657,20 @@ const lockSessionResponse = (db: Db, formId: string, sessionId: string) => sessi
 /** The response a session of a form owns, if any. */
 export const findSessionResponse = (db: Db, formId: string, sessionId: string) => sessionResponse(db, formId, sessionId, false);
 
+/** `findSessionResponse` with the row's version, for a submission's `seen` (one statement for a plain update). */
+export async function findSeenSessionResponse(db: Db, formId: string, sessionId: string): Promise<SeenResponse | undefined> {
+  const name = 'seen_response_of_session';
+  const query = preparedQuery(db, name, (handle) =>
+    handle
+      .select({ row: responses, version: sql<string>`${responses}.xmin::text` })
+      .from(responses)
+      .where(and(eq(responses.formId, sql.placeholder('formId')), eq(responses.sessionId, sql.placeholder('sessionId'))))
+      .prepare(name),
+  );
+  const [found] = await query.execute({ formId, sessionId });
+  return found;
+}
+
 /** Every column a submission may change. */
 const CHANGED_COLUMNS = ['sessionId', 'data', 'meta', 'insight', 'leadId', 'finished', 'updatedAt', 'dataUpdatedAt', 'visitedForm', 'completedForm'] as const;
 type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;

@@ -36,10 +36,12 @@ import { isPublicPageRequest } from './public/context.ts';
 import { sendMessagePage } from './public/html-response.ts';
 import { clientIp } from './request-info.ts';
 import { publicRoutes } from './public/routes.ts';
+import { isResultsPageRequest, resultsRoutes, sendResultsMessage } from './results/routes.ts';
 import { lastJobRun, RETENTION_JOB } from './privacy/retention.service.ts';
 import { PasswordHasher } from './responses/password-hashing.ts';
 import { adminRoutes } from './rest/admin.ts';
 import { insightsRoutes } from './rest/insights.ts';
+import { shareLinksRoutes } from './rest/share-links.ts';
 import { formsRoutes } from './rest/forms.ts';
 import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
@@ -153,6 +155,9 @@ export function createApp({ config, db, reads, logger, secrets: given, adminToke
     }),
   );
 
+  // Read-only results pages of share links: the public pages' rate limit, no API key.
+  app.route('/', resultsRoutes({ db, reads, config, pageLimit: limits.publicPages }));
+
   app.notFound((c) => c.json({ message: 'Not found' }, 404));
   app.onError((error, c) => answerUnhandledError(error, c, logger));
   return app;
@@ -189,6 +194,7 @@ function mountEdge(app: Hono<AppEnv>, config: Config, logger: Logger, metrics: A
   app.use(
     rejectHostileUrls((c, problem: InputProblem) => {
       if (isPublicPageRequest(c)) return sendMessagePage(c, 400, 'Invalid address', problem.errors[0]!.message);
+      if (isResultsPageRequest(c)) return sendResultsMessage(c, 400, 'Invalid address', problem.errors[0]!.message);
       if (c.req.path === '/graphql') return c.json({ ...problem, ...graphQLErrorBody(invalidInput(problem.errors, problem.message)) }, 400);
       return c.json(problem, 400);
     }),
@@ -249,6 +255,7 @@ function mountRest(
   const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring, maxDefinitionBytes: config.graphql.maxDefinitionBytes, formMaxVersions: config.formMaxVersions };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', insightsRoutes(restDeps));
+  app.route('/api/v1', shareLinksRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.
   app.route('/api/v1', privacyRoutes(restDeps));
   app.route('/api/v1', responsesRoutes(restDeps));

@@ -304,6 +304,30 @@ export const formInsightCounts = pgTable(
 );
 
 /**
+ * Links to a form's read-only results page (`/r/<token>`, src/results/). The token is shown once, at
+ * creation; only its SHA-256 hash is stored. Revoking deletes the row, so every node refuses the link
+ * from its next request.
+ */
+export const formShareLinks = pgTable(
+  'form_share_links',
+  {
+    id: text('id').primaryKey(),
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** Whether the page lists the free-text answers (ShortInput, LongInput). */
+    includeTextAnswers: boolean('include_text_answers').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('form_share_links_token_uq').on(t.tokenHash), index('form_share_links_form_idx').on(t.formId, t.createdAt)],
+);
+
+/**
  * Secrets every node of one deployment must share, created once by whichever node starts first
  * (src/auth/admin-token.ts): the signing keys of cookies, respondents' tokens and file URLs, the key
  * that encrypts environment secrets, and on PostgreSQL the generated admin token's SHA-256 hash.

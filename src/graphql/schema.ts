@@ -6,6 +6,7 @@ import '../environments/environments.graphql.ts';
 import '../events/webhooks.graphql.ts';
 import '../forms/forms.graphql.ts';
 import '../insights/insights.graphql.ts';
+import '../insights/share-links.graphql.ts';
 import '../leads/leads.graphql.ts';
 import '../notifications/notifications.graphql.ts';
 import '../privacy/privacy.graphql.ts';

@@ -386,7 +386,33 @@ export const insightsBodySchema = z
   })
   .meta({ id: 'InsightsBody' });
 
+// ---------------------------------------------------------------- share links (src/rest/share-links.ts)
+
+export const shareLinkSchema = z
+  .strictObject({
+    id: z.string(),
+    formId: z.string(),
+    includeTextAnswers: z.boolean().meta({ description: 'Whether the page lists free-text answers (ShortInput, LongInput).' }),
+    expiresAt: isoInstant.nullable().meta({ description: 'From this instant the link opens nothing; null: until revoked.' }),
+    createdAt: isoInstant,
+  })
+  .meta({ id: 'ShareLink' });
+
+export const createdShareLinkSchema = shareLinkSchema
+  .extend({ url: z.string().meta({ description: 'The results page, `/r/<token>` (relative to the server): shown only here.' }) })
+  .meta({ id: 'CreatedShareLink' });
+
+export const shareLinkListSchema = z.strictObject({ data: z.array(shareLinkSchema) }).meta({ id: 'ShareLinkList' });
+
+export const revokedShareLinkSchema = z
+  .strictObject({ id: z.string(), formId: z.string(), revoked: z.literal(true) })
+  .meta({ id: 'RevokedShareLink' });
+
 export const CONTRACT_SCHEMAS = [
+  shareLinkSchema,
+  createdShareLinkSchema,
+  shareLinkListSchema,
+  revokedShareLinkSchema,
   insightsBodySchema,
   errorBodySchema,
   responseObjectSchema,

@@ -36,8 +36,13 @@ import {
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,
+  shareLinkSchema,
+  createdShareLinkSchema,
+  shareLinkListSchema,
+  revokedShareLinkSchema,
   CONTRACT_SCHEMAS,
 } from './contract.ts';
+import { createShareLinkBodySchema } from './share-links.ts';
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
 import { auditQuerySchema, bulkDeleteSchema } from './privacy.ts';
 import { settingsBodySchema } from './settings.ts';
@@ -198,6 +203,7 @@ function buildDocument(sources: OpenApiSources) {
       ...formPaths(),
       ...responsePaths(sources),
       ...insightsPaths(),
+      ...shareLinkPaths(),
       ...webhookPaths(),
       ...notificationPaths(),
       ...privacyPaths(),
@@ -400,6 +406,52 @@ function insightsPaths() {
         security,
         parameters: [...parameters, hidden],
         responses: answer,
+      },
+    },
+  };
+}
+
+/** A form's share links (src/rest/share-links.ts): environment API keys with `responses:read`. */
+function shareLinkPaths() {
+  const security = [{ apiKey: [] }];
+  const formId = { name: 'formId', in: 'path', required: true, description: "A form of the key's environment.", schema: { type: 'string' } };
+  const id = { name: 'id', in: 'path', required: true, description: "The link's id.", schema: { type: 'string' } };
+  const noForm = errorResponse("No such form in the key's environment.", { message: 'Form not found' });
+  return {
+    '/api/v1/forms/{formId}/share-links': {
+      get: {
+        operationId: 'listShareLinks',
+        summary: "The form's links to its read-only results page, oldest first (never a token)",
+        security,
+        parameters: [formId],
+        responses: { '200': { description: 'The links.', content: json(ref(shareLinkListSchema)) }, ...EDGE_RESPONSES, '404': noForm },
+      },
+      post: {
+        operationId: 'createShareLink',
+        summary: 'Make a link to the read-only results page (/r/<token>); its URL is in this answer only',
+        description: 'The page shows the funnel, drop-off per step, responses over time and every question\'s summary as charts with tables (docs/insights.md). At most 100 links per form.',
+        security,
+        parameters: [formId],
+        requestBody: { required: true, content: json(jsonSchemaOf(createShareLinkBodySchema, 'input'), { includeTextAnswers: false, expiresAt: '2027-01-31T00:00:00Z' }) },
+        responses: {
+          '201': { description: 'The link, with its URL.', content: json(ref(createdShareLinkSchema)) },
+          ...EDGE_RESPONSES,
+          '404': noForm,
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+        },
+      },
+    },
+    '/api/v1/forms/{formId}/share-links/{id}': {
+      delete: {
+        operationId: 'revokeShareLink',
+        summary: 'Revoke a link: its page answers 404 from the next request, on every node',
+        security,
+        parameters: [formId, id],
+        responses: {
+          '200': { description: 'The revoked link.', content: json(ref(revokedShareLinkSchema)) },
+          ...EDGE_RESPONSES,
+          '404': errorResponse('No such link of the form.', { message: 'Share link not found' }),
+        },
       },
     },
   };
@@ -759,6 +811,9 @@ export const OPERATION_ACCESS: Record<string, RouteAccess> = {
   listResponses: 'responses:read',
   getFormInsights: 'forms:read',
   getEnvironmentInsights: 'forms:read',
+  listShareLinks: 'responses:read',
+  createShareLink: 'responses:read',
+  revokeShareLink: 'responses:read',
   exportResponses: 'responses:read',
   downloadFile: 'responses:read',
   deleteResponse: 'responses:delete',

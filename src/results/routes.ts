@@ -1,0 +1,96 @@
+/**
+ * The read-only results page, `GET /r/<token>` (share links: insights/share-links.service.ts). Rate-limited
+ * with the public pages (PUBLIC_PAGE_RATE_LIMIT per client address), never cached, not indexed, not
+ * framed, no referrer sent on. An unknown, expired or revoked token, or a deleted form, is one 404 page:
+ * each request looks the link up, so a revocation holds on every node at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
+import { appErrorOf } from '../graphql/errors.ts';
+import type { AppEnv } from '../http.ts';
+import { readResults } from '../insights/results.service.ts';
+import { openShareLink } from '../insights/share-links.service.ts';
+import { clientAddressKey, rateLimitHeaders, type RateLimit } from '../limits/rate-limits.ts';
+import { pageSecurityHeaders } from '../limits/security-headers.ts';
+import { clientIp } from '../request-info.ts';
+import { renderResultsMessage, renderResultsPage } from './page.ts';
+import { resultsWords } from './words.ts';
+
+export interface ResultsDeps {
+  db: Db;
+  /** Where the page's figures are read (summaries tolerate a replica's lag); default the primary. */
+  reads?: LagTolerantReads | undefined;
+  config: Pick<Config, 'trustProxy'>;
+  /** The public pages' rate limit per client address. */
+  pageLimit: RateLimit;
+}
+
+/** The page's policy: its nonce'd stylesheet and nothing else; no form posts, no framing. */
+const csp = (nonce: string) =>
+  `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+async function sendPage(
+  c: Context<AppEnv>,
+  status: number,
+  render: (nonce: string) => ReturnType<typeof renderResultsPage>,
+) {
+  const nonce = randomBytes(16).toString('base64');
+  c.header('Content-Security-Policy', csp(nonce));
+  for (const [name, value] of Object.entries(pageSecurityHeaders("'none'"))) c.header(name, value);
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Robots-Tag', 'noindex, nofollow');
+  c.header('Cache-Control', 'no-store');
+  c.header('Cross-Origin-Resource-Policy', 'same-origin');
+  return c.html((await render(nonce)).toString(), status as 200);
+}
+
+const words = resultsWords('en');
+/** A results page's message page (the edge's 400 for a hostile address uses it too). */
+export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) =>
+  sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce));
+const sendMessage = sendResultsMessage;
+
+/** A request for a results page (`/r/…`), which answers in HTML. */
+export const isResultsPageRequest = (c: Context) => c.req.path.startsWith('/r/');
+
+function rateLimited(deps: ResultsDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const decision = await deps.pageLimit.consume(clientAddressKey(clientIp(c, deps.config.trustProxy)));
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      c.header('Retry-After', String(decision.resetSeconds));
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+      return sendMessage(c, 429, words.tooManyTitle, words.tooManyText);
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+export function resultsRoutes(deps: ResultsDeps) {
+  const app = new Hono<AppEnv>();
+  const reads = deps.reads ?? primaryReads(deps.db);
+  app.get('/r/:token', rateLimited(deps), async (c) => {
+    const opened = await openShareLink(deps.db, c.req.param('token'));
+    if (!opened) return sendMessage(c, 404, words.notFoundTitle, words.notFoundText);
+    const results = await readResults(reads, opened.form, opened.link.includeTextAnswers);
+    return sendPage(c, 200, (nonce) => renderResultsPage(results, nonce));
+  });
+  app.all('/r/:token', (c) => {
+    c.header('Allow', 'GET');
+    return sendMessage(c, 405, 'Method not allowed', `This page answers GET, not ${c.req.method}.`);
+  });
+  app.onError((error, c) => {
+    if (appErrorOf(error)?.code === 'UNAVAILABLE') {
+      c.var.log.warn({ err: error }, 'database unavailable');
+      return sendMessage(c, 503, words.errorTitle, words.errorText);
+    }
+    c.var.log.error({ err: error }, 'unexpected error');
+    return sendMessage(c, 500, words.errorTitle, words.errorText);
+  });
+  return app;
+}

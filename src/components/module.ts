@@ -87,6 +87,12 @@ export interface SummaryRules {
   number?: (response: SQL) => SQL;
   /** The date one answer holds, as an SQL text `YYYY-MM-DD` (NULL for another type): the summary gives the earliest and latest. */
   date?: (response: SQL) => SQL;
+  /**
+   * The free text one answer holds, as SQL text (NULL for an answer of another type): a results page
+   * whose share link includes text answers lists the latest. Only types whose answers are the
+   * respondent's own words have it (never identity fields, e-mail, files or passwords).
+   */
+  freeText?: (response: SQL) => SQL;
   /** A Net Promoter Score from the counts per option (`options`). */
   promoterScore?(counts: ReadonlyMap<string, number>): PromoterScore;
   /**

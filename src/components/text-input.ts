@@ -1,4 +1,5 @@
 /** ShortInput and LongInput: one line or a text area; the answer is a string, stored as `input`. */
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { html } from 'hono/html';
 import { asString as str } from '../graphql/json-fields.ts';
@@ -28,7 +29,11 @@ function maxLengthOf(component: StoredComponent): number {
 
 const graphql = (kit: GraphQLKit) => {
   const component = (name: string, description: string) =>
-    kit.component(name, description, (t) => ({ question: kit.text(t, 'question'), placeholder: kit.text(t, 'placeholder'), required: kit.bool(t, 'required') }));
+    kit.component(name, description, (t) => ({
+      question: kit.text(t, 'question'),
+      placeholder: kit.text(t, 'placeholder'),
+      required: kit.bool(t, 'required'),
+    }));
   const answer = (name: string, description: string) =>
     kit.answer(name, description, (t) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) }));
   return {
@@ -57,6 +62,10 @@ export function trimLongInput(text: string): string {
 
 export const textInputs: ComponentModule = {
   types: { ShortInput: inputContent, LongInput: inputContent },
+  summary: {
+    freeText: (response) =>
+      sql`case when ${response}->>'type' in ('ShortInput', 'LongInput') and jsonb_typeof(${response}->'input') = 'string' then ${response}->>'input' end`,
+  },
   answer: {
     parse(component, raw, problems, required) {
       const answer = stringAnswer(raw, required, problems);
@@ -78,9 +87,12 @@ export const textInputs: ComponentModule = {
     return singleInput(component, ctx, (common) =>
       component.type === 'LongInput'
         ? html`<textarea ${common} maxlength="${max}">${value}</textarea>`
-        : html`<input type="text" ${common} maxlength="${max}" value="${value}">`,
+        : html`<input type="text" ${common} maxlength="${max}" value="${value}" />`,
     );
   },
   graphql,
-  conditions: { subject: fieldless(() => ({ kind: 'text' })), value: (_component, response) => textValue(response.input) },
+  conditions: {
+    subject: fieldless(() => ({ kind: 'text' })),
+    value: (_component, response) => textValue(response.input),
+  },
 };

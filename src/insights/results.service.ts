@@ -4,7 +4,8 @@
  * them, the latest free-text answers. Free text comes only from ShortInput and LongInput: identity
  * fields, e-mail, files and passwords never reach the page.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { COMPONENT_MODULES } from '../components/catalogue.ts';
 import type { Db } from '../db/client.ts';
 import type { LagTolerantReads } from '../db/replicas.ts';
 import { rowsOf } from '../db/rows.ts';
@@ -14,8 +15,14 @@ import { summaryQuestions, type QuestionSummary } from '../responses/summary.ser
 import { readInsights, type Insights, type InsightsQuery } from './insights.service.ts';
 import type { Period } from './time-zones.ts';
 
-/** The types whose answers are free text a link may show. */
-export const TEXT_ANSWER_TYPES: readonly string[] = ['ShortInput', 'LongInput'];
+/** The free text an answer holds (`a`: the answer), from the modules that have any (`summary.freeText`). */
+const FREE_TEXT_MODULES = COMPONENT_MODULES.filter((module) => module.summary?.freeText);
+const freeTextOf = (answer: SQL): SQL =>
+  sql`coalesce(${sql.join(
+    FREE_TEXT_MODULES.map((module) => module.summary!.freeText!(sql`${answer}->'response'`)),
+    sql`, `,
+  )})`;
+const hasFreeText = (type: string) => FREE_TEXT_MODULES.some((module) => type in module.types);
 /** Free-text answers shown per question: the latest of the form's most recent responses. */
 export const TEXT_ANSWERS_PER_QUESTION = 20;
 /** How many of the most recent responses free-text answers are read from (bounded, whatever the form's size). */
@@ -52,30 +59,28 @@ async function insightsOf(db: Db, form: Form): Promise<Insights> {
   return insights;
 }
 
-/** The latest free-text answers per text question of `form`. */
+/** The latest free-text answers per free-text question of `form`. */
 async function textAnswersOf(db: Db, form: Form): Promise<Map<string, string[]>> {
-  const ids = form.steps.flatMap((step) =>
-    step.components.filter((c) => TEXT_ANSWER_TYPES.includes(c.type)).map((c) => c.id),
-  );
+  const ids = form.steps.flatMap((step) => step.components.filter((c) => hasFreeText(c.type)).map((c) => c.id));
   const answers = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return answers;
+  const questionIds = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     with recent as (
       select r.data, r.created_at, r.id from ${responses} r where r.form_id = ${form.id}
       order by r.created_at desc, r.id desc limit ${TEXT_ANSWERS_SCANNED}
     ), texts as (
-      select a->>'questionId' as question_id, a->'response'->>'input' as input,
+      select a->>'questionId' as question_id, t.text,
         row_number() over (partition by a->>'questionId' order by recent.created_at desc, recent.id desc) as n
       from recent cross join lateral jsonb_array_elements(recent.data::jsonb) a
-      where a->>'questionId' in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-        and jsonb_typeof(a->'response'->'input') = 'string' and a->'response'->>'input' <> ''
+      cross join lateral (select ${freeTextOf(sql`a`)} as text) t
+      where a->>'questionId' in (${questionIds}) and t.text <> ''
     )
-    select question_id, input from texts where n <= ${TEXT_ANSWERS_PER_QUESTION} order by question_id, n`);
-  for (const row of rowsOf<{ question_id: string; input: string }>(result))
-    answers.get(row.question_id)?.push(row.input);
+    select question_id, text from texts where n <= ${TEXT_ANSWERS_PER_QUESTION} order by question_id, n`);
+  for (const row of rowsOf<{ question_id: string; text: string }>(result)) answers.get(row.question_id)?.push(row.text);
   return answers;
 }
 

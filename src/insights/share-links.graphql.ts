@@ -1,11 +1,10 @@
 /**
- * Share links of a form's results page: `Form.shareLinks`, `createShareLink` and `revokeShareLink`
+ * Share links of a form's results page: `shareLinks(formId)`, `createShareLink` and `revokeShareLink`
  * (share-links.service.ts). A link shows what `responses:read` reads (the summaries and insights), so
  * that scope manages them.
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
-import { FormRef } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { notFound } from '../errors.ts';
@@ -70,14 +69,18 @@ async function formEnvironment(ctx: GraphQLContext, formId: string): Promise<str
   return environmentId;
 }
 
-builder.objectFields(FormRef, (t) => ({
-  shareLinks: t.field({
+builder.queryField('shareLinks', (t) =>
+  t.field({
     authScopes: { scope: 'responses:read' },
     type: [ShareLinkRef],
-    description: 'The links to the results page, oldest first (expired ones included until revoked).',
-    resolve: (form, _args, ctx) => listShareLinks(ctx.db, form.environmentId, form.id),
+    description: "A form's links to its results page, oldest first (expired ones included until revoked).",
+    args: { formId: t.arg.id({ required: true }) },
+    resolve: async (_, args, ctx) => {
+      const formId = String(args.formId);
+      return listShareLinks(ctx.db, await formEnvironment(ctx, formId), formId);
+    },
   }),
-}));
+);
 
 builder.mutationField('createShareLink', (t) =>
   t.field({

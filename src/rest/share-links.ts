@@ -7,7 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { invalidInput, notFound } from '../errors.ts';
+import { invalidInput } from '../errors.ts';
 import {
   CreateShareLinkDocument,
   FormShareLinksDocument,
@@ -43,8 +43,7 @@ export function shareLinksRoutes(deps: RestDeps) {
     if (refused) return refused;
     const result = await execute(c, deps, FormShareLinksDocument, { formId: c.req.param('formId') });
     if ('response' in result) return result.response;
-    if (!result.data.form) return respondWithError(c, notFound('Form not found'));
-    return c.json({ data: result.data.form.shareLinks }, 200);
+    return c.json({ data: result.data.shareLinks }, 200);
   });
   routes.post(path, needs('responses:read'), createLink(deps));
   routes.all(path, methodNotAllowed(['GET', 'POST']));

@@ -86,7 +86,7 @@ const EN: ResultsWords = {
   promoters: 'Promoters (9–10)',
   passives: 'Passives (7–8)',
   detractors: 'Detractors (0–6)',
-  npsScore: 'NPS',
+  npsScore: 'Net Promoter Score',
   row: 'Row',
   meanPosition: 'Mean position',
   textAnswers: 'Latest answers',

@@ -24,9 +24,10 @@ const NOTE = 'Loved the <b>onboarding</b>';
 const key = () => ({ 'x-api-key': tenant.apiKey });
 const create = (body: unknown, formId = form.id, headers = key()) =>
   app.request(`/api/v1/forms/${formId}/share-links`, jsonRequest('POST', body, headers));
+/** The page and its HTML without the white space around tags (the source's templates are formatted). */
 const page = async (url: string, target = app) => {
   const res = await target.request(url);
-  return { res, text: await res.text() };
+  return { res, text: (await res.text()).replace(/\s*(<[^>]+>)\s*/g, '$1') };
 };
 
 beforeAll(async () => {
@@ -145,7 +146,7 @@ describe('share links over REST', () => {
 });
 
 describe('share links over GraphQL', () => {
-  it('creates, lists on Form.shareLinks and revokes', async () => {
+  it('creates, lists and revokes', async () => {
     const made = await graphql(
       app,
       'mutation($id: ID!) { createShareLink(formId: $id, input: {includeTextAnswers: true}) { url shareLink { id includeTextAnswers } } }',
@@ -154,13 +155,8 @@ describe('share links over GraphQL', () => {
     );
     const { url, shareLink } = made.body.data.createShareLink;
     expect(shareLink.includeTextAnswers).toBe(true);
-    const listed = await graphql(
-      app,
-      'query($id: ID!) { form(id: $id) { shareLinks { id } } }',
-      { id: form.id },
-      key(),
-    );
-    expect(listed.body.data.form.shareLinks.map((l: { id: string }) => l.id)).toContain(shareLink.id);
+    const listed = await graphql(app, 'query($id: ID!) { shareLinks(formId: $id) { id } }', { id: form.id }, key());
+    expect(listed.body.data.shareLinks.map((l: { id: string }) => l.id)).toContain(shareLink.id);
     const revoked = await graphql(
       app,
       'mutation($f: ID!, $id: ID!) { revokeShareLink(formId: $f, id: $id) { revoked } }',
@@ -192,9 +188,13 @@ describe('the results page', () => {
     expect(text).toMatch(/<th scope="row">Promotoren \(9–10\)<\/th><td>1<\/td>/);
     expect(text).toMatch(/<th scope="row">Speed<\/th><td>0<\/td><td>1<\/td>/);
     expect(text).toContain('Seats?');
-    const charts = [...text.matchAll(/<svg [^>]*role="img" aria-labelledby="([^"]+)"[^>]*><title id="([^"]+)">/g)];
+    // Every chart is an image named by its own title.
+    const charts = [...text.matchAll(/<svg([^>]*)><title id="([^"]+)">/g)];
     expect(charts.length).toBeGreaterThanOrEqual(6);
-    for (const [, labelled, id] of charts) expect(labelled).toBe(id);
+    for (const [, attributes, id] of charts) {
+      expect(attributes).toMatch(/\srole="img"/);
+      expect(attributes).toContain(`aria-labelledby="${id}"`);
+    }
     expect(text).not.toContain('<script');
   });
 

@@ -48,7 +48,7 @@ export function barChart(id: string, title: string, bars: readonly Bar[], palett
     const y = index * ROW + 4;
     const width = round((bar.value / max) * span);
     return html`<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end" fill="${palette.text}"
-        >${short(bar.label, 26)}</text
+        >${short(bar.label, 20)}</text
       ><rect
         x="${labelWidth}"
         y="${y + 2}"

@@ -25,18 +25,18 @@ h1{font-size:1.9rem;margin-top:.2em}h2{font-size:1.4rem;border-bottom:2px solid 
 .rs-eyebrow{margin:0;font-weight:600;color:${p.muted}}
 .rs-note{color:${p.muted};font-size:.9rem;margin:.2em 0 .6em}
 .rs-figure{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:24px;align-items:start;margin:12px 0 20px}
-@media (max-width:760px){.rs-figure{grid-template-columns:minmax(0,1fr)}}
 .rs-chart{display:block;width:100%;max-width:600px;height:auto;font-size:13px}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding-bottom:4px}
-th,td{border-bottom:1px solid ${p.rule};padding:4px 8px;text-align:left;overflow-wrap:anywhere;vertical-align:top}
-td{text-align:right}
+th,td{border-bottom:1px solid ${p.rule};padding:4px 8px;text-align:left;overflow-wrap:break-word;vertical-align:top}
+td,thead th+th{text-align:right}
 thead th{background:${p.surface};color:${p.surfaceText}}
 .rs-figures{display:flex;flex-wrap:wrap;gap:12px;margin:8px 0 12px}
 .rs-figures div{border:1px solid ${p.rule};border-radius:8px;padding:8px 12px;min-width:150px}
 .rs-figures dt{font-size:.85rem;color:${p.muted}}.rs-figures dd{margin:0;font-size:1.35rem;font-weight:600}
 .rs-question{margin-bottom:28px}
-.rs-texts{padding-left:1.2em}.rs-texts li{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3em 0}`;
+.rs-texts{padding-left:1.2em}.rs-texts li{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3em 0}
+@media (max-width:760px){.rs-figure{grid-template-columns:minmax(0,1fr)}.rs-chart{font-size:17px}th{overflow-wrap:anywhere}th,td{padding:4px 6px}}`;
 }
 
 function document(locale: string, title: string, theme: Theme, nonce: string, body: Html): Html {

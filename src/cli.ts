@@ -41,6 +41,9 @@ import {
   DeleteResponsesDocument,
   EraseLeadDocument,
   RetentionStatusDocument,
+  CreateShareLinkDocument,
+  FormShareLinksDocument,
+  RevokeShareLinkDocument,
   RotateSigningKeysDocument,
   SetFormRetentionDocument,
   UpdateEnvironmentSettingsDocument,
@@ -107,6 +110,11 @@ Commands:
   webhook deliveries ENDPOINT_ID [--status S] [--limit N]
                                                recent deliveries with their attempts
   webhook resend DELIVERY_ID                   send a delivery again (same webhook-id)
+  share-link create --form FORM_ID [--expires 30d|ISO] [--text-answers]
+                                               a link to the form's read-only results page (its URL is
+                                               shown only once); --text-answers lists free-text answers
+  share-link list --form FORM_ID               the form's share links (never their URLs)
+  share-link revoke LINK_ID --form FORM_ID     revoke a share link at once, on every node
   graphql trust FILE                           trust the GraphQL document in FILE on every node: clients
                                                may send its hash instead (also with GRAPHQL_PERSISTED_ONLY)
   graphql trusted                              list the trusted documents and their hashes
@@ -316,6 +324,7 @@ const OPTIONS = {
   days: { type: 'string' },
   scopes: { type: 'string' },
   expires: { type: 'string' },
+  'text-answers': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -550,6 +559,32 @@ const responsesExport: Command = async ({ target, values, stdout }) => {
   return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
 };
 
+// ---------------------------------------------------------------- share links
+
+const shareLinkCreate: Command = async ({ target, values }) => {
+  const formId = required(values.form, '--form');
+  const { createShareLink } = await call(target, CreateShareLinkDocument, {
+    formId,
+    input: { expiresAt: expiresOption(values.expires), includeTextAnswers: values['text-answers'] },
+  });
+  const url = new URL(createShareLink.url, target.url).toString();
+  const output = { ...createShareLink.shareLink, url };
+  return { output, text: `Created share link ${output.id} for form ${formId}${output.expiresAt ? ` (expires ${output.expiresAt})` : ''}\nResults page (shown only now): ${url}` };
+};
+
+const shareLinkList: Command = async ({ target, values }) => {
+  const { shareLinks } = await call(target, FormShareLinksDocument, { formId: required(values.form, '--form') });
+  const text = shareLinks.length === 0
+    ? 'No share links'
+    : shareLinks.map((l) => `${l.id}  created ${l.createdAt}  expires ${l.expiresAt ?? 'never'}${l.includeTextAnswers ? '  with text answers' : ''}`).join('\n');
+  return { output: { shareLinks }, text };
+};
+
+const shareLinkRevoke: Command = async ({ target, values, argument }) => {
+  const { revokeShareLink } = await call(target, RevokeShareLinkDocument, { formId: required(values.form, '--form'), id: required(argument, 'LINK_ID') });
+  return { output: revokeShareLink, text: `Revoked share link ${revokeShareLink.id}` };
+};
+
 // ---------------------------------------------------------------- webhooks
 
 const webhookCreate: Command = async ({ target, values }) => {
@@ -695,6 +730,9 @@ const COMMANDS: Record<string, Command | undefined> = {
   'webhook test': webhookTest,
   'webhook deliveries': webhookDeliveries,
   'webhook resend': webhookResend,
+  'share-link create': shareLinkCreate,
+  'share-link list': shareLinkList,
+  'share-link revoke': shareLinkRevoke,
   'graphql trust': graphqlTrust,
   'graphql trusted': graphqlTrusted,
   backup,

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints } from '../../src/db/schema.ts';
+import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints, formShareLinks } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
@@ -242,7 +242,7 @@ const hostileHeaders = fc.record(
 const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, formVersionIds, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts]);
+  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, formVersionIds, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts, formShareLinks]);
 }
 
 interface Checked {
@@ -717,6 +717,21 @@ describe('public pages and the public JSON API', () => {
       await send(`/api/v1/forms/${id}/insights`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
     },
   );
+
+  test.prop([fc.nat(), hostileValue, segment], options)('share links: hostile bodies, form ids and link ids', async (pick, value, id) => {
+    const headers = { 'x-api-key': tenant.apiKey };
+    const body = JSON.stringify(mutate({ includeTextAnswers: false, expiresAt: '2099-01-01T00:00:00Z' }, pick, value));
+    await send(`/api/v1/forms/${logicFormId}/share-links`, json('POST', body, headers), 'json');
+    await send(`/api/v1/forms/${id}/share-links`, json('POST', '{}', headers), 'json');
+    await send(`/api/v1/forms/${id}/share-links`, { headers }, 'json');
+    await send(`/api/v1/forms/${logicFormId}/share-links/${id}`, { method: 'DELETE', headers }, 'json');
+  });
+
+  test.prop([bodyFrom({ includeTextAnswers: true }), segment], options)('share links: hostile body text; results pages: hostile tokens', async (text, token) => {
+    await send(`/api/v1/forms/${logicFormId}/share-links`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
+    await send(`/r/${token}`, {}, 'page');
+    await send(`/r/${token}?x=${token}`, { method: 'POST', body: token }, 'page');
+  });
 
   test.prop([fc.nat(), hostileValue, hostileHeaders], options)('POST views: hostile hidden fields, referrers and headers', async (pick, value, headers) => {
     const body = JSON.stringify(mutate({ hiddenFields: { utm_source: 'ad' }, referrer: 'https://www.example.com/' }, pick, value));

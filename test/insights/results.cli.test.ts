@@ -49,9 +49,8 @@ describe('formloom share-link', () => {
     const listed = await json('share-link', 'list', '--form', form.id);
     expect(listed.shareLinks.map((l: { id: string }) => l.id)).toEqual([created.output.id]);
     expect(JSON.stringify(listed)).not.toContain(link.slice(-43));
-    expect((await cli('share-link', 'revoke', String(created.output.id), '--form', form.id)).text).toBe(
-      `Revoked share link ${created.output.id}`,
-    );
+    const id = String(created.output.id);
+    expect((await cli('share-link', 'revoke', id, '--form', form.id)).text).toBe(`Revoked share link ${id}`);
     expect((await fetch(link)).status).toBe(404);
     expect((await cli('share-link', 'list', '--form', form.id)).text).toBe('No share links');
   });

@@ -83,6 +83,8 @@ const configSchema = z.object({
   PUBLIC_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
   /** Public page reads (GET of a form's page and of its definition) allowed per IP per minute; 0: off. */
   PAGE_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
+  /** Seconds a node reuses a form's figures on its results pages (share links); 0: computed on every request. */
+  RESULTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
   /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
@@ -328,6 +330,8 @@ export interface Config {
   pinnedVersionMaxAgeMs: number;
   publicRateLimitPerMinute: number;
   pageRateLimitPerMinute: number;
+  /** How long a node reuses a form's results-page figures, in ms (0: never). */
+  resultsFreshMs: number;
   publicMaxBodyBytes: number;
   /** Theme font stylesheet service for public pages; undefined: no external font loading. */
   fontsCssUrl: string | undefined;
@@ -444,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pinnedVersionMaxAgeMs: c.PINNED_VERSION_MAX_AGE_HOURS * 3_600_000,
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT,
     pageRateLimitPerMinute: c.PAGE_RATE_LIMIT,
+    resultsFreshMs: c.RESULTS_FRESH_SECONDS * 1000,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
     fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
     apiRateLimitPerMinute: c.API_RATE_LIMIT,

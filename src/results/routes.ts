@@ -11,7 +11,8 @@ import type { Db } from '../db/client.ts';
 import { primaryReads, type LagTolerantReads } from '../db/replicas.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
-import { readResults } from '../insights/results.service.ts';
+import { readResults, type Results } from '../insights/results.service.ts';
+import { FreshFor } from './cache.ts';
 import { openShareLink } from '../insights/share-links.service.ts';
 import { clientAddressKey, rateLimitHeaders, type RateLimit } from '../limits/rate-limits.ts';
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
@@ -23,10 +24,14 @@ export interface ResultsDeps {
   db: Db;
   /** Where the page's figures are read (summaries tolerate a replica's lag); default the primary. */
   reads?: LagTolerantReads | undefined;
-  config: Pick<Config, 'trustProxy'>;
+  /** `resultsFreshMs`: how long a node reuses a form's computed figures (RESULTS_FRESH_SECONDS). */
+  config: Pick<Config, 'trustProxy' | 'resultsFreshMs'>;
   /** The public pages' rate limit per client address. */
   pageLimit: RateLimit;
 }
+
+/** Forms whose figures a node remembers at once. */
+const RESULTS_REMEMBERED = 200;
 
 /** The page's policy: its nonce'd stylesheet and nothing else; no form posts, no framing. */
 const csp = (nonce: string) =>
@@ -74,10 +79,14 @@ function rateLimited(deps: ResultsDeps): MiddlewareHandler<AppEnv> {
 export function resultsRoutes(deps: ResultsDeps) {
   const app = new Hono<AppEnv>();
   const reads = deps.reads ?? primaryReads(deps.db);
+  const fresh = new FreshFor<Results>(deps.config.resultsFreshMs, RESULTS_REMEMBERED);
   app.get('/r/:token', rateLimited(deps), async (c) => {
     const opened = await openShareLink(deps.db, c.req.param('token'));
     if (!opened) return sendMessage(c, 404, words.notFoundTitle, words.notFoundText);
-    const results = await readResults(reads, opened.form, opened.link.includeTextAnswers);
+    const { form, link } = opened;
+    // Keyed by the form's version too: an edited form is drawn with its new steps at once.
+    const key = `${form.id}:${form.version}:${link.includeTextAnswers}`;
+    const results = await fresh.get(key, () => readResults(reads, form, link.includeTextAnswers));
     return sendPage(c, 200, (nonce) => renderResultsPage(results, nonce));
   });
   app.all('/r/:token', (c) => {

@@ -232,6 +232,19 @@ describe('the results page', () => {
     expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET']);
   });
 
+  it('reuses a form’s figures for RESULTS_FRESH_SECONDS; the link itself is checked on every request', async () => {
+    const { id, url } = (await (await create({})).json()) as { id: string; url: string };
+    const views = async (target: App) =>
+      /<th scope="row">Aufrufe<\/th><td>(\d+)<\/td>/.exec((await page(url, target)).text)![1];
+    const uncached = appWith(db, { resultsFreshMs: 0 });
+    const before = await views(app);
+    await app.request(`/s/${form.id}/views`, jsonRequest('POST', {}));
+    expect(await views(app)).toBe(before);
+    expect(Number(await views(uncached))).toBe(Number(before) + 1);
+    await app.request(`/api/v1/forms/${form.id}/share-links/${id}`, { method: 'DELETE', headers: key() });
+    expect((await page(url)).res.status).toBe(404);
+  });
+
   it('is rate-limited with the public pages (429 page with Retry-After)', async () => {
     const limited = appWith(db, { pageRateLimitPerMinute: 2 });
     const { url } = (await (await create({})).json()) as { url: string };

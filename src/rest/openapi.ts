@@ -36,7 +36,6 @@ import {
   deletedResponseSchema,
   deletedResponsesSchema,
   eraseLeadBodySchema,
-  shareLinkSchema,
   createdShareLinkSchema,
   shareLinkListSchema,
   revokedShareLinkSchema,

@@ -29,11 +29,7 @@ function maxLengthOf(component: StoredComponent): number {
 
 const graphql = (kit: GraphQLKit) => {
   const component = (name: string, description: string) =>
-    kit.component(name, description, (t) => ({
-      question: kit.text(t, 'question'),
-      placeholder: kit.text(t, 'placeholder'),
-      required: kit.bool(t, 'required'),
-    }));
+    kit.component(name, description, (t) => ({ question: kit.text(t, 'question'), placeholder: kit.text(t, 'placeholder'), required: kit.bool(t, 'required') }));
   const answer = (name: string, description: string) =>
     kit.answer(name, description, (t) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) }));
   return {
@@ -87,12 +83,9 @@ export const textInputs: ComponentModule = {
     return singleInput(component, ctx, (common) =>
       component.type === 'LongInput'
         ? html`<textarea ${common} maxlength="${max}">${value}</textarea>`
-        : html`<input type="text" ${common} maxlength="${max}" value="${value}" />`,
+        : html`<input type="text" ${common} maxlength="${max}" value="${value}">`,
     );
   },
   graphql,
-  conditions: {
-    subject: fieldless(() => ({ kind: 'text' })),
-    value: (_component, response) => textValue(response.input),
-  },
+  conditions: { subject: fieldless(() => ({ kind: 'text' })), value: (_component, response) => textValue(response.input) },
 };

@@ -1,13 +1,15 @@
 // ESLint over the whole tree (npm run lint): typescript-eslint's type-aware rules and eslint-plugin-regexp.
-// A rule switched off or relaxed here says why.
+// Prettier owns the layout (.prettierrc.json): eslint-config-prettier, last, switches off every rule that
+// would disagree with it. A rule switched off or relaxed here says why.
 import js from '@eslint/js';
+import prettier from 'eslint-config-prettier/flat';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', '.data/', '.ci/', 'coverage/', 'reports/', '.stryker-tmp/', 'src/graphql/generated/', 'drizzle/'],
+    ignores: ['node_modules/', 'dist/', '.data/', '.ci/', 'coverage/', 'reports/', '.stryker-tmp/', '.bench/', '.scratch/', 'src/graphql/generated/', 'drizzle/'],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
@@ -25,10 +27,7 @@ export default tseslint.config(
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
       // A leading underscore marks a value left out on purpose (a destructured field dropped from a copy).
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
   {
@@ -62,4 +61,5 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { ...globals.node } },
   },
+  prettier,
 );

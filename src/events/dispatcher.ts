@@ -35,6 +35,7 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle, type Db, type OpenOptions } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import { createId } from '../ids.ts';
 import { guardedLookup, isPrivateAddress } from './address-rules.ts';
 import type { EventFeed } from './notifications.ts';
@@ -113,7 +114,8 @@ async function claimDeliveries(db: Db, room: number, config: WebhookConfig, leas
   // done, plus any lease that expired (a node died mid-delivery). Each endpoint gets up to its free
   // slots, and the picks fill the slots round-robin (an endpoint with nothing in flight before one's
   // second in flight, whatever the age of their queues), so one tenant's backlog never delays another's.
-  const rows = (await db.execute(sql`
+  const list = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
     with busy as (
       select endpoint_id, count(*)::int as n from webhook_deliveries
       where status = 'delivering' and lease_until > now() group by endpoint_id
@@ -158,14 +160,14 @@ async function claimDeliveries(db: Db, room: number, config: WebhookConfig, leas
     where w.id = picked.id and e.id = w.endpoint_id and ev.id = w.event_id
     returning w.id, w.attempts, e.url, e.secret, ev.payload, e.format, e.include_answers,
       (select f.name from forms f where f.id = ev.form_id) as form_name
-  `)) as unknown as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
-  const list = Array.isArray(rows) ? rows : (rows.rows ?? []);
+  `),
+  );
   return list.map((row) => ({
     id: String(row.id),
     attempts: Number(row.attempts),
     url: String(row.url),
     secret: String(row.secret),
-    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
     token,
     format: row.format === 'slack' ? 'slack' : 'standard',
     includeAnswers: row.include_answers === true,

@@ -58,7 +58,7 @@ function asGraphQLJsError(error: GraphQLError): GraphQLError {
 
 /** What @graphql-tools/executor does to the errors it returns before executing (variables it cannot coerce). */
 function asRequestError(error: GraphQLError): GraphQLError {
-  Object.defineProperty(error, 'extensions', { value: { ...error.extensions, http: { ...(error.extensions?.http as object | undefined), status: 400 } } });
+  Object.defineProperty(error, 'extensions', { value: { ...error.extensions, http: { ...error.extensions.http, status: 400 } } });
   return error;
 }
 
@@ -85,7 +85,7 @@ export function compiledExecutionPlugin(): Plugin {
   const states = new WeakMap<DocumentNode, Map<string, CompiledState>>();
   const compiledFor = (args: ExecutionArgs): CompiledOperation | undefined => {
     let byName = states.get(args.document);
-    if (!byName) states.set(args.document, (byName = new Map()));
+    if (!byName) states.set(args.document, (byName = new Map<string, CompiledState>()));
     const name = args.operationName ?? '';
     let state = byName.get(name);
     if (state === undefined) {
@@ -99,7 +99,8 @@ export function compiledExecutionPlugin(): Plugin {
     onExecute({ args, setExecuteFn }) {
       const compiled = compiledFor(args);
       if (!compiled) return;
-      setExecuteFn(async (executionArgs) => {
+      // envelop types the arguments loosely (every field any): they are graphql-js's.
+      setExecuteFn(async (executionArgs: ExecutionArgs) => {
         const inputs = executionArgs.variableValues ?? {};
         const coerced = getVariableValues(schema, compiled.variables, inputs, { maxErrors: 50 });
         // As the executor answers them: request errors, with HTTP status 400.

@@ -43,10 +43,11 @@ function graphiqlPlugin(): Plugin {
     defaultEditorToolsVisibility: 'headers' as const,
   };
   return {
-    onRequest({ request, url, endResponse, fetchAPI }) {
+    onRequest(event) {
+      const { request, url, fetchAPI } = event;
       if (url.pathname !== GRAPHQL_ENDPOINT || !shouldRenderGraphiQL(request)) return;
       return graphiqlPage(options).then(({ html, contentSecurityPolicy }) =>
-        endResponse(
+        event.endResponse(
           new fetchAPI.Response(html, {
             status: 200,
             headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy },

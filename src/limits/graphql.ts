@@ -238,20 +238,20 @@ function hostileLiteralsRule(maxJsonDepth: number, argumentsSeen?: ArgumentSpan[
 function costLimitRule(maxCost: number, context: LimitContext): ValidationRule {
   const rule = createComplexityRule({
     context,
-    variableValues: (context.params?.variables as Record<string, unknown> | undefined) ?? {},
-    operationName: context.params?.operationName ?? undefined,
+    variableValues: (context.params.variables as Record<string, unknown> | undefined) ?? {},
+    operationName: context.params.operationName ?? undefined,
     validate: ({ complexity }, reportError) => {
       if (complexity > maxCost) reportError(limitError('GRAPHQL_COST_LIMIT', `Query cost limit of ${maxCost} exceeded, found ${complexity}.`));
     },
   });
   return (validationContext) => {
-    const onlyCost: ValidationContext = Object.create(validationContext, {
+    const onlyCost = Object.create(validationContext, {
       reportError: {
         value: (error: GraphQLError) => {
-          if (error.extensions?.code === 'GRAPHQL_COST_LIMIT') validationContext.reportError(error);
+          if (error.extensions.code === 'GRAPHQL_COST_LIMIT') validationContext.reportError(error);
         },
       },
-    });
+    }) as ValidationContext;
     const visitor = rule(onlyCost) as { OperationDefinition?: { enter(node: OperationDefinitionNode): void; leave(): void } };
     const operation = visitor.OperationDefinition;
     if (!operation) return {};
@@ -276,6 +276,9 @@ function costLimitRule(maxCost: number, context: LimitContext): ValidationRule {
 const MAX_VALIDATION_ERRORS = 100;
 const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Validation aborted.';
 
+/** Thrown out of the cost rule's walk when it reaches MAX_VALIDATION_ERRORS, as graphql-js's validate stops. */
+class ValidationAborted extends Error {}
+
 /**
  * The cost rule's errors for a document, as graphql-js's validate with that one rule would report
  * them. The rule only acts on operations, so its visitor is run on each operation in document order,
@@ -283,11 +286,10 @@ const VALIDATION_ABORTED = 'Too many validation errors, error limit reached. Val
  */
 function measureCost(schema: GraphQLSchema, document: DocumentNode, rule: ValidationRule): GraphQLError[] {
   const errors: GraphQLError[] = [];
-  const aborted = {};
   const context = new ValidationContext(schema, document, new TypeInfo(schema), (error) => {
     if (errors.length >= MAX_VALIDATION_ERRORS) {
       errors.push(new GraphQLError(VALIDATION_ABORTED));
-      throw aborted;
+      throw new ValidationAborted();
     }
     errors.push(error);
   });
@@ -299,7 +301,7 @@ function measureCost(schema: GraphQLSchema, document: DocumentNode, rule: Valida
       visitor.OperationDefinition.leave();
     }
   } catch (error) {
-    if (error !== aborted) throw error;
+    if (!(error instanceof ValidationAborted)) throw error;
   }
   return errors;
 }
@@ -389,8 +391,10 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
 
   const perRequestRules: Plugin<LimitContext> = {
     onValidate({ context, params, addValidationRule, setResult }) {
-      if (validDocuments.has(params.documentAST)) {
-        setResult(measureCost(params.schema, params.documentAST, costLimitRule(maxCost, context)));
+      // envelop types the parameters loosely (any): they are graphql-js's.
+      const document = params.documentAST as DocumentNode;
+      if (validDocuments.has(document)) {
+        setResult(measureCost(params.schema as GraphQLSchema, document, costLimitRule(maxCost, context)));
         return;
       }
       const argumentsSeen: ArgumentSpan[] = [];
@@ -399,7 +403,7 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
       addValidationRule(costLimitRule(maxCost, context));
       return ({ valid, result }) => {
         // Only the cost refused it (or nothing did): the document itself passes every other rule.
-        if (valid || result.every((error) => error instanceof GraphQLError && error.extensions.code === 'GRAPHQL_COST_LIMIT')) validDocuments.add(params.documentAST);
+        if (valid || result.every((error) => error instanceof GraphQLError && error.extensions.code === 'GRAPHQL_COST_LIMIT')) validDocuments.add(document);
         if (valid) return;
         for (const error of result) if (error instanceof GraphQLError) nameLiteralError(error, argumentsSeen);
         polishErrors(result, isAnonymous(context));

@@ -127,8 +127,14 @@ export const FORM_DEFINITION_COLUMNS = {
   steps: forms.steps,
   hiddenFields: forms.hiddenFields,
   locale: forms.locale,
+  /** Who hears of its responses: a response started on a version is notified as that version says. */
+  notifications: forms.notifications,
 } as const;
-export type FormDefinition = { -readonly [K in keyof typeof FORM_DEFINITION_COLUMNS]: (typeof FORM_DEFINITION_COLUMNS)[K]['_']['data'] };
+type DefinitionColumn = Exclude<keyof typeof FORM_DEFINITION_COLUMNS, 'notifications'>;
+/** A definition; snapshots older than notifications in versions have none (the form's own then stand). */
+export type FormDefinition = { -readonly [K in DefinitionColumn]: (typeof FORM_DEFINITION_COLUMNS)[K]['_']['data'] } & {
+  notifications?: FormNotifications | null;
+};
 
 /**
  * Every version of every form's definition, as one jsonb snapshot (`FormDefinition`): version 1 when

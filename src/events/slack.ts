@@ -5,7 +5,9 @@
  * `<https://…|link>` is shown as typed and never notifies anyone or becomes a link.
  */
 import type { EventPayload } from './outbox.ts';
+import type { ResponseAnswer } from '../db/json-columns.ts';
 import { answerCell } from '../responses/export.ts';
+import { emailOf } from '../responses/shapes.ts';
 
 /** Slack's control characters in text (its "escaping text" rules). */
 export const escapeSlack = (text: string): string =>
@@ -34,13 +36,15 @@ interface ResponseData {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The lead's e-mail: the first answer holding an `emailAddress`. */
-function emailOf(data: ResponseData): string | undefined {
-  for (const answer of data.data ?? []) {
-    const value = answer.response?.emailAddress;
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
+/**
+ * The lead's e-mail, picked as everywhere else in the product (`emailOf`: the component modules' ranking,
+ * so an IdentityInfo's `emailAddress` before its `workEmailAddress` before an EmailForm's address).
+ */
+function leadEmailOf(data: ResponseData): string | undefined {
+  const answers = (data.data ?? []).filter(
+    (answer): answer is ResponseAnswer => typeof answer.response?.type === 'string',
+  );
+  return emailOf(answers);
 }
 
 function answerLines(data: ResponseData): string[] {
@@ -63,7 +67,7 @@ export function slackBody(
   const title = TITLES[payload.type] ?? payload.type;
   const form = context.formName === null ? '' : `: ${context.formName}`;
   const data = (payload.data ?? {}) as ResponseData;
-  const email = payload.type.startsWith('response.') ? emailOf(data) : undefined;
+  const email = payload.type.startsWith('response.') ? leadEmailOf(data) : undefined;
   const text = escapeSlack(`${title}${form}${email ? ` (${email})` : ''}`);
   const fields = [
     ...(context.formName === null ? [] : [`*Form*: ${escapeSlack(context.formName)}`]),

@@ -16,6 +16,7 @@ import { captchaKeyringOf, type GraphQLContext } from '../graphql/context.ts';
 import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
+import { notificationsSchema } from '../notifications/settings.ts';
 import { formLocaleSchema, generateFormInputSchema, importFormNameSchema, importStepsSchema, updateFormInputSchema, type GenerateFormInput } from './components.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
 import {
@@ -214,12 +215,18 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
 // ---------------------------------------------------------------- definitions and versions
 
 const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').implement({
-  description: 'What a version of a form says: its name, steps, hidden fields and locale (what updateForm changes).',
+  description: 'What a version of a form says: its name, steps, hidden fields, locale and notifications (what updateForm changes).',
   fields: (t) => ({
     name: t.exposeString('name'),
     steps: t.field({ type: [StepRef], resolve: (definition) => definition.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
     hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
     locale: t.exposeString('locale', { description: "The language of the page's own words (a BCP 47 tag)." }),
+    notifications: t.field({
+      type: FormNotificationsRef,
+      nullable: true,
+      description: 'Who hears of the responses started on this version; null: nobody.',
+      resolve: (definition) => definition.notifications ?? null,
+    }),
     json: t.field({
       type: 'JSON',
       description:
@@ -473,6 +480,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
     locale: t.string({ description: `As in GenerateFormInput; default ${DEFAULT_LOCALE}.` }),
+    notifications: t.field({ type: FormNotificationsInput, description: 'As in GenerateFormInput; left out: nobody is notified.' }),
   }),
 });
 
@@ -485,6 +493,7 @@ const importFormInputSchema = withLogicChecks(
     steps: importStepsSchema,
     status: z.enum(FORM_STATUSES).nullish(),
     locale: formLocaleSchema,
+    notifications: notificationsSchema,
   }),
 );
 
@@ -505,6 +514,7 @@ builder.mutationField('importForm', (t) =>
         hiddenFields: input.hiddenFields,
         status: input.status ?? undefined,
         locale: input.locale,
+        notifications: input.notifications,
       });
       await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });
       return form;

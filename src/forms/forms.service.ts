@@ -64,6 +64,8 @@ export interface ImportFormInput {
   status?: FormStatus | undefined;
   /** Canonical (src/i18n/locales.ts); default English. */
   locale?: string | null | undefined;
+  /** Who hears of its responses (docs/notifications.md); left out: nobody. */
+  notifications?: Form['notifications'] | undefined;
 }
 
 /** Stores a form as given (how template forms get into an environment), at version 1. */
@@ -80,6 +82,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
         steps: withIds(input.steps),
         hiddenFields: input.hiddenFields ?? [],
         locale: input.locale ?? DEFAULT_LOCALE,
+        notifications: input.notifications ?? null,
       })
       .returning();
     await recordVersion(tx, row!);

@@ -1,6 +1,6 @@
 /**
  * Versions of forms' definitions (`form_versions`): each change of a definition (name, steps, hidden
- * fields: FORM_DEFINITION_COLUMNS) is a new version, its whole definition kept as one snapshot. A
+ * fields, locale, notifications: FORM_DEFINITION_COLUMNS) is a new version, its whole definition kept as one snapshot. A
  * response is served and checked against the version it started on (`meta.formVersion`), so a form can
  * change while people are answering it; the versions are listed for the API.
  *
@@ -26,11 +26,19 @@ export function definitionOf(form: FormDefinition): FormDefinition {
 }
 
 /**
- * The form as it was at `version`: that version's definition, the rest (id, theme, status, environment)
- * as the form is now. A field the snapshot predates keeps the form's current value.
+ * What a response pinned to an older version sees of it: everything but the notifications. Who hears of
+ * a response is who the form names now (an address taken off the list hears of no more responses, an
+ * alert turned on covers responses already under way), even though each version's snapshot keeps them.
+ */
+const PINNED_FIELDS = DEFINITION_FIELDS.filter((field) => field !== 'notifications');
+
+/**
+ * The form as it was at `version`: that version's definition (but its notifications: PINNED_FIELDS), the
+ * rest (id, theme, status, environment) as the form is now. A field the snapshot predates keeps the
+ * form's current value.
  */
 export function atVersion<F extends FormRow>(form: F, version: number, definition: Partial<FormDefinition>): F {
-  const fields = Object.fromEntries(DEFINITION_FIELDS.filter((field) => definition[field] !== undefined).map((field) => [field, definition[field]]));
+  const fields = Object.fromEntries(PINNED_FIELDS.filter((field) => definition[field] !== undefined).map((field) => [field, definition[field]]));
   return { ...form, ...fields, version };
 }
 

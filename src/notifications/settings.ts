@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { isEmail } from '../components/answers.ts';
 import { moduleOf } from '../components/catalogue.ts';
 import { TEAM_NOTIFICATION_EVENTS, type FormNotifications } from '../db/json-columns.ts';
+/** The events a team rule may name (the REST contract lists them). */
+export { TEAM_NOTIFICATION_EVENTS };
 
 export const NOTIFICATION_LIMITS = {
   maxTeamRules: 10,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SCOPES } from '../auth/scopes.ts';
+import { TEAM_NOTIFICATION_EVENTS } from '../notifications/settings.ts';
 
 const fieldError = z
   .strictObject({
@@ -124,6 +125,24 @@ const storedStepSchema = z
   })
   .meta({ id: 'FormStep', description: 'A step as stored: its id, name and components (ids, types, normalised content).' });
 
+/** A form's notifications as stored (docs/notifications.md): what generate and PATCH take, defaults filled in. */
+const storedNotificationsSchema = z
+  .strictObject({
+    team: z.array(
+      z.strictObject({
+        to: z.array(z.string()),
+        on: z.array(z.enum(TEAM_NOTIFICATION_EVENTS)),
+        includeAnswers: z.boolean(),
+        subject: z.string().optional(),
+      }),
+    ),
+    respondent: z
+      .strictObject({ enabled: z.boolean(), emailFrom: z.string(), subject: z.string(), body: z.string(), includeAnswers: z.boolean() })
+      .optional(),
+  })
+  .nullable()
+  .meta({ id: 'FormNotifications', description: 'Who hears of its responses by e-mail; null: nobody.' });
+
 export const formBodySchema = z
   .strictObject({
     data: z
@@ -132,6 +151,7 @@ export const formBodySchema = z
         hiddenFields: z.array(z.string()).meta({ description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
         steps: z.array(storedStepSchema),
+        notifications: storedNotificationsSchema,
       })
       .meta({ id: 'Form', description: "A form and its current version's definition: what PATCH takes back (steps and components with their ids)." }),
   })

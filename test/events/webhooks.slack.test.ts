@@ -132,6 +132,44 @@ describe('the slack format', () => {
     expect(standard.receiver.accepted[0]!.body.type).toBe('response.finished');
   });
 
+  it('names the lead by the product’s e-mail ranking: an IdentityInfo’s work address before an EmailForm’s', async () => {
+    const ranked = await makeForm(ctx.db, tenant, [
+      {
+        name: 'Contact',
+        components: [
+          { type: 'EmailForm', content: { question: 'Newsletter address' } },
+          { type: 'IdentityInfo', content: { fields: [{ key: 'workEmailAddress', label: 'Work e-mail' }] } },
+        ],
+      },
+    ]);
+    const receiver = await new Receiver().start();
+    stops.push(() => receiver.stop());
+    const created = await app.request(
+      '/api/v1/webhooks',
+      jsonRequest(
+        'POST',
+        { url: receiver.url, eventTypes: ['response.finished'], formIds: [ranked.id], format: 'slack' },
+        { 'x-api-key': tenant.apiKey },
+      ),
+    );
+    receiver.secret = ((await created.json()) as { secret: string }).secret;
+    const [newsletter, identity] = ranked.steps[0]!.components.map((c) => c.id);
+    const response = await app.request(
+      `/s/${ranked.id}/responses`,
+      jsonRequest('POST', {
+        answers: { [newsletter!]: 'private@example.org', [identity!]: { workEmailAddress: 'Lead@Work.example' } },
+        finished: true,
+      }),
+    );
+    expect(response.status).toBe(201);
+    dispatch();
+    await eventually(() => receiver.accepted.length >= 1, 'the Slack message');
+    const body = receiver.accepted[0]!.body as unknown as { text: string };
+    expect(validate(body)).toBe(true);
+    expect(body.text).toContain('(lead@work.example)');
+    expect(body.text).not.toContain('private@example.org');
+  });
+
   it('refuses an unknown format with 400 at its path', async () => {
     const created = await app.request(
       '/api/v1/webhooks',

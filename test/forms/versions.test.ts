@@ -78,6 +78,7 @@ describe('reading forms', () => {
       hiddenFields: [],
       locale: 'en',
       steps: form.steps,
+      notifications: null,
     });
   });
 
@@ -460,7 +461,7 @@ describe('GraphQL', () => {
       [3, 'Third'],
       [2, 'Via GraphQL'],
     ]);
-    expect(page.edges[1].node.definition.json).toEqual({ name: 'Via GraphQL', steps: form.steps, hiddenFields: [], locale: 'en' });
+    expect(page.edges[1].node.definition.json).toEqual({ name: 'Via GraphQL', steps: form.steps, hiddenFields: [], locale: 'en', notifications: null });
     expect(page.pageInfo.hasNextPage).toBe(true);
     const rest = await graphql(app, versions, { id: form.id, after: page.pageInfo.endCursor }, key());
     expect(rest.body.data.form.versions.edges.map((e: { node: { version: number } }) => e.node.version)).toEqual([1]);

@@ -17,6 +17,7 @@ import {
   ADMIN_TOKEN,
   appWith,
   createTenant,
+  graphql,
   jsonRequest,
   setupIsolatedTestApp,
   testConfig,
@@ -436,6 +437,71 @@ describe('validation', () => {
     const refused = await patch({ notifications: { respondent: { ...RESPONDENT, emailFrom: 'nope.emailAddress' } } });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('emailFrom');
+  });
+});
+
+describe('notifications through versions and import', () => {
+  const versions = `query($id: ID!) { form(id: $id) { notifications { team { to } }
+    versions(first: 5) { edges { node { version definition { notifications { team { to } } json } } } } } }`;
+  const patch = (id: string, body: unknown) => app.request(`/api/v1/forms/${id}`, jsonRequest('PATCH', body, key()));
+  const teamOf = (notifications: { team: { to: string[] }[] } | null) => notifications?.team.map((rule) => rule.to);
+
+  it('keeps each version’s notifications, and an old definition brought back brings its notifications back', async () => {
+    const form = await formWith({ team: [{ to: ['first@example.com'] }] });
+    expect((await patch(form.id, { notifications: { team: [{ to: ['second@example.com'] }] } })).status).toBe(200);
+    expect((await patch(form.id, { notifications: null })).status).toBe(200);
+    const listed = await graphql(app, versions, { id: form.id }, key());
+    expect(listed.body.errors).toBeUndefined();
+    type Version = { node: { version: number; definition: { notifications: never; json: Record<string, unknown> } } };
+    const edges = listed.body.data.form.versions.edges as Version[];
+    expect(edges.map((edge) => [edge.node.version, teamOf(edge.node.definition.notifications)])).toEqual([
+      [3, undefined],
+      [2, [['second@example.com']]],
+      [1, [['first@example.com']]],
+    ]);
+    // Restoring version 1: its definition as the API shows it, sent back as an update.
+    const { notifications } = edges.find((edge) => edge.node.version === 1)!.node.definition.json;
+    expect((await patch(form.id, { notifications })).status).toBe(200);
+    const now = await graphql(app, versions, { id: form.id }, key());
+    expect(teamOf(now.body.data.form.notifications)).toEqual([['first@example.com']]);
+    const smtp = await smtpServer();
+    await respond(form, {});
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the alert');
+    expect(smtp.accepted.map((m) => m.envelopeTo)).toEqual([['first@example.com']]);
+  });
+
+  it('notifies a response started on an older version as the form says now', async () => {
+    const form = await formWith({ team: [{ to: ['before@example.com'] }] });
+    const started = await app.request(
+      `/s/${form.id}/responses`,
+      jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }),
+    );
+    expect(started.status).toBe(201);
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    expect((await patch(form.id, { notifications: { team: [{ to: ['now@example.com'] }] } })).status).toBe(200);
+    const finished = await app.request(
+      `/s/${form.id}/responses/${id}`,
+      jsonRequest('PATCH', { answers: { [form.secret]: 'hunter2hunter2' }, finished: true }, { authorization: `Bearer ${resumeToken}` }),
+    );
+    expect(finished.status, await finished.clone().text()).toBe(200);
+    const [row] = await ctx.db.select().from(responses).where(eq(responses.id, id));
+    expect(row!.meta.formVersion).toBe(1);
+    expect((await deliveriesOf(form.id)).map((delivery) => delivery.recipient)).toEqual(['now@example.com']);
+  });
+
+  it('imports a form with its notifications, checked as generate checks them', async () => {
+    const mutation = `mutation($input: ImportFormInput!) { importForm(input: $input) { id notifications { team { to } }
+      versions(first: 1) { edges { node { definition { notifications { team { to } } } } } } } }`;
+    const input = { environmentId: tenant.environmentId, name: 'Imported', steps: STEPS };
+    const imported = await graphql(app, mutation, { input: { ...input, notifications: { team: [{ to: ['ops@example.com'] }] } } }, key());
+    expect(imported.body.errors).toBeUndefined();
+    const form = imported.body.data.importForm;
+    expect(teamOf(form.notifications)).toEqual([['ops@example.com']]);
+    expect(teamOf(form.versions.edges[0].node.definition.notifications)).toEqual([['ops@example.com']]);
+    const refused = await graphql(app, mutation, { input: { ...input, notifications: { respondent: { ...RESPONDENT, emailFrom: 'nope' } } } }, key());
+    expect(refused.body.data).toBeNull();
+    expect(JSON.stringify(refused.body.errors)).toContain('emailFrom');
   });
 });
 

@@ -619,7 +619,7 @@ export type FormConnection = {
   pageInfo: PageInfo;
 };
 
-/** What a version of a form says: its name, steps, hidden fields and locale (what updateForm changes). */
+/** What a version of a form says: its name, steps, hidden fields, locale and notifications (what updateForm changes). */
 export type FormDefinition = {
   __typename?: 'FormDefinition';
   /** Names of the values respondents bring in the URL or through the JSON API. */
@@ -629,6 +629,8 @@ export type FormDefinition = {
   /** The language of the page's own words (a BCP 47 tag). */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
+  /** Who hears of the responses started on this version; null: nobody. */
+  notifications?: Maybe<FormNotifications>;
   steps: Array<Step>;
 };
 
@@ -892,6 +894,8 @@ export type ImportFormInput = {
   /** As in GenerateFormInput; default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
+  /** As in GenerateFormInput; left out: nobody is notified. */
+  notifications?: InputMaybe<FormNotificationsInput>;
   /** Defaults to PUBLISHED. */
   status?: InputMaybe<FormStatus>;
   steps: Array<StepInput>;

@@ -6,6 +6,7 @@
  *
  * DATABASE_URL set: a scratch database `formloom_bench_survey` on that server (created, dropped); the
  * seeded table is ANALYZEd, as autovacuum would have done. Unset: an in-memory PGlite.
+ * BENCH_SUMMARY_EXPLAIN=1 (PostgreSQL): prints the statement's EXPLAIN (ANALYZE, BUFFERS) too.
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
@@ -16,7 +17,8 @@ import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm } from '../src/forms/forms.service.ts';
 import { themeSchema } from '../src/forms/theme.ts';
 import { createId } from '../src/ids.ts';
-import { summaryQuestions } from '../src/responses/summary.service.ts';
+import { rowsOf } from '../src/db/rows.ts';
+import { questionsStatement, summaryQuestions } from '../src/responses/summary.service.ts';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_SUMMARY_ROWS ?? 100_000);
@@ -125,6 +127,11 @@ try {
   console.log(
     `summary of 7 survey questions over ${ROWS.toLocaleString('en')} responses: ${perSummary} statement(s); median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms, slowest ${times.at(-1)!.toFixed(0)} ms (${ROUNDS} rounds)`,
   );
+  if (env.BENCH_SUMMARY_EXPLAIN === '1' && handle.kind === 'postgres') {
+    // The plan as PostgreSQL ran it: where the time goes (sorts spilled to disk show as "Disk").
+    const explained = await handle.db.execute(sql`explain (analyze, buffers) ${questionsStatement([form], {})}`);
+    for (const line of rowsOf<Record<string, string>>(explained)) console.log(Object.values(line)[0]);
+  }
   if (!sample) throw new Error('no summary');
   const nonsense = sample.find((q) => q.answers !== ROWS);
   if (nonsense) throw new Error(`${nonsense.type} counted ${nonsense.answers} answers, not ${ROWS}`);

@@ -15,6 +15,7 @@ import type { ResponseAnswer } from '../db/json-columns.ts';
 import { rowsOf } from '../db/rows.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { retryDelay, startClaimLoop, type ClaimLoop } from '../events/claim-loop.ts';
+import { responseFormVersionSql } from '../forms/versions.service.ts';
 import type { EventFeed } from '../events/notifications.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import { composeMessage } from './message.ts';
@@ -167,7 +168,7 @@ async function suppressed(ctx: Context, claimed: Claimed): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** The form and the response a delivery is about, as they are now. */
+/** The form and the response a delivery is about, as they are now, in the language the response was answered in. */
 async function subjectOf(db: Db, claimed: Claimed) {
   const rows = rowsOf<{
     name: string;
@@ -177,8 +178,10 @@ async function subjectOf(db: Db, claimed: Claimed) {
     data: unknown;
   }>(
     await db.execute(sql`
-      select f.name, f.locale, r.id as response_id, r.updated_at, r.data
+      select f.name, coalesce(v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data
       from forms f left join responses r on r.id = ${claimed.responseId} and r.form_id = f.id
+      -- The response's language: its version's, the one its page was shown in.
+      left join form_versions v on v.form_id = f.id and v.version = ${responseFormVersionSql(sql`r.meta`)}
       where f.id = ${claimed.formId}`),
   );
   return rows[0];

@@ -74,24 +74,37 @@ export interface NumberStatistics {
   max: number | null;
 }
 
+/** The `in (…)` list of a module's types, for the guards that skip the other modules' expressions. */
+const typesOf = (module: (typeof COMPONENT_MODULES)[number]) =>
+  sql.join(
+    Object.keys(module.types).map((type) => sql`${type}::text`),
+    sql`, `,
+  );
+
 /**
  * The options each answer chose, for every type that counts per option (the modules with
- * `summary.chosen`): one SELECT per module over the answer's stored response, `a->'response'`.
+ * `summary.chosen`): one SELECT per module over the answer's stored response (`a.response`), each behind
+ * a guard on the answer's type that only reads the outer row, so PostgreSQL runs it as a one-time filter
+ * and evaluates only the answer's own module's SELECT.
  */
 const chosenOptions = sql.join(
-  COMPONENT_MODULES.flatMap((module) => (module.summary?.chosen ? [module.summary.chosen(sql`a->'response'`)] : [])),
+  COMPONENT_MODULES.flatMap((module) =>
+    module.summary?.chosen
+      ? [sql`select m.option from (${module.summary.chosen(sql`a.response`)}) m(option) where a.type in (${typesOf(module)})`]
+      : [],
+  ),
   sql`
       union all
       `,
 );
 
-/** The number (or date) an answer holds: the first of the modules' expressions that is not NULL. */
+/** The number (or date) an answer holds: the expression of the answer's module, if it measures one. */
 const measured = (part: 'number' | 'date', cast: SQL): SQL => {
-  const expressions = COMPONENT_MODULES.flatMap((module) => {
+  const branches = COMPONENT_MODULES.flatMap((module) => {
     const expression = module.summary?.[part];
-    return expression ? [expression(sql`a->'response'`)] : [];
+    return expression ? [sql`when a.type in (${typesOf(module)}) then ${expression(sql`a.response`)}${cast}`] : [];
   });
-  return expressions.length === 0 ? sql`null${cast}` : sql`coalesce(${sql.join(expressions, sql`, `)})${cast}`;
+  return branches.length === 0 ? sql`null${cast}` : sql`(case ${sql.join(branches, sql` `)} end)${cast}`;
 };
 const answerNumber = measured('number', sql`::float8`);
 const answerDate = measured('date', sql`::text`);
@@ -221,6 +234,42 @@ export async function summarySteps(db: Db, forms: readonly { id: string; steps: 
   });
 }
 
+/**
+ * The questions' summary of `forms` as one statement (exported for bench/survey-summary.ts's EXPLAIN).
+ * The answers are unpacked once (`answer`); one grouping per question gives the counts and the numbers'
+ * and dates' statistics, and another, hashed, the count per option (each answer's options de-duplicated,
+ * so `count(*)` is the answers that chose it): no sort of every (answer, option) row, which is what a
+ * single `grouping sets` statement with `count(distinct …)` spilled to disk.
+ */
+export function questionsStatement(forms: readonly { id: string }[], filter: SummaryFilter): SQL {
+  return sql`
+    with unpacked as materialized (
+      select r.form_id, r.id as response_id, e->>'questionId' as question_id, e->'response'->>'type' as type, e->'response' as response
+      from ${responses} r
+      cross join lateral jsonb_array_elements(r.data::jsonb) e
+      where r.form_id in (${sql.join(
+        forms.map((form) => sql`${form.id}`),
+        sql`, `,
+      )}) ${filterSql(filter)}
+    ),
+    -- The number and date measured once per answer, so the per-question sort carries them, not the answers.
+    answer as materialized (
+      select a.*, ${answerNumber} as number, ${answerDate} as day from unpacked a
+    )
+    select form_id, question_id, null::text as option, 1 as per_question, count(distinct response_id)::text as count,
+      count(number) as numbers, avg(number) as mean, percentile_cont(0.5) within group (order by number) as median,
+      min(number) as min, max(number) as max, min(day) as earliest, max(day) as latest
+    from answer
+    group by form_id, question_id
+    union all
+    select a.form_id, a.question_id, o.option, 0, count(*)::text, 0, null, null, null, null, null, null
+    from answer a
+    cross join lateral (select distinct c.option from (
+      ${chosenOptions}
+    ) c(option)) o
+    group by a.form_id, a.question_id, o.option`;
+}
+
 /** Per form (in order), each answerable question's answer count and, for choice types, the count per option. */
 export async function summaryQuestions(
   db: Db,
@@ -243,21 +292,7 @@ export async function summaryQuestions(
     earliest: string | null;
     latest: string | null;
   };
-  const rows = await db.execute(sql`
-    select r.form_id, a->>'questionId' as question_id, o.option, grouping(o.option) as per_question, count(distinct r.id)::text as count,
-      count(v.number) as numbers, avg(v.number) as mean, percentile_cont(0.5) within group (order by v.number) as median,
-      min(v.number) as min, max(v.number) as max, min(v.day) as earliest, max(v.day) as latest
-    from ${responses} r
-    cross join lateral jsonb_array_elements(r.data::jsonb) a
-    cross join lateral (select ${answerNumber} as number, ${answerDate} as day) v
-    left join lateral (
-      ${chosenOptions}
-    ) o(option) on true
-    where r.form_id in (${sql.join(
-      forms.map((form) => sql`${form.id}`),
-      sql`, `,
-    )}) ${filterSql(filter)}
-    group by grouping sets ((r.form_id, a->>'questionId'), (r.form_id, a->>'questionId', o.option))`);
+  const rows = await db.execute(questionsStatement(forms, filter));
   const all = rowsOf<QuestionRow>(rows);
   return forms.map((form) => {
     const perQuestion = new Map<string, QuestionRow>();

@@ -141,6 +141,7 @@ describe('the slack format', () => {
           { type: 'IdentityInfo', content: { fields: [{ key: 'workEmailAddress', label: 'Work e-mail' }] } },
         ],
       },
+      { name: 'End', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
     ]);
     const receiver = await new Receiver().start();
     stops.push(() => receiver.stop());

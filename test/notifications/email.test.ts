@@ -201,16 +201,45 @@ describe('a team alert and a confirmation', () => {
     expect(rows.every((r) => r.attempts === 1 && r.lastReply?.startsWith('250'))).toBe(true);
   });
 
-  it('writes the message in the form language', async () => {
+  it.each([
+    ['de', 'Neue Antwort: Demo', 'Diese Nachricht wurde automatisch versandt.'],
+    ['fr', 'Nouvelle réponse : Demo', 'Ce message a été envoyé automatiquement.'],
+    ['es', 'Nueva respuesta: Demo', 'Este mensaje se envió automáticamente.'],
+  ])('writes the alert and the confirmation in the form language (%s)', async (locale, subject, automatic) => {
     const smtp = await smtpServer();
-    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', locale: 'de' });
+    const respondent = { ...RESPONDENT, subject: 'Merci' };
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }], respondent }, { name: 'Demo', locale });
     await respond(form, { email: 'x@example.com' });
     dispatch(smtp);
-    await eventually(() => smtp.accepted.length >= 1, 'the alert');
-    expect(smtp.accepted[0]!.parsed.subject).toBe('Neue Antwort: Demo');
-    expect(smtp.accepted[0]!.parsed.text).toContain('Diese Nachricht wurde automatisch versandt.');
+    await eventually(() => smtp.accepted.length >= 2, 'the alert and the confirmation');
+    const alert = smtp.accepted.find((m) => m.envelopeTo[0] === 'ops@example.com')!;
+    expect(alert.parsed.subject).toBe(subject);
+    expect(alert.parsed.html).toContain(`lang="${locale}"`);
+    const confirmation = smtp.accepted.find((m) => m.envelopeTo[0] === 'x@example.com')!;
+    for (const message of [alert, confirmation]) expect(message.parsed.text).toContain(automatic);
     // includeAnswers left out: false.
-    expect(smtp.accepted[0]!.parsed.text).not.toContain('x@example.com');
+    expect(alert.parsed.text).not.toContain('x@example.com');
+  });
+
+  it('writes in the language of the version the response was answered on', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', locale: 'fr' });
+    const started = await app.request(
+      `/s/${form.id}/responses`,
+      jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }),
+    );
+    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+    const changed = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { locale: 'de' }, key()));
+    expect(changed.status).toBe(200);
+    const finished = await app.request(
+      `/s/${form.id}/responses/${id}`,
+      jsonRequest('PATCH', { answers: { [form.secret]: 'hunter2hunter2' }, finished: true }, { authorization: `Bearer ${resumeToken}` }),
+    );
+    expect(finished.status).toBe(200);
+    await respond(form, { email: 'new@example.com' });
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 2, 'both alerts');
+    expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Demo', 'Nouvelle réponse : Demo']);
   });
 
   it('puts no answer into a header, whatever it holds', async () => {

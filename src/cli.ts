@@ -58,13 +58,14 @@ const USAGE = `Usage: formloom <command> [options]
 
 Commands:
   env create --name NAME [--id SITE_ID]        create an environment
-  key create --env ENV_ID [--name NAME] [--scopes SCOPES] [--expires 30d|ISO]
+  key create --env ENV_ID [--name NAME] [--scopes SCOPES] [--form FORM_ID]... [--expires 30d|ISO]
                                                create an API key (the key is shown only once);
                                                comma-separated scopes (forms:read, forms:write,
                                                responses:read, responses:delete, webhooks:manage,
                                                settings:manage, audit:read, keys:manage; left out:
                                                every scope); expiry as a duration (s, m, h, d) or an
-                                               ISO 8601 instant (left out: never)
+                                               ISO 8601 instant (left out: never); each --form
+                                               limits the key to that form (at most 100)
   key list --env ENV_ID                        the environment's keys: scopes, expiry, last use
   key revoke KEY_ID                            revoke an API key
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
@@ -296,7 +297,8 @@ const OPTIONS = {
   in: { type: 'string' },
   'data-dir': { type: 'string' },
   force: { type: 'boolean', default: false },
-  form: { type: 'string' },
+  // Repeatable for `key create` (the forms a key is limited to); one for the other commands.
+  form: { type: 'string', multiple: true },
   format: { type: 'string' },
   partials: { type: 'boolean', default: false },
   target: { type: 'string' },
@@ -374,11 +376,18 @@ const envCreate: Command = async ({ target, values }) => {
 
 const keyCreate: Command = async ({ target, values }) => {
   const { createApiKey } = await call(target, CreateApiKeyDocument, {
-    input: { environmentId: required(values.env, '--env'), name: values.name, scopes: scopesOption(values.scopes), expiresAt: expiresOption(values.expires) },
+    input: {
+      environmentId: required(values.env, '--env'),
+      name: values.name,
+      scopes: scopesOption(values.scopes),
+      expiresAt: expiresOption(values.expires),
+      formIds: values.form,
+    },
   });
   const key = cliApiKey(createApiKey.apiKey);
-  const output = { id: key.id, environmentId: key.environmentId, scopes: key.scopes, expiresAt: key.expiresAt, key: createApiKey.key };
-  const grant = `${key.fullAccess ? 'every scope' : key.scopes.join(', ')}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}`;
+  const output = { id: key.id, environmentId: key.environmentId, scopes: key.scopes, formIds: key.formIds ?? null, expiresAt: key.expiresAt, key: createApiKey.key };
+  const forms = key.formIds ? `, forms ${key.formIds.join(', ')}` : '';
+  const grant = `${key.fullAccess ? 'every scope' : key.scopes.join(', ')}${forms}${key.expiresAt ? `, expires ${key.expiresAt}` : ''}`;
   return { output, text: `Created API key ${output.id} for environment ${output.environmentId} (${grant})\nKey (shown only now): ${output.key}` };
 };
 
@@ -386,7 +395,7 @@ const keyList: Command = async ({ target, values }) => {
   const { environment } = await call(target, EnvironmentApiKeysDocument, { id: required(values.env, '--env') });
   const keys = environment.apiKeys.map(cliApiKey);
   const lines = keys.map(
-    (k) => `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
+    (k) => `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  forms ${k.formIds?.join(',') ?? 'all'}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
   );
   return { output: { data: keys }, text: lines.join('\n') || 'No API keys' };
 };
@@ -492,7 +501,7 @@ const responsesDelete: Command = async ({ target, values, argument }) => {
   const { deleteResponses } = await call(target, DeleteResponsesDocument, {
     environmentId: required(values.env, '--env (or a RESPONSE_ID)'),
     filter: {
-      formId: values.form,
+      formId: oneForm(values.form),
       since: values.since,
       until: values.until,
       dateField: dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
@@ -552,7 +561,7 @@ const auditList: Command = async ({ target, values }) => {
 const responsesExport: Command = async ({ target, values, stdout }) => {
   const output = await exportResponses(
     target,
-    { form: values.form, env: values.env, format: values.format, partials: values.partials, out: values.out },
+    { form: oneForm(values.form), env: values.env, format: values.format, partials: values.partials, out: values.out },
     stdout,
   );
   if (output.file === undefined) return { output, text: '', streamed: true };
@@ -562,7 +571,7 @@ const responsesExport: Command = async ({ target, values, stdout }) => {
 // ---------------------------------------------------------------- share links
 
 const shareLinkCreate: Command = async ({ target, values }) => {
-  const formId = required(values.form, '--form');
+  const formId = required(oneForm(values.form), '--form');
   const { createShareLink } = await call(target, CreateShareLinkDocument, {
     formId,
     input: { expiresAt: expiresOption(values.expires), includeTextAnswers: values['text-answers'] },
@@ -573,7 +582,7 @@ const shareLinkCreate: Command = async ({ target, values }) => {
 };
 
 const shareLinkList: Command = async ({ target, values }) => {
-  const { shareLinks } = await call(target, FormShareLinksDocument, { formId: required(values.form, '--form') });
+  const { shareLinks } = await call(target, FormShareLinksDocument, { formId: required(oneForm(values.form), '--form') });
   const text = shareLinks.length === 0
     ? 'No share links'
     : shareLinks.map((l) => `${l.id}  created ${l.createdAt}  expires ${l.expiresAt ?? 'never'}${l.includeTextAnswers ? '  with text answers' : ''}`).join('\n');
@@ -581,7 +590,7 @@ const shareLinkList: Command = async ({ target, values }) => {
 };
 
 const shareLinkRevoke: Command = async ({ target, values, argument }) => {
-  const { revokeShareLink } = await call(target, RevokeShareLinkDocument, { formId: required(values.form, '--form'), id: required(argument, 'LINK_ID') });
+  const { revokeShareLink } = await call(target, RevokeShareLinkDocument, { formId: required(oneForm(values.form), '--form'), id: required(argument, 'LINK_ID') });
   return { output: revokeShareLink, text: `Revoked share link ${revokeShareLink.id}` };
 };
 
@@ -807,6 +816,12 @@ function daysOption(value: string, what: string): number | null {
 const cliApiKey = <T extends { scopes: readonly Scope[] }>(key: T) => ({ ...key, scopes: key.scopes.map((name) => scopeOfEnumName(name)!) });
 
 /** `--scopes forms:read,responses:read`: the scopes as GraphQL's enum names (an unknown one is the server's to refuse, by name). */
+/** The one `--form` of a command that takes one (only `key create` takes several). */
+function oneForm(values: string[] | undefined): string | undefined {
+  if (values !== undefined && values.length > 1) throw new CliError('--form: this command takes one form');
+  return values?.[0];
+}
+
 function scopesOption(value: string | undefined): Scope[] | undefined {
   if (value === undefined) return undefined;
   return list(value).map((scope) => (isScope(scope) ? (scopeEnumName(scope) as Scope) : failScope(scope)));

@@ -42,6 +42,11 @@ const ViewerRef = builder.objectRef<ViewerShape>('Viewer').implement({
       description: "When the caller's API key expires; null when it does not (and for the admin token).",
       resolve: (viewer) => (viewer.kind === 'apiKey' ? viewer.expiresAt : null),
     }),
+    formIds: t.idList({
+      nullable: true,
+      description: "The forms the caller's API key is limited to; null: every form of its environment (and for the admin token).",
+      resolve: (viewer) => (viewer.kind === 'apiKey' && viewer.formIds !== null ? [...viewer.formIds] : null),
+    }),
   }),
 });
 

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { apiKeys, environments } from '../db/schema.ts';
+import { apiKeys, environments, forms } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
 import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, MissingScopeError, notFound, type FieldError } from '../errors.ts';
 import { isScope, SCOPES, type Scope } from './scopes.ts';
@@ -17,11 +17,15 @@ export type Principal =
   /** No usable credentials; `offered` tells a missing credential from a wrong one. */
   | { kind: 'anonymous'; offered: boolean };
 
-/** What a key may do: its scopes (null: all) and until when (null: no end). */
+/** What a key may do: its scopes (null: all), its forms (null: every form of its environment) and until when (null: no end). */
 export interface KeyGrant {
   scopes: readonly Scope[] | null;
   expiresAt: Date | null;
+  formIds: readonly string[] | null;
 }
+
+/** Most forms a key may be limited to. */
+export const MAX_KEY_FORMS = 100;
 
 /** Whether the caller holds `scope`: the admin token and unscoped keys hold every scope. */
 export function hasScope(principal: Principal, scope: Scope): boolean {
@@ -64,6 +68,7 @@ export interface CreatedApiKey extends KeyGrant {
 export interface KeyRequest {
   scopes?: readonly string[] | undefined;
   expiresAt?: Date | undefined;
+  formIds?: readonly string[] | undefined;
 }
 
 /**
@@ -71,8 +76,8 @@ export interface KeyRequest {
  * at the request's field names (`scopes`, `expiresAt`).
  */
 export function grantFor(creator: Principal, request: KeyRequest, now = new Date()): KeyGrant {
-  const own: KeyGrant = creator.kind === 'apiKey' ? creator : { scopes: null, expiresAt: null };
-  const problems: FieldError[] = [];
+  const own: KeyGrant = creator.kind === 'apiKey' ? creator : { scopes: null, expiresAt: null, formIds: null };
+  const problems: FieldError[] = formProblems(own, request.formIds);
   request.scopes?.forEach((scope, index) => {
     if (!isScope(scope)) problems.push({ message: `Unknown scope "${scope}"; one of ${SCOPES.join(', ')}`, path: ['scopes', index] });
     else if (own.scopes !== null && !own.scopes.includes(scope)) problems.push({ message: `A key can grant only its own scopes; it lacks ${scope}`, path: ['scopes', index] });
@@ -83,13 +88,30 @@ export function grantFor(creator: Principal, request: KeyRequest, now = new Date
   if (expiresAt && own.expiresAt && expiresAt > own.expiresAt) problems.push({ message: `A key can grant no later expiry than its own, ${own.expiresAt.toISOString()}`, path: ['expiresAt'] });
   if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
   const chosen = request.scopes ?? own.scopes;
-  return { scopes: chosen === null ? null : SCOPES.filter((scope) => chosen.includes(scope)), expiresAt: expiresAt ?? own.expiresAt };
+  const formIds = request.formIds ? [...new Set(request.formIds)] : own.formIds;
+  return { scopes: chosen === null ? null : SCOPES.filter((scope) => chosen.includes(scope)), expiresAt: expiresAt ?? own.expiresAt, formIds };
 }
 
-/** A new key of an environment; a grant left out is full access (every scope and form, no expiry). */
+/** What is wrong with the forms a new key asks for: too many, none, or one its creator is not limited to. */
+function formProblems(own: KeyGrant, formIds: readonly string[] | undefined): FieldError[] {
+  if (formIds === undefined) return [];
+  if (formIds.length === 0) return [{ message: "At least one form (leave formIds out for the creator's)", path: ['formIds'] }];
+  if (formIds.length > MAX_KEY_FORMS) return [{ message: `At most ${MAX_KEY_FORMS} forms`, path: ['formIds'] }];
+  const problems: FieldError[] = [];
+  formIds.forEach((formId, index) => {
+    if (own.formIds !== null && !own.formIds.includes(formId)) problems.push({ message: 'A key can grant only its own forms; it is not limited to this one', path: ['formIds', index] });
+  });
+  return problems;
+}
+
+/**
+ * A new key of an environment; a grant left out is full access (every scope and form, no expiry).
+ * Each of `formIds` must be a live form of the environment (a problem at `formIds[i]`).
+ */
 export async function createApiKey(db: Db, input: { environmentId: string; name?: string | undefined } & Partial<KeyGrant>): Promise<CreatedApiKey> {
   const [environment] = await db.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environmentId));
   if (!environment) throw notFound('Environment not found');
+  if (input.formIds) await requireLiveForms(db, input.environmentId, input.formIds);
   const id = randomKeyId();
   const secret = randomBytes(32).toString('base64url');
   const [row] = await db
@@ -101,13 +123,24 @@ export async function createApiKey(db: Db, input: { environmentId: string; name?
       secretHash: sha256(secret).toString('hex'),
       scopes: input.scopes ? SCOPES.filter((scope) => input.scopes!.includes(scope)) : null,
       expiresAt: input.expiresAt ?? null,
+      formIds: input.formIds ? [...new Set(input.formIds)] : null,
     })
     .returning();
   return { id, environmentId: row!.environmentId, name: row!.name, createdAt: row!.createdAt, ...grantOf(row!), key: `fl_${id}_${secret}` };
 }
 
-function grantOf(row: { scopes: string[] | null; expiresAt: Date | null }): KeyGrant {
-  return { scopes: row.scopes === null ? null : row.scopes.filter(isScope), expiresAt: row.expiresAt };
+async function requireLiveForms(db: Db, environmentId: string, formIds: readonly string[]) {
+  const rows = await db
+    .select({ id: forms.id })
+    .from(forms)
+    .where(and(eq(forms.environmentId, environmentId), isNull(forms.deletedAt), inArray(forms.id, [...formIds])));
+  const live = new Set(rows.map((row) => row.id));
+  const problems = formIds.flatMap((id, index) => (live.has(id) ? [] : [{ message: 'No form with this id in the environment', path: ['formIds', index] }]));
+  if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
+}
+
+function grantOf(row: { scopes: string[] | null; expiresAt: Date | null; formIds: string[] | null }): KeyGrant {
+  return { scopes: row.scopes === null ? null : row.scopes.filter(isScope), expiresAt: row.expiresAt, formIds: row.formIds };
 }
 
 /** The environment of key `id`, revoked or not; undefined when there is no such key. */
@@ -217,6 +250,7 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
       lastUsedAt: apiKeys.lastUsedAt,
       scopes: apiKeys.scopes,
       expiresAt: apiKeys.expiresAt,
+      formIds: apiKeys.formIds,
     })
     .from(apiKeys)
     .where(eq(apiKeys.id, id));
@@ -315,6 +349,7 @@ const publicKeyColumns = {
   lastUsedAt: apiKeys.lastUsedAt,
   scopes: apiKeys.scopes,
   expiresAt: apiKeys.expiresAt,
+  formIds: apiKeys.formIds,
 };
 
 /** Keys (never their hashes) by id, in one statement; each a key of `scope` (null: any environment), else null. */

@@ -67,6 +67,8 @@ export const apiKeys = pgTable(
     scopes: text('scopes').array(),
     /** From this instant the key is invalid; null: never. */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The forms the key is limited to (at most 100); null: every form of its environment. */
+    formIds: text('form_ids').array(),
   },
   (t) => [index('api_keys_environment_id_idx').on(t.environmentId)],
 );

@@ -3,7 +3,8 @@
  * responses, its privacy settings and captcha keys), API keys, and the admin mutations.
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { apiKeyEnvironment, createApiKey, grantFor, listApiKeys, loadApiKeys, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { createApiKey, grantFor, listApiKeys, loadApiKeys, MAX_KEY_FORMS, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import { formsFilterOf, coversForms } from '../auth/form-limits.ts';
 import { isScope, SCOPE_DESCRIPTIONS, SCOPES, scopeEnumName } from '../auth/scopes.ts';
 import { IP_STORAGE_MODES } from '../db/schema.ts';
 import { checkFormListingArgs, FormConnection, formListingArgs } from '../forms/forms.graphql.ts';
@@ -87,7 +88,7 @@ EnvironmentRef.implement({
       description: "Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.",
       args: { filter: t.arg({ type: InsightsFilterInput }) },
       complexity: INSIGHTS_COST,
-      resolve: (e, args, ctx) => resolveInsights(ctx, { environmentId: e.id }, args.filter),
+      resolve: (e, args, ctx) => resolveInsights(ctx, { environmentId: e.id, formIds: formsFilterOf(ctx.principal).ids }, args.filter),
     }),
     forms: t.field({
       type: FormConnection,
@@ -97,7 +98,7 @@ EnvironmentRef.implement({
       complexity: pageComplexity,
       resolve: async (environment, args, ctx) => {
         const { filter, first, after } = checkFormListingArgs(args);
-        const page = await listForms(ctx.db, { environmentId: environment.id, filter, after, limit: first });
+        const page = await listForms(ctx.db, { environmentId: environment.id, filter: { ...filter, ...formsFilterOf(ctx.principal) }, after, limit: first });
         return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
       },
     }),
@@ -106,7 +107,7 @@ EnvironmentRef.implement({
       type: [ApiKeyRef],
       description: 'Every API key of the environment, revoked ones included, newest first. Never a secret.',
       complexity: { field: 10, multiplier: 10 },
-      resolve: (environment, _, ctx) => listApiKeys(ctx.db, environment.id),
+      resolve: async (environment, _, ctx) => (await listApiKeys(ctx.db, environment.id)).filter((key) => coversForms(ctx.principal, key.formIds)),
     }),
     leads: t.field({
       authScopes: { scope: 'responses:read' },
@@ -116,7 +117,7 @@ EnvironmentRef.implement({
       complexity: pageComplexity,
       resolve: async (environment, args, ctx) => {
         const { email, first, after } = checkLeadListingArgs(args);
-        const page = await listLeads(ctx.db, { environmentId: environment.id, email, after, limit: first });
+        const page = await listLeads(ctx.db, { environmentId: environment.id, email, after, limit: first, formIds: formsFilterOf(ctx.principal).ids });
         return keysetConnection(page.rows, page.hasNextPage, after !== undefined);
       },
     }),
@@ -151,6 +152,7 @@ interface ApiKeyRecord {
   lastUsedAt?: Date | null;
   scopes: readonly string[] | null;
   expiresAt: Date | null;
+  formIds: readonly string[] | null;
 }
 
 export const ScopeEnum = builder.enumType('Scope', {
@@ -161,7 +163,7 @@ export const ScopeEnum = builder.enumType('Scope', {
 
 /** Never carries the secret or its hash; loaded only within the caller's environment (any for the admin token). */
 export const ApiKeyRef = builder.loadableObjectRef<ApiKeyRecord | null, string, string, ApiKeyRecord>('ApiKey', {
-  load: (ids: string[], ctx) => loadApiKeys(ctx.db, readScope(ctx.principal), ids),
+  load: async (ids: string[], ctx) => (await loadApiKeys(ctx.db, readScope(ctx.principal), ids)).map((key) => (key && coversForms(ctx.principal, key.formIds) ? key : null)),
 });
 ApiKeyRef.implement({
   description: 'An API key. Its secret is shown only once, by createApiKey.',
@@ -187,6 +189,11 @@ ApiKeyRef.implement({
     }),
     fullAccess: t.boolean({ description: 'True for a key made without scopes: it holds every scope, including ones added later.', resolve: (key) => key.scopes === null }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'From this instant the key is invalid; null: it does not expire.', resolve: (key) => key.expiresAt }),
+    formIds: t.idList({
+      nullable: true,
+      description: 'The forms the key is limited to (any other form is, to it, one that does not exist); null: every form of its environment.',
+      resolve: (key) => (key.formIds === null ? null : [...key.formIds]),
+    }),
   }),
 });
 
@@ -246,6 +253,9 @@ const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
       type: 'DateTime',
       description: "From this instant the new key is invalid. Left out: the creator's expiry (none for the admin token). A key grants no later expiry than its own.",
     }),
+    formIds: t.idList({
+      description: `Limit the new key to these forms of the environment (1 to ${MAX_KEY_FORMS}). Left out: the creator's forms (every form for the admin token). A key grants only forms it is limited to.`,
+    }),
   }),
 });
 
@@ -257,14 +267,14 @@ builder.mutationField('createApiKey', (t) =>
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_, { input }, { db, principal }) => {
       requireEnvironmentAccess(principal, String(input.environmentId));
-      const grant = grantFor(principal, { scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined });
+      const grant = grantFor(principal, { scopes: input.scopes ?? undefined, expiresAt: input.expiresAt ?? undefined, formIds: input.formIds?.map(String) ?? undefined });
       const created = await createApiKey(db, { environmentId: String(input.environmentId), name: input.name ?? undefined, ...grant });
       await recordAudit(db, {
         environmentId: created.environmentId,
         actor: actorOf(principal),
         action: 'api_key.create',
         targetIds: [created.id],
-        details: { scopes: created.scopes?.join(',') ?? 'all', expiresAt: created.expiresAt?.toISOString() ?? null },
+        details: { scopes: created.scopes?.join(',') ?? 'all', expiresAt: created.expiresAt?.toISOString() ?? null, formIds: created.formIds?.join(',') ?? 'all' },
       });
       return created;
     },
@@ -280,8 +290,8 @@ builder.mutationField('revokeApiKey', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, { db, principal }) => {
       // Another environment's key is reported as one that does not exist.
-      const owner = await apiKeyEnvironment(db, String(id));
-      if (!owner || (principal.kind === 'apiKey' && owner !== principal.environmentId)) throw notFound('API key not found');
+      const [key] = await loadApiKeys(db, readScope(principal), [String(id)]);
+      if (!key || !coversForms(principal, key.formIds)) throw notFound('API key not found');
       const revoked = await revokeApiKey(db, String(id));
       await recordAudit(db, { environmentId: revoked.environmentId, actor: actorOf(principal), action: 'api_key.revoke', targetIds: [revoked.id] });
       return revoked;

@@ -57,6 +57,8 @@ export class TooManyStreamsError extends AppError {
 interface Subscriber {
   environmentId: string;
   formId: string | undefined;
+  /** Only these forms' events (the key's form limit); undefined: every form. */
+  formIds: readonly string[] | undefined;
   /** The API key whose revocation ends the stream (undefined for the admin token). */
   keyId: string | undefined;
   queue: LiveEvent[];
@@ -108,6 +110,7 @@ export class LiveFeed {
     for (const subscriber of this.subscribers) {
       if (subscriber.environmentId !== row.environmentId) continue;
       if (subscriber.formId !== undefined && subscriber.formId !== row.formId) continue;
+      if (subscriber.formIds !== undefined && !(row.formId !== null && subscriber.formIds.includes(row.formId))) continue;
       if (subscriber.queue.length >= this.options.bufferSize) {
         this.end(subscriber, { failure: new AppError('RATE_LIMITED', `The client fell behind by ${this.options.bufferSize} events and was cut off; subscribe again`) });
       } else {
@@ -159,11 +162,18 @@ export class LiveFeed {
    * holder has as many streams open as it may, UNAUTHENTICATED when its key is no longer valid, and
    * UNAVAILABLE once the feed is closed (the node is draining).
    */
-  async subscribe(request: { environmentId: string; formId: string | undefined; holder: StreamHolder; signal?: AbortSignal | undefined }): Promise<AsyncIterableIterator<LiveEvent>> {
+  async subscribe(request: {
+    environmentId: string;
+    formId: string | undefined;
+    formIds?: readonly string[] | undefined;
+    holder: StreamHolder;
+    signal?: AbortSignal | undefined;
+  }): Promise<AsyncIterableIterator<LiveEvent>> {
     const { holder, signal } = request;
     const subscriber: Subscriber = {
       environmentId: request.environmentId,
       formId: request.formId,
+      formIds: request.formIds,
       keyId: holder.kind === 'apiKey' ? holder.keyId : undefined,
       queue: [],
       notify: undefined,

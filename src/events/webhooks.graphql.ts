@@ -1,11 +1,13 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { actingEnvironment, requireScope, rowEnvironment } from '../auth/auth.service.ts';
+import { coversForms, formLimitOf, reachesForm, requireFormReach } from '../auth/form-limits.ts';
 import { DELIVERY_STATUSES } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
 import { GraphQLError } from 'graphql';
 import { builder } from '../graphql/builder.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import { appErrorOf, HTTP_STATUS, toGraphQLError } from '../graphql/errors.ts';
 import { TooManyStreamsError, type LiveEvent } from './live-feed.ts';
 import { WEBHOOK_EVENT_TYPES } from './outbox.ts';
@@ -13,8 +15,10 @@ import {
   attemptsOf,
   createEndpoint,
   deleteEndpoint,
+  deliveryEndpoint,
   deliveryEnvironment,
   endpointEnvironment,
+  endpointFormIds,
   getEndpoint,
   listDeliveries,
   listEndpoints,
@@ -172,13 +176,46 @@ function endpointInput(input: {
   };
 }
 
+/**
+ * Throws NOT_FOUND (`missing`) unless the caller may manage endpoint `endpointId`: a key limited to forms
+ * manages only endpoints limited to forms that are all its own (an endpoint of every form is another's).
+ */
+async function requireEndpointReach(ctx: GraphQLContext, endpointId: string | undefined, missing: string) {
+  if (formLimitOf(ctx.principal) === null) return;
+  const formIds = endpointId === undefined ? undefined : await endpointFormIds(ctx.db, endpointId);
+  if (formIds === undefined || !coversForms(ctx.principal, formIds)) throw notFound(missing);
+}
+
+/** The environment of endpoint `id` for a caller that may manage it. */
+async function endpointScope(ctx: GraphQLContext, id: string): Promise<string> {
+  await requireEndpointReach(ctx, id, 'Webhook endpoint not found');
+  return rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+}
+
+/**
+ * The forms an endpoint made or changed by the caller listens to: a key limited to forms may name only
+ * its own (another is `No form with this id in the environment`, as for another environment's form) and,
+ * naming none, gets its own; it cannot make an endpoint of every form.
+ */
+function reachableEndpointForms(ctx: GraphQLContext, input: EndpointInput, partial: boolean): EndpointInput {
+  const limit = formLimitOf(ctx.principal);
+  if (limit === null) return input;
+  const problems = (input.formIds ?? []).flatMap((id, index) =>
+    reachesForm(ctx.principal, id) ? [] : [{ message: 'No form with this id in the environment', path: ['formIds', index] }],
+  );
+  if (input.formIds === null) problems.push({ message: 'A key limited to forms can make an endpoint of its own forms only', path: ['formIds'] });
+  if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
+  return input.formIds === undefined && !partial ? { ...input, formIds: [...limit] } : input;
+}
+
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
     authScopes: { scope: 'webhooks:manage' },
     type: [EndpointRef],
     description: "The environment's webhook endpoints, oldest first.",
     args: { environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
-    resolve: (_, args, ctx) => listEndpoints(ctx.db, actingEnvironment(ctx.principal, args.environmentId)),
+    resolve: async (_, args, ctx) =>
+      (await listEndpoints(ctx.db, actingEnvironment(ctx.principal, args.environmentId))).filter((endpoint) => coversForms(ctx.principal, endpoint.formIds)),
   }),
 );
 
@@ -190,7 +227,7 @@ builder.queryField('webhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      return getEndpoint(ctx.db, await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found'), id);
+      return getEndpoint(ctx.db, await endpointScope(ctx, id), id);
     },
   }),
 );
@@ -203,7 +240,7 @@ builder.mutationField('createWebhookEndpoint', (t) =>
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: async (_, { input }, ctx) => {
       const environmentId = actingEnvironment(ctx.principal, input.environmentId);
-      const created = await createEndpoint(ctx.db, environmentId, endpointInput(input, false), ctx.webhookRules);
+      const created = await createEndpoint(ctx.db, environmentId, reachableEndpointForms(ctx, endpointInput(input, false), false), ctx.webhookRules);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.create', targetIds: [created.endpoint.id] });
       return created;
     },
@@ -218,8 +255,8 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
-      const updated = await updateEndpoint(ctx.db, environmentId, id, endpointInput(args.input, true), ctx.webhookRules);
+      const environmentId = await endpointScope(ctx, id);
+      const updated = await updateEndpoint(ctx.db, environmentId, id, reachableEndpointForms(ctx, endpointInput(args.input, true), true), ctx.webhookRules);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.update', targetIds: [id] });
       return updated;
     },
@@ -234,7 +271,7 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const environmentId = await endpointScope(ctx, id);
       const deleted = await deleteEndpoint(ctx.db, environmentId, id);
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'webhook.delete', targetIds: [id] });
       return { id: deleted.id, deleted: true };
@@ -250,7 +287,7 @@ builder.mutationField('testWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await rowEnvironment(ctx.principal, () => endpointEnvironment(ctx.db, id), 'Webhook endpoint not found');
+      const environmentId = await endpointScope(ctx, id);
       const delivery: DeliveryRecord = await testEndpoint(ctx.db, environmentId, id);
       return { ...delivery, eventType: 'webhook.test', payload: { type: 'webhook.test', timestamp: delivery.createdAt.toISOString(), data: {} } };
     },
@@ -265,6 +302,7 @@ builder.mutationField('resendWebhookDelivery', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
+      if (formLimitOf(ctx.principal) !== null) await requireEndpointReach(ctx, await deliveryEndpoint(ctx.db, id), 'Webhook delivery not found');
       const environmentId = await rowEnvironment(ctx.principal, () => deliveryEnvironment(ctx.db, id), 'Webhook delivery not found');
       return resendDelivery(ctx.db, environmentId, id);
     },
@@ -317,10 +355,11 @@ builder.subscriptionField('responseEvents', (t) =>
       requireScope(ctx.principal, 'responses:read');
       const environmentId = actingEnvironment(ctx.principal, args.environmentId);
       const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
+      if (formId !== undefined) requireFormReach(ctx.principal, formId);
       if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
       if (!ctx.liveFeed) throw new Error('live feed not configured');
       const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId, expiresAt: ctx.principal.expiresAt } : { kind: 'admin' as const };
-      return ctx.liveFeed.subscribe({ environmentId, formId, holder, signal: ctx.signal });
+      return ctx.liveFeed.subscribe({ environmentId, formId, formIds: formLimitOf(ctx.principal) ?? undefined, holder, signal: ctx.signal });
     }),
     resolve: (event) => event,
   }),

@@ -142,6 +142,18 @@ export async function endpointEnvironment(db: Db, id: string): Promise<string | 
   return row?.environmentId;
 }
 
+/** The forms an endpoint is limited to (null: every form); undefined when there is no such endpoint. */
+export async function endpointFormIds(db: Db, id: string): Promise<readonly string[] | null | undefined> {
+  const [row] = await db.select({ formIds: webhookEndpoints.formIds }).from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  return row ? row.formIds : undefined;
+}
+
+/** The endpoint a delivery was made for; undefined when there is no such delivery. */
+export async function deliveryEndpoint(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  return row?.endpointId;
+}
+
 export async function deliveryEnvironment(db: Db, id: string): Promise<string | undefined> {
   const [row] = await db.select({ environmentId: webhookDeliveries.environmentId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   return row?.environmentId;

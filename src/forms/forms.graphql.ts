@@ -5,6 +5,7 @@
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { z } from 'zod';
 import { readScope, requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { formLimitOf, formsFilterOf, reachesForm, requireFormReach, requireWholeEnvironment } from '../auth/form-limits.ts';
 import { FORM_STATUSES } from '../db/schema.ts';
 import DataLoader from 'dataloader';
 import { AppError, invalidInput, notFound, type FieldError } from '../errors.ts';
@@ -303,7 +304,7 @@ const FormVersionConnection = builder.connectionObject(
  * answers only live forms of the caller's environment (any environment for the admin token).
  */
 export const FormRef = builder.loadableObjectRef<Form | null, string, string, Form>('Form', {
-  load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids),
+  load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids, formLimitOf(ctx.principal)),
 });
 FormRef.implement({
   description: 'A form: its steps, theme and public url.',
@@ -358,6 +359,7 @@ builder.queryField('form', (t) =>
     resolve: async (_, { id }, { db, principal }) => {
       if (principal.kind === 'admin') return (await findFormById(db, String(id))) ?? null;
       const { environmentId } = requireApiKey(principal);
+      if (!reachesForm(principal, String(id))) return null;
       return (await findForm(db, environmentId, String(id))) ?? null;
     },
   }),
@@ -454,6 +456,7 @@ builder.mutationField('generateForm', (t) =>
     resolve: async (_, { environmentId, input }, ctx) => {
       const { db, principal, idempotency } = ctx;
       requireEnvironmentAccess(principal, String(environmentId));
+      requireWholeEnvironment(principal, 'create forms');
       await refuseUncheckableCaptchas(ctx, String(environmentId), input.steps);
       const audit = (form: Form) =>
         recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.generate', targetIds: [form.id, ...(form.sourceFormId ? [form.sourceFormId] : [])] });
@@ -505,6 +508,7 @@ builder.mutationField('importForm', (t) =>
     resolve: async (_, { input }, ctx) => {
       const { db, principal } = ctx;
       requireEnvironmentAccess(principal, input.environmentId);
+      requireWholeEnvironment(principal, 'create forms');
       await refuseUncheckableCaptchas(ctx, input.environmentId, input.steps);
       const form = await importForm(db, {
         environmentId: input.environmentId,
@@ -576,6 +580,7 @@ builder.mutationField('deleteForm', (t) =>
     description: 'Soft-deletes a form: it is no longer served and can no longer be a template.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, { db, principal }) => {
+      requireFormReach(principal, String(id));
       const environmentId =
         principal.kind === 'admin' ? (await findFormById(db, String(id)))?.environmentId : requireApiKey(principal).environmentId;
       if (environmentId === undefined) throw notFound('Form not found');
@@ -589,6 +594,7 @@ builder.mutationField('deleteForm', (t) =>
 
 /** The environment a form mutation acts in: the API key's, or (admin token) the form's own. */
 async function formEnvironment(ctx: GraphQLContext, id: string): Promise<string> {
+  requireFormReach(ctx.principal, id);
   const environmentId = ctx.principal.kind === 'admin' ? (await findFormById(ctx.db, id))?.environmentId : requireApiKey(ctx.principal).environmentId;
   if (environmentId === undefined) throw notFound('Form not found');
   return environmentId;
@@ -675,7 +681,7 @@ builder.objectFields(FormRef, (t) => ({
     load: async (formIds: string[], ctx: GraphQLContext, args) => {
       const { filter, first, after } = checkFormListingArgs(args);
       // The parents were loaded within the caller's scope, and a generated form shares its template's environment.
-      const pages = await generatedFormPages(ctx.db, formIds, { filter, after, limit: first });
+      const pages = await generatedFormPages(ctx.db, formIds, { filter: { ...filter, ...formsFilterOf(ctx.principal) }, after, limit: first });
       return pages.map((page) => keysetConnection(page.rows, page.hasNextPage, after !== undefined));
     },
     resolve: (form) => form.id,

@@ -358,13 +358,17 @@ export type ListedForm = Form & { position: string };
 
 const formColumns = { ...getTableColumns(forms), position: microsOf(forms.createdAt).as('position') };
 
-/** Live forms by id, in one statement; each a form of `scope` (null: any environment), else missing. */
-export async function loadForms(db: Db, scope: string | null, ids: readonly string[]): Promise<(Form | null)[]> {
-  if (ids.length === 0) return [];
+/**
+ * Live forms by id, in one statement; each a form of `scope` (null: any environment) and, with `only`
+ * (a key's form limit), one of those, else missing.
+ */
+export async function loadForms(db: Db, scope: string | null, ids: readonly string[], only: readonly string[] | null = null): Promise<(Form | null)[]> {
+  const wanted = only === null ? ids : ids.filter((id) => only.includes(id));
+  if (wanted.length === 0) return ids.map(() => null);
   const rows = await db
     .select()
     .from(forms)
-    .where(and(inArray(forms.id, [...ids]), isNull(forms.deletedAt), scope === null ? undefined : eq(forms.environmentId, scope)));
+    .where(and(inArray(forms.id, [...wanted]), isNull(forms.deletedAt), scope === null ? undefined : eq(forms.environmentId, scope)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -373,6 +377,8 @@ export interface FormListFilter {
   status?: FormStatus | undefined;
   /** Case-insensitive substring of the name. */
   nameContains?: string | undefined;
+  /** Only these forms (a key's form limit). */
+  ids?: readonly string[] | undefined;
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -382,6 +388,7 @@ function formFilterConditions(filter: FormListFilter, after: KeysetPosition | un
     isNull(forms.deletedAt),
     filter.status === undefined ? undefined : eq(forms.status, filter.status),
     filter.nameContains === undefined ? undefined : ilike(forms.name, likePattern(filter.nameContains)),
+    filter.ids === undefined ? undefined : inArray(forms.id, [...filter.ids, '']),
     afterPosition(forms.createdAt, forms.id, after),
   ];
 }

@@ -201,7 +201,7 @@ export interface Insights extends Counts {
 }
 
 /** Whose counters: one form (with its steps), or every live form of an environment. */
-export type InsightsScope = { formId: string; steps: readonly StoredStep[] } | { environmentId: string };
+export type InsightsScope = { formId: string; steps: readonly StoredStep[] } | { environmentId: string; formIds?: readonly string[] | undefined };
 
 const SERIES_METRICS = ['views', 'starts', 'finishes'];
 
@@ -212,6 +212,7 @@ function conditionsOf(scope: InsightsScope, query: InsightsQuery): SQL {
       ? eq(c.formId, scope.formId)
       : and(
           eq(c.environmentId, scope.environmentId),
+          scope.formIds === undefined ? undefined : inArray(c.formId, [...scope.formIds, '']),
           sql`exists (select 1 from forms f where f.id = ${c.formId} and f.deleted_at is null)`,
         ),
     // An hour counts when it overlaps [since, until).

@@ -1,5 +1,6 @@
 /** The Lead type: a person known to an environment (its responses: responses/responses.graphql.ts), and the listing of leads. */
 import { readScope } from '../auth/auth.service.ts';
+import { formLimitOf } from '../auth/form-limits.ts';
 import { builder } from '../graphql/builder.ts';
 import type { FieldError } from '../errors.ts';
 import { NodeRef } from '../graphql/node.ts';
@@ -9,7 +10,7 @@ import { loadLeads, type Lead } from './leads.service.ts';
 
 /** Loaded by id (node lookups, a response's `lead`) only within the caller's environment (any for the admin token). */
 export const LeadRef = builder.loadableObjectRef<Lead | null, string, string, Lead>('Lead', {
-  load: (ids: string[], ctx) => loadLeads(ctx.db, readScope(ctx.principal), ids),
+  load: (ids: string[], ctx) => loadLeads(ctx.db, readScope(ctx.principal), ids, formLimitOf(ctx.principal)),
 });
 
 LeadRef.implement({

@@ -13,7 +13,7 @@
 import { and, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
-import { leadFormStats, leads } from '../db/schema.ts';
+import { leadFormStats, leads, responses } from '../db/schema.ts';
 import { createId } from '../ids.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 import { preparedQuery } from '../db/prepared.ts';
@@ -181,13 +181,19 @@ function isUniqueViolation(error: unknown): boolean {
 const leadColumns = { ...getTableColumns(leads), position: microsOf(leads.createdAt).as('position') };
 export type ListedLead = Lead & { position: string };
 
+/** Leads that responded to one of `formIds` (a key's form limit); no condition for null. */
+const respondedToAny = (formIds: readonly string[] | null): SQL | undefined =>
+  formIds === null
+    ? undefined
+    : sql`exists (select 1 from ${responses} where ${responses.leadId} = ${leads.id} and ${inArray(responses.formId, [...formIds, ''])})`;
+
 /** Leads by id, in one statement; each a lead of `scope` (null: any environment), else null. */
-export async function loadLeads(db: Db, scope: string | null, ids: readonly string[]): Promise<(Lead | null)[]> {
+export async function loadLeads(db: Db, scope: string | null, ids: readonly string[], formIds: readonly string[] | null = null): Promise<(Lead | null)[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select()
     .from(leads)
-    .where(and(inArray(leads.id, [...ids]), scope === null ? undefined : eq(leads.environmentId, scope)));
+    .where(and(inArray(leads.id, [...ids]), scope === null ? undefined : eq(leads.environmentId, scope), respondedToAny(formIds)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -195,7 +201,7 @@ export async function loadLeads(db: Db, scope: string | null, ids: readonly stri
 /** An environment's leads, newest first, one keyset page; `email` matches exactly (case-insensitively). */
 export async function listLeads(
   db: Db,
-  input: { environmentId: string; email?: string | undefined; after?: KeysetPosition | undefined; limit: number },
+  input: { environmentId: string; email?: string | undefined; after?: KeysetPosition | undefined; limit: number; formIds?: readonly string[] | undefined },
 ): Promise<Page<ListedLead>> {
   const rows = await db
     .select(leadColumns)
@@ -204,6 +210,7 @@ export async function listLeads(
       and(
         eq(leads.environmentId, input.environmentId),
         input.email === undefined ? undefined : eq(leads.email, normaliseEmail(input.email)),
+        respondedToAny(input.formIds ?? null),
         afterPosition(leads.createdAt, leads.id, input.after),
       ),
     )

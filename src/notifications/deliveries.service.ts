@@ -28,6 +28,12 @@ export async function notificationEnvironment(db: Db, id: string): Promise<strin
   return row?.environmentId;
 }
 
+/** The form of delivery `id`, or undefined when there is no such delivery. */
+export async function notificationForm(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ formId: notificationDeliveries.formId }).from(notificationDeliveries).where(eq(notificationDeliveries.id, id));
+  return row?.formId ?? undefined;
+}
+
 export interface ListedDelivery {
   id: string;
   position: string;

@@ -1,5 +1,6 @@
 /** The GraphQL of a form's e-mail delivery log: `Form.notificationDeliveries` and `retryNotificationDelivery`. */
 import { requireApiKey, rowEnvironment } from '../auth/auth.service.ts';
+import { formLimitOf, requireFormReach } from '../auth/form-limits.ts';
 import { notFound } from '../errors.ts';
 import { findForm, findFormById, type Form } from '../forms/forms.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -12,6 +13,7 @@ import {
   deliveryPage,
   LISTED_STATUSES,
   notificationEnvironment,
+  notificationForm,
   retryNotificationDelivery,
   type ListedDelivery,
 } from './deliveries.service.ts';
@@ -113,6 +115,7 @@ builder.queryField('formNotificationDeliveries', (t) =>
     complexity: pageComplexity,
     resolve: async (_, args, ctx) => {
       const formId = String(args.formId);
+      requireFormReach(ctx.principal, formId);
       const form =
         ctx.principal.kind === 'admin'
           ? await findFormById(ctx.db, formId)
@@ -135,6 +138,7 @@ builder.mutationField('retryNotificationDelivery', (t) =>
     },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
+      if (formLimitOf(ctx.principal) !== null) requireFormReach(ctx.principal, await notificationForm(ctx.db, id), 'Notification delivery not found');
       const environmentId = await rowEnvironment(
         ctx.principal,
         () => notificationEnvironment(ctx.db, id),

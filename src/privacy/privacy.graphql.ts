@@ -4,7 +4,9 @@
  * retention job's last run.
  */
 import { and, eq } from 'drizzle-orm';
-import { actingEnvironment, requireAdmin, rowEnvironment } from '../auth/auth.service.ts';
+import { actingEnvironment, readScope, requireAdmin, rowEnvironment } from '../auth/auth.service.ts';
+import { loadLeads } from '../leads/leads.service.ts';
+import { formLimitOf, requireFormReach, requireWholeEnvironment } from '../auth/form-limits.ts';
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { erasures, forms, leads, responses } from '../db/schema.ts';
 import { CaptchaKeysInput, EnvironmentRef, IpStorageEnum, SmtpSettingsInput } from '../environments/environments.graphql.ts';
@@ -90,6 +92,7 @@ builder.mutationField('setFormRetention', (t) =>
     args: { formId: t.arg.id({ required: true }), retentionDays: t.arg.int({ required: false }) },
     resolve: async (_, args, ctx) => {
       const formId = String(args.formId);
+      requireFormReach(ctx.principal, formId);
       const environmentId = await rowEnvironment(ctx.principal, () => formEnvironment(ctx, formId), 'Form not found');
       return setFormRetention(ctx.db, environmentId, formId, args.retentionDays ?? null, actorOf(ctx.principal));
     },
@@ -111,7 +114,9 @@ builder.mutationField('deleteResponse', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
-      const environmentId = await rowEnvironment(ctx.principal, async () => (await ctx.db.select({ e: responses.environmentId }).from(responses).where(eq(responses.id, id)))[0]?.e, 'Response not found');
+      const [row] = await ctx.db.select({ e: responses.environmentId, formId: responses.formId }).from(responses).where(eq(responses.id, id));
+      requireFormReach(ctx.principal, row?.formId, 'Response not found');
+      const environmentId = await rowEnvironment(ctx.principal, () => Promise.resolve(row?.e), 'Response not found');
       const { deleted, webhookEvents } = await deleteResponses(ctx.db, { environmentId, ids: [id] }, { files: ctx.fileStorage });
       if (deleted === 0) throw notFound('Response not found');
       await recordAudit(ctx.db, { environmentId, actor: actorOf(ctx.principal), action: 'response.delete', targetIds: [id], details: { webhookEventsDeleted: webhookEvents } });
@@ -138,6 +143,19 @@ const DeleteResponsesPayload = builder.objectRef<{ deletedCount: number; webhook
   }),
 });
 
+/** `deleteResponses` of the forms the caller reaches: one form's, or each of a key's forms when it is limited to some. */
+async function deleteReachableResponses(ctx: GraphQLContext, input: Omit<Parameters<typeof deleteResponses>[1], 'ids'>) {
+  const limit = formLimitOf(ctx.principal);
+  if (input.formId !== undefined || limit === null) return deleteResponses(ctx.db, input, { files: ctx.fileStorage });
+  const total = { deleted: 0, webhookEvents: 0 };
+  for (const formId of limit) {
+    const result = await deleteResponses(ctx.db, { ...input, formId }, { files: ctx.fileStorage });
+    total.deleted += result.deleted;
+    total.webhookEvents += result.webhookEvents;
+  }
+  return total;
+}
+
 builder.mutationField('deleteResponses', (t) =>
   t.field({
     authScopes: { scope: 'responses:delete' },
@@ -161,11 +179,12 @@ builder.mutationField('deleteResponses', (t) =>
       errors.push(...dateRangeProblems({ since, until }, (bound) => ['filter', bound]));
       if (errors.length > 0) throw invalidArguments(errors);
       if (formId !== undefined) {
+        requireFormReach(ctx.principal, formId);
         const [form] = await ctx.db.select({ id: forms.id }).from(forms).where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));
         if (!form) throw notFound('Form not found');
       }
       const dateField = filter.dateField ?? 'createdAt';
-      const result = await deleteResponses(ctx.db, { environmentId, formId, since, until, dateField, partialOnly }, { files: ctx.fileStorage });
+      const result = await deleteReachableResponses(ctx, { environmentId, formId, since, until, dateField, partialOnly });
       const details: Record<string, string | number | boolean | null> = { deleted: result.deleted, webhookEventsDeleted: result.webhookEvents, dateField, partialOnly };
       if (since) details.since = since.toISOString();
       if (until) details.until = until.toISOString();
@@ -223,6 +242,9 @@ builder.mutationField('eraseLead', (t) =>
       const id = args.id === null || args.id === undefined ? undefined : String(args.id);
       const email = args.email ?? undefined;
       if ((id === undefined) === (email === undefined)) throw invalidArguments([{ message: 'Give exactly one of id or email', path: [id === undefined ? 'id' : 'email'] }]);
+      // A person's responses span every form of the environment; a lead none of the key's forms knows is one that does not exist.
+      if (id !== undefined && formLimitOf(ctx.principal) !== null && !(await loadLeads(ctx.db, readScope(ctx.principal), [id], formLimitOf(ctx.principal)))[0]) throw notFound('Lead not found');
+      requireWholeEnvironment(ctx.principal, 'erase people');
       const actor = actorOf(ctx.principal);
       if (email !== undefined) {
         if (email.length > 320) throw invalidArguments([{ message: 'email must be at most 320 characters', path: ['email'] }]);

@@ -5,6 +5,7 @@
  * component modules, components.graphql.ts).
  */
 import { actingEnvironment, readScope } from '../auth/auth.service.ts';
+import { formLimitOf, listingFormsOf, requireFormReach } from '../auth/form-limits.ts';
 import { notFound, type FieldError } from '../errors.ts';
 import { AnswerUnion } from '../components/components.graphql.ts';
 import { FormRef } from '../forms/forms.graphql.ts';
@@ -63,7 +64,7 @@ const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 's
 
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
 export const FormResponseRef = builder.loadableObjectRef<ResponseSource | null, string, string, ResponseSource>('FormResponse', {
-  load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids),
+  load: (ids: string[], ctx) => loadResponses(ctx.db, readScope(ctx.principal), ids, formLimitOf(ctx.principal)),
 });
 FormResponseRef.implement({
   description: 'A response to a form: the response object of `GET /api/v1/responses`.',
@@ -149,7 +150,8 @@ export function checkListingArgs(args: ListingArgs) {
 export async function resolveListing(ctx: GraphQLContext, args: ListingArgs, formId: string | undefined) {
   const environmentId = actingEnvironment(ctx.principal, args.environmentId);
   const { first, after, filter } = checkListingArgs(args);
-  const input = { environmentId, formId, ...filter, after, limit: first };
+  if (formId !== undefined) requireFormReach(ctx.principal, formId);
+  const input = { environmentId, formId, ...listingFormsOf(ctx.principal, formId), ...filter, after, limit: first };
   // /graphql writes the answers and metadata as the database's text (rawJson); in-process operations read objects.
   // On a read replica when there is a fresh one; a form it does not know (yet) is asked of the primary.
   const read = (db: Db): Promise<{ responses: ResponseSource[]; hasNextPage: boolean } | null> => (ctx.rawJson ? listResponseTexts(db, input) : listResponses(db, input));
@@ -197,7 +199,10 @@ builder.queryFields((t) => {
 function loadResponsePages(kind: 'form' | 'lead') {
   return async (parentIds: string[], ctx: GraphQLContext, args: ListingArgs) => {
     const { first, after, filter } = checkListingArgs(args);
-    const pages = await lagTolerantReads(ctx).run((db) => responsePagesByParent(db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first }));
+    const limits = formLimitOf(ctx.principal);
+    const pages = await lagTolerantReads(ctx).run((db) =>
+      responsePagesByParent(db, kind, readScope(ctx.principal), parentIds, { ...filter, after, limit: first, formIds: limits ?? undefined }),
+    );
     return pages.map((page) => keysetConnection(page.responses, page.hasNextPage, after !== undefined));
   };
 }

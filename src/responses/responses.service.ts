@@ -39,6 +39,8 @@ export interface ListResponsesInput extends ResponseFilter {
   environmentId: string;
   /** Only this form's responses; the form must be a live form of the environment. */
   formId?: string | undefined;
+  /** Only responses to these forms (a key's form limit). */
+  formIds?: readonly string[] | undefined;
   after?: KeysetPosition | undefined;
   /** Page size, 1..MAX_PAGE_SIZE. */
   limit: number;
@@ -88,6 +90,8 @@ const createdAtMicros = microsOf(responses.createdAt);
 /** Which optional conditions a listing has: each combination is one prepared statement. */
 interface ListingShape {
   form: boolean;
+  /** Limited to some forms (`formIds`). */
+  forms: boolean;
   partials: boolean;
   since: boolean;
   until: boolean;
@@ -101,6 +105,7 @@ interface ListingShape {
 
 const shapeOf = (input: ListResponsesInput, text = false, batch = false): ListingShape => ({
   form: input.formId !== undefined,
+  forms: input.formIds !== undefined,
   partials: input.includePartials === true,
   since: input.since !== undefined,
   until: input.until !== undefined,
@@ -111,7 +116,7 @@ const shapeOf = (input: ListResponsesInput, text = false, batch = false): Listin
 });
 
 const shapeKey = (shape: ListingShape) =>
-  `${+shape.form}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}${shape.text ? 't' : ''}${shape.batch ? 'b' : ''}`;
+  `${+shape.form}${shape.forms ? 'f' : ''}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}${shape.text ? 't' : ''}${shape.batch ? 'b' : ''}`;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -203,6 +208,8 @@ function listingConditions(shape: ListingShape): (SQL | undefined)[] {
   const dateColumn = shape.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
   return [
     shape.form ? sql`${responses.formId} = ${p('formId')}` : undefined,
+    // The forms as a JSON array: one placeholder both drivers bind the same way.
+    shape.forms ? sql`${responses.formId} in (select jsonb_array_elements_text(${p('formIds')}::jsonb))` : undefined,
     sql`${responses.environmentId} = ${p('environmentId')}`,
     shape.partials ? undefined : sql`${responses.finished}`,
     shape.since ? sql`${dateColumn} >= ${p('since')}::timestamptz` : undefined,
@@ -266,6 +273,7 @@ function buildBatchListing(db: Db, shape: ListingShape) {
 function valuesOf(input: ListResponsesInput): Record<string, unknown> {
   return {
     formId: input.formId,
+    formIds: input.formIds === undefined ? undefined : JSON.stringify(input.formIds),
     environmentId: input.environmentId,
     since: input.since?.toISOString(),
     until: input.until?.toISOString(),
@@ -386,7 +394,7 @@ export async function responsePagesByParent(
   parent: 'form' | 'lead',
   scope: string | null,
   parentIds: readonly string[],
-  input: ResponseFilter & { after?: KeysetPosition | undefined; limit: number },
+  input: ResponseFilter & { after?: KeysetPosition | undefined; limit: number; formIds?: readonly string[] | undefined },
 ): Promise<{ responses: ListedResponse[]; hasNextPage: boolean }[]> {
   const table = parent === 'form' ? forms : leads;
   const link = parent === 'form' ? responses.formId : responses.leadId;
@@ -398,7 +406,12 @@ export async function responsePagesByParent(
       columns: responseColumns,
       createdAt: responses.createdAt,
       id: responses.id,
-      where: and(eq(link, table.id), eq(responses.environmentId, table.environmentId), ...filterConditions(input, input.after)),
+      where: and(
+        eq(link, table.id),
+        eq(responses.environmentId, table.environmentId),
+        input.formIds === undefined ? undefined : inArray(responses.formId, [...input.formIds, '']),
+        ...filterConditions(input, input.after),
+      ),
     },
     parentIds,
     input.limit,
@@ -407,12 +420,18 @@ export async function responsePagesByParent(
 }
 
 /** Responses by id, in one statement; each a response of `scope` (null: any environment), else null. */
-export async function loadResponses(db: Db, scope: string | null, ids: readonly string[]): Promise<(ListedResponse | null)[]> {
+export async function loadResponses(db: Db, scope: string | null, ids: readonly string[], formIds: readonly string[] | null = null): Promise<(ListedResponse | null)[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select(responseColumns)
     .from(responses)
-    .where(and(inArray(responses.id, [...ids]), scope === null ? undefined : eq(responses.environmentId, scope)));
+    .where(
+      and(
+        inArray(responses.id, [...ids]),
+        scope === null ? undefined : eq(responses.environmentId, scope),
+        formIds === null ? undefined : inArray(responses.formId, [...formIds, '']),
+      ),
+    );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -189,6 +189,10 @@ export const apiKeySchema = z
     scopes: z.array(z.enum(SCOPES)).meta({ description: 'What the key may do (every scope for a key made without scopes).' }),
     fullAccess: z.boolean().meta({ description: 'Made without scopes: it holds every scope, including ones added later.' }),
     expiresAt: isoInstant.nullable().meta({ description: 'From this instant the key is invalid; null: never.' }),
+    formIds: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'The forms the key is limited to (any other is, to it, one that does not exist); null: every form.' }),
     createdAt: isoInstant,
     lastUsedAt: isoInstant.nullable().meta({ description: 'When the key last authenticated a request (to within about a minute).' }),
     revoked: z.boolean(),

@@ -17,6 +17,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey, requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { listingFormsOf } from '../auth/form-limits.ts';
 import { notFound } from '../errors.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
@@ -141,7 +142,7 @@ export function exportRoutes(deps: RestDeps) {
         return result.error ? { error: result.error } : { data: result.data.environmentResponses };
       };
       // (The admin token must name one: without it the first page is refused.)
-      listing = { environmentId: environmentOf(query.environmentId), ...listingFilterOf(filter) };
+      listing = { environmentId: environmentOf(query.environmentId), ...listingFormsOf(principal), ...listingFilterOf(filter) };
     }
 
     // The first page decides the status (arguments, access); then every response is streamed (responses/stream.ts).

@@ -7,6 +7,7 @@
  * The one adapter that does not run a GraphQL operation: it sends bytes from the file storage, which
  * GraphQL does not carry; the lookup is the uploads service's, filtered by the caller's environment.
  */
+import { reachesForm } from '../auth/form-limits.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http.ts';
@@ -56,7 +57,8 @@ export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage;
       if (check === 'expired') return c.json({ message: 'This file link has expired' }, 403);
       scope = null;
     }
-    const upload = fileIdSchema.safeParse(fileId).success ? await findUpload(deps.db, fileId, scope) : undefined;
+    const found = fileIdSchema.safeParse(fileId).success ? await findUpload(deps.db, fileId, scope) : undefined;
+    const upload = found && reachesForm(principal, found.formId) ? found : undefined;
     const bytes = upload ? await deps.storage.get(upload.storageKey) : undefined;
     if (!upload || !bytes) return c.json(FILE_NOT_FOUND, 404);
     c.header('Content-Disposition', contentDisposition(upload.name));

@@ -8,7 +8,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { requireEnvironmentAccess } from '../auth/auth.service.ts';
+import { MAX_KEY_FORMS, requireEnvironmentAccess } from '../auth/auth.service.ts';
 import {
   KEY_EXPIRY_FORMAT,
   parseKeyExpiry,
@@ -42,6 +42,14 @@ export const createKeyBodySchema = z.strictObject({
     .meta({
       description: "What the key may do. Left out: the creator's scopes (every scope for the admin token).",
       examples: [['responses:read', 'forms:read']],
+    }),
+  formIds: z
+    .array(z.string().min(1).max(64))
+    .min(1, "must name at least one form (leave formIds out for the creator's)")
+    .max(MAX_KEY_FORMS, `must name at most ${MAX_KEY_FORMS} forms`)
+    .optional()
+    .meta({
+      description: `Limit the key to these forms of the environment (1 to ${MAX_KEY_FORMS}). Left out: the creator's forms (every form for the admin token).`,
     }),
   expires: z
     .string()
@@ -92,11 +100,12 @@ export function keysRoutes(deps: RestDeps) {
     if ('response' in read) return read.response;
     const parsed = createKeyBodySchema.safeParse(read.body);
     if (!parsed.success) return respondWithError(c, invalidInput(bodyErrors(parsed.error.issues)));
-    const { name, scopes, expires } = parsed.data;
+    const { name, scopes, expires, formIds } = parsed.data;
     const input = {
       environmentId,
       name,
       scopes: scopes?.map(scopeValue),
+      formIds,
       expiresAt: expires === undefined ? undefined : parseKeyExpiry(expires)!.toISOString(),
     };
     const result = await execute(c, deps, CreateApiKeyDocument, { input });

@@ -19,6 +19,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
+import { listingFormsOf, reachesForm } from '../auth/form-limits.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
@@ -151,10 +152,12 @@ export function responsesRoutes(deps: RestDeps) {
     if ('errors' in parsed) return invalidQuery(c, parsed.errors);
     const { query } = parsed;
     const { environmentId } = requireApiKey(c.var.principal);
+    if (query.formId !== undefined && !reachesForm(c.var.principal, query.formId)) return respondWithError(c, notFound('Form not found'));
     // parseQuery has checked what the listing operations check (page size, cursor, dates).
     const listing = {
       environmentId,
       formId: query.formId,
+      ...listingFormsOf(c.var.principal, query.formId),
       includePartials: query.returnPartials ?? false,
       ...datesOf(query),
       dateField: query.dateField ?? 'createdAt',

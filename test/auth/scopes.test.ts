@@ -20,6 +20,9 @@ import {
 } from 'graphql';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/auth/auth.service.ts';
+import { webhookEndpoints } from '../../src/db/schema.ts';
+import { testEndpoint } from '../../src/events/webhooks.service.ts';
+import { createForm, createLead, insertResponse } from '../support/factories.ts';
 import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
 import { fieldAuthScopes, schema } from '../../src/graphql/schema.ts';
 import { routeAccessOf, type RouteAccess } from '../../src/rest/access.ts';
@@ -423,7 +426,7 @@ describe('creating keys', () => {
     expect(audit.body.data.auditLog.edges.map((e: { node: unknown }) => e.node)).toContainEqual({
       action: 'api_key.create',
       targetIds: [id],
-      details: { scopes: 'audit:read', expiresAt: null },
+      details: { scopes: 'audit:read', expiresAt: null, formIds: 'all' },
     });
   });
 
@@ -479,5 +482,277 @@ describe('expiry and keys made before scopes', () => {
     ]) {
       expect((await ctx.app.request(path, { headers: { 'x-api-key': tenant.apiKey } })).status, path).toBe(200);
     }
+  });
+});
+
+// ---------------------------------------------------------------- keys limited to forms
+
+/**
+ * The objects of one form (a response with its lead, a webhook endpoint of the form and a delivery of it,
+ * a key limited to it), for the walk: each route and field is called by a key limited to another form on
+ * the objects of a form of its own environment outside its set, and by a full key of that environment on
+ * another environment's objects; both answers must be the same (ids aside).
+ */
+interface FormObjects {
+  form: string;
+  response: string;
+  lead: string;
+  endpoint: string;
+  delivery: string;
+  key: string;
+}
+
+async function formObjects(environmentId: string, formId: string): Promise<FormObjects> {
+  const lead = (await createLead(ctx.db, environmentId, `p-${formId}@example.com`)).id;
+  const response = await insertResponse(ctx.db, { environmentId, formId, leadId: lead });
+  const endpoint = `ep${formId.slice(0, 20)}`;
+  await ctx.db.insert(webhookEndpoints).values({
+    id: endpoint,
+    environmentId,
+    url: 'https://hooks.example.com/in',
+    eventTypes: ['response.created'],
+    formIds: [formId],
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  });
+  const delivery = (await testEndpoint(ctx.db, environmentId, endpoint)).id;
+  const key = (await createApiKey(ctx.db, { environmentId, formIds: [formId] })).id;
+  return { form: formId, response, lead, endpoint, delivery, key };
+}
+
+describe('keys limited to forms', () => {
+  let outside: FormObjects; // a form of the tenant the limited key is not limited to
+  let foreign: FormObjects; // another tenant's
+  let ownForm: string;
+  let limited: string; // every scope, limited to ownForm
+  const full = () => ({ 'x-api-key': tenant.apiKey });
+
+  beforeAll(async () => {
+    const other = await createTenant(ctx.db);
+    ownForm = (await createForm(ctx.db, tenant.environmentId, 'Own')).id;
+    outside = await formObjects(tenant.environmentId, (await createForm(ctx.db, tenant.environmentId, 'Outside')).id);
+    foreign = await formObjects(other.environmentId, other.templateId);
+    await insertResponse(ctx.db, { environmentId: tenant.environmentId, formId: ownForm });
+    limited = (await createApiKey(ctx.db, { environmentId: tenant.environmentId, formIds: [ownForm] })).key;
+  });
+
+  /** The text of an answer with the objects' ids replaced by their kind, so two answers compare. */
+  const normalised = (text: string, objects: FormObjects) =>
+    Object.entries(objects).reduce((out, [kind, id]) => out.replaceAll(id, `<${kind}>`), text);
+
+  const PARAM_OBJECT: Record<string, (path: string) => keyof FormObjects | undefined> = {
+    formId: () => 'form',
+    keyId: () => 'key',
+    id: (path) =>
+      path.startsWith('/api/v1/responses/')
+        ? 'response'
+        : path.startsWith('/api/v1/leads/')
+          ? 'lead'
+          : path.startsWith('/api/v1/webhooks/')
+            ? 'endpoint'
+            : path.startsWith('/api/v1/webhook-deliveries/')
+              ? 'delivery'
+              : undefined,
+  };
+  /** Bodies that get past validation to the lookup. */
+  const BODIES: Record<string, unknown> = {
+    'PATCH /api/v1/forms/:formId': { name: 'Renamed' },
+    'PATCH /api/v1/webhooks/:id': { description: 'changed' },
+  };
+
+  async function restAs(method: string, path: string, objects: FormObjects, key: string) {
+    const concrete = path
+      .replace(':environmentId', tenant.environmentId)
+      .replace(/:([a-z]+)/gi, (_, name: string) => {
+        const kind = PARAM_OBJECT[name]?.(path);
+        return kind ? objects[kind] : 'k4n2iogu5ks9'; // no fixture (files, e-mail deliveries): a missing id on both sides
+      });
+    const body = BODIES[`${method} ${path}`] ?? {};
+    const init = method === 'GET' || method === 'DELETE' ? { method, headers: { 'x-api-key': key } } : jsonRequest(method, body, { 'x-api-key': key });
+    const response = await ctx.app.request(concrete, init);
+    return { status: response.status, body: normalised(await response.text(), objects) };
+  }
+
+  it('answers every REST route on a form outside the key’s set as on another environment’s form', async () => {
+    const routes = restRoutes().filter((r) => /:(?:formId|id|keyId|fileId)\b/.test(r.path) && r.access !== 'admin' && r.access !== 'public');
+    expect(routes.length).toBeGreaterThan(10);
+    for (const route of routes) {
+      const walled = await restAs(route.method, route.path, outside, limited);
+      const foreignAnswer = await restAs(route.method, route.path, foreign, tenant.apiKey);
+      expect({ route: `${route.method} ${route.path}`, ...walled }).toEqual({ route: `${route.method} ${route.path}`, ...foreignAnswer });
+      expect(walled.status, `${route.method} ${route.path}`).toBeGreaterThanOrEqual(400);
+    }
+    // Query and body parameters naming a form.
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/responses?formId=<form>&limit=5', undefined],
+      ['GET', '/api/v1/responses/export?formId=<form>', undefined],
+      ['POST', '/api/v1/responses/delete', { formId: '<form>' }],
+    ] as const) {
+      const call = async (objects: FormObjects, key: string) => {
+        const url = path.replace('<form>', objects.form);
+        const init = body ? jsonRequest(method, { formId: objects.form }, { 'x-api-key': key }) : { method, headers: { 'x-api-key': key } };
+        const response = await ctx.app.request(url, init);
+        return { status: response.status, body: normalised(await response.text(), objects) };
+      };
+      expect(await call(outside, limited), path).toEqual(await call(foreign, tenant.apiKey));
+    }
+  });
+
+  it('shows environment-wide REST listings with only the key’s forms', async () => {
+    const listings = restRoutes().filter((r) => r.method === 'GET' && !r.path.includes(':') && r.access !== 'admin' && r.access !== 'public');
+    for (const path of [...listings.map((r) => r.path), `/api/v1/environments/${tenant.environmentId}/keys`, `/api/v1/responses/export?format=json`]) {
+      const response = await ctx.app.request(path, { headers: { 'x-api-key': limited } });
+      const text = await response.text();
+      for (const [kind, id] of Object.entries(outside)) expect(text, `${path} lists the outside ${kind}`).not.toContain(id);
+    }
+    for (const [path, id] of [
+      ['/api/v1/forms', outside.form],
+      ['/api/v1/responses', outside.response],
+      ['/api/v1/webhooks', outside.endpoint],
+    ]) {
+      expect(await (await ctx.app.request(path!, { headers: full() })).text(), `${path} (full key)`).toContain(id);
+    }
+    const own = (await (await ctx.app.request('/api/v1/forms', { headers: { 'x-api-key': limited } })).json()) as { data: { id: string }[] };
+    expect(own.data.map((f) => f.id)).toEqual([ownForm]);
+  });
+
+  /** Arguments naming an object, per root field; a field with an id argument missing here fails the walk. */
+  const FIELD_OBJECTS: Record<string, Record<string, keyof FormObjects>> = {
+    form: { id: 'form' },
+    node: { id: 'form' },
+    nodes: { ids: 'form' },
+    closeForm: { id: 'form' },
+    reopenForm: { id: 'form' },
+    deleteForm: { id: 'form' },
+    updateForm: { id: 'form' },
+    formResponses: { formId: 'form' },
+    formNotificationDeliveries: { formId: 'form' },
+    setFormRetention: { formId: 'form' },
+    retryNotificationDelivery: { formId: 'form' },
+    deleteResponse: { id: 'response' },
+    eraseLead: { id: 'lead' },
+    webhookEndpoint: { id: 'endpoint' },
+    updateWebhookEndpoint: { id: 'endpoint' },
+    deleteWebhookEndpoint: { id: 'endpoint' },
+    testWebhookEndpoint: { id: 'endpoint' },
+    resendWebhookDelivery: { id: 'delivery' },
+    revokeApiKey: { id: 'key' },
+    responseEvents: { formId: 'form' },
+    environment: {},
+  };
+  const idArguments = (field: GraphQLField<unknown, unknown>) =>
+    field.args.filter((arg) => getNamedType(arg.type).name === 'ID' && arg.name !== 'environmentId').map((arg) => arg.name);
+
+  async function fieldAs(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>, objects: FormObjects, key: string) {
+    const named = FIELD_OBJECTS[field.name] ?? {};
+    const args = field.args.filter((arg) => (isNonNullType(arg.type) && arg.defaultValue === undefined) || arg.name in named);
+    const { variables } = operationOf(kind, field);
+    for (const arg of args) {
+      const object = named[arg.name];
+      if (object) variables[arg.name] = arg.name === 'ids' ? [objects[object]] : objects[object];
+      else if (!(arg.name in variables)) variables[arg.name] = inputValue(arg.type);
+    }
+    if (field.name === 'eraseLead') delete variables.email;
+    const declarations = args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+    const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+    const namedType = getNamedType(field.type);
+    const selection = isObjectType(namedType) || isAbstractType(namedType) ? ' { __typename }' : '';
+    const query = `${kind}${declarations ? `(${declarations})` : ''} { ${field.name}${passed ? `(${passed})` : ''}${selection} }`;
+    const headers = { 'x-api-key': key };
+    if (kind !== 'subscription') {
+      const { body } = await graphql(ctx.app, query, variables, headers);
+      return normalised(JSON.stringify({ data: body.data, errors: body.errors?.map((e) => ({ message: e.message, code: e.extensions.code })) }), objects);
+    }
+    const response = await ctx.app.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    const stream = new SseStream(response);
+    expect(await stream.ended(10_000), `${field.name}: the refused stream ends`).toBe(true);
+    return normalised(JSON.stringify({ status: response.status, errors: stream.errors.map((e) => e.message) }), objects);
+  }
+
+  it('answers every GraphQL root field naming an object of a form outside the key’s set as for another environment’s', async () => {
+    const walked = rootFields.filter(({ field }) => idArguments(field).length > 0 && !['createApiKey', 'createEnvironment'].includes(field.name));
+    for (const { kind, field } of walked) {
+      if (field.name === 'environment') continue; // the environment, not a form's object
+      for (const name of idArguments(field))
+        expect(FIELD_OBJECTS[field.name]?.[name] ?? (field.name === 'retryNotificationDelivery' && name === 'id'), `${field.name}(${name}:) names no object in FIELD_OBJECTS`).toBeTruthy();
+      const walled = await fieldAs(kind, field, outside, limited);
+      expect(walled, field.name).toEqual(await fieldAs(kind, field, foreign, tenant.apiKey));
+      expect(walled, field.name).not.toContain('"__typename"');
+    }
+    const deleted = await graphql(
+      ctx.app,
+      'mutation($f: ID) { deleteResponses(filter: {formId: $f}) { deletedCount } }',
+      { f: outside.form },
+      { 'x-api-key': limited },
+    );
+    expect(deleted.body.errors!.map((e) => e.message)).toEqual(['Form not found']);
+  });
+
+  it('lists only the key’s forms, responses, leads and webhooks in GraphQL, and refuses environment-wide acts', async () => {
+    const { body } = await graphql(
+      ctx.app,
+      `{ viewer { formIds environment {
+          forms { edges { node { id } } }
+          responses { edges { node { id formId } } }
+          leads { edges { node { id } } }
+          apiKeys { id }
+        } }
+        environmentResponses { edges { node { id } } }
+        webhookEndpoints { id } }`,
+      {},
+      { 'x-api-key': limited },
+    );
+    expect(body.errors).toBeUndefined();
+    const text = JSON.stringify(body.data);
+    for (const [kind, id] of Object.entries(outside)) expect(text, kind).not.toContain(id);
+    expect(body.data.viewer.formIds).toEqual([ownForm]);
+    expect(body.data.viewer.environment.forms.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([ownForm]);
+    expect(body.data.viewer.environment.responses.edges.map((e: { node: { formId: string } }) => e.node.formId)).toEqual([ownForm]);
+    for (const [operation, refusal] of [
+      ['mutation($e: ID!, $input: GenerateFormInput!) { generateForm(environmentId: $e, input: $input) { form { id } } }', 'create forms'],
+      ['mutation($e: ID!) { eraseLead(email: "p@example.com", environmentId: $e) { erased } }', 'erase people'],
+      ['query($e: ID!) { auditLog(environmentId: $e) { edges { cursor } } }', 'read the audit log'],
+    ] as const) {
+      const variables = { e: tenant.environmentId, ...(operation.includes('$input') ? { input: validBody(ownForm) } : {}) };
+      const refused = await graphql(ctx.app, operation, variables, { 'x-api-key': limited });
+      expect(refused.body.errors?.map((e) => e.message), operation).toEqual([`A key limited to forms cannot ${refusal}`]);
+    }
+    // A lead of its own form's response: refused the same way; the outside form's: not found (above).
+    const own = await graphql(ctx.app, 'mutation($id: ID!) { eraseLead(id: $id) { erased } }', { id: outside.lead }, { 'x-api-key': limited });
+    expect(own.body.errors?.map((e) => e.message)).toEqual(['Lead not found']);
+  });
+
+  it('creates keys limited to forms over REST, GraphQL and within the creator’s own forms', async () => {
+    const keysPath = `/api/v1/environments/${tenant.environmentId}/keys`;
+    const made = await ctx.app.request(keysPath, jsonRequest('POST', { scopes: ['forms:read', 'keys:manage'], formIds: [ownForm, outside.form] }, full()));
+    expect(made.status).toBe(201);
+    const manager = (await made.json()) as { key: string; formIds: string[] };
+    expect(manager.formIds).toEqual([ownForm, outside.form]);
+    const wider = await ctx.app.request(keysPath, jsonRequest('POST', { formIds: [ownForm, foreign.form] }, { 'x-api-key': manager.key }));
+    expect(await wider.json()).toEqual({
+      message: 'Invalid arguments',
+      errors: [{ message: 'A key can grant only its own forms; it is not limited to this one', path: ['formIds', 1] }],
+    });
+    const inherited = (await (await ctx.app.request(keysPath, jsonRequest('POST', {}, { 'x-api-key': manager.key }))).json()) as { formIds: string[] };
+    expect(inherited.formIds).toEqual([ownForm, outside.form]);
+    const foreignForm = await ctx.app.request(keysPath, jsonRequest('POST', { formIds: [foreign.form] }, full()));
+    expect(((await foreignForm.json()) as { errors: unknown[] }).errors).toEqual([{ message: 'No form with this id in the environment', path: ['formIds', 0] }]);
+    const tooMany = await ctx.app.request(keysPath, jsonRequest('POST', { formIds: Array.from({ length: 101 }, (_, i) => `f${i}`) }, full()));
+    expect(tooMany.status).toBe(400);
+    const gql = await graphql(
+      ctx.app,
+      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { apiKey { formIds } } }',
+      { input: { environmentId: tenant.environmentId, formIds: [ownForm] } },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    expect(gql.body.data.createApiKey.apiKey.formIds).toEqual([ownForm]);
+    // A manager of one form lists (and revokes) only keys of its own forms: not the key limited to the outside form.
+    const narrow = await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['keys:manage'], formIds: [ownForm] });
+    const listed = (await (await ctx.app.request(keysPath, { headers: { 'x-api-key': narrow.key } })).json()) as { data: { id: string }[] };
+    expect(listed.data.map((k) => k.id)).toContain(narrow.id);
+    expect(listed.data.map((k) => k.id)).not.toContain(outside.key);
   });
 });

@@ -18,6 +18,7 @@ import { startWebhookDispatcher } from '../../src/events/dispatcher.ts';
 import { LiveFeed } from '../../src/events/live-feed.ts';
 import { openEventFeed, type EventFeed } from '../../src/events/notifications.ts';
 import { StreamSlots } from '../../src/events/stream-slots.ts';
+import { recordEvent } from '../../src/events/outbox.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { createApp } from '../../src/app.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
@@ -245,6 +246,25 @@ describe('a revoked key', () => {
     expect(live.subscriberCount).toBe(0);
     const again = await app.request('/graphql', subscriptionRequest({ 'x-api-key': brief.key }, form.id));
     expect(again.status).toBe(401);
+  });
+
+  it('streams to a key limited to forms only its forms’ events', async () => {
+    const live = new LiveFeed(ctx.db, liveFeedEvents, { bufferSize: 100, maxLifetimeMs: 60_000 }, logger);
+    closers.push(() => live.close());
+    const app = subscribedApp({}, { liveFeed: live });
+    const limited = await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['responses:read'], formIds: [form.id] });
+    const stream = await subscribe(app, { 'x-api-key': limited.key }, undefined);
+    expect(stream.response.status).toBe(200);
+    const outside = await subscribe(app, { 'x-api-key': limited.key }, tenant.templateId);
+    expect({ status: outside.response.status, errors: await outside.ended(5_000).then(() => outside.errors.map((e) => e.message)) }).toEqual({
+      status: 404,
+      errors: ['Form not found'],
+    });
+    for (const formId of [tenant.templateId, form.id])
+      await ctx.db.transaction((tx) => recordEvent(tx, { environmentId: tenant.environmentId, type: 'response.created', formId, data: { formId }, at: new Date() }));
+    expect(await stream.until(() => stream.events.length >= 1, 5_000)).toBe(true);
+    await sleep(300); // the other form's event, had it been sent, would have come first
+    expect(stream.events.map((e) => e.formId)).toEqual([form.id]);
   });
 
   it('has the events still waiting in its streams dropped: a slow reader gets nothing after the revocation', async () => {

@@ -76,7 +76,7 @@ describe('POST /graphql answered directly', () => {
     const yoga = createGraphQLServer(pino({ level: 'silent' }), testConfig());
     const principals: [Record<string, string>, Principal][] = [
       [{}, { kind: 'anonymous', offered: false }],
-      [{ 'x-api-key': tenant.apiKey }, { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null }],
+      [{ 'x-api-key': tenant.apiKey }, { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null }],
       [{ authorization: `Bearer ${ADMIN_TOKEN}` }, { kind: 'admin' }],
     ];
     for (const [credentials, principal] of principals) {

@@ -32,7 +32,7 @@ const anonymous: Principal = { kind: 'anonymous', offered: false };
 beforeAll(async () => {
   ctx = await setupTestApp();
   tenant = await createTenant(ctx.db);
-  keyHolder = { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null };
+  keyHolder = { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null };
   formId = (await createForm(ctx.db, tenant.environmentId)).id;
   await insertTimeline(ctx.db, { environmentId: tenant.environmentId, formId, count: 3 });
 });

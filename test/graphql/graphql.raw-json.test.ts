@@ -84,7 +84,7 @@ describe('/graphql listings', () => {
     // The same page as an in-process operation: objects, not RawJson, and the same JSON.
     const operation = await runOperation(FormResponsesPageDocument, { formId, first: 10 }, {
       db: ctx.db,
-      principal: { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null },
+      principal: { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null },
       dropOffMs: 86_400_000,
       webhookRules: { allowPrivate: false },
     });

@@ -20,6 +20,7 @@ import { loadConfig, type Config } from './config.ts';
 import { restoreDataDir, RestoreError } from './db/backup.ts';
 import { documentHash } from './graphql/trusted-documents.ts';
 import { ROOT } from './paths.ts';
+import { relayStdio } from './mcp/stdio.ts';
 import {
   CreateApiKeyDocument,
   CreateEnvironmentDocument,
@@ -68,6 +69,8 @@ Commands:
                                                limits the key to that form (at most 100)
   key list --env ENV_ID                        the environment's keys: scopes, expiry, last use
   key revoke KEY_ID                            revoke an API key
+  mcp                                          the server's MCP tools over stdio for desktop clients,
+                                               as the API key in FORMLOOM_API_KEY (docs/mcp.md)
   form import --env ENV_ID --file PATH         store a form ({name, theme, steps}) in an environment
   form delete FORM_ID                          soft-delete a form
   form close FORM_ID                           close a published form to new responses
@@ -400,6 +403,13 @@ const keyList: Command = async ({ target, values }) => {
   return { output: { data: keys }, text: lines.join('\n') || 'No API keys' };
 };
 
+/** `formloom mcp`: the server's MCP tools over stdio, as FORMLOOM_API_KEY (src/mcp/stdio.ts); runs until stdin ends. */
+const mcpStdio: Command = async ({ target, config }) => {
+  if (!config.formloomApiKey) throw new CliError('formloom mcp needs FORMLOOM_API_KEY: the API key the MCP client acts with (docs/mcp.md)');
+  await relayStdio(new URL('/mcp', target.url), config.formloomApiKey);
+  return { output: {}, text: '', streamed: true };
+};
+
 const keyRevoke: Command = async ({ target, argument }) => {
   const { revokeApiKey } = await call(target, RevokeApiKeyDocument, { id: required(argument, 'KEY_ID') });
   return { output: { id: revokeApiKey.id, revoked: revokeApiKey.revoked }, text: `Revoked API key ${revokeApiKey.id}` };
@@ -718,6 +728,7 @@ const COMMANDS: Record<string, Command | undefined> = {
   'env create': envCreate,
   'env settings': envSettings,
   'key create': keyCreate,
+  mcp: mcpStdio,
   'key list': keyList,
   'key revoke': keyRevoke,
   'form import': formImport,

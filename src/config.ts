@@ -44,6 +44,8 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   // The `formloom` command's server (the server itself does not read it).
   FORMLOOM_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
+  // The API key `formloom mcp` calls the server's /mcp with.
+  FORMLOOM_API_KEY: z.string().min(1).optional(),
   DATABASE_URL: postgresUrl.optional(),
   /** A session connection straight to the primary, when DATABASE_URL is a transaction pooler (README "PgBouncer"). */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
@@ -313,6 +315,8 @@ export interface Config {
   host: string;
   /** FORMLOOM_URL: the server the `formloom` command talks to; unset, it is made of `host` and `port`. */
   formloomUrl: string | undefined;
+  /** FORMLOOM_API_KEY: the API key `formloom mcp` acts with. */
+  formloomApiKey: string | undefined;
   /** PostgreSQL through postgres.js when set; embedded PGlite in `dataDir` otherwise. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -393,7 +397,7 @@ export interface Config {
   captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
 }
 
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'FORMLOOM_API_KEY', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY', 'SMTP_URL']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -435,6 +439,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     host: c.HOST,
     formloomUrl: c.FORMLOOM_URL,
+    formloomApiKey: c.FORMLOOM_API_KEY,
     databaseUrl: c.DATABASE_URL,
     dataDir: c.DATA_DIR,
     adminToken: c.ADMIN_TOKEN,

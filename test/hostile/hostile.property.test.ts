@@ -17,6 +17,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
 import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints, formShareLinks } from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
+import { TOOLS as MCP_TOOLS } from '../../src/mcp/tools.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, rowCounts } from '../support/hostile-checks.ts';
 import { makeForm } from '../support/public-helpers.ts';
@@ -509,12 +510,22 @@ describe('REST API keys', () => {
 });
 
 describe('MCP', () => {
-  const TOOLS = ['list_forms', 'get_form', 'generate_form', 'close_form', 'list_responses', 'list_webhooks'] as const;
+  const TOOLS = MCP_TOOLS.map((t) => t.name);
   const toolCall = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
   const headers = () => ({ 'x-api-key': tenant.apiKey, accept: 'application/json, text/event-stream' });
   test.prop([fc.constantFrom(...TOOLS), fc.nat(), hostileValue, fc.boolean()], options)('tools/call: every tool with hostile arguments', async (name, pick, value, raw) => {
-    const valid = name === 'generate_form' ? validBody(formId) : { formId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true };
+    const valid =
+      name === 'generate_form'
+        ? validBody(formId)
+        : { formId: emptyFormId, responseId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true, changes: { name: 'Renamed' } };
     await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'mcp');
+  });
+
+  test.prop([hostileString, hostileValue], options)('resources/read and prompts/get with hostile URIs and arguments', async (uri, value) => {
+    const read = { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `formloom://forms/${uri}` } };
+    await send('/mcp', json('POST', JSON.stringify(read), headers()), 'mcp');
+    const prompt = { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'summarise_form_responses', arguments: { formId: value } } };
+    await send('/mcp', json('POST', JSON.stringify(prompt), headers()), 'mcp');
   });
 
   test.prop([bodyFrom(toolCall('list_forms', { limit: 5 })), hostileHeaders], options)('hostile JSON-RPC text and headers', async (text, extra) => {

@@ -61,11 +61,15 @@ describe('MCP over Streamable HTTP', () => {
     const tools = (await full.listTools()).tools;
     expect(tools.map((t) => t.name).sort()).toEqual([
       'close_form',
+      'export_responses',
+      'form_summary',
       'generate_form',
       'get_form',
+      'get_response',
       'list_forms',
       'list_responses',
       'list_webhooks',
+      'update_form',
     ]);
     const generate = tools.find((t) => t.name === 'generate_form')!;
     expect(generate.inputSchema.properties).toHaveProperty('steps');
@@ -75,7 +79,14 @@ describe('MCP over Streamable HTTP', () => {
     const reader = await connect(
       (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['responses:read'] })).key,
     );
-    expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(['list_responses']);
+    expect((await reader.listTools()).tools.map((t) => t.name)).toEqual([
+      'list_responses',
+      'get_response',
+      'form_summary',
+      'export_responses',
+    ]);
+    expect((await reader.listResources()).resources).toEqual([]);
+    expect((await reader.listPrompts()).prompts.map((p) => p.name)).toEqual(['summarise_form_responses']);
     const refused = await reader.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toEqual({ message: 'API key lacks the scope forms:write' });
@@ -114,6 +125,84 @@ describe('MCP over Streamable HTTP', () => {
     });
     const forms = await client.callTool({ name: 'list_forms', arguments: { limit: 100 } });
     expect((forms.structuredContent as { forms: { id: string }[] }).forms.map((f) => f.id)).toContain(form.id);
+  });
+
+  it('updates a form, reads a response, a summary, an export, the form as a resource and the summary prompt', async () => {
+    const client = await connect(tenant.apiKey);
+    const generated = await client.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
+    const form = generated.structuredContent as { id: string };
+    const updated = await client.callTool({
+      name: 'update_form',
+      arguments: { formId: form.id, expectedVersion: 1, changes: { name: 'Renamed by an agent' } },
+    });
+    expect(updated.structuredContent).toEqual({ id: form.id, url: `/s/${form.id}`, version: 2 });
+    const stale = await client.callTool({ name: 'update_form', arguments: { formId: form.id, expectedVersion: 1, changes: { name: 'Again' } } });
+    expect(stale.isError).toBe(true);
+    const badSteps = await client.callTool({ name: 'update_form', arguments: { formId: form.id, changes: { steps: [] } } });
+    const restPatch = await ctx.app.request(`/api/v1/forms/${form.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      body: JSON.stringify({ steps: [] }),
+    });
+    expect(text(badSteps)).toEqual(await restPatch.json());
+
+    for (let i = 0; i < 3; i++) {
+      const submitted = await ctx.app.request(`/s/${form.id}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
+        body: JSON.stringify({ answers: {}, finished: false }),
+      });
+      expect(submitted.status).toBe(201);
+    }
+    const exported = await client.callTool({ name: 'export_responses', arguments: { formId: form.id, includePartials: true, limit: 2 } });
+    const { responses, truncated } = exported.structuredContent as { responses: { id: string; formId: string }[]; truncated: boolean };
+    expect({ count: responses.length, truncated }).toEqual({ count: 2, truncated: true });
+    const all = await client.callTool({ name: 'export_responses', arguments: { formId: form.id, includePartials: true } });
+    expect(all.structuredContent).toMatchObject({ truncated: false, responses: expect.arrayContaining([expect.objectContaining({ formId: form.id })]) });
+    expect((all.structuredContent as { responses: unknown[] }).responses).toHaveLength(3);
+
+    const one = await client.callTool({ name: 'get_response', arguments: { responseId: responses[0]!.id } });
+    expect(one.structuredContent).toMatchObject({ response: { id: responses[0]!.id, formId: form.id } });
+    const missing = await client.callTool({ name: 'get_response', arguments: { responseId: 'k4n2iogu5ks9ut7lahuxkl27' } });
+    expect(text(missing)).toEqual({ message: 'Response not found' });
+
+    const summary = await client.callTool({ name: 'form_summary', arguments: { formId: form.id } });
+    expect(summary.structuredContent).toMatchObject({ formId: form.id, name: 'Renamed by an agent', summary: { total: 3, finished: 0 } });
+
+    const resources = (await client.listResources()).resources;
+    expect(resources.map((r) => r.uri)).toContain(`formloom://forms/${form.id}`);
+    const resource = await client.readResource({ uri: `formloom://forms/${form.id}` });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ id: form.id, version: 2, definition: { name: 'Renamed by an agent' } });
+    await expect(client.readResource({ uri: `formloom://forms/${other.templateId}` })).rejects.toThrow('Form not found');
+
+    const prompt = await client.getPrompt({ name: 'summarise_form_responses', arguments: { formId: form.id } });
+    const promptText = (prompt.messages[0]!.content as { text: string }).text;
+    expect(promptText).toContain('Renamed by an agent');
+    expect(promptText).toContain('"total":3');
+  });
+
+  it('keeps a key limited to forms to its forms: others are not found, listings hold only its own', async () => {
+    const limited = await createApiKey(ctx.db, { environmentId: tenant.environmentId, formIds: [tenant.templateId] });
+    const client = await connect(limited.key);
+    const generated = await connect(tenant.apiKey).then((full) => full.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) }));
+    const outside = (generated.structuredContent as { id: string }).id;
+    for (const [name, args] of [
+      ['get_form', { formId: outside }],
+      ['close_form', { formId: outside }],
+      ['form_summary', { formId: outside }],
+      ['list_responses', { formId: outside }],
+      ['update_form', { formId: outside, changes: { name: 'x' } }],
+    ] as const) {
+      const walled = await client.callTool({ name, arguments: args });
+      const foreign = await client.callTool({ name, arguments: { ...args, formId: other.templateId } });
+      expect(text(walled), name).toEqual(text(foreign));
+      expect(text(walled), name).toEqual({ message: 'Form not found' });
+    }
+    const forms = await client.callTool({ name: 'list_forms', arguments: {} });
+    expect((forms.structuredContent as { forms: { id: string }[] }).forms.map((f) => f.id)).toEqual([tenant.templateId]);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`formloom://forms/${tenant.templateId}`]);
+    const generate = await client.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
+    expect(text(generate)).toEqual({ message: 'A key limited to forms cannot create forms' });
   });
 
   it('reports errors with the messages and paths REST gives', async () => {

@@ -103,9 +103,9 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
   const streams: SseStream[] = [];
 
   const admin = () => ({ authorization: `Bearer ${adminToken}` });
-  async function newKey(node: Node, name: string) {
+  async function newKey(node: Node, name: string, expiresAt?: Date) {
     const created = await graphqlOn(node, admin(), 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { key apiKey { id } } }', {
-      input: { environmentId: demo.environmentId, name },
+      input: { environmentId: demo.environmentId, name, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
     });
     expect(created.status).toBe(200);
     return created.body.data.createApiKey as { key: string; apiKey: { id: string } };
@@ -300,6 +300,25 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
     expect(onB.errors.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
     expect(onB.messages.filter((m) => m.at > revokedAt && m.event === 'next' && m.data?.data)).toEqual([]);
     expect(onB.events.map((e) => e.data?.id)).not.toContain(after);
+  });
+
+  it('refuse an expired key on every node from its expiry on, cached or not, and end its open streams then', async () => {
+    const expiresAt = new Date(Date.now() + 5_000);
+    const { key } = await newKey(a, 'expiring', expiresAt);
+    const form = await newForm(key);
+    const from = newAddress();
+    // Both nodes verify the key and keep it in their caches (VERIFIED_KEY_TTL_MS: 10 s, longer than the key lives).
+    expect((await probe(a, key, from)).status).toBe(200);
+    expect((await probe(b, key, from)).status).toBe(200);
+    const onB = new SseStream(await call(b, '/graphql', { from: ADMIN_ADDRESS, ...subscriptionRequest({ 'x-api-key': key }, form.formId) }));
+    streams.push(onB);
+    expect(onB.response.status).toBe(200);
+    expect(await onB.ended(10_000), 'the stream on node B should have ended at the expiry').toBe(true);
+    const endedLateMs = Date.now() - expiresAt.getTime();
+    console.info(`expired key's stream ended ${endedLateMs} ms after the expiry`);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
+    expect(onB.errors.map((e) => ({ message: e.message, code: e.extensions?.code }))).toEqual([{ message: 'Invalid API key', code: 'UNAUTHENTICATED' }]);
+    for (const node of [a, b]) expect((await probe(node, key, from)).status).toBe(401);
   });
 
   it('count a key’s responseEvents streams on both nodes together: the one over the cap gets 429 with Retry-After', async () => {

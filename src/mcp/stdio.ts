@@ -1,0 +1,47 @@
+/**
+ * `formloom mcp`: the MCP server over stdio for desktop clients, as a client of a running server. Each
+ * message from stdin goes to the server's POST /mcp (Streamable HTTP, with the API key) and its answer
+ * back to stdout, so the tools, resources and prompts are exactly the server's; the database is never
+ * opened here. A request the server refuses at its edge (401, 403, 429) is answered with a JSON-RPC error
+ * carrying the server's message.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** The JSON-RPC error code of a request the server could not answer (the implementation-defined range). */
+const SERVER_REFUSED = -32000;
+
+function refusal(message: JSONRPCMessage, error: unknown): JSONRPCMessage | undefined {
+  if (!('id' in message) || !('method' in message)) return undefined; // a notification or an answer: nothing to answer
+  const text = error instanceof Error ? error.message : String(error);
+  return { jsonrpc: '2.0', id: message.id, error: { code: SERVER_REFUSED, message: text } };
+}
+
+/** Relays stdin/stdout to `url` (the server's /mcp) until stdin ends. */
+export async function relayStdio(
+  url: URL,
+  apiKey: string,
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+): Promise<void> {
+  const local = new StdioServerTransport(stdin, stdout);
+  const remote = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': apiKey } } });
+  const closed = new Promise<void>((resolve) => {
+    local.onclose = resolve;
+    stdin.once('end', resolve);
+  });
+  local.onmessage = (message) => {
+    remote.send(message).catch((error: unknown) => {
+      const answer = refusal(message, error);
+      if (answer) void local.send(answer);
+    });
+  };
+  remote.onmessage = (message) => void local.send(message);
+  await remote.start();
+  await local.start();
+  await closed;
+  await remote.close();
+  await local.close();
+}

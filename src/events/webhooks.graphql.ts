@@ -1,7 +1,7 @@
 /** GraphQL of webhooks (endpoints, deliveries, attempts, re-send) and the `responseEvents` subscription. */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { actingEnvironment, requireScope, rowEnvironment } from '../auth/auth.service.ts';
-import { coversForms, formLimitOf, reachesForm, requireFormReach } from '../auth/form-limits.ts';
+import { coversForms, formLimitOf, requireFormReach } from '../auth/form-limits.ts';
 import { DELIVERY_STATUSES } from '../db/schema.ts';
 import { invalidInput, notFound } from '../errors.ts';
 import { findForm } from '../forms/forms.service.ts';
@@ -194,18 +194,13 @@ async function endpointScope(ctx: GraphQLContext, id: string): Promise<string> {
 
 /**
  * The forms an endpoint made or changed by the caller listens to: a key limited to forms may name only
- * its own (another is `No form with this id in the environment`, as for another environment's form) and,
- * naming none, gets its own; it cannot make an endpoint of every form.
+ * its own (the service reports another as `No form with this id in the environment`, as for another
+ * environment's form) and, naming none, gets its own; it cannot make an endpoint of every form.
  */
 function reachableEndpointForms(ctx: GraphQLContext, input: EndpointInput, partial: boolean): EndpointInput {
   const limit = formLimitOf(ctx.principal);
   if (limit === null) return input;
-  const problems = (input.formIds ?? []).flatMap((id, index) =>
-    reachesForm(ctx.principal, id) ? [] : [{ message: 'No form with this id in the environment', path: ['formIds', index] }],
-  );
-  if (input.formIds === null) problems.push({ message: 'A key limited to forms can make an endpoint of its own forms only', path: ['formIds'] });
-  if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
-  return input.formIds === undefined && !partial ? { ...input, formIds: [...limit] } : input;
+  return { ...input, formLimit: limit, ...(input.formIds === undefined && !partial ? { formIds: [...limit] } : {}) };
 }
 
 builder.queryField('webhookEndpoints', (t) =>

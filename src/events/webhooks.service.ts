@@ -47,11 +47,14 @@ export interface EndpointInput {
   enabled?: boolean | undefined;
   format?: string | undefined;
   includeAnswers?: boolean | undefined;
+  /** The forms the caller is limited to (a key's): another is reported as no form of the environment, and null (every form) is refused. */
+  formLimit?: readonly string[] | undefined;
 }
 
 async function validateInput(db: Db, environmentId: string, input: EndpointInput, rules: EndpointRules, creating: boolean): Promise<void> {
   const errors: FieldError[] = [];
-  for (const [name, value] of Object.entries(input)) {
+  const { formLimit, ...fields } = input;
+  for (const [name, value] of Object.entries(fields)) {
     const unsafe = findUnsafeJson(value, 3, [name]);
     if (unsafe) errors.push(unsafe);
   }
@@ -84,12 +87,13 @@ async function validateInput(db: Db, environmentId: string, input: EndpointInput
         .select({ id: forms.id })
         .from(forms)
         .where(and(eq(forms.environmentId, environmentId), isNull(forms.deletedAt), inArray(forms.id, [...input.formIds])));
-      const known = new Set(found.map((f) => f.id));
+      const known = new Set(found.map((f) => f.id).filter((id) => formLimit === undefined || formLimit.includes(id)));
       input.formIds.forEach((id, index) => {
         if (!known.has(id)) errors.push({ message: 'No form with this id in the environment', path: ['formIds', index] });
       });
     }
   }
+  if (formLimit !== undefined && input.formIds === null) errors.push({ message: 'A key limited to forms can make an endpoint of its own forms only', path: ['formIds'] });
   if (errors.length > 0) throw invalidInput(errors);
 }
 

@@ -29,10 +29,12 @@ import { routeAccessOf, type RouteAccess } from '../../src/rest/access.ts';
 import { OPERATION_ACCESS } from '../../src/rest/openapi.ts';
 import {
   ADMIN_TOKEN,
+  appWith,
   createTenant,
   graphql,
   jsonRequest,
   setupTestApp,
+  testConfig,
   validBody,
   type TestContext,
   type TestTenant,
@@ -599,7 +601,7 @@ describe('keys limited to forms', () => {
 
   it('shows environment-wide REST listings with only the key’s forms', async () => {
     const listings = restRoutes().filter((r) => r.method === 'GET' && !r.path.includes(':') && r.access !== 'admin' && r.access !== 'public');
-    for (const path of [...listings.map((r) => r.path), `/api/v1/environments/${tenant.environmentId}/keys`, `/api/v1/responses/export?format=json`]) {
+    for (const path of [...listings.map((r) => r.path), `/api/v1/environments/${tenant.environmentId}/keys`, `/api/v1/responses/export?format=ndjson`]) {
       const response = await ctx.app.request(path, { headers: { 'x-api-key': limited } });
       const text = await response.text();
       for (const [kind, id] of Object.entries(outside)) expect(text, `${path} lists the outside ${kind}`).not.toContain(id);
@@ -723,6 +725,27 @@ describe('keys limited to forms', () => {
     // A lead of its own form's response: refused the same way; the outside form's: not found (above).
     const own = await graphql(ctx.app, 'mutation($id: ID!) { eraseLead(id: $id) { erased } }', { id: outside.lead }, { 'x-api-key': limited });
     expect(own.body.errors?.map((e) => e.message)).toEqual(['Lead not found']);
+  });
+
+  it('makes webhook endpoints of its own forms only', async () => {
+    // A receiver on this machine: no name to resolve.
+    const app = appWith(ctx.db, { webhooks: { ...testConfig().webhooks, allowPrivate: true } });
+    const hook = { url: 'http://127.0.0.1:9/in', eventTypes: ['response.created'] };
+    const post = (body: Record<string, unknown>) => app.request('/api/v1/webhooks', jsonRequest('POST', { ...hook, ...body }, { 'x-api-key': limited }));
+    const mine = await post({});
+    const created = (await mine.json()) as { id: string };
+    expect({ status: mine.status, body: created }).toMatchObject({ status: 201, body: { formIds: [ownForm] } });
+    const everyForm = await app.request(`/api/v1/webhooks/${created.id}`, jsonRequest('PATCH', { formIds: null }, { 'x-api-key': limited }));
+    expect({ status: everyForm.status, body: await everyForm.json() }).toEqual({
+      status: 400,
+      body: { message: 'Invalid request body', errors: [{ message: 'A key limited to forms can make an endpoint of its own forms only', path: ['formIds'] }] },
+    });
+    const walled = await post({ formIds: [outside.form] });
+    const foreignForm = await app.request('/api/v1/webhooks', jsonRequest('POST', { ...hook, formIds: [foreign.form] }, full()));
+    expect({ status: walled.status, body: normalised(await walled.text(), outside) }).toEqual({
+      status: foreignForm.status,
+      body: normalised(await foreignForm.text(), foreign),
+    });
   });
 
   it('creates keys limited to forms over REST, GraphQL and within the creator’s own forms', async () => {

@@ -31,7 +31,7 @@ describe('verified-key cache', () => {
   it('accepts a key revoked elsewhere until VERIFIED_KEY_TTL_MS has passed since it was verified, then refuses it', async () => {
     const tenant = await createTenant(db);
     vi.useFakeTimers({ toFake: ['Date'] });
-    const granted = { keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null };
+    const granted = { keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null };
     expect(await verifyApiKey(db, tenant.apiKey)).toEqual(granted);
 
     await revokeInSql(db, tenant.apiKeyId);
@@ -47,28 +47,28 @@ describe('verified-key cache', () => {
 
   it('refuses a cached key presented with a wrong secret', async () => {
     const tenant = await createTenant(db);
-    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null });
+    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null });
     // Revoked in SQL so that an answer can only come from the cache: the right secret still passes...
     await revokeInSql(db, tenant.apiKeyId);
-    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null });
+    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null });
     // ...and a wrong one is compared against the cached hash and refused.
     const wrong = withWrongSecret(tenant.apiKey);
     expect(wrong).not.toBe(tenant.apiKey);
     expect(wrong.startsWith(`fl_${tenant.apiKeyId}_`)).toBe(true);
     expect(await verifyApiKey(db, wrong)).toBeNull();
-    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null });
+    expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null });
   });
 
   it('keeps entries per database handle: a key cached for one handle is not accepted through another', async () => {
     const other = await openTestDatabase();
     try {
       const tenant = await createTenant(db);
-      expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null });
+      expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null });
       // The second handle's api_keys lacks the key: on PGlite it is a separate database anyway; on
       // PostgreSQL both handles reach one database, so the row is deleted (the first handle's entry stays cached).
       await db.execute(sql`delete from api_keys where id = ${tenant.apiKeyId}`);
       expect(await other.db.select().from(apiKeys).where(eq(apiKeys.id, tenant.apiKeyId))).toEqual([]);
-      expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null });
+      expect(await verifyApiKey(db, tenant.apiKey)).toEqual({ keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null });
       // A cache shared between handles would answer this from the first handle's entry.
       expect(await verifyApiKey(other.db, tenant.apiKey)).toBeNull();
     } finally {

@@ -78,13 +78,24 @@ describe('formloom CLI', () => {
     await cli('env', 'create', '--name', 'Flow', '--id', environmentId);
 
     const key = await cli('key', 'create', '--env', environmentId, '--name', 'ci');
-    expect(Object.keys(key).sort()).toEqual(['environmentId', 'expiresAt', 'id', 'key', 'scopes']);
+    expect(Object.keys(key).sort()).toEqual(['environmentId', 'expiresAt', 'formIds', 'id', 'key', 'scopes']);
+    expect(key.formIds).toBeNull();
     expect(key.environmentId).toBe(environmentId);
     expect(key.key).toMatch(new RegExp(`^fl_${String(key.id)}_[A-Za-z0-9_-]{43}$`));
 
     const form = await cli('form', 'import', '--env', environmentId, '--file', TEMPLATE_FILE);
     expect(form).toEqual({ id: form.id, url: `/s/${String(form.id)}`, status: 'published' });
     expect(form.id).toMatch(/^[a-z0-9]{10,}$/);
+
+    // --form, repeatable: a key limited to these forms.
+    const second = await cli('form', 'import', '--env', environmentId, '--file', TEMPLATE_FILE);
+    const limited = await cli('key', 'create', '--env', environmentId, '--scopes', 'forms:read', '--form', String(form.id), '--form', String(second.id));
+    expect(limited.formIds).toEqual([form.id, second.id]);
+    const listed = (await cli('key', 'list', '--env', environmentId)) as { data: { id: string; formIds: string[] | null }[] };
+    expect(listed.data.find((k) => k.id === limited.id)?.formIds).toEqual([form.id, second.id]);
+    await expect(cli('key', 'create', '--env', environmentId, '--form', 'k4n2iogu5ks9ut7lahuxkl27')).rejects.toMatchObject({
+      message: expect.stringContaining('No form with this id in the environment'),
+    });
 
     const generated = await generateOverRest(environmentId, String(key.key), String(form.id));
     expect(generated.status).toBe(200);

@@ -94,7 +94,8 @@ describe('formloom CLI', () => {
     const listed = (await cli('key', 'list', '--env', environmentId)) as { data: { id: string; formIds: string[] | null }[] };
     expect(listed.data.find((k) => k.id === limited.id)?.formIds).toEqual([form.id, second.id]);
     await expect(cli('key', 'create', '--env', environmentId, '--form', 'k4n2iogu5ks9ut7lahuxkl27')).rejects.toMatchObject({
-      message: expect.stringContaining('No form with this id in the environment'),
+      message: 'Invalid arguments',
+      details: { errors: [{ message: 'No form with this id in the environment', path: ['formIds', 0] }] },
     });
 
     const generated = await generateOverRest(environmentId, String(key.key), String(form.id));

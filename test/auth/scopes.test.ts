@@ -20,7 +20,8 @@ import {
 } from 'graphql';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/auth/auth.service.ts';
-import { webhookEndpoints } from '../../src/db/schema.ts';
+import { uploads, webhookEndpoints } from '../../src/db/schema.ts';
+import { createFileStorage } from '../../src/uploads/storage.ts';
 import { testEndpoint } from '../../src/events/webhooks.service.ts';
 import { createForm, createLead, insertResponse } from '../support/factories.ts';
 import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
@@ -502,6 +503,8 @@ interface FormObjects {
   endpoint: string;
   delivery: string;
   key: string;
+  /** An uploaded file of a response to the form. */
+  file: string;
 }
 
 async function formObjects(environmentId: string, formId: string): Promise<FormObjects> {
@@ -518,7 +521,11 @@ async function formObjects(environmentId: string, formId: string): Promise<FormO
   });
   const delivery = (await testEndpoint(ctx.db, environmentId, endpoint)).id;
   const key = (await createApiKey(ctx.db, { environmentId, formIds: [formId] })).id;
-  return { form: formId, response, lead, endpoint, delivery, key };
+  const file = `upl_${formId.slice(0, 20)}`;
+  // In the app's own file storage (the test config's data folder), so a missed check would serve the bytes.
+  await createFileStorage(testConfig()).put(`walk/${file}`, Buffer.from('walk'), 'text/plain');
+  await ctx.db.insert(uploads).values({ id: file, environmentId, formId, componentId: 'c', responseId: response, storageKey: `walk/${file}`, name: 'a.txt', contentType: 'text/plain', size: 4 });
+  return { form: formId, response, lead, endpoint, delivery, key, file };
 }
 
 describe('keys limited to forms', () => {
@@ -544,6 +551,7 @@ describe('keys limited to forms', () => {
   const PARAM_OBJECT: Record<string, (path: string) => keyof FormObjects | undefined> = {
     formId: () => 'form',
     keyId: () => 'key',
+    fileId: () => 'file',
     id: (path) =>
       path.startsWith('/api/v1/responses/')
         ? 'response'
@@ -566,7 +574,7 @@ describe('keys limited to forms', () => {
       .replace(':environmentId', tenant.environmentId)
       .replace(/:([a-z]+)/gi, (_, name: string) => {
         const kind = PARAM_OBJECT[name]?.(path);
-        return kind ? objects[kind] : 'k4n2iogu5ks9'; // no fixture (files, e-mail deliveries): a missing id on both sides
+        return kind ? objects[kind] : 'k4n2iogu5ks9'; // no fixture (e-mail deliveries): a missing id on both sides
       });
     const body = BODIES[`${method} ${path}`] ?? {};
     const init = method === 'GET' || method === 'DELETE' ? { method, headers: { 'x-api-key': key } } : jsonRequest(method, body, { 'x-api-key': key });

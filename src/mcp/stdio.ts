@@ -13,10 +13,24 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 /** The JSON-RPC error code of a request the server could not answer (the implementation-defined range). */
 const SERVER_REFUSED = -32000;
 
+/** The server's own message in a refusal (its `{"message": …}` body), else the transport's error text. */
+function serverMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const body = /\{.*\}$/s.exec(text)?.[0];
+  try {
+    const message = body === undefined ? undefined : (JSON.parse(body) as { message?: unknown }).message;
+    return typeof message === 'string' ? message : text;
+  } catch {
+    return text;
+  }
+}
+
+/** The answer to a request the server refused at its edge: a JSON-RPC error with its message and HTTP status. */
 function refusal(message: JSONRPCMessage, error: unknown): JSONRPCMessage | undefined {
   if (!('id' in message) || !('method' in message)) return undefined; // a notification or an answer: nothing to answer
-  const text = error instanceof Error ? error.message : String(error);
-  return { jsonrpc: '2.0', id: message.id, error: { code: SERVER_REFUSED, message: text } };
+  const status = (error as { code?: unknown }).code;
+  const data = typeof status === 'number' ? { data: { status } } : {};
+  return { jsonrpc: '2.0', id: message.id, error: { code: SERVER_REFUSED, message: serverMessage(error), ...data } };
 }
 
 /** Relays stdin/stdout to `url` (the server's /mcp) until stdin ends. */

@@ -10,8 +10,17 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
-import { createTenant, setupTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
+import {
+  ADMIN_TOKEN,
+  createTenant,
+  setupTestApp,
+  testConfig,
+  type TestContext,
+  type TestTenant,
+} from '../support/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let ctx: TestContext;
@@ -34,11 +43,11 @@ afterAll(async () => {
 });
 
 /** A client of a `formloom mcp` child process acting with `key`. */
-async function stdioClient(key: string | undefined) {
+async function stdioClient(key: string | undefined, url = base) {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    FORMLOOM_URL: base,
+    FORMLOOM_URL: url,
   };
   if (key) env.FORMLOOM_API_KEY = key;
   const transport = new StdioClientTransport({
@@ -73,9 +82,39 @@ describe('formloom mcp (stdio)', () => {
     });
   });
 
+  it('keeps tenants apart and passes on the server’s rate limit as a JSON-RPC error', async () => {
+    const other = await createTenant(ctx.db);
+    const { client } = await stdioClient(tenant.apiKey);
+    const foreign = await client.callTool({ name: 'get_form', arguments: { formId: other.templateId } });
+    expect(foreign).toMatchObject({ isError: true, structuredContent: { message: 'Form not found' } });
+
+    const config = testConfig({ apiRateLimitPerMinute: 3 });
+    const limited = createApp({ config, db: ctx.db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
+    const limitedServer = serve({ fetch: limited.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => limitedServer.once('listening', resolve));
+    try {
+      const limitedUrl = `http://127.0.0.1:${(limitedServer.address() as AddressInfo).port}`;
+      const { client: slowed } = await stdioClient(other.apiKey, limitedUrl);
+      let refusal: unknown;
+      for (let i = 0; i < 5 && refusal === undefined; i++) {
+        await slowed.listTools().catch((error: unknown) => (refusal = error));
+      }
+      expect(refusal).toMatchObject({
+        code: -32000,
+        message: 'MCP error -32000: Too many requests',
+        data: { status: 429 },
+      });
+    } finally {
+      await new Promise((resolve) => limitedServer.close(resolve));
+    }
+  });
+
   it('answers with the server’s refusal when the key is wrong, and refuses to start without one', async () => {
     const wrong = `fl_${'a'.repeat(12)}_${'b'.repeat(43)}`;
-    await expect(stdioClient(wrong)).rejects.toThrow(/Invalid API key/);
+    await expect(stdioClient(wrong)).rejects.toMatchObject({
+      message: 'MCP error -32000: Invalid API key',
+      data: { status: 401 },
+    });
     const { transport } = await stdioClient(undefined).catch(() => ({ transport: undefined }));
     expect(transport).toBeUndefined();
   });

@@ -16,7 +16,8 @@ const SERVER_REFUSED = -32000;
 /** The server's own message in a refusal (its `{"message": …}` body), else the transport's error text. */
 function serverMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  const body = /\{.*\}$/s.exec(text)?.[0];
+  const at = text.indexOf('{');
+  const body = at < 0 ? undefined : text.slice(at);
   try {
     const message = body === undefined ? undefined : (JSON.parse(body) as { message?: unknown }).message;
     return typeof message === 'string' ? message : text;

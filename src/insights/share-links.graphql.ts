@@ -5,6 +5,7 @@
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
 import { requireApiKey } from '../auth/auth.service.ts';
+import { requireFormReach } from '../auth/form-limits.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { notFound } from '../errors.ts';
@@ -61,8 +62,12 @@ const CreateShareLinkInput = builder.inputType('CreateShareLinkInput', {
   }),
 });
 
-/** The environment a share-link operation acts in: the API key's, or (admin token) the form's own. */
-async function formEnvironment(ctx: GraphQLContext, formId: string): Promise<string> {
+/**
+ * The environment a share-link operation acts in: the API key's, or (admin token) the form's own. A form
+ * outside a key's forms is `unreachable`: what the operation answers for another environment's form.
+ */
+async function formEnvironment(ctx: GraphQLContext, formId: string, unreachable = 'Form not found'): Promise<string> {
+  requireFormReach(ctx.principal, formId, unreachable);
   if (ctx.principal.kind !== 'admin') return requireApiKey(ctx.principal).environmentId;
   const environmentId = await shareLinkFormEnvironment(ctx.db, formId);
   if (environmentId === undefined) throw notFound('Form not found');
@@ -111,7 +116,7 @@ builder.mutationField('revokeShareLink', (t) =>
     args: { formId: t.arg.id({ required: true }), id: t.arg.id({ required: true }) },
     resolve: async (_, args, ctx) => {
       const formId = String(args.formId);
-      const environmentId = await formEnvironment(ctx, formId);
+      const environmentId = await formEnvironment(ctx, formId, 'Share link not found');
       const revoked = await revokeShareLink(ctx.db, environmentId, formId, String(args.id));
       await recordAudit(ctx.db, {
         environmentId,

@@ -646,9 +646,14 @@ describe('keys limited to forms', () => {
     testWebhookEndpoint: { id: 'endpoint' },
     resendWebhookDelivery: { id: 'delivery' },
     revokeApiKey: { id: 'key' },
+    shareLinks: { formId: 'form' },
+    createShareLink: { formId: 'form' },
+    revokeShareLink: { formId: 'form' },
     responseEvents: { formId: 'form' },
     environment: {},
   };
+  /** Id arguments of objects with no fixture (an e-mail delivery, a share link): a missing id on both sides, next to a real form. */
+  const NO_FIXTURE = ['retryNotificationDelivery.id', 'revokeShareLink.id'];
   const idArguments = (field: GraphQLField<unknown, unknown>) =>
     field.args.filter((arg) => getNamedType(arg.type).name === 'ID' && arg.name !== 'environmentId').map((arg) => arg.name);
 
@@ -687,7 +692,7 @@ describe('keys limited to forms', () => {
     for (const { kind, field } of walked) {
       if (field.name === 'environment') continue; // the environment, not a form's object
       for (const name of idArguments(field))
-        expect(FIELD_OBJECTS[field.name]?.[name] ?? (field.name === 'retryNotificationDelivery' && name === 'id'), `${field.name}(${name}:) names no object in FIELD_OBJECTS`).toBeTruthy();
+        expect(FIELD_OBJECTS[field.name]?.[name] ?? NO_FIXTURE.includes(`${field.name}.${name}`), `${field.name}(${name}:) names no object in FIELD_OBJECTS`).toBeTruthy();
       const walled = await fieldAs(kind, field, outside, limited);
       expect(walled, field.name).toEqual(await fieldAs(kind, field, foreign, tenant.apiKey));
       expect(walled, field.name).not.toContain('"__typename"');

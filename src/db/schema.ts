@@ -312,6 +312,38 @@ export const formInsightCounts = pgTable(
 );
 
 /**
+ * The insight counters summed per UTC day: kept by a trigger on `form_insight_counts` (in the same
+ * transaction, so always its exact sum), read for the whole days of a range so a read's rows grow with
+ * days, not hours.
+ */
+export const formInsightDays = pgTable(
+  'form_insight_days',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** Midnight UTC. */
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    segment: text('segment').notNull(),
+    device: text('device').notNull(),
+    language: text('language').notNull(),
+    referrer: text('referrer').notNull(),
+    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.day, t.segment, t.metric] }),
+    index('form_insight_days_environment_day_idx').on(t.environmentId, t.day),
+    // The series and breakdowns read only views, starts and finishes.
+    index('form_insight_days_form_metric_day_idx').on(t.formId, t.metric, t.day),
+  ],
+);
+
+/**
  * Links to a form's read-only results page (`/r/<token>`, src/results/). The token is shown once, at
  * creation; only its SHA-256 hash is stored. Revoking deletes the row, so every node refuses the link
  * from its next request.

@@ -2,14 +2,19 @@
  * How a form (or every form of an environment) is doing, read from the insight counters
  * (counters.service.ts), never by scanning responses: views, starts, finishes, invalid, the rates, per
  * step reached / left here / drop-off, the time to complete, a time series in a time zone and the
- * breakdowns by device class, referrer host, hidden-field value and language. Two statements.
+ * breakdowns by device class, referrer host, hidden-field value and language. One or two statements.
  *
- * The counters are per UTC hour: a period or a `since`/`until` that does not fall on a UTC hour (a
- * zone whose offset is not whole hours) takes the hours it starts in.
+ * The counters are per UTC hour (`form_insight_counts`) and, summed by a trigger, per UTC day
+ * (`form_insight_days`): a read takes the day rows of the whole UTC days in its range and the hour rows
+ * of the partial days at its edges, so it reads about (days × segments × metrics) rows, not hours. A
+ * time zone whose period boundaries cut UTC days (any zone but UTC) moves the hours on the other side
+ * of a boundary from their day's period to theirs: at most 12 hours a day, series metrics only. A
+ * period or a `since`/`until` that does not fall on a UTC hour (a zone whose offset is not whole hours)
+ * takes the hours it starts in.
  */
-import { and, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { formInsightCounts } from '../db/schema.ts';
+import { formInsightCounts, formInsightDays } from '../db/schema.ts';
 import type { StoredStep } from '../db/json-columns.ts';
 import type { FieldError } from '../errors.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
@@ -23,6 +28,7 @@ import {
   nextPeriod,
   periodStart,
   PERIODS,
+  hourPeriodsOfDay,
   startOfLocalDate,
   type Period,
 } from './time-zones.ts';
@@ -204,52 +210,133 @@ export interface Insights extends Counts {
 export type InsightsScope = { formId: string; steps: readonly StoredStep[] } | { environmentId: string; formIds?: readonly string[] | undefined };
 
 const SERIES_METRICS = ['views', 'starts', 'finishes'];
+const DAY_MS = 24 * HOUR_MS;
 
-function conditionsOf(scope: InsightsScope, query: InsightsQuery): SQL {
-  const c = formInsightCounts;
+/** The filters of `scope` and `query` on one of the counter tables (`time` its hour or day column). */
+function filtersOf(table: typeof formInsightCounts | typeof formInsightDays, scope: InsightsScope, query: InsightsQuery): SQL {
   return and(
     'formId' in scope
-      ? eq(c.formId, scope.formId)
+      ? eq(table.formId, scope.formId)
       : and(
-          eq(c.environmentId, scope.environmentId),
-          scope.formIds === undefined ? undefined : inArray(c.formId, [...scope.formIds, '']),
-          sql`exists (select 1 from forms f where f.id = ${c.formId} and f.deleted_at is null)`,
+          eq(table.environmentId, scope.environmentId),
+          scope.formIds === undefined ? undefined : inArray(table.formId, [...scope.formIds, '']),
+          sql`exists (select 1 from forms f where f.id = ${table.formId} and f.deleted_at is null)`,
         ),
-    // An hour counts when it overlaps [since, until).
-    query.since ? gt(c.hour, new Date(query.since.getTime() - HOUR_MS)) : undefined,
-    query.until ? lt(c.hour, query.until) : undefined,
-    query.device ? eq(c.device, query.device) : undefined,
-    query.language ? eq(c.language, query.language) : undefined,
-    Object.keys(query.hidden).length > 0 ? sql`${c.hidden} @> ${JSON.stringify(query.hidden)}::jsonb` : undefined,
+    query.device ? eq(table.device, query.device) : undefined,
+    query.language ? eq(table.language, query.language) : undefined,
+    Object.keys(query.hidden).length > 0 ? sql`${table.hidden} @> ${JSON.stringify(query.hidden)}::jsonb` : undefined,
   )!;
+}
+
+/**
+ * Which rows a range reads: the day rows of the UTC days wholly inside it, and the hour rows of the
+ * partial days at its edges (an hour counts when it overlaps [since, until)).
+ */
+function rangeOf(query: InsightsQuery): { days: SQL; hours: SQL | undefined } {
+  const d = formInsightDays;
+  const c = formInsightCounts;
+  const since = query.since?.getTime();
+  const until = query.until?.getTime();
+  const firstDay = since === undefined ? undefined : Math.ceil(since / DAY_MS) * DAY_MS;
+  const endDay = until === undefined ? undefined : Math.floor(until / DAY_MS) * DAY_MS;
+  if (firstDay !== undefined && endDay !== undefined && firstDay >= endDay) {
+    return { days: sql`false`, hours: and(gt(c.hour, new Date(since! - HOUR_MS)), lt(c.hour, new Date(until!)))! };
+  }
+  const edges = [
+    since !== undefined && since < firstDay! ? and(gt(c.hour, new Date(since - HOUR_MS)), lt(c.hour, new Date(firstDay!))) : undefined,
+    until !== undefined && until > endDay! ? and(gte(c.hour, new Date(endDay!)), lt(c.hour, new Date(until))) : undefined,
+  ].filter((edge) => edge !== undefined);
+  return {
+    days: and(
+      firstDay === undefined ? undefined : gte(d.day, new Date(firstDay)),
+      endDay === undefined ? undefined : lt(d.day, new Date(endDay)),
+    ) ?? sql`true`,
+    hours: edges.length === 0 ? undefined : or(...edges),
+  };
 }
 
 interface FigureRow {
   kind: string;
   metric: string;
   value: string | null;
-  hour: string | Date | null;
+  at: string | Date | null;
   n: string | number;
 }
 
-/** The insights of `scope` for `query`. */
+/**
+ * The insights of `scope` for `query`: one statement over the day rows and the edges' hour rows
+ * (separate hash aggregates, no sort), and a second for the hours of the days a period boundary of the
+ * time zone splits, when there are any.
+ */
 export async function readInsights(db: Db, scope: InsightsScope, query: InsightsQuery): Promise<Insights> {
-  const where = conditionsOf(scope, query);
+  const d = formInsightDays;
   const c = formInsightCounts;
-  const series = inArray(c.metric, SERIES_METRICS);
+  const range = rangeOf(query);
+  const columns = sql`metric, device, language, referrer, hidden, count`;
+  const dayWhere = sql`${filtersOf(d, scope, query)} and ${range.days}`;
+  const hourWhere = range.hours ? sql`${filtersOf(c, scope, query)} and (${range.hours})` : undefined;
+  const seriesMetrics = sql`metric in ('views', 'starts', 'finishes')`;
+  // Totals of every metric straight from the rows; the breakdowns over the series metrics' rows alone.
   const result = await db.execute(sql`
-    select 'total' as kind, ${c.metric} as metric, null::text as value, null::timestamptz as hour, sum(${c.count}) as n
-      from ${c} where ${where} group by ${c.metric}
-    union all
-    select case when grouping(${c.hour}) = 0 then 'hour' when grouping(${c.device}) = 0 then 'device' when grouping(${c.referrer}) = 0 then 'referrer' else 'language' end,
-        ${c.metric}, coalesce(${c.device}, ${c.referrer}, ${c.language}), ${c.hour}, sum(${c.count})
-      from ${c} where ${where} and ${series}
-      group by grouping sets ((${c.metric}, ${c.hour}), (${c.metric}, ${c.device}), (${c.metric}, ${c.referrer}), (${c.metric}, ${c.language}))
-    union all
-    select 'hidden:' || h.key, ${c.metric}, h.value, null, sum(${c.count})
-      from ${c}, jsonb_each_text(${c.hidden}) as h(key, value) where ${where} and ${series}
-      group by h.key, h.value, ${c.metric}`);
-  return figuresOf(scope, query, rowsOf<FigureRow>(result));
+    with series as materialized (
+      select 'day' as grain, ${d.day} as at, ${columns} from ${d} where ${dayWhere} and ${seriesMetrics}
+      ${hourWhere ? sql`union all select 'hour', ${c.hour}, ${columns} from ${c} where ${hourWhere} and ${seriesMetrics}` : sql``}
+    )
+    select 'total' as kind, metric, null::text as value, null::timestamptz as at, sum(n) as n from (
+      select metric, sum(count) as n from ${d} where ${dayWhere} group by metric
+      ${hourWhere ? sql`union all select metric, sum(count) from ${c} where ${hourWhere} group by metric` : sql``}
+    ) as totals group by metric
+    union all select grain, metric, null, at, sum(count) from series group by grain, at, metric
+    union all select 'device', metric, device, null, sum(count) from series group by metric, device
+    union all select 'referrer', metric, referrer, null, sum(count) from series group by metric, referrer
+    union all select 'language', metric, language, null, sum(count) from series group by metric, language
+    union all select 'hidden:' || h.key, metric, h.value, null, sum(count)
+      from series, jsonb_each_text(series.hidden) as h(key, value) group by h.key, h.value, metric`);
+  const rows = rowsOf<FigureRow>(result);
+  const split = splitDaysOf(query, rows);
+  if (split.moved.size > 0) {
+    const moved = await db.execute(sql`
+      select 'move' as kind, metric, null as value, ${c.hour} as at, sum(count) as n from ${c}
+      where ${filtersOf(c, scope, query)} and ${inArray(c.metric, SERIES_METRICS)}
+        and ${c.hour} = any(${`{${[...split.moved.keys()].map((at) => new Date(at).toISOString()).join(',')}}`}::timestamptz[])
+      group by ${c.hour}, metric`);
+    rows.push(...rowsOf<FigureRow>(moved));
+  }
+  return figuresOf(scope, query, rows, split);
+}
+
+/** A moved hour: its day's period (where the day row counted it) and its own. */
+interface MovedHour {
+  from: string;
+  to: string;
+}
+
+/** Each day row's period (the one most of its hours fall in) and the hours of another period, by start (ms). */
+interface SplitDays {
+  dayPeriods: Map<number, string>;
+  moved: Map<number, MovedHour>;
+}
+
+function splitDaysOf(query: InsightsQuery, rows: FigureRow[]): SplitDays {
+  const split: SplitDays = { dayPeriods: new Map(), moved: new Map() };
+  for (const row of rows) {
+    if (row.kind !== 'day') continue;
+    const day = new Date(row.at!).getTime();
+    if (split.dayPeriods.has(day)) continue;
+    const periods = hourPeriodsOfDay(query.timeZone, day, query.groupBy);
+    const from = majorityOf(periods);
+    split.dayPeriods.set(day, from);
+    periods.forEach((to, hour) => {
+      if (to !== from) split.moved.set(day + hour * HOUR_MS, { from, to });
+    });
+  }
+  return split;
+}
+
+function majorityOf(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
 const zero = (): Counts => ({ views: 0, starts: 0, finishes: 0 });
@@ -258,18 +345,25 @@ const add = (counts: Counts, metric: string, n: number) => {
 };
 const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
-function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[]): Insights {
+function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[], split: SplitDays): Insights {
   const totals = new Map<string, number>();
-  const hours = new Map<number, Counts>();
+  const periods = new Map<string, Counts>();
+  const count = (period: string, metric: string, n: number) => {
+    const counts = periods.get(period) ?? zero();
+    add(counts, metric, n);
+    periods.set(period, counts);
+  };
   const breakdowns = new Map<string, Map<string, Counts>>();
   for (const row of rows) {
     const n = Number(row.n);
+    const at = row.at === null ? 0 : new Date(row.at).getTime();
     if (row.kind === 'total') totals.set(row.metric, n);
-    else if (row.kind === 'hour') {
-      const hour = new Date(row.hour!).getTime();
-      const counts = hours.get(hour) ?? zero();
-      add(counts, row.metric, n);
-      hours.set(hour, counts);
+    else if (row.kind === 'day') count(split.dayPeriods.get(at)!, row.metric, n);
+    else if (row.kind === 'hour') count(periodStart(localDate(query.timeZone, at), query.groupBy), row.metric, n);
+    else if (row.kind === 'move') {
+      const { from, to } = split.moved.get(at)!;
+      count(from, row.metric, -n);
+      count(to, row.metric, n);
     } else {
       const values = breakdowns.get(row.kind) ?? new Map<string, Counts>();
       const counts = values.get(row.value ?? '') ?? zero();
@@ -307,7 +401,7 @@ function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[]
     completionRate: rate(finishes, starts),
     timeToComplete: timeToCompleteOf(totals),
     steps,
-    series: seriesOf(query, hours),
+    series: seriesOf(query, periods),
     devices: [...devices].map(([value, counts]) => ({ value, ...counts })),
     referrers: topValues(breakdowns.get('referrer')),
     languages: topValues(breakdowns.get('language'), Number.POSITIVE_INFINITY),
@@ -344,16 +438,7 @@ function timeToCompleteOf(totals: Map<string, number>): Insights['timeToComplete
 }
 
 /** Views, starts and finishes per period in the time zone: every period from since (or the first counted) to until (or the last counted). */
-function seriesOf(query: InsightsQuery, hours: Map<number, Counts>): Insights['series'] {
-  const byPeriod = new Map<string, Counts>();
-  for (const [hour, counts] of hours) {
-    const period = periodStart(localDate(query.timeZone, hour), query.groupBy);
-    const sum = byPeriod.get(period) ?? zero();
-    sum.views += counts.views;
-    sum.starts += counts.starts;
-    sum.finishes += counts.finishes;
-    byPeriod.set(period, sum);
-  }
+function seriesOf(query: InsightsQuery, byPeriod: Map<string, Counts>): Insights['series'] {
   const known = [...byPeriod.keys()].sort();
   const first = query.since ? periodStart(localDate(query.timeZone, query.since.getTime()), query.groupBy) : known[0];
   const last = query.until

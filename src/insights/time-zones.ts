@@ -75,3 +75,23 @@ export function nextPeriod(start: string, period: Period): string {
   else day.setUTCMonth(day.getUTCMonth() + 1);
   return day.toISOString().slice(0, 10);
 }
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The period (its first day, as `periodStart` gives it) of each of the 24 hours of the UTC day starting at
+ * `dayStart`, each hour by the local date of its start. One zone lookup at each end of the day when the
+ * offset holds all day (every day but a DST change's), one per hour otherwise.
+ */
+export function hourPeriodsOfDay(timeZone: string, dayStart: number, period: Period): string[] {
+  const first = wallClock(timeZone, dayStart) - dayStart;
+  const last = wallClock(timeZone, dayStart + 23 * HOUR_MS) - (dayStart + 23 * HOUR_MS);
+  const periods: string[] = [];
+  for (let hour = 0; hour < 24; hour++) {
+    const at = dayStart + hour * HOUR_MS;
+    const date =
+      first === last ? new Date(at + first).toISOString().slice(0, 10) : localDate(timeZone, at);
+    periods.push(periodStart(date, period));
+  }
+  return periods;
+}

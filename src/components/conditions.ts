@@ -9,9 +9,25 @@
  * is walked in src/responses/path.ts.
  */
 
-export { CONDITION_OPS } from '../db/json-columns.ts';
-export type { Condition, ConditionOp, ConditionValue, HiddenCondition, LogicAction, LogicRule, QuestionCondition, StepLogic } from '../db/json-columns.ts';
-import type { ConditionOp } from '../db/json-columns.ts';
+export { CALCULATION_OPS, CONDITION_OPS } from '../db/json-columns.ts';
+export type {
+  CalculateAction,
+  CalculationOp,
+  CalculationValue,
+  Condition,
+  ConditionOp,
+  ConditionValue,
+  FormVariable,
+  HiddenCondition,
+  LogicAction,
+  LogicRule,
+  QuestionCondition,
+  RouteAction,
+  StepLogic,
+  VariableCondition,
+  VariableValues,
+} from '../db/json-columns.ts';
+import type { ConditionOp, LogicAction, RouteAction } from '../db/json-columns.ts';
 import { CONDITION_OPS } from '../db/json-columns.ts';
 
 /**
@@ -69,3 +85,14 @@ export const textValue = (value: unknown): string | undefined => (typeof value =
 
 /** A stored number as a condition's value (`undefined`: no number). */
 export const numberValue = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** A rule's actions as a list (`then` may be one action or several). */
+export function actionsOf(then: LogicAction | readonly LogicAction[] | undefined): readonly LogicAction[] {
+  if (then === undefined) return [];
+  return isActionList(then) ? then : [then];
+}
+const isActionList = (then: LogicAction | readonly LogicAction[]): then is readonly LogicAction[] => Array.isArray(then);
+
+/** The action of a rule's list that routes the response (goTo, complete, invalid), if any: the first. */
+export const routeOf = (then: LogicAction | readonly LogicAction[] | undefined): RouteAction | undefined =>
+  actionsOf(then).find((action): action is RouteAction => !('calculate' in action));

@@ -66,15 +66,40 @@ export interface HiddenCondition {
   op: ConditionOp;
   value?: ConditionValue;
 }
-export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | QuestionCondition | HiddenCondition;
+/** A leaf on a form variable's value as the rules before it left it. */
+export interface VariableCondition {
+  variable: string;
+  op: ConditionOp;
+  value?: ConditionValue;
+}
+export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | QuestionCondition | HiddenCondition | VariableCondition;
 
-/** What happens when a rule holds: go to a later step, or end the response (completed or invalid). */
-export type LogicAction = { goTo: string } | { complete: true } | { invalid: true };
+/** Where a rule that holds sends the response: a later step, or an end (completed or invalid). */
+export type RouteAction = { goTo: string } | { complete: true } | { invalid: true };
+
+export const CALCULATION_OPS = ['set', 'add', 'subtract', 'multiply', 'divide', 'append'] as const;
+export type CalculationOp = (typeof CALCULATION_OPS)[number];
+/** What a calculation takes: a constant, a question's answer, the scores of its chosen options, or a variable. */
+export type CalculationValue = number | string | { question: string } | { scoreOf: string } | { variable: string };
+/** Changes a form variable when its rule holds. */
+export interface CalculateAction {
+  calculate: { variable: string; op: CalculationOp; value: CalculationValue };
+}
+export type LogicAction = RouteAction | CalculateAction;
 
 export interface LogicRule {
   if: Condition;
-  then: LogicAction;
+  /** One action or a list of them, as given. */
+  then: LogicAction | LogicAction[];
 }
+
+/** A form variable (`forms.variables`): a number or a text the rules calculate, starting at `initial`. */
+export interface FormVariable {
+  name: string;
+  type: 'number' | 'text';
+  initial: number | string;
+}
+export type VariableValues = Record<string, number | string>;
 
 /** A step's logic: rules evaluated in order when the step is submitted; `next` when none holds (default: the next step). */
 export interface StepLogic {
@@ -124,6 +149,8 @@ export interface ResponseMeta {
   path?: string[];
   /** The declared hidden fields it brought, by name. */
   hiddenFields?: Record<string, string>;
+  /** The form variables as the rules along its path left them (forms with variables). */
+  variables?: VariableValues;
   /** Set when the response reached an invalid step or action: it has ended, unfinished (status 5). */
   invalid?: true;
   [key: string]: unknown;

@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type FormNotifications, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type FormNotifications, type FormVariable, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -93,6 +93,8 @@ export const forms = pgTable(
     steps: jsonb('steps').$type<StoredStep[]>().notNull(),
     /** Names of the hidden fields a response may bring (URL query, JSON API); conditions test them. */
     hiddenFields: jsonb('hidden_fields').$type<string[]>().notNull().default([]),
+    /** Values the rules calculate along a response's path (a score, a price); responses record them. */
+    variables: jsonb('variables').$type<FormVariable[]>().notNull().default([]),
     /** The template this form was generated from, if any. */
     sourceFormId: text('source_form_id'),
     createdAt: createdAt(),
@@ -128,6 +130,7 @@ export const FORM_DEFINITION_COLUMNS = {
   name: forms.name,
   steps: forms.steps,
   hiddenFields: forms.hiddenFields,
+  variables: forms.variables,
   locale: forms.locale,
   /** Who hears of its responses: a response started on a version is notified as that version says. */
   notifications: forms.notifications,

@@ -13,7 +13,8 @@ import { isObject, LIMITS, shortText, type Content } from '../components/content
 import { localeSchema } from '../i18n/locales.ts';
 import { checkNotifications, notificationsSchema } from '../notifications/settings.ts';
 import type { StepLogic } from '../components/conditions.ts';
-import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents } from './logic.ts';
+import { optionScoreProblems } from '../components/scores.ts';
+import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents, variablesSchema } from './logic.ts';
 
 
 // ---------------------------------------------------------------- request shapes
@@ -71,6 +72,10 @@ const componentSchema = z
     for (const issue of parsed.error.issues) fail(['content', ...issue.path], issue.message);
   }
   for (const problem of entry.rules?.(content, type) ?? []) fail(['content', ...problem.path], problem.message);
+  // Scores name the options as stored (a normalised content), so only content that passed its own rules is read for them.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- `fail` above sets it
+  const scoreProblems = parsed.success && !failed ? optionScoreProblems(entry.storedType ?? type, entry.normalise ? entry.normalise(parsed.data, type) : parsed.data) : [];
+  for (const problem of scoreProblems) fail(['content', ...problem.path], problem.message);
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a key that failed its schema leaves the component unread
   if (failed || !parsed.success || (key && !key.success)) return unread();
   return {
@@ -116,12 +121,13 @@ const formName = z.string().trim().min(1, 'name must not be empty').max(LIMITS.m
 
 // Left out when not given, so a request without logic hashes (Idempotency-Key) as it did before.
 const hiddenFields = hiddenFieldsSchema.nullish().transform((names) => names ?? undefined);
+const variables = variablesSchema.nullish().transform((list) => list ?? undefined);
 
 /**
  * The references between steps, components and hidden fields (src/forms/logic.ts), checked even when
  * other parts failed, so that every problem is reported at once.
  */
-const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: unknown }>>(schema: T) =>
+const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: unknown; variables?: unknown }>>(schema: T) =>
   schema.superRefine(
     (input: unknown, ctx) => {
       // Runs even when other checks failed (every problem at once), so the input may not be an object at all.
@@ -140,6 +146,7 @@ export const generateFormInputSchema = withLogicChecks(
     sourceFormId: z.string().min(1, 'sourceFormId must not be empty').max(LIMITS.maxNameLength),
     name: formName,
     hiddenFields,
+    variables,
     steps: stepsSchema(2),
     /** The language of the page's own words; null or left out: English. */
     locale: localeSchema.nullish(),
@@ -175,6 +182,7 @@ export const UPDATABLE_FIELDS = Object.keys(definitionFields) as (keyof UpdateFo
 /** The steps of an imported template form: the same shape, but one step is enough. */
 export const importStepsSchema = stepsSchema(1);
 export const importHiddenFieldsSchema = hiddenFields;
+export const importVariablesSchema = variables;
 export { withLogicChecks };
 export const importFormNameSchema = formName;
 /** A form's `locale` (generate, import and update share it). */

@@ -41,8 +41,22 @@ import { FormNotificationsInput, FormNotificationsRef } from '../notifications/s
 import { definitionOf, versionDefinitions, versionPages, type ListedVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
-import { importHiddenFieldsSchema, withLogicChecks } from './components.ts';
-import { CONDITION_OPS, type Condition, type HiddenCondition, type LogicAction, type LogicRule, type QuestionCondition, type StepLogic } from '../components/conditions.ts';
+import { importHiddenFieldsSchema, importVariablesSchema, withLogicChecks } from './components.ts';
+import {
+  actionsOf,
+  CALCULATION_OPS,
+  CONDITION_OPS,
+  routeOf,
+  type CalculateAction,
+  type Condition,
+  type FormVariable,
+  type HiddenCondition,
+  type LogicAction,
+  type LogicRule,
+  type QuestionCondition,
+  type StepLogic,
+  type VariableCondition,
+} from '../components/conditions.ts';
 import { stepKey } from './logic.ts';
 
 // ---------------------------------------------------------------- steps
@@ -69,11 +83,26 @@ const AnyConditionRef = builder.objectRef<{ any: Condition[] }>('AnyCondition');
 const NotConditionRef = builder.objectRef<{ not: Condition }>('NotCondition');
 const QuestionConditionRef = builder.objectRef<QuestionCondition>('QuestionCondition');
 const HiddenFieldConditionRef = builder.objectRef<HiddenCondition>('HiddenFieldCondition');
+const VariableConditionRef = builder.objectRef<VariableCondition>('VariableCondition');
+const conditionRefOf = (condition: Condition) =>
+  'all' in condition ? AllConditionRef
+  : 'any' in condition ? AnyConditionRef
+  : 'not' in condition ? NotConditionRef
+  : 'hidden' in condition ? HiddenFieldConditionRef
+  : 'variable' in condition ? VariableConditionRef
+  : QuestionConditionRef;
 export const ConditionUnion = builder.unionType('Condition', {
-  description: 'A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf.',
-  types: [AllConditionRef, AnyConditionRef, NotConditionRef, QuestionConditionRef, HiddenFieldConditionRef],
-  resolveType: (condition) =>
-    'all' in condition ? AllConditionRef : 'any' in condition ? AnyConditionRef : 'not' in condition ? NotConditionRef : 'hidden' in condition ? HiddenFieldConditionRef : QuestionConditionRef,
+  description: 'A test on the answers so far, the hidden fields or the variables: a group (all, any, not) or a leaf.',
+  types: [AllConditionRef, AnyConditionRef, NotConditionRef, QuestionConditionRef, HiddenFieldConditionRef, VariableConditionRef],
+  resolveType: (condition: Condition) => conditionRefOf(condition),
+});
+VariableConditionRef.implement({
+  description: "A test on a form variable's value as the rules before it left it.",
+  fields: (t) => ({
+    variable: t.exposeString('variable', { description: 'The variable name.' }),
+    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
+  }),
 });
 AllConditionRef.implement({
   description: 'Holds when every one of its conditions holds.',
@@ -104,9 +133,22 @@ HiddenFieldConditionRef.implement({
     value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
   }),
 });
-const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
-  description: 'What a rule does when its condition holds: go to a later step, or end the response (complete, invalid).',
+const CalculationOpEnum = builder.enumType('CalculationOp', {
+  description: 'set, add, subtract, multiply, divide (by zero: unchanged) a number variable; set or append to a text variable.',
+  values: CALCULATION_OPS,
+});
+const CalculationRef = builder.objectRef<CalculateAction['calculate']>('Calculation').implement({
+  description: 'Changes a form variable when its rule holds (docs/logic.md).',
   fields: (t) => ({
+    variable: t.exposeString('variable'),
+    op: t.field({ type: CalculationOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', description: 'A number, a text, {question: <key>}, {scoreOf: <key>} or {variable: <name>}.', resolve: (c) => c.value }),
+  }),
+});
+const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
+  description: 'What a rule does when its condition holds: go to a later step, end the response (complete, invalid), or calculate a variable.',
+  fields: (t) => ({
+    calculate: t.field({ type: CalculationRef, nullable: true, resolve: (a) => ('calculate' in a ? a.calculate : null) }),
     goTo: t.string({ nullable: true, description: 'The key of the step to go to.', resolve: (a) => ('goTo' in a ? a.goTo : null) }),
     complete: t.boolean({ description: 'Finish the response.', resolve: (a) => 'complete' in a }),
     invalid: t.boolean({ description: 'Mark the response invalid (status 5) and end it.', resolve: (a) => 'invalid' in a }),
@@ -119,21 +161,31 @@ const LogicActionRef = builder.objectRef<LogicAction>('LogicAction').implement({
  */
 interface RuleValue {
   condition: LogicRule['if'];
-  action: LogicRule['then'];
+  actions: readonly LogicAction[];
 }
 const LogicRuleRef = builder.objectRef<RuleValue>('LogicRule').implement({
   description:
     'One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.)',
   fields: (t) => ({
     condition: t.field({ type: ConditionUnion, description: 'The `if` of the rule.', resolve: (r) => r.condition }),
-    action: t.field({ type: LogicActionRef, description: 'The `then` of the rule.', resolve: (r) => r.action }),
+    action: t.field({ type: LogicActionRef, nullable: true, description: 'The action of the `then` that routes (goTo, complete, invalid); null when the rule only calculates.', resolve: (r) => routeOf(r.actions) ?? null }),
+    actions: t.field({ type: [LogicActionRef], description: 'Every action of the `then`, in order.', resolve: (r) => r.actions }),
   }),
 });
 const StepLogicRef = builder.objectRef<StepLogic>('StepLogic').implement({
   description: 'Where the respondent goes after a step: the first rule that holds, else `next` (else the following step).',
   fields: (t) => ({
-    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules.map((rule): RuleValue => ({ condition: rule.if, action: rule.then })) }),
+    rules: t.field({ type: [LogicRuleRef], resolve: (l) => l.rules.map((rule): RuleValue => ({ condition: rule.if, actions: actionsOf(rule.then) })) }),
     next: t.exposeString('next', { nullable: true, description: 'The key of the step that follows when no rule holds; null: the following step.' }),
+  }),
+});
+
+const FormVariableRef = builder.objectRef<FormVariable>('FormVariable').implement({
+  description: 'A value the rules calculate along a response: a number or a text, from `initial`.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    type: t.string({ description: '`number` or `text`.', resolve: (v) => v.type }),
+    initial: t.field({ type: 'JSON', resolve: (v) => v.initial }),
   }),
 });
 
@@ -221,6 +273,11 @@ const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').im
     name: t.exposeString('name'),
     steps: t.field({ type: [StepRef], resolve: (definition) => definition.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
     hiddenFields: t.exposeStringList('hiddenFields', { description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+    variables: t.field({
+      type: [FormVariableRef],
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a snapshot stored before variables existed has none
+      resolve: (definition) => definition.variables ?? [],
+    }),
     locale: t.exposeString('locale', { description: "The language of the page's own words (a BCP 47 tag)." }),
     notifications: t.field({
       type: FormNotificationsRef,
@@ -318,6 +375,7 @@ FormRef.implement({
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
     steps: t.field({ type: [StepRef], resolve: (form) => form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
     hiddenFields: t.stringList({ description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.', resolve: (form) => form.hiddenFields }),
+    variables: t.field({ type: [FormVariableRef], description: 'Values the rules calculate along a response (docs/logic.md).', resolve: (form) => form.variables }),
     version: t.exposeInt('version', { description: "The current version of the form's definition: 1 when created, one more with each update (`updateForm`)." }),
     definition: t.field({
       type: FormDefinitionRef,
@@ -379,9 +437,9 @@ const ComponentInput = builder.inputType('ComponentInput', {
   }),
 });
 
-const LogicActionInput = builder.inputType('LogicActionInput', {
-  description: 'One of `goTo` (a later step key), `complete: true`, `invalid: true`.',
-  fields: (t) => ({ goTo: t.string(), complete: t.boolean(), invalid: t.boolean() }),
+const FormVariableInput = builder.inputType('FormVariableInput', {
+  description: 'A form variable: a name (as a hidden field name), `number` or `text`, and where it starts (default 0 or "").',
+  fields: (t) => ({ name: t.string({ required: true }), type: t.string({ required: true, description: '`number` or `text`.' }), initial: t.field({ type: 'JSON' }) }),
 });
 const LogicRuleInput = builder.inputType('LogicRuleInput', {
   fields: (t) => ({
@@ -393,7 +451,11 @@ const LogicRuleInput = builder.inputType('LogicRuleInput', {
       description:
         'A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value).',
     }),
-    then: t.field({ type: LogicActionInput, required: true }),
+    then: t.field({
+      type: 'JSON',
+      required: true,
+      description: 'One action or a list of them: `{goTo: <step key>}`, `{complete: true}`, `{invalid: true}`, `{calculate: {variable, op, value}}` (at most one that routes).',
+    }),
   }),
 });
 const StepLogicInput = builder.inputType('StepLogicInput', {
@@ -419,6 +481,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
     name: t.string({ required: true }),
     hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
+    variables: t.field({ type: [FormVariableInput], description: 'Values the rules calculate (at most 20).' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
     locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
@@ -480,6 +543,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     name: t.string({ required: true }),
     theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
     hiddenFields: t.stringList(),
+    variables: t.field({ type: [FormVariableInput] }),
     steps: t.field({ type: [StepInput], required: true }),
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
     locale: t.string({ description: `As in GenerateFormInput; default ${DEFAULT_LOCALE}.` }),
@@ -493,6 +557,7 @@ const importFormInputSchema = withLogicChecks(
     name: importFormNameSchema,
     theme: z.preprocess((v) => v ?? undefined, themeSchema.optional()),
     hiddenFields: importHiddenFieldsSchema,
+    variables: importVariablesSchema,
     steps: importStepsSchema,
     status: z.enum(FORM_STATUSES).nullish(),
     locale: formLocaleSchema,
@@ -516,6 +581,7 @@ builder.mutationField('importForm', (t) =>
         theme: input.theme ?? themeSchema.parse({}),
         steps: input.steps,
         hiddenFields: input.hiddenFields,
+        variables: input.variables,
         status: input.status ?? undefined,
         locale: input.locale,
         notifications: input.notifications,
@@ -533,6 +599,7 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     name: t.string(),
     steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it.' }),
     hiddenFields: t.stringList({ description: 'The whole new list of hidden fields.' }),
+    variables: t.field({ type: [FormVariableInput], description: 'The whole new list of variables.' }),
     locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
   }),

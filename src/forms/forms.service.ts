@@ -14,7 +14,7 @@ import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type Keys
 import { UPDATABLE_FIELDS, type GenerateFormInput, type StepDraft, type UpdateFormInput } from './components.ts';
 import type { FieldError } from '../errors.ts';
 import { inheritTheme } from './theme.ts';
-import type { Theme, StoredStep } from '../db/json-columns.ts';
+import type { FormVariable, Theme, StoredStep } from '../db/json-columns.ts';
 import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
@@ -61,6 +61,7 @@ export interface ImportFormInput {
   theme: Theme;
   steps: StepDraft[];
   hiddenFields?: string[] | undefined;
+  variables?: FormVariable[] | undefined;
   status?: FormStatus | undefined;
   /** Canonical (src/i18n/locales.ts); default English. */
   locale?: string | null | undefined;
@@ -81,6 +82,7 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
         theme: input.theme,
         steps: withIds(input.steps),
         hiddenFields: input.hiddenFields ?? [],
+        variables: input.variables ?? [],
         locale: input.locale ?? DEFAULT_LOCALE,
         notifications: input.notifications ?? null,
       })
@@ -136,6 +138,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         theme: inheritTheme(source.theme, usedTypes),
         steps,
         hiddenFields: input.hiddenFields ?? [],
+        variables: input.variables ?? [],
         sourceFormId: source.id,
         locale: input.locale ?? DEFAULT_LOCALE,
         notifications: input.notifications ?? null,
@@ -240,7 +243,7 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     // given: without the default keys the stored steps get), or kept.
     const problems: FieldError[] = [];
     const report = (path: readonly (string | number)[], message: string) => problems.push({ path: [...path], message });
-    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields }, report);
+    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables: changes.variables ?? current.variables }, report);
     // The confirmation's address must still be a question of the form as it will be.
     checkNotifications({ steps: input.steps ?? current.steps, notifications: changes.notifications === undefined ? current.notifications : changes.notifications }, report);
     if (problems.length > 0) throw invalidInput(problems);

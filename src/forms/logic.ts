@@ -13,8 +13,13 @@
 import { z } from 'zod';
 import { moduleOf, isAnswerable } from '../components/catalogue.ts';
 import {
+  actionsOf,
+  CALCULATION_OPS,
   CONDITION_OPS,
   SUBJECT_OPS,
+  type CalculateAction,
+  type CalculationValue,
+  type FormVariable,
   type Condition,
   type ConditionOp,
   type ConditionSubject,
@@ -42,6 +47,10 @@ export const LOGIC_LIMITS = {
   maxValues: 500,
   /** Characters of a compared text, and of a hidden field's value. */
   maxValueLength: 500,
+  /** Actions in one rule's `then` list. */
+  maxActionsPerRule: 20,
+  /** Variables of a form. */
+  maxVariables: 20,
   /**
    * What all the rules of a form may cost one walk: every leaf counts 1, an `in`/`notIn` leaf one per
    * listed value. Bounds a submission's (and a page's) rule evaluation whatever the form.
@@ -80,6 +89,39 @@ export const hiddenFieldsSchema = z
   .meta({
     description: 'Names of values the respondent brings in the page URL (`/s/<id>?utm_source=ad`) or the JSON API; conditions test them with `{hidden: <name>, …}`.',
     examples: [['utm_source', 'plan']],
+  });
+
+/** A number as variables keep it: a finite double rounded to 6 decimal places. */
+export const roundVariable = (value: number): number => Math.round(value * 1e6) / 1e6 + 0;
+
+/** `variables`: at most 20 `{name, type, initial}`, names unique; `initial` of the type (default 0 or ""). */
+export const variablesSchema = z
+  .array(
+    z.strictObject({
+      name: z
+        .string()
+        .regex(KEY_PATTERN, `A variable name ${KEY_RULE}`)
+        .refine((name) => !RESERVED_HIDDEN_NAMES.has(name), { message: 'A variable name must not be a name every object has (such as __proto__, constructor or toString)' }),
+      type: z.enum(['number', 'text']),
+      initial: z.union([z.number().finite(), z.string().max(LOGIC_LIMITS.maxValueLength)]).nullish(),
+    }),
+  )
+  .max(LOGIC_LIMITS.maxVariables, `A form may declare at most ${LOGIC_LIMITS.maxVariables} variables`)
+  .superRefine((variables, ctx) => {
+    variables.forEach((variable, index) => {
+      if (variables.findIndex((other) => other.name === variable.name) !== index) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `Variable "${variable.name}" is declared twice` });
+      const initial = variable.initial ?? undefined;
+      if (initial !== undefined && typeof initial !== (variable.type === 'number' ? 'number' : 'string')) {
+        ctx.addIssue({ code: 'custom', path: [index, 'initial'], message: `A ${variable.type} variable starts at a ${variable.type === 'number' ? 'number' : 'text'}` });
+      }
+    });
+  })
+  .transform((variables): FormVariable[] =>
+    variables.map(({ name, type, initial }) => ({ name, type, initial: typeof initial === 'number' ? roundVariable(initial) : (initial ?? (type === 'number' ? 0 : '')) })),
+  )
+  .meta({
+    description: 'Values the rules calculate as a response goes along (a score, a price); responses record them in `meta.variables` (docs/logic.md).',
+    examples: [[{ name: 'score', type: 'number', initial: 0 }]],
   });
 
 // ---------------------------------------------------------------- shapes
@@ -162,7 +204,8 @@ function leafValue(raw: Record<string, unknown>, op: ConditionOp, report: Report
 }
 
 const GROUPS = ['all', 'any', 'not'] as const;
-const LEAF_KEYS = { question: ['question', 'field', 'op', 'value'], hidden: ['hidden', 'op', 'value'] } as const;
+const LEAF_KEYS = { question: ['question', 'field', 'op', 'value'], hidden: ['hidden', 'op', 'value'], variable: ['variable', 'op', 'value'] } as const;
+const LEAF_NAMES = { question: "component's key", hidden: 'hidden field name', variable: 'variable name' } as const;
 
 /**
  * A condition's shape, read into `Condition`; problems are reported at their paths. `depth` counts the
@@ -177,9 +220,9 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
     report(at, `A condition must be an object, not ${describe(raw)}`);
     return undefined;
   }
-  const forms = [...GROUPS, 'question', 'hidden'].filter((key) => raw[key] !== undefined);
+  const forms = [...GROUPS, 'question', 'hidden', 'variable'].filter((key) => raw[key] !== undefined);
   if (forms.length !== 1) {
-    report(at, forms.length === 0 ? 'A condition needs one of "all", "any", "not", "question" or "hidden"' : `A condition takes one of ${forms.map((f) => `"${f}"`).join(', ')}, not several`);
+    report(at, forms.length === 0 ? 'A condition needs one of "all", "any", "not", "question", "hidden" or "variable"' : `A condition takes one of ${forms.map((f) => `"${f}"`).join(', ')}, not several`);
     return undefined;
   }
   const form = forms[0] as (typeof GROUPS)[number] | keyof typeof LEAF_KEYS;
@@ -212,7 +255,7 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
   }
   const name = raw[form];
   if (typeof name !== 'string' || !KEY_PATTERN.test(name)) {
-    report([...at, form], `"${form}" must be a ${form === 'question' ? "component's key" : 'hidden field name'}`);
+    report([...at, form], `"${form}" must be a ${LEAF_NAMES[form]}`);
     ok = false;
   }
   const field = raw.field;
@@ -234,17 +277,20 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
   return leaf as unknown as Condition;
 }
 
+const ACTION_SHAPES = 'An action is one of {goTo: <step key>}, {complete: true}, {invalid: true} or {calculate: {variable, op, value}}';
+
 function readAction(raw: unknown, report: Report, at: Path): LogicAction | undefined {
   if (!isObject(raw)) {
-    report(at, 'An action must be an object: {goTo: <step key>}, {complete: true} or {invalid: true}');
+    report(at, `${ACTION_SHAPES}, not ${describe(raw)}`);
     return undefined;
   }
   const keys = Object.keys(raw).filter((key) => raw[key] !== undefined);
-  if (keys.length !== 1 || !['goTo', 'complete', 'invalid'].includes(keys[0]!)) {
-    report(at, 'An action is one of {goTo: <step key>}, {complete: true} or {invalid: true}');
+  if (keys.length !== 1 || !['goTo', 'complete', 'invalid', 'calculate'].includes(keys[0]!)) {
+    report(at, ACTION_SHAPES);
     return undefined;
   }
-  const [key] = keys as ['goTo' | 'complete' | 'invalid'];
+  const [key] = keys as ['goTo' | 'complete' | 'invalid' | 'calculate'];
+  if (key === 'calculate') return readCalculation(raw.calculate, report, [...at, 'calculate']);
   if (key === 'goTo') {
     if (typeof raw.goTo !== 'string' || !KEY_PATTERN.test(raw.goTo)) {
       report([...at, 'goTo'], '"goTo" must be a step key');
@@ -257,6 +303,56 @@ function readAction(raw: unknown, report: Report, at: Path): LogicAction | undef
     return undefined;
   }
   return key === 'complete' ? { complete: true } : { invalid: true };
+}
+
+const VALUE_REFERENCES = ['question', 'scoreOf', 'variable'] as const;
+
+/** A calculation's `value`: a number, a text, or one of {question}, {scoreOf}, {variable}. */
+function readCalculationValue(raw: unknown, report: Report, at: Path): CalculationValue | undefined {
+  if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
+  if (typeof raw === 'string' && raw.length <= LOGIC_LIMITS.maxValueLength) return raw;
+  const keys = isObject(raw) ? Object.keys(raw).filter((key) => raw[key] !== undefined) : [];
+  const reference = keys.length === 1 ? VALUE_REFERENCES.find((name) => name === keys[0]) : undefined;
+  const name = reference && (raw as Record<string, unknown>)[reference];
+  if (!reference || typeof name !== 'string' || !KEY_PATTERN.test(name)) {
+    report(at, `"value" is a number, a text of at most ${LOGIC_LIMITS.maxValueLength} characters, {question: <key>}, {scoreOf: <key>} or {variable: <name>}`);
+    return undefined;
+  }
+  return { [reference]: name } as CalculationValue;
+}
+
+function readCalculation(raw: unknown, report: Report, at: Path): CalculateAction | undefined {
+  if (!isObject(raw)) {
+    report(at, '"calculate" takes {variable, op, value}');
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) if (!['variable', 'op', 'value'].includes(key) && raw[key] !== undefined) report([...at, key], `Unknown key "${key}"; "calculate" takes "variable", "op" and "value"`);
+  let ok = true;
+  if (typeof raw.variable !== 'string' || !KEY_PATTERN.test(raw.variable)) {
+    report([...at, 'variable'], '"variable" must be a variable name');
+    ok = false;
+  }
+  if (typeof raw.op !== 'string' || !(CALCULATION_OPS as readonly string[]).includes(raw.op)) {
+    report([...at, 'op'], `"op" must be one of ${CALCULATION_OPS.join(', ')}`);
+    ok = false;
+  }
+  const value = readCalculationValue(raw.value, report, [...at, 'value']);
+  if (!ok || value === undefined) return undefined;
+  return { calculate: { variable: raw.variable as string, op: raw.op as CalculateAction['calculate']['op'], value } };
+}
+
+/** A rule's `then`: one action or a list of 1 to maxActionsPerRule, at most one of which routes. */
+function readThen(raw: unknown, report: Report, at: Path): LogicAction | LogicAction[] | undefined {
+  if (!Array.isArray(raw)) return readAction(raw, report, at);
+  if (raw.length === 0 || raw.length > LOGIC_LIMITS.maxActionsPerRule) {
+    report(at, `"then" takes one action or a list of 1 to ${LOGIC_LIMITS.maxActionsPerRule} actions`);
+    return undefined;
+  }
+  const actions = raw.map((item, index) => readAction(item, report, [...at, index]));
+  const routes = actions.flatMap((action, index) => (action && !('calculate' in action) ? [index] : []));
+  for (const index of routes.slice(1)) report([...at, index], 'A rule routes at most once: one of goTo, complete or invalid in its list');
+  const read = actions.filter((action) => action !== undefined);
+  return read.length === actions.length ? read : undefined;
 }
 
 /** A step's `logic`, read into `StepLogic` with every shape problem reported (what could be read is kept). */
@@ -286,7 +382,7 @@ function readLogic(raw: unknown, report: Report): StepLogic | undefined {
     }
     for (const key of Object.keys(rawRule)) if (key !== 'if' && key !== 'then' && rawRule[key] !== undefined) report([...at, key], `Unknown key "${key}"; a rule takes "if" and "then"`);
     const condition = readCondition(rawRule.if, report, [...at, 'if'], 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
-    const action = readAction(rawRule.then, report, [...at, 'then']);
+    const action = readThen(rawRule.then, report, [...at, 'then']);
     // A part that could not be read stays undefined (its problem is reported, so this logic is never
     // stored): the rule keeps its index, and checkFormLogic still checks the part that could.
     logic.rules.push({ if: condition, then: action } as LogicRule);
@@ -345,6 +441,18 @@ interface StepInput {
   invalid?: unknown;
   logic?: unknown;
   components?: unknown;
+}
+
+/** The declared variables' types by name; a name that is also a hidden field's is reported. */
+function declaredVariables(raw: unknown, hidden: ReadonlySet<string>, report: Report): Map<string, 'number' | 'text'> {
+  const variables = new Map<string, 'number' | 'text'>();
+  if (!Array.isArray(raw)) return variables;
+  raw.forEach((variable: unknown, index) => {
+    if (!isObject(variable) || !isKey(variable.name) || (variable.type !== 'number' && variable.type !== 'text')) return;
+    if (hidden.has(variable.name)) report(['variables', index, 'name'], `"${variable.name}" is also a hidden field: a variable's name must be its own`);
+    if (!variables.has(variable.name)) variables.set(variable.name, variable.type);
+  });
+  return variables;
 }
 
 /** Components whose own validation failed: their key is known, their content not to be trusted. */
@@ -462,10 +570,11 @@ function checkNumbers(op: ConditionOp, value: Exclude<ConditionValue, boolean>, 
  * questions and no logic on completion or invalid steps. Reads the partly parsed input defensively
  * (run even when other parts failed, so that every problem is reported at once); paths from the body's root.
  */
-export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown }, report: Report): void {
+export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown }, report: Report): void {
   if (!Array.isArray(input.steps)) return;
   const steps = input.steps.map((step): StepInput => (isObject(step) ? step : {}));
   const hidden = new Set(Array.isArray(input.hiddenFields) ? input.hiddenFields.filter(isKey) : []);
+  const variables = declaredVariables(input.variables, hidden, report);
 
   // Step keys: unique. Explicit keys first, so that a default colliding with one is reported at the
   // explicit key (the one a client chose).
@@ -526,14 +635,61 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown 
     if (logic.next !== undefined) target(logic.next, index, [...at, 'logic', 'next']);
     logic.rules.forEach((rule: Partial<LogicRule>, r) => {
       const ruleAt: Path = [...at, 'logic', 'rules', r];
-      if (rule.then && 'goTo' in rule.then) target(rule.then.goTo, index, [...ruleAt, 'then', 'goTo']);
+      const listed = Array.isArray(rule.then);
+      actionsOf(rule.then).forEach((action, a) => {
+        const actionAt: Path = listed ? [...ruleAt, 'then', a] : [...ruleAt, 'then'];
+        if ('goTo' in action) target(action.goTo, index, [...actionAt, 'goTo']);
+        if ('calculate' in action) checkCalculation(action, [...actionAt, 'calculate']);
+      });
       if (rule.if) checkCondition(rule.if, [...ruleAt, 'if']);
     });
+
+    /** A component a step's calculation reads: on this step or an earlier one. */
+    function readable(key: string, at: Path) {
+      const found = components.get(key);
+      if (!found) report(at, `No component has the key "${key}"`);
+      else if (found.stepIndex > index) report(at, `"${key}" is on a later step: a step's calculations read its own questions and earlier ones`);
+      else return found;
+      return undefined;
+    }
+
+    function checkCalculation({ calculate }: CalculateAction, cAt: Path): void {
+      const type = variables.get(calculate.variable);
+      if (!type) return report([...cAt, 'variable'], `"${calculate.variable}" is not a declared variable (variables)`);
+      const { op, value } = calculate;
+      if (type === 'number' && op === 'append') return report([...cAt, 'op'], `"append" adds to a text: "${calculate.variable}" is a number variable`);
+      if (type === 'text' && op !== 'set' && op !== 'append') return report([...cAt, 'op'], `"${op}" is arithmetic: "${calculate.variable}" is a text variable (use set or append)`);
+      const valueAt = [...cAt, 'value'];
+      if (typeof value === 'number' || typeof value === 'string') {
+        if (typeof value !== (type === 'number' ? 'number' : 'string')) report(valueAt, `"${calculate.variable}" is a ${type} variable: give a ${type === 'number' ? 'number' : 'text'}`);
+        return;
+      }
+      if ('variable' in value) {
+        const other = variables.get(value.variable);
+        if (!other) report([...valueAt, 'variable'], `"${value.variable}" is not a declared variable (variables)`);
+        else if (other !== type) report([...valueAt, 'variable'], `"${value.variable}" is a ${other} variable; "${calculate.variable}" takes a ${type}`);
+        return;
+      }
+      if ('scoreOf' in value) {
+        const found = readable(value.scoreOf, [...valueAt, 'scoreOf']);
+        if (type === 'text') report([...valueAt, 'scoreOf'], `A score is a number; "${calculate.variable}" is a text variable`);
+        else if (found && !found.unread && !isObject(found.component.content.optionScores)) report([...valueAt, 'scoreOf'], `"${value.scoreOf}" has no optionScores`);
+        return;
+      }
+      const found = readable(value.question, [...valueAt, 'question']);
+      if (found && !found.unread && !moduleOf(found.component.type)?.conditions) report([...valueAt, 'question'], `A ${found.component.type} takes no answer a calculation can read`);
+    }
 
     function checkCondition(condition: Condition, cAt: Path): void {
       if ('all' in condition) return condition.all.forEach((c, i) => checkCondition(c, [...cAt, 'all', i]));
       if ('any' in condition) return condition.any.forEach((c, i) => checkCondition(c, [...cAt, 'any', i]));
       if ('not' in condition) return checkCondition(condition.not, [...cAt, 'not']);
+      if ('variable' in condition) {
+        const type = variables.get(condition.variable);
+        if (!type) report([...cAt, 'variable'], `"${condition.variable}" is not a declared variable (variables)`);
+        else checkLeaf(condition, type === 'number' ? { kind: 'number' } : { kind: 'text' }, `variable "${condition.variable}"`, report, cAt);
+        return;
+      }
       if ('hidden' in condition) {
         if (!hidden.has(condition.hidden)) report([...cAt, 'hidden'], `"${condition.hidden}" is not a declared hidden field (hiddenFields)`);
         else checkLeaf(condition, { kind: 'text' }, `hidden field "${condition.hidden}"`, report, cAt);

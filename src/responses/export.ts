@@ -62,6 +62,8 @@ export interface ExportColumn {
   header: string;
   /** The hidden field this column holds (then `questionId` and `type` are empty). */
   hiddenField?: string;
+  /** The form variable this column holds (then `questionId` and `type` are empty). */
+  variable?: string;
   questionId: string;
   /** The part of the answer this column holds, when its module's `export.columns` names parts. */
   key?: string;
@@ -116,6 +118,11 @@ export function hiddenFieldColumns(names: readonly string[]): ExportColumn[] {
   return names.map((name) => ({ header: `${name} [hidden]`, hiddenField: name, questionId: '', type: '' }));
 }
 
+/** One column per form variable, `<name> [variable]`: its value as the response's path left it. */
+export function variableColumns(names: readonly string[]): ExportColumn[] {
+  return names.map((name) => ({ header: `${name} [variable]`, variable: name, questionId: '', type: '' }));
+}
+
 /** The header row: fixed columns, then the form's columns (or `hiddenFields` and `data` without a form). */
 export function headerRow(columns: readonly ExportColumn[] | undefined): string[] {
   return [...EXPORT_FIXED_COLUMNS, ...(columns ? columns.map((c) => c.header) : ['hiddenFields', 'data'])].map(neutralizeCell);
@@ -167,8 +174,10 @@ export function responseRow(response: ExportedResponse, columns: readonly Export
   const answers = Array.isArray(response.data) ? (response.data as unknown[]).map(asContent) : [];
   const byQuestion = new Map(answers.map((answer) => [String(answer.questionId), asContent(answer.response)]));
   const hidden = hiddenOf(response.meta);
+  const variables = asContent(own(asContent(response.meta), 'variables'));
   const cells = columns.map((column) => {
     if (column.hiddenField !== undefined) return cellText(own(hidden, column.hiddenField));
+    if (column.variable !== undefined) return cellText(own(variables, column.variable));
     const answer = byQuestion.get(column.questionId);
     return answer ? answerCell(column.type, answer, column.key) : '';
   });

@@ -21,11 +21,23 @@
  * ahead), kept while its steps array lives: the walks of one request share them.
  */
 import { moduleOf } from '../components/catalogue.ts';
-import { isCalendarDate, type AnswerValue, type Condition, type ConditionOp, type ConditionValue, type LogicAction } from '../components/conditions.ts';
+import {
+  actionsOf,
+  isCalendarDate,
+  routeOf,
+  type AnswerValue,
+  type CalculateAction,
+  type Condition,
+  type ConditionOp,
+  type ConditionValue,
+  type FormVariable,
+  type RouteAction,
+  type VariableValues,
+} from '../components/conditions.ts';
 import type { ConditionRules } from '../components/module.ts';
 import type { StoredComponent, StoredStep } from '../db/json-columns.ts';
 import type { StoredResponse } from '../components/answers.ts';
-import { stepKey } from '../forms/logic.ts';
+import { roundVariable, stepKey } from '../forms/logic.ts';
 
 /** The answers a condition may read: by questionId. */
 export type AnswersById = ReadonlyMap<string, StoredResponse>;
@@ -44,6 +56,8 @@ export interface WalkedPath {
   state: PathState;
   /** The step to answer next (open only), else null. */
   next: number | null;
+  /** The form variables as the rules of the steps gone through left them (their initial values before any). */
+  variables: VariableValues;
 }
 
 /** What a compiled condition reads: the answers, the hidden values, and which steps the walk went through so far. */
@@ -51,11 +65,16 @@ interface Facts {
   answers: AnswersById;
   hidden: HiddenValues;
   onPath: Uint8Array;
+  /** The variables as the rules so far left them (changed in place by the calculations). */
+  variables: VariableValues;
 }
 type Test = (facts: Facts) => boolean;
+type Calculation = (facts: Facts) => void;
 
 interface CompiledStep {
-  rules: { test: Test; action: LogicAction }[];
+  rules: { test: Test; route: RouteAction | undefined; calculations: Calculation[] }[];
+  /** Whether any rule of the step calculates: then every rule is evaluated, not only up to the first route. */
+  calculates: boolean;
   /** `logic.next` as a step index, if set. */
   next: number | undefined;
 }
@@ -103,10 +122,15 @@ export function logicIndex(steps: readonly StoredStep[], key?: string): LogicInd
     steps.forEach((step, i) => {
       for (const component of step.components) if (component.key !== undefined) components.set(component.key, { component, step: i });
     });
-    const compiled = steps.map((step): CompiledStep => ({
-      rules: (step.logic?.rules ?? []).map((rule) => ({ test: compileCondition(rule.if, components), action: rule.then })),
-      next: step.logic?.next === undefined ? undefined : stepByKey.get(step.logic.next),
-    }));
+    const compiled = steps.map((step): CompiledStep => {
+      const rules = (step.logic?.rules ?? []).map((rule) => ({
+        test: compileCondition(rule.if, components),
+        route: routeOf(rule.then),
+        calculations: actionsOf(rule.then).flatMap((action) => ('calculate' in action ? [compileCalculation(action, components)] : [])),
+      }));
+      const next = step.logic?.next === undefined ? undefined : stepByKey.get(step.logic.next);
+      return { rules, calculates: rules.some((rule) => rule.calculations.length > 0), next };
+    });
     index = { steps, stepByKey, compiled };
     indexes.set(steps, index);
     if (key !== undefined) {
@@ -253,6 +277,10 @@ function compileCondition(condition: Condition, components: ReadonlyMap<string, 
     return (facts) => !inner(facts);
   }
   const leaf = compileLeaf(condition.op, condition.value);
+  if ('variable' in condition) {
+    const name = condition.variable;
+    return (facts) => leaf(Object.hasOwn(facts.variables, name) ? facts.variables[name] : undefined);
+  }
   if ('hidden' in condition) {
     const name = condition.hidden;
     return (facts) => leaf(Object.hasOwn(facts.hidden, name) ? facts.hidden[name] : undefined);
@@ -272,22 +300,115 @@ function compileCondition(condition: Condition, components: ReadonlyMap<string, 
 export function holds(condition: Condition, steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues): boolean {
   const components = new Map<string, { component: StoredComponent; step: number }>();
   steps.forEach((step, i) => step.components.forEach((component) => component.key !== undefined && components.set(component.key, { component, step: i })));
-  return compileCondition(condition, components)({ answers, hidden, onPath: new Uint8Array(steps.length).fill(1) });
+  return compileCondition(condition, components)({ answers, hidden, onPath: new Uint8Array(steps.length).fill(1), variables: {} });
 }
+
+// ---------------------------------------------------------------- calculations
+
+/** Characters a text variable keeps: what `append` adds beyond is cut. */
+export const MAX_VARIABLE_TEXT = 10_000;
+
+type Operand = (facts: Facts) => AnswerValue;
+type Located = ReadonlyMap<string, { component: StoredComponent; step: number }>;
+
+/** The answer of the component `key` as a condition reads it (undefined off the path or unanswered). */
+function answerOperand(key: string, components: Located): Operand {
+  const found = components.get(key);
+  const rules: ConditionRules | undefined = found && moduleOf(found.component.type)?.conditions;
+  if (!found || !rules) return () => undefined;
+  const { component, step } = found;
+  return (facts) => {
+    const response = facts.onPath[step] ? facts.answers.get(component.id) : undefined;
+    return response ? rules.value(component, response, undefined) : undefined;
+  };
+}
+
+/** The sum of the `optionScores` of the options the answer chose (0 unanswered, or for an option without a score). */
+function scoreOperand(key: string, components: Located): Operand {
+  const answer = answerOperand(key, components);
+  const scores = components.get(key)?.component.content.optionScores;
+  const scoreOf = (option: unknown) => {
+    const score = scores && typeof scores === 'object' && Object.hasOwn(scores, String(option)) ? (scores as Record<string, unknown>)[String(option)] : undefined;
+    return typeof score === 'number' && Number.isFinite(score) ? score : 0;
+  };
+  return (facts) => {
+    const chosen = answer(facts);
+    if (chosen === undefined || typeof chosen === 'boolean') return 0;
+    return Array.isArray(chosen) ? chosen.reduce((sum: number, option) => sum + scoreOf(option), 0) : scoreOf(chosen);
+  };
+}
+
+function operandOf(value: CalculateAction['calculate']['value'], components: Located): Operand {
+  if (typeof value !== 'object') return () => value;
+  if ('variable' in value) return (facts) => (Object.hasOwn(facts.variables, value.variable) ? facts.variables[value.variable] : undefined);
+  if ('scoreOf' in value) return scoreOperand(value.scoreOf, components);
+  return answerOperand(value.question, components);
+}
+
+/** An operand as text: a text or number as written, chosen options joined by ", "; undefined for none. */
+function textOf(value: AnswerValue): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.length === 0 ? undefined : value.join(', ');
+  return undefined;
+}
+
+const ARITHMETIC = {
+  set: (_current: number, operand: number) => operand,
+  add: (current: number, operand: number) => current + operand,
+  subtract: (current: number, operand: number) => current - operand,
+  multiply: (current: number, operand: number) => current * operand,
+  // Division by zero leaves the variable as it was.
+  divide: (current: number, operand: number) => (operand === 0 ? current : current / operand),
+} as const;
+
+/**
+ * A calculation as a closure changing `facts.variables` in place. A number variable takes a number (a
+ * numeric answer, or a text answer that is a decimal number; else nothing changes), rounded to 6 decimal
+ * places; a text variable is set or appended to (cut at MAX_VARIABLE_TEXT).
+ */
+function compileCalculation({ calculate }: CalculateAction, components: Located): Calculation {
+  const { variable, op } = calculate;
+  const operand = operandOf(calculate.value, components);
+  return (facts) => {
+    if (!Object.hasOwn(facts.variables, variable)) return;
+    const current = facts.variables[variable]!;
+    if (typeof current === 'number') {
+      if (op === 'append') return;
+      const number = numeric(operand(facts));
+      if (number === undefined) return;
+      const result = roundVariable(ARITHMETIC[op](current, number));
+      if (Number.isFinite(result)) facts.variables[variable] = result;
+      return;
+    }
+    const text = textOf(operand(facts));
+    if (text === undefined || (op !== 'set' && op !== 'append')) return;
+    facts.variables[variable] = (op === 'set' ? text : current + text).slice(0, MAX_VARIABLE_TEXT);
+  };
+}
+
+/** The variables a walk starts with: each at its initial value. */
+export const initialVariables = (variables: readonly FormVariable[] | undefined): VariableValues =>
+  Object.fromEntries((variables ?? []).map((variable) => [variable.name, variable.initial]));
 
 // ---------------------------------------------------------------- the walk
 
 /** What follows a submitted step: a step index, or an end. */
 type Decision = { step: number } | { end: 'end' | 'completed' | 'invalid' };
 
+/**
+ * A submitted step's rules in order: each whose condition holds (seeing the variables as the rules before
+ * it left them) applies its calculations; the first that holds and routes decides where the walk goes.
+ */
 function decide(index: LogicIndex, at: number, facts: Facts): Decision {
   const compiled = index.compiled[at]!;
-  let action: LogicAction | undefined;
+  let action: RouteAction | undefined;
   for (const rule of compiled.rules) {
-    if (rule.test(facts)) {
-      action = rule.action;
-      break;
-    }
+    if (action && rule.calculations.length === 0) continue;
+    if (!rule.test(facts)) continue;
+    for (const calculation of rule.calculations) calculation(facts);
+    action ??= rule.route;
+    if (action && !compiled.calculates) break;
   }
   if (action && 'complete' in action) return { end: 'completed' };
   if (action && 'invalid' in action) return { end: 'invalid' };
@@ -301,22 +422,29 @@ function decide(index: LogicIndex, at: number, facts: Facts): Decision {
  * Walks the form from its first step: through every step `passes` says was submitted, until an end or
  * the first step not submitted yet (the next step).
  */
-export function walkPath(steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues, passes: (step: number) => boolean, key?: string): WalkedPath {
+export function walkPath(
+  steps: readonly StoredStep[],
+  answers: AnswersById,
+  hidden: HiddenValues,
+  passes: (step: number) => boolean,
+  key?: string,
+  variables?: readonly FormVariable[],
+): WalkedPath {
   const index = logicIndex(steps, key);
-  const facts: Facts = { answers, hidden, onPath: new Uint8Array(steps.length) };
+  const facts: Facts = { answers, hidden, onPath: new Uint8Array(steps.length), variables: initialVariables(variables) };
   const path: number[] = [];
   let at = 0;
   for (;;) {
     const step = steps[at]!;
     if (step.completion || step.invalid) {
       path.push(at);
-      return { path, state: step.completion ? 'completed' : 'invalid', next: null };
+      return { path, state: step.completion ? 'completed' : 'invalid', next: null, variables: facts.variables };
     }
-    if (!passes(at)) return { path, state: 'open', next: at };
+    if (!passes(at)) return { path, state: 'open', next: at, variables: facts.variables };
     path.push(at);
     facts.onPath[at] = 1;
     const decision = decide(index, at, facts);
-    if ('end' in decision) return { path, state: decision.end, next: null };
+    if ('end' in decision) return { path, state: decision.end, next: null, variables: facts.variables };
     at = decision.step;
   }
 }

@@ -30,7 +30,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { jsonOfJsonbText } from '../db/jsonb-text.ts';
 import { RawJson } from '../graphql/raw-json.ts';
-import type { ResponseAnswer } from '../db/json-columns.ts';
+import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 
 const QuestionResponseRef = builder.objectRef<ResponseAnswer>('QuestionResponse').implement({
   description: 'One answer of a response.',
@@ -61,6 +61,21 @@ const PersonAttributesRef = builder.objectRef<Pick<ResponseRecord, 'ip' | 'count
 type ResponseSource = ListedResponse | StreamedResponse;
 
 const answersOf = (r: ResponseSource): ResponseAnswer[] => (typeof r.data === 'string' ? (JSON.parse(r.data) as ResponseAnswer[]) : r.data);
+
+interface ResponseVariable {
+  name: string;
+  value: number | string;
+}
+const ResponseVariableRef = builder.objectRef<ResponseVariable>('ResponseVariable').implement({
+  description: 'A form variable of a response: `number` for a number variable, `text` for a text variable.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    number: t.float({ nullable: true, resolve: (v) => (typeof v.value === 'number' ? v.value : null) }),
+    text: t.string({ nullable: true, resolve: (v) => (typeof v.value === 'string' ? v.value : null) }),
+  }),
+});
+const variablesOf = (meta: ResponseMeta): ResponseVariable[] =>
+  Object.entries(meta.variables ?? {}).flatMap(([name, value]) => (typeof value === 'number' || typeof value === 'string' ? [{ name, value }] : []));
 
 /** Loaded by id (node lookups) only within the caller's environment (any for the admin token). */
 export const FormResponseRef = builder.loadableObjectRef<ResponseSource | null, string, string, ResponseSource>('FormResponse', {
@@ -93,6 +108,11 @@ FormResponseRef.implement({
       resolve: (r) => (typeof r.meta === 'string' ? new RawJson(metaJsonOfText(r.meta, r.leadId)) : { ...r.meta, leadId: r.leadId }),
     }),
     personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),
+    variables: t.field({
+      type: [ResponseVariableRef],
+      description: "The form variables as the rules along the response's path left them (`meta.variables`), by name.",
+      resolve: (r) => variablesOf(typeof r.meta === 'string' ? (JSON.parse(r.meta) as ResponseMeta) : r.meta),
+    }),
   }),
 });
 

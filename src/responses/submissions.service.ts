@@ -319,7 +319,7 @@ function progress(
   for (const questionId of input.answers.keys()) submitted.add(components.get(questionId)!.stepIndex);
   if (input.step !== undefined) submitted.add(input.step);
   else if (!input.finish && ![...submitted].some((step) => previous.has(step))) {
-    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key).next;
+    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key, form.variables).next;
     if (wasNext !== null) submitted.add(wasNext);
   }
   const linear = !hasLogic(steps);
@@ -327,7 +327,7 @@ function progress(
   const passes = linear
     ? (step: number) => input.finish || step <= furthest
     : (step: number) => previous.has(step) || submitted.has(step);
-  const walked = walkPath(steps, answersById(merged), hidden, passes, key);
+  const walked = walkPath(steps, answersById(merged), hidden, passes, key, form.variables);
 
   const kept = new Set(walked.path);
   if (walked.next !== null) kept.add(walked.next);
@@ -354,6 +354,7 @@ function progress(
   // The version it is answered on: a response moved to the current version (versions.service.ts, versionForResponse) stays there.
   if (typeof form.version === 'number') meta.formVersion = form.version;
   if (walked.state === 'invalid') meta.invalid = true;
+  if (form.variables && form.variables.length > 0) meta.variables = walked.variables;
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
 }
 
@@ -387,7 +388,7 @@ export function stepsTakenBy(form: Form, before: Pick<ResponseRow, 'data' | 'met
 }
 
 /** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */
-type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'version'>>;
+type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'version' | 'variables'>>;
 const logicKeyOf = (form: LogicForm) => (form.id !== undefined && typeof form.version === 'number' ? formLogicKey({ id: form.id, version: form.version }) : undefined);
 
 const answersById = (data: readonly ResponseAnswer[]) => new Map(data.map((answer) => [answer.questionId, answer.response] as const));
@@ -404,7 +405,7 @@ function previousPath(form: Pick<Form, 'steps'>, before: Pick<ResponseRow, 'data
 export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
   const components = componentsOf(form.steps);
   const previous = new Set(previousPath(form, response, components));
-  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form));
+  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form), form.variables);
   if (response?.finished) return { ...walked, state: 'completed', next: null };
   if (response && isInvalidResponse(response.meta)) return { ...walked, state: 'invalid', next: null };
   return walked;

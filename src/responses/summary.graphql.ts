@@ -12,7 +12,7 @@ import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
-import { summaryCounts, summaryQuestions, summarySteps, summaryVersions, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VersionCount } from './summary.service.ts';
+import { summaryCounts, summaryQuestions, summarySteps, summaryVariables, summaryVersions, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VariableSummary, type VersionCount } from './summary.service.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
 
@@ -144,6 +144,17 @@ const VersionCountRef = builder.objectRef<VersionCount>('VersionCount').implemen
   }),
 });
 
+const VariableSummaryRef = builder.objectRef<VariableSummary>('VariableSummary').implement({
+  description: 'A number variable over the finished responses that recorded it.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    count: t.exposeInt('count'),
+    mean: t.exposeFloat('mean', { nullable: true }),
+    min: t.exposeFloat('min', { nullable: true }),
+    max: t.exposeFloat('max', { nullable: true }),
+  }),
+});
+
 const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
   description:
     "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5).",
@@ -174,6 +185,11 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
       description:
         "Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's).",
       resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (db, forms) => summaryQuestions(db, forms, s.filter)).load(s.form),
+    }),
+    variables: t.field({
+      type: [VariableSummaryRef],
+      description: 'Each number variable of the form over its finished responses: count, mean, min, max.',
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'variables', s.filter, (db, forms) => summaryVariables(db, forms, s.filter)).load(s.form),
     }),
     versions: t.field({
       type: [VersionCountRef],

@@ -11,7 +11,7 @@ import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
-import type { StoredStep } from '../db/json-columns.ts';
+import type { FormVariable, StoredStep } from '../db/json-columns.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
 import { stepKey } from '../forms/logic.ts';
@@ -353,4 +353,38 @@ function filterSql(filter: SummaryFilter): SQL {
   return sql`${filter.since ? sql`and ${column} >= ${filter.since.toISOString()}::timestamptz` : sql``} ${
     filter.until ? sql`and ${column} < ${filter.until.toISOString()}::timestamptz` : sql``
   } ${filter.version === undefined ? sql`` : sql`and ${responseFormVersionSql(sql`r.meta`)} = ${filter.version}::int`}`;
+}
+
+/** A number variable over the finished responses that recorded it: count, mean, min, max. */
+export interface VariableSummary {
+  name: string;
+  count: number;
+  mean: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** Per form (in order), each of its number variables over its finished responses (`meta.variables`). */
+export async function summaryVariables(db: Db, forms: readonly { id: string; variables: readonly FormVariable[] }[], filter: SummaryFilter): Promise<VariableSummary[][]> {
+  const pairs = forms.flatMap((form) => form.variables.filter((v) => v.type === 'number').map((v) => sql`(${form.id}::text, ${v.name}::text)`));
+  if (pairs.length === 0) return forms.map(() => []);
+  type Row = { form_id: string; name: string; count: string; mean: number | null; min: number | null; max: number | null };
+  const value = sql`case when jsonb_typeof(r.meta->'variables'->v.name) = 'number' then (r.meta->'variables'->>v.name)::float8 end`;
+  const rows = rowsOf<Row>(
+    await db.execute(sql`
+      select v.form_id, v.name, count(${value})::text as count, avg(${value}) as mean, min(${value}) as min, max(${value}) as max
+      from (values ${sql.join(pairs, sql`, `)}) v(form_id, name)
+      join ${responses} r on r.form_id = v.form_id and r.finished ${filterSql(filter)}
+      group by v.form_id, v.name`),
+  );
+  const found = new Map(rows.map((row) => [`${row.form_id}:${row.name}`, row]));
+  const numberOrNull = (n: unknown) => (n === null || n === undefined ? null : Number(n));
+  return forms.map((form) =>
+    form.variables
+      .filter((v) => v.type === 'number')
+      .map((v) => {
+        const row = found.get(`${form.id}:${v.name}`);
+        return { name: v.name, count: num(row?.count), mean: numberOrNull(row?.mean), min: numberOrNull(row?.min), max: numberOrNull(row?.max) };
+      }),
+  );
 }

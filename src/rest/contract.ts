@@ -59,6 +59,7 @@ const responseObjectSchema = z
         path: z.array(z.string()).optional().meta({ description: 'The keys of the steps the response went through, in order (docs/logic.md).' }),
         hiddenFields: z.record(z.string(), z.string()).optional().meta({ description: 'The declared hidden fields the response brought.' }),
         invalid: z.literal(true).optional().meta({ description: 'Present on an invalid response (status 5).' }),
+        variables: z.record(z.string(), z.union([z.number(), z.string()])).optional().meta({ description: "The form variables as the rules along the response's path left them (forms with variables; docs/logic.md)." }),
       })
       .meta({ description: 'Metadata; always `leadId`; `path` and `hiddenFields` on every response since they were recorded; also `source` and `userAgent` when known.' }),
     personAttributes: z.strictObject({
@@ -149,6 +150,9 @@ export const formBodySchema = z
       .strictObject({
         ...formFields,
         hiddenFields: z.array(z.string()).meta({ description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
+        variables: z
+          .array(z.strictObject({ name: z.string(), type: z.enum(['number', 'text']), initial: z.union([z.number(), z.string()]) }))
+          .meta({ description: 'Values the rules calculate along a response (docs/logic.md).' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,

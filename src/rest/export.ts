@@ -30,7 +30,7 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { EXPORT_FORMATS, exportFormat, hiddenFieldColumns, questionColumnsOfVersions, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
+import { EXPORT_FORMATS, exportFormat, hiddenFieldColumns, questionColumnsOfVersions, variableColumns, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
@@ -127,6 +127,7 @@ export function exportRoutes(deps: RestDeps) {
       }
       columns = [
         ...hiddenFieldColumns(form.hiddenFields),
+        ...variableColumns(form.variables.map((variable) => variable.name)),
         ...questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps)),
       ];
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;

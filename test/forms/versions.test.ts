@@ -76,6 +76,7 @@ describe('reading forms', () => {
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
       hiddenFields: [],
+      variables: [],
       locale: 'en',
       steps: form.steps,
       notifications: null,
@@ -263,7 +264,7 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, hiddenFields, steps, locale, notifications', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, notifications', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],
@@ -461,7 +462,7 @@ describe('GraphQL', () => {
       [3, 'Third'],
       [2, 'Via GraphQL'],
     ]);
-    expect(page.edges[1].node.definition.json).toEqual({ name: 'Via GraphQL', steps: form.steps, hiddenFields: [], locale: 'en', notifications: null });
+    expect(page.edges[1].node.definition.json).toEqual({ name: 'Via GraphQL', steps: form.steps, hiddenFields: [], variables: [], locale: 'en', notifications: null });
     expect(page.pageInfo.hasNextPage).toBe(true);
     const rest = await graphql(app, versions, { id: form.id, after: page.pageInfo.endCursor }, key());
     expect(rest.body.data.form.versions.edges.map((e: { node: { version: number } }) => e.node.version)).toEqual([1]);
@@ -533,7 +534,7 @@ describe('what versions may cost', () => {
     // Version 2 drops the first step's question; version 3 brings it back by id.
     expect((await patch(form.id, { steps: [{ ...one!, components: [{ type: 'LongInput', content: { question: 'New' } }] }, two!] })).status).toBe(200);
     // The snapshot of version 1 is no longer read: the known ids are.
-    await ctx.db.update(formVersions).set({ definition: { name: 'emptied', steps: [], hiddenFields: [], locale: 'en' } }).where(and(eq(formVersions.formId, form.id), eq(formVersions.version, 1)));
+    await ctx.db.update(formVersions).set({ definition: { name: 'emptied', steps: [], hiddenFields: [], variables: [], locale: 'en' } }).where(and(eq(formVersions.formId, form.id), eq(formVersions.version, 1)));
     const back = await patch(form.id, { steps: [one!, two!] });
     expect(back.status).toBe(200);
     expect((await read(form.id)).steps[0]!.components[0]!.id).toBe(one!.components[0]!.id);

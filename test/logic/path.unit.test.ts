@@ -27,17 +27,17 @@ describe('the walk never goes back', () => {
         step('b', { rules: [{ if: always, then: { goTo: target } }] }),
         step('c'),
       ];
-      expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'end', next: null });
+      expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'end', next: null, variables: {} });
     }
   });
 
   it('a `next` naming an earlier step, its own or no step falls through too; a later one is followed', () => {
     for (const next of ['a', 'b', 'nowhere']) {
       const steps = [step('a'), step('b', { next } as StoredStep['logic']), step('c')];
-      expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'end', next: null });
+      expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'end', next: null, variables: {} });
     }
     const skipping = [step('a', { next: 'c' } as StoredStep['logic']), step('b'), step('c')];
-    expect(walkPath(skipping, answers, {}, everyStep)).toEqual({ path: [0, 2], state: 'end', next: null });
+    expect(walkPath(skipping, answers, {}, everyStep)).toEqual({ path: [0, 2], state: 'end', next: null, variables: {} });
   });
 });
 

@@ -70,15 +70,15 @@ describe('the walk', () => {
 
   it('follows rules, `next` and the order of the steps, and stops at the first step not submitted', () => {
     const answers = new Map([['qa', text('go')], ['qb', text('x')]]);
-    expect(walkPath(steps, answers, {}, (s) => s < 2)).toEqual({ path: [0, 1], state: 'open', next: 2 });
-    expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'invalid', next: null });
-    expect(walkPath(steps, new Map([['qa', text('go')]]), { plan: 'pro' }, everyStep)).toEqual({ path: [0, 1, 2], state: 'completed', next: null });
-    expect(walkPath(steps, new Map([['qa', text('go')]]), {}, everyStep)).toEqual({ path: [0, 1, 2, 3], state: 'end', next: null });
+    expect(walkPath(steps, answers, {}, (s) => s < 2)).toEqual({ path: [0, 1], state: 'open', next: 2, variables: {} });
+    expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'invalid', next: null, variables: {} });
+    expect(walkPath(steps, new Map([['qa', text('go')]]), { plan: 'pro' }, everyStep)).toEqual({ path: [0, 1, 2], state: 'completed', next: null, variables: {} });
+    expect(walkPath(steps, new Map([['qa', text('go')]]), {}, everyStep)).toEqual({ path: [0, 1, 2, 3], state: 'end', next: null, variables: {} });
   });
 
   it('an answer still stored for a step the path now skips counts as no answer', () => {
     // B was answered on an earlier path; A now skips it: C's rule on qb does not see that answer.
     const answers = new Map([['qa', text('skip')], ['qb', text('stale')]]);
-    expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 2, 3], state: 'end', next: null });
+    expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 2, 3], state: 'end', next: null, variables: {} });
   });
 });

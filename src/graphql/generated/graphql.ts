@@ -92,6 +92,24 @@ export type AuditLogEdge = {
   node: AuditEntry;
 };
 
+/** Changes a form variable when its rule holds (docs/logic.md). */
+export type Calculation = {
+  __typename?: 'Calculation';
+  op: CalculationOp;
+  /** A number, a text, {question: <key>}, {scoreOf: <key>} or {variable: <name>}. */
+  value: Scalars['JSON']['output'];
+  variable: Scalars['String']['output'];
+};
+
+/** set, add, subtract, multiply, divide (by zero: unchanged) a number variable; set or append to a text variable. */
+export type CalculationOp =
+  | 'add'
+  | 'append'
+  | 'divide'
+  | 'multiply'
+  | 'set'
+  | 'subtract';
+
 export type Calendar = {
   __typename?: 'Calendar';
   dataUrl: Scalars['String']['output'];
@@ -159,8 +177,8 @@ export type ComponentStyle = {
   textColor?: Maybe<Scalars['String']['output']>;
 };
 
-/** A test on the answers so far or on the hidden fields: a group (all, any, not) or a leaf. */
-export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition;
+/** A test on the answers so far, the hidden fields or the variables: a group (all, any, not) or a leaf. */
+export type Condition = AllCondition | AnyCondition | HiddenFieldCondition | NotCondition | QuestionCondition | VariableCondition;
 
 /** How a condition compares. equals/notEquals: the same value (numbers as numbers when both sides are numbers); contains/notContains: a substring of a text answer, or a member of a multiple choice; in/notIn: equals one of a list; greaterThan/lessThan/greaterOrEqual/lessOrEqual: both sides numbers; between: value [low, high], both ends included (two numbers, or two dates); before/after: dates YYYY-MM-DD; answered/notAnswered: whether there is an answer (or a hidden value). */
 export type ConditionOp =
@@ -568,6 +586,8 @@ export type Form = Node & {
   updatedAt: Scalars['DateTime']['output'];
   /** Public path of the form, `/s/<id>`. */
   url: Scalars['String']['output'];
+  /** Values the rules calculate along a response (docs/logic.md). */
+  variables: Array<FormVariable>;
   /** The current version of the form's definition: 1 when created, one more with each update (`updateForm`). */
   version: Scalars['Int']['output'];
   /** Every version of the definition, newest first (the current one first). */
@@ -636,6 +656,7 @@ export type FormDefinition = {
   /** Who hears of the responses started on this version; null: nobody. */
   notifications?: Maybe<FormNotifications>;
   steps: Array<Step>;
+  variables: Array<FormVariable>;
 };
 
 export type FormEdge = {
@@ -694,6 +715,8 @@ export type FormResponse = Node & {
   /** 4 completed, 5 invalid (ended at an invalid step or action: unfinished, `meta.invalid`), 3 dropped off (unfinished and untouched for the drop-off time), 2 in progress. */
   status: Scalars['Int']['output'];
   updatedAt: Scalars['DateTime']['output'];
+  /** The form variables as the rules along the response's path left them (`meta.variables`), by name. */
+  variables: Array<ResponseVariable>;
   /** Version of the response format. */
   version: Scalars['String']['output'];
 };
@@ -738,8 +761,27 @@ export type FormSummary = {
   steps: Array<StepReach>;
   /** Responses started. */
   total: Scalars['Int']['output'];
+  /** Each number variable of the form over its finished responses: count, mean, min, max. */
+  variables: Array<VariableSummary>;
   /** How many responses answered each version of the form, newest version first (versions no response answered are left out). */
   versions: Array<VersionCount>;
+};
+
+/** A value the rules calculate along a response: a number or a text, from `initial`. */
+export type FormVariable = {
+  __typename?: 'FormVariable';
+  initial: Scalars['JSON']['output'];
+  name: Scalars['String']['output'];
+  /** `number` or `text`. */
+  type: Scalars['String']['output'];
+};
+
+/** A form variable: a name (as a hidden field name), `number` or `text`, and where it starts (default 0 or ""). */
+export type FormVariableInput = {
+  initial?: InputMaybe<Scalars['JSON']['input']>;
+  name: Scalars['String']['input'];
+  /** `number` or `text`. */
+  type: Scalars['String']['input'];
 };
 
 /** One version of a form: the definition it had from `createdAt` until the next version. Responses record the version they started on (`meta.formVersion`). */
@@ -780,6 +822,8 @@ export type GenerateFormInput = {
   sourceFormId: Scalars['ID']['input'];
   /** At least 2 steps. */
   steps: Array<StepInput>;
+  /** Values the rules calculate (at most 20). */
+  variables?: InputMaybe<Array<FormVariableInput>>;
 };
 
 export type GenerateFormPayload = {
@@ -905,6 +949,7 @@ export type ImportFormInput = {
   steps: Array<StepInput>;
   /** Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out. */
   theme?: InputMaybe<Scalars['JSON']['input']>;
+  variables?: InputMaybe<Array<FormVariableInput>>;
 };
 
 /** How a form (or every form of an environment) is doing, from counters kept as views and responses happen. A response counts in the period it started in; deleting responses takes them off. */
@@ -1074,9 +1119,10 @@ export type LeadFilter = {
   email?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** What a rule does when its condition holds: go to a later step, or end the response (complete, invalid). */
+/** What a rule does when its condition holds: go to a later step, end the response (complete, invalid), or calculate a variable. */
 export type LogicAction = {
   __typename?: 'LogicAction';
+  calculate?: Maybe<Calculation>;
   /** Finish the response. */
   complete: Scalars['Boolean']['output'];
   /** The key of the step to go to. */
@@ -1085,18 +1131,13 @@ export type LogicAction = {
   invalid: Scalars['Boolean']['output'];
 };
 
-/** One of `goTo` (a later step key), `complete: true`, `invalid: true`. */
-export type LogicActionInput = {
-  complete?: InputMaybe<Scalars['Boolean']['input']>;
-  goTo?: InputMaybe<Scalars['String']['input']>;
-  invalid?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
 /** One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.) */
 export type LogicRule = {
   __typename?: 'LogicRule';
-  /** The `then` of the rule. */
-  action: LogicAction;
+  /** The action of the `then` that routes (goTo, complete, invalid); null when the rule only calculates. */
+  action?: Maybe<LogicAction>;
+  /** Every action of the `then`, in order. */
+  actions: Array<LogicAction>;
   /** The `if` of the rule. */
   condition: Condition;
 };
@@ -1104,7 +1145,8 @@ export type LogicRule = {
 export type LogicRuleInput = {
   /** A condition: `{all: [...]}`, `{any: [...]}`, `{not: ...}`, `{question: <component key>, field?, op, value?}` or `{hidden: <name>, op, value?}` (op: a ConditionOp value). */
   if: Scalars['JSON']['input'];
-  then: LogicActionInput;
+  /** One action or a list of them: `{goTo: <step key>}`, `{complete: true}`, `{invalid: true}`, `{calculate: {variable, op, value}}` (at most one that routes). */
+  then: Scalars['JSON']['input'];
 };
 
 /** Multi-line text area. */
@@ -1936,6 +1978,14 @@ export type ResponseFilter = {
   until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
+/** A form variable of a response: `number` for a number variable, `text` for a text variable. */
+export type ResponseVariable = {
+  __typename?: 'ResponseVariable';
+  name: Scalars['String']['output'];
+  number?: Maybe<Scalars['Float']['output']>;
+  text?: Maybe<Scalars['String']['output']>;
+};
+
 export type RevokeShareLinkPayload = {
   __typename?: 'RevokeShareLinkPayload';
   formId: Scalars['ID']['output'];
@@ -2258,6 +2308,8 @@ export type UpdateFormInput = {
   notifications?: InputMaybe<FormNotificationsInput>;
   /** The whole new list of steps (at least 2). A step or component with an `id` keeps it. */
   steps?: InputMaybe<Array<StepInput>>;
+  /** The whole new list of variables. */
+  variables?: InputMaybe<Array<FormVariableInput>>;
 };
 
 export type UpdateFormPayload = {
@@ -2281,6 +2333,25 @@ export type UpdateWebhookEndpointInput = {
   /** `slack` only: put the response's answers in the message (passwords never). Default false. */
   includeAnswers?: InputMaybe<Scalars['Boolean']['input']>;
   url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A test on a form variable's value as the rules before it left it. */
+export type VariableCondition = {
+  __typename?: 'VariableCondition';
+  op: ConditionOp;
+  value?: Maybe<Scalars['JSON']['output']>;
+  /** The variable name. */
+  variable: Scalars['String']['output'];
+};
+
+/** A number variable over the finished responses that recorded it. */
+export type VariableSummary = {
+  __typename?: 'VariableSummary';
+  count: Scalars['Int']['output'];
+  max?: Maybe<Scalars['Float']['output']>;
+  mean?: Maybe<Scalars['Float']['output']>;
+  min?: Maybe<Scalars['Float']['output']>;
+  name: Scalars['String']['output'];
 };
 
 /** How many responses answered one version of the form. */
@@ -2656,7 +2727,7 @@ export type ExportFormQueryVariables = Exact<{
 }>;
 
 
-export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, hiddenFields: Array<string>, versions: { __typename?: 'FormVersionConnection', edges: Array<{ __typename?: 'FormVersionEdge', node: { __typename?: 'FormVersion', version: number, definition: { __typename?: 'FormDefinition', json: unknown } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
+export type ExportFormQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, environmentId: string, hiddenFields: Array<string>, variables: Array<{ __typename?: 'FormVariable', name: string }>, versions: { __typename?: 'FormVersionConnection', edges: Array<{ __typename?: 'FormVersionEdge', node: { __typename?: 'FormVersion', version: number, definition: { __typename?: 'FormDefinition', json: unknown } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } | null };
 
 export type ShareLinkFieldsFragment = { __typename?: 'ShareLink', id: string, formId: string, includeTextAnswers: boolean, expiresAt?: string | null, createdAt: string };
 
@@ -2852,7 +2923,7 @@ export const SetFormRetentionDocument = {"kind":"Document","definitions":[{"kind
 export const RetentionStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RetentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retentionStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"responsesDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"formsPurged"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"node"}}]}}]}}]} as unknown as DocumentNode<RetentionStatusQuery, RetentionStatusQueryVariables>;
 export const FormResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"formResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<FormResponsesPageQuery, FormResponsesPageQueryVariables>;
 export const EnvironmentResponsesPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentResponsesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ResponseFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environmentResponses"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"environmentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"environmentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<EnvironmentResponsesPageQuery, EnvironmentResponsesPageQueryVariables>;
-export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"}},{"kind":"Field","name":{"kind":"Name","value":"versions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
+export const ExportFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExportForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"environmentId"}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"}},{"kind":"Field","name":{"kind":"Name","value":"variables"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"versions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"versionsAfter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExportFormQuery, ExportFormQueryVariables>;
 export const FormShareLinksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormShareLinks"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"shareLinks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ShareLinkFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ShareLinkFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ShareLink"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"includeTextAnswers"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<FormShareLinksQuery, FormShareLinksQueryVariables>;
 export const CreateShareLinkDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateShareLink"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateShareLinkInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createShareLink"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"shareLink"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ShareLinkFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ShareLinkFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ShareLink"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"includeTextAnswers"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]} as unknown as DocumentNode<CreateShareLinkMutation, CreateShareLinkMutationVariables>;
 export const RevokeShareLinkDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RevokeShareLink"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"formId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"revokeShareLink"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"formId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"formId"}}},{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"revoked"}}]}}]}}]} as unknown as DocumentNode<RevokeShareLinkMutation, RevokeShareLinkMutationVariables>;

@@ -1,0 +1,1 @@
+ALTER TABLE "forms" ADD COLUMN "variables" jsonb DEFAULT '[]'::jsonb NOT NULL;

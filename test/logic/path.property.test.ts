@@ -5,6 +5,9 @@
  * a step off the path, empty submissions, finishing), the server's answers (status, `nextStep`,
  * `finished`, `status`) and what it stores (`meta.path`, `meta.invalid`, which answers are kept) are
  * what a small evaluator written here, from docs/logic.md and independently of src/, says they must be.
+ * Every form has a number and a text variable: rules calculate them (constants, numeric and text answers,
+ * the scores of chosen options, the variables themselves) and conditions test them, and the stored
+ * `meta.variables` must be the evaluator's.
  * Runs: LOGIC_RUNS (default 100).
  */
 import { fc, test } from '@fast-check/vitest';
@@ -35,18 +38,27 @@ interface Question {
   key: string;
   kind: Kind;
 }
-type Leaf = { question: string; op: string; value?: unknown } | { hidden: string; op: string; value?: unknown };
+type Leaf = { question: string; op: string; value?: unknown } | { hidden: string; op: string; value?: unknown } | { variable: string; op: string; value?: unknown };
 type Cond = { all: Cond[] } | { any: Cond[] } | { not: Cond } | Leaf;
-type Action = { goTo: string } | { complete: true } | { invalid: true };
+type Route = { goTo: string } | { complete: true } | { invalid: true };
+type Operand = number | string | { question: string } | { scoreOf: string } | { variable: string };
+type Calc = { calculate: { variable: 'n' | 't'; op: string; value: Operand } };
+type Action = Route | Calc;
 interface Step {
   key: string;
   final?: 'completion' | 'invalid';
   questions: Question[];
-  rules: { if: Cond; then: Action }[];
+  rules: { if: Cond; then: Action | Action[] }[];
   next?: string;
 }
 
 const OPTIONS = ['A', 'B', 'C'];
+const SCORES: Record<string, number> = { A: 1, B: 2.5, C: -3 };
+const VARIABLES = [
+  { name: 'n', type: 'number', initial: 1 },
+  { name: 't', type: 'text' },
+];
+const NUMBER_VARIABLE_OPS = ['equals', 'notEquals', 'in', 'notIn', 'greaterThan', 'lessThan', 'answered', 'notAnswered'];
 const TEXTS = ['5', '50', '500', ' 7.5', 'abc', 'Abc', 'x5'];
 const OPS: Record<Kind, string[]> = {
   text: ['equals', 'notEquals', 'contains', 'notContains', 'in', 'notIn', 'greaterThan', 'lessThan', 'answered', 'notAnswered'],
@@ -75,6 +87,12 @@ function condition(g: Gen, questions: Question[], depth: number): Cond {
     const items = Array.from({ length: g(() => fc.integer({ min: 1, max: 3 })) }, () => condition(g, questions, depth + 1));
     return form === 'all' ? { all: items } : { any: items };
   }
+  if (g(() => fc.integer({ min: 0, max: 4 })) === 0) {
+    const variable = g(() => fc.constantFrom('n', 't'));
+    const op = g(() => fc.constantFrom(...(variable === 'n' ? NUMBER_VARIABLE_OPS : OPS.text)));
+    const value = variable === 'n' && op !== 'answered' && op !== 'notAnswered' ? (op === 'in' || op === 'notIn' ? g(() => fc.subarray([1, 2, 3.5, 0, -2], { minLength: 1 })) : g(() => fc.constantFrom(1, 2, 3.5, 0, -2, 6))) : leafValue(g, 'text', op);
+    return value === undefined ? { variable, op } : { variable, op, value };
+  }
   if (questions.length === 0 || g(() => fc.integer({ min: 0, max: 5 })) === 0) {
     const op = g(() => fc.constantFrom(...OPS.text));
     const value = leafValue(g, 'text', op);
@@ -84,6 +102,22 @@ function condition(g: Gen, questions: Question[], depth: number): Cond {
   const op = g(() => fc.constantFrom(...OPS[question.kind]));
   const value = leafValue(g, question.kind, op);
   return value === undefined ? { question: question.key, op } : { question: question.key, op, value };
+}
+
+function calculation(g: Gen, questions: Question[]): Calc {
+  const texts = questions.filter((q) => q.kind === 'text');
+  const choices = questions.filter((q) => q.kind === 'choice' || q.kind === 'choices');
+  if (g(fc.boolean)) {
+    const op = g(() => fc.constantFrom('set', 'add', 'subtract', 'multiply', 'divide'));
+    const sources: Operand[] = [g(() => fc.constantFrom(0, 2, -1.5, 3)), { variable: 'n' }];
+    if (texts.length > 0) sources.push({ question: g(() => fc.constantFrom(...texts)).key });
+    if (choices.length > 0) sources.push({ scoreOf: g(() => fc.constantFrom(...choices)).key });
+    return { calculate: { variable: 'n', op, value: g(() => fc.constantFrom(...sources)) } };
+  }
+  const sources: Operand[] = ['x', { variable: 't' }];
+  const readable = [...texts, ...choices];
+  if (readable.length > 0) sources.push({ question: g(() => fc.constantFrom(...readable)).key });
+  return { calculate: { variable: 't', op: g(() => fc.constantFrom('set', 'append')), value: g(() => fc.constantFrom(...sources)) } };
 }
 
 function randomForm(g: Gen): Step[] {
@@ -102,7 +136,10 @@ function randomForm(g: Gen): Step[] {
     const ruleCount = g(() => fc.constantFrom(0, 1, 1, 2, 3));
     for (let r = 0; r < ruleCount; r++) {
       const kind = g(() => fc.integer({ min: 0, max: later.length > 0 ? 9 : 1 }));
-      const then: Action = kind === 0 ? { complete: true } : kind === 1 ? { invalid: true } : { goTo: g(() => fc.constantFrom(...later)) };
+      const route: Route = kind === 0 ? { complete: true } : kind === 1 ? { invalid: true } : { goTo: g(() => fc.constantFrom(...later)) };
+      const calcs = Array.from({ length: g(() => fc.constantFrom(0, 0, 1, 2)) }, () => calculation(g, earlier));
+      const routes = g(fc.boolean) || calcs.length === 0;
+      const then: Action | Action[] = calcs.length === 0 ? route : routes ? [...calcs, route] : calcs;
       step.rules.push({ if: condition(g, earlier, 0), then });
     }
     if (later.length > 0 && g(() => fc.integer({ min: 0, max: 3 })) === 0) step.next = g(() => fc.constantFrom(...later));
@@ -114,7 +151,7 @@ function generateBody(steps: Step[]) {
   const component = (q: Question) => {
     if (q.kind === 'text') return { type: 'ShortInput', key: q.key, content: { question: q.key } };
     if (q.kind === 'boolean') return { type: 'Disclaimer', key: q.key, content: { text: q.key } };
-    return { type: 'Dropdown', key: q.key, content: { question: q.key, options: OPTIONS, isMulti: q.kind === 'choices' } };
+    return { type: 'Dropdown', key: q.key, content: { question: q.key, options: OPTIONS, isMulti: q.kind === 'choices', optionScores: SCORES } };
   };
   return steps.map((step) => ({
     name: step.key,
@@ -150,11 +187,13 @@ function leaf(op: string, actual: Value | undefined, expected: unknown): boolean
 
 type Answers = Map<string, Value>;
 /** `reached`: the questions of the steps the walk went through so far (a skipped step's answers count as none). */
-function holds(c: Cond, answers: Answers, hidden: Record<string, string>, reached: Set<string>): boolean {
-  if ('all' in c) return c.all.every((x) => holds(x, answers, hidden, reached));
-  if ('any' in c) return c.any.some((x) => holds(x, answers, hidden, reached));
-  if ('not' in c) return !holds(c.not, answers, hidden, reached);
+type Variables = { n: number; t: string };
+function holds(c: Cond, answers: Answers, hidden: Record<string, string>, reached: Set<string>, vars: Variables): boolean {
+  if ('all' in c) return c.all.every((x) => holds(x, answers, hidden, reached, vars));
+  if ('any' in c) return c.any.some((x) => holds(x, answers, hidden, reached, vars));
+  if ('not' in c) return !holds(c.not, answers, hidden, reached, vars);
   if ('hidden' in c) return leaf(c.op, hidden[c.hidden], c.value);
+  if ('variable' in c) return leaf(c.op, c.variable === 'n' ? (vars.n as unknown as string) : vars.t, c.value);
   return leaf(c.op, reached.has(c.question) ? answers.get(c.question) : undefined, c.value);
 }
 
@@ -162,22 +201,59 @@ interface Walk {
   path: number[];
   state: 'open' | 'end' | 'completed' | 'invalid';
   next: number | null;
+  vars: Variables;
+}
+
+/** A calculation on the variables (docs/logic.md): rounded to 6 places, division by zero and non-numbers change nothing. */
+function calculate({ calculate: c }: Calc, answers: Answers, reached: Set<string>, vars: Variables): void {
+  const answer = (key: string) => (reached.has(key) ? answers.get(key) : undefined);
+  const operand = (): unknown => {
+    const v = c.value;
+    if (typeof v !== 'object') return v;
+    if ('variable' in v) return v.variable === 'n' ? vars.n : vars.t;
+    if ('scoreOf' in v) {
+      const chosen = answer(v.scoreOf);
+      return chosen === undefined ? 0 : (Array.isArray(chosen) ? chosen : [chosen as string]).reduce((sum, o) => sum + (SCORES[o] ?? 0), 0);
+    }
+    return answer(v.question);
+  };
+  const value = operand();
+  if (c.variable === 'n') {
+    const x = asNumber(value);
+    if (x === undefined) return;
+    const n = vars.n;
+    const result = c.op === 'set' ? x : c.op === 'add' ? n + x : c.op === 'subtract' ? n - x : c.op === 'multiply' ? n * x : x === 0 ? n : n / x;
+    vars.n = Math.round(result * 1e6) / 1e6 + 0;
+    return;
+  }
+  const text = typeof value === 'number' ? String(value) : Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
+  if (text === '') return;
+  vars.t = c.op === 'set' ? text : vars.t + text;
 }
 function walk(steps: Step[], answers: Answers, hidden: Record<string, string>, passes: (s: number) => boolean): Walk {
   const path: number[] = [];
   const reached = new Set<string>();
+  const vars: Variables = { n: 1, t: '' };
   for (let at = 0; ; ) {
     const step = steps[at]!;
-    if (step.final) return { path: [...path, at], state: step.final === 'completion' ? 'completed' : 'invalid', next: null };
-    if (!passes(at)) return { path, state: 'open', next: at };
+    if (step.final) return { path: [...path, at], state: step.final === 'completion' ? 'completed' : 'invalid', next: null, vars };
+    if (!passes(at)) return { path, state: 'open', next: at, vars };
     path.push(at);
     for (const q of step.questions) reached.add(q.key);
-    const rule = step.rules.find((r) => holds(r.if, answers, hidden, reached));
-    if (rule && 'complete' in rule.then) return { path, state: 'completed', next: null };
-    if (rule && 'invalid' in rule.then) return { path, state: 'invalid', next: null };
-    const target = rule && 'goTo' in rule.then ? rule.then.goTo : step.next;
+    let route: Route | undefined;
+    for (const rule of step.rules) {
+      if (!holds(rule.if, answers, hidden, reached, vars)) continue;
+      const actions = Array.isArray(rule.then) ? rule.then : [rule.then];
+      for (const action of actions) {
+        if ('calculate' in action) calculate(action, answers, reached, vars);
+        else route ??= action;
+      }
+    }
+    if (route && 'complete' in route) return { path, state: 'completed', next: null, vars };
+    if (route && 'invalid' in route) return { path, state: 'invalid', next: null, vars };
+    const target = route && 'goTo' in route ? route.goTo : step.next;
     const index = target === undefined ? at + 1 : steps.findIndex((s) => s.key === target);
-    if (index >= steps.length) return { path, state: 'end', next: null };
+    if (index >= steps.length) return { path, state: 'end', next: null, vars };
     at = index;
   }
 }
@@ -188,6 +264,7 @@ interface Response {
   path: number[];
   hidden: Record<string, string>;
   ended: 'finished' | 'invalid' | null;
+  vars: Variables;
 }
 type Outcome = { status: 400 } | { status: 409 } | { status: 200; response: Response; next: number | null };
 
@@ -215,7 +292,7 @@ function submit(steps: Step[], before: Response, sent: Map<string, Value | null>
   if (finish && w.state === 'open') return { status: 400 };
   const answers = new Map([...merged].filter(([key]) => kept.has(stepOf(key))));
   const ended = w.state === 'completed' || (w.state === 'end' && finish) ? 'finished' : w.state === 'invalid' ? 'invalid' : null;
-  return { status: 200, response: { answers, path: w.path, hidden: before.hidden, ended }, next: w.next };
+  return { status: 200, response: { answers, path: w.path, hidden: before.hidden, ended, vars: w.vars }, next: w.next };
 }
 
 // ---------------------------------------------------------------- the property
@@ -245,7 +322,7 @@ describe('the path of a response', () => {
     'the server walks random logic as the evaluator written here does, over random submissions',
     async (g) => {
       const steps = randomForm(g);
-      const form: Form = await makeForm(db, tenant, generateBody(steps), 'Property form', { hiddenFields: ['h1'] });
+      const form: Form = await makeForm(db, tenant, generateBody(steps), 'Property form', { hiddenFields: ['h1'], variables: VARIABLES });
       const questions = new Map(steps.flatMap((s) => s.questions.map((q) => [q.key, q] as const)));
       const idOf = new Map(form.steps.flatMap((s) => s.components.filter((c) => c.key).map((c) => [c.key!, c.id] as const)));
       const keyOf = new Map([...idOf].map(([key, id]) => [id, key]));
@@ -268,13 +345,14 @@ describe('the path of a response', () => {
         expect(row!.meta.path).toEqual(expected.path.map((s) => steps[s]!.key));
         expect(row!.meta.invalid === true).toBe(expected.ended === 'invalid');
         expect(row!.meta.hiddenFields).toEqual(expected.hidden);
+        expect(row!.meta.variables).toEqual(expected.vars);
         const stored = new Map(row!.data.map((a) => [keyOf.get(a.questionId)!, storedValue(questions.get(keyOf.get(a.questionId)!)!.kind, a.response)]));
         expect(stored).toEqual(expected.answers);
       };
 
       // Start: step 0's answers (or none), with the hidden field and one the form does not declare.
       const firstAnswers = new Map(steps[0]!.questions.filter(() => g(() => fc.integer({ min: 0, max: 3 })) > 0).map((q) => [q.key, answerOf(g, q.kind)] as const));
-      let model: Response = { answers: new Map(), path: [], hidden, ended: null };
+      let model: Response = { answers: new Map(), path: [], hidden, ended: null, vars: { n: 1, t: '' } };
       const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: body(firstAnswers), hiddenFields: { ...hidden, utm_campaign: 'ignored' } }));
       const startOutcome = submit(steps, model, forModel(firstAnswers), false);
       const startedClone = started.clone();

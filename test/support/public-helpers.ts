@@ -19,7 +19,7 @@ export const testAnswerLimits = (config = testConfig()): AnswerLimits => ({
 });
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
-export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form', more: { hiddenFields?: string[]; locale?: string } = {}): Promise<Form> {
+export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form', more: { hiddenFields?: string[]; locale?: string; variables?: unknown[] } = {}): Promise<Form> {
   return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps, ...more }));
 }
 

@@ -101,6 +101,29 @@ export interface FormVariable {
 }
 export type VariableValues = Record<string, number | string>;
 
+/** When a form takes responses and how many (`forms.limits`); instants as ISO 8601 UTC. */
+export interface FormLimits {
+  /** Finished responses the form takes; then it is full. */
+  maxResponses?: number | undefined;
+  /** Before it the form is not open yet. */
+  opensAt?: string | undefined;
+  /** From it on the form is closed: started responses can finish until then. */
+  closesAt?: string | undefined;
+  /** The text of the closed screen (else the page's own words). */
+  closedMessage?: string | undefined;
+}
+
+/** What a full quota does with a response that would pass its limit: finish it, mark it invalid, or send it to a step. */
+export type QuotaAction = 'complete' | 'invalid' | { goTo: string };
+
+/** At most `limit` finished responses meeting `condition` (`forms.quotas`). */
+export interface FormQuota {
+  key: string;
+  condition: Condition;
+  limit: number;
+  action: QuotaAction;
+}
+
 /** A step's logic: rules evaluated in order when the step is submitted; `next` when none holds (default: the next step). */
 export interface StepLogic {
   rules: LogicRule[];
@@ -149,6 +172,10 @@ export interface ResponseMeta {
   path?: string[];
   /** The declared hidden fields it brought, by name. */
   hiddenFields?: Record<string, string>;
+  /** The keys of the quotas a finished response counts toward. */
+  quotas?: string[];
+  /** The quota that was full when the response would have finished, and routed it by its action. */
+  quotaFull?: string;
   /** The form variables as the rules along its path left them (forms with variables). */
   variables?: VariableValues;
   /** Set when the response reached an invalid step or action: it has ended, unfinished (status 5). */

@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type FormNotifications, type FormVariable, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type FormLimits, type FormNotifications, type FormQuota, type FormVariable, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -109,6 +109,10 @@ export const forms = pgTable(
     version: integer('version').notNull().default(1),
     /** Who hears of its responses by e-mail (src/notifications/settings.ts); null: nobody. */
     notifications: jsonb('notifications').$type<FormNotifications>(),
+    /** When it takes responses and how many (src/forms/limits.ts); null: always, without a limit. */
+    limits: jsonb('limits').$type<FormLimits>(),
+    /** Caps on the finished responses meeting a condition (src/forms/limits.ts). */
+    quotas: jsonb('quotas').$type<FormQuota[]>().notNull().default([]),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),

@@ -14,6 +14,7 @@ import { localeSchema } from '../i18n/locales.ts';
 import { checkNotifications, notificationsSchema } from '../notifications/settings.ts';
 import type { StepLogic } from '../components/conditions.ts';
 import { optionScoreProblems } from '../components/scores.ts';
+import { checkQuotas, limitsSchema, quotasSchema } from './limits.ts';
 import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents, variablesSchema } from './logic.ts';
 
 
@@ -134,6 +135,7 @@ const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: u
       if (typeof input === 'object' && input !== null) {
         const report = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message, input });
         checkFormLogic(input, report);
+        checkQuotas(input, report);
         checkNotifications(input, report);
       }
     },
@@ -152,6 +154,10 @@ export const generateFormInputSchema = withLogicChecks(
     locale: localeSchema.nullish(),
     /** Who hears of its responses by e-mail (docs/notifications.md); null or left out: nobody. */
     notifications: notificationsSchema,
+    /** When it takes responses and how many; null or left out: always, without a limit. */
+    limits: limitsSchema.nullish(),
+    /** Caps on the finished responses meeting a condition; null or left out: none. */
+    quotas: quotasSchema.optional(),
   }),
 );
 export type GenerateFormInput = z.output<typeof generateFormInputSchema>;

@@ -42,6 +42,8 @@ import { definitionOf, versionDefinitions, versionPages, type ListedVersion } fr
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
 import { importHiddenFieldsSchema, importVariablesSchema, withLogicChecks } from './components.ts';
+import type { FormLimits, FormQuota } from '../db/json-columns.ts';
+import { finishedCounts, type FinishedCounts } from '../responses/gate.ts';
 import {
   actionsOf,
   CALCULATION_OPS,
@@ -186,6 +188,41 @@ const FormVariableRef = builder.objectRef<FormVariable>('FormVariable').implemen
     name: t.exposeString('name'),
     type: t.string({ description: '`number` or `text`.', resolve: (v) => v.type }),
     initial: t.field({ type: 'JSON', resolve: (v) => v.initial }),
+  }),
+});
+
+const FormLimitsRef = builder.objectRef<FormLimits>('FormLimits').implement({
+  description: 'When the form takes responses and how many (docs/logic.md, Limits).',
+  fields: (t) => ({
+    maxResponses: t.int({ nullable: true, description: 'Finished responses the form takes; then it is full.', resolve: (l) => l.maxResponses ?? null }),
+    opensAt: t.field({ type: 'DateTime', nullable: true, description: 'Before it the form is not open yet.', resolve: (l) => l.opensAt ?? null }),
+    closesAt: t.field({ type: 'DateTime', nullable: true, description: 'From it on the form is closed.', resolve: (l) => l.closesAt ?? null }),
+    closedMessage: t.string({ nullable: true, description: 'The text of the closed screen.', resolve: (l) => l.closedMessage ?? null }),
+  }),
+});
+
+/** A quota with its form, for its count. */
+interface QuotaOfForm {
+  form: Form;
+  quota: FormQuota;
+}
+/** The finished counts of a form, once per request. */
+const countsByRequest = new WeakMap<GraphQLContext, Map<string, Promise<FinishedCounts>>>();
+function countsOf(ctx: GraphQLContext, form: Form): Promise<FinishedCounts> {
+  let byForm = countsByRequest.get(ctx);
+  if (!byForm) countsByRequest.set(ctx, (byForm = new Map<string, Promise<FinishedCounts>>()));
+  let counts = byForm.get(form.id);
+  if (!counts) byForm.set(form.id, (counts = finishedCounts(ctx.db, form)));
+  return counts;
+}
+const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
+  description: 'At most `limit` finished responses meeting `condition`; past it a response is routed by `action`.',
+  fields: (t) => ({
+    key: t.string({ resolve: ({ quota }) => quota.key }),
+    limit: t.int({ resolve: ({ quota }) => quota.limit }),
+    count: t.int({ description: 'Finished responses counted toward it so far.', resolve: async ({ form, quota }, _, ctx) => (await countsOf(ctx, form)).quotas.get(quota.key) ?? 0 }),
+    condition: t.field({ type: ConditionUnion, resolve: ({ quota }) => quota.condition }),
+    action: t.field({ type: 'JSON', description: '"complete", "invalid" or {goTo: <step key>}.', resolve: ({ quota }) => quota.action }),
   }),
 });
 
@@ -404,6 +441,13 @@ FormRef.implement({
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
     notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
+    limits: t.field({ type: FormLimitsRef, nullable: true, description: 'When it takes responses and how many; null: always, without a limit.', resolve: (form) => form.limits }),
+    finishedResponses: t.int({
+      authScopes: { scope: 'responses:read' },
+      description: 'Its finished responses: what `limits.maxResponses` counts.',
+      resolve: async (form, _, ctx) => (await countsOf(ctx, form)).total,
+    }),
+    quotas: t.field({ authScopes: { scope: 'responses:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
   }),
 });
 
@@ -436,6 +480,12 @@ const ComponentInput = builder.inputType('ComponentInput', {
     key: t.string({ description: "The name conditions use; unique across the form's components." }),
   }),
 });
+
+const FormLimitsInput = builder.inputType('FormLimitsInput', {
+  description: 'When the form takes responses and how many; instants ISO 8601 with an offset or Z.',
+  fields: (t) => ({ maxResponses: t.int(), opensAt: t.string(), closesAt: t.string(), closedMessage: t.string() }),
+});
+const QUOTAS_INPUT = 'Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response.';
 
 const FormVariableInput = builder.inputType('FormVariableInput', {
   description: 'A form variable: a name (as a hidden field name), `number` or `text`, and where it starts (default 0 or "").',
@@ -485,6 +535,8 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
     locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
+    limits: t.field({ type: FormLimitsInput, description: 'When it takes responses and how many.' }),
+    quotas: t.field({ type: 'JSON', description: QUOTAS_INPUT }),
   }),
 });
 
@@ -602,6 +654,8 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     variables: t.field({ type: [FormVariableInput], description: 'The whole new list of variables.' }),
     locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
+    limits: t.field({ type: FormLimitsInput, description: 'The whole new limits; null: none.' }),
+    quotas: t.field({ type: 'JSON', description: `The whole new list of quotas; null: none. ${QUOTAS_INPUT}` }),
   }),
 });
 

@@ -19,6 +19,7 @@ import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
+import { checkQuotas } from './limits.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -142,6 +143,8 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         sourceFormId: source.id,
         locale: input.locale ?? DEFAULT_LOCALE,
         notifications: input.notifications ?? null,
+        limits: input.limits ?? null,
+        quotas: input.quotas ?? [],
       })
       .returning();
     const form = row!;
@@ -230,12 +233,14 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     if (!current) throw notFound('Form not found');
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
     if (options.maxVersions && current.version >= options.maxVersions) throw tooManyVersions(current.version);
-    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications'> = {};
+    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas'> = {};
     for (const field of UPDATABLE_FIELDS) {
       const value = input[field];
       if (value === undefined) continue;
       if (field === 'steps') changes.steps = await keepingIds(tx, current, value as StepDraft[]);
       else if (field === 'notifications') changes.notifications = (value as Form['notifications']) ?? null;
+      else if (field === 'limits') changes.limits = (value as Form['limits']) ?? null;
+      else if (field === 'quotas') changes.quotas = (value as Form['quotas'] | null) ?? [];
       else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
       else Object.assign(changes, { [field]: value });
     }
@@ -244,6 +249,8 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     const problems: FieldError[] = [];
     const report = (path: readonly (string | number)[], message: string) => problems.push({ path: [...path], message });
     checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables: changes.variables ?? current.variables }, report);
+    const variables = changes.variables ?? current.variables;
+    checkQuotas({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables, quotas: changes.quotas ?? current.quotas }, report);
     // The confirmation's address must still be a question of the form as it will be.
     checkNotifications({ steps: input.steps ?? current.steps, notifications: changes.notifications === undefined ? current.notifications : changes.notifications }, report);
     if (problems.length > 0) throw invalidInput(problems);

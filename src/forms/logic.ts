@@ -641,7 +641,7 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown;
         if ('goTo' in action) target(action.goTo, index, [...actionAt, 'goTo']);
         if ('calculate' in action) checkCalculation(action, [...actionAt, 'calculate']);
       });
-      if (rule.if) checkCondition(rule.if, [...ruleAt, 'if']);
+      if (rule.if) checkConditionReferences({ components, hidden, variables, report }, rule.if, [...ruleAt, 'if'], index);
     });
 
     /** A component a step's calculation reads: on this step or an earlier one. */
@@ -679,35 +679,63 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown;
       const found = readable(value.question, [...valueAt, 'question']);
       if (found && !found.unread && !moduleOf(found.component.type)?.conditions) report([...valueAt, 'question'], `A ${found.component.type} takes no answer a calculation can read`);
     }
+  });
+}
 
-    function checkCondition(condition: Condition, cAt: Path): void {
-      if ('all' in condition) return condition.all.forEach((c, i) => checkCondition(c, [...cAt, 'all', i]));
-      if ('any' in condition) return condition.any.forEach((c, i) => checkCondition(c, [...cAt, 'any', i]));
-      if ('not' in condition) return checkCondition(condition.not, [...cAt, 'not']);
-      if ('variable' in condition) {
-        const type = variables.get(condition.variable);
-        if (!type) report([...cAt, 'variable'], `"${condition.variable}" is not a declared variable (variables)`);
-        else checkLeaf(condition, type === 'number' ? { kind: 'number' } : { kind: 'text' }, `variable "${condition.variable}"`, report, cAt);
-        return;
-      }
-      if ('hidden' in condition) {
-        if (!hidden.has(condition.hidden)) report([...cAt, 'hidden'], `"${condition.hidden}" is not a declared hidden field (hiddenFields)`);
-        else checkLeaf(condition, { kind: 'text' }, `hidden field "${condition.hidden}"`, report, cAt);
-        return;
-      }
-      const found = components.get(condition.question);
-      if (!found) {
-        report([...cAt, 'question'], `No component has the key "${condition.question}"`);
-        return;
-      }
-      if (found.stepIndex > index) {
-        report([...cAt, 'question'], `"${condition.question}" is on a later step: a step's rules test its own questions and earlier ones`);
-        return;
-      }
-      if (found.unread) return;
-      const subject = subjectOf(found.component, condition.field);
-      if ('problem' in subject) report([...cAt, subject.at], subject.problem);
-      else checkLeaf(condition, subject, `"${condition.question}"`, report, cAt);
+/** What a condition's leaves may name: the form's components (by key), hidden fields and variables. */
+interface References {
+  components: ReadonlyMap<string, { component: StoredComponent; stepIndex: number; unread: boolean }>;
+  hidden: ReadonlySet<string>;
+  variables: ReadonlyMap<string, 'number' | 'text'>;
+  report: Report;
+}
+
+/** A condition's leaves against what they name; a question must be on step `upTo` or an earlier one. */
+function checkConditionReferences(refs: References, condition: Condition, at: Path, upTo: number): void {
+  const { report } = refs;
+  if ('all' in condition) return condition.all.forEach((c, i) => checkConditionReferences(refs, c, [...at, 'all', i], upTo));
+  if ('any' in condition) return condition.any.forEach((c, i) => checkConditionReferences(refs, c, [...at, 'any', i], upTo));
+  if ('not' in condition) return checkConditionReferences(refs, condition.not, [...at, 'not'], upTo);
+  if ('variable' in condition) {
+    const type = refs.variables.get(condition.variable);
+    if (!type) report([...at, 'variable'], `"${condition.variable}" is not a declared variable (variables)`);
+    else checkLeaf(condition, type === 'number' ? { kind: 'number' } : { kind: 'text' }, `variable "${condition.variable}"`, report, at);
+    return;
+  }
+  if ('hidden' in condition) {
+    if (!refs.hidden.has(condition.hidden)) report([...at, 'hidden'], `"${condition.hidden}" is not a declared hidden field (hiddenFields)`);
+    else checkLeaf(condition, { kind: 'text' }, `hidden field "${condition.hidden}"`, report, at);
+    return;
+  }
+  const found = refs.components.get(condition.question);
+  if (!found) return report([...at, 'question'], `No component has the key "${condition.question}"`);
+  if (found.stepIndex > upTo) return report([...at, 'question'], `"${condition.question}" is on a later step: a step's rules test its own questions and earlier ones`);
+  if (found.unread) return;
+  const subject = subjectOf(found.component, condition.field);
+  if ('problem' in subject) report([...at, subject.at], subject.problem);
+  else checkLeaf(condition, subject, `"${condition.question}"`, report, at);
+}
+
+/** A quota's or another form-wide condition's shape (as a rule's `if`), read into `Condition`. */
+export const readFormCondition = (raw: unknown, report: Report, at: Path): Condition | undefined =>
+  readCondition(raw, report, at, 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
+
+/**
+ * The references of form-wide conditions (`conditions`: each with its path from the body's root), which
+ * see every answer of the form: any component, the declared hidden fields and variables.
+ */
+export function checkFormConditions(input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown }, conditions: readonly [Condition, Path][], report: Report): void {
+  if (!Array.isArray(input.steps) || conditions.length === 0) return;
+  const components = new Map<string, { component: StoredComponent; stepIndex: number; unread: boolean }>();
+  input.steps.forEach((step: unknown, stepIndex) => {
+    const list = isObject(step) && Array.isArray(step.components) ? (step.components as unknown[]) : [];
+    for (const component of list) {
+      if (!isObject(component) || !isKey(component.key) || components.has(component.key)) continue;
+      const unread = unreadComponents.has(component) || typeof component.type !== 'string' || !isObject(component.content);
+      components.set(component.key, { component: component as unknown as StoredComponent, stepIndex, unread });
     }
   });
+  const hidden = new Set(Array.isArray(input.hiddenFields) ? input.hiddenFields.filter(isKey) : []);
+  const variables = declaredVariables(input.variables, hidden, () => {});
+  for (const [condition, at] of conditions) checkConditionReferences({ components, hidden, variables, report }, condition, at, input.steps.length);
 }

@@ -296,11 +296,16 @@ function compileCondition(condition: Condition, components: ReadonlyMap<string, 
   };
 }
 
-/** Whether `condition` holds for these answers and hidden values, every step counted as gone through (for tools and tests). */
-export function holds(condition: Condition, steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues): boolean {
+/**
+ * Whether `condition` holds for these answers, hidden values and variables, with the steps of `path` gone
+ * through (every step when not given): a quota's condition on a finishing response, tools and tests.
+ */
+export function holds(condition: Condition, steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues, variables: VariableValues = {}, path?: readonly number[]): boolean {
   const components = new Map<string, { component: StoredComponent; step: number }>();
   steps.forEach((step, i) => step.components.forEach((component) => component.key !== undefined && components.set(component.key, { component, step: i })));
-  return compileCondition(condition, components)({ answers, hidden, onPath: new Uint8Array(steps.length).fill(1), variables: {} });
+  const onPath = new Uint8Array(steps.length).fill(path ? 0 : 1);
+  for (const step of path ?? []) onPath[step] = 1;
+  return compileCondition(condition, components)({ answers, hidden, onPath, variables });
 }
 
 // ---------------------------------------------------------------- calculations
@@ -420,7 +425,8 @@ function decide(index: LogicIndex, at: number, facts: Facts): Decision {
 
 /**
  * Walks the form from its first step: through every step `passes` says was submitted, until an end or
- * the first step not submitted yet (the next step).
+ * the first step not submitted yet (the next step). `divert` (a step index): the first time the walk would
+ * finish (a completion step, a `complete` action, past the last step) it goes on at that step instead.
  */
 export function walkPath(
   steps: readonly StoredStep[],
@@ -429,13 +435,21 @@ export function walkPath(
   passes: (step: number) => boolean,
   key?: string,
   variables?: readonly FormVariable[],
+  divert?: number,
 ): WalkedPath {
   const index = logicIndex(steps, key);
   const facts: Facts = { answers, hidden, onPath: new Uint8Array(steps.length), variables: initialVariables(variables) };
   const path: number[] = [];
+  // A full quota's step (src/responses/gate.ts): where the walk goes, once, instead of finishing.
+  let diverted = divert === undefined || divert < 0 || divert >= steps.length;
   let at = 0;
   for (;;) {
     const step = steps[at]!;
+    if (step.completion && !diverted) {
+      diverted = true;
+      at = divert!;
+      continue;
+    }
     if (step.completion || step.invalid) {
       path.push(at);
       return { path, state: step.completion ? 'completed' : 'invalid', next: null, variables: facts.variables };
@@ -444,6 +458,11 @@ export function walkPath(
     path.push(at);
     facts.onPath[at] = 1;
     const decision = decide(index, at, facts);
+    if ('end' in decision && decision.end !== 'invalid' && !diverted) {
+      diverted = true;
+      at = divert!;
+      continue;
+    }
     if ('end' in decision) return { path, state: decision.end, next: null, variables: facts.variables };
     at = decision.step;
   }

@@ -27,6 +27,8 @@ import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmai
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { isInvalidResponse, toResponseObject } from './model.ts';
+import { finishedCounts, isCounted, lockForFinishing, notAccepting, quotaVerdict, scheduleAt } from './gate.ts';
+import { stepKey } from '../forms/logic.ts';
 import { notificationsOf } from '../notifications/recipients.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
 import { findUnsafeJson } from '../limits/json-safety.ts';
@@ -202,8 +204,11 @@ export interface SubmitResult {
 export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitResult> {
   const { form, sessionId } = input;
   const components = componentsOf(form.steps);
-  if (input.newSession && !input.visitorLeadId) return startNewVisitorResponse(db, input, components, new Date());
-  if (input.seen) {
+  if (scheduleAt(form, new Date()) !== 'open') throw notAccepting();
+  // A form whose finished responses are counted goes through the transaction, which counts them.
+  const counted = isCounted(form);
+  if (!counted && input.newSession && !input.visitorLeadId) return startNewVisitorResponse(db, input, components, new Date());
+  if (!counted && input.seen) {
     const updated = await updateSeenResponse(db, input, input.seen, components, new Date());
     if (updated) return updated;
     // Not a plain update of the answers, or the row changed since it was read: the locked transaction decides.
@@ -231,7 +236,7 @@ export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitR
     refuseEnded(row);
 
     // Before any lead or count writes: a response that can't go on or finish rolls back at once.
-    const next = progress(form, row, input, components);
+    const next = await gated(tx, form, row, input, components, progress(form, row, input, components));
     const { data } = next;
     let leadId = row.leadId;
     const email = emailOf(data);
@@ -309,9 +314,11 @@ function progress(
   before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
   input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields' | 'captchas'>,
   components: Map<string, LocatedComponent>,
+  quotaFull = before?.meta.quotaFull,
 ): Progress {
   const { steps } = form;
   const key = logicKeyOf(form);
+  const divert = divertOf(form, quotaFull);
   const merged = mergeAnswers(before?.data ?? [], input.answers, components);
   const hidden: HiddenValues = before?.meta.hiddenFields ?? input.hiddenFields ?? {};
   const previous = new Set(previousPath(form, before, components));
@@ -319,7 +326,7 @@ function progress(
   for (const questionId of input.answers.keys()) submitted.add(components.get(questionId)!.stepIndex);
   if (input.step !== undefined) submitted.add(input.step);
   else if (!input.finish && ![...submitted].some((step) => previous.has(step))) {
-    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key, form.variables).next;
+    const wasNext = walkPath(steps, answersById(before?.data ?? []), hidden, (step) => previous.has(step), key, form.variables, divert).next;
     if (wasNext !== null) submitted.add(wasNext);
   }
   const linear = !hasLogic(steps);
@@ -327,7 +334,7 @@ function progress(
   const passes = linear
     ? (step: number) => input.finish || step <= furthest
     : (step: number) => previous.has(step) || submitted.has(step);
-  const walked = walkPath(steps, answersById(merged), hidden, passes, key, form.variables);
+  const walked = walkPath(steps, answersById(merged), hidden, passes, key, form.variables, divert);
 
   const kept = new Set(walked.path);
   if (walked.next !== null) kept.add(walked.next);
@@ -355,6 +362,7 @@ function progress(
   if (typeof form.version === 'number') meta.formVersion = form.version;
   if (walked.state === 'invalid') meta.invalid = true;
   if (form.variables && form.variables.length > 0) meta.variables = walked.variables;
+  if (quotaFull !== undefined) meta.quotaFull = quotaFull;
   return { data, meta, finished, walked, dataChanged: input.answers.size > 0 || data.length !== merged.length };
 }
 
@@ -388,7 +396,37 @@ export function stepsTakenBy(form: Form, before: Pick<ResponseRow, 'data' | 'met
 }
 
 /** A form as the walk reads it: its steps, and (a stored form) what identifies its compiled logic. */
-type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'version' | 'variables'>>;
+type LogicForm = Pick<Form, 'steps'> & Partial<Pick<Form, 'id' | 'version' | 'variables' | 'quotas'>>;
+
+/** The step a full quota sent the response to (`meta.quotaFull`), as an index: where its walk goes instead of finishing. */
+function divertOf(form: LogicForm, quotaFull: string | undefined): number | undefined {
+  const action = quotaFull === undefined ? undefined : form.quotas?.find((quota) => quota.key === quotaFull)?.action;
+  if (typeof action !== 'object') return undefined;
+  const index = form.steps.findIndex((step, i) => stepKey(step, i) === action.goTo);
+  return index < 0 ? undefined : index;
+}
+
+/**
+ * A submission's progress as the form's limits and quotas allow it (src/responses/gate.ts): refused when
+ * the form is full; a response about to finish counts toward the quotas it meets, or is routed by the first
+ * full one (finished, invalid, or sent to its step).
+ */
+async function gated(tx: Db, form: Form, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, input: SubmitInput, components: Map<string, LocatedComponent>, next: Progress): Promise<Progress> {
+  if (!isCounted(form)) return next;
+  if (next.finished) await lockForFinishing(tx, form.id);
+  const counts = await finishedCounts(tx, form);
+  const max = form.limits?.maxResponses;
+  if (max !== undefined && counts.total >= max) throw notAccepting();
+  if (!next.finished || form.quotas.length === 0) return next;
+  const { counted, full } = quotaVerdict(form, { answers: answersById(next.data), meta: next.meta, walked: next.walked }, counts);
+  if (!full) return { ...next, meta: { ...next.meta, quotas: counted } };
+  if (full.action === 'complete') return { ...next, meta: { ...next.meta, quotas: counted, quotaFull: full.key } };
+  if (full.action === 'invalid') {
+    return { ...next, finished: false, meta: { ...next.meta, invalid: true, quotaFull: full.key }, walked: { ...next.walked, state: 'invalid', next: null } };
+  }
+  const routed = progress(form, before, { ...input, finish: false }, components, full.key);
+  return routed.finished ? { ...routed, meta: { ...routed.meta, quotas: counted } } : routed;
+}
 const logicKeyOf = (form: LogicForm) => (form.id !== undefined && typeof form.version === 'number' ? formLogicKey({ id: form.id, version: form.version }) : undefined);
 
 const answersById = (data: readonly ResponseAnswer[]) => new Map(data.map((answer) => [answer.questionId, answer.response] as const));
@@ -405,7 +443,7 @@ function previousPath(form: Pick<Form, 'steps'>, before: Pick<ResponseRow, 'data
 export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
   const components = componentsOf(form.steps);
   const previous = new Set(previousPath(form, response, components));
-  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form), form.variables);
+  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form), form.variables, divertOf(form, response?.meta.quotaFull));
   if (response?.finished) return { ...walked, state: 'completed', next: null };
   if (response && isInvalidResponse(response.meta)) return { ...walked, state: 'invalid', next: null };
   return walked;
@@ -435,7 +473,7 @@ function responseEvents(form: Form, row: ResponseRow, created: boolean, finished
  */
 async function createResponse(tx: Db, input: SubmitInput, components: Map<string, LocatedComponent>, now: Date): Promise<SubmitResult> {
   const { form } = input;
-  const next = progress(form, undefined, input, components);
+  const next = await gated(tx, form, undefined, input, components, progress(form, undefined, input, components));
   const { data, finished } = next;
   const email = emailOf(data);
   const visitor = await ensureVisitorLead(tx, form.environmentId, input.visitorLeadId);

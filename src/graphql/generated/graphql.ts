@@ -553,6 +553,8 @@ export type Form = Node & {
   /** The current version's definition (the same name, steps and hidden fields as the form's own fields). */
   definition: FormDefinition;
   environmentId: Scalars['ID']['output'];
+  /** Its finished responses: what `limits.maxResponses` counts. Needs the API key scope `responses:read`. */
+  finishedResponses: Scalars['Int']['output'];
   /** The forms generated from this one as their template (deleted ones excepted), newest first. */
   generatedForms: FormConnection;
   /** Names of the values a response may bring in the page URL or the JSON API; conditions test them. */
@@ -561,6 +563,8 @@ export type Form = Node & {
   id: Scalars['ID']['output'];
   /** Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns. Needs the API key scope `forms:read`. */
   insights: Insights;
+  /** When it takes responses and how many; null: always, without a limit. */
+  limits?: Maybe<FormLimits>;
   /** The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region). */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
@@ -570,6 +574,8 @@ export type Form = Node & {
   notificationDeliveries: NotificationDeliveryConnection;
   /** Who hears of its responses by e-mail; null: nobody. */
   notifications?: Maybe<FormNotifications>;
+  /** Its quotas, each with its count. Needs the API key scope `responses:read`. */
+  quotas: Array<Quota>;
   /** Responses of this form, newest first, with the filters of `formResponses`. Needs the API key scope `responses:read`. */
   responses: FormResponseConnection;
   /** This form's retention in days, overriding its environment's; null: the environment's applies. */
@@ -671,6 +677,27 @@ export type FormFilter = {
   nameContains?: InputMaybe<Scalars['String']['input']>;
   /** Only forms in this state. */
   status?: InputMaybe<FormStatus>;
+};
+
+/** When the form takes responses and how many (docs/logic.md, Limits). */
+export type FormLimits = {
+  __typename?: 'FormLimits';
+  /** The text of the closed screen. */
+  closedMessage?: Maybe<Scalars['String']['output']>;
+  /** From it on the form is closed. */
+  closesAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Finished responses the form takes; then it is full. */
+  maxResponses?: Maybe<Scalars['Int']['output']>;
+  /** Before it the form is not open yet. */
+  opensAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** When the form takes responses and how many; instants ISO 8601 with an offset or Z. */
+export type FormLimitsInput = {
+  closedMessage?: InputMaybe<Scalars['String']['input']>;
+  closesAt?: InputMaybe<Scalars['String']['input']>;
+  maxResponses?: InputMaybe<Scalars['Int']['input']>;
+  opensAt?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Who hears of the form's responses by e-mail. */
@@ -813,11 +840,15 @@ export type FormVersionEdge = {
 export type GenerateFormInput = {
   /** Names of values a response may bring (page URL query, JSON API), at most 20. */
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** When it takes responses and how many. */
+  limits?: InputMaybe<FormLimitsInput>;
   /** The language of the page's own words (buttons, messages, the thank-you and closed screens, `<html lang>`): a BCP 47 tag in en, de, fr, es, a region may follow (de-CH). Default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
   /** E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md). */
   notifications?: InputMaybe<FormNotificationsInput>;
+  /** Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response. */
+  quotas?: InputMaybe<Scalars['JSON']['input']>;
   /** A form of the same environment, used as the style template. */
   sourceFormId: Scalars['ID']['input'];
   /** At least 2 steps. */
@@ -1861,6 +1892,18 @@ export type QuestionSummary = {
   type: Scalars['String']['output'];
 };
 
+/** At most `limit` finished responses meeting `condition`; past it a response is routed by `action`. */
+export type Quota = {
+  __typename?: 'Quota';
+  /** "complete", "invalid" or {goTo: <step key>}. */
+  action: Scalars['JSON']['output'];
+  condition: Condition;
+  /** Finished responses counted toward it so far. */
+  count: Scalars['Int']['output'];
+  key: Scalars['String']['output'];
+  limit: Scalars['Int']['output'];
+};
+
 /** Options put in order by the respondent. */
 export type Ranking = {
   __typename?: 'Ranking';
@@ -2301,11 +2344,15 @@ export type TrustedGraphQlDocument = {
 export type UpdateFormInput = {
   /** The whole new list of hidden fields. */
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The whole new limits; null: none. */
+  limits?: InputMaybe<FormLimitsInput>;
   /** As in GenerateFormInput; null: en. */
   locale?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
   /** The whole new notifications; null: nobody is notified. */
   notifications?: InputMaybe<FormNotificationsInput>;
+  /** The whole new list of quotas; null: none. Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response. */
+  quotas?: InputMaybe<Scalars['JSON']['input']>;
   /** The whole new list of steps (at least 2). A step or component with an `id` keeps it. */
   steps?: InputMaybe<Array<StepInput>>;
   /** The whole new list of variables. */

@@ -223,6 +223,7 @@ const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
     count: t.int({ description: 'Finished responses counted toward it so far.', resolve: async ({ form, quota }, _, ctx) => (await countsOf(ctx, form)).quotas.get(quota.key) ?? 0 }),
     condition: t.field({ type: ConditionUnion, resolve: ({ quota }) => quota.condition }),
     action: t.field({ type: 'JSON', description: '"complete", "invalid" or {goTo: <step key>}.', resolve: ({ quota }) => quota.action }),
+    json: t.field({ type: 'JSON', description: 'The quota as `quotas` takes it back: `{key, condition, limit, action}`.', resolve: ({ quota }) => quota }),
   }),
 });
 
@@ -443,11 +444,11 @@ FormRef.implement({
     notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
     limits: t.field({ type: FormLimitsRef, nullable: true, description: 'When it takes responses and how many; null: always, without a limit.', resolve: (form) => form.limits }),
     finishedResponses: t.int({
-      authScopes: { scope: 'responses:read' },
+      authScopes: { scope: 'forms:read' },
       description: 'Its finished responses: what `limits.maxResponses` counts.',
       resolve: async (form, _, ctx) => (await countsOf(ctx, form)).total,
     }),
-    quotas: t.field({ authScopes: { scope: 'responses:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
+    quotas: t.field({ authScopes: { scope: 'forms:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
   }),
 });
 

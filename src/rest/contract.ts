@@ -153,6 +153,14 @@ export const formBodySchema = z
         variables: z
           .array(z.strictObject({ name: z.string(), type: z.enum(['number', 'text']), initial: z.union([z.number(), z.string()]) }))
           .meta({ description: 'Values the rules calculate along a response (docs/logic.md).' }),
+        limits: z
+          .strictObject({ maxResponses: z.number().int().nullable(), opensAt: isoInstant.nullable(), closesAt: isoInstant.nullable(), closedMessage: z.string().nullable() })
+          .nullable()
+          .meta({ description: 'When the form takes responses and how many; null: always, without a limit.' }),
+        finishedResponses: z.number().int().meta({ description: 'Its finished responses: what `limits.maxResponses` counts.' }),
+        quotas: z
+          .array(z.strictObject({ key: z.string(), condition: z.unknown(), limit: z.number().int(), action: z.unknown(), count: z.number().int() }))
+          .meta({ description: 'Its quotas as `quotas` takes them, each with the finished responses counted toward it.' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,

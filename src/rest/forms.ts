@@ -144,11 +144,12 @@ export function formsRoutes(deps: RestDeps) {
     if ('response' in result) return result.response;
     const form = result.data.form;
     if (!form) return respondWithError(c, notFound('Form not found'));
-    const { definition, ...fields } = form;
+    const { definition, limits, finishedResponses, quotas, ...fields } = form;
     // The definition's fields besides the name (the form's own): hidden fields, steps, and any added later.
     const { name: _name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
     c.header('ETag', etagOf(form.version));
-    return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more } }, 200);
+    const settings = { limits: limits ?? null, finishedResponses, quotas: quotas.map((quota) => ({ ...(quota.json as object), count: quota.count })) };
+    return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more, ...settings } }, 200);
   });
 
   routes.patch('/forms/:formId', needs('forms:write'), async (c) => {

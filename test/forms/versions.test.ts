@@ -80,6 +80,9 @@ describe('reading forms', () => {
       locale: 'en',
       steps: form.steps,
       notifications: null,
+      limits: null,
+      finishedResponses: 0,
+      quotas: [],
     });
   });
 
@@ -264,7 +267,7 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, notifications', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, notifications, limits, quotas', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],

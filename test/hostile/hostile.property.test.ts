@@ -321,6 +321,43 @@ const json = (method: string, body: unknown, headers: Record<string, string> = {
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
+/** A valid body using every field of variables, calculations, optionScores, limits and quotas. */
+const countingBody = (sourceFormId: string) => ({
+  sourceFormId,
+  name: 'Counting',
+  hiddenFields: ['plan'],
+  variables: [
+    { name: 'score', type: 'number', initial: 1.5 },
+    { name: 'label', type: 'text', initial: 'x' },
+  ],
+  limits: { maxResponses: 100, opensAt: '2026-01-01T00:00:00+01:00', closesAt: '2036-01-01T00:00:00Z', closedMessage: 'Closed' },
+  quotas: [{ key: 'large', condition: { all: [{ question: 'pick', op: 'equals', value: 'A' }, { variable: 'score', op: 'greaterThan', value: 2 }] }, limit: 5, action: { goTo: 'full' } }],
+  steps: [
+    {
+      name: 'One',
+      components: [
+        { type: 'Dropdown', key: 'pick', content: { question: 'Pick', options: ['A', 'B'], optionScores: { A: 2, B: -1 } } },
+        { type: 'ShortInput', key: 'seats', content: { question: 'Seats' } },
+      ],
+      logic: {
+        rules: [
+          {
+            if: { question: 'pick', op: 'answered' },
+            then: [
+              { calculate: { variable: 'score', op: 'add', value: { scoreOf: 'pick' } } },
+              { calculate: { variable: 'score', op: 'multiply', value: { question: 'seats' } } },
+              { calculate: { variable: 'label', op: 'append', value: { variable: 'label' } } },
+            ],
+          },
+          { if: { variable: 'label', op: 'contains', value: 'x' }, then: [{ calculate: { variable: 'score', op: 'divide', value: 2 } }, { goTo: 'full' }] },
+        ],
+      },
+    },
+    { name: 'Two', components: [{ type: 'Header', content: { title: 'T' } }] },
+    { name: 'Full', key: 'full', completion: true, components: [{ type: 'Header', content: { title: 'Full' } }] },
+  ],
+});
+
 // ---------------------------------------------------------------- properties
 
 describe('REST', () => {
@@ -343,6 +380,11 @@ describe('REST', () => {
     const base = validBody(tenant.templateId) as { steps: { components: Record<string, unknown>[] }[] };
     base.steps[0]!.components[0]!.key = 'contact';
     const body = JSON.stringify(mutate({ ...base, notifications }, pick, value));
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('generate: a body with variables, calculations, optionScores, limits and quotas, and one hostile value', async (pick, value) => {
+    const body = JSON.stringify(mutate(countingBody(tenant.templateId), pick, value));
     await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 

@@ -146,6 +146,8 @@ describe('quotas', () => {
       ['company', 'details', 'thanks'],
     ]);
     expect((await readLimits(form.id)).quotas).toEqual([{ key: 'large', limit: 2, count: 2, action: { goTo: 'full' } }]);
+    const rest: any = await (await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
+    expect(rest.data).toMatchObject({ limits: null, finishedResponses: 5, quotas: [{ key: 'large', condition: LARGE, limit: 2, action: { goTo: 'full' }, count: 2 }] });
   });
 
   it('"invalid" ends the response past the limit as invalid; "complete" finishes it without counting', async () => {

@@ -15,6 +15,7 @@ import { checkNotifications, notificationsSchema } from '../notifications/settin
 import type { StepLogic } from '../components/conditions.ts';
 import { optionScoreProblems } from '../components/scores.ts';
 import { checkQuotas, limitsSchema, quotasSchema } from './limits.ts';
+import { checkRecall } from './recall.ts';
 import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents, variablesSchema } from './logic.ts';
 
 
@@ -136,6 +137,7 @@ const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: u
         const report = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message, input });
         checkFormLogic(input, report);
         checkQuotas(input, report);
+        checkRecall(input, report);
         checkNotifications(input, report);
       }
     },

@@ -20,6 +20,7 @@ import { idsInVersions, recordVersion, type KnownId } from './versions.service.t
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
 import { checkQuotas } from './limits.ts';
+import { checkRecall } from './recall.ts';
 
 export type Form = typeof forms.$inferSelect;
 
@@ -251,6 +252,8 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables: changes.variables ?? current.variables }, report);
     const variables = changes.variables ?? current.variables;
     checkQuotas({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables, quotas: changes.quotas ?? current.quotas }, report);
+    const notifications = changes.notifications === undefined ? current.notifications : changes.notifications;
+    checkRecall({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables, notifications }, report);
     // The confirmation's address must still be a question of the form as it will be.
     checkNotifications({ steps: input.steps ?? current.steps, notifications: changes.notifications === undefined ? current.notifications : changes.notifications }, report);
     if (problems.length > 0) throw invalidInput(problems);

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { MailConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { ResponseAnswer } from '../db/json-columns.ts';
+import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { rowsOf } from '../db/rows.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { retryDelay, startClaimLoop, type ClaimLoop } from '../events/claim-loop.ts';
@@ -176,9 +176,10 @@ async function subjectOf(db: Db, claimed: Claimed) {
     response_id: string | null;
     updated_at: string | Date;
     data: unknown;
+    meta: unknown;
   }>(
     await db.execute(sql`
-      select f.name, coalesce(v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data
+      select f.name, coalesce(v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data, r.meta
       from forms f left join responses r on r.id = ${claimed.responseId} and r.form_id = f.id
       -- The response's language: its version's, the one its page was shown in.
       left join form_versions v on v.form_id = f.id and v.version = ${responseFormVersionSql(sql`r.meta`)}
@@ -224,6 +225,7 @@ function compose(
       id: responseId,
       updatedAt: new Date(found.updated_at),
       data: (typeof found.data === 'string' ? JSON.parse(found.data) : found.data) as ResponseAnswer[],
+      meta: (typeof found.meta === 'string' ? JSON.parse(found.meta) : found.meta) as ResponseMeta,
     },
     rule: claimed.rule,
     signFileUrl: ctx.signFileUrl,

@@ -5,7 +5,9 @@
  * passwords never, files as signed links.
  */
 import type Mail from 'nodemailer/lib/mailer';
-import type { ResponseAnswer } from '../db/json-columns.ts';
+import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
+import { recall } from '../forms/recall.ts';
+import { recallLookup } from '../responses/recall-values.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { languageOf, type Language } from '../i18n/locales.ts';
 import { answerCell } from '../responses/export.ts';
@@ -72,7 +74,7 @@ export interface MessageInput {
   from: string;
   publicUrl: string;
   form: { id: string; name: string; locale: string };
-  response: { id: string; updatedAt: Date; data: readonly ResponseAnswer[] };
+  response: { id: string; updatedAt: Date; data: readonly ResponseAnswer[]; meta?: ResponseMeta | undefined };
   rule: { includeAnswers: boolean; subject?: string | undefined; body?: string | undefined };
   /** A file's signed path (`/api/v1/files/…?expires=…&signature=…`). */
   signFileUrl?: ((uploadId: string) => string) | undefined;
@@ -108,9 +110,11 @@ export function composeMessage(input: MessageInput): Mail.Options {
   const at = `${new Intl.DateTimeFormat(input.form.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(input.response.updatedAt)} UTC`;
   const invalid = input.trigger === 'response.invalid';
   const team = input.kind === 'team';
-  const subject =
-    input.rule.subject ?? (invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name));
-  const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : (input.rule.body ?? '');
+  // Recall: the respondent's values into the body only; a header shows the placeholders' fallbacks.
+  const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} });
+  const ruleSubject = input.rule.subject === undefined ? undefined : recall(input.rule.subject, () => undefined);
+  const subject = ruleSubject ?? (invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name));
+  const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : recall(input.rule.body ?? '', values);
   const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input)) : [];
   const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;
   const text = [

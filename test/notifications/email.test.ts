@@ -201,6 +201,24 @@ describe('a team alert and a confirmation', () => {
     expect(rows.every((r) => r.attempts === 1 && r.lastReply?.startsWith('250'))).toBe(true);
   });
 
+  it("recalls the respondent's own values into the confirmation's body, escaped in HTML; the subject shows the fallback", async () => {
+    const smtp = await smtpServer();
+    const respondent = { ...RESPONDENT, subject: 'Thanks, {{question.contact.fullName | "friend"}}', body: 'Thanks, {{question.contact.fullName | "there"}}!\n\nYour note: {{question.note}}' };
+    const form = await formWith({ respondent });
+    await respond(form, { name: 'Ada <b>', note: '<script>x</script>' });
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the confirmation');
+    const [message] = smtp.accepted;
+    expect(message!.parsed.subject).toBe('Thanks, friend');
+    expect(message!.parsed.text).toContain('Thanks, Ada <b>!');
+    expect(message!.parsed.text).toContain('Your note: <script>x</script>');
+    expect(message!.parsed.html).toContain('Thanks, Ada &lt;b&gt;!');
+    expect(message!.parsed.html).not.toContain('<script>');
+    const refused = await generate({ respondent: { ...RESPONDENT, body: 'Hi {{question.nobody}}' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].path).toEqual(['notifications', 'respondent', 'body']);
+  });
+
   it.each([
     ['de', 'Neue Antwort: Demo', 'Diese Nachricht wurde automatisch versandt.'],
     ['fr', 'Nouvelle réponse : Demo', 'Ce message a été envoyé automatiquement.'],

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../src/db/client.ts';
 import { responses } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
@@ -67,6 +68,29 @@ describe('maxResponses', () => {
     // Full: nothing starts any more, and the count is readable.
     expect(await start(form, { name: 'late' })).toEqual({ status: 409, body: NOT_ACCEPTING });
     expect(await readLimits(form.id)).toMatchObject({ finishedResponses: 3, limits: { maxResponses: 3 } });
+  });
+});
+
+describe('maxResponses on two nodes', () => {
+  // Two apps, each with its own pool of connections to one PostgreSQL database, as two server processes have.
+  it.skipIf(!process.env.DATABASE_URL)('gives the last place to exactly one of 50 finishes spread over both', async () => {
+    const other = await openDatabase({ databaseUrl: ctx.databaseUrl!, maxConnections: 4 });
+    try {
+      const nodes = [app, appWith(other.db, { publicRateLimitPerMinute: 0 })];
+      const { form } = await generateThroughApi(app, ctx.db, tenant, 'Two nodes', TWO_STEPS, { limits: { maxResponses: 1 } });
+      const started = await Promise.all(Array.from({ length: 50 }, (_, i) => start(form, { name: `p${i}` })));
+      const finishing = await Promise.all(
+        started.map((s, i) => {
+          const body = { answers: { [byKey(form, 'employees').id]: '2' }, finished: true };
+          return nodes[i % 2]!.request(`/s/${form.id}/responses/${s.body.id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${s.body.resumeToken}` }));
+        }),
+      );
+      expect(finishing.map((r) => r.status).filter((s) => s === 200)).toHaveLength(1);
+      expect(finishing.map((r) => r.status).filter((s) => s === 409)).toHaveLength(49);
+      expect(await finishedCount(form.id)).toBe(1);
+    } finally {
+      await other.close();
+    }
   });
 });
 

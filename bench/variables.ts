@@ -38,7 +38,15 @@ export function variablesBenchSteps(counting: boolean) {
       key: `s${step}`,
       components: [
         { type: 'ShortInput', key: `t${step}`, content: { question: `Text ${step + 1}${recalled}` } },
-        { type: 'Dropdown', key: `d${step}`, content: { question: `Choice ${step + 1}`, options: ['a', 'b', 'c', 'd'], ...(counting ? { optionScores: { a: 1, b: 2, c: 3, d: 4 } } : {}) } },
+        {
+          type: 'Dropdown',
+          key: `d${step}`,
+          content: {
+            question: `Choice ${step + 1}`,
+            options: ['a', 'b', 'c', 'd'],
+            ...(counting ? { optionScores: { a: 1, b: 2, c: 3, d: 4 } } : {}),
+          },
+        },
       ],
       ...(counting ? { logic: { rules: [{ if: { question: `d${step}`, op: 'answered' }, then: calculations }] } } : {}),
     };
@@ -52,7 +60,17 @@ const VARIABLES = [
 
 /** µs of the walks of one submission (two over the whole path), with the form's variables. */
 function walkMicros(form: Form, runs = 500): number {
-  const answers = new Map(form.steps.flatMap((step, index) => step.components.map((c) => [c.id, { type: c.type, ...(c.type === 'ShortInput' ? { input: `hello ${index}` } : { selected: 'a' }) }] as const)));
+  const answers = new Map(
+    form.steps.flatMap((step, index) =>
+      step.components.map(
+        (c) =>
+          [
+            c.id,
+            { type: c.type, ...(c.type === 'ShortInput' ? { input: `hello ${index}` } : { selected: 'a' }) },
+          ] as const,
+      ),
+    ),
+  );
   const key = formLogicKey(form);
   const once = () => {
     for (let walk = 0; walk < 2; walk++) walkPath(form.steps, answers, {}, () => true, key, form.variables);
@@ -69,22 +87,37 @@ function walkMicros(form: Form, runs = 500): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function measureVariables(url: string, options: { duration?: number; rounds?: number; connections?: number; log?: (line: string) => void } = {}) {
+export async function measureVariables(
+  url: string,
+  options: { duration?: number; rounds?: number; connections?: number; log?: (line: string) => void } = {},
+) {
   const { duration = 10, rounds = 3, connections = 10, log = () => {} } = options;
   const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
   const environment = await createEnvironment(handle.db, { name: 'Variables bench' });
   try {
     await createApiKey(handle.db, { environmentId: environment.id, name: 'variables bench' });
     const template = readTemplateExample();
-    const source = await importForm(handle.db, { environmentId: environment.id, name: template.name, theme: template.theme!, steps: template.steps });
+    const source = await importForm(handle.db, {
+      environmentId: environment.id,
+      name: template.name,
+      theme: template.theme!,
+      steps: template.steps,
+    });
     const generate = (counting: boolean) =>
       generateForm(
         handle.db,
         environment.id,
-        generateFormInputSchema.parse({ sourceFormId: source.id, name: `Variables bench ${counting}`, steps: variablesBenchSteps(counting), ...(counting ? { variables: VARIABLES } : {}) }),
+        generateFormInputSchema.parse({
+          sourceFormId: source.id,
+          name: `Variables bench ${counting}`,
+          steps: variablesBenchSteps(counting),
+          ...(counting ? { variables: VARIABLES } : {}),
+        }),
       );
     const [counting, plain] = [await generate(true), await generate(false)];
-    log(`  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`);
+    log(
+      `  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`,
+    );
     const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
       env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url },
       execArgv: ['--max-semi-space-size=4', '--import', 'tsx'],
@@ -98,8 +131,16 @@ export async function measureVariables(url: string, options: { duration?: number
       const cpu = () => processStat(child.pid!)?.cpuMicros ?? 0;
       const run = async (form: Form, seconds: number) => {
         const before = cpu();
-        const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: seconds, requests: logicSessionRequests(form) });
-        return { cpuMicros: (cpu() - before) / Math.max(result.requests.total, 1), errors: result.errors + result.timeouts + result['4xx'] + result['5xx'] };
+        const result = await autocannon({
+          url: `http://127.0.0.1:${port}`,
+          connections,
+          duration: seconds,
+          requests: logicSessionRequests(form),
+        });
+        return {
+          cpuMicros: (cpu() - before) / Math.max(result.requests.total, 1),
+          errors: result.errors + result.timeouts + result['4xx'] + result['5xx'],
+        };
       };
       await run(counting, Math.min(3, duration));
       await run(plain, Math.min(3, duration));
@@ -140,8 +181,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const migrating = await openDatabase({ databaseUrl: url, maxConnections: 1 });
   await migrating.migrate();
   await migrating.close();
-  console.log(`variables: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, JSON API sessions of ${LOGIC_STEPS + 1} submissions`);
-  const figures = await measureVariables(url, { duration: Number(env.BENCH_DURATION ?? 10), rounds: Number(env.BENCH_ROUNDS ?? 3), connections: Number(env.BENCH_CONNECTIONS ?? 10), log: (line) => console.log(line) });
+  console.log(
+    `variables: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, JSON API sessions of ${LOGIC_STEPS + 1} submissions`,
+  );
+  const figures = await measureVariables(url, {
+    duration: Number(env.BENCH_DURATION ?? 10),
+    rounds: Number(env.BENCH_ROUNDS ?? 3),
+    connections: Number(env.BENCH_CONNECTIONS ?? 10),
+    log: (line) => console.log(line),
+  });
   const overhead = figures.withCpuMicros / figures.withoutCpuMicros - 1;
   console.log(
     `  server CPU per submission: ${figures.withCpuMicros.toFixed(0)} µs with them, ${figures.withoutCpuMicros.toFixed(0)} µs without (${overhead >= 0 ? '+' : ''}${(100 * overhead).toFixed(1)} %)${figures.errors > 0 ? `, ${figures.errors} errors` : ''}`,

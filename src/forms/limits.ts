@@ -17,37 +17,68 @@ export const QUOTA_LIMITS = { maxQuotas: 20, maxClosedMessageLength: 1_000, maxR
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const instant = z
   .string()
-  .refine((text) => INSTANT.test(text) && !Number.isNaN(Date.parse(text)), { message: 'An instant is ISO 8601 with an offset or Z, e.g. 2026-03-06T17:00:00+01:00' })
+  .refine((text) => INSTANT.test(text) && !Number.isNaN(Date.parse(text)), {
+    message: 'An instant is ISO 8601 with an offset or Z, e.g. 2026-03-06T17:00:00+01:00',
+  })
   .transform((text) => new Date(text).toISOString());
 
 export const limitsSchema = z
   .strictObject({
-    maxResponses: z.number().int().min(1).max(QUOTA_LIMITS.maxResponses).nullish().meta({ description: 'Finished responses the form takes; then it is full.' }),
-    opensAt: instant.nullish().meta({ description: 'Before this instant the form is not open yet (ISO 8601 with an offset or Z).' }),
-    closesAt: instant.nullish().meta({ description: 'From this instant the form is closed; started responses can finish until then.' }),
-    closedMessage: z.string().trim().min(1).max(QUOTA_LIMITS.maxClosedMessageLength).nullish().meta({ description: 'The text of the closed screen.' }),
+    maxResponses: z
+      .number()
+      .int()
+      .min(1)
+      .max(QUOTA_LIMITS.maxResponses)
+      .nullish()
+      .meta({ description: 'Finished responses the form takes; then it is full.' }),
+    opensAt: instant
+      .nullish()
+      .meta({ description: 'Before this instant the form is not open yet (ISO 8601 with an offset or Z).' }),
+    closesAt: instant
+      .nullish()
+      .meta({ description: 'From this instant the form is closed; started responses can finish until then.' }),
+    closedMessage: z
+      .string()
+      .trim()
+      .min(1)
+      .max(QUOTA_LIMITS.maxClosedMessageLength)
+      .nullish()
+      .meta({ description: 'The text of the closed screen.' }),
   })
   .superRefine((limits, ctx) => {
-    if (limits.opensAt && limits.closesAt && limits.opensAt >= limits.closesAt) ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'closesAt must be after opensAt' });
+    if (limits.opensAt && limits.closesAt && limits.opensAt >= limits.closesAt)
+      ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'closesAt must be after opensAt' });
   })
   .transform((limits): FormLimits => Object.fromEntries(Object.entries(limits).filter(([, value]) => value != null)))
-  .meta({ id: 'FormLimits', description: 'When the form takes responses and how many (docs/logic.md, Limits).' });
+  .meta({ description: 'When the form takes responses and how many (docs/logic.md, Limits).' });
 
 type Report = (path: (string | number)[], message: string) => void;
 
 function readQuotaAction(raw: unknown, report: Report, at: (string | number)[]): QuotaAction | undefined {
   if (raw === 'complete' || raw === 'invalid') return raw;
-  if (isObject(raw) && Object.keys(raw).length === 1 && typeof raw.goTo === 'string' && KEY_PATTERN.test(raw.goTo)) return { goTo: raw.goTo };
+  if (isObject(raw) && Object.keys(raw).length === 1 && typeof raw.goTo === 'string' && KEY_PATTERN.test(raw.goTo))
+    return { goTo: raw.goTo };
   report(at, '"action" is "complete", "invalid" or {goTo: <step key>}');
   return undefined;
 }
 
 function readQuota(raw: unknown, index: number, report: Report): FormQuota | undefined {
   if (!isObject(raw)) return void report([index], 'A quota is {key, condition, limit, action}');
-  for (const key of Object.keys(raw)) if (!['key', 'condition', 'limit', 'action'].includes(key)) report([index, key], `Unknown key "${key}"; a quota takes "key", "condition", "limit" and "action"`);
-  const key = typeof raw.key === 'string' && KEY_PATTERN.test(raw.key) ? raw.key : void report([index, 'key'], 'A quota key must start with a letter or "_" and hold at most 64 letters, digits or "_"');
+  for (const key of Object.keys(raw))
+    if (!['key', 'condition', 'limit', 'action'].includes(key))
+      report([index, key], `Unknown key "${key}"; a quota takes "key", "condition", "limit" and "action"`);
+  const key =
+    typeof raw.key === 'string' && KEY_PATTERN.test(raw.key)
+      ? raw.key
+      : void report(
+          [index, 'key'],
+          'A quota key must start with a letter or "_" and hold at most 64 letters, digits or "_"',
+        );
   const condition = readFormCondition(raw.condition, report, [index, 'condition']);
-  const limit = Number.isInteger(raw.limit) && (raw.limit as number) >= 0 && (raw.limit as number) <= QUOTA_LIMITS.maxResponses ? (raw.limit as number) : void report([index, 'limit'], `"limit" is a whole number from 0 to ${QUOTA_LIMITS.maxResponses}`);
+  const limit =
+    Number.isInteger(raw.limit) && (raw.limit as number) >= 0 && (raw.limit as number) <= QUOTA_LIMITS.maxResponses
+      ? (raw.limit as number)
+      : void report([index, 'limit'], `"limit" is a whole number from 0 to ${QUOTA_LIMITS.maxResponses}`);
   const action = readQuotaAction(raw.action, report, [index, 'action']);
   if (key === undefined || condition === undefined || limit === undefined || action === undefined) return undefined;
   return { key, condition, limit, action };
@@ -67,27 +98,46 @@ export const quotasSchema = z
     if (raw.length > QUOTA_LIMITS.maxQuotas) report([], `A form may have at most ${QUOTA_LIMITS.maxQuotas} quotas`);
     const quotas = raw.slice(0, QUOTA_LIMITS.maxQuotas).map((item, index) => readQuota(item, index, report));
     quotas.forEach((quota, index) => {
-      if (quota && quotas.findIndex((other) => other?.key === quota.key) !== index) report([index, 'key'], `Quota "${quota.key}" is listed twice`);
+      if (quota && quotas.findIndex((other) => other?.key === quota.key) !== index)
+        report([index, 'key'], `Quota "${quota.key}" is listed twice`);
     });
     quotas.forEach((quota, index) => quota && readAt.set(quota, index));
     return quotas.filter((quota) => quota !== undefined);
   })
   .meta({
-    description: 'Caps on the finished responses meeting a condition: `{key, condition, limit, action}`; past the limit a response is routed by `action` ("complete", "invalid" or {goTo: <step key>}).',
-    examples: [[{ key: 'large', condition: { question: 'employees', op: 'greaterThan', value: 50 }, limit: 100, action: { goTo: 'full' } }]],
+    description:
+      'Caps on the finished responses meeting a condition: `{key, condition, limit, action}`; past the limit a response is routed by `action` ("complete", "invalid" or {goTo: <step key>}).',
+    examples: [
+      [
+        {
+          key: 'large',
+          condition: { question: 'employees', op: 'greaterThan', value: 50 },
+          limit: 100,
+          action: { goTo: 'full' },
+        },
+      ],
+    ],
   });
 
 /** Quotas against the form: conditions on its components, hidden fields and variables; `goTo` a step it has. */
-export function checkQuotas(input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown; quotas?: unknown }, report: Report): void {
+export function checkQuotas(
+  input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown; quotas?: unknown },
+  report: Report,
+): void {
   if (!Array.isArray(input.quotas) || !Array.isArray(input.steps)) return;
   const quotas = input.quotas.filter((quota): quota is FormQuota => isObject(quota) && isObject(quota.condition));
-  const keys = new Set(input.steps.map((step: unknown, index) => stepKey(isObject(step) && typeof step.key === 'string' ? { key: step.key } : {}, index)));
+  const keys = new Set(
+    input.steps.map((step: unknown, index) =>
+      stepKey(isObject(step) && typeof step.key === 'string' ? { key: step.key } : {}, index),
+    ),
+  );
   const conditions: [Condition, (string | number)[]][] = [];
   quotas.forEach((quota, position) => {
     const index = readAt.get(quota) ?? position;
     const { action, condition } = quota;
     conditions.push([condition, ['quotas', index, 'condition']]);
-    if (typeof action === 'object' && !keys.has(action.goTo)) report(['quotas', index, 'action', 'goTo'], `No step has the key "${action.goTo}"`);
+    if (typeof action === 'object' && !keys.has(action.goTo))
+      report(['quotas', index, 'action', 'goTo'], `No step has the key "${action.goTo}"`);
   });
   checkFormConditions(input, conditions, report);
 }

@@ -7,6 +7,8 @@ import { CAPTCHA_MESSAGES, isCaptchaType } from '../components/captchas.ts';
 import type { FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
+import { recallValues, stepTexts } from '../forms/recall.ts';
+import { recallLookup } from '../responses/recall-values.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
@@ -60,7 +62,22 @@ export const responseResult = (
   status: responseStatus(row, new Date(), deps.config.dropOffMs),
   formVersion: responseFormVersion(row.meta),
   nextStep: walked.next === null ? null : stepKey(form.steps[walked.next]!, walked.next),
+  ...recallOf(form, row, walked),
 });
+
+/**
+ * `recall`: the values of the placeholders in the texts of the step the respondent sees next (the next step,
+ * or the completion or invalid step that ended the response), for an embedding client to substitute; left
+ * out when those texts hold none.
+ */
+function recallOf(form: Form, row: ResponseRow, walked: WalkedPath): { recall?: Record<string, string> } {
+  const last = walked.path.at(-1);
+  const shown = walked.next ?? (last !== undefined && (form.steps[last]!.completion || form.steps[last]!.invalid) ? last : undefined);
+  if (shown === undefined) return {};
+  const lookup = recallLookup({ data: row.data, meta: { ...row.meta, variables: walked.variables } });
+  const values = recallValues(stepTexts(form.steps[shown]!), lookup);
+  return Object.keys(values).length > 0 ? { recall: values } : {};
+}
 
 /** Takes the captcha tokens out of `answers` (a captcha records nothing): its answer is its token. */
 export function takeCaptchaTokens(form: Form, answers: Record<string, unknown>): Map<string, unknown> {

@@ -57,6 +57,7 @@ const definitionOf = (form: Form) => ({
   locale: form.locale,
   version: form.version,
   hiddenFields: form.hiddenFields,
+  variables: form.variables,
   theme: form.theme,
   steps: form.steps.map((step, index) => ({
     id: step.id,

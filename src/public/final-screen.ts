@@ -4,16 +4,21 @@ import { currentPath, type ResponseRow } from '../responses/submissions.service.
 import { newNonce, pageCsp, sendHtml } from './html-response.ts';
 import type { PageRequest } from './page-request.ts';
 import { frameOrigins, renderFinalPage, scriptOrigins } from './render.ts';
+import { recallLookup } from '../responses/recall-values.ts';
+import { withRecall } from './recall-view.ts';
 
 export async function sendFinalScreen(page: PageRequest, form: Form, response: ResponseRow): Promise<Response> {
   const { fontsCssUrl } = page.deps.config;
   await page.framedBy();
   const nonce = newNonce();
   const state = response.finished ? 'completed' : 'invalid';
-  const last = currentPath(form, response).path.at(-1);
-  const step = last === undefined ? undefined : form.steps[last];
+  const walked = currentPath(form, response);
+  const last = walked.path.at(-1);
+  // The final step's texts may recall the respondent's values (its score, its name).
+  const shown = last === undefined ? form : withRecall(form, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }));
+  const step = last === undefined ? undefined : shown.steps[last];
   const chrome = { nonce, fontsCssUrl, carry: page.session.carry(), embed: page.session.embed };
-  const rendered = await renderFinalPage(form, chrome, {
+  const rendered = await renderFinalPage(shown, chrome, {
     state,
     responseId: response.id,
     step: step?.completion || step?.invalid ? step : undefined,

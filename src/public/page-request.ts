@@ -8,6 +8,7 @@ import { LOGIC_LIMITS } from '../forms/logic.ts';
 import { embedOriginsOf, frameAncestorsFor } from '../embed/embed-origins.ts';
 import { pageWords } from '../i18n/locales.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
+import { takesResponses } from '../responses/gate.ts';
 import type { WalkedPath } from '../responses/path.ts';
 import { handle, liveForm, type PublicContext, type PublicDeps, type PublicRequest } from './context.ts';
 import { embedRequestOf, embedStartQuery } from './embed-query.ts';
@@ -48,9 +49,11 @@ async function openPage(request: PublicRequest): Promise<PageRequest | Response>
   };
   const embed = embedRequestOf(c);
   // A GET answers with a page; a step's post mostly with a redirect, so it looks who may frame it up only for a page.
-  if (c.req.method === 'GET' || (embed && 'problem' in embed) || form.status === 'closed') await framedBy();
+  // Past its schedule or full, a form answers as a closed one does (src/responses/gate.ts).
+  const closed = form.status === 'closed' || !(await takesResponses(deps.db, form));
+  if (c.req.method === 'GET' || (embed && 'problem' in embed) || closed) await framedBy();
   if (embed && 'problem' in embed) return sendMessagePage(c, 400, 'Invalid address', embed.problem);
-  if (form.status === 'closed') return closedFormPage(c, form, deps.config.fontsCssUrl);
+  if (closed) return closedFormPage(c, form, deps.config.fontsCssUrl);
   const session = embed ? tokenSession(deps, form, embed) : cookieSession(c, deps, form);
   return { ...request, current: form, session, framedBy };
 }

@@ -162,7 +162,7 @@ export function renderClosedPage(form: Form, chrome: PageChrome): Html {
   const body = html`<main class="fl-page fl-center">
 ${logo(form.theme)}
 <h1>${form.name}</h1>
-<p>${pageWords(form.locale).closedText}</p>
+<p>${form.limits?.closedMessage ?? pageWords(form.locale).closedText}</p>
 </main>`;
   return document(form.theme, chrome, form.name, [], body, { state: 'closed', locale: form.locale, formId: form.id });
 }

@@ -55,5 +55,5 @@ export async function showStepPage(page: PageRequest): Promise<Response> {
   );
   // A new respondent shown where the form starts: a view (src/public/views.ts).
   if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c));
-  return sendStep(page, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response });
+  return sendStep(page, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response, hiddenFields: response?.meta.hiddenFields });
 }

@@ -17,6 +17,7 @@ import { formatSize, pageWords } from '../i18n/locales.ts';
 import { createId } from '../ids.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { checkSubmissionCaptchas, type CaptchaVerdict } from '../responses/captcha-gate.ts';
+import { NOT_ACCEPTING } from '../responses/gate.ts';
 import { isInvalidResponse } from '../responses/model.ts';
 import { answerOf } from '../responses/shapes.ts';
 import {
@@ -31,6 +32,7 @@ import {
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
 import { formForResponse, submitCounted } from './context.ts';
 import { readFormBody, type PostedFiles } from './form-body.ts';
+import { closedFormPage } from './html-response.ts';
 import {
   answerFromFields,
   componentOfField,
@@ -96,7 +98,7 @@ export async function postStep(page: PageRequest): Promise<Response> {
     existing,
     seen,
     stored,
-    view: { data: existing?.data ?? [], walked, starting: !existing },
+    view: { data: existing?.data ?? [], walked, starting: !existing, hiddenFields: existing?.meta.hiddenFields },
   };
   return takeStep(post, read);
 }
@@ -285,6 +287,11 @@ async function submitStep(post: StepPost, submission: SubmitInput, values: Map<s
     return page.c.redirect(formPath(page, after.next === null ? 'done=1' : `step=${after.next}`), 303);
   } catch (error) {
     const known = appErrorOf(error);
+    // Full or past its schedule meanwhile: the closed screen.
+    if (known?.code === 'CONFLICT' && known.message === NOT_ACCEPTING) {
+      await page.framedBy();
+      return closedFormPage(page.c, form, page.deps.config.fontsCssUrl);
+    }
     // Ended meanwhile (e.g. the same last step sent twice at once).
     if (known?.code === 'CONFLICT') return page.c.redirect(formPath(page, 'done=1'), 303);
     // Another post with the same token moved the response on first (embed mode): this token is superseded.

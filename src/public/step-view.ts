@@ -6,7 +6,9 @@ import type { WalkedPath } from '../responses/path.ts';
 import { emailOf, nameOf } from '../responses/shapes.ts';
 import type { ResponseRow } from '../responses/submissions.service.ts';
 import { newNonce, pageCsp, sendHtml } from './html-response.ts';
-import { hiddenQuery, type PageRequest } from './page-request.ts';
+import { hiddenQuery, hiddenValues, type PageRequest } from './page-request.ts';
+import { recallLookup } from '../responses/recall-values.ts';
+import { withRecall } from './recall-view.ts';
 import { frameOrigins, renderStepPage, scriptOrigins, type FieldMessages, type StepPageInput } from './render.ts';
 import { referrerQuery } from './views.ts';
 
@@ -19,6 +21,8 @@ export interface StepView {
   walked: WalkedPath;
   /** No response yet: the step's post carries the hidden fields and the referrer. */
   starting: boolean;
+  /** The hidden fields the response brought (a starting one: those of the address). */
+  hiddenFields?: Record<string, string> | undefined;
 }
 
 export async function sendStep(
@@ -40,8 +44,10 @@ export async function sendStep(
     ]),
   );
   const step = form.steps[stepIndex]!;
+  const hidden = view.starting ? hiddenValues(form, c) : (view.hiddenFields ?? {});
+  const lookup = recallLookup({ data: view.data, meta: { hiddenFields: hidden, variables: view.walked.variables } });
   const rendered = await renderStepPage({
-    form,
+    form: withRecall(form, stepIndex, lookup),
     stepIndex,
     values: view.values,
     errors,

@@ -22,7 +22,8 @@ export const notAccepting = () => new AppError('CONFLICT', NOT_ACCEPTING);
 type GatedForm = Pick<Form, 'id' | 'limits' | 'quotas'>;
 
 /** Whether submissions to the form must count its finished responses (a most, or quotas). */
-export const isCounted = (form: GatedForm): boolean => typeof form.limits?.maxResponses === 'number' || form.quotas.length > 0;
+export const isCounted = (form: GatedForm): boolean =>
+  typeof form.limits?.maxResponses === 'number' || form.quotas.length > 0;
 
 /** Where the form's schedule stands at `now`. */
 export function scheduleAt(form: Pick<Form, 'limits'>, now: Date): 'open' | 'notYetOpen' | 'closed' {
@@ -32,6 +33,17 @@ export function scheduleAt(form: Pick<Form, 'limits'>, now: Date): 'open' | 'not
   return 'open';
 }
 
+/** Whether the form takes responses now: its schedule open and (with a most) not full. */
+export async function takesResponses(
+  db: Db,
+  form: Pick<Form, 'id' | 'limits' | 'quotas'>,
+  now = new Date(),
+): Promise<boolean> {
+  if (scheduleAt(form, now) !== 'open') return false;
+  const max = form.limits?.maxResponses;
+  return max === undefined || (await finishedCounts(db, { id: form.id, quotas: [] })).total < max;
+}
+
 /** The form's finished responses: all of them, and per quota key the ones counted toward it. */
 export interface FinishedCounts {
   total: number;
@@ -39,12 +51,21 @@ export interface FinishedCounts {
 }
 
 export async function finishedCounts(db: Db, form: Pick<Form, 'id' | 'quotas'>): Promise<FinishedCounts> {
-  const perQuota = form.quotas.map((quota, index) => sql`count(*) filter (where ${responses.meta}->'quotas' @> jsonb_build_array(${quota.key}::text)) as ${sql.identifier(`q${index}`)}`);
+  const perQuota = form.quotas.map(
+    (quota, index) =>
+      sql`count(*) filter (where ${responses.meta}->'quotas' @> jsonb_build_array(${quota.key}::text)) as ${sql.identifier(`q${index}`)}`,
+  );
   const [row] = (await db
-    .select({ total: sql<string>`count(*)`, ...Object.fromEntries(perQuota.map((expression, index) => [`q${index}`, sql<string>`${expression}`])) })
+    .select({
+      total: sql<string>`count(*)`,
+      ...Object.fromEntries(perQuota.map((expression, index) => [`q${index}`, sql<string>`${expression}`])),
+    })
     .from(responses)
     .where(and(eq(responses.formId, form.id), eq(responses.finished, true)))) as Record<string, string>[];
-  return { total: Number(row?.total ?? 0), quotas: new Map(form.quotas.map((quota, index) => [quota.key, Number(row?.[`q${index}`] ?? 0)])) };
+  return {
+    total: Number(row?.total ?? 0),
+    quotas: new Map(form.quotas.map((quota, index) => [quota.key, Number(row?.[`q${index}`] ?? 0)])),
+  };
 }
 
 /** Takes the form's finishing turn for the rest of the transaction `tx`. */
@@ -72,7 +93,17 @@ export function quotaVerdict(
   const { hiddenFields = {}, quotaFull } = response.meta;
   for (const quota of form.quotas) {
     if (quota.key === quotaFull) continue;
-    if (!holds(quota.condition, form.steps, response.answers, hiddenFields, response.walked.variables, response.walked.path)) continue;
+    if (
+      !holds(
+        quota.condition,
+        form.steps,
+        response.answers,
+        hiddenFields,
+        response.walked.variables,
+        response.walked.path,
+      )
+    )
+      continue;
     if ((counts.quotas.get(quota.key) ?? 0) < quota.limit) verdict.counted.push(quota.key);
     else verdict.full ??= quota;
   }

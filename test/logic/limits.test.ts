@@ -9,7 +9,15 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { responses } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import { appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
+import {
+  appWith,
+  createTenant,
+  graphql,
+  jsonRequest,
+  setupIsolatedTestApp,
+  type TestContext,
+  type TestTenant,
+} from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -34,26 +42,66 @@ const TWO_STEPS = [
 ];
 
 async function start(form: Form, answers: Record<string, unknown> = {}, finished = false) {
-  const body = { answers: Object.fromEntries(Object.entries(answers).map(([key, value]) => [byKey(form, key).id, value])), finished };
+  const body = {
+    answers: Object.fromEntries(Object.entries(answers).map(([key, value]) => [byKey(form, key).id, value])),
+    finished,
+  };
   const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', body));
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 }
-async function patch(form: Form, started: { id: string; resumeToken: string }, answers: Record<string, unknown>, finished = false) {
-  const body = { answers: Object.fromEntries(Object.entries(answers).map(([key, value]) => [byKey(form, key).id, value])), finished };
-  const response = await app.request(`/s/${form.id}/responses/${started.id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${started.resumeToken}` }));
-  return { status: response.status, body: (await response.json()) };
+async function patch(
+  form: Form,
+  started: { id: string; resumeToken: string },
+  answers: Record<string, unknown>,
+  finished = false,
+) {
+  const body = {
+    answers: Object.fromEntries(Object.entries(answers).map(([key, value]) => [byKey(form, key).id, value])),
+    finished,
+  };
+  const response = await app.request(
+    `/s/${form.id}/responses/${started.id}`,
+    jsonRequest('PATCH', body, { authorization: `Bearer ${started.resumeToken}` }),
+  );
+  return { status: response.status, body: await response.json() };
 }
-const finishedCount = async (formId: string) => (await ctx.db.select().from(responses).where(eq(responses.formId, formId))).filter((r) => r.finished).length;
+const finishedCount = async (formId: string) =>
+  (await ctx.db.select().from(responses).where(eq(responses.formId, formId))).filter((r) => r.finished).length;
 
 async function readLimits(formId: string) {
-  const { body } = await graphql(app, `query ($id: ID!) { form(id: $id) { finishedResponses limits { maxResponses opensAt closesAt closedMessage } quotas { key limit count action } } }`, { id: formId }, { 'x-api-key': tenant.apiKey });
+  const { body } = await graphql(
+    app,
+    `
+      query ($id: ID!) {
+        form(id: $id) {
+          finishedResponses
+          limits {
+            maxResponses
+            opensAt
+            closesAt
+            closedMessage
+          }
+          quotas {
+            key
+            limit
+            count
+            action
+          }
+        }
+      }
+    `,
+    { id: formId },
+    { 'x-api-key': tenant.apiKey },
+  );
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data.form;
 }
 
 describe('maxResponses', () => {
   it('closes the form at its limit: exactly one of 50 simultaneous finishes takes the last place', async () => {
-    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Seats', TWO_STEPS, { limits: { maxResponses: 3 } });
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Seats', TWO_STEPS, {
+      limits: { maxResponses: 3 },
+    });
     expect(status, JSON.stringify(body)).toBe(200);
     for (const name of ['a', 'b']) expect((await start(form, { name, employees: '1' }, true)).body.finished).toBe(true);
     // 50 started responses, each with its last step left, then all finishing at once.
@@ -73,34 +121,51 @@ describe('maxResponses', () => {
 
 describe('maxResponses on two nodes', () => {
   // Two apps, each with its own pool of connections to one PostgreSQL database, as two server processes have.
-  it.skipIf(!process.env.DATABASE_URL)('gives the last place to exactly one of 50 finishes spread over both', async () => {
-    const other = await openDatabase({ databaseUrl: ctx.databaseUrl!, maxConnections: 4 });
-    try {
-      const nodes = [app, appWith(other.db, { publicRateLimitPerMinute: 0 })];
-      const { form } = await generateThroughApi(app, ctx.db, tenant, 'Two nodes', TWO_STEPS, { limits: { maxResponses: 1 } });
-      const started = await Promise.all(Array.from({ length: 50 }, (_, i) => start(form, { name: `p${i}` })));
-      const finishing = await Promise.all(
-        started.map((s, i) => {
-          const body = { answers: { [byKey(form, 'employees').id]: '2' }, finished: true };
-          return nodes[i % 2]!.request(`/s/${form.id}/responses/${s.body.id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${s.body.resumeToken}` }));
-        }),
-      );
-      expect(finishing.map((r) => r.status).filter((s) => s === 200)).toHaveLength(1);
-      expect(finishing.map((r) => r.status).filter((s) => s === 409)).toHaveLength(49);
-      expect(await finishedCount(form.id)).toBe(1);
-    } finally {
-      await other.close();
-    }
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    'gives the last place to exactly one of 50 finishes spread over both',
+    async () => {
+      const other = await openDatabase({ databaseUrl: ctx.databaseUrl!, maxConnections: 4 });
+      try {
+        const nodes = [app, appWith(other.db, { publicRateLimitPerMinute: 0 })];
+        const { form } = await generateThroughApi(app, ctx.db, tenant, 'Two nodes', TWO_STEPS, {
+          limits: { maxResponses: 1 },
+        });
+        const started = await Promise.all(Array.from({ length: 50 }, (_, i) => start(form, { name: `p${i}` })));
+        const finishing = await Promise.all(
+          started.map((s, i) => {
+            const body = { answers: { [byKey(form, 'employees').id]: '2' }, finished: true };
+            return nodes[i % 2]!.request(
+              `/s/${form.id}/responses/${s.body.id}`,
+              jsonRequest('PATCH', body, { authorization: `Bearer ${s.body.resumeToken}` }),
+            );
+          }),
+        );
+        expect(finishing.map((r) => r.status).filter((s) => s === 200)).toHaveLength(1);
+        expect(finishing.map((r) => r.status).filter((s) => s === 409)).toHaveLength(49);
+        expect(await finishedCount(form.id)).toBe(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });
 
 describe('the schedule', () => {
   it('refuses before opensAt and from closesAt on; a started response can finish until then', async () => {
     const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Friday', TWO_STEPS, {
-      limits: { opensAt: '2031-03-07T09:00:00+01:00', closesAt: '2031-03-07T17:00:00+01:00', closedMessage: 'Registration is closed' },
+      limits: {
+        opensAt: '2031-03-07T09:00:00+01:00',
+        closesAt: '2031-03-07T17:00:00+01:00',
+        closedMessage: 'Registration is closed',
+      },
     });
     expect(status, JSON.stringify(body)).toBe(200);
-    expect((await readLimits(form.id)).limits).toEqual({ maxResponses: null, opensAt: '2031-03-07T08:00:00.000Z', closesAt: '2031-03-07T16:00:00.000Z', closedMessage: 'Registration is closed' });
+    expect((await readLimits(form.id)).limits).toEqual({
+      maxResponses: null,
+      opensAt: '2031-03-07T08:00:00.000Z',
+      closesAt: '2031-03-07T16:00:00.000Z',
+      closedMessage: 'Registration is closed',
+    });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-03-07T07:59:59Z'));
     expect(await start(form, { name: 'early' })).toEqual({ status: 409, body: NOT_ACCEPTING });
@@ -128,15 +193,23 @@ describe('the schedule', () => {
         ['limits', 'closedMessage'],
       ]),
     );
-    const order = await generateThroughApi(app, ctx.db, tenant, 'Order', TWO_STEPS, { limits: { opensAt: '2031-03-07T09:00:00Z', closesAt: '2031-03-07T08:00:00Z' } });
+    const order = await generateThroughApi(app, ctx.db, tenant, 'Order', TWO_STEPS, {
+      limits: { opensAt: '2031-03-07T09:00:00Z', closesAt: '2031-03-07T08:00:00Z' },
+    });
     expect(order.body.errors).toContainEqual(expect.objectContaining({ path: ['limits', 'closesAt'] }));
 
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Kept', TWO_STEPS, { limits: { maxResponses: 10 } });
-    const bad = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { limits: { maxResponses: 'ten' } }, { 'x-api-key': tenant.apiKey }));
+    const bad = await app.request(
+      `/api/v1/forms/${form.id}`,
+      jsonRequest('PATCH', { limits: { maxResponses: 'ten' } }, { 'x-api-key': tenant.apiKey }),
+    );
     expect(bad.status).toBe(400);
-    expect(((await bad.json())).errors[0].path).toEqual(['limits', 'maxResponses']);
+    expect((await bad.json()).errors[0].path).toEqual(['limits', 'maxResponses']);
     expect((await readLimits(form.id)).limits.maxResponses).toBe(10);
-    const changed = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { limits: { maxResponses: 20 } }, { 'x-api-key': tenant.apiKey }));
+    const changed = await app.request(
+      `/api/v1/forms/${form.id}`,
+      jsonRequest('PATCH', { limits: { maxResponses: 20 } }, { 'x-api-key': tenant.apiKey }),
+    );
     expect(changed.status).toBe(200);
     expect((await readLimits(form.id)).limits.maxResponses).toBe(20);
   });
@@ -144,15 +217,30 @@ describe('the schedule', () => {
 
 describe('quotas', () => {
   const STEPS = [
-    { name: 'Company', key: 'company', components: [{ type: 'ShortInput', key: 'employees', content: { question: 'Employees?' } }] },
-    { name: 'Details', key: 'details', components: [{ type: 'ShortInput', key: 'name', content: { question: 'Name?' } }] },
+    {
+      name: 'Company',
+      key: 'company',
+      components: [{ type: 'ShortInput', key: 'employees', content: { question: 'Employees?' } }],
+    },
+    {
+      name: 'Details',
+      key: 'details',
+      components: [{ type: 'ShortInput', key: 'name', content: { question: 'Name?' } }],
+    },
     { name: 'Thanks', key: 'thanks', completion: true, components: [{ type: 'Header', content: { title: 'Thanks' } }] },
-    { name: "We're full", key: 'full', completion: true, components: [{ type: 'Header', content: { title: "We're full" } }] },
+    {
+      name: "We're full",
+      key: 'full',
+      completion: true,
+      components: [{ type: 'Header', content: { title: "We're full" } }],
+    },
   ];
   const LARGE = { question: 'employees', op: 'greaterOrEqual', value: 51 };
 
   it('routes the (limit+1)-th response meeting it to its goTo step, which does not count toward it', async () => {
-    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Seats by size', STEPS, { quotas: [{ key: 'large', condition: LARGE, limit: 2, action: { goTo: 'full' } }] });
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Seats by size', STEPS, {
+      quotas: [{ key: 'large', condition: LARGE, limit: 2, action: { goTo: 'full' } }],
+    });
     expect(status, JSON.stringify(body)).toBe(200);
     const paths: string[][] = [];
     for (const employees of ['100', '5', '60', '500', '7']) {
@@ -169,9 +257,17 @@ describe('quotas', () => {
       ['company', 'details', 'full'],
       ['company', 'details', 'thanks'],
     ]);
-    expect((await readLimits(form.id)).quotas).toEqual([{ key: 'large', limit: 2, count: 2, action: { goTo: 'full' } }]);
-    const rest: any = await (await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
-    expect(rest.data).toMatchObject({ limits: null, finishedResponses: 5, quotas: [{ key: 'large', condition: LARGE, limit: 2, action: { goTo: 'full' }, count: 2 }] });
+    expect((await readLimits(form.id)).quotas).toEqual([
+      { key: 'large', limit: 2, count: 2, action: { goTo: 'full' } },
+    ]);
+    const rest: any = await (
+      await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })
+    ).json();
+    expect(rest.data).toMatchObject({
+      limits: null,
+      finishedResponses: 5,
+      quotas: [{ key: 'large', condition: LARGE, limit: 2, action: { goTo: 'full' }, count: 2 }],
+    });
   });
 
   it('"invalid" ends the response past the limit as invalid; "complete" finishes it without counting', async () => {

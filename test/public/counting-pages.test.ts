@@ -6,7 +6,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Form } from '../../src/forms/forms.service.ts';
-import { appWith, createTenant, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
+import {
+  appWith,
+  createTenant,
+  jsonRequest,
+  setupIsolatedTestApp,
+  type TestContext,
+  type TestTenant,
+} from '../support/helpers.ts';
 import { field, generateThroughApi, Visitor } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -31,10 +38,27 @@ async function follow(visitor: Visitor, response: Response) {
 const QUIZ = [
   {
     name: 'Question',
-    components: [{ type: 'Dropdown', key: 'france', content: { question: 'Capital of France?', options: ['Paris', 'Lyon'], optionScores: { Paris: 10 } } }],
-    logic: { rules: [{ if: { question: 'france', op: 'answered' }, then: { calculate: { variable: 'score', op: 'add', value: { scoreOf: 'france' } } } }] },
+    components: [
+      {
+        type: 'Dropdown',
+        key: 'france',
+        content: { question: 'Capital of France?', options: ['Paris', 'Lyon'], optionScores: { Paris: 10 } },
+      },
+    ],
+    logic: {
+      rules: [
+        {
+          if: { question: 'france', op: 'answered' },
+          then: { calculate: { variable: 'score', op: 'add', value: { scoreOf: 'france' } } },
+        },
+      ],
+    },
   },
-  { name: 'Done', completion: true, components: [{ type: 'Header', content: { title: 'You scored {{variable.score}} of 10' } }] },
+  {
+    name: 'Done',
+    completion: true,
+    components: [{ type: 'Header', content: { title: 'You scored {{variable.score}} of 10' } }],
+  },
 ];
 
 const NAMED = [
@@ -47,7 +71,9 @@ const NAMED = [
 
 describe('the page', () => {
   it('shows the score on the completion step', async () => {
-    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Quiz', QUIZ, { variables: [{ name: 'score', type: 'number' }] });
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Quiz', QUIZ, {
+      variables: [{ name: 'score', type: 'number' }],
+    });
     expect(status, JSON.stringify(body)).toBe(200);
     const visitor = new Visitor(app);
     await visitor.get(`/s/${form.id}`);
@@ -60,7 +86,10 @@ describe('the page', () => {
     expect(status, JSON.stringify(body)).toBe(200);
     const ada = new Visitor(app);
     await ada.get(`/s/${form.id}`);
-    const next = await follow(ada, await ada.submit(form, 0, { [field(byKey(form, 'first'))]: '<script>alert(1)</script>Ada' }));
+    const next = await follow(
+      ada,
+      await ada.submit(form, 0, { [field(byKey(form, 'first'))]: '<script>alert(1)</script>Ada' }),
+    );
     expect(next.html).toContain('What do you do, &lt;script&gt;alert(1)&lt;/script&gt;Ada?');
     expect(next.html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;Ada');
     expect(next.html).not.toContain('<script>alert(1)');
@@ -77,7 +106,9 @@ describe('the page', () => {
       { name: 'One', components: [{ type: 'ShortInput', key: 'a', content: { question: 'A?' } }] },
       { name: 'Two', components: [{ type: 'ShortInput', key: 'b', content: { question: 'B?' } }] },
     ];
-    const { form } = await generateThroughApi(app, ctx.db, tenant, 'One seat', steps, { limits: { maxResponses: 1, closedMessage: 'All seats are taken' } });
+    const { form } = await generateThroughApi(app, ctx.db, tenant, 'One seat', steps, {
+      limits: { maxResponses: 1, closedMessage: 'All seats are taken' },
+    });
     const late = new Visitor(app);
     await late.get(`/s/${form.id}`);
     await late.submit(form, 0, { [field(byKey(form, 'a'))]: 'late' });
@@ -95,7 +126,9 @@ describe('the page', () => {
   });
 
   it('shows the closed screen past closesAt', async () => {
-    const { form } = await generateThroughApi(app, ctx.db, tenant, 'Closed by date', NAMED, { limits: { closesAt: '2020-01-01T00:00:00Z' } });
+    const { form } = await generateThroughApi(app, ctx.db, tenant, 'Closed by date', NAMED, {
+      limits: { closesAt: '2020-01-01T00:00:00Z' },
+    });
     const page = await new Visitor(app).get(`/s/${form.id}`);
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('This form is no longer accepting responses.');
@@ -107,11 +140,21 @@ describe('the JSON API', () => {
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Named API', NAMED);
     const definition: any = await (await app.request(`/s/${form.id}/definition`)).json();
     expect(definition.steps[1].name).toBe('Hello {{question.first | "there"}}');
-    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [byKey(form, 'first').id]: 'Ada' } }));
+    const started = await app.request(
+      `/s/${form.id}/responses`,
+      jsonRequest('POST', { answers: { [byKey(form, 'first').id]: 'Ada' } }),
+    );
     expect(await started.json()).toMatchObject({ nextStep: 'step_2', recall: { 'question.first': 'Ada' } });
 
-    const quiz = (await generateThroughApi(app, ctx.db, tenant, 'Quiz API', QUIZ, { variables: [{ name: 'score', type: 'number' }] })).form;
-    const finished = await app.request(`/s/${quiz.id}/responses`, jsonRequest('POST', { answers: { [byKey(quiz, 'france').id]: 'Lyon' } }));
+    const quiz = (
+      await generateThroughApi(app, ctx.db, tenant, 'Quiz API', QUIZ, {
+        variables: [{ name: 'score', type: 'number' }],
+      })
+    ).form;
+    const finished = await app.request(
+      `/s/${quiz.id}/responses`,
+      jsonRequest('POST', { answers: { [byKey(quiz, 'france').id]: 'Lyon' } }),
+    );
     expect(await finished.json()).toMatchObject({ finished: true, recall: { 'variable.score': '0' } });
   });
 });

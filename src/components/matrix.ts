@@ -88,6 +88,7 @@ const storedRow = (response: Content, row: string): string[] => {
 const pairCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is string => typeof value === 'string');
 
 export const matrix: ComponentModule = {
+  texts: ['question', 'rows.*', 'columns.*'],
   types: { Matrix: matrixContent },
   answer: {
     parse: ({ content }, raw, problems, required) => matrixAnswer(content, raw, problems, required),

@@ -111,10 +111,15 @@ export const formListBodySchema = z
   })
   .meta({ id: 'FormList' });
 
+/** A text as a definition shows it: a string, or one per language when it is translated. */
+const definitionText = z
+  .union([z.string(), z.record(z.string(), z.string())])
+  .meta({ description: 'A string; in a translated multilingual form, one text per language: `{"en": "Contact", "de": "Kontakt"}`.' });
+
 const storedStepSchema = z
   .looseObject({
     id: z.string().meta({ description: 'Stable id; give it back in an update to keep the step.' }),
-    name: z.string(),
+    name: definitionText,
     components: z.array(
       z.looseObject({
         id: z.string().meta({ description: 'Stable id: the questionId of its answers; give it back in an update to keep it.' }),
@@ -148,8 +153,13 @@ export const formBodySchema = z
     data: z
       .strictObject({
         ...formFields,
+        name: definitionText,
         hiddenFields: z.array(z.string()).meta({ description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
+        languages: z
+          .strictObject({ default: z.string(), others: z.array(z.string()) })
+          .optional()
+          .meta({ description: "A multilingual form's languages (docs/languages.md); left out: one language, `locale`'s." }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,
       })
@@ -169,6 +179,25 @@ export const updatedFormBodySchema = z
     }),
   })
   .meta({ id: 'UpdatedForm' });
+
+export const translationsBodySchema = z
+  .strictObject({
+    data: z.array(
+      z
+        .strictObject({
+          locale: z.string(),
+          translated: z.number().int().meta({ description: 'Texts with a text in this language.' }),
+          total: z.number().int().meta({ description: 'Texts of the form.' }),
+          missing: z.array(z.string()).meta({ description: 'Stable paths of the texts without one (shown in the default language).' }),
+        })
+        .meta({ id: 'TranslationStatus' }),
+    ),
+  })
+  .meta({ id: 'Translations', description: 'Every language of a form, the default first, with how complete it is.' });
+
+export const translationDocumentSchema = z
+  .record(z.string(), z.string())
+  .meta({ id: 'TranslationDocument', description: 'One language\'s texts: stable path → text, e.g. `{"steps.contact.components.email.question": "Ihre E-Mail?"}`.' });
 
 /** The schemas the document lists under components.schemas (by their `id`). */
 export const formStateBodySchema = z
@@ -446,6 +475,8 @@ export const CONTRACT_SCHEMAS = [
   formListBodySchema,
   formBodySchema,
   updatedFormBodySchema,
+  translationsBodySchema,
+  translationDocumentSchema,
   webhookEndpointSchema,
   createdWebhookEndpointSchema,
   webhookEndpointListSchema,

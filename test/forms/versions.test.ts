@@ -263,7 +263,7 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, hiddenFields, steps, locale, notifications', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, steps, locale, languages, notifications', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],

@@ -365,7 +365,7 @@ FormRef.implement({
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
+    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag in one of the built-in languages (en, de, fr, es, it, nl, pt, pl, ja, ar), with an optional region." }),
     notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
     languages: t.field({ type: FormLanguagesRef, nullable: true, description: 'A multilingual form\'s languages; null: one language (`locale`\'s).', resolve: (form) => form.languages }),
     translations: t.field({

@@ -451,6 +451,50 @@ describe('REST forms (reading and editing)', () => {
   });
 });
 
+describe('REST translations and multilingual forms', () => {
+  let multilingualId = '';
+  /** A multilingual generate body: languages, and texts given per language (a name, a step name, a question, options). */
+  const multilingualBody = (sourceFormId: string) => ({
+    sourceFormId,
+    name: { en: 'Sign-up', de: 'Anmeldung' },
+    languages: { default: 'en', others: ['de', 'ar'] },
+    steps: [
+      {
+        name: { en: 'Contact', ar: 'اتصال' },
+        key: 'contact',
+        components: [
+          { type: 'ShortInput', key: 'email', content: { question: { en: 'E-mail?', de: 'E-Mail?' }, placeholder: 'you@example.com' } },
+          { type: 'Dropdown', key: 'size', content: { question: 'Size?', options: [{ en: 'Small', de: 'Klein' }, 'Large'] } },
+        ],
+      },
+      { name: 'Done', key: 'done', components: [{ type: 'Header', content: { title: { en: 'Thanks, {{question.email}}', de: 'Danke, {{question.email}}' } } }] },
+    ],
+  });
+  const document = { name: 'Anmeldung', 'steps.contact.name': 'Kontakt', 'steps.contact.components.size.options.1': 'Groß' };
+  beforeAll(async () => {
+    const response = await app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', multilingualBody(tenant.templateId), { 'x-api-key': tenant.apiKey }));
+    multilingualId = ((await response.json()) as { result: { form: { id: string } } }).result.form.id;
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('generate: a multilingual body with one hostile value', async (pick, value) => {
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', mutate(multilingualBody(tenant.templateId), pick, value), { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(document), fc.constantFrom('de', 'ar', 'en', 'fr'), fc.option(headerValue)], options)('PUT a translation: hostile documents and If-Match', async (text, locale, ifMatch) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...(ifMatch === null ? {} : { 'if-match': ifMatch }) };
+    await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, { method: 'PUT', headers, body: text }, 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('GET', 'PUT', 'POST')], options)('hostile locales in the path', async (locale, method) => {
+    const init = method === 'GET' ? { headers: { 'x-api-key': tenant.apiKey } } : json(method, document, { 'x-api-key': tenant.apiKey });
+    await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, init, 'json');
+  });
+
+  test.prop([segment], options)('hostile form ids for the translations', async (id) => {
+    await send(`/api/v1/forms/${id}/translations`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
 describe('REST webhooks', () => {
   const validEndpoint = () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created', 'form.generated'], formIds: [formId], description: 'd', enabled: true });
   test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {

@@ -38,7 +38,8 @@ describe('the language modules', () => {
       expect(words.next).not.toBe(english.next);
       expect(words.thanksTitle).not.toBe(english.thanksTitle);
       expect(words.language).not.toBe(english.language);
-      expect(words.stepOf(2, 5)).toMatch(/2.*5|5.*2/);
+      expect(words.stepOf(2, 5)).toContain('2');
+      expect(words.stepOf(2, 5)).toContain('5');
     }
   });
 

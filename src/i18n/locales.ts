@@ -31,9 +31,9 @@ const PACKS: Record<PackLanguage, LanguagePack> = { it, nl, pt, pl, ja, ar };
 const isPackLanguage = (language: Language): language is PackLanguage => Object.hasOwn(PACKS, language);
 
 /** The languages written right to left (`<html dir="rtl">`). */
-const RIGHT_TO_LEFT: readonly Language[] = ['ar'];
+export const RIGHT_TO_LEFT_LANGUAGES: readonly Language[] = ['ar'];
 /** The direction a locale's text runs in. */
-export const directionOf = (locale: string | null | undefined): 'rtl' | 'ltr' => (RIGHT_TO_LEFT.includes(languageOf(locale)) ? 'rtl' : 'ltr');
+export const directionOf = (locale: string | null | undefined): 'rtl' | 'ltr' => (RIGHT_TO_LEFT_LANGUAGES.includes(languageOf(locale)) ? 'rtl' : 'ltr');
 /** A language's name in that language (`Deutsch`, `العربية`), for the language switcher. */
 export const languageName = (language: string): string => {
   const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;

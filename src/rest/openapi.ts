@@ -467,7 +467,6 @@ function translationPaths() {
   const etag = { ETag: { description: 'The version, quoted: send it back in `If-Match`.', schema: { type: 'string' } } };
   const { '403': forbidden, ...edge } = EDGE_RESPONSES;
   const keyOnly = { ...edge, '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' } };
-  const example = { 'steps.contact.name': 'Kontakt', 'steps.contact.components.email.question': 'Ihre E-Mail-Adresse?' };
   return {
     '/api/v1/forms/{formId}/translations': {
       get: {
@@ -486,7 +485,7 @@ function translationPaths() {
         description: 'The default language: every text (what a translation tool translates); another: its translated texts.',
         security,
         parameters: [formId, locale],
-        responses: { '200': { description: 'The document.', headers: etag, content: json(ref(translationDocumentSchema), example) }, ...keyOnly, '404': notFound },
+        responses: { '200': { description: 'The document.', headers: etag, content: json(ref(translationDocumentSchema)) }, ...keyOnly, '404': notFound },
       },
       put: {
         operationId: 'putTranslation',
@@ -499,7 +498,7 @@ function translationPaths() {
           locale,
           { name: 'If-Match', in: 'header', required: false, description: 'The version this changes, quoted, or `*`. Another version current: 412.', schema: { type: 'string' } },
         ],
-        requestBody: { required: true, content: json(ref(translationDocumentSchema), example) },
+        requestBody: { required: true, content: json(ref(translationDocumentSchema)) },
         responses: {
           '200': { description: 'The new version.', headers: etag, content: json(ref(updatedFormBodySchema)) },
           ...keyOnly,

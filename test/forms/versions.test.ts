@@ -686,10 +686,10 @@ describe('exports and summaries say which version each response answered', () =>
 
     const csv = await (await get(`/api/v1/responses/export?formId=${form.id}&format=csv`)).text();
     const [header, ...rows] = csv.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(header!.slice(9)).toEqual(['formVersion', 'path', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
+    expect(header!.slice(9)).toEqual(['formVersion', 'path', 'language', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
     expect(rows.map((row) => [row[0], ...row.slice(9)])).toEqual([
-      [onV2, '2', 'step_1 > step_2', 'Acme', '11-50', ''],
-      [onV1, '1', 'step_1 > step_2', '', '1-10', 'CTO'],
+      [onV2, '2', 'step_1 > step_2', '', 'Acme', '11-50', ''],
+      [onV1, '1', 'step_1 > step_2', '', '', '1-10', 'CTO'],
     ]);
     const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
     expect(ndjson.map((r) => [r.id, r.meta.formVersion])).toEqual([

@@ -314,17 +314,29 @@ export function stripLocale(texts: TextTranslations | undefined | null, locale: 
  * The form as a respondent in `language` reads it: every text in that language where it is translated,
  * the default language's where not, and `locale` (the page's own words) in that language. A language
  * that is not the form's gives the default. The texts are picked before anything else reads them.
+ * A version's steps are shared and never change (definition-cache.ts): their localized copy is kept with them.
  */
 export function localizeForm<F extends FormTexts>(form: F, language: string): F {
   const languages = languagesOf(form);
   if (!languages.includes(language) || language === languages[0]) return form;
-  const pick = (texts: TextTranslations | null | undefined, field: string, fallback: string) => texts?.[field]?.[language] ?? fallback;
-  const steps = form.steps.map((step) => ({
-    ...step,
-    name: pick(step.texts, 'name', step.name),
-    components: step.components.map((component) => localizeComponent(component, language)),
-  }));
-  return { ...form, name: pick(form.texts, 'name', form.name), steps, locale: language };
+  return { ...form, name: form.texts?.name?.[language] ?? form.name, steps: localizedSteps(form.steps, language), locale: language };
+}
+
+const localized = new WeakMap<StoredStep[], Map<string, StoredStep[]>>();
+
+function localizedSteps(steps: StoredStep[], language: string): StoredStep[] {
+  let byLanguage = localized.get(steps);
+  if (!byLanguage) localized.set(steps, (byLanguage = new Map<string, StoredStep[]>()));
+  let copy = byLanguage.get(language);
+  if (!copy) {
+    copy = steps.map((step) => ({
+      ...step,
+      name: step.texts?.name?.[language] ?? step.name,
+      components: step.components.map((component) => localizeComponent(component, language)),
+    }));
+    byLanguage.set(language, copy);
+  }
+  return copy;
 }
 
 function localizeComponent(component: StoredComponent, language: string): StoredComponent {
@@ -337,26 +349,45 @@ function localizeComponent(component: StoredComponent, language: string): Stored
   return { ...component, content };
 }
 
+/** The list texts (options, rows, columns) of a component as pairs of its default language's and `language`'s. */
+function listTexts(component: StoredComponent, language: string): [string, string][] {
+  if (!component.texts) return [];
+  const pairs: [string, string][] = [];
+  for (const { path, value } of textsAt(component.content, textFieldsOf(component.type).filter((pattern) => pattern.includes('*')))) {
+    const translated = component.texts[path.join('.')]?.[language];
+    if (typeof value === 'string' && translated !== undefined) pairs.push([value, translated]);
+  }
+  return pairs;
+}
+
+/** `raw` with every string (and object key) found in `map` replaced by what it maps to. */
+function mapStrings(raw: unknown, map: ReadonlyMap<string, string>): unknown {
+  if (map.size === 0) return raw;
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return map.get(node) ?? node;
+    if (Array.isArray(node)) return node.map(walk);
+    if (isObject(node)) return Object.fromEntries(Object.entries(node).map(([key, value]) => [map.get(key) ?? key, walk(value)]));
+    return node;
+  };
+  return walk(raw);
+}
+
+/** An answer in the default language's words shown in `language` (a stored choice on a page in another language). */
+export function answerInLanguage(component: StoredComponent, answer: unknown, language: string): unknown {
+  const map = new Map<string, string>();
+  for (const [text, translated] of listTexts(component, language)) if (!map.has(text)) map.set(text, translated);
+  return mapStrings(answer, map);
+}
+
 /**
  * An answer given in `language` in the default language's words: a list text (an option, a row, a
  * column) written in `language` is read as the default language's text at the same place, so the answer
  * is stored, counted and tested in one language. Other values stay as given.
  */
 export function answerInDefaultLanguage(component: StoredComponent, raw: unknown, language: string): unknown {
-  if (!component.texts) return raw;
-  const toDefault = new Map<string, string>();
-  for (const { path, value } of textsAt(component.content, textFieldsOf(component.type).filter((pattern) => pattern.includes('*')))) {
-    const translated = component.texts[path.join('.')]?.[language];
-    if (typeof value === 'string' && translated !== undefined && !toDefault.has(translated)) toDefault.set(translated, value);
-  }
-  if (toDefault.size === 0) return raw;
-  const map = (node: unknown): unknown => {
-    if (typeof node === 'string') return toDefault.get(node) ?? node;
-    if (Array.isArray(node)) return node.map(map);
-    if (isObject(node)) return Object.fromEntries(Object.entries(node).map(([key, value]) => [toDefault.get(key) ?? key, map(value)]));
-    return node;
-  };
-  return map(raw);
+  const map = new Map<string, string>();
+  for (const [text, translated] of listTexts(component, language)) if (!map.has(translated)) map.set(translated, text);
+  return mapStrings(raw, map);
 }
 
 /**

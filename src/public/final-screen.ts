@@ -2,7 +2,8 @@
 import type { Form } from '../forms/forms.service.ts';
 import { currentPath, type ResponseRow } from '../responses/submissions.service.ts';
 import { newNonce, pageCsp, sendHtml } from './html-response.ts';
-import type { PageRequest } from './page-request.ts';
+import { carried, type PageRequest } from './page-request.ts';
+import { localizeForm } from '../forms/translations.ts';
 import { frameOrigins, renderFinalPage, scriptOrigins } from './render.ts';
 
 export async function sendFinalScreen(page: PageRequest, form: Form, response: ResponseRow): Promise<Response> {
@@ -12,11 +13,12 @@ export async function sendFinalScreen(page: PageRequest, form: Form, response: R
   const state = response.finished ? 'completed' : 'invalid';
   const last = currentPath(form, response).path.at(-1);
   const step = last === undefined ? undefined : form.steps[last];
-  const chrome = { nonce, fontsCssUrl, carry: page.session.carry(), embed: page.session.embed };
-  const rendered = await renderFinalPage(form, chrome, {
+  const chrome = { nonce, fontsCssUrl, carry: carried(page), embed: page.session.embed };
+  const shown = localizeForm(form, page.language);
+  const rendered = await renderFinalPage(shown, chrome, {
     state,
     responseId: response.id,
-    step: step?.completion || step?.invalid ? step : undefined,
+    step: last !== undefined && (step?.completion || step?.invalid) ? shown.steps[last] : undefined,
   });
   const csp = pageCsp(nonce, {
     fontsCssUrl,

@@ -453,6 +453,7 @@ describe('REST forms (reading and editing)', () => {
 
 describe('REST translations and multilingual forms', () => {
   let multilingualId = '';
+  let sizeId = '';
   /** A multilingual generate body: languages, and texts given per language (a name, a step name, a question, options). */
   const multilingualBody = (sourceFormId: string) => ({
     sourceFormId,
@@ -474,6 +475,24 @@ describe('REST translations and multilingual forms', () => {
   beforeAll(async () => {
     const response = await app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', multilingualBody(tenant.templateId), { 'x-api-key': tenant.apiKey }));
     multilingualId = ((await response.json()) as { result: { form: { id: string } } }).result.form.id;
+    const [row] = await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, multilingualId));
+    sizeId = row!.steps[0]!.components[1]!.id;
+  });
+
+  /** A language as an address or a header may carry it: the form's, another, or hostile text. */
+  const language = fc.oneof(fc.constantFrom('de', 'ar', 'en', 'DE-ch', 'fr', '*', 'de;q=0.5, ar', ''), segment);
+  test.prop([language, fc.constantFrom('', '&step=0', '&step=1', '&new=1'), headerValue], options)('the page in a hostile ?lang= and Accept-Language', async (lang, step, accept) => {
+    await send(`/s/${multilingualId}?lang=${lang}${step}`, { headers: { 'accept-language': accept } }, 'page');
+    const body = new URLSearchParams({ 'c.x': 'y' }).toString();
+    await send(`/s/${multilingualId}?step=0&lang=${lang}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': accept }, body }, 'page');
+  });
+
+  test.prop([language, headerValue], options)('the definition in a hostile ?lang= and Accept-Language', async (lang, accept) => {
+    await send(`/s/${multilingualId}/definition?lang=${lang}`, { headers: { 'accept-language': accept } }, 'json');
+  });
+
+  test.prop([fc.oneof(hostileValue, fc.constantFrom('de', 'ar', 'xx')), fc.constantFrom('Klein', 'Small', 'Groß', '')], options)('POST responses: a hostile language', async (lang, size) => {
+    await send(`/s/${multilingualId}/responses`, json('POST', { language: lang, answers: { [sizeId]: size } }), 'json');
   });
 
   test.prop([fc.nat(), hostileValue], options)('generate: a multilingual body with one hostile value', async (pick, value) => {

@@ -208,7 +208,7 @@ describe('updating a multilingual form', () => {
       id: step.id,
       key: step.key,
       name: step.name,
-      components: step.components.map(({ id, key: componentKey, type, content }) => ({ id, key: componentKey, type, content })),
+      components: step.components.map(({ id, key: componentKey, type, content }) => ({ id, key: componentKey, type, content: structuredClone(content) })),
     }));
     (plain[0]!.components[0]!.content as any).question = 'Your work e-mail?';
     const response = await ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { steps: plain, languages: { default: 'en', others: ['de'] } }, key()));

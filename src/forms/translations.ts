@@ -131,7 +131,8 @@ export function placeTextObjects(content: Content, type: string, objects: { valu
   }
   const problems: { path: Path; message: string }[] = [];
   const scan = (node: unknown, path: Path) => {
-    if (typeof node === 'string' && node.includes('\uE000')) problems.push({ path, message: `Only the texts a respondent reads may be given one per language (${textFieldsOf(type).join(', ') || 'none in this type'})` });
+    if (typeof node === 'string' && node.includes('\uE000'))
+      problems.push({ path, message: `Only the texts a respondent reads may be given one per language (${textFieldsOf(type).join(', ') || 'none in this type'})` });
     else if (Array.isArray(node)) node.forEach((item, index) => scan(item, [...path, index]));
     else if (isObject(node)) for (const [key, item] of Object.entries(node)) scan(item, [...path, key]);
   };
@@ -353,7 +354,10 @@ function localizeComponent(component: StoredComponent, language: string): Stored
 function listTexts(component: StoredComponent, language: string): [string, string][] {
   if (!component.texts) return [];
   const pairs: [string, string][] = [];
-  for (const { path, value } of textsAt(component.content, textFieldsOf(component.type).filter((pattern) => pattern.includes('*')))) {
+  for (const { path, value } of textsAt(
+    component.content,
+    textFieldsOf(component.type).filter((pattern) => pattern.includes('*')),
+  )) {
     const translated = component.texts[path.join('.')]?.[language];
     if (typeof value === 'string' && translated !== undefined) pairs.push([value, translated]);
   }

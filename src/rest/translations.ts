@@ -37,7 +37,7 @@ export function translationsRoutes(deps: RestDeps) {
     if ('response' in result) return result.response;
     const form = result.data.form;
     if (!form) return respondWithError(c, notFound('Form not found'));
-    if (form.translation === null || form.translation === undefined) return respondWithError(c, notFound('Language not found: it is not one of the form\'s languages'));
+    if (form.translation === null || form.translation === undefined) return respondWithError(c, notFound("Language not found: it is not one of the form's languages"));
     c.header('ETag', etagOf(form.version));
     return c.json(form.translation, 200);
   });

@@ -36,13 +36,28 @@ beforeAll(async () => {
       components: [
         { type: 'Header', content: { title: { en: 'Join the beta', de: 'Machen Sie bei der Beta mit', ar: 'انضم إلى النسخة التجريبية' } } },
         { type: 'ShortInput', content: { question: { en: 'Your name', de: 'Ihr Name', ar: 'اسمك' }, required: true } },
-        { type: 'MultipleOptionsQuestion', content: { question: { en: 'Team size', de: 'Teamgröße', ar: 'حجم الفريق' }, choices: [{ en: 'Small', de: 'Klein', ar: 'صغير' }, { en: 'Large', de: 'Groß', ar: 'كبير' }] } },
+        {
+          type: 'MultipleOptionsQuestion',
+          content: {
+            question: { en: 'Team size', de: 'Teamgröße', ar: 'حجم الفريق' },
+            choices: [
+              { en: 'Small', de: 'Klein', ar: 'صغير' },
+              { en: 'Large', de: 'Groß', ar: 'كبير' },
+            ],
+          },
+        },
         { type: 'Disclaimer', content: { text: { en: 'We keep your data safe.', de: 'Wir schützen Ihre Daten.', ar: 'نحافظ على بياناتك.' }, required: true } },
       ],
     },
-    { name: { en: 'Details', de: 'Details', ar: 'التفاصيل' }, components: [{ type: 'LongInput', content: { question: { en: 'Anything else?', de: 'Sonst noch etwas?', ar: 'هل من شيء آخر؟' } } }] },
+    {
+      name: { en: 'Details', de: 'Details', ar: 'التفاصيل' },
+      components: [{ type: 'LongInput', content: { question: { en: 'Anything else?', de: 'Sonst noch etwas?', ar: 'هل من شيء آخر؟' } } }],
+    },
   ];
-  const generated = await generateThroughApi(app, db, tenant, 'unused', steps, { name: { en: 'Beta', de: 'Beta', ar: 'تجريبي' }, languages: { default: 'en', others: ['de', 'ar'] } });
+  const generated = await generateThroughApi(app, db, tenant, 'unused', steps, {
+    name: { en: 'Beta', de: 'Beta', ar: 'تجريبي' },
+    languages: { default: 'en', others: ['de', 'ar'] },
+  });
   form = generated.form;
   ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
@@ -110,7 +125,10 @@ describe('right to left', () => {
     const checkRow = await box('.fl-check');
     expect(check.x).toBeGreaterThan(checkRow.x + checkRow.width / 2);
     await submitEmpty(page);
-    const alert = await page.locator('.fl-alert').first().evaluate((el) => getComputedStyle(el).direction);
+    const alert = await page
+      .locator('.fl-alert')
+      .first()
+      .evaluate((el) => getComputedStyle(el).direction);
     expect(alert).toBe('rtl');
     await page.context().close();
   });

@@ -21,7 +21,17 @@ const steps = () => [
     key: 'contact',
     components: [
       { type: 'ShortInput', key: 'email', content: { question: { en: 'Your e-mail?', de: 'Ihre E-Mail?' }, placeholder: 'you@example.com' } },
-      { type: 'Dropdown', key: 'size', content: { question: 'Team size?', choices: [{ en: 'Small', de: 'Klein', fr: 'Petite' }, { en: 'Large', de: 'Groß' }] } },
+      {
+        type: 'Dropdown',
+        key: 'size',
+        content: {
+          question: 'Team size?',
+          choices: [
+            { en: 'Small', de: 'Klein', fr: 'Petite' },
+            { en: 'Large', de: 'Groß' },
+          ],
+        },
+      },
     ],
   },
   {
@@ -86,7 +96,7 @@ describe('generating a multilingual form', () => {
     expect(paths.some((path: string) => path.startsWith('steps.1.components.1.content'))).toBe(true);
   });
 
-  it('refuses a one-language form\'s text in another language, bad languages, and a locale in another language', async () => {
+  it("refuses a one-language form's text in another language, bad languages, and a locale in another language", async () => {
     const oneLanguage = await generateThroughApi(ctx.app, ctx.db, tenant, 'One', steps());
     expect(oneLanguage.status).toBe(400);
     expect(oneLanguage.body.errors.map((error: any) => error.path.join('.'))).toContain('steps.0.name.de');
@@ -159,7 +169,7 @@ describe('the translation API', () => {
     const french = Object.fromEntries(Object.entries(english).map(([path, text]) => [path, `FR ${text}`]));
     const response = await put(`/api/v1/forms/${form.id}/translations/fr`, french, { 'if-match': '"1"' });
     expect(response.status).toBe(200);
-    expect(((await response.json())).result.form.version).toBe(2);
+    expect((await response.json()).result.form.version).toBe(2);
     expect(await (await get(`/api/v1/forms/${form.id}/translations/fr`)).json()).toEqual(french);
     const { data }: any = await (await get(`/api/v1/forms/${form.id}/translations`)).json();
     expect(data[2]).toEqual({ locale: 'fr', translated: 9, total: 9, missing: [] });
@@ -202,7 +212,7 @@ describe('the translation API', () => {
 });
 
 describe('updating a multilingual form', () => {
-  it('keeps the translations of texts that did not change, drops those whose default text changed, and a dropped language\'s', async () => {
+  it("keeps the translations of texts that did not change, drops those whose default text changed, and a dropped language's", async () => {
     const { form } = await generate();
     const plain = form.steps.map((step) => ({
       id: step.id,
@@ -222,14 +232,17 @@ describe('updating a multilingual form', () => {
     expect((await get(`/api/v1/forms/${form.id}/translations/fr`)).status).toBe(404);
   });
 
-  it('checks texts given per language against the form\'s own languages, and a new default language needs name and steps', async () => {
+  it("checks texts given per language against the form's own languages, and a new default language needs name and steps", async () => {
     const { form } = await generate();
-    const given = [{ name: { en: 'A', es: 'B' }, components: [{ type: 'Header', content: { title: 'x' } }] }, { name: 'C', components: [{ type: 'Header', content: { title: 'y' } }] }];
+    const given = [
+      { name: { en: 'A', es: 'B' }, components: [{ type: 'Header', content: { title: 'x' } }] },
+      { name: 'C', components: [{ type: 'Header', content: { title: 'y' } }] },
+    ];
     const response = await ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { steps: given }, key()));
     expect(response.status).toBe(400);
-    expect(((await response.json())).errors.map((error: any) => error.path.join('.'))).toContain('steps.0.name.es');
+    expect((await response.json()).errors.map((error: any) => error.path.join('.'))).toContain('steps.0.name.es');
     const newDefault = await ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { languages: { default: 'de', others: ['en'] } }, key()));
     expect(newDefault.status).toBe(400);
-    expect(((await newDefault.json())).errors[0].path).toEqual(['languages', 'default']);
+    expect((await newDefault.json()).errors[0].path).toEqual(['languages', 'default']);
   });
 });

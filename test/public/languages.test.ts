@@ -24,11 +24,22 @@ const STEPS = [
       {
         type: 'Dropdown',
         key: 'size',
-        content: { question: { en: 'Team size?', de: 'Teamgröße?', ar: 'حجم الفريق؟' }, options: [{ en: 'Small', de: 'Klein', ar: 'صغير' }, { en: 'Large', de: 'Groß', ar: 'كبير' }], required: true },
+        content: {
+          question: { en: 'Team size?', de: 'Teamgröße?', ar: 'حجم الفريق؟' },
+          options: [
+            { en: 'Small', de: 'Klein', ar: 'صغير' },
+            { en: 'Large', de: 'Groß', ar: 'كبير' },
+          ],
+          required: true,
+        },
       },
     ],
   },
-  { name: { en: 'More', de: 'Mehr', ar: 'المزيد' }, key: 'more', components: [{ type: 'LongInput', key: 'note', content: { question: { en: 'Anything else?', de: 'Sonst noch etwas?' } } }] },
+  {
+    name: { en: 'More', de: 'Mehr', ar: 'المزيد' },
+    key: 'more',
+    components: [{ type: 'LongInput', key: 'note', content: { question: { en: 'Anything else?', de: 'Sonst noch etwas?' } } }],
+  },
 ];
 /** Every English text of the form: none may show on the German page (all are translated there). */
 const ENGLISH = ['Sign-up', 'Contact', 'Your name?', 'Team size?', 'Small', 'Large', 'More', 'Anything else?'];
@@ -36,7 +47,10 @@ const ENGLISH = ['Sign-up', 'Contact', 'Your name?', 'Team size?', 'Small', 'Lar
 beforeAll(async () => {
   ({ db, app } = await setupTestApp({ publicRateLimitPerMinute: 0, apiRateLimitPerMinute: 0 }));
   tenant = await createTenant(db);
-  const generated = await generateThroughApi(app, db, tenant, 'unused', STEPS, { name: { en: 'Sign-up', de: 'Anmeldung', ar: 'التسجيل' }, languages: { default: 'en', others: ['de', 'ar'] } });
+  const generated = await generateThroughApi(app, db, tenant, 'unused', STEPS, {
+    name: { en: 'Sign-up', de: 'Anmeldung', ar: 'التسجيل' },
+    languages: { default: 'en', others: ['de', 'ar'] },
+  });
   expect(generated.status).toBe(200);
   form = generated.form;
 });
@@ -54,7 +68,7 @@ const visibleText = (html: string) =>
     .replace(/<[^>]*>/g, ' ');
 
 describe('the page', () => {
-  it('shows ?lang=de in German: the form\'s texts and the page\'s own words, none of the English texts', async () => {
+  it("shows ?lang=de in German: the form's texts and the page's own words, none of the English texts", async () => {
     const { status, html } = await page('?lang=de');
     expect(status).toBe(200);
     expect(html).toMatch(/<html lang="de" dir="ltr"/);
@@ -70,7 +84,7 @@ describe('the page', () => {
     for (const text of ['التسجيل', 'اتصال', 'ما اسمك؟', 'صغير', 'التالي']) expect(first.html).toContain(text);
     for (const english of ['Your name?', 'Small', 'Contact']) expect(visibleText(first.html)).not.toContain(english);
     // The second step's question has no Arabic text: it is shown in English, as the completeness reports.
-    const status = (await (await app.request(`/api/v1/forms/${form.id}/translations`, { headers: { 'x-api-key': tenant.apiKey } })).json());
+    const status = await (await app.request(`/api/v1/forms/${form.id}/translations`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(status.data[2].missing).toEqual(['steps.more.components.note.question']);
   });
 
@@ -124,12 +138,12 @@ describe('the page', () => {
 describe('the JSON API', () => {
   it('gives the definition in ?lang= with the languages', async () => {
     const response = await app.request(`/s/${form.id}/definition?lang=ar`);
-    const body = (await response.json());
+    const body = await response.json();
     expect(body).toMatchObject({ name: 'التسجيل', language: 'ar', languages: ['en', 'de', 'ar'], locale: 'ar' });
     expect(body.steps[0].name).toBe('اتصال');
     expect(body.steps[0].components[1].content.options).toEqual(['صغير', 'كبير']);
     expect(body.steps[1].components[0].content.question).toBe('Anything else?');
-    expect(((await (await app.request(`/s/${form.id}/definition`, { headers: { 'accept-language': 'de' } })).json())).language).toBe('de');
+    expect((await (await app.request(`/s/${form.id}/definition`, { headers: { 'accept-language': 'de' } })).json()).language).toBe('de');
   });
 
   it('takes `language`, a choice in that language or the default one, and refuses a language the form does not have', async () => {
@@ -143,13 +157,13 @@ describe('the JSON API', () => {
     expect(english.status).toBe(201);
     const rows = await responsesOf(db, form.id);
     const byId = new Map(rows.map((row) => [row.id, row]));
-    const arabicRow = byId.get(((await arabic.json())).id)!;
+    const arabicRow = byId.get((await arabic.json()).id)!;
     expect(answerIn(arabicRow, size.id)).toMatchObject({ selected: 'Large', headline: 'Team size?' });
     expect(arabicRow.meta.language).toBe('ar');
-    expect(byId.get(((await english.json())).id)!.meta.language).toBe('en');
+    expect(byId.get((await english.json()).id)!.meta.language).toBe('en');
     const refused = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { language: 'fr', answers: {} }));
     expect(refused.status).toBe(400);
-    expect(((await refused.json())).errors[0].path).toEqual(['language']);
+    expect((await refused.json()).errors[0].path).toEqual(['language']);
     const wrong = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { language: 'de', answers: { [size.id]: 'كبير' } }));
     expect(wrong.status).toBe(400);
   });
@@ -158,7 +172,7 @@ describe('the JSON API', () => {
 describe('one set of responses', () => {
   it('lists, exports and summarises every language together, counting a choice across languages, with a languages count', async () => {
     const size = componentAt(form, 0, 1);
-    const listing = (await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers: { 'x-api-key': tenant.apiKey } })).json());
+    const listing = await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(new Set(listing.data.map((response: any) => response.meta.language))).toEqual(new Set(['en', 'de', 'ar']));
     const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true&format=csv`, { headers: { 'x-api-key': tenant.apiKey } })).text();
     const header = csv.split('\r\n')[0]!.split(',');
@@ -174,6 +188,9 @@ describe('one set of responses', () => {
     expect(languages[0].language).toBe('en');
     const options = questions.find((question: any) => question.questionId === size.id).options;
     // German page ("Klein") + German API ("Small") + English API ("Small"); Arabic API ("كبير") is Large.
-    expect(options).toEqual([{ option: 'Small', count: 3 }, { option: 'Large', count: 1 }]);
+    expect(options).toEqual([
+      { option: 'Small', count: 3 },
+      { option: 'Large', count: 1 },
+    ]);
   });
 });

@@ -12,7 +12,7 @@ const config: CodegenConfig = {
         emitLegacyCommonJSImports: false,
         useTypeImports: true,
         enumsAsTypes: true,
-        scalars: { JSON: 'unknown', DateTime: 'string' },
+        scalars: { JSON: 'unknown', DateTime: 'string', LocalizedText: 'string | Record<string, unknown>' },
       },
     },
   },

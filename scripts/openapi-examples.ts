@@ -44,7 +44,7 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const tenant = await tenantOf(db);
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
-  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/environments/{environmentId}/keys/{keyId}', '/api/v1/environments/{environmentId}/keys', '/api/v1/forms/{formId}/insights', '/api/v1/insights', '/api/v1/forms/{formId}', '/api/v1/forms'];
+  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/environments/{environmentId}/keys/{keyId}', '/api/v1/environments/{environmentId}/keys', '/api/v1/forms/{formId}/insights', '/api/v1/insights', '/api/v1/forms/{formId}/translations/{locale}', '/api/v1/forms/{formId}/translations', '/api/v1/forms/{formId}', '/api/v1/forms'];
   // eslint-disable-next-line regexp/no-super-linear-move -- runs on the fixed path templates above, never on client text
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
@@ -116,6 +116,26 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('PATCH', formPath, { body: { name: 'Other' }, headers: { 'idempotency-key': 'docs-example-key-0002' } }); // 422
   await call('PATCH', formPath, { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
   await call('PATCH', '/api/v1/forms/k4n2iogu5ks9ut7lahuxkl27', { body: { name: 'x' } }); // 404
+
+  // a multilingual form's translations: the languages' completeness, a language's document, a PUT and its refusals
+  const multilingual = await call('POST', generate, {
+    body: {
+      sourceFormId: tenant.templateId,
+      name: { en: 'Sign-up', de: 'Anmeldung' },
+      languages: { default: 'en', others: ['de', 'fr'] },
+      steps: [
+        { name: { en: 'Contact', de: 'Kontakt' }, key: 'contact', components: [{ type: 'ShortInput', key: 'email', content: { question: { en: 'Your e-mail address?', de: 'Ihre E-Mail-Adresse?' } } }] },
+        { name: 'Thanks', key: 'done', components: [{ type: 'Header', key: 'thanks', content: { title: 'See you soon' } }] },
+      ],
+    },
+  });
+  const translated = `/api/v1/forms/${(multilingual.json() as { result: { form: { id: string } } }).result.form.id}/translations`;
+  await call('GET', translated);
+  await call('GET', `${translated}/de`);
+  await call('GET', `${translated}/es`); // 404
+  await call('PUT', `${translated}/fr`, { body: { name: 'Inscription', 'steps.contact.name': 'Contact', 'steps.done.components.thanks.title': 'À bientôt' }, headers: { 'if-match': '"1"' } });
+  await call('PUT', `${translated}/fr`, { body: { 'steps.contact.components.mail.question': 'Votre e-mail ?' } }); // 400
+  await call('PUT', `${translated}/fr`, { body: {}, headers: { 'if-match': '"1"' } }); // 412
 
   // a respondent answers through the public API, then the listing and the export
   const [identity, role] = form.steps[0]!.components;

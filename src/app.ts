@@ -43,6 +43,7 @@ import { adminRoutes } from './rest/admin.ts';
 import { insightsRoutes } from './rest/insights.ts';
 import { shareLinksRoutes } from './rest/share-links.ts';
 import { formsRoutes } from './rest/forms.ts';
+import { translationsRoutes } from './rest/translations.ts';
 import { DOCS_CSP, openApiRoutes, renderDocsPage } from './rest/docs.ts';
 import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
@@ -254,6 +255,7 @@ function mountRest(
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
   const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring, maxDefinitionBytes: config.graphql.maxDefinitionBytes, formMaxVersions: config.formMaxVersions };
   app.route('/api/v1', formsRoutes(restDeps));
+  app.route('/api/v1', translationsRoutes(restDeps));
   app.route('/api/v1', insightsRoutes(restDeps));
   app.route('/api/v1', shareLinksRoutes(restDeps));
   // Before the listing's and the export's routes: POST /responses/delete and DELETE /responses/:id.

@@ -426,7 +426,15 @@ const formImport: Command = async ({ target, values }) => {
   // `status` in the file: "published" (the default) or "draft", in the case the CLI prints it.
   const status = typeof file.status === 'string' ? (file.status.toUpperCase() as FormStatus) : undefined;
   const { importForm } = await call(target, ImportFormDocument, {
-    input: { environmentId: required(values.env, '--env'), name: file.name as string, theme: file.theme, steps: file.steps as never, status, locale: file.locale as string | undefined },
+    input: {
+      environmentId: required(values.env, '--env'),
+      name: file.name as string,
+      theme: file.theme,
+      steps: file.steps as never,
+      status,
+      locale: file.locale as string | undefined,
+      languages: file.languages as never,
+    },
   });
   const output = { id: importForm.id, url: importForm.url, status: importForm.status.toLowerCase() };
   return { output, text: `Imported form ${output.id} (${output.status}) at ${output.url}` };

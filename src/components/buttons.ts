@@ -21,6 +21,7 @@ export function actions(ctx: RenderContext, nextLabel: string | undefined, backL
 }
 
 export const buttons: ComponentModule = {
+  texts: ['label', 'nextLabel', 'backLabel'],
   types: {
     NextButton: {
       schema: z.looseObject({ label: shortText.optional(), buttonText: shortText.optional() }),

@@ -195,6 +195,7 @@ export async function checkCaptchas(
 const content = loose({ siteKey: shortText.optional() });
 
 export const captchas: ComponentModule = {
+  texts: [],
   types: { Recaptcha: content, TurnstileWidget: content },
   render(component, ctx) {
     const siteKey = siteKeyOf(component, ctx.captcha);

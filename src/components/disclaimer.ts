@@ -14,6 +14,7 @@ import { pageWords } from '../i18n/locales.ts';
 const TICK = 'Please tick the box to continue';
 
 export const disclaimer: ComponentModule = {
+  texts: ['text', 'checkboxLabel'],
   types: { Disclaimer: loose({ text: text.optional(), checkboxLabel: shortText.optional(), required: z.boolean().optional() }) },
   answer: {
     parse(_component, raw, problems, required) {

@@ -41,6 +41,7 @@ const dropdownContent: ContentRules = {
 const dropdownOptions = (content: Content): string[] => contentStrings(content.options);
 
 export const dropdown: ComponentModule = {
+  texts: ['question', 'placeholder', 'options.*'],
   types: { Dropdown: dropdownContent },
   answer: {
     parse({ content }, raw, problems, required) {

@@ -28,6 +28,7 @@ function graphicOptions(content: Content): GraphicOption[] {
 }
 
 export const graphicOptionsModule: ComponentModule = {
+  texts: ['question', 'options.*.label'],
   types: {
     GraphicOptions: loose({
       question: text.optional(),

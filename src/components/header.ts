@@ -5,6 +5,7 @@ import { box, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
 
 export const header: ComponentModule = {
+  texts: ['title', 'subheading'],
   types: { Header: loose({ title: text.optional(), subheading: text.optional() }) },
   headline: (component) => (typeof component.content.title === 'string' ? component.content.title : ''),
   // The step's first titled Header is its one h1; later ones are h2.

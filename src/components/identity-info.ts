@@ -223,6 +223,7 @@ function renderField(component: StoredComponent, field: IdentityField, value: st
 // ---------------------------------------------------------------- module
 
 export const identityInfo: ComponentModule = {
+  texts: ['question', 'fields.*.label', 'fields.*.placeholder'],
   types: { IdentityInfo: identityContent },
   answer: {
     parse: (component, raw, problems) => parse(component, raw, problems),

@@ -24,6 +24,16 @@ export interface PageChrome {
   carry?: string | undefined;
   /** Embed mode: the page is shown in a frame on another site (docs/embedding.md). */
   embed?: EmbedChrome | undefined;
+  /** A multilingual form's language switcher: the page in each of its languages (docs/languages.md). */
+  languages?: LanguageLink[] | undefined;
+}
+
+/** One language of the switcher: its name in itself, the page in it, and whether it is the one shown. */
+export interface LanguageLink {
+  language: string;
+  name: string;
+  href: string;
+  current: boolean;
 }
 
 /** The form a page shows (a stored form has these and more). */

@@ -88,6 +88,7 @@ const storedRow = (response: Content, row: string): string[] => {
 const pairCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is string => typeof value === 'string');
 
 export const matrix: ComponentModule = {
+  texts: ['question', 'rows.*', 'columns.*'],
   types: { Matrix: matrixContent },
   answer: {
     parse: ({ content }, raw, problems, required) => matrixAnswer(content, raw, problems, required),
@@ -182,7 +183,7 @@ export const matrix: ComponentModule = {
 .fl-matrix:focus-visible { outline: 3px solid var(--c-link); outline-offset: 2px; }
 .fl-matrix table { border-collapse: collapse; min-width: 100%; }
 .fl-matrix th, .fl-matrix td { padding: 8px 10px; text-align: center; border-bottom: 1px solid var(--c-border); }
-.fl-matrix th[scope="row"] { text-align: left; font-weight: 500; min-width: 8em; }
+.fl-matrix th[scope="row"] { text-align: start; font-weight: 500; min-width: 8em; }
 .fl-matrix th[scope="col"] { font-weight: 600; font-size: 14px; }
 .fl-matrix input { width: 24px; height: 24px; margin: 0; accent-color: var(--c-accent); }
 .fl-matrix input:focus-visible { outline: 3px solid var(--c-link); outline-offset: 2px; }`,

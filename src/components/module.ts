@@ -158,6 +158,11 @@ export interface ConditionRules {
 export interface ComponentModule {
   /** Every input type this module accepts, with its content rules (older names carry `storedType`). */
   types: Readonly<Record<string, ContentRules>>;
+  /**
+   * The texts a respondent reads in its content, as paths (`*`: every element of a list): what a
+   * multilingual form may give one per language (src/forms/translations.ts). Default: TEXT_FIELDS.
+   */
+  texts?: readonly string[];
   /** How a component is answered; a module without it takes no answer and records nothing. */
   answer?: AnswerRules;
   /** The question text a response carries as `headline` (default: content `question`). */
@@ -207,6 +212,9 @@ export interface ComponentModule {
    */
   confirmationEmailFields?: readonly string[];
 }
+
+/** The texts most components show: a module's `texts` unless it says otherwise. */
+export const TEXT_FIELDS = ['question', 'subheading', 'placeholder'] as const;
 
 /** The rank of an answer's `emailAddress` when its module ranks none (after every module's own). */
 export const DEFAULT_EMAIL_RANK = 2;

@@ -61,6 +61,7 @@ const choicesOf = (value: unknown): Choice[] =>
     : [];
 
 export const multipleOptions: ComponentModule = {
+  texts: ['question', 'subheading', 'choices.*'],
   types: {
     MultipleOptionsQuestion: content(),
     MultipleChoiceSingleAnswer: content('MultipleOptionsQuestion', { isMulti: false }),

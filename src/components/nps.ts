@@ -54,6 +54,7 @@ export function promoterScore(counts: ReadonlyMap<string, number>): PromoterScor
 const range = () => NPS_RANGE;
 
 export const nps: ComponentModule = {
+  texts: ['question', 'lowLabel', 'highLabel'],
   types: { NPS: npsContent },
   answer: scaleAnswerRules(range),
   render(component, ctx) {

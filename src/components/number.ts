@@ -82,6 +82,7 @@ function postedNumber(posted: string): number | string {
 }
 
 export const numberQuestion: ComponentModule = {
+  texts: ['question', 'placeholder', 'unit'],
   types: { Number: numberContent },
   answer: {
     parse: ({ content }, raw, problems, required) => numberAnswer(content, raw, problems, required),

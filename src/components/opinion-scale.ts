@@ -50,6 +50,7 @@ const rangeOf = ({ content }: StoredComponent): ScaleRange => ({
 });
 
 export const opinionScale: ComponentModule = {
+  texts: ['question', 'labels.left', 'labels.center', 'labels.right'],
   types: { OpinionScale: opinionContent },
   answer: scaleAnswerRules(rangeOf),
   render(component, ctx) {

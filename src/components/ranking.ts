@@ -71,6 +71,7 @@ const positionOf = (response: Content, option: string): number | undefined => {
 const positionCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is number => typeof value === 'number');
 
 export const ranking: ComponentModule = {
+  texts: ['question', 'options.*'],
   types: { Ranking: rankingContent },
   answer: {
     parse: ({ content }, raw, problems, required) => rankingAnswer(content, raw, problems, required),

@@ -50,6 +50,7 @@ const rangeOf = ({ content }: StoredComponent): ScaleRange => ({
 });
 
 export const rating: ComponentModule = {
+  texts: ['question', 'lowLabel', 'highLabel'],
   types: { Rating: ratingContent },
   answer: scaleAnswerRules(rangeOf),
   render(component, ctx) {

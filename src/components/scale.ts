@@ -110,7 +110,7 @@ export const SCALE_CSS = `
 .fl-scale-star .fl-scale-option:has(input:checked), .fl-scale-star .fl-scale-option:has(~ .fl-scale-option input:checked) { color: var(--c-accent); box-shadow: none; }
 .fl-scale-labels { display: flex; justify-content: space-between; gap: 8px; margin: 6px 0 0; font-size: 14px; color: var(--c-muted); }
 .fl-scale-labels span:nth-child(2) { text-align: center; }
-.fl-scale-labels span:last-child { text-align: right; }
+.fl-scale-labels span:last-child { text-align: end; }
 `;
 
 /** A scale's answers in the export: its number. */

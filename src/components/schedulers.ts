@@ -137,6 +137,7 @@ interface Calendar {
 }
 
 export const schedulers: ComponentModule = {
+  texts: ['question', 'message'],
   types: {
     Scheduler: schedulerContent,
     ...Object.fromEntries(PROVIDER_SCREEN_TYPES.map((type) => [type, schedulerContent])),

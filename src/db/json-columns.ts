@@ -12,6 +12,17 @@ export interface StoredComponent {
   key?: string;
   type: string;
   content: Record<string, unknown>;
+  /** Its texts in the form's other languages: content path (`question`, `options.2`) → locale → text (src/forms/translations.ts). */
+  texts?: TextTranslations;
+}
+
+/** Texts in a multilingual form's other languages: a text's path → locale → text. The default language's text stays where it is. */
+export type TextTranslations = Record<string, Record<string, string>>;
+
+/** A multilingual form's languages: the default (its texts stand in the definition) and the others (at most 19). */
+export interface FormLanguages {
+  default: string;
+  others: string[];
 }
 
 export interface StoredStep {
@@ -23,6 +34,8 @@ export interface StoredStep {
   key?: string;
   name: string;
   components: StoredComponent[];
+  /** The step's name in the form's other languages (`name` → locale → text). */
+  texts?: TextTranslations;
   /** Reaching this step finishes the response; it is shown as the final screen. */
   completion?: boolean;
   /** Reaching this step marks the response invalid and ends it; it is shown as the final screen. */
@@ -178,6 +191,8 @@ export interface ResponseMeta {
   quotaFull?: string;
   /** The form variables as the rules along its path left them (forms with variables). */
   variables?: VariableValues;
+  /** The language it was answered in: one of its form's languages (a one-language form: its locale). */
+  language?: string;
   /** Set when the response reached an invalid step or action: it has ended, unfinished (status 5). */
   invalid?: true;
   [key: string]: unknown;

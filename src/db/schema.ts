@@ -1,7 +1,7 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type FormLimits, type FormNotifications, type FormQuota, type FormVariable, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import { RESPONSE_FORMAT_VERSION, type FormLanguages, type FormLimits, type FormNotifications, type FormQuota, type FormVariable, type TextTranslations, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -113,6 +113,10 @@ export const forms = pgTable(
     limits: jsonb('limits').$type<FormLimits>(),
     /** Caps on the finished responses meeting a condition (src/forms/limits.ts). */
     quotas: jsonb('quotas').$type<FormQuota[]>().notNull().default([]),
+    /** A multilingual form's languages (src/forms/translations.ts); null: one language, `locale`'s. */
+    languages: jsonb('languages').$type<FormLanguages | null>(),
+    /** The form's own texts (its `name`) in its other languages; null: none. Steps and components carry theirs. */
+    texts: jsonb('texts').$type<TextTranslations | null>(),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),
@@ -138,11 +142,19 @@ export const FORM_DEFINITION_COLUMNS = {
   locale: forms.locale,
   /** Who hears of its responses: a response started on a version is notified as that version says. */
   notifications: forms.notifications,
+  languages: forms.languages,
+  texts: forms.texts,
 } as const;
-type DefinitionColumn = Exclude<keyof typeof FORM_DEFINITION_COLUMNS, 'notifications'>;
-/** A definition; snapshots older than notifications in versions have none (the form's own then stand). */
-export type FormDefinition = { -readonly [K in DefinitionColumn]: (typeof FORM_DEFINITION_COLUMNS)[K]['_']['data'] } & {
+type OptionalDefinitionColumn = 'notifications' | 'languages' | 'texts';
+type DefinitionColumns = { -readonly [K in keyof typeof FORM_DEFINITION_COLUMNS]: (typeof FORM_DEFINITION_COLUMNS)[K]['_']['data'] };
+/**
+ * A definition; snapshots older than notifications in versions have none (the form's own then stand), and
+ * those older than languages have neither `languages` nor `texts` (one language, none translated).
+ */
+export type FormDefinition = Omit<DefinitionColumns, OptionalDefinitionColumn> & {
   notifications?: FormNotifications | null;
+  languages?: FormLanguages | null;
+  texts?: TextTranslations | null;
 };
 
 /**

@@ -13,12 +13,15 @@
  *   `formloom:resize` `{height}`;
  * - hidden fields: `data-formloom-hidden="plan=pro,utm_source=site"`, and the host page's own query
  *   parameters whose names can be hidden-field names (`^[A-Za-z_][A-Za-z0-9_]{0,63}$`, not the page's own
- *   `embed`, `step`, `new`, `done`), become query parameters of the frame; the form takes those it
- *   declares. The attribute wins over the host page's query.
+ *   `embed`, `step`, `new`, `done`, `lang`), become query parameters of the frame; the form takes those it
+ *   declares. The attribute wins over the host page's query;
+ * - the language: `data-formloom-lang="de"` (option `lang`) asks for one of a multilingual form's
+ *   languages (docs/languages.md); a right-to-left one lays the popup out right to left.
  *
  * formloom's origin is the origin this script was loaded from.
  */
 import { createHash } from 'node:crypto';
+import { RIGHT_TO_LEFT_LANGUAGES } from '../i18n/locales.ts';
 
 export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md */
 (function () {
@@ -28,7 +31,9 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
   var tag = current && current.src ? current : document.querySelector('script[src*="/embed.js"]');
   var BASE = new URL(tag ? tag.src : '/', window.location.href).origin;
   var NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-  var RESERVED = { embed: 1, step: 1, 'new': 1, done: 1 };
+  var RESERVED = { embed: 1, step: 1, 'new': 1, done: 1, lang: 1 };
+  var LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+  var RTL = ${JSON.stringify(RIGHT_TO_LEFT_LANGUAGES)};
   var embeds = [];
   var popup = null;
   var seen = typeof WeakSet === 'function' ? new WeakSet() : null;
@@ -58,6 +63,7 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
     for (var name in given) if (given.hasOwnProperty(name) && usable(name)) values[name] = String(given[name]);
     for (var key in values) params.set(key, values[key]);
     params.set('embed', '1');
+    if (options.lang && LANGUAGE.test(options.lang)) params.set('lang', options.lang);
     if (window.location.origin && window.location.origin !== 'null') params.set('fl-origin', window.location.origin);
     if (options.transparent) params.set('fl-transparent', '1');
     return url.href;
@@ -67,7 +73,8 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
     return {
       hidden: parseHidden(el.getAttribute('data-formloom-hidden')),
       transparent: el.hasAttribute('data-formloom-transparent') && el.getAttribute('data-formloom-transparent') !== 'false',
-      title: el.getAttribute('data-formloom-title') || undefined
+      title: el.getAttribute('data-formloom-title') || undefined,
+      lang: el.getAttribute('data-formloom-lang') || undefined
     };
   }
 
@@ -170,11 +177,12 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
       border: '0', boxSizing: 'border-box', background: 'rgba(15, 23, 42, 0.6)', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: '2147483647' });
     var panel = css(document.createElement('div'), { position: 'relative', width: '100%', maxWidth: '720px', maxHeight: '100%', overflow: 'auto',
       background: options.transparent ? 'transparent' : '#ffffff', borderRadius: '12px', boxShadow: '0 20px 50px rgba(0, 0, 0, 0.3)' });
+    if (options.lang && RTL.indexOf(String(options.lang).split('-')[0].toLowerCase()) >= 0) panel.dir = 'rtl';
     var closeButton = document.createElement('button');
     closeButton.type = 'button';
     closeButton.setAttribute('aria-label', 'Close');
     closeButton.textContent = '\u00d7';
-    css(closeButton, { position: 'absolute', top: '8px', right: '8px', width: '40px', height: '40px', border: '0', borderRadius: '20px',
+    css(closeButton, { position: 'absolute', top: '8px', insetInlineEnd: '8px', width: '40px', height: '40px', border: '0', borderRadius: '20px',
       background: 'rgba(15, 23, 42, 0.08)', color: '#0f172a', font: '24px/1 system-ui, sans-serif', cursor: 'pointer', zIndex: '1' });
     closeButton.addEventListener('click', close);
     var frame = makeFrame(formId, options);

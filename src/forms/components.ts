@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
-import { localeSchema } from '../i18n/locales.ts';
+import { canonicalLocale, languageOf, localeSchema, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
+import { checkTextLanguages, contentIn, isTextObject, markTextObjects, MAX_FORM_LANGUAGES, placeTextObjects, textIn, textObjectProblems, unmarkMessage, type TextObject } from './translations.ts';
 import { checkNotifications, notificationsSchema } from '../notifications/settings.ts';
 import type { StepLogic } from '../components/conditions.ts';
 import { optionScoreProblems } from '../components/scores.ts';
@@ -69,28 +70,67 @@ const componentSchema = z
   };
   if (!entry || !isObject(content) || typeof type !== 'string') return unread();
 
-  const parsed = entry.schema.safeParse(content);
+  // Texts given per language are checked as one marker string each, and put back where normalising moved them.
+  const { marked, objects } = markTextObjects(content);
+  for (const object of objects) for (const problem of textObjectProblems(object.value)) fail(['content', ...object.path, ...problem.path], problem.message);
+  const parsed = entry.schema.safeParse(marked);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) fail(['content', ...issue.path], issue.message);
+    for (const issue of parsed.error.issues) fail(['content', ...issue.path], unmarkMessage(issue.message, objects));
   }
-  for (const problem of entry.rules?.(content, type) ?? []) fail(['content', ...problem.path], problem.message);
-  // Scores name the options as stored (a normalised content), so only content that passed its own rules is read for them.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- `fail` above sets it
-  const scoreProblems = parsed.success && !failed ? optionScoreProblems(entry.storedType ?? type, entry.normalise ? entry.normalise(parsed.data, type) : parsed.data) : [];
-  for (const problem of scoreProblems) fail(['content', ...problem.path], problem.message);
+  for (const problem of entry.rules?.(marked, type) ?? []) fail(['content', ...problem.path], unmarkMessage(problem.message, objects));
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a key that failed its schema leaves the component unread
   if (failed || !parsed.success || (key && !key.success)) return unread();
+  const storedType = entry.storedType ?? type;
+  const placed = placeTextObjects(entry.normalise ? entry.normalise(parsed.data, type) : parsed.data, storedType, objects);
+  for (const problem of placed.problems) fail(['content', ...problem.path], problem.message);
+  if (placed.problems.length > 0) return unread();
+  // Scores name the options as stored (a normalised content, each option in its first language's words).
+  const scoreProblems = optionScoreProblems(storedType, contentIn(placed.content, storedType, undefined));
+  for (const problem of scoreProblems) fail(['content', ...problem.path], problem.message);
+  if (scoreProblems.length > 0) return unread();
   return {
     ...(id === undefined ? {} : { id }),
-    type: entry.storedType ?? type,
-    content: entry.normalise ? entry.normalise(parsed.data, type) : parsed.data,
+    type: storedType,
+    content: placed.content,
     ...(key ? { key: key.data } : {}),
   };
 });
 
+/** A text a respondent reads, given as `base` allows or as one text per language (`{"en": "…", "de": "…"}`). */
+const localized = (base: z.ZodString, maxLength: number) =>
+  z
+    .unknown()
+    .transform((value, ctx): string | TextObject => {
+      if (isTextObject(value)) {
+        for (const problem of textObjectProblems(value, maxLength)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, input: value });
+        return value;
+      }
+      const parsed = base.safeParse(value);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: value });
+      return z.NEVER;
+    })
+    .meta({ description: 'A string in the default language, or one text per language of the form: `{"en": "Contact", "de": "Kontakt"}`.', examples: ['Contact'] });
+
+/** A form's `languages`: the default and the others, each a built-in language, at most MAX_FORM_LANGUAGES in all. */
+const LANGUAGE_MESSAGE = `must be one of the built-in languages: ${SUPPORTED_LANGUAGES.join(', ')}`;
+const languageCode = z.string(LANGUAGE_MESSAGE).refine((value) => (SUPPORTED_LANGUAGES as readonly string[]).includes(value), LANGUAGE_MESSAGE);
+export const languagesSchema = z
+  .strictObject({
+    default: languageCode,
+    others: z.array(languageCode).max(MAX_FORM_LANGUAGES - 1, `A form may have at most ${MAX_FORM_LANGUAGES} languages`).default([]),
+  })
+  .superRefine((languages, ctx) => {
+    languages.others.forEach((language, index) => {
+      if (language === languages.default || languages.others.indexOf(language) !== index) ctx.addIssue({ code: 'custom', path: ['others', index], message: `"${language}" is listed twice` });
+    });
+  })
+  .meta({ description: 'The languages of a multilingual form: the default (its texts given as strings) and the others (docs/languages.md).', examples: [{ default: 'en', others: ['de', 'ar'] }] });
+
+
 const stepSchema = z.object({
   id: keptId,
-  name: shortText.min(1, 'A step needs a name'),
+  name: localized(shortText.min(1, 'A step needs a name'), LIMITS.maxNameLength),
   key: keySchema.nullish().transform((key) => key ?? undefined).meta({ description: 'Unique in the form; default `step_<n>` (its 1-based position). What `goTo` and `next` name.', examples: ['qualify'] }),
   components: z
     .array(componentSchema)
@@ -103,7 +143,7 @@ const stepSchema = z.object({
 /** A step after validation (no ids yet). */
 export interface StepDraft {
   id?: string | undefined;
-  name: string;
+  name: string | TextObject;
   key?: string | undefined;
   components: ComponentDraft[];
   completion?: boolean | undefined;
@@ -119,7 +159,7 @@ const stepsSchema = (min: number) =>
     .min(min, `A form needs at least ${min} step${min === 1 ? '' : 's'}`)
     .max(LIMITS.maxSteps, `A form may have at most ${LIMITS.maxSteps} steps`);
 
-const formName = z.string().trim().min(1, 'name must not be empty').max(LIMITS.maxNameLength);
+const formName = localized(z.string().trim().min(1, 'name must not be empty').max(LIMITS.maxNameLength), LIMITS.maxNameLength);
 
 // Left out when not given, so a request without logic hashes (Idempotency-Key) as it did before.
 const hiddenFields = hiddenFieldsSchema.nullish().transform((names) => names ?? undefined);
@@ -135,14 +175,52 @@ const withLogicChecks = <T extends z.ZodType<{ steps?: unknown; hiddenFields?: u
       // Runs even when other checks failed (every problem at once), so the input may not be an object at all.
       if (typeof input === 'object' && input !== null) {
         const report = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message, input });
-        checkFormLogic(input, report);
-        checkQuotas(input, report);
-        checkRecall(input, report);
-        checkNotifications(input, report);
+        const languages = declaredLanguages(input);
+        if (languages) checkTextLanguages(input, languages, report);
+        checkLocaleOfLanguages(input, report);
+        const inDefault = { ...input, steps: stepsIn((input as { steps?: unknown }).steps, languages?.[0]) };
+        checkFormLogic(inDefault, report);
+        checkQuotas(inDefault, report);
+        checkRecall(inDefault, report);
+        checkNotifications(inDefault, report);
       }
     },
     { when: () => true },
   );
+
+/**
+ * The languages an input declares, the default first: its `languages`, else its `locale`'s language (and
+ * English for neither); undefined when `languages` is given but not valid (reported where it is) or, for an
+ * update (`partial`), when neither is given: the form's own are checked by the update.
+ */
+export function declaredLanguages(input: object, partial = false): string[] | undefined {
+  const { languages, locale } = input as { languages?: unknown; locale?: unknown };
+  if (languages !== undefined && languages !== null) {
+    const parsed = languagesSchema.safeParse(languages);
+    return parsed.success ? [parsed.data.default, ...parsed.data.others] : undefined;
+  }
+  if (typeof locale === 'string') return canonicalLocale(locale) ? [languageOf(locale)] : undefined;
+  return partial ? undefined : ['en'];
+}
+
+/** A multilingual form's `locale`, when given, speaks its default language (`de-CH` for `de`). */
+function checkLocaleOfLanguages(input: object, report: (path: (string | number)[], message: string) => void) {
+  const { languages, locale } = input as { languages?: { default?: unknown } | null; locale?: unknown };
+  if (typeof locale !== 'string' || typeof languages?.default !== 'string' || !canonicalLocale(locale)) return;
+  if (languageOf(locale) !== languages.default) report(['locale'], `locale must be in the default language (${languages.default}), e.g. ${languages.default}; or leave it out`);
+}
+
+/** Steps (as given) with their text objects read in `language`: what the form-wide checks of logic and notifications read. */
+export function stepsIn(steps: unknown, language: string | undefined): unknown {
+  if (!Array.isArray(steps)) return steps;
+  return (steps as unknown[]).map((step) => {
+    if (typeof step !== 'object' || step === null) return step;
+    const { name, components } = step as { name?: unknown; components?: unknown };
+    const inLanguage = (component: unknown) =>
+      isObject(component) && isObject(component.content) && typeof component.type === 'string' ? { ...component, content: contentIn(component.content, component.type, language) } : component;
+    return { ...step, name: isTextObject(name) ? textIn(name, language) : name, components: Array.isArray(components) ? components.map(inLanguage) : components };
+  });
+}
 
 /** The body of `POST /api/v1/environments/{environmentId}/forms/generate`, and `generateForm`'s input. */
 export const generateFormInputSchema = withLogicChecks(
@@ -152,8 +230,10 @@ export const generateFormInputSchema = withLogicChecks(
     hiddenFields,
     variables,
     steps: stepsSchema(2),
-    /** The language of the page's own words; null or left out: English. */
+    /** The language of the page's own words; null or left out: English (a multilingual form: its default language). */
     locale: localeSchema.nullish(),
+    /** Several languages: null or left out, one (`locale`'s). */
+    languages: languagesSchema.nullish(),
     /** Who hears of its responses by e-mail (docs/notifications.md); null or left out: nobody. */
     notifications: notificationsSchema,
     /** When it takes responses and how many; null or left out: always, without a limit. */

@@ -18,7 +18,7 @@ import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { notificationsSchema } from '../notifications/settings.ts';
-import { formLocaleSchema, generateFormInputSchema, importFormNameSchema, importStepsSchema, updateFormInputSchema, type GenerateFormInput } from './components.ts';
+import { formLocaleSchema, generateFormInputSchema, languagesSchema, importFormNameSchema, importStepsSchema, updateFormInputSchema, type GenerateFormInput } from './components.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
 import {
   deleteForm,
@@ -29,6 +29,7 @@ import {
   generateFormIdempotently,
   generatedFormPages,
   importForm,
+  saveTranslation,
   loadForms,
   setFormStatus,
   updateForm,
@@ -40,8 +41,9 @@ import type { FormDefinition } from '../db/schema.ts';
 import { FormNotificationsInput, FormNotificationsRef } from '../notifications/settings.graphql.ts';
 import { definitionOf, versionDefinitions, versionPages, type ListedVersion } from './versions.service.ts';
 import { themeSchema } from './theme.ts';
-import type { ComponentStyle, Theme, StoredStep } from '../db/json-columns.ts';
+import type { ComponentStyle, FormLanguages, Theme, StoredStep } from '../db/json-columns.ts';
 import { importHiddenFieldsSchema, importVariablesSchema, withLogicChecks } from './components.ts';
+import { definitionWithTextObjects, languagesOf, translationDocument, translationStatuses, type TranslationStatus } from './translations.ts';
 import type { FormLimits, FormQuota } from '../db/json-columns.ts';
 import { finishedCounts, type FinishedCounts } from '../responses/gate.ts';
 import {
@@ -305,6 +307,24 @@ const ThemeRef = builder.objectRef<Theme>('Theme').implement({
 
 // ---------------------------------------------------------------- definitions and versions
 
+const FormLanguagesRef = builder.objectRef<FormLanguages>('FormLanguages').implement({
+  description: 'The languages of a multilingual form.',
+  fields: (t) => ({
+    default: t.exposeString('default', { description: 'The language its texts are written in first: what a text without a translation shows.' }),
+    others: t.exposeStringList('others'),
+  }),
+});
+
+const FormTranslationRef = builder.objectRef<TranslationStatus>('FormTranslation').implement({
+  description: 'How complete one language of a form is (the default language is complete).',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    translated: t.exposeInt('translated', { description: 'Texts with a text in this language.' }),
+    total: t.exposeInt('total', { description: 'Texts of the form (those written in the default language).' }),
+    missing: t.exposeStringList('missing', { description: 'The stable paths of the texts without one (shown in the default language).' }),
+  }),
+});
+
 const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').implement({
   description: 'What a version of a form says: its name, steps, hidden fields, locale and notifications (what updateForm changes).',
   fields: (t) => ({
@@ -327,8 +347,9 @@ const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').im
       type: 'JSON',
       description:
         'The definition as one JSON object, as `GET /api/v1/forms/{formId}` shows it and `updateForm`/PATCH take it back: steps and components with their ids.',
-      resolve: (definition) => definitionOf(definition),
+      resolve: (definition) => definitionWithTextObjects(definitionOf(definition)),
     }),
+    languages: t.field({ type: FormLanguagesRef, nullable: true, description: 'A multilingual form\'s languages; null: one language.', resolve: (definition) => definition.languages ?? null }),
   }),
 });
 
@@ -440,7 +461,7 @@ FormRef.implement({
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region)." }),
+    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag in one of the built-in languages (en, de, fr, es, it, nl, pt, pl, ja, ar), with an optional region." }),
     notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
     limits: t.field({ type: FormLimitsRef, nullable: true, description: 'When it takes responses and how many; null: always, without a limit.', resolve: (form) => form.limits }),
     finishedResponses: t.int({
@@ -449,6 +470,19 @@ FormRef.implement({
       resolve: async (form, _, ctx) => (await countsOf(ctx, form)).total,
     }),
     quotas: t.field({ authScopes: { scope: 'forms:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
+    languages: t.field({ type: FormLanguagesRef, nullable: true, description: 'A multilingual form\'s languages; null: one language (`locale`\'s).', resolve: (form) => form.languages }),
+    translations: t.field({
+      type: [FormTranslationRef],
+      description: 'Every language of the form (the default first) with how complete it is.',
+      resolve: (form) => translationStatuses(form),
+    }),
+    translation: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'One language\'s texts as a flat document, `{"<stable path>": "text"}` (the default language: every text); null when it is not a language of the form.',
+      args: { locale: t.arg.string({ required: true }) },
+      resolve: (form, { locale }) => (languagesOf(form).includes(locale) ? translationDocument(form, locale) : null),
+    }),
   }),
 });
 
@@ -517,7 +551,7 @@ const StepLogicInput = builder.inputType('StepLogicInput', {
 const StepInput = builder.inputType('StepInput', {
   fields: (t) => ({
     id: t.id({ description: KEPT_ID.replace('{what}', 'step') }),
-    name: t.string({ required: true }),
+    name: t.field({ type: 'LocalizedText', required: true }),
     key: t.string({ description: 'Unique in the form; default `step_<n>` (its 1-based position).' }),
     components: t.field({ type: [ComponentInput], required: true }),
     completion: t.boolean({ description: 'Reaching this step finishes the response (no questions on it).' }),
@@ -526,11 +560,20 @@ const StepInput = builder.inputType('StepInput', {
   }),
 });
 
+const LANGUAGES_INPUT =
+  'A multilingual form: its default language and the others (each a built-in language, at most 20 in all). Its texts may then be given as `{"<locale>": "…"}` objects. Left out: one language, `locale`\'s.';
+const FormLanguagesInput = builder.inputType('FormLanguagesInput', {
+  fields: (t) => ({
+    default: t.string({ required: true, description: 'The language of the texts given as strings.' }),
+    others: t.stringList({ description: 'The other languages, each at most once.' }),
+  }),
+});
+
 const GenerateFormInput = builder.inputType('GenerateFormInput', {
   description: 'The same shape as the body of POST /api/v1/environments/{environmentId}/forms/generate.',
   fields: (t) => ({
     sourceFormId: t.id({ required: true, description: 'A form of the same environment, used as the style template.' }),
-    name: t.string({ required: true }),
+    name: t.field({ type: 'LocalizedText', required: true }),
     hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
     variables: t.field({ type: [FormVariableInput], description: 'Values the rules calculate (at most 20).' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
@@ -538,6 +581,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
     limits: t.field({ type: FormLimitsInput, description: 'When it takes responses and how many.' }),
     quotas: t.field({ type: 'JSON', description: QUOTAS_INPUT }),
+    languages: t.field({ type: FormLanguagesInput, description: LANGUAGES_INPUT }),
   }),
 });
 
@@ -593,7 +637,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
   description: 'A form stored as given: how template forms get into an environment.',
   fields: (t) => ({
     environmentId: t.id({ required: true }),
-    name: t.string({ required: true }),
+    name: t.field({ type: 'LocalizedText', required: true }),
     theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
     hiddenFields: t.stringList(),
     variables: t.field({ type: [FormVariableInput] }),
@@ -601,6 +645,7 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
     status: t.field({ type: FormStatusEnum, description: 'Defaults to PUBLISHED.' }),
     locale: t.string({ description: `As in GenerateFormInput; default ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'As in GenerateFormInput; left out: nobody is notified.' }),
+    languages: t.field({ type: FormLanguagesInput, description: 'As in GenerateFormInput.' }),
   }),
 });
 
@@ -615,6 +660,7 @@ const importFormInputSchema = withLogicChecks(
     status: z.enum(FORM_STATUSES).nullish(),
     locale: formLocaleSchema,
     notifications: notificationsSchema,
+    languages: languagesSchema.nullish(),
   }),
 );
 
@@ -638,6 +684,7 @@ builder.mutationField('importForm', (t) =>
         status: input.status ?? undefined,
         locale: input.locale,
         notifications: input.notifications,
+        languages: input.languages,
       });
       await recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.import', targetIds: [form.id] });
       return form;
@@ -649,14 +696,15 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
   description:
     'Any of the definition fields of GenerateFormInput, checked as generate checks them; those left out stay. The same shape as the body of PATCH /api/v1/forms/{formId}.',
   fields: (t) => ({
-    name: t.string(),
-    steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it.' }),
+    name: t.field({ type: 'LocalizedText' }),
+    steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it; its translations of texts that did not change stay.' }),
     hiddenFields: t.stringList({ description: 'The whole new list of hidden fields.' }),
     variables: t.field({ type: [FormVariableInput], description: 'The whole new list of variables.' }),
     locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
     limits: t.field({ type: FormLimitsInput, description: 'The whole new limits; null: none.' }),
     quotas: t.field({ type: 'JSON', description: `The whole new list of quotas; null: none. ${QUOTAS_INPUT}` }),
+    languages: t.field({ type: FormLanguagesInput, description: 'The whole new languages; null: one language. A language dropped takes its translations with it; a new default language takes name and steps written in it.' }),
   }),
 });
 
@@ -667,6 +715,26 @@ const UpdateFormPayload = builder.objectRef<UpdatedForm>('UpdateFormPayload').im
     form: t.field({ type: FormRef, resolve: (updated) => updated.form }),
   }),
 });
+
+builder.mutationField('putFormTranslation', (t) =>
+  t.field({
+    authScopes: { scope: 'forms:write' },
+    type: UpdateFormPayload,
+    description:
+      "Replaces one of a form's other languages' texts with a flat document `{\"<stable path>\": \"text\"}` (Form.translation's shape); paths left out become untranslated. A new version like updateForm (`expectedVersion` as there). An unknown path, or placeholders that differ from the default text's, is BAD_USER_INPUT with the path.",
+    args: {
+      id: t.arg.id({ required: true }),
+      locale: t.arg.string({ required: true }),
+      texts: t.arg({ type: 'JSON', required: true }),
+      expectedVersion: t.arg.int({ description: 'The version this change applies to; another one current refuses it (PRECONDITION_FAILED).' }),
+    },
+    resolve: async (_, { id, locale, texts, expectedVersion }, ctx) => {
+      const environmentId = await formEnvironment(ctx, String(id));
+      const options = { expectedVersion: expectedVersion ?? undefined, actor: actorOf(ctx.principal), maxVersions: ctx.formMaxVersions };
+      return saveTranslation(ctx.db, environmentId, String(id), locale, texts, options);
+    },
+  }),
+);
 
 builder.mutationField('updateForm', (t) =>
   t.field({

@@ -11,11 +11,13 @@ import { checkNotifications } from '../notifications/settings.ts';
 import { claimIdempotencyKey, requestHash, storeIdempotentResult } from '../idempotency/idempotency.service.ts';
 import { createId } from '../ids.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type KeysetPosition, type Page } from '../keyset.ts';
-import { UPDATABLE_FIELDS, type GenerateFormInput, type StepDraft, type UpdateFormInput } from './components.ts';
+import { stepsIn, type GenerateFormInput, type StepDraft, type UpdateFormInput } from './components.ts';
 import type { FieldError } from '../errors.ts';
 import { inheritTheme } from './theme.ts';
-import type { FormVariable, Theme, StoredStep } from '../db/json-columns.ts';
-import { DEFAULT_LOCALE } from '../i18n/locales.ts';
+import type { FormLanguages, FormVariable, StoredComponent, StoredStep, TextTranslations, Theme } from '../db/json-columns.ts';
+import type { Content } from '../components/content.ts';
+import { DEFAULT_LOCALE, languageOf } from '../i18n/locales.ts';
+import { checkTextLanguages, defaultLanguageOf, languagesOf, resolveContent, resolveText, textFieldsOf, textsAt, translationDocumentProblems, withTranslation, type TextObject } from './translations.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
@@ -33,23 +35,40 @@ export const formUrl = (id: string) => `/s/${id}`;
 type IdFor = (given: string | undefined, path: (string | number)[], what: KnownId) => string;
 const newId: IdFor = () => createId();
 
+/** What a stored step or component had before an update (its texts are kept where its default text is unchanged). */
+type Previous = ReadonlyMap<string, StoredStep | StoredComponent>;
+
 /**
- * Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one), and every
- * step its key (its own or the default: `stepKey`).
+ * Gives every step and component its stable id (`idFor`: a new one, unless an update keeps one), every
+ * step its key (its own or the default: `stepKey`), and resolves the texts given per language: the default
+ * language's in place, the others as `texts` (src/forms/translations.ts). An update keeps a kept id's
+ * translations of a text whose default-language text did not change (`previous`).
  */
-function withIds(steps: StepDraft[], idFor: IdFor = newId): StoredStep[] {
+function withIds(steps: StepDraft[], language: string, idFor: IdFor = newId, previous: Previous = new Map()): StoredStep[] {
   return steps.map((step, s) => {
+    const name = resolveText(step.name, language);
+    const id = idFor(step.id, ['steps', s, 'id'], { kind: 'step' });
+    const before = previous.get(id) as StoredStep | undefined;
     const stored: StoredStep = {
-      id: idFor(step.id, ['steps', s, 'id'], { kind: 'step' }),
+      id,
       key: stepKey(step, s),
-      name: step.name,
-      components: step.components.map((component, c) => ({
-        id: idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type }),
-        ...(component.key === undefined ? {} : { key: component.key }),
-        type: component.type,
-        content: component.content,
-      })),
+      name: name.text,
+      components: step.components.map((component, c) => {
+        const componentId = idFor(component.id, ['steps', s, 'components', c, 'id'], { kind: 'component', type: component.type });
+        const resolved = resolveContent(component.content, component.type, language);
+        const kept = keptTexts(previous.get(componentId) as StoredComponent | undefined, resolved.content);
+        const texts = { ...kept, ...resolved.texts };
+        return {
+          id: componentId,
+          ...(component.key === undefined ? {} : { key: component.key }),
+          type: component.type,
+          content: resolved.content,
+          ...(Object.keys(texts).length > 0 ? { texts } : {}),
+        };
+      }),
     };
+    const nameTexts = name.others ?? (before && before.name === name.text ? before.texts?.name : undefined);
+    if (nameTexts) stored.texts = { name: nameTexts };
     if (step.completion === true) stored.completion = true;
     if (step.invalid === true) stored.invalid = true;
     if (step.logic && (step.logic.rules.length > 0 || step.logic.next !== undefined)) stored.logic = step.logic;
@@ -57,18 +76,37 @@ function withIds(steps: StepDraft[], idFor: IdFor = newId): StoredStep[] {
   });
 }
 
+/** The translations of a component before an update whose default-language texts are still the same in `content`. */
+function keptTexts(before: StoredComponent | undefined, content: Content): TextTranslations {
+  if (!before?.texts) return {};
+  const now = new Map(textsAt(content, textFieldsOf(before.type)).map(({ path, value }) => [path.join('.'), value]));
+  const kept = textsAt(before.content, textFieldsOf(before.type)).filter(({ path, value }) => before.texts![path.join('.')] && now.get(path.join('.')) === value);
+  return Object.fromEntries(kept.map(({ path }) => [path.join('.'), before.texts![path.join('.')]!]));
+}
+
+/** The form's own texts given per language (its name), for the `texts` column. */
+const formTextsOf = (name: string | TextObject, language: string): { name: string; texts: TextTranslations | null } => {
+  const resolved = resolveText(name, language);
+  return { name: resolved.text, texts: resolved.others ? { name: resolved.others } : null };
+};
+
+/** The default language of a new form: its `languages`', else its locale's. */
+const newFormLanguage = (input: { languages?: FormLanguages | null | undefined; locale?: string | null | undefined }) =>
+  input.languages?.default ?? languageOf(input.locale ?? DEFAULT_LOCALE);
+
 export interface ImportFormInput {
   environmentId: string;
-  name: string;
+  name: string | TextObject;
   theme: Theme;
   steps: StepDraft[];
   hiddenFields?: string[] | undefined;
   variables?: FormVariable[] | undefined;
   status?: FormStatus | undefined;
-  /** Canonical (src/i18n/locales.ts); default English. */
+  /** Canonical (src/i18n/locales.ts); default English (a multilingual form: its default language). */
   locale?: string | null | undefined;
   /** Who hears of its responses (docs/notifications.md); left out: nobody. */
   notifications?: Form['notifications'] | undefined;
+  languages?: FormLanguages | null | undefined;
 }
 
 /** Stores a form as given (how template forms get into an environment), at version 1. */
@@ -79,13 +117,14 @@ export async function importForm(db: Db, input: ImportFormInput): Promise<Form> 
       .values({
         id: createId(),
         environmentId: input.environmentId,
-        name: input.name,
+        ...formTextsOf(input.name, newFormLanguage(input)),
         status: input.status ?? 'published',
         theme: input.theme,
-        steps: withIds(input.steps),
+        steps: withIds(input.steps, newFormLanguage(input)),
         hiddenFields: input.hiddenFields ?? [],
         variables: input.variables ?? [],
-        locale: input.locale ?? DEFAULT_LOCALE,
+        locale: input.locale ?? input.languages?.default ?? DEFAULT_LOCALE,
+        languages: input.languages ?? null,
         notifications: input.notifications ?? null,
       })
       .returning();
@@ -127,7 +166,8 @@ export async function findFormById(db: Db, id: string): Promise<Form | undefined
 export async function generateForm(db: Db, environmentId: string, input: GenerateFormInput): Promise<Form> {
   const source = await findForm(db, environmentId, input.sourceFormId);
   if (!source) throw notFound('Source form not found');
-  const steps = withIds(input.steps);
+  const language = newFormLanguage(input);
+  const steps = withIds(input.steps, language);
   const usedTypes = new Set(steps.flatMap((step) => step.components.map((component) => component.type)));
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -135,14 +175,15 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
       .values({
         id: createId(),
         environmentId,
-        name: input.name,
+        ...formTextsOf(input.name, language),
         status: 'published',
         theme: inheritTheme(source.theme, usedTypes),
         steps,
         hiddenFields: input.hiddenFields ?? [],
         variables: input.variables ?? [],
         sourceFormId: source.id,
-        locale: input.locale ?? DEFAULT_LOCALE,
+        locale: input.locale ?? input.languages?.default ?? DEFAULT_LOCALE,
+        languages: input.languages ?? null,
         notifications: input.notifications ?? null,
         limits: input.limits ?? null,
         quotas: input.quotas ?? [],
@@ -225,6 +266,37 @@ export interface UpdatedForm {
  * before it committed and gets the next version number, so none is lost and no number is taken twice.
  */
 export async function updateForm(db: Db, environmentId: string, id: string, input: UpdateFormInput, options: UpdateFormOptions): Promise<UpdatedForm> {
+  return changeDefinition(db, environmentId, id, options, async (tx, current) => {
+    const { changes, problems } = await definitionChanges(tx, current, input);
+    if (problems.length > 0) throw invalidInput(problems);
+    return changes;
+  });
+}
+
+/**
+ * Replaces one language's texts of a live form with a translation document (`{<stable path>: text}`,
+ * src/forms/translations.ts): a new version like any update (If-Match, the event, the audit entry). The
+ * language must be one of the form's others; unknown paths and placeholders that differ are BAD_USER_INPUT.
+ */
+export async function saveTranslation(db: Db, environmentId: string, id: string, locale: string, document: unknown, options: UpdateFormOptions): Promise<UpdatedForm> {
+  return changeDefinition(db, environmentId, id, options, (_tx, current) => {
+    const others = languagesOf(current).slice(1);
+    if (!others.includes(locale)) {
+      const message = others.length === 0 ? 'This form has one language: give it `languages` to translate it' : `Not one of the form's other languages (${others.join(', ')}); the default language's texts are changed by updating the form`;
+      throw invalidInput([{ path: ['locale'], message }], 'Invalid path parameters');
+    }
+    const problems = translationDocumentProblems(current, document);
+    if (problems.length > 0) throw invalidInput(problems);
+    return Promise.resolve(withTranslation(current, locale, document as Record<string, string>));
+  });
+}
+
+/**
+ * A new version of a live form's definition: `change` reads the current row (locked: concurrent changes
+ * queue, each on what the one before committed) and says what changes; the version, its snapshot, the
+ * form.updated event and the audit entry are written in the same transaction.
+ */
+async function changeDefinition(db: Db, environmentId: string, id: string, options: UpdateFormOptions, change: (tx: Db, current: Form) => Promise<DefinitionChanges>): Promise<UpdatedForm> {
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -234,29 +306,7 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     if (!current) throw notFound('Form not found');
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
     if (options.maxVersions && current.version >= options.maxVersions) throw tooManyVersions(current.version);
-    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas'> = {};
-    for (const field of UPDATABLE_FIELDS) {
-      const value = input[field];
-      if (value === undefined) continue;
-      if (field === 'steps') changes.steps = await keepingIds(tx, current, value as StepDraft[]);
-      else if (field === 'notifications') changes.notifications = (value as Form['notifications']) ?? null;
-      else if (field === 'limits') changes.limits = (value as Form['limits']) ?? null;
-      else if (field === 'quotas') changes.quotas = (value as Form['quotas'] | null) ?? [];
-      else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
-      else Object.assign(changes, { [field]: value });
-    }
-    // The logic's references across the definition as it will be: the steps and hidden fields given (as
-    // given: without the default keys the stored steps get), or kept.
-    const problems: FieldError[] = [];
-    const report = (path: readonly (string | number)[], message: string) => problems.push({ path: [...path], message });
-    checkFormLogic({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables: changes.variables ?? current.variables }, report);
-    const variables = changes.variables ?? current.variables;
-    checkQuotas({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables, quotas: changes.quotas ?? current.quotas }, report);
-    const notifications = changes.notifications === undefined ? current.notifications : changes.notifications;
-    checkRecall({ steps: input.steps ?? current.steps, hiddenFields: changes.hiddenFields ?? current.hiddenFields, variables, notifications }, report);
-    // The confirmation's address must still be a question of the form as it will be.
-    checkNotifications({ steps: input.steps ?? current.steps, notifications: changes.notifications === undefined ? current.notifications : changes.notifications }, report);
-    if (problems.length > 0) throw invalidInput(problems);
+    const changes = await change(tx, current);
     // Later than anything before it, whatever the clock did: versions are listed by time (versionPages).
     const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
     const [row] = await tx
@@ -273,6 +323,82 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     ]);
     return { form, version: form.version, replayed: false };
   });
+}
+
+type DefinitionChanges = Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas'>;
+
+/**
+ * What an update changes, and what is wrong with it: the fields it gives; the texts resolved in the
+ * form's languages as they will be (a language dropped takes its translations with it; a new default
+ * language needs the steps and name written in it); the logic and notifications checked across the
+ * definition as it will be.
+ */
+async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput): Promise<{ changes: DefinitionChanges; problems: FieldError[] }> {
+  const problems: FieldError[] = [];
+  const report = (path: readonly (string | number)[], message: string) => problems.push({ path: [...path], message });
+  const changes: DefinitionChanges = {};
+  if (input.hiddenFields !== undefined) changes.hiddenFields = input.hiddenFields;
+  if (input.notifications !== undefined) changes.notifications = input.notifications ?? null;
+  if (input.variables !== undefined) changes.variables = input.variables;
+  if (input.limits !== undefined) changes.limits = input.limits ?? null;
+  if (input.quotas !== undefined) changes.quotas = input.quotas ?? [];
+  const languages = input.languages === undefined ? current.languages : input.languages;
+  if (input.languages !== undefined) changes.languages = input.languages;
+  if (input.locale !== undefined || input.languages !== undefined) changes.locale = updatedLocale(current, input.locale, languages);
+  const next = { languages, locale: changes.locale ?? current.locale };
+  const language = defaultLanguageOf(next);
+  const sameDefault = language === defaultLanguageOf(current);
+  // A one-language form's texts are shown as written whatever its locale; a multilingual one's are in its default language.
+  if (!sameDefault && (current.languages ?? languages) && (input.steps === undefined || input.name === undefined)) {
+    report(input.languages ? ['languages', 'default'] : ['locale'], `A new default language (${language}) takes the name and steps written in it: give name and steps too`);
+  }
+  checkTextLanguages({ name: input.name, steps: input.steps }, languagesOf(next), report);
+  if (input.name !== undefined) {
+    const resolved = formTextsOf(input.name, language);
+    changes.name = resolved.name;
+    changes.texts = resolved.texts ?? (sameDefault && resolved.name === current.name ? current.texts : null);
+  }
+  if (input.steps !== undefined) changes.steps = await keepingIds(tx, current, input.steps, language, sameDefault);
+  const kept = languagesOf(next);
+  changes.steps = onlyLanguages(changes.steps ?? current.steps, kept);
+  changes.texts = onlyTextLanguages(changes.texts === undefined ? current.texts : changes.texts, kept) ?? null;
+  // The logic's references across the definition as it will be: the steps and hidden fields given (as
+  // given: without the default keys the stored steps get), or kept.
+  const steps = input.steps === undefined ? current.steps : (stepsIn(input.steps, language) as StepDraft[]);
+  const hiddenFields = changes.hiddenFields ?? current.hiddenFields;
+  const variables = changes.variables ?? current.variables;
+  const notifications = changes.notifications === undefined ? current.notifications : changes.notifications;
+  checkFormLogic({ steps, hiddenFields, variables }, report);
+  checkQuotas({ steps, hiddenFields, variables, quotas: changes.quotas ?? current.quotas }, report);
+  checkRecall({ steps, hiddenFields, variables, notifications }, report);
+  // The confirmation's address must still be a question of the form as it will be.
+  checkNotifications({ steps, notifications }, report);
+  return { changes, problems };
+}
+
+/** The locale after an update: the one given, else the current one while it speaks the default language, else the default language. */
+function updatedLocale(current: Form, given: string | null | undefined, languages: FormLanguages | null): string {
+  if (given) return given;
+  if (!languages) return given === null ? DEFAULT_LOCALE : current.locale;
+  return given === undefined && languageOf(current.locale) === languages.default ? current.locale : languages.default;
+}
+
+/** Translations in `languages` only. */
+function onlyTextLanguages(texts: TextTranslations | null | undefined, languages: readonly string[]): TextTranslations | undefined {
+  if (!texts) return undefined;
+  const entries = Object.entries(texts)
+    .map(([path, byLocale]) => [path, Object.fromEntries(Object.entries(byLocale).filter(([locale]) => languages.includes(locale)))] as const)
+    .filter(([, byLocale]) => Object.keys(byLocale).length > 0);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function onlyLanguages(steps: StoredStep[], languages: readonly string[]): StoredStep[] {
+  const strip = <T extends { texts?: TextTranslations }>(item: T): T => {
+    const { texts, ...rest } = item;
+    const kept = onlyTextLanguages(texts, languages);
+    return (kept ? { ...rest, texts: kept } : rest) as T;
+  };
+  return steps.map((step) => strip({ ...step, components: step.components.map(strip) }));
 }
 
 /** Versions are never removed (responses and exports read them): a form that has the most may change no more. */
@@ -298,8 +424,10 @@ export function updatedFormObject(form: Form) {
  * component's of the same type) in some version of this form, and be given once: else BAD_USER_INPUT at
  * that `id`, every problem at once.
  */
-async function keepingIds(tx: Db, form: Form, steps: StepDraft[]): Promise<StoredStep[]> {
+async function keepingIds(tx: Db, form: Form, steps: StepDraft[], language: string, keepTexts: boolean): Promise<StoredStep[]> {
   const known = new Map<string, KnownId>();
+  const previous = new Map<string, StoredStep | StoredComponent>();
+  if (keepTexts) for (const step of form.steps) for (const item of [step, ...step.components]) previous.set(item.id, item);
   for (const step of form.steps) {
     known.set(step.id, { kind: 'step' });
     for (const component of step.components) known.set(component.id, { kind: 'component', type: component.type });
@@ -321,7 +449,7 @@ async function keepingIds(tx: Db, form: Form, steps: StepDraft[]): Promise<Store
     seen.add(id);
     return id;
   };
-  const stored = withIds(steps, keep);
+  const stored = withIds(steps, language, keep, previous);
   if (errors.length > 0) throw invalidInput(errors);
   return stored;
 }

@@ -5,7 +5,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { requireAdmin, requireScope, readScope } from '../auth/auth.service.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -19,6 +19,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
     DateTime: { Input: Date; Output: Date | string };
+    LocalizedText: { Input: string | Record<string, unknown>; Output: string };
   };
   DefaultFieldNullability: false;
   /** What a field needs (every root field declares one): `scope`, an API key scope; `admin`, the admin token; `authenticated`, any caller with credentials. */
@@ -94,6 +95,22 @@ builder.addScalarType(
   new GraphQLScalarType({
     ...DateTimeResolver.toConfig(),
     serialize: (value) => (typeof value === 'string' && ISO_INSTANT.test(value) ? value : DateTimeResolver.serialize(value)),
+  }),
+);
+function localizedTextValue(value: unknown): string | Record<string, unknown> {
+  if (typeof value === 'string' || (typeof value === 'object' && value !== null && !Array.isArray(value))) return value as string | Record<string, unknown>;
+  throw new TypeError(`LocalizedText must be a string or an object of one string per language, not ${JSON.stringify(value)}`);
+}
+
+/** A text given in the form's default language, or one per language (checked by the input's schema, src/forms/translations.ts). */
+builder.addScalarType(
+  'LocalizedText',
+  new GraphQLScalarType({
+    name: 'LocalizedText',
+    description: 'A text a respondent reads: a string (the form\'s default language), or an object of one string per language of the form, e.g. {"en": "Contact", "de": "Kontakt"}.',
+    serialize: (value) => value,
+    parseValue: localizedTextValue,
+    parseLiteral: (ast, variables) => localizedTextValue(valueFromASTUntyped(ast, variables)),
   }),
 );
 builder.queryType({});

@@ -12,9 +12,33 @@
  * respondent can meet with `localizeMessage`, and shows any other as written.
  */
 import { z } from 'zod';
+import type { LanguagePack, PageWords } from './words.ts';
+import { ar } from './languages/ar.ts';
+import { it } from './languages/it.ts';
+import { ja } from './languages/ja.ts';
+import { nl } from './languages/nl.ts';
+import { pl } from './languages/pl.ts';
+import { pt } from './languages/pt.ts';
 
-export const SUPPORTED_LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
+export type { PageWords } from './words.ts';
+
+export const SUPPORTED_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'ja', 'ar'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+/** The languages whose words and messages are written in this file; the others' are in languages/ (one module each). */
+type TableLanguage = 'en' | 'de' | 'fr' | 'es';
+type PackLanguage = Exclude<Language, TableLanguage>;
+const PACKS: Record<PackLanguage, LanguagePack> = { it, nl, pt, pl, ja, ar };
+const isPackLanguage = (language: Language): language is PackLanguage => Object.hasOwn(PACKS, language);
+
+/** The languages written right to left (`<html dir="rtl">`). */
+export const RIGHT_TO_LEFT_LANGUAGES: readonly Language[] = ['ar'];
+/** The direction a locale's text runs in. */
+export const directionOf = (locale: string | null | undefined): 'rtl' | 'ltr' => (RIGHT_TO_LEFT_LANGUAGES.includes(languageOf(locale)) ? 'rtl' : 'ltr');
+/** A language's name in that language (`Deutsch`, `العربية`), for the language switcher. */
+export const languageName = (language: string): string => {
+  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+};
 export const DEFAULT_LOCALE = 'en';
 
 /** Longest locale tag accepted (BCP 47 tags in use are far shorter). */
@@ -56,81 +80,7 @@ export const languageOf = (locale: string | null | undefined): Language => {
 
 // ---------------------------------------------------------------- the page's words
 
-export interface PageWords {
-  next: string;
-  submit: string;
-  back: string;
-  select: string;
-  other: string;
-  progress: string;
-  stepOf: (index: number, total: number) => string;
-  errorTitle: string;
-  checkHighlighted: string;
-  checkAnswers: (count: number) => string;
-  unanswered: (stepName: string) => string;
-  answerThem: string;
-  goThere: string;
-  thanksTitle: string;
-  thanksText: string;
-  anotherResponse: string;
-  invalidTitle: string;
-  invalidText: string;
-  closedText: string;
-  sessionExpiredTitle: string;
-  sessionExpiredText: string;
-  startAgain: string;
-
-  // ---- the components' own words (the form's texts, when it has them, come first)
-  /** The accessible name of a text field with neither a question nor a placeholder. */
-  yourAnswer: string;
-  /** A Disclaimer's check box without a `checkboxLabel`. */
-  agree: string;
-  /** The accessible name of a PasswordCreatorInput without a question, and its second field's label. */
-  password: string;
-  repeatPassword: string;
-  /** IdentityInfo: the dial code list of a phone field. */
-  dialCode: string;
-  /** FileUploader: the accessible name of an uploader without a question, and what it takes. */
-  file: string;
-  accepted: (types: string, size: string, files: number) => string;
-  /** Below the files a revisited step keeps. */
-  replaceFiles: (count: number) => string;
-  /** A kept file known only by its id. */
-  uploadedEarlier: string;
-  /** The page's script, while and after a file goes up (`{n}`: how many files). */
-  uploadProgress: string;
-  uploadedOne: string;
-  uploadedMany: string;
-  uploadFailed: string;
-  uploadOffline: string;
-  uploadTooLarge: string;
-  uploadBusy: string;
-  /** Schedulers: the calendar picker's name (and a calendar's without one), the frame's title, the link, the notes. */
-  calendar: string;
-  calendarTitle: (provider: string | undefined) => string;
-  openCalendar: string;
-  calendarUnavailable: string;
-  meetingBooked: string;
-  /** Captchas without JavaScript. */
-  captchaNeedsScript: string;
-  /** Rating: the accessible name of one star. */
-  ratingValue: (value: number, scale: number) => string;
-  /** NPS: the labels under 0 and 10 when the content gives none. */
-  npsLow: string;
-  npsHigh: string;
-  /** Ranking: the label of the select of one position (1 is first). */
-  rankingPosition: (position: number) => string;
-
-  // ---- message pages of a form's posts
-  unsupportedTitle: string;
-  unsupportedText: string;
-  unreadableTitle: string;
-  unreadableText: string;
-  tooMuchTitle: string;
-  tooMuchText: (size: string) => string;
-}
-
-const WORDS: Record<Language, PageWords> = {
+const WORDS: Record<TableLanguage, PageWords> = {
   en: {
     next: 'Next',
     submit: 'Submit',
@@ -154,6 +104,7 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Session expired',
     sessionExpiredText: 'This form session has expired or is not valid. Please start again.',
     startAgain: 'Start again',
+    language: 'Language',
     yourAnswer: 'Your answer',
     agree: 'I agree',
     password: 'Password',
@@ -210,6 +161,7 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Sitzung abgelaufen',
     sessionExpiredText: 'Diese Formularsitzung ist abgelaufen oder ungültig. Bitte beginnen Sie neu.',
     startAgain: 'Neu beginnen',
+    language: 'Sprache',
     yourAnswer: 'Ihre Antwort',
     agree: 'Ich stimme zu',
     password: 'Passwort',
@@ -266,6 +218,7 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Session expirée',
     sessionExpiredText: 'Cette session du formulaire a expiré ou n’est pas valide. Veuillez recommencer.',
     startAgain: 'Recommencer',
+    language: 'Langue',
     yourAnswer: 'Votre réponse',
     agree: 'J’accepte',
     password: 'Mot de passe',
@@ -322,6 +275,7 @@ const WORDS: Record<Language, PageWords> = {
     sessionExpiredTitle: 'Sesión caducada',
     sessionExpiredText: 'Esta sesión del formulario ha caducado o no es válida. Vuelve a empezar.',
     startAgain: 'Empezar de nuevo',
+    language: 'Idioma',
     yourAnswer: 'Tu respuesta',
     agree: 'Acepto',
     password: 'Contraseña',
@@ -358,19 +312,25 @@ const WORDS: Record<Language, PageWords> = {
 };
 
 /** The page's own words in a form's locale. */
-export const pageWords = (locale: string | null | undefined): PageWords => WORDS[languageOf(locale)];
+export const pageWords = (locale: string | null | undefined): PageWords => {
+  const language = languageOf(locale);
+  return isPackLanguage(language) ? PACKS[language].words : WORDS[language];
+};
 
 // ---------------------------------------------------------------- sizes
 
 type SizeUnit = 'MB' | 'KB' | 'bytes';
-const SIZE_UNITS: Record<Language, Record<SizeUnit, string>> = {
+const SIZE_UNITS: Record<TableLanguage, Record<SizeUnit, string>> = {
   en: { MB: 'MB', KB: 'KB', bytes: 'bytes' },
   de: { MB: 'MB', KB: 'KB', bytes: 'Byte' },
   fr: { MB: 'Mo', KB: 'Ko', bytes: 'octets' },
   es: { MB: 'MB', KB: 'KB', bytes: 'bytes' },
 };
+const sizeUnits = (language: Language) => (isPackLanguage(language) ? PACKS[language].sizeUnits : SIZE_UNITS[language]);
+/** The decimal separator a language writes (`.` in English, `,` in German). */
+const decimalSeparator = (language: Language) => new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
 const sizeIn = (language: Language, whole: string, fraction: string | undefined, unit: SizeUnit) =>
-  `${whole}${fraction ? `${language === 'en' ? '.' : ','}${fraction}` : ''} ${SIZE_UNITS[language][unit]}`;
+  `${whole}${fraction ? `${decimalSeparator(language)}${fraction}` : ''} ${sizeUnits(language)[unit]}`;
 
 /** A file size as a form's language writes it: `2.5 MB` (English, as every API message has it), `2,5 Mo`. */
 export function formatSize(bytes: number, locale: string | null | undefined = DEFAULT_LOCALE): string {
@@ -390,7 +350,7 @@ function localizeSize(language: Language, text: string): string {
 // ---------------------------------------------------------------- validation messages
 
 /** `$1`… stand for the pattern's groups. German, French and Spanish for each English message. */
-type Translations = Record<Exclude<Language, 'en'>, string>;
+type Translations = Record<Exclude<TableLanguage, 'en'>, string>;
 /** Groups that are themselves translated: a file size (`formatSize`), or why an upload was refused (REFUSALS). */
 type GroupKinds = Record<number, 'size' | 'refusal'>;
 
@@ -459,25 +419,37 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^(.+) is required$/s, { de: '$1 ist erforderlich', fr: '$1 est obligatoire', es: '$1 es obligatorio' }],
 ];
 
+/** A row's translation into `language`: the row's own (German, French, Spanish) or the language module's at the row's index. */
+type RowText = (translations: Translations, index: number) => string;
+
 /** `message` by the first of `table`'s patterns it matches, its groups put in (translated where `kinds` says); undefined when none matches. */
-function translate(language: Exclude<Language, 'en'>, message: string, table: readonly [RegExp, Translations, GroupKinds?][]): string | undefined {
-  for (const [pattern, translations, kinds] of table) {
+function translate(language: Exclude<Language, 'en'>, message: string, table: readonly [RegExp, Translations, GroupKinds?][], textOf: RowText): string | undefined {
+  for (const [index, [pattern, translations, kinds]] of table.entries()) {
     const match = pattern.exec(message);
     if (!match) continue;
-    return translations[language].replace(/\$(\d)/g, (_, at: string) => {
+    return textOf(translations, index).replace(/\$(\d)/g, (_, at: string) => {
       const group = match[Number(at)] ?? '';
       const kind = kinds?.[Number(at)];
       if (kind === 'size') return localizeSize(language, group);
-      if (kind === 'refusal') return translate(language, group, REFUSALS) ?? group;
+      if (kind === 'refusal') return translate(language, group, REFUSALS, rowText(language, 'refusals')) ?? group;
       return group;
     });
   }
   return undefined;
 }
 
+const rowText =
+  (language: Exclude<Language, 'en'>, list: 'messages' | 'refusals'): RowText =>
+  (translations, index) =>
+    isPackLanguage(language) ? PACKS[language][list][index]! : translations[language];
+
+/** How many messages and refusals a language module must translate, in order (a test holds each module to them). */
+export const MESSAGE_PATTERNS = { messages: MESSAGES.map(([pattern]) => pattern), refusals: REFUSALS.map(([pattern]) => pattern) };
+export const languagePack = (language: string): LanguagePack | undefined => (Object.hasOwn(PACKS, language) ? PACKS[language as PackLanguage] : undefined);
+
 /** A validation message in the form's language; a message without a translation as written. */
 export function localizeMessage(locale: string | null | undefined, message: string): string {
   const language = languageOf(locale);
   if (language === 'en') return message;
-  return translate(language, message, MESSAGES) ?? message;
+  return translate(language, message, MESSAGES, rowText(language, 'messages')) ?? message;
 }

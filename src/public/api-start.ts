@@ -1,5 +1,5 @@
 /**
- * `POST /s/:formId/responses` `{answers, finished?, visitorToken?, hiddenFields?}` → 201
+ * `POST /s/:formId/responses` `{answers, finished?, visitorToken?, hiddenFields?, language?}` → 201
  * `{id, resumeToken, visitorToken, finished, status, formVersion, nextStep}`: starts a response through
  * the JSON API. With an Idempotency-Key a retry of the same start reaches the same response.
  */
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { deriveSecret } from '../auth/secrets.ts';
 import { toFieldErrors } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
+import { languagesOf } from '../forms/translations.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
 import {
   claimIdempotencyKey,
@@ -36,6 +37,8 @@ const startSchema = z.strictObject({
   visitorToken: z.string().min(1).max(256).optional(),
   // Names the form does not declare are ignored (an embed may forward every parameter it has).
   hiddenFields: z.record(z.string().max(256), hiddenValue).optional(),
+  /** A multilingual form: the language the respondent answers in (one of the form's; default its default). */
+  language: z.string().max(35).optional(),
 });
 
 /** Shortest public Idempotency-Key: it picks the response, so it must be a random value (a UUID), not a counter. */
@@ -49,6 +52,7 @@ interface Start {
   visitorLeadId: string | undefined;
   hiddenFields: Record<string, string>;
   captchaTokens: Map<string, unknown>;
+  language: string;
 }
 
 export async function startResponse(request: PublicRequest): Promise<Response> {
@@ -67,10 +71,15 @@ export async function startResponse(request: PublicRequest): Promise<Response> {
     visitorLeadId = deps.cookieKeys.verify((key) => leadOfVisitorToken(key, form.environmentId, token));
     if (!visitorLeadId) return invalidBody(c, [{ message: 'Unknown visitor token', path: ['visitorToken'] }]);
   }
+  const languages = languagesOf(form);
+  if (sent.language !== undefined && !languages.includes(sent.language)) {
+    return invalidBody(c, [{ message: `Must be one of the form's languages: ${languages.join(', ')}`, path: ['language'] }]);
+  }
+  const language = sent.language ?? languages[0]!;
   await resolveUploadAnswers(deps.db, form, sent.answers, await idempotentResponseId(request, form.id));
   // Captcha tokens are checked only once the start is known not to be a replay (a token is good once).
   const captchaTokens = takeCaptchaTokens(form, sent.answers);
-  const { answers, errors } = await prepareAnswers(form, sent.answers, deps.answerLimits);
+  const { answers, errors } = await prepareAnswers(form, sent.answers, deps.answerLimits, language);
   if (errors.length > 0) return invalidBody(c, errors);
   c.header('Cache-Control', 'no-store');
   const hiddenFields = declaredHidden(form, sent.hiddenFields);
@@ -82,6 +91,7 @@ export async function startResponse(request: PublicRequest): Promise<Response> {
       visitorLeadId,
       hiddenFields,
       captchaTokens,
+      language,
     });
   } catch (error) {
     return respondWithError(request.c, error);
@@ -123,6 +133,7 @@ async function startOnce(request: PublicRequest, form: Form, start: Start): Prom
       answers,
       finish,
       hiddenFields,
+      language: start.language,
       context: apiContext(request),
       newSession: key === undefined,
       captchas: gate.passes,

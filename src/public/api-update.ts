@@ -52,7 +52,9 @@ export async function updateResponse(request: PublicRequest): Promise<Response> 
   if (!parsed.success) return invalidBody(c, toFieldErrors(parsed.error.issues));
   await resolveUploadAnswers(deps.db, form, parsed.data.answers, responseId);
   const captchaTokens = takeCaptchaTokens(form, parsed.data.answers);
-  const { answers, errors } = await prepareAnswers(form, parsed.data.answers, deps.answerLimits);
+  // Answered in the language the response started in (a choice may also be given in the default language's words).
+  const language = typeof seen.row.meta.language === 'string' ? seen.row.meta.language : undefined;
+  const { answers, errors } = await prepareAnswers(form, parsed.data.answers, deps.answerLimits, language);
   if (errors.length > 0) return invalidBody(c, errors);
   const finish = parsed.data.finished;
   const gate = await captchaGate(request, form, seen.row, { answers, finish }, captchaTokens);

@@ -1,10 +1,13 @@
 /**
  * `GET /s/:formId/definition[?version=N]`: the published form's version, steps, components (ids are the
  * questionIds), hidden fields, logic and theme; `version` asks for the version a response started on
- * (its `formVersion`), shown only with that response's resume token.
+ * (its `formVersion`), shown only with that response's resume token. A multilingual form's texts come in
+ * `?lang=` (or the best of Accept-Language, or the default), with `language` and `languages`.
  */
 import type { Form } from '../forms/forms.service.ts';
 import { stepKey } from '../forms/logic.ts';
+import { languagesOf, localizeForm } from '../forms/translations.ts';
+import { negotiateLanguage } from '../i18n/negotiate.ts';
 import { formAtVersion, parseVersion } from '../forms/versions.service.ts';
 import { isAnswerable, isRequired } from '../responses/shapes.ts';
 import { findSessionResponse } from '../responses/submissions.service.ts';
@@ -46,15 +49,19 @@ export async function showDefinition(request: PublicRequest): Promise<Response> 
   const form = version === undefined ? current : await formAtVersion(deps.db, current, version);
   if (!form) return c.json(VERSION_NOT_FOUND, 404);
   c.header('Cache-Control', 'no-cache');
-  return c.json(definitionOf(form));
+  // A multilingual form's texts in `?lang=` (else the best of Accept-Language, else the default).
+  const languages = languagesOf(form);
+  const language = negotiateLanguage(languages, { asked: c.req.query('lang'), acceptLanguage: c.req.header('accept-language') });
+  return c.json(definitionOf(localizeForm(form, language), form.languages ? { language, languages } : {}));
 }
 
-/** The form as a client renders it. */
-const definitionOf = (form: Form) => ({
+/** The form as a client renders it (a multilingual form's: in one of its languages, which it names). */
+const definitionOf = (form: Form, languages: { language?: string; languages?: string[] }) => ({
   id: form.id,
   name: form.name,
   url: `/s/${form.id}`,
   locale: form.locale,
+  ...languages,
   version: form.version,
   hiddenFields: form.hiddenFields,
   variables: form.variables,

@@ -2,7 +2,8 @@
 import type { Form } from '../forms/forms.service.ts';
 import { currentPath, type ResponseRow } from '../responses/submissions.service.ts';
 import { newNonce, pageCsp, sendHtml } from './html-response.ts';
-import type { PageRequest } from './page-request.ts';
+import { carried, type PageRequest } from './page-request.ts';
+import { localizeForm } from '../forms/translations.ts';
 import { frameOrigins, renderFinalPage, scriptOrigins } from './render.ts';
 import { recallLookup } from '../responses/recall-values.ts';
 import { withRecall } from './recall-view.ts';
@@ -14,14 +15,15 @@ export async function sendFinalScreen(page: PageRequest, form: Form, response: R
   const state = response.finished ? 'completed' : 'invalid';
   const walked = currentPath(form, response);
   const last = walked.path.at(-1);
-  // The final step's texts may recall the respondent's values (its score, its name).
-  const shown = last === undefined ? form : withRecall(form, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }));
+  // The final step's texts in the page's language, then recalling the respondent's values (its score, its name).
+  const localized = localizeForm(form, page.language);
+  const shown = last === undefined ? localized : withRecall(localized, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }));
   const step = last === undefined ? undefined : shown.steps[last];
-  const chrome = { nonce, fontsCssUrl, carry: page.session.carry(), embed: page.session.embed };
+  const chrome = { nonce, fontsCssUrl, carry: carried(page), embed: page.session.embed };
   const rendered = await renderFinalPage(shown, chrome, {
     state,
     responseId: response.id,
-    step: step?.completion || step?.invalid ? step : undefined,
+    step: last !== undefined && (step?.completion || step?.invalid) ? shown.steps[last] : undefined,
   });
   const csp = pageCsp(nonce, {
     fontsCssUrl,

@@ -7,6 +7,8 @@ import type { Form } from '../forms/forms.service.ts';
 import { LOGIC_LIMITS } from '../forms/logic.ts';
 import { embedOriginsOf, frameAncestorsFor } from '../embed/embed-origins.ts';
 import { pageWords } from '../i18n/locales.ts';
+import { matchLanguage, negotiateLanguage } from '../i18n/negotiate.ts';
+import { languagesOf, localizeForm } from '../forms/translations.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { takesResponses } from '../responses/gate.ts';
 import type { WalkedPath } from '../responses/path.ts';
@@ -19,6 +21,10 @@ export interface PageRequest extends PublicRequest {
   /** The live form as it is now (a response may be answered on an earlier version of it). */
   readonly current: Form;
   readonly session: PageSession;
+  /** The language the respondent reads (languages.md): `?lang=`, else Accept-Language, else the default. */
+  readonly language: string;
+  /** `&lang=<language>` when the respondent chose it (`?lang=`): every link and post carries it, so it sticks. */
+  readonly languageQuery: string;
   /** Before a page is sent: who may frame it, its environment's embedOrigins (else FRAME_ANCESTORS); looked up once. */
   framedBy(): Promise<void>;
 }
@@ -53,14 +59,29 @@ async function openPage(request: PublicRequest): Promise<PageRequest | Response>
   const closed = form.status === 'closed' || !(await takesResponses(deps.db, form));
   if (c.req.method === 'GET' || (embed && 'problem' in embed) || closed) await framedBy();
   if (embed && 'problem' in embed) return sendMessagePage(c, 400, 'Invalid address', embed.problem);
-  if (closed) return closedFormPage(c, form, deps.config.fontsCssUrl);
+  const { language, languageQuery } = pageLanguage(c, form);
+  if (closed) return closedFormPage(c, localizeForm(form, language), deps.config.fontsCssUrl);
   const session = embed ? tokenSession(deps, form, embed) : cookieSession(c, deps, form);
-  return { ...request, current: form, session, framedBy };
+  return { ...request, current: form, session, framedBy, language, languageQuery };
 }
+
+/** The language the page shows `form` in (src/i18n/negotiate.ts), and the query that keeps a chosen one. */
+function pageLanguage(c: PublicContext, form: Form): { language: string; languageQuery: string } {
+  const languages = languagesOf(form);
+  const asked = matchLanguage(c.req.query('lang'), languages);
+  const language = negotiateLanguage(languages, { asked, acceptLanguage: c.req.header('accept-language') });
+  return { language, languageQuery: asked && form.languages ? `&lang=${asked}` : '' };
+}
+
+/** What every link and form post of the page carries: the session's (embed mode) and the chosen language. */
+export const carried = (page: PageRequest): string => page.session.carry() + page.languageQuery;
+
+/** The page's own words' locale: the respondent's language (a region the form's locale gives kept for its default). */
+export const pageLocale = (page: PageRequest): string => localizeForm(page.current, page.language).locale;
 
 /** `/s/<id>` with `query` (`step=1`) and what the session carries (embed mode), e.g. `/s/<id>?step=1&embed=1…`. */
 export function formPath(page: PageRequest, query = ''): string {
-  const params = [query, page.session.carry().replace(/^&/, '')].filter(Boolean).join('&');
+  const params = [query, carried(page).replace(/^&/, '')].filter(Boolean).join('&');
   return `/s/${page.current.id}${params ? `?${params}` : ''}`;
 }
 
@@ -73,15 +94,16 @@ export async function formMessagePage(
   link?: { href: string; text: string },
 ): Promise<Response> {
   await page.framedBy();
-  const { locale, id: formId } = page.current;
+  const { id: formId } = page.current;
+  const locale = pageLocale(page);
   return sendMessagePage(page.c, status, title, text, link ? { link, locale, formId } : { locale, formId });
 }
 
 /** Embed mode's answer to a token that continues nothing: 400 "Session expired", a link that starts the form again. */
 export function sessionExpired(page: PageRequest): Promise<Response> {
   const form = page.current;
-  const words = pageWords(form.locale);
-  const link = { href: `/s/${form.id}?${embedStartQuery(page.session.embed!)}`, text: words.startAgain };
+  const words = pageWords(pageLocale(page));
+  const link = { href: `/s/${form.id}?${embedStartQuery(page.session.embed!)}${page.languageQuery}`, text: words.startAgain };
   return formMessagePage(page, 400, words.sessionExpiredTitle, words.sessionExpiredText, link);
 }
 

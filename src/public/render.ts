@@ -15,7 +15,7 @@ import { DEFAULT_THEME } from '../forms/theme.ts';
 import { stepKey } from '../forms/logic.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { FRAME_SCRIPT } from './frame-script.ts';
-import { DEFAULT_LOCALE, pageWords } from '../i18n/locales.ts';
+import { DEFAULT_LOCALE, directionOf, pageWords } from '../i18n/locales.ts';
 import { fontsStylesheetUrl, pageCss } from './styles.ts';
 import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
@@ -44,7 +44,7 @@ export interface PageRoot {
 function rootAttributes(root: PageRoot, chrome: PageChrome): Html {
   const embed = chrome.embed;
   const classes = embed ? `fl-embed${embed.transparent ? ' fl-transparent' : ''}` : '';
-  return html` lang="${root.locale}"${classes ? html` class="${classes}"` : ''} data-state="${root.state}"${root.formId !== undefined ? html` data-form-id="${root.formId}"` : ''}${root.stepKey !== undefined ? html` data-step-key="${root.stepKey}"` : ''}${root.stepIndex !== undefined ? html` data-step-index="${root.stepIndex}"` : ''}${root.responseId !== undefined ? html` data-response-id="${root.responseId}"` : ''}${embed?.hostOrigin ? html` data-host-origin="${embed.hostOrigin}"` : ''}`;
+  return html` lang="${root.locale}" dir="${directionOf(root.locale)}"${classes ? html` class="${classes}"` : ''} data-state="${root.state}"${root.formId !== undefined ? html` data-form-id="${root.formId}"` : ''}${root.stepKey !== undefined ? html` data-step-key="${root.stepKey}"` : ''}${root.stepIndex !== undefined ? html` data-step-index="${root.stepIndex}"` : ''}${root.responseId !== undefined ? html` data-response-id="${root.responseId}"` : ''}${embed?.hostOrigin ? html` data-host-origin="${embed.hostOrigin}"` : ''}`;
 }
 
 function document(theme: Theme, chrome: PageChrome, title: string, types: Iterable<string>, body: Html, root: PageRoot, progress?: number): Html {
@@ -89,7 +89,7 @@ export function renderStepPage(input: StepPageInput): Html {
   const types = new Set(step.components.map((c) => c.type));
   types.add(PLAIN_BUTTON_TYPE);
   const where = words.stepOf(stepIndex + 1, total);
-  const body = html`<main class="fl-page">
+  const body = html`<main class="fl-page">${languageSwitcher(input.languages, words.language)}
 ${logo(theme)}
 ${theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="1" aria-valuemax="${total}" aria-valuenow="${stepIndex + 1}"><span></span></div>` : ''}
 <p class="fl-step-name">${step.name}<span class="sr-only"> (${where})</span></p>
@@ -175,6 +175,15 @@ export function renderMessagePage(chrome: PageChrome, title: string, message: st
   const link = options.link ? html`<p><a class="fl-back" href="${options.link.href}">${options.link.text}</a></p>` : '';
   const body = html`<main class="fl-page fl-center"><h1>${title}</h1><p>${message}</p>${link}</main>`;
   return document(DEFAULT_THEME, { ...chrome, fontsCssUrl: undefined }, title, [], body, { state: 'message', locale: options.locale ?? DEFAULT_LOCALE, formId: options.formId });
+}
+
+/** A multilingual form's language switcher: plain links (no JavaScript), each named in its language, the current one marked. */
+function languageSwitcher(links: PageChrome['languages'], label: string): Html | string {
+  if (!links || links.length < 2) return '';
+  const items = links.map(
+    (link) => html`<li><a href="${link.href}" hreflang="${link.language}" lang="${link.language}"${link.current ? html` aria-current="true"` : ''}>${link.name}</a></li>`,
+  );
+  return html`<nav class="fl-languages" aria-label="${label}"><ul>${items}</ul></nav>`;
 }
 
 // ---------------------------------------------------------------- components

@@ -54,6 +54,6 @@ export async function showStepPage(page: PageRequest): Promise<Response> {
     ),
   );
   // A new respondent shown where the form starts: a view (src/public/views.ts).
-  if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c));
+  if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c), page.language);
   return sendStep(page, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response, hiddenFields: response?.meta.hiddenFields });
 }

@@ -48,10 +48,12 @@ import {
   hiddenQuery,
   hiddenValues,
   mayShow,
+  pageLocale,
   parseStep,
   sessionExpired,
   type PageRequest,
 } from './page-request.ts';
+import { localizeForm } from '../forms/translations.ts';
 import type { FieldMessages } from './render.ts';
 import { sendStep, type StepView } from './step-view.ts';
 import { postedReferrer } from './views.ts';
@@ -117,14 +119,10 @@ async function readStepBody(
     new Set(uploaders.map((component) => fieldName(component))),
   );
   if (read.ok) return read;
-  const words = pageWords(form.locale);
+  const locale = pageLocale(page);
+  const words = pageWords(locale);
   if (read.status === 413)
-    return formMessagePage(
-      page,
-      413,
-      words.tooMuchTitle,
-      words.tooMuchText(formatSize(config.publicMaxBodyBytes, form.locale)),
-    );
+    return formMessagePage(page, 413, words.tooMuchTitle, words.tooMuchText(formatSize(config.publicMaxBodyBytes, locale)));
   if (read.status === 415) return formMessagePage(page, 415, words.unsupportedTitle, words.unsupportedText);
   if (read.problems.length === 0 || !read.problems.every((p) => componentOfField(step, p.name))) {
     return formMessagePage(page, 400, words.unreadableTitle, words.unreadableText);
@@ -166,7 +164,8 @@ async function takeStep(
         ] as const,
     ),
   );
-  const { answers, errors } = await prepareAnswers(form, raw, page.deps.answerLimits);
+  // The fields show the respondent's language; the answers are read in the default language's words.
+  const { answers, errors } = await prepareAnswers(form, raw, page.deps.answerLimits, form.languages ? page.language : undefined);
   if (errors.length > 0) return showAgain(post, values, { errors: messagesByField(errors) }, 422);
   // The step is taken only from a person: the captcha rule the JSON API shares (src/responses/captcha-gate.ts).
   const hiddenFields = post.existing ? undefined : hiddenValues(form, page.c);
@@ -194,6 +193,7 @@ async function takeStep(
     finish: false,
     step: post.stepIndex,
     hiddenFields,
+    language: page.language,
     captchas: verdict.passes,
     newSession: sessionId !== cookieSessionId,
     nextSessionId,
@@ -307,13 +307,14 @@ async function submitStep(post: StepPost, submission: SubmitInput, values: Map<s
  */
 function unansweredBefore(post: StepPost, errors: FieldError[], values: Map<string, unknown>): Promise<Response> {
   const { page, form, stepIndex } = post;
-  const words = pageWords(form.locale);
+  const words = pageWords(pageLocale(page));
+  const names = localizeForm(form, page.language).steps.map((step) => step.name);
   const located = componentsOf(form.steps);
   const steps = [...new Set(errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort(
     (a, b) => a - b,
   );
   const notices = steps.map((index) => ({
-    message: words.unanswered(form.steps[index]!.name),
+    message: words.unanswered(names[index]!),
     href: formPath(page, `step=${index}`),
     linkText: words.answerThem,
   }));

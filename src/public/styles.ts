@@ -100,14 +100,14 @@ html { min-height: 100%; }
 body { margin: 0; min-height: 100vh; color: var(--fl-text); font-family: var(--fl-body); font-size: 16px; line-height: 1.5; -webkit-font-smoothing: antialiased; }
 .fl-page { max-width: var(--fl-width); margin: 0 auto; padding: 56px 24px 72px; }
 .fl-align-center .fl-page { text-align: center; }
-.fl-align-center .fl-field, .fl-align-center .fl-choices, .fl-align-center .fl-input { text-align: left; }
+.fl-align-center .fl-field, .fl-align-center .fl-choices, .fl-align-center .fl-input { text-align: start; }
 .fl-logo { display: block; max-height: 44px; max-width: 200px; margin: 0 0 28px; }
 .fl-align-center .fl-logo { margin: 0 auto 28px; }
 .fl-progress { height: 6px; border-radius: 99px; background: color-mix(in srgb, var(--fl-primary) 16%, transparent); overflow: hidden; margin: 0 0 12px; }
 .fl-progress > span { display: block; height: 100%; border-radius: 99px; background: var(--fl-primary); }
 .fl-form-name { font-family: var(--fl-heading); font-size: 28px; line-height: 1.2; margin: 0 0 24px; }
 .fl-step-name { font-size: 13px; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--fl-primary-text); margin: 0 0 28px; }
-.fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: left; }
+.fl-alert { border: 1px solid #fca5a5; background: #fef2f2; color: #991b1b; border-radius: 10px; padding: 12px 16px; margin: 0 0 24px; text-align: start; }
 .fl-alert a { color: inherit; }
 .fl-c { --c-bg: #ffffff; --c-fg: var(--fl-text); --c-muted: var(--fl-muted); --c-field-fg: #111827; --c-placeholder: #6b7280; --c-border: #8b919c;
   --c-accent: var(--fl-primary); --c-link: var(--fl-primary-text); --c-error: var(--fl-error); --c-radius: 8px; --c-fs: 16px;
@@ -133,10 +133,10 @@ select.fl-input[multiple] { min-height: 140px; padding: 6px; }
 .fl-fieldset legend { padding: 0; }
 .fl-choices { display: grid; gap: 8px; }
 .fl-choice { display: flex; align-items: center; gap: 10px; padding: 11px 14px; background: var(--c-bg); color: var(--c-field-fg);
-  border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: left; }
+  border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; text-align: start; }
 .fl-choice input { accent-color: var(--c-accent); width: 24px; height: 24px; margin: 0; flex: 0 0 auto; }
 .fl-choice:has(input:checked) { border-color: var(--c-accent); box-shadow: inset 0 0 0 1px var(--c-accent); }
-.fl-choice .fl-input { margin-left: 4px; padding: 6px 10px; }
+.fl-choice .fl-input { margin-inline-start: 4px; padding: 6px 10px; }
 .fl-graphic { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; }
 .fl-graphic .fl-choice { flex-direction: column; align-items: stretch; }
 .fl-graphic img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: calc(var(--c-radius) / 2); }
@@ -161,7 +161,7 @@ ${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module
 .fl-center { text-align: center; padding-top: 12vh; }
 .fl-center h1 { font-family: var(--fl-heading); }
 .fl-alert-title { margin: 0 0 4px; font-weight: 600; }
-.fl-alert ul { margin: 0; padding-left: 20px; }
+.fl-alert ul { margin: 0; padding-inline-start: 20px; }
 /* On a phone the buttons span the width: one large target each, the submit button first in reach. */
 @media (max-width: 480px) {
   .fl-actions { flex-direction: column-reverse; align-items: stretch; }
@@ -171,6 +171,9 @@ ${[...new Set(COMPONENT_MODULES.flatMap((module) => (module.style?.css ? [module
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
 }
+.fl-languages ul { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 4px 16px; list-style: none; margin: 0 0 20px; padding: 0; font-size: 14px; }
+.fl-languages a { color: var(--fl-primary-text); display: inline-block; padding: 4px 0; }
+.fl-languages a[aria-current] { color: var(--fl-text); font-weight: 600; text-decoration: none; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

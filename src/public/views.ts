@@ -49,9 +49,10 @@ export const postedReferrer = (c: PublicContext): string =>
 export const apiReferrer = (c: PublicContext): string =>
   referrerHostOf(c.req.header('referer'), new URL(c.req.url).hostname);
 
-const segmentOf = (c: PublicContext, form: Form, referrer: string, hidden: Record<string, string>): Segment => ({
+/** A view's segment; its language as a response's (a multilingual form's: the language shown, else the form's locale). */
+const segmentOf = (c: PublicContext, form: Form, referrer: string, hidden: Record<string, string>, language?: string): Segment => ({
   device: deviceClassOf(c.req.header('user-agent')),
-  language: form.locale,
+  language: form.languages ? (language ?? form.languages.default) : form.locale,
   referrer,
   hidden,
 });
@@ -62,9 +63,10 @@ export async function countPageView(
   c: PublicContext,
   form: Form,
   hidden: Record<string, string>,
+  language?: string,
 ): Promise<void> {
   if (isBotUserAgent(c.req.header('user-agent'))) return;
-  await countView(deps.db, form, segmentOf(c, form, pageReferrer(c), hidden));
+  await countView(deps.db, form, segmentOf(c, form, pageReferrer(c), hidden, language));
 }
 
 const hiddenValue = z

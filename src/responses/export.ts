@@ -4,7 +4,8 @@
  * records, csv.ts, or NDJSON lines).
  *
  * Columns: the fixed ones (EXPORT_FIXED_COLUMNS; `formVersion` is the version of the form the response
- * answered, meta.formVersion; `path` the keys of the steps the response went through, joined with " > "), then
+ * answered, meta.formVersion; `path` the keys of the steps the response went through, joined with " > ";
+ * `language` the language a multilingual form's response was answered in, meta.language), then
  * - with a form: one per declared hidden field, headed `<name> [hidden]`; then one per question across
  *   its steps in order, headed `<headline> [<questionId>]`, or the columns its module's `export.columns`
  *   names (one per collected field, headed `<label> [<questionId>.<key>]`); components that take no
@@ -33,7 +34,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 import { responseFormVersion } from '../forms/versions.service.ts';
 
 /** The fixed leading columns of every export, in order. */
-export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path'] as const;
+export const EXPORT_FIXED_COLUMNS = ['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path', 'language'] as const;
 
 /** Separator of the step keys in the `path` cell. */
 export const PATH_SEPARATOR = ' > ';
@@ -155,6 +156,7 @@ function fixedCells(response: ExportedResponse): string[] {
     response.personAttributes.country,
     String(responseFormVersion(response.meta)),
     pathOf(response.meta).join(PATH_SEPARATOR),
+    cellText(own(asContent(response.meta), 'language')),
   ].map(neutralizeCell);
 }
 

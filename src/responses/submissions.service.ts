@@ -23,6 +23,7 @@ import { forms, responses } from '../db/schema.ts';
 import { AppError, invalidInput, type FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { stepsOf, stepsText } from '../forms/definition-cache.ts';
+import { answerInDefaultLanguage } from '../forms/translations.ts';
 import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmail, newVisitorCountsCtes, type LeadFormCounts } from '../leads/leads.service.ts';
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
@@ -74,13 +75,15 @@ export interface AnswerLimits {
 
 /**
  * Validates answers keyed by questionId against the form. Error paths start with
- * `["answers", questionId]`. Passwords are hashed only when every answer is valid, and at most
+ * `["answers", questionId]`; answers in `language` (one of the form's) are read in the default language's
+ * words (`answerInDefaultLanguage`). Passwords are hashed only when every answer is valid, and at most
  * `limits.maxPasswordAnswers` of them: the first one past the limit (in form order) is an error.
  */
 export async function prepareAnswers(
   form: Pick<Form, 'steps'>,
   raw: Record<string, unknown>,
   limits: AnswerLimits,
+  language?: string,
 ): Promise<{ answers: PreparedAnswers; errors: FieldError[] }> {
   const components = componentsOf(form.steps);
   const valid: [string, StoredResponse | null][] = [];
@@ -97,7 +100,8 @@ export async function prepareAnswers(
       errors.push(unsafe);
       continue;
     }
-    const result = validateAnswer(located.component, value);
+    // A choice given in the respondent's language is stored as the default language's (one set of answers across languages).
+    const result = validateAnswer(located.component, language === undefined ? value : answerInDefaultLanguage(located.component, value, language));
     if (result.ok) valid.push([questionId, result.response]);
     else errors.push(...result.errors.map((e) => ({ message: e.message, path: ['answers', questionId, ...e.path] })));
   }
@@ -157,6 +161,8 @@ export interface SubmitInput {
   step?: number | undefined;
   /** Declared hidden field values, kept by a response this submission starts (and ignored otherwise). */
   hiddenFields?: HiddenValues | undefined;
+  /** A multilingual form: the language the respondent answers in (one of the form's), kept in `meta.language` by the response it starts. */
+  language?: string | undefined;
   context: SubmissionContext;
   /**
    * The session the response moves to with this submission (the embedded page's token rotates at every
@@ -582,6 +588,7 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { 
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
   // The version it is answered on from now on (the form given is that version: public/context.ts, formForResponse).
   meta.formVersion = form.version;
+  if (form.languages) meta.language = input.language ?? form.languages.default;
   // Until the first answers are in: no step gone through yet, the hidden fields the response brings.
   Object.assign(meta, state.meta ?? { path: [], hiddenFields: { ...input.hiddenFields } });
   return {
@@ -608,7 +615,7 @@ function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { 
 /** The segment a new response counts in: its device, the form's language, its referrer and hidden values. */
 const newSegment = (input: SubmitInput, hidden: Record<string, string>): Segment => ({
   device: deviceClassOf(input.context.userAgent),
-  language: input.form.locale,
+  language: input.form.languages ? (input.language ?? input.form.languages.default) : input.form.locale,
   referrer: input.context.referrer ?? '',
   hidden,
 });
@@ -634,7 +641,7 @@ const metricsOf = (form: Pick<Form, 'steps'>, next: Progress, startedAt: Date, n
 function insightOf(form: Form, row: ResponseRow, input: SubmitInput, next: Progress, now: Date): ResponseInsight {
   const metrics = metricsOf(form, next, row.createdAt, now);
   if (row.insight) return { ...row.insight, metrics };
-  const segment: Segment = { device: deviceClassOf(row.meta.userAgent), language: form.locale, referrer: '', hidden: { ...row.meta.hiddenFields } };
+  const segment: Segment = { device: deviceClassOf(row.meta.userAgent), language: row.meta.language ?? form.locale, referrer: '', hidden: { ...row.meta.hiddenFields } };
   return newInsight(row.createdAt, segment, metrics);
 }
 

@@ -12,7 +12,7 @@ import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
-import { summaryCounts, summaryQuestions, summarySteps, summaryVariables, summaryVersions, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VariableSummary, type VersionCount } from './summary.service.ts';
+import { summaryCounts, summaryLanguages, summaryQuestions, summarySteps, summaryVariables, summaryVersions, type LanguageCount, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VariableSummary, type VersionCount } from './summary.service.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
 
@@ -155,6 +155,15 @@ const VariableSummaryRef = builder.objectRef<VariableSummary>('VariableSummary')
   }),
 });
 
+const LanguageCountRef = builder.objectRef<LanguageCount>('LanguageCount').implement({
+  description: 'How many responses were answered in one language of the form (one set of answers: the other counts aggregate across languages).',
+  fields: (t) => ({
+    language: t.exposeString('language', { description: 'The language (`meta.language`; the default language for responses without one).' }),
+    total: t.exposeInt('total', { description: 'Responses answered in it.' }),
+    finished: t.exposeInt('finished', { description: 'Of those, the completed ones.' }),
+  }),
+});
+
 const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
   description:
     "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5).",
@@ -195,6 +204,11 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
       type: [VersionCountRef],
       description: 'How many responses answered each version of the form, newest version first (versions no response answered are left out).',
       resolve: (s, _, ctx) => summaryLoader(ctx, 'versions', s.filter, (db, forms) => summaryVersions(db, forms.map((f) => f.id), s.filter)).load(s.form),
+    }),
+    languages: t.field({
+      type: [LanguageCountRef],
+      description: 'How many responses were answered in each language, the default language first (languages no response used are left out).',
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'languages', s.filter, (db, forms) => summaryLanguages(db, forms, s.filter)).load(s.form),
     }),
   }),
 });

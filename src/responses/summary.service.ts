@@ -15,6 +15,11 @@ import type { FormVariable, StoredStep } from '../db/json-columns.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
 import { stepKey } from '../forms/logic.ts';
+import { defaultLanguageOf } from '../forms/translations.ts';
+import type { FormLanguages } from '../db/json-columns.ts';
+
+/** What a form's default language is read from. */
+type FormLanguageFields = { languages: FormLanguages | null; locale: string };
 
 export interface SummaryFilter {
   /** Inclusive lower bound on `dateField`. */
@@ -148,6 +153,38 @@ export async function summaryVersions(db: Db, formIds: readonly string[], filter
 }
 
 const num = (value: unknown) => Number(value ?? 0);
+
+/** How many responses (and finished ones) were answered in one language. */
+export interface LanguageCount {
+  language: string;
+  total: number;
+  finished: number;
+}
+
+/**
+ * Per form (in the order of `forms`), its responses counted per language they were answered in
+ * (`meta.language`; a response without one, of a one-language form or from before it had languages, in
+ * the form's default language), the default language first, then by count.
+ */
+export async function summaryLanguages(db: Db, forms: readonly (FormLanguageFields & { id: string })[], filter: SummaryFilter): Promise<LanguageCount[][]> {
+  if (forms.length === 0) return [];
+  const language = sql`${responses.meta}->>'language'`;
+  const rows = await db
+    .select({ formId: responses.formId, language: sql<string | null>`${language}`, total: sql<string>`count(*)`, finished: sql<string>`count(*) filter (where ${responses.finished})` })
+    .from(responses)
+    .where(and(inArray(responses.formId, forms.map((form) => form.id)), ...filterConditions(filter)))
+    .groupBy(responses.formId, language);
+  return forms.map((form) => {
+    const fallback = defaultLanguageOf(form);
+    const counts = new Map<string, LanguageCount>();
+    for (const row of rows.filter((r) => r.formId === form.id)) {
+      const key = row.language ?? fallback;
+      const count = counts.get(key) ?? { language: key, total: 0, finished: 0 };
+      counts.set(key, { language: key, total: count.total + num(row.total), finished: count.finished + num(row.finished) });
+    }
+    return [...counts.values()].sort((a, b) => Number(b.language === fallback) - Number(a.language === fallback) || b.total - a.total || a.language.localeCompare(b.language));
+  });
+}
 
 /** A response that ended invalid (`meta.invalid`, status 5). */
 const INVALID = sql`(${responses.meta}->>'invalid') = 'true'`;

@@ -112,10 +112,15 @@ export const formListBodySchema = z
   })
   .meta({ id: 'FormList' });
 
+/** A text as a definition shows it: a string, or one per language when it is translated. */
+const definitionText = z
+  .union([z.string(), z.record(z.string(), z.string())])
+  .meta({ description: 'A string; in a translated multilingual form, one text per language: `{"en": "Contact", "de": "Kontakt"}`.' });
+
 const storedStepSchema = z
   .looseObject({
     id: z.string().meta({ description: 'Stable id; give it back in an update to keep the step.' }),
-    name: z.string(),
+    name: definitionText,
     components: z.array(
       z.looseObject({
         id: z.string().meta({ description: 'Stable id: the questionId of its answers; give it back in an update to keep it.' }),
@@ -149,6 +154,7 @@ export const formBodySchema = z
     data: z
       .strictObject({
         ...formFields,
+        name: definitionText,
         hiddenFields: z.array(z.string()).meta({ description: 'Names of the values respondents bring in the URL or through the JSON API.' }),
         variables: z
           .array(z.strictObject({ name: z.string(), type: z.enum(['number', 'text']), initial: z.union([z.number(), z.string()]) }))
@@ -162,6 +168,10 @@ export const formBodySchema = z
           .array(z.strictObject({ key: z.string(), condition: z.unknown(), limit: z.number().int(), action: z.unknown(), count: z.number().int() }))
           .meta({ description: 'Its quotas as `quotas` takes them, each with the finished responses counted toward it.' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
+        languages: z
+          .strictObject({ default: z.string(), others: z.array(z.string()) })
+          .optional()
+          .meta({ description: "A multilingual form's languages (docs/languages.md); left out: one language, `locale`'s." }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,
       })
@@ -181,6 +191,25 @@ export const updatedFormBodySchema = z
     }),
   })
   .meta({ id: 'UpdatedForm' });
+
+export const translationsBodySchema = z
+  .strictObject({
+    data: z.array(
+      z
+        .strictObject({
+          locale: z.string(),
+          translated: z.number().int().meta({ description: 'Texts with a text in this language.' }),
+          total: z.number().int().meta({ description: 'Texts of the form.' }),
+          missing: z.array(z.string()).meta({ description: 'Stable paths of the texts without one (shown in the default language).' }),
+        })
+        .meta({ id: 'TranslationStatus' }),
+    ),
+  })
+  .meta({ id: 'Translations', description: 'Every language of a form, the default first, with how complete it is.' });
+
+export const translationDocumentSchema = z
+  .record(z.string(), z.string())
+  .meta({ id: 'TranslationDocument', description: 'One language\'s texts: stable path → text, e.g. `{"steps.contact.components.email.question": "Ihre E-Mail?"}`.' });
 
 /** The schemas the document lists under components.schemas (by their `id`). */
 export const formStateBodySchema = z
@@ -458,6 +487,8 @@ export const CONTRACT_SCHEMAS = [
   formListBodySchema,
   formBodySchema,
   updatedFormBodySchema,
+  translationsBodySchema,
+  translationDocumentSchema,
   webhookEndpointSchema,
   createdWebhookEndpointSchema,
   webhookEndpointListSchema,

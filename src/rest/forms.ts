@@ -48,13 +48,13 @@ export const formsQuerySchema = z.object({
 const restForm = (form: RestFormFieldsFragment) => ({ ...form, status: form.status.toLowerCase() });
 
 /** The ETag of a form's version: the version number, quoted. */
-const etagOf = (version: number) => `"${version}"`;
+export const etagOf = (version: number) => `"${version}"`;
 
 /**
  * The version an If-Match header names: one entity tag, `"<version>"`, or `*` (any: undefined). A tag
  * that is not a version (weak, or not a number) names none that can be current: `expectedVersion` 0.
  */
-function expectedVersionOf(header: string | undefined): number | undefined {
+export function expectedVersionOf(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const value = header.trim();
   if (value === '*') return undefined;
@@ -145,11 +145,12 @@ export function formsRoutes(deps: RestDeps) {
     const form = result.data.form;
     if (!form) return respondWithError(c, notFound('Form not found'));
     const { definition, limits, finishedResponses, quotas, ...fields } = form;
-    // The definition's fields besides the name (the form's own): hidden fields, steps, and any added later.
-    const { name: _name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
+    // The definition's fields: hidden fields, steps, and any added later.
+    // Its name as the definition writes it: one text per language when translated (what PATCH takes back).
+    const { name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
     c.header('ETag', etagOf(form.version));
     const settings = { limits: limits ?? null, finishedResponses, quotas: quotas.map((quota) => ({ ...(quota.json as object), count: quota.count })) };
-    return c.json({ data: { ...restForm(fields), hiddenFields, steps, ...more, ...settings } }, 200);
+    return c.json({ data: { ...restForm(fields), name, hiddenFields, steps, ...more, ...settings } }, 200);
   });
 
   routes.patch('/forms/:formId', needs('forms:write'), async (c) => {

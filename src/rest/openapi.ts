@@ -21,6 +21,8 @@ import {
   formListBodySchema,
   generateBodySchema,
   updatedFormBodySchema,
+  translationDocumentSchema,
+  translationsBodySchema,
   responsesBodySchema,
   notificationDeliveryListSchema,
   notificationDeliverySchema,
@@ -200,6 +202,7 @@ function buildDocument(sources: OpenApiSources) {
     paths: {
       ...generatePaths(),
       ...formPaths(),
+      ...translationPaths(),
       ...responsePaths(sources),
       ...insightsPaths(),
       ...shareLinkPaths(),
@@ -450,6 +453,65 @@ function shareLinkPaths() {
           '200': { description: 'The revoked link.', content: json(ref(revokedShareLinkSchema)) },
           ...EDGE_RESPONSES,
           '404': errorResponse('No such link of the form.', { message: 'Share link not found' }),
+        },
+      },
+    },
+  };
+}
+
+function translationPaths() {
+  const security = [{ apiKey: [] }];
+  const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };
+  const locale = { name: 'locale', in: 'path', required: true, description: 'One of the form\'s languages, e.g. `de`.', schema: { type: 'string' } };
+  const notFound = errorResponse("No such live form in the key's environment, or (one language) not one of its languages.", { message: 'Form not found' });
+  const etag = { ETag: { description: 'The version, quoted: send it back in `If-Match`.', schema: { type: 'string' } } };
+  const { '403': forbidden, ...edge } = EDGE_RESPONSES;
+  const keyOnly = { ...edge, '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' } };
+  return {
+    '/api/v1/forms/{formId}/translations': {
+      get: {
+        operationId: 'listTranslations',
+        summary: "A form's languages, each with how complete it is",
+        description: 'The default language first (complete); for each other, the texts translated of all and the stable paths of those missing (docs/languages.md).',
+        security,
+        parameters: [formId],
+        responses: { '200': { description: 'The languages.', headers: etag, content: json(ref(translationsBodySchema)) }, ...keyOnly, '404': notFound },
+      },
+    },
+    '/api/v1/forms/{formId}/translations/{locale}': {
+      get: {
+        operationId: 'getTranslation',
+        summary: "One language's texts as a flat document, keyed by stable paths",
+        description: 'The default language: every text (what a translation tool translates); another: its translated texts.',
+        security,
+        parameters: [formId, locale],
+        responses: { '200': { description: 'The document.', headers: etag, content: json(ref(translationDocumentSchema)) }, ...keyOnly, '404': notFound },
+      },
+      put: {
+        operationId: 'putTranslation',
+        summary: "Replace one of the other languages' texts: a new version",
+        description:
+          'The body is the document GET gives (paths left out become untranslated). An unknown path, a text that is not a non-empty string, or placeholders (`{{…}}`) that differ from the default text\'s is a 400 naming the path. A new version like PATCH /api/v1/forms/{formId} (If-Match honoured; a `form.updated` event).',
+        security,
+        parameters: [
+          formId,
+          locale,
+          { name: 'If-Match', in: 'header', required: false, description: 'The version this changes, quoted, or `*`. Another version current: 412.', schema: { type: 'string' } },
+        ],
+        requestBody: { required: true, content: json(ref(translationDocumentSchema)) },
+        responses: {
+          '200': { description: 'The new version.', headers: etag, content: json(ref(updatedFormBodySchema)) },
+          ...keyOnly,
+          '400': errorResponse('A problem with the document (every one, with its path) or the locale (not one of the other languages).', {
+            message: 'Invalid request body',
+            errors: [{ message: 'No text of this form has this path (GET the default language for the paths)', path: ['steps.contact.components.mail.question'] }],
+          }),
+          '404': errorResponse("No such live form in the key's environment.", { message: 'Form not found' }),
+          '409': errorResponse('The form has the most versions a form may have (FORM_MAX_VERSIONS).', {
+            message: 'Form has 100 versions, the most a form may have: it can no longer be changed; generate a new form from it instead',
+          }),
+          '412': errorResponse('If-Match named another version than the current one: nothing changed.', { message: 'Form was changed; version 3 is current' }),
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
         },
       },
     },
@@ -807,6 +869,9 @@ export const OPERATION_ACCESS: Record<string, RouteAccess> = {
   listForms: 'forms:read',
   getForm: 'forms:read',
   updateForm: 'forms:write',
+  listTranslations: 'forms:read',
+  getTranslation: 'forms:read',
+  putTranslation: 'forms:write',
   listResponses: 'responses:read',
   getFormInsights: 'forms:read',
   getEnvironmentInsights: 'forms:read',

@@ -248,9 +248,10 @@ const ES: ResultsWords = {
   errorText: 'Vuelva a intentarlo en un momento.',
 };
 
-const WORDS: Record<Language, ResultsWords> = { en: EN, de: DE, fr: FR, es: ES };
+/** Written in these four; a form in another built-in language shows its results page in English for now. */
+const WORDS: Partial<Record<Language, ResultsWords>> = { en: EN, de: DE, fr: FR, es: ES };
 
-export const resultsWords = (locale: string | null | undefined): ResultsWords => WORDS[languageOf(locale)];
+export const resultsWords = (locale: string | null | undefined): ResultsWords => WORDS[languageOf(locale)] ?? EN;
 
 /** Numbers and percentages in the page's language. */
 export function formatters(locale: string) {

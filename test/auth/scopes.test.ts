@@ -634,6 +634,7 @@ describe('keys limited to forms', () => {
     reopenForm: { id: 'form' },
     deleteForm: { id: 'form' },
     updateForm: { id: 'form' },
+    putFormTranslation: { id: 'form' },
     formResponses: { formId: 'form' },
     formNotificationDeliveries: { formId: 'form' },
     setFormRetention: { formId: 'form' },

@@ -191,7 +191,7 @@ describe('embed mode', () => {
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie()).toEqual([]);
     const page = await response.text();
-    expect(page).toMatch(new RegExp(`<html lang="en" class="fl-embed fl-transparent" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0" data-host-origin="${HOST}">`));
+    expect(page).toMatch(new RegExp(`<html lang="en" dir="ltr" class="fl-embed fl-transparent" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0" data-host-origin="${HOST}">`));
     expect(page).toContain("window.parent.postMessage({ source: 'formloom'");
     expect(page).toContain('html.fl-transparent, .fl-transparent body { background: transparent; }');
     const action = attribute(page, 'action')!;
@@ -200,7 +200,7 @@ describe('embed mode', () => {
 
     // The stand-alone page has the same attributes, but no host and no messages.
     const plain = await (await app.request(`/s/${form.id}`)).text();
-    expect(plain).toContain(`<html lang="en" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0">`);
+    expect(plain).toContain(`<html lang="en" dir="ltr" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0">`);
     expect(plain).not.toContain("source: 'formloom'");
   });
 

@@ -433,7 +433,7 @@ describe('generateForm', () => {
     const { body } = await generate(ctx, tenant, { sourceFormId: tenant.templateId, name: 5, steps: validBody('x').steps });
     expect(body.data).toBeUndefined();
     const error = onlyError(body);
-    expect(error.message).toBe('Variable "$input" got invalid value 5 at "input.name"; String cannot represent a non string value: 5');
+    expect(error.message).toBe('Variable "$input" got invalid value 5 at "input.name"; Expected type "LocalizedText". LocalizedText must be a string or an object of one string per language, not 5');
     expect(error.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
 
     const missing = await generate(ctx, tenant, { sourceFormId: tenant.templateId, name: 'No steps' });

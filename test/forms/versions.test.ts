@@ -267,7 +267,7 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, notifications, limits, quotas', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, languages, notifications, limits, quotas', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],
@@ -690,10 +690,10 @@ describe('exports and summaries say which version each response answered', () =>
 
     const csv = await (await get(`/api/v1/responses/export?formId=${form.id}&format=csv`)).text();
     const [header, ...rows] = csv.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(header!.slice(9)).toEqual(['formVersion', 'path', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
+    expect(header!.slice(9)).toEqual(['formVersion', 'path', 'language', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
     expect(rows.map((row) => [row[0], ...row.slice(9)])).toEqual([
-      [onV2, '2', 'step_1 > step_2', 'Acme', '11-50', ''],
-      [onV1, '1', 'step_1 > step_2', '', '1-10', 'CTO'],
+      [onV2, '2', 'step_1 > step_2', '', 'Acme', '11-50', ''],
+      [onV1, '1', 'step_1 > step_2', '', '', '1-10', 'CTO'],
     ]);
     const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
     expect(ndjson.map((r) => [r.id, r.meta.formVersion])).toEqual([

@@ -493,6 +493,69 @@ describe('REST forms (reading and editing)', () => {
   });
 });
 
+describe('REST translations and multilingual forms', () => {
+  let multilingualId = '';
+  let sizeId = '';
+  /** A multilingual generate body: languages, and texts given per language (a name, a step name, a question, options). */
+  const multilingualBody = (sourceFormId: string) => ({
+    sourceFormId,
+    name: { en: 'Sign-up', de: 'Anmeldung' },
+    languages: { default: 'en', others: ['de', 'ar'] },
+    steps: [
+      {
+        name: { en: 'Contact', ar: 'اتصال' },
+        key: 'contact',
+        components: [
+          { type: 'ShortInput', key: 'email', content: { question: { en: 'E-mail?', de: 'E-Mail?' }, placeholder: 'you@example.com' } },
+          { type: 'Dropdown', key: 'size', content: { question: 'Size?', options: [{ en: 'Small', de: 'Klein' }, 'Large'] } },
+        ],
+      },
+      { name: 'Done', key: 'done', components: [{ type: 'Header', content: { title: { en: 'Thanks, {{question.email}}', de: 'Danke, {{question.email}}' } } }] },
+    ],
+  });
+  const document = { name: 'Anmeldung', 'steps.contact.name': 'Kontakt', 'steps.contact.components.size.options.1': 'Groß' };
+  beforeAll(async () => {
+    const response = await app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', multilingualBody(tenant.templateId), { 'x-api-key': tenant.apiKey }));
+    multilingualId = ((await response.json()) as { result: { form: { id: string } } }).result.form.id;
+    const [row] = await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, multilingualId));
+    sizeId = row!.steps[0]!.components[1]!.id;
+  });
+
+  /** A language as an address or a header may carry it: the form's, another, or hostile text. */
+  const language = fc.oneof(fc.constantFrom('de', 'ar', 'en', 'DE-ch', 'fr', '*', 'de;q=0.5, ar', ''), segment);
+  test.prop([language, fc.constantFrom('', '&step=0', '&step=1', '&new=1'), headerValue], options)('the page in a hostile ?lang= and Accept-Language', async (lang, step, accept) => {
+    await send(`/s/${multilingualId}?lang=${lang}${step}`, { headers: { 'accept-language': accept } }, 'page');
+    const body = new URLSearchParams({ 'c.x': 'y' }).toString();
+    await send(`/s/${multilingualId}?step=0&lang=${lang}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': accept }, body }, 'page');
+  });
+
+  test.prop([language, headerValue], options)('the definition in a hostile ?lang= and Accept-Language', async (lang, accept) => {
+    await send(`/s/${multilingualId}/definition?lang=${lang}`, { headers: { 'accept-language': accept } }, 'json');
+  });
+
+  test.prop([fc.oneof(hostileValue, fc.constantFrom('de', 'ar', 'xx')), fc.constantFrom('Klein', 'Small', 'Groß', '')], options)('POST responses: a hostile language', async (lang, size) => {
+    await send(`/s/${multilingualId}/responses`, json('POST', { language: lang, answers: { [sizeId]: size } }), 'json');
+  });
+
+  test.prop([fc.nat(), hostileValue], options)('generate: a multilingual body with one hostile value', async (pick, value) => {
+    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', mutate(multilingualBody(tenant.templateId), pick, value), { 'x-api-key': tenant.apiKey }), 'json');
+  });
+
+  test.prop([bodyFrom(document), fc.constantFrom('de', 'ar', 'en', 'fr'), fc.option(headerValue)], options)('PUT a translation: hostile documents and If-Match', async (text, locale, ifMatch) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...(ifMatch === null ? {} : { 'if-match': ifMatch }) };
+    await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, { method: 'PUT', headers, body: text }, 'json');
+  });
+
+  test.prop([segment, fc.constantFrom('GET', 'PUT', 'POST')], options)('hostile locales in the path', async (locale, method) => {
+    const init = method === 'GET' ? { headers: { 'x-api-key': tenant.apiKey } } : json(method, document, { 'x-api-key': tenant.apiKey });
+    await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, init, 'json');
+  });
+
+  test.prop([segment], options)('hostile form ids for the translations', async (id) => {
+    await send(`/api/v1/forms/${id}/translations`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
+  });
+});
+
 describe('REST webhooks', () => {
   const validEndpoint = () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created', 'form.generated'], formIds: [formId], description: 'd', enabled: true });
   test.prop([fc.nat(), hostileValue, fc.boolean()], options)('create: a valid body with one hostile value', async (pick, value, raw) => {

@@ -267,11 +267,11 @@ describe('what readers of responses see', () => {
     const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers: { 'x-api-key': tenant.apiKey } })).text();
     const [headerLine, ...lines] = csv.trim().split('\r\n');
     const headers = headerLine!.split(',');
-    expect(headers.slice(9, 13)).toEqual(['formVersion', 'path', 'utm_source [hidden]', 'plan [hidden]']);
-    const cells = (id: string) => lines.find((line) => line.startsWith(id))!.split(',').slice(10, 13);
-    expect(cells(big.body.id)).toEqual(['about > demo > booked', 'newsletter', '']);
-    expect(cells(small.body.id)).toEqual(['about > pricing', '', 'starter']);
-    expect(cells(student.body.id)).toEqual(['about > students', '', '']);
+    expect(headers.slice(9, 14)).toEqual(['formVersion', 'path', 'language', 'utm_source [hidden]', 'plan [hidden]']);
+    const cells = (id: string) => lines.find((line) => line.startsWith(id))!.split(',').slice(10, 14);
+    expect(cells(big.body.id)).toEqual(['about > demo > booked', '', 'newsletter', '']);
+    expect(cells(small.body.id)).toEqual(['about > pricing', '', '', 'starter']);
+    expect(cells(student.body.id)).toEqual(['about > students', '', '', '']);
     const ndjson = (await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true&format=ndjson`, { headers: { 'x-api-key': tenant.apiKey } })).text())
       .trim()
       .split('\n')

@@ -11,7 +11,7 @@ import type { StoredStep } from '../../src/db/json-columns.ts';
 /** Generate-input steps as a stored form holds them (ids = keys). */
 function stored(steps: unknown[], hiddenFields: string[] = []): StoredStep[] {
   const input = generateFormInputSchema.parse({ sourceFormId: 'x', name: 'walk', steps, hiddenFields });
-  return input.steps.map((step, i) => ({ ...step, id: `step${i}`, key: step.key ?? `step_${i + 1}`, components: step.components.map((c) => ({ ...c, id: c.key! })) }));
+  return input.steps.map((step, i) => ({ ...step, name: step.name as string, id: `step${i}`, key: step.key ?? `step_${i + 1}`, components: step.components.map((c) => ({ ...c, id: c.key! })) }));
 }
 const text = (input: string): StoredResponse => ({ type: 'ShortInput', input });
 const everyStep = () => true;

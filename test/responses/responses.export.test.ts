@@ -111,7 +111,7 @@ describe('CSV of one form', () => {
     expect(rows).toHaveLength(2);
     const id = (step: number, index: number) => componentAt(form, step, index).id;
     expect(rows[0]).toEqual([
-      'id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path',
+      'id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path', 'language',
       `${HOSTILE_HEADLINE} [${id(0, 1)}]`,
       `'${FORMULA_HEADLINE} [${id(0, 2)}]`,
       `E-mail [${id(0, 3)}.emailAddress]`,
@@ -123,7 +123,7 @@ describe('CSV of one form', () => {
       `Secret [${id(1, 4)}]`,
     ]);
     expect(rows[1]).toEqual([
-      responseId, '2026-01-05T10:00:00.123Z', '2026-01-05T10:00:00.123Z', 'true', '4', form.id, leadId, "'-1+1", 'DE', '1', '',
+      responseId, '2026-01-05T10:00:00.123Z', '2026-01-05T10:00:00.123Z', 'true', '4', form.id, leadId, "'-1+1", 'DE', '1', '', '',
       'a "quoted", multi\r\nline answer',
       "'=1+1",
       "'@ada@example.com",
@@ -218,9 +218,9 @@ describe('NDJSON and filters', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain(`responses-${tenant.environmentId}-`);
     const rows = csvRows(res.text);
-    expect(rows[0]).toEqual(['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path', 'hiddenFields', 'data']);
+    expect(rows[0]).toEqual(['id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path', 'language', 'hiddenFields', 'data']);
     expect(rows.slice(1).map((row) => row[0])).toEqual(mine.map((r) => r.id));
-    const answers = JSON.parse(rows[1]![12]!) as { questionId: string }[];
+    const answers = JSON.parse(rows[1]![13]!) as { questionId: string }[];
     expect(answers.map((answer) => answer.questionId)).toContain('q-identity');
   });
 
@@ -252,7 +252,7 @@ describe('NDJSON and filters', () => {
     const rows = csvRows((await exportOf('?returnPartials=true', headers)).text).slice(1);
     expect(rows.length).toBe(300);
     expect(rows).toEqual(objects.map((object) => responseRow(object as unknown as ExportedResponse, undefined)));
-    expect(new Set(rows.map((row) => row[12])).size).toBe(300);
+    expect(new Set(rows.map((row) => row[13])).size).toBe(300);
     expect(new Set(rows.map((row) => row[9]))).toEqual(new Set(['1', '2', '3']));
   });
 

@@ -18,6 +18,8 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
   /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSON: { input: unknown; output: unknown; }
+  /** A text a respondent reads: a string (the form's default language), or an object of one string per language of the form, e.g. {"en": "Contact", "de": "Kontakt"}. */
+  LocalizedText: { input: string | Record<string, unknown>; output: string | Record<string, unknown>; }
 };
 
 /** Holds when every one of its conditions holds. */
@@ -563,9 +565,11 @@ export type Form = Node & {
   id: Scalars['ID']['output'];
   /** Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns. Needs the API key scope `forms:read`. */
   insights: Insights;
+  /** A multilingual form's languages; null: one language (`locale`'s). */
+  languages?: Maybe<FormLanguages>;
   /** When it takes responses and how many; null: always, without a limit. */
   limits?: Maybe<FormLimits>;
-  /** The language of the page's own words: a BCP 47 tag (en, de, fr or es, with an optional region). */
+  /** The language of the page's own words: a BCP 47 tag in one of the built-in languages (en, de, fr, es, it, nl, pt, pl, ja, ar), with an optional region. */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
   /** @deprecated Use `id`: `node(id:)` and `nodes(ids:)` take it. */
@@ -589,6 +593,10 @@ export type Form = Node & {
   /** A summary of the form's responses (finished and unfinished), computed by the database. Needs the API key scope `responses:read`. */
   summary: FormSummary;
   theme: Theme;
+  /** One language's texts as a flat document, `{"<stable path>": "text"}` (the default language: every text); null when it is not a language of the form. */
+  translation?: Maybe<Scalars['JSON']['output']>;
+  /** Every language of the form (the default first) with how complete it is. */
+  translations: Array<FormTranslation>;
   updatedAt: Scalars['DateTime']['output'];
   /** Public path of the form, `/s/<id>`. */
   url: Scalars['String']['output'];
@@ -637,6 +645,12 @@ export type FormSummaryArgs = {
 
 
 /** A form: its steps, theme and public url. */
+export type FormTranslationArgs = {
+  locale: Scalars['String']['input'];
+};
+
+
+/** A form: its steps, theme and public url. */
 export type FormVersionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -656,6 +670,8 @@ export type FormDefinition = {
   hiddenFields: Array<Scalars['String']['output']>;
   /** The definition as one JSON object, as `GET /api/v1/forms/{formId}` shows it and `updateForm`/PATCH take it back: steps and components with their ids. */
   json: Scalars['JSON']['output'];
+  /** A multilingual form's languages; null: one language. */
+  languages?: Maybe<FormLanguages>;
   /** The language of the page's own words (a BCP 47 tag). */
   locale: Scalars['String']['output'];
   name: Scalars['String']['output'];
@@ -677,6 +693,21 @@ export type FormFilter = {
   nameContains?: InputMaybe<Scalars['String']['input']>;
   /** Only forms in this state. */
   status?: InputMaybe<FormStatus>;
+};
+
+/** The languages of a multilingual form. */
+export type FormLanguages = {
+  __typename?: 'FormLanguages';
+  /** The language its texts are written in first: what a text without a translation shows. */
+  default: Scalars['String']['output'];
+  others: Array<Scalars['String']['output']>;
+};
+
+export type FormLanguagesInput = {
+  /** The language of the texts given as strings. */
+  default: Scalars['String']['input'];
+  /** The other languages, each at most once. */
+  others?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** When the form takes responses and how many (docs/logic.md, Limits). */
@@ -780,6 +811,8 @@ export type FormSummary = {
   inProgress: Scalars['Int']['output'];
   /** Responses that ended at an invalid step or action (status 5): neither completed nor dropped off. */
   invalid: Scalars['Int']['output'];
+  /** How many responses were answered in each language, the default language first (languages no response used are left out). */
+  languages: Array<LanguageCount>;
   /** Unfinished responses: in progress plus dropped off (not invalid). */
   partial: Scalars['Int']['output'];
   /** Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's). */
@@ -792,6 +825,18 @@ export type FormSummary = {
   variables: Array<VariableSummary>;
   /** How many responses answered each version of the form, newest version first (versions no response answered are left out). */
   versions: Array<VersionCount>;
+};
+
+/** How complete one language of a form is (the default language is complete). */
+export type FormTranslation = {
+  __typename?: 'FormTranslation';
+  locale: Scalars['String']['output'];
+  /** The stable paths of the texts without one (shown in the default language). */
+  missing: Array<Scalars['String']['output']>;
+  /** Texts of the form (those written in the default language). */
+  total: Scalars['Int']['output'];
+  /** Texts with a text in this language. */
+  translated: Scalars['Int']['output'];
 };
 
 /** A value the rules calculate along a response: a number or a text, from `initial`. */
@@ -840,11 +885,13 @@ export type FormVersionEdge = {
 export type GenerateFormInput = {
   /** Names of values a response may bring (page URL query, JSON API), at most 20. */
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A multilingual form: its default language and the others (each a built-in language, at most 20 in all). Its texts may then be given as `{"<locale>": "…"}` objects. Left out: one language, `locale`'s. */
+  languages?: InputMaybe<FormLanguagesInput>;
   /** When it takes responses and how many. */
   limits?: InputMaybe<FormLimitsInput>;
-  /** The language of the page's own words (buttons, messages, the thank-you and closed screens, `<html lang>`): a BCP 47 tag in en, de, fr, es, a region may follow (de-CH). Default en. */
+  /** The language of the page's own words (buttons, messages, the thank-you and closed screens, `<html lang>`): a BCP 47 tag in en, de, fr, es, it, nl, pt, pl, ja, ar, a region may follow (de-CH). Default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
-  name: Scalars['String']['input'];
+  name: Scalars['LocalizedText']['input'];
   /** E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md). */
   notifications?: InputMaybe<FormNotificationsInput>;
   /** Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response. */
@@ -970,9 +1017,11 @@ export type IdentityInfoAnswer = {
 export type ImportFormInput = {
   environmentId: Scalars['ID']['input'];
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** As in GenerateFormInput. */
+  languages?: InputMaybe<FormLanguagesInput>;
   /** As in GenerateFormInput; default en. */
   locale?: InputMaybe<Scalars['String']['input']>;
-  name: Scalars['String']['input'];
+  name: Scalars['LocalizedText']['input'];
   /** As in GenerateFormInput; left out: nobody is notified. */
   notifications?: InputMaybe<FormNotificationsInput>;
   /** Defaults to PUBLISHED. */
@@ -1104,6 +1153,17 @@ export type JobRun = {
   startedAt: Scalars['DateTime']['output'];
   /** `running`, `succeeded` or `failed`. */
   status: Scalars['String']['output'];
+};
+
+/** How many responses were answered in one language of the form (one set of answers: the other counts aggregate across languages). */
+export type LanguageCount = {
+  __typename?: 'LanguageCount';
+  /** Of those, the completed ones. */
+  finished: Scalars['Int']['output'];
+  /** The language (`meta.language`; the default language for responses without one). */
+  language: Scalars['String']['output'];
+  /** Responses answered in it. */
+  total: Scalars['Int']['output'];
 };
 
 /** A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it. */
@@ -1307,6 +1367,8 @@ export type Mutation = {
   generateForm: GenerateFormPayload;
   /** Needs the API key scope `forms:write`. */
   importForm: Form;
+  /** Replaces one of a form's other languages' texts with a flat document `{"<stable path>": "text"}` (Form.translation's shape); paths left out become untranslated. A new version like updateForm (`expectedVersion` as there). An unknown path, or placeholders that differ from the default text's, is BAD_USER_INPUT with the path. Needs the API key scope `forms:write`. */
+  putFormTranslation: UpdateFormPayload;
   /** Publishes a closed form again. Reopening a published form changes nothing; a draft cannot be reopened (CONFLICT). Needs the API key scope `forms:write`. */
   reopenForm: Form;
   /** Sends a delivery again now, with the same webhook-id, whatever its status (CONFLICT while it is being sent). Needs the API key scope `webhooks:manage`. */
@@ -1396,6 +1458,14 @@ export type MutationGenerateFormArgs = {
 
 export type MutationImportFormArgs = {
   input: ImportFormInput;
+};
+
+
+export type MutationPutFormTranslationArgs = {
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  locale: Scalars['String']['input'];
+  texts: Scalars['JSON']['input'];
 };
 
 
@@ -2203,7 +2273,7 @@ export type StepInput = {
   /** Unique in the form; default `step_<n>` (its 1-based position). */
   key?: InputMaybe<Scalars['String']['input']>;
   logic?: InputMaybe<StepLogicInput>;
-  name: Scalars['String']['input'];
+  name: Scalars['LocalizedText']['input'];
 };
 
 /** Where the respondent goes after a step: the first rule that holds, else `next` (else the following step). */
@@ -2346,16 +2416,18 @@ export type TrustedGraphQlDocument = {
 export type UpdateFormInput = {
   /** The whole new list of hidden fields. */
   hiddenFields?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The whole new languages; null: one language. A language dropped takes its translations with it; a new default language takes name and steps written in it. */
+  languages?: InputMaybe<FormLanguagesInput>;
   /** The whole new limits; null: none. */
   limits?: InputMaybe<FormLimitsInput>;
   /** As in GenerateFormInput; null: en. */
   locale?: InputMaybe<Scalars['String']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['LocalizedText']['input']>;
   /** The whole new notifications; null: nobody is notified. */
   notifications?: InputMaybe<FormNotificationsInput>;
   /** The whole new list of quotas; null: none. Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response. */
   quotas?: InputMaybe<Scalars['JSON']['input']>;
-  /** The whole new list of steps (at least 2). A step or component with an `id` keeps it. */
+  /** The whole new list of steps (at least 2). A step or component with an `id` keeps it; its translations of texts that did not change stay. */
   steps?: InputMaybe<Array<StepInput>>;
   /** The whole new list of variables. */
   variables?: InputMaybe<Array<FormVariableInput>>;
@@ -2623,6 +2695,31 @@ export type UpdateFormMutationVariables = Exact<{
 
 
 export type UpdateFormMutation = { __typename?: 'Mutation', updateForm: { __typename?: 'UpdateFormPayload', success: boolean, version: number, form: { __typename?: 'Form', id: string, url: string } } };
+
+export type FormTranslationsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type FormTranslationsQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, version: number, translations: Array<{ __typename?: 'FormTranslation', locale: string, translated: number, total: number, missing: Array<string> }> } | null };
+
+export type FormTranslationQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  locale: Scalars['String']['input'];
+}>;
+
+
+export type FormTranslationQuery = { __typename?: 'Query', form?: { __typename?: 'Form', id: string, version: number, translation?: unknown | null } | null };
+
+export type PutFormTranslationMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  locale: Scalars['String']['input'];
+  texts: Scalars['JSON']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type PutFormTranslationMutation = { __typename?: 'Mutation', putFormTranslation: { __typename?: 'UpdateFormPayload', success: boolean, version: number, form: { __typename?: 'Form', id: string, url: string } } };
 
 export type RestInsightsFieldsFragment = { __typename?: 'Insights', since?: string | null, until?: string | null, timeZone: string, groupBy: InsightsGroupBy, views: number, starts: number, finishes: number, invalid: number, startRate?: number | null, completionRate?: number | null, timeToComplete?: { __typename?: 'TimeToComplete', median: number, p90: number } | null, steps: Array<{ __typename?: 'InsightsStep', key: string, name: string, reached: number, leftHere: number, dropOffRate?: number | null }>, series: Array<{ __typename?: 'InsightsPeriod', period: string, views: number, starts: number, finishes: number }>, devices: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, referrers: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, languages: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }>, hiddenFields: Array<{ __typename?: 'InsightsHiddenField', name: string, values: Array<{ __typename?: 'InsightsBreakdownRow', value: string, views: number, starts: number, finishes: number }> }> };
 
@@ -2956,6 +3053,9 @@ export const ReopenFormDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const EnvironmentFormsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentForms"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FormFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forms"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<EnvironmentFormsQuery, EnvironmentFormsQueryVariables>;
 export const RestFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RestForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestFormFields"}},{"kind":"Field","name":{"kind":"Name","value":"definition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"json"}}]}},{"kind":"Field","name":{"kind":"Name","value":"limits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"maxResponses"}},{"kind":"Field","name":{"kind":"Name","value":"opensAt"}},{"kind":"Field","name":{"kind":"Name","value":"closesAt"}},{"kind":"Field","name":{"kind":"Name","value":"closedMessage"}}]}},{"kind":"Field","name":{"kind":"Name","value":"finishedResponses"}},{"kind":"Field","name":{"kind":"Name","value":"quotas"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"json"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestFormFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Form"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RestFormQuery, RestFormQueryVariables>;
 export const UpdateFormDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateForm"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateFormInput"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateForm"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateFormMutation, UpdateFormMutationVariables>;
+export const FormTranslationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormTranslations"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"translations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"locale"}},{"kind":"Field","name":{"kind":"Name","value":"translated"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"missing"}}]}}]}}]}}]} as unknown as DocumentNode<FormTranslationsQuery, FormTranslationsQueryVariables>;
+export const FormTranslationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormTranslation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"locale"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"translation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"locale"},"value":{"kind":"Variable","name":{"kind":"Name","value":"locale"}}}]}]}}]}}]} as unknown as DocumentNode<FormTranslationQuery, FormTranslationQueryVariables>;
+export const PutFormTranslationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PutFormTranslation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"locale"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"texts"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"putFormTranslation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"locale"},"value":{"kind":"Variable","name":{"kind":"Name","value":"locale"}}},{"kind":"Argument","name":{"kind":"Name","value":"texts"},"value":{"kind":"Variable","name":{"kind":"Name","value":"texts"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedVersion"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedVersion"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"form"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<PutFormTranslationMutation, PutFormTranslationMutationVariables>;
 export const FormInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FormInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"form"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<FormInsightsQuery, FormInsightsQueryVariables>;
 export const EnvironmentInsightsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EnvironmentInsights"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"environment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"insights"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsRow"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsightsBreakdownRow"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestInsightsFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Insights"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"timeZone"}},{"kind":"Field","name":{"kind":"Name","value":"groupBy"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"startRate"}},{"kind":"Field","name":{"kind":"Name","value":"completionRate"}},{"kind":"Field","name":{"kind":"Name","value":"timeToComplete"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"median"}},{"kind":"Field","name":{"kind":"Name","value":"p90"}}]}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reached"}},{"kind":"Field","name":{"kind":"Name","value":"leftHere"}},{"kind":"Field","name":{"kind":"Name","value":"dropOffRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"series"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"views"}},{"kind":"Field","name":{"kind":"Name","value":"starts"}},{"kind":"Field","name":{"kind":"Name","value":"finishes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"devices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"referrers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"languages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hiddenFields"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"values"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestInsightsRow"}}]}}]}}]}}]} as unknown as DocumentNode<EnvironmentInsightsQuery, EnvironmentInsightsQueryVariables>;
 export const McpResponseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"McpResponse"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RestResponseFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RestResponseFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"FormResponse"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"dataUpdatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"formId"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","alias":{"kind":"Name","value":"data"},"name":{"kind":"Name","value":"rawData"}},{"kind":"Field","name":{"kind":"Name","value":"meta"}},{"kind":"Field","name":{"kind":"Name","value":"personAttributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ip"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"visitedForm"}},{"kind":"Field","name":{"kind":"Name","value":"completedForm"}}]}}]}}]} as unknown as DocumentNode<McpResponseQuery, McpResponseQueryVariables>;

@@ -1,0 +1,2 @@
+ALTER TABLE "forms" ADD COLUMN "languages" jsonb;--> statement-breakpoint
+ALTER TABLE "forms" ADD COLUMN "texts" jsonb;

@@ -113,6 +113,8 @@ export const forms = pgTable(
     limits: jsonb('limits').$type<FormLimits>(),
     /** Caps on the finished responses meeting a condition (src/forms/limits.ts). */
     quotas: jsonb('quotas').$type<FormQuota[]>().notNull().default([]),
+    /** Whether the final screen offers "Submit another response" (a new response from the same browser). */
+    allowAnotherResponse: boolean('allow_another_response').notNull().default(false),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),

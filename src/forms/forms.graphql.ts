@@ -449,6 +449,7 @@ FormRef.implement({
       resolve: async (form, _, ctx) => (await countsOf(ctx, form)).total,
     }),
     quotas: t.field({ authScopes: { scope: 'forms:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
+    allowAnotherResponse: t.exposeBoolean('allowAnotherResponse', { description: 'Whether the final screen offers "Submit another response".' }),
   }),
 });
 
@@ -538,6 +539,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
     limits: t.field({ type: FormLimitsInput, description: 'When it takes responses and how many.' }),
     quotas: t.field({ type: 'JSON', description: QUOTAS_INPUT }),
+    allowAnotherResponse: t.boolean({ description: 'Whether the final screen offers "Submit another response" (a new response from the same browser). Default false.' }),
   }),
 });
 
@@ -657,6 +659,7 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
     limits: t.field({ type: FormLimitsInput, description: 'The whole new limits; null: none.' }),
     quotas: t.field({ type: 'JSON', description: `The whole new list of quotas; null: none. ${QUOTAS_INPUT}` }),
+    allowAnotherResponse: t.boolean({ description: 'As in GenerateFormInput; null: false.' }),
   }),
 });
 

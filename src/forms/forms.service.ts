@@ -146,6 +146,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         notifications: input.notifications ?? null,
         limits: input.limits ?? null,
         quotas: input.quotas ?? [],
+        allowAnotherResponse: input.allowAnotherResponse ?? false,
       })
       .returning();
     const form = row!;
@@ -234,7 +235,7 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
     if (!current) throw notFound('Form not found');
     if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) throw versionChanged(current.version);
     if (options.maxVersions && current.version >= options.maxVersions) throw tooManyVersions(current.version);
-    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas'> = {};
+    const changes: Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas' | 'allowAnotherResponse'> = {};
     for (const field of UPDATABLE_FIELDS) {
       const value = input[field];
       if (value === undefined) continue;
@@ -243,6 +244,7 @@ export async function updateForm(db: Db, environmentId: string, id: string, inpu
       else if (field === 'limits') changes.limits = (value as Form['limits']) ?? null;
       else if (field === 'quotas') changes.quotas = (value as Form['quotas'] | null) ?? [];
       else if (field === 'locale') changes.locale = (value as string | null) ?? DEFAULT_LOCALE;
+      else if (field === 'allowAnotherResponse') changes.allowAnotherResponse = (value as boolean | null) ?? false;
       else Object.assign(changes, { [field]: value });
     }
     // The logic's references across the definition as it will be: the steps and hidden fields given (as

@@ -133,7 +133,7 @@ export function renderFinalPage(form: Form, chrome: PageChrome, end: ResponseEnd
 ${logo(form.theme)}
 ${form.theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="100"><span></span></div>` : ''}
 ${content}
-<p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
+${form.allowAnotherResponse ? html`<p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>` : ''}
 </main>`;
   const types = step ? new Set(step.components.map((c) => c.type)) : [];
   const root: PageRoot = { state, locale: form.locale, formId: form.id, responseId: end.responseId };

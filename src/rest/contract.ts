@@ -162,6 +162,7 @@ export const formBodySchema = z
           .array(z.strictObject({ key: z.string(), condition: z.unknown(), limit: z.number().int(), action: z.unknown(), count: z.number().int() }))
           .meta({ description: 'Its quotas as `quotas` takes them, each with the finished responses counted toward it.' }),
         locale: z.string().meta({ description: "The language of the page's own words (a BCP 47 tag; docs/public-pages.md, Languages)." }),
+        allowAnotherResponse: z.boolean().meta({ description: 'Whether the final screen offers "Submit another response".' }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,
       })

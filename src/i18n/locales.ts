@@ -120,6 +120,9 @@ export interface PageWords {
   npsHigh: string;
   /** Ranking: the label of the select of one position (1 is first). */
   rankingPosition: (position: number) => string;
+  /** Ranking with JavaScript: the buttons that move an option one place up or down (its name follows). */
+  rankingMoveUp: string;
+  rankingMoveDown: string;
 
   // ---- message pages of a form's posts
   unsupportedTitle: string;
@@ -180,6 +183,8 @@ const WORDS: Record<Language, PageWords> = {
     npsLow: 'Not at all likely',
     npsHigh: 'Extremely likely',
     rankingPosition: (position) => `Position ${position}`,
+    rankingMoveUp: 'Move up',
+    rankingMoveDown: 'Move down',
     unsupportedTitle: 'Unsupported form data',
     unsupportedText: 'This page takes form posts (application/x-www-form-urlencoded or multipart/form-data).',
     unreadableTitle: 'Invalid form data',
@@ -236,6 +241,8 @@ const WORDS: Record<Language, PageWords> = {
     npsLow: 'Überhaupt nicht wahrscheinlich',
     npsHigh: 'Äußerst wahrscheinlich',
     rankingPosition: (position) => `Platz ${position}`,
+    rankingMoveUp: 'Nach oben',
+    rankingMoveDown: 'Nach unten',
     unsupportedTitle: 'Nicht unterstützte Formulardaten',
     unsupportedText: 'Diese Seite nimmt nur Formulardaten an (application/x-www-form-urlencoded oder multipart/form-data).',
     unreadableTitle: 'Ungültige Formulardaten',
@@ -292,6 +299,8 @@ const WORDS: Record<Language, PageWords> = {
     npsLow: 'Pas du tout probable',
     npsHigh: 'Extrêmement probable',
     rankingPosition: (position) => `Rang ${position}`,
+    rankingMoveUp: 'Monter',
+    rankingMoveDown: 'Descendre',
     unsupportedTitle: 'Données de formulaire non prises en charge',
     unsupportedText: 'Cette page n’accepte que des envois de formulaire (application/x-www-form-urlencoded ou multipart/form-data).',
     unreadableTitle: 'Données de formulaire non valides',
@@ -348,6 +357,8 @@ const WORDS: Record<Language, PageWords> = {
     npsLow: 'Nada probable',
     npsHigh: 'Extremadamente probable',
     rankingPosition: (position) => `Posición ${position}`,
+    rankingMoveUp: 'Subir',
+    rankingMoveDown: 'Bajar',
     unsupportedTitle: 'Datos de formulario no admitidos',
     unsupportedText: 'Esta página solo admite envíos de formulario (application/x-www-form-urlencoded o multipart/form-data).',
     unreadableTitle: 'Datos de formulario no válidos',

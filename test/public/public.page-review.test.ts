@@ -144,7 +144,7 @@ describe('the respondent’s page', () => {
       '/graphql',
       jsonRequest('POST', { query: `mutation { updateForm(id: "${again.form.id}", input: { allowAnotherResponse: true }) { form { allowAnotherResponse version } } }` }, { 'x-api-key': tenant.apiKey }),
     );
-    expect(((await graphql.json()) as any).data.updateForm.form).toEqual({ allowAnotherResponse: true, version: 3 });
+    expect((await graphql.json()).data.updateForm.form).toEqual({ allowAnotherResponse: true, version: 3 });
   });
 
   it('gives check boxes and radio buttons targets of 24 × 24 px, and buttons the width of a phone', async () => {

@@ -146,6 +146,7 @@ export const ranking: ComponentModule = {
     // With JavaScript the selects give way to a list the respondent reorders (client-script.ts).
     css: `.fl-rank { display: flex; align-items: center; gap: 12px; margin: 0 0 8px; }
 .fl-rank label { flex: 0 0 6.5em; }
+.fl-rank[hidden] { display: none; }
 .fl-rank-list { list-style: none; margin: 0; padding: 0; }
 .fl-rank-item { display: flex; align-items: center; gap: 8px; margin: 0 0 8px; padding: 6px 8px 6px 12px; background: var(--c-bg); color: var(--c-field-fg);
   border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: grab; touch-action: none; }

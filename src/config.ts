@@ -34,6 +34,9 @@ const retrySchedule = z.string().transform((value, ctx) => {
 const MAIL_FROM_PATTERN = /^(?:[^<>\r\n"]{0,100} ?<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
 /** The weakest ADMIN_TOKEN accepted (a generated one is 49 characters of 64). */
+/** `fontsCssUrl` when FONTS_CSS_URL is unset: the theme fonts come from formloom itself (src/public/fonts.ts). */
+export const SELF_HOSTED_FONTS = 'self';
+
 export const ADMIN_TOKEN_MIN_LENGTH = 24;
 export const ADMIN_TOKEN_MIN_DISTINCT = 10;
 
@@ -89,11 +92,14 @@ const configSchema = z.object({
   RESULTS_FRESH_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Largest public submission body, in bytes. */
   PUBLIC_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(65_536),
-  /** Stylesheet service (Google Fonts css2 API) that serves the theme fonts on public pages; `none`: locally installed fonts only. */
+  /**
+   * Stylesheet service (Google Fonts css2 API or a mirror) that serves the theme fonts on public pages;
+   * unset: formloom serves the fonts it ships itself (nothing from a third party); `none`: installed fonts only.
+   */
   FONTS_CSS_URL: z
     .string()
     .refine((value) => value === 'none' || /^https?:\/\/[^\s?#]+$/.test(value), 'must be an http(s) URL without query, or "none"')
-    .default('https://fonts.googleapis.com/css2'),
+    .optional(),
 
   // ---- limits at the edge (docs/security.md); 0 turns a rate limit off
   /** Requests per minute per API key (and for the admin token), REST and GraphQL together. */
@@ -337,7 +343,7 @@ export interface Config {
   /** How long a node reuses a form's results-page figures, in ms (0: never). */
   resultsFreshMs: number;
   publicMaxBodyBytes: number;
-  /** Theme font stylesheet service for public pages; undefined: no external font loading. */
+  /** Theme font stylesheet service for public pages; `SELF_HOSTED_FONTS`: formloom's own; undefined: none loaded. */
   fontsCssUrl: string | undefined;
   /** Per API key (or admin token) per minute; 0: off. */
   apiRateLimitPerMinute: number;
@@ -455,7 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageRateLimitPerMinute: c.PAGE_RATE_LIMIT,
     resultsFreshMs: c.RESULTS_FRESH_SECONDS * 1000,
     publicMaxBodyBytes: c.PUBLIC_MAX_BODY_BYTES,
-    fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : c.FONTS_CSS_URL,
+    fontsCssUrl: c.FONTS_CSS_URL === 'none' ? undefined : (c.FONTS_CSS_URL ?? SELF_HOSTED_FONTS),
     apiRateLimitPerMinute: c.API_RATE_LIMIT,
     authFailureLimitPerMinute: c.AUTH_FAILURE_LIMIT,
     authFailureBlockSeconds: c.AUTH_FAILURE_BLOCK_SECONDS,

@@ -143,8 +143,16 @@ export const fileUploader: ComponentModule = {
     return box(
       component,
       messages.length > 0,
-      html`${label(component, id)}${current.length > 0 ? html`<ul class="fl-files" data-files>${kept}</ul><p class="fl-note">${words.replaceFiles(current.length)}</p>` : ''}<input type="file" id="${id}" name="${fieldName(component)}" class="fl-input" accept="${accept}"${content.multiple === true ? ' multiple' : ''}${required ? ' required' : ''} data-upload="/s/${ctx.form.id}/uploads?localized=1" data-component="${component.id}" data-max-bytes="${rules.maxBytes}" aria-describedby="${noteId}${messages.length ? ` ${id}-error` : ''}"${messages.length ? ' aria-invalid="true"' : ''}${content.question ? '' : html` aria-label="${words.file}"`}><p class="fl-note" id="${noteId}">${words.accepted(rules.allowedTypes.join(', '), formatSize(rules.maxBytes, locale), rules.maxFiles)}</p><div class="fl-upload-status" data-upload-status data-words="${scriptWords(words)}" aria-live="polite"></div>${errorText(id, messages)}`,
+      html`${label(component, id)}${current.length > 0 ? html`<ul class="fl-files" data-files>${kept}</ul><p class="fl-note">${words.replaceFiles(current.length)}</p>` : ''}<div class="fl-dropzone" data-dropzone><input type="file" id="${id}" name="${fieldName(component)}" class="fl-input fl-file" accept="${accept}"${content.multiple === true ? ' multiple' : ''}${required ? ' required' : ''} data-upload="/s/${ctx.form.id}/uploads?localized=1" data-component="${component.id}" data-max-bytes="${rules.maxBytes}" aria-describedby="${noteId}${messages.length ? ` ${id}-error` : ''}"${messages.length ? ' aria-invalid="true"' : ''}${content.question ? '' : html` aria-label="${words.file}"`}></div><p class="fl-note" id="${noteId}">${words.accepted(rules.allowedTypes.join(', '), formatSize(rules.maxBytes, locale), rules.maxFiles)}</p><div class="fl-upload-status" data-upload-status data-words="${scriptWords(words)}" aria-live="polite"></div>${errorText(id, messages)}`,
     );
+  },
+  // The drop zone is the file input itself, drawn large: browsers take a file dropped on it without
+  // JavaScript and show the chosen file's name; the page script adds its size and the drag highlight.
+  style: {
+    css: `.fl-dropzone { position: relative; }
+.fl-input.fl-file { min-height: 96px; padding: 28px 16px; text-align: center; border: 2px dashed var(--c-border); cursor: pointer; }
+.fl-input.fl-file::file-selector-button { font: inherit; margin-inline-end: 12px; padding: 8px 14px; min-height: 40px; border: 1px solid var(--c-border); border-radius: var(--c-radius); background: var(--c-bg); color: var(--c-field-fg); cursor: pointer; }
+.fl-dropzone.fl-dragging .fl-input.fl-file, .fl-input.fl-file:hover { border-color: var(--c-accent); background: color-mix(in srgb, var(--c-accent) 6%, var(--c-bg)); }`,
   },
   graphql: (kit) => ({
     answers: {

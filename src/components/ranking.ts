@@ -103,7 +103,7 @@ export const ranking: ComponentModule = {
     return box(
       component,
       invalid,
-      html`<fieldset class="fl-fieldset fl-ranking" id="${id}"${invalid ? html` aria-describedby="${id}-error"` : ''}><legend class="fl-question">${question ?? ''}${required ? html`<span aria-hidden="true"> *</span>` : ''}</legend>${selects}</fieldset>${errorText(id, messages)}`,
+      html`<fieldset class="fl-fieldset fl-ranking" id="${id}" data-ranking="${JSON.stringify({ up: words.rankingMoveUp, down: words.rankingMoveDown, positions: options.map((_, index) => words.rankingPosition(index + 1)) })}"${invalid ? html` aria-describedby="${id}-error"` : ''}><legend class="fl-question">${question ?? ''}${required ? html`<span aria-hidden="true"> *</span>` : ''}</legend>${selects}</fieldset>${errorText(id, messages)}`,
     );
   },
   // A message at an index of the answer is about the option at that position (the selects count from 1).
@@ -144,7 +144,19 @@ export const ranking: ComponentModule = {
     },
   },
   style: {
-    css: '.fl-rank { display: flex; align-items: center; gap: 12px; margin: 0 0 8px; }\n.fl-rank label { flex: 0 0 6.5em; }',
+    // With JavaScript the selects give way to a list the respondent reorders (client-script.ts).
+    css: `.fl-rank { display: flex; align-items: center; gap: 12px; margin: 0 0 8px; }
+.fl-rank label { flex: 0 0 6.5em; }
+.fl-rank[hidden] { display: none; }
+.fl-rank-list { list-style: none; margin: 0; padding: 0; }
+.fl-rank-item { display: flex; align-items: center; gap: 8px; margin: 0 0 8px; padding: 6px 8px 6px 12px; background: var(--c-bg); color: var(--c-field-fg);
+  border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: grab; touch-action: none; }
+.fl-rank-item.fl-dragging { opacity: .5; }
+.fl-rank-item .fl-rank-pos { flex: 0 0 1.6em; font-weight: 600; }
+.fl-rank-item .fl-rank-name { flex: 1 1 auto; }
+.fl-rank-move { min-width: 40px; min-height: 40px; font: inherit; background: transparent; color: inherit; border: 1px solid var(--c-border); border-radius: var(--c-radius); cursor: pointer; }
+.fl-rank-move:focus-visible { outline: 3px solid var(--c-accent); outline-offset: 2px; }
+.fl-rank-move:disabled { opacity: .35; cursor: default; }`,
   },
   conditions: {
     subject({ content }, field) {

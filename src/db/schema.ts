@@ -117,6 +117,8 @@ export const forms = pgTable(
     languages: jsonb('languages').$type<FormLanguages | null>(),
     /** The form's own texts (its `name`) in its other languages; null: none. Steps and components carry theirs. */
     texts: jsonb('texts').$type<TextTranslations | null>(),
+    /** Whether the final screen offers "Submit another response" (a new response from the same browser). */
+    allowAnotherResponse: boolean('allow_another_response').notNull().default(false),
   },
   (t) => [
     index('forms_environment_id_idx').on(t.environmentId),

@@ -240,6 +240,8 @@ export const generateFormInputSchema = withLogicChecks(
     limits: limitsSchema.nullish(),
     /** Caps on the finished responses meeting a condition; null or left out: none. */
     quotas: quotasSchema.optional(),
+    /** Whether the final screen offers "Submit another response"; null or left out: it does not. */
+    allowAnotherResponse: z.boolean().nullish(),
   }),
 );
 export type GenerateFormInput = z.output<typeof generateFormInputSchema>;

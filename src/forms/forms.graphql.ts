@@ -483,6 +483,7 @@ FormRef.implement({
       args: { locale: t.arg.string({ required: true }) },
       resolve: (form, { locale }) => (languagesOf(form).includes(locale) ? translationDocument(form, locale) : null),
     }),
+    allowAnotherResponse: t.exposeBoolean('allowAnotherResponse', { description: 'Whether the final screen offers "Submit another response".' }),
   }),
 });
 
@@ -582,6 +583,7 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     limits: t.field({ type: FormLimitsInput, description: 'When it takes responses and how many.' }),
     quotas: t.field({ type: 'JSON', description: QUOTAS_INPUT }),
     languages: t.field({ type: FormLanguagesInput, description: LANGUAGES_INPUT }),
+    allowAnotherResponse: t.boolean({ description: 'Whether the final screen offers "Submit another response" (a new response from the same browser). Default false.' }),
   }),
 });
 
@@ -705,6 +707,7 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     limits: t.field({ type: FormLimitsInput, description: 'The whole new limits; null: none.' }),
     quotas: t.field({ type: 'JSON', description: `The whole new list of quotas; null: none. ${QUOTAS_INPUT}` }),
     languages: t.field({ type: FormLanguagesInput, description: 'The whole new languages; null: one language. A language dropped takes its translations with it; a new default language takes name and steps written in it.' }),
+    allowAnotherResponse: t.boolean({ description: 'As in GenerateFormInput; null: false.' }),
   }),
 });
 

@@ -187,6 +187,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         notifications: input.notifications ?? null,
         limits: input.limits ?? null,
         quotas: input.quotas ?? [],
+        allowAnotherResponse: input.allowAnotherResponse ?? false,
       })
       .returning();
     const form = row!;
@@ -325,7 +326,7 @@ async function changeDefinition(db: Db, environmentId: string, id: string, optio
   });
 }
 
-type DefinitionChanges = Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas'>;
+type DefinitionChanges = Partial<FormDefinition> & Pick<Partial<Form>, 'notifications' | 'limits' | 'quotas' | 'allowAnotherResponse'>;
 
 /**
  * What an update changes, and what is wrong with it: the fields it gives; the texts resolved in the
@@ -342,6 +343,7 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   if (input.variables !== undefined) changes.variables = input.variables;
   if (input.limits !== undefined) changes.limits = input.limits ?? null;
   if (input.quotas !== undefined) changes.quotas = input.quotas ?? [];
+  if (input.allowAnotherResponse !== undefined) changes.allowAnotherResponse = input.allowAnotherResponse ?? false;
   const languages = input.languages === undefined ? current.languages : input.languages;
   if (input.languages !== undefined) changes.languages = input.languages;
   if (input.locale !== undefined || input.languages !== undefined) changes.locale = updatedLocale(current, input.locale, languages);

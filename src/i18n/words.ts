@@ -66,6 +66,9 @@ export interface PageWords {
   npsHigh: string;
   /** Ranking: the label of the select of one position (1 is first). */
   rankingPosition: (position: number) => string;
+  /** Ranking with JavaScript: the buttons that move an option one place up or down (its name follows). */
+  rankingMoveUp: string;
+  rankingMoveDown: string;
 
   // ---- message pages of a form's posts
   unsupportedTitle: string;

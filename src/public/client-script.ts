@@ -1,5 +1,5 @@
 /**
- * The page's only script, inlined with the CSP nonce. It enhances and is never needed: without it
+ * The page's only script, loaded from /assets/ (page-assets.ts) with the CSP nonce. It enhances and is never needed: without it
  * every field is shown, the dial code is picked from the list, and a scheduler step records
  * `eventScheduled: false`.
  *
@@ -10,7 +10,8 @@
  * - DynamicScheduler: the calendar picker swaps the embedded calendar.
  * - A step shown again with errors: focus goes to the first invalid field, and the error summary's
  *   links focus their question's first invalid (or first) control.
- * - FileUploader: a chosen file is uploaded at once (POST /s/:formId/uploads) with a progress bar and a
+ * - Ranking: a list reordered with its buttons or by dragging fills the position selects (hidden).
+ * - FileUploader: the drop zone lights up under a dragged file, and a chosen file is uploaded at once (POST /s/:formId/uploads) with a progress bar and a
  *   preview (images) or its name; the step then posts the upload's id in place of the file. What it
  *   writes comes from the page in the form's language (the status box's `data-words`), and the upload
  *   URL asks for the file checks' messages in that language too (`?localized=1`).
@@ -119,6 +120,95 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       if (note) note.classList.remove('fl-hidden');
     });
   });
+  // Ranking: the selects give way to a list reordered by its buttons (keyboard) or by dragging; the
+  // selects stay in the form, hidden, and take the list's order, so the step posts what it posts without
+  // JavaScript. An optional ranking is answered once the respondent moves something.
+  each('.fl-ranking[data-ranking]', function (fieldset) {
+    var words = {};
+    try { words = JSON.parse(fieldset.getAttribute('data-ranking')) || {}; } catch (e) { return; }
+    var selects = Array.prototype.slice.call(fieldset.querySelectorAll('select'));
+    if (selects.length < 2) return;
+    var options = Array.prototype.map.call(selects[0].options, function (o) { return o.value; }).filter(Boolean);
+    var chosen = selects.map(function (s) { return s.value; });
+    var complete = chosen.every(function (v, i) { return v !== '' && chosen.indexOf(v) === i; });
+    var order = complete ? chosen : options.slice();
+    var answered = complete || selects[0].required;
+    var list = document.createElement('ol');
+    list.className = 'fl-rank-list';
+    var live = document.createElement('p');
+    live.className = 'sr-only';
+    live.setAttribute('aria-live', 'polite');
+    var dragged = null;
+    function sync() { if (answered) selects.forEach(function (s, i) { s.value = order[i]; }); }
+    function move(from, to, focusDown) {
+      if (to < 0 || to >= order.length) return;
+      var value = order.splice(from, 1)[0];
+      order.splice(to, 0, value);
+      answered = true;
+      sync();
+      draw();
+      live.textContent = value + ': ' + (words.positions[to] || to + 1);
+      var item = list.children[to];
+      var button = item && item.querySelectorAll('button')[focusDown ? 1 : 0];
+      if (button && button.disabled) button = item.querySelectorAll('button')[focusDown ? 0 : 1];
+      if (button && focusDown !== undefined) button.focus();
+    }
+    function button(text, label, disabled, onClick) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'fl-rank-move';
+      b.textContent = text;
+      b.setAttribute('aria-label', label);
+      b.disabled = disabled;
+      b.addEventListener('click', onClick);
+      return b;
+    }
+    function draw() {
+      list.textContent = '';
+      order.forEach(function (value, index) {
+        var item = document.createElement('li');
+        item.className = 'fl-rank-item';
+        item.draggable = true;
+        var pos = document.createElement('span');
+        pos.className = 'fl-rank-pos';
+        pos.textContent = String(index + 1);
+        var name = document.createElement('span');
+        name.className = 'fl-rank-name';
+        name.textContent = value;
+        item.appendChild(pos);
+        item.appendChild(name);
+        item.appendChild(button('\u2191', words.up + ': ' + value, index === 0, function () { move(index, index - 1, false); }));
+        item.appendChild(button('\u2193', words.down + ': ' + value, index === order.length - 1, function () { move(index, index + 1, true); }));
+        item.addEventListener('dragstart', function (event) { dragged = index; item.classList.add('fl-dragging'); if (event.dataTransfer) { event.dataTransfer.effectAllowed = 'move'; event.dataTransfer.setData('text/plain', value); } });
+        item.addEventListener('dragend', function () { item.classList.remove('fl-dragging'); dragged = null; });
+        item.addEventListener('dragover', function (event) { if (dragged !== null) event.preventDefault(); });
+        item.addEventListener('drop', function (event) { event.preventDefault(); if (dragged !== null && dragged !== index) move(dragged, index); });
+        list.appendChild(item);
+      });
+    }
+    Array.prototype.forEach.call(fieldset.querySelectorAll('.fl-rank'), function (row) { row.hidden = true; });
+    sync();
+    draw();
+    fieldset.appendChild(list);
+    fieldset.appendChild(live);
+  });
+  // A file's size in the page's language (2.5 MB, 2,5 Mo).
+  function fileSize(bytes) {
+    var unit = bytes >= 1048576 ? 'megabyte' : bytes >= 1024 ? 'kilobyte' : 'byte';
+    var value = unit === 'megabyte' ? bytes / 1048576 : unit === 'kilobyte' ? bytes / 1024 : bytes;
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang || 'en', { style: 'unit', unit: unit, maximumFractionDigits: unit === 'megabyte' ? 1 : 0 }).format(value);
+    } catch (e) { return Math.round(value) + ' ' + unit; }
+  }
+  // The drop zone lights up while a file is dragged over it (the input takes the drop itself).
+  each('[data-dropzone]', function (zone) {
+    function on() { zone.classList.add('fl-dragging'); }
+    function off() { zone.classList.remove('fl-dragging'); }
+    zone.addEventListener('dragenter', on);
+    zone.addEventListener('dragover', on);
+    zone.addEventListener('dragleave', off);
+    zone.addEventListener('drop', off);
+  });
   each('input[type=file][data-upload]', function (input) {
     var box = input.closest('.fl-c');
     var status = box && box.querySelector('[data-upload-status]');
@@ -151,7 +241,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
           img.src = URL.createObjectURL(file);
           item.appendChild(img);
         }
-        item.appendChild(document.createTextNode(file.name));
+        item.appendChild(document.createTextNode(file.name + ' (' + fileSize(file.size) + ')'));
         list.appendChild(item);
       });
       status.appendChild(list);

@@ -1,5 +1,6 @@
 /** How a public page is sent: its Content-Security-Policy, the security headers, and the message pages. */
 import { randomBytes } from 'node:crypto';
+import { SELF_HOSTED_FONTS } from '../config.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
 import { FORM_CLOSED_STATUS, type PublicContext } from './context.ts';
@@ -13,13 +14,14 @@ export function pageCsp(
   nonce: string,
   options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[]; scriptOrigins?: readonly string[] },
 ): string {
-  const fontsOrigin = options.fontsCssUrl ? new URL(options.fontsCssUrl).origin : undefined;
+  const selfHosted = options.fontsCssUrl === SELF_HOSTED_FONTS;
+  const fontsOrigin = options.fontsCssUrl && !selfHosted ? new URL(options.fontsCssUrl).origin : undefined;
   const frames = options.frameOrigins ?? [];
   const scripts = options.scriptOrigins ?? [];
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'${scripts.map((origin) => ` ${origin}`).join('')}`,
-    `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}`,
+    `style-src 'nonce-${nonce}'${fontsOrigin ? ` ${fontsOrigin}` : ''}${selfHosted ? " 'self'" : ''}`,
     fontsOrigin ? "font-src 'self' https:" : "font-src 'self'",
     "img-src 'self' https: http: data: blob:",
     // The FileUploader's script uploads to this server.

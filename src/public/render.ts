@@ -13,10 +13,9 @@ import { pageHref, textOnly, type FieldMessages, type Html, type PageChrome, typ
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME } from '../forms/theme.ts';
 import { stepKey } from '../forms/logic.ts';
-import { CLIENT_SCRIPT } from './client-script.ts';
-import { FRAME_SCRIPT } from './frame-script.ts';
+import { FRAME_SCRIPT_PATH, PAGE_SCRIPT_PATH } from './page-assets.ts';
 import { DEFAULT_LOCALE, directionOf, pageWords } from '../i18n/locales.ts';
-import { fontsStylesheetUrl, pageCss } from './styles.ts';
+import { fontsStylesheetUrls, pageCss } from './styles.ts';
 import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
 export type { FieldMessages, PageChrome, StepPageInput } from '../components/markup.ts';
@@ -48,7 +47,7 @@ function rootAttributes(root: PageRoot, chrome: PageChrome): Html {
 }
 
 function document(theme: Theme, chrome: PageChrome, title: string, types: Iterable<string>, body: Html, root: PageRoot, progress?: number): Html {
-  const fonts = fontsStylesheetUrl(theme, chrome.fontsCssUrl);
+  const fonts = fontsStylesheetUrls(theme, chrome.fontsCssUrl);
   const css = pageCss(theme, { types, progress, embed: chrome.embed }).replace(/<\//g, '<\\/');
   return html`<!doctype html>
 <html${rootAttributes(root, chrome)}>
@@ -59,13 +58,13 @@ function document(theme: Theme, chrome: PageChrome, title: string, types: Iterab
 <meta name="description" content="${title}">
 <link rel="icon" href="data:,">
 <title>${title}</title>
-${fonts ? html`<link rel="stylesheet" href="${fonts}">` : ''}
+${fonts.map((href) => html`<link rel="stylesheet" href="${href}" nonce="${chrome.nonce}">`)}
 <style nonce="${chrome.nonce}">${raw(css)}</style>
 </head>
 <body class="fl-align-${theme.layout.align}">
 ${body}
-<script nonce="${chrome.nonce}">${raw(CLIENT_SCRIPT)}</script>
-${chrome.embed?.hostOrigin ? html`<script nonce="${chrome.nonce}">${raw(FRAME_SCRIPT)}</script>` : ''}
+<script nonce="${chrome.nonce}" src="${PAGE_SCRIPT_PATH}"></script>
+${chrome.embed?.hostOrigin ? html`<script nonce="${chrome.nonce}" src="${FRAME_SCRIPT_PATH}"></script>` : ''}
 </body>
 </html>`;
 }
@@ -133,7 +132,7 @@ export function renderFinalPage(form: Form, chrome: PageChrome, end: ResponseEnd
 ${logo(form.theme)}
 ${form.theme.layout.showProgressBar ? html`<div class="fl-progress" role="progressbar" aria-label="${words.progress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="100"><span></span></div>` : ''}
 ${content}
-<p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>
+${form.allowAnotherResponse ? html`<p><a class="fl-back" href="${pageHref(form.id, 'new=1', chrome)}">${words.anotherResponse}</a></p>` : ''}
 </main>`;
   const types = step ? new Set(step.components.map((c) => c.type)) : [];
   const root: PageRoot = { state, locale: form.locale, formId: form.id, responseId: end.responseId };

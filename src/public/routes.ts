@@ -22,6 +22,7 @@ import { handle, isPublicApiRequest, liveForm, type PublicContext, type PublicDe
 import { showDefinition } from './definition.ts';
 import { mountEmbedScript } from './embed-script.ts';
 import { sendMessagePage } from './html-response.ts';
+import { mountPageAssets } from './page-assets.ts';
 import { handlePage } from './page-request.ts';
 import { showStepPage } from './step-page.ts';
 import { postStep } from './step-post.ts';
@@ -34,6 +35,7 @@ export function publicRoutes(deps: PublicDeps) {
   const app = new Hono<AppEnv>();
   guardRoutes(app, deps);
   mountEmbedScript(app);
+  mountPageAssets(app);
   app.get('/s/:formId', handlePage(deps, showStepPage));
   app.post('/s/:formId', handlePage(deps, postStep));
   app.get('/s/:formId/definition', handle(deps, showDefinition));

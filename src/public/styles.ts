@@ -7,6 +7,8 @@ import { COMPONENT_MODULES, moduleOf } from '../components/catalogue.ts';
 import { defaultComponentStyle } from '../forms/theme.ts';
 import { backgroundFor, mix, NON_TEXT_CONTRAST, readableOn } from './contrast.ts';
 import type { ComponentStyle, Theme } from '../db/json-columns.ts';
+import { SELF_HOSTED_FONTS } from '../config.ts';
+import { selfHostedStylesheet } from './fonts.ts';
 
 const WIDTHS = { narrow: '560px', medium: '700px', wide: '920px' } as const;
 const FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -20,13 +22,18 @@ function cssUrl(value: string): string {
 
 const fontFamily = (name: string) => `"${name.replace(/[^A-Z0-9 -]/gi, '')}", ${FONT_STACK}`;
 
-/** The stylesheet URL that serves the theme's fonts, or undefined when none is needed or configured. */
-export function fontsStylesheetUrl(theme: Theme, serviceUrl: string | undefined): string | undefined {
-  if (!serviceUrl) return undefined;
+/**
+ * The stylesheets that serve the theme's fonts: formloom's own per family it ships (`SELF_HOSTED_FONTS`:
+ * the others fall back to the system stack), else one from the configured service; none when no font
+ * needs loading or none may be loaded.
+ */
+export function fontsStylesheetUrls(theme: Theme, serviceUrl: string | undefined): string[] {
+  if (!serviceUrl) return [];
   const names = [...new Set([theme.fonts.heading, theme.fonts.body])].filter((name) => !SYSTEM_FONTS.has(name.toLowerCase()));
-  if (names.length === 0) return undefined;
+  if (serviceUrl === SELF_HOSTED_FONTS) return [...new Set(names.map(selfHostedStylesheet).filter((path) => path !== undefined))];
+  if (names.length === 0) return [];
   const families = names.map((name) => `family=${name.replace(/[^A-Z0-9 -]/gi, '').replace(/ /g, '+')}:wght@400;600;700`);
-  return `${serviceUrl}?${families.join('&')}&display=swap`;
+  return [`${serviceUrl}?${families.join('&')}&display=swap`];
 }
 
 function background(theme: Theme): string {

@@ -172,6 +172,7 @@ export const formBodySchema = z
           .strictObject({ default: z.string(), others: z.array(z.string()) })
           .optional()
           .meta({ description: "A multilingual form's languages (docs/languages.md); left out: one language, `locale`'s." }),
+        allowAnotherResponse: z.boolean().meta({ description: 'Whether the final screen offers "Submit another response".' }),
         steps: z.array(storedStepSchema),
         notifications: storedNotificationsSchema,
       })

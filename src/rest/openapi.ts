@@ -553,7 +553,7 @@ function formPaths() {
         operationId: 'updateForm',
         summary: "Change a form's name, steps, hidden fields or locale: a new version, the same id and url",
         description:
-          'Any of `name`, `steps`, `hiddenFields`, `locale`, checked as generate checks them (fields left out stay). A step or component with an `id` of this form keeps it, ' +
+          'Any of `name`, `steps`, `hiddenFields`, `locale`, `notifications`, `allowAnotherResponse`, checked as generate checks them (fields left out stay). A step or component with an `id` of this form keeps it, ' +
           'so its answers keep their questionId; one without gets a new id. The form\'s status and theme stay (a closed form stays closed). ' +
           'Responses already started finish on the version they started on; new ones get the new version. Without `If-Match` the last update wins. ' +
           'With an `Idempotency-Key`, a repeat within 24 h with the same body answers with the version it made (`Idempotent-Replayed: true`). Sends a `form.updated` webhook event.',

@@ -356,11 +356,10 @@ describe('a keyboard-only respondent', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
-    // The ranking without its script: one select per position.
-    for (const [position, presses] of [[1, 1], [2, 2], [3, 3]] as const) {
-      await tabTo(`Position ${position}`);
-      for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowDown');
-    }
+    // The ranking with its script: a list whose buttons move an option (Alpha down twice: last).
+    await tabTo('Move down: Alpha');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
     await tabTo('Next');
     await Promise.all([page.waitForURL(/step=3$/), page.keyboard.press('Enter')]);
 
@@ -392,7 +391,7 @@ describe('a keyboard-only respondent', () => {
     expect(at(2, 2)).toMatchObject({ type: 'FileUploader' });
     expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([{ type: 'Rating', value: 4 }, { type: 'NPS', value: 9 }, { type: 'OpinionScale', value: 3 }]);
     expect([at(2, 9), at(2, 10)]).toMatchObject([{ type: 'Number', value: 12.5 }, { type: 'Date', value: '2026-03-02' }]);
-    expect([at(2, 11), at(2, 12)]).toMatchObject([{ type: 'Matrix', rows: { Speed: 'High', Price: 'Low' } }, { type: 'Ranking', ranking: ['Alpha', 'Beta', 'Gamma'] }]);
+    expect([at(2, 11), at(2, 12)]).toMatchObject([{ type: 'Matrix', rows: { Speed: 'High', Price: 'Low' } }, { type: 'Ranking', ranking: ['Beta', 'Gamma', 'Alpha'] }]);
     expect(at(3, 0)).toMatchObject({ eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/KEYBOARD' });
     const answered = STORED_COMPONENT_TYPES.filter(isAnswerable);
     const covered = new Set(form.steps.flatMap((s) => s.components.map((c) => c.type)));

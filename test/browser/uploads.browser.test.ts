@@ -71,7 +71,12 @@ describe('a respondent with JavaScript', () => {
     await input.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });
     await expect.poll(() => page.locator('[data-upload-status] .fl-error').textContent()).toContain('notes.png is not a valid .png file');
 
+    // The input is a drop zone: a large dashed target, and the chosen file is listed with its size.
+    const zone = await input.boundingBox();
+    expect(zone!.height).toBeGreaterThanOrEqual(96);
+    expect(await input.evaluate((element) => getComputedStyle(element).borderStyle)).toBe('dashed');
     await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    await expect.poll(() => page.locator('[data-upload-status] .fl-files li').textContent()).toBe(`me.png (${PNG.byteLength} byte)`);
     await expect.poll(() => page.locator('[data-upload-status] .fl-note').last().textContent()).toBe('Uploaded.');
     expect(await page.locator('[data-upload-status] progress').last().getAttribute('value')).toBe('100');
     expect(await page.locator('[data-upload-status] img.fl-preview').getAttribute('src')).toMatch(/^blob:/);

@@ -192,7 +192,8 @@ describe('embed mode', () => {
     expect(response.headers.getSetCookie()).toEqual([]);
     const page = await response.text();
     expect(page).toMatch(new RegExp(`<html lang="en" dir="ltr" class="fl-embed fl-transparent" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0" data-host-origin="${HOST}">`));
-    expect(page).toContain("window.parent.postMessage({ source: 'formloom'");
+    const script = /<script nonce="[^"]+" src="(\/assets\/frame\.[\w-]{12}\.js)">/.exec(page)![1]!;
+    expect(await (await app.request(script)).text()).toContain("window.parent.postMessage({ source: 'formloom'");
     expect(page).toContain('html.fl-transparent, .fl-transparent body { background: transparent; }');
     const action = attribute(page, 'action')!;
     expect(action).toMatch(new RegExp(`^/s/${form.id}\\?step=0&embed=1&fl-origin=${encodeURIComponent(HOST).replace(/\./g, '\\.')}&fl-transparent=1&fl-token=`));

@@ -75,6 +75,7 @@ describe('reading forms', () => {
       version: 1,
       createdAt: form.createdAt.toISOString(),
       updatedAt: form.updatedAt.toISOString(),
+      allowAnotherResponse: false,
       hiddenFields: [],
       variables: [],
       locale: 'en',
@@ -267,7 +268,7 @@ describe('editing forms', () => {
     });
 
     for (const [sent, errors] of [
-      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, languages, notifications, limits, quotas', path: [] }]],
+      [{}, [{ message: 'Give at least one of name, hiddenFields, variables, steps, locale, languages, notifications, limits, quotas, allowAnotherResponse', path: [] }]],
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],

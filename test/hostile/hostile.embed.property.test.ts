@@ -8,7 +8,8 @@
  *   parameters: no 5xx, no cookie set, a hostile token continues no session, and the host origin on the
  *   page is always an origin;
  * - `locale` at generate: accepted only as a supported, canonical tag, else a 400 at `locale`;
- * - `/embed.js` with hostile query parameters, headers and methods.
+ * - `allowAnotherResponse` at generate: a boolean or null, else a 400 at `allowAnotherResponse`;
+ * - `/embed.js` and `/assets/…` with hostile paths, query parameters, headers (Accept-Encoding) and methods.
  * Runs per property: HOSTILE_RUNS (default 40).
  */
 import { fc, test } from '@fast-check/vitest';
@@ -201,4 +202,29 @@ describe('locale and /embed.js', () => {
       for (const leak of LEAKS) expect(text).not.toMatch(leak);
     },
   );
+
+  test.prop([fc.oneof(hostileValue, hostileString, fc.boolean())], options)('generate: hostile allowAnotherResponse', async (allowAnotherResponse) => {
+    const answer = await sendHostile(target, `/api/v1/environments/${tenant.environmentId}/forms/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      body: JSON.stringify({ ...validBody(tenant.templateId), allowAnotherResponse }),
+    }, 'json');
+    const sent: unknown = JSON.parse(JSON.stringify({ allowAnotherResponse })).allowAnotherResponse;
+    const acceptable = sent === null || sent === undefined || typeof sent === 'boolean';
+    expect(answer.status, answer.label).toBe(acceptable ? 200 : 400);
+    if (!acceptable) expect((answer.body as { errors: { path: unknown[] }[] }).errors.some((e) => e.path[0] === 'allowAnotherResponse'), answer.label.slice(0, 300)).toBe(true);
+  });
+
+  const pathPart = fc.oneof(hostileString.map((s) => encodeURIComponent(s.toWellFormed())), fc.constantFrom('..', '%2e%2e', 'fonts', 'page.js', 'fonts/inter.css', '%00', '//', 'fonts/..%2f..%2fpackage.json'));
+  test.prop(
+    [fc.array(pathPart, { minLength: 1, maxLength: 3 }), fc.record({ 'accept-encoding': headerValue, 'if-none-match': headerValue, range: headerValue }, { requiredKeys: [] }), fc.constantFrom('GET', 'HEAD', 'POST', 'PUT')],
+    options,
+  )('GET /assets/…: hostile paths, codings and methods', async (parts, headers, method) => {
+    const answer = await target.app.request(`/assets/${parts.join('/')}`, { method, headers });
+    const text = await answer.text();
+    expect([200, 304, 400, 404, 405]).toContain(answer.status);
+    for (const leak of LEAKS) expect(text).not.toMatch(leak);
+    // Only an asset formloom made is ever sent: never a file of the disk.
+    if (answer.status === 200) expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
 });

@@ -49,7 +49,7 @@ const STEPS = [
 ];
 
 async function generate(locale: unknown): Promise<Response> {
-  return app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', { ...validBody(tenant.templateId, STEPS), locale }, { 'x-api-key': tenant.apiKey }));
+  return app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', { ...validBody(tenant.templateId, STEPS), locale, allowAnotherResponse: true }, { 'x-api-key': tenant.apiKey }));
 }
 
 async function generated(locale: string): Promise<Form> {

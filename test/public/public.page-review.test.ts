@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import { createTenant, setupTestApp, type TestTenant } from '../support/helpers.ts';
-import { componentAt, field, makeForm, Visitor, type App } from '../support/public-helpers.ts';
+import { createTenant, jsonRequest, setupTestApp, type TestTenant } from '../support/helpers.ts';
+import { componentAt, field, generateThroughApi, makeForm, Visitor, type App } from '../support/public-helpers.ts';
 
 let db: Database;
 let app: App;
@@ -113,6 +113,38 @@ describe('the respondent’s page', () => {
     const final = await (await visitor.get(done.headers.get('location')!)).text();
     expect(width(final)).toBe('100');
     expect(final).toContain('aria-valuenow="100"');
+  });
+
+  it('offers "Submit another response" on the final screen only where the form allows it (generate, update, REST and GraphQL; default off)', async () => {
+    const steps = [
+      { name: 'One', components: [{ type: 'ShortInput', content: { question: 'Q1' } }] },
+      { name: 'Two', components: [{ type: 'ShortInput', content: { question: 'Q2' } }] },
+    ];
+    const finalScreen = async (target: Form) => {
+      const visitor = new Visitor(app);
+      await visitor.get(`/s/${target.id}`);
+      await visitor.submit(target, 0, { [field(componentAt(target, 0, 0))]: 'a' });
+      const done = await visitor.submit(target, 1, { [field(componentAt(target, 1, 0))]: 'b' });
+      return (await visitor.get(done.headers.get('location')!)).text();
+    };
+    const plain = await generateThroughApi(app, db, tenant, 'No repeat', steps);
+    expect(plain.form.allowAnotherResponse).toBe(false);
+    expect(await finalScreen(plain.form)).not.toContain('?new=1');
+    const again = await generateThroughApi(app, db, tenant, 'Repeat', steps, { allowAnotherResponse: true });
+    expect(again.form.allowAnotherResponse).toBe(true);
+    expect(await finalScreen(again.form)).toContain(`<a class="fl-back" href="/s/${again.form.id}?new=1">Submit another response</a>`);
+    const rest = await (await app.request(`/api/v1/forms/${again.form.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
+    expect(rest.data.allowAnotherResponse).toBe(true);
+    const refused = await app.request(`/api/v1/forms/${again.form.id}`, jsonRequest('PATCH', { allowAnotherResponse: 'yes' }, { 'x-api-key': tenant.apiKey }));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('allowAnotherResponse');
+    const patched = await app.request(`/api/v1/forms/${again.form.id}`, jsonRequest('PATCH', { allowAnotherResponse: false }, { 'x-api-key': tenant.apiKey }));
+    expect(patched.status).toBe(200);
+    const graphql = await app.request(
+      '/graphql',
+      jsonRequest('POST', { query: `mutation { updateForm(id: "${again.form.id}", input: { allowAnotherResponse: true }) { form { allowAnotherResponse version } } }` }, { 'x-api-key': tenant.apiKey }),
+    );
+    expect((await graphql.json()).data.updateForm.form).toEqual({ allowAnotherResponse: true, version: 3 });
   });
 
   it('gives check boxes and radio buttons targets of 24 × 24 px, and buttons the width of a phone', async () => {

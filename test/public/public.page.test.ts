@@ -140,7 +140,8 @@ describe('rendering', () => {
     // The template's colours, with its light border darkened to 3:1 against the white fill (docs/public-pages.md, "Accessibility").
     expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; [^}]*--c-border: #(?!5eead4)[0-9a-f]{6}; [^}]*--c-radius: 12px; \}/);
     expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #0f766e/); // default style for a type the template lacks: the template's primary
-    expect(page).toContain('<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Playfair+Display:wght@400;600;700&amp;family=Source+Sans+3');
+    // The template's fonts, served by formloom itself (fonts.ts).
+    expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/fonts\/playfair-display\.[\w-]{12}\.css" nonce="[^"]+"><link rel="stylesheet" href="\/assets\/fonts\/source-sans-3\.[\w-]{12}\.css"/);
     expect(page).toContain('class="fl-progress"');
     // components
     expect(page).toContain(`<form method="post" action="/s/${form.id}?step=0"`);
@@ -247,11 +248,11 @@ describe('security', () => {
     const response = await app.request(`/s/${form.id}`);
     const csp = response.headers.get('content-security-policy')!;
     const page = await response.text();
-    const nonce = /<script nonce="([^"]+)">/.exec(page)![1]!;
+    const nonce = /<script nonce="([^"]+)" src="\/assets\/page\.[\w-]{12}\.js">/.exec(page)![1]!;
     expect(page).toContain(`<style nonce="${nonce}">`);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain(`script-src 'nonce-${nonce}'`);
-    expect(csp).toContain(`style-src 'nonce-${nonce}' https://fonts.googleapis.com`);
+    expect(csp).toContain(`style-src 'nonce-${nonce}' 'self';`);
     expect(csp).toContain("frame-src 'none'");
     expect(csp).toContain("form-action 'self'");
     expect(csp).toContain("base-uri 'none'");

@@ -52,6 +52,8 @@ export const ar: LanguagePack = {
     npsLow: 'غير مرجح على الإطلاق',
     npsHigh: 'مرجح للغاية',
     rankingPosition: (position) => `المركز ${position}`,
+    rankingMoveUp: 'نقل لأعلى',
+    rankingMoveDown: 'نقل لأسفل',
     unsupportedTitle: 'بيانات نموذج غير مدعومة',
     unsupportedText: 'تقبل هذه الصفحة إرسال النماذج فقط (application/x-www-form-urlencoded أو multipart/form-data).',
     unreadableTitle: 'بيانات نموذج غير صالحة',

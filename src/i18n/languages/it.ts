@@ -52,6 +52,8 @@ export const it: LanguagePack = {
     npsLow: 'Per niente probabile',
     npsHigh: 'Estremamente probabile',
     rankingPosition: (position) => `Posizione ${position}`,
+    rankingMoveUp: 'Sposta su',
+    rankingMoveDown: 'Sposta giù',
     unsupportedTitle: 'Dati del modulo non supportati',
     unsupportedText: 'Questa pagina accetta solo invii di moduli (application/x-www-form-urlencoded o multipart/form-data).',
     unreadableTitle: 'Dati del modulo non validi',

@@ -52,6 +52,8 @@ export const ja: LanguagePack = {
     npsLow: 'まったく可能性がない',
     npsHigh: '非常に可能性が高い',
     rankingPosition: (position) => `${position} 位`,
+    rankingMoveUp: '上へ移動',
+    rankingMoveDown: '下へ移動',
     unsupportedTitle: 'サポートされていないフォームデータ',
     unsupportedText: 'このページはフォームの送信 (application/x-www-form-urlencoded または multipart/form-data) のみ受け付けます。',
     unreadableTitle: '無効なフォームデータ',

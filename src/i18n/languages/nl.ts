@@ -52,6 +52,8 @@ export const nl: LanguagePack = {
     npsLow: 'Helemaal niet waarschijnlijk',
     npsHigh: 'Zeer waarschijnlijk',
     rankingPosition: (position) => `Plaats ${position}`,
+    rankingMoveUp: 'Omhoog',
+    rankingMoveDown: 'Omlaag',
     unsupportedTitle: 'Niet-ondersteunde formuliergegevens',
     unsupportedText: 'Deze pagina neemt alleen formulierverzendingen aan (application/x-www-form-urlencoded of multipart/form-data).',
     unreadableTitle: 'Ongeldige formuliergegevens',

@@ -52,6 +52,8 @@ export const pl: LanguagePack = {
     npsLow: 'Zupełnie nieprawdopodobne',
     npsHigh: 'Bardzo prawdopodobne',
     rankingPosition: (position) => `Pozycja ${position}`,
+    rankingMoveUp: 'Przenieś w górę',
+    rankingMoveDown: 'Przenieś w dół',
     unsupportedTitle: 'Nieobsługiwane dane formularza',
     unsupportedText: 'Ta strona przyjmuje tylko wysyłki formularzy (application/x-www-form-urlencoded lub multipart/form-data).',
     unreadableTitle: 'Nieprawidłowe dane formularza',

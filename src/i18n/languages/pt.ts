@@ -52,6 +52,8 @@ export const pt: LanguagePack = {
     npsLow: 'Nada provável',
     npsHigh: 'Extremamente provável',
     rankingPosition: (position) => `Posição ${position}`,
+    rankingMoveUp: 'Mover para cima',
+    rankingMoveDown: 'Mover para baixo',
     unsupportedTitle: 'Dados de formulário não suportados',
     unsupportedText: 'Esta página só aceita envios de formulário (application/x-www-form-urlencoded ou multipart/form-data).',
     unreadableTitle: 'Dados de formulário inválidos',

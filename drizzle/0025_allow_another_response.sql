@@ -1,0 +1,1 @@
+ALTER TABLE "forms" ADD COLUMN "allow_another_response" boolean DEFAULT false NOT NULL;

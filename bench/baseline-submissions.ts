@@ -34,7 +34,7 @@ function shaped(answers: Answers) {
     questionId,
     response:
       typeof value === 'object' && value
-        ? { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'Who are you?', ...(value), fullName: 'Ada Lovelace' }
+        ? { type: 'IdentityInfo', componentShapeVersion: '2.0', headline: 'Who are you?', ...value, fullName: 'Ada Lovelace' }
         : { type: 'Dropdown', componentShapeVersion: '2.0', headline: 'How big is your team?', selected: value },
   }));
 }
@@ -51,7 +51,12 @@ const deliveriesOfEvent = () => sql.unsafe(DELIVERIES_OF_EVENT);
 async function recordEvents(tx: postgres.TransactionSql, environmentId: string, formId: string, types: string[], row: Record<string, unknown>, at: Date) {
   const events = types.map((type) => {
     const id = `evt_${createId()}`;
-    return { id, type, payload: JSON.stringify({ type, timestamp: at.toISOString(), data: row }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId, formId, eventType: type }) };
+    return {
+      id,
+      type,
+      payload: JSON.stringify({ type, timestamp: at.toISOString(), data: row }),
+      notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId, formId, eventType: type }),
+    };
   });
   const values = events.flatMap((e) => [e.id, environmentId, e.type, formId, row.id as string, e.payload, at.toISOString()]);
   const rows = events.map((_, i) => `($${i * 7 + 1}, $${i * 7 + 2}, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}, $${i * 7 + 6}::text::jsonb, $${i * 7 + 7}::timestamptz)`);
@@ -93,7 +98,17 @@ async function start(res: ServerResponse, form: FormRow, body: { answers: Answer
   const now = new Date();
   const responseId = createId();
   const eventId = `evt_${createId()}`;
-  const known = { id: responseId, createdAt: now.toISOString(), updatedAt: now.toISOString(), dataUpdatedAt: now.toISOString(), finished: false, status: 2, formId: form.id, version: '2.0', data };
+  const known = {
+    id: responseId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    dataUpdatedAt: now.toISOString(),
+    finished: false,
+    status: 2,
+    formId: form.id,
+    version: '2.0',
+    data,
+  };
   const payload = JSON.stringify({ type: 'response.created', timestamp: now.toISOString(), data: known });
   const notice = JSON.stringify({ type: 'outbox-event', eventId, environmentId: form.environment_id, formId: form.id, eventType: 'response.created' });
   // One statement, its own transaction: lead, counts, response, event, deliveries and NOTIFY.
@@ -136,7 +151,12 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
     const updated = { ...seen!, data, finished: finish, updated_at: now, data_updated_at: now };
     const events = (finish ? ['response.updated', 'response.finished'] : ['response.updated']).map((type) => {
       const id = `evt_${createId()}`;
-      return { id, type, payload: JSON.stringify({ type, timestamp: now.toISOString(), data: updated }), notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId: form.environment_id, formId: form.id, eventType: type }) };
+      return {
+        id,
+        type,
+        payload: JSON.stringify({ type, timestamp: now.toISOString(), data: updated }),
+        notice: JSON.stringify({ type: 'outbox-event', eventId: id, environmentId: form.environment_id, formId: form.id, eventType: type }),
+      };
     });
     const set = sql`data = ${JSON.stringify(data)}::text::json, updated_at = ${now}, data_updated_at = ${now}`;
     const unchanged = sql`id = ${seen!.id as string} and xmin::text = ${form.response_version} and not finished`;
@@ -165,14 +185,22 @@ async function update(req: IncomingMessage, res: ServerResponse, form: FormRow, 
     const data = [...(locked!.data as unknown[]), ...shaped(body.answers)];
     let counts: { visits: number; completions: number } | undefined;
     if (finish) {
-      [counts] = await tx`insert into lead_form_stats (lead_id, form_id, visits, completions) values (${locked!.lead_id}, ${form.id}, 0, 1)
+      [counts] = (await tx`insert into lead_form_stats (lead_id, form_id, visits, completions) values (${locked!.lead_id}, ${form.id}, 0, 1)
         on conflict (lead_id, form_id) do update set visits = greatest(lead_form_stats.visits + 0, 0), completions = greatest(lead_form_stats.completions + 1, 0)
-        returning visits, completions` as unknown as { visits: number; completions: number }[];
+        returning visits, completions`) as unknown as { visits: number; completions: number }[];
     }
     const dataUpdatedAt: Date = Object.keys(body.answers).length > 0 ? now : locked!.data_updated_at;
     const visited: number = counts?.visits ?? locked!.visited_form;
     const completed: number = counts?.completions ?? locked!.completed_form;
-    const updated: Record<string, unknown> = { ...locked!, data, finished: finish, updated_at: now, data_updated_at: dataUpdatedAt, visited_form: visited, completed_form: completed };
+    const updated: Record<string, unknown> = {
+      ...locked!,
+      data,
+      finished: finish,
+      updated_at: now,
+      data_updated_at: dataUpdatedAt,
+      visited_form: visited,
+      completed_form: completed,
+    };
     // The update and the events pipelined, as the service sends them.
     await Promise.all([
       tx`update responses set data = ${JSON.stringify(data)}::text::json, finished = ${finish}, updated_at = ${now},

@@ -28,7 +28,10 @@ interface Row {
   data_updated_at: Date;
 }
 
-const listing = (formId: string) => sql<Row[]>`select "id", "form_id", "lead_id", "finished", "data", "meta", "ip", "country", "visited_form", "completed_form", "version", "created_at", "updated_at", "data_updated_at", to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from "responses" where ("responses"."form_id" = ${formId} and "responses"."environment_id" = ${environmentId} and "responses"."finished" and exists (select 1 from forms f where f.id = ${formId} and f.environment_id = ${environmentId} and f.deleted_at is null)) order by "responses"."created_at" desc, "responses"."id" desc limit ${11}`;
+const listing = (formId: string) =>
+  sql<
+    Row[]
+  >`select "id", "form_id", "lead_id", "finished", "data", "meta", "ip", "country", "visited_form", "completed_form", "version", "created_at", "updated_at", "data_updated_at", to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from "responses" where ("responses"."form_id" = ${formId} and "responses"."environment_id" = ${environmentId} and "responses"."finished" and exists (select 1 from forms f where f.id = ${formId} and f.environment_id = ${environmentId} and f.deleted_at is null)) order by "responses"."created_at" desc, "responses"."id" desc limit ${11}`;
 
 function toObject(row: Row, now: number) {
   return {

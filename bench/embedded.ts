@@ -40,7 +40,10 @@ export interface BenchRow {
   met: boolean;
 }
 
-const uptime = () => loadavg().map((n) => n.toFixed(2)).join(', ');
+const uptime = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
 
 /** `npm start`'s command line (package.json scripts.start, without its leading `node`). */
 function startArgs(): string[] {
@@ -73,7 +76,9 @@ function threadCpuMs(pid: number): Map<number, number> {
   const result = new Map<number, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       result.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       // not answering yet: try again
@@ -83,7 +88,9 @@ function threadCpuMs(pid: number): Map<number, number> {
 }
 
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -151,15 +158,12 @@ function send(agent: Agent, port: number, method: string, path: string, headers:
       resolve({ ...answer, ms: performance.now() - started });
     };
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, agent, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => settle({ status: res.statusCode, body: text, retryAfter: res.headers['retry-after'] }));
-        res.on('error', (error) => settle({ error: error.message }));
-      },
-    );
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => settle({ status: res.statusCode, body: text, retryAfter: res.headers['retry-after'] }));
+      res.on('error', (error) => settle({ error: error.message }));
+    });
     req.setTimeout(REQUEST_TIMEOUT_MS, () => {
       settle({ error: 'timeout' });
       req.destroy();
@@ -182,7 +186,20 @@ async function makeForm(server: Server): Promise<{ formId: string; questions: st
       sourceFormId: templateId,
       name: 'Embedded load',
       steps: [
-        { name: 'You', components: [{ type: 'IdentityInfo', content: { fields: [{ key: 'firstName', label: 'First name' }, { key: 'emailAddress', label: 'E-mail' }] } }] },
+        {
+          name: 'You',
+          components: [
+            {
+              type: 'IdentityInfo',
+              content: {
+                fields: [
+                  { key: 'firstName', label: 'First name' },
+                  { key: 'emailAddress', label: 'E-mail' },
+                ],
+              },
+            },
+          ],
+        },
         { name: 'Role', components: [{ type: 'ShortInput', content: { question: 'Your role?' } }] },
         { name: 'Size', components: [{ type: 'Dropdown', content: { question: 'Team size?', options: ['1-10', '11-50', '51-200'] } }] },
       ],
@@ -262,7 +279,10 @@ export async function sessionLoad(server: Server): Promise<LoadResult> {
   const mainThread = used.find((t) => t.tid === server.child.pid)?.ms ?? 0;
   const busiestOther = Math.max(0, ...used.filter((t) => t.tid !== server.child.pid).map((t) => t.ms));
   const allThreads = used.reduce((sum, t) => sum + t.ms, 0);
-  const answered = answers.filter((a) => a.status !== undefined).map((a) => a.ms).sort((a, b) => a - b);
+  const answered = answers
+    .filter((a) => a.status !== undefined)
+    .map((a) => a.ms)
+    .sort((a, b) => a - b);
   // An unanswered request counts at the timeout in the percentiles: it waited at least that long.
   const all = [...answered, ...answers.filter((a) => a.status === undefined).map(() => REQUEST_TIMEOUT_MS)].sort((a, b) => a - b);
   return {
@@ -294,7 +314,9 @@ async function startup(label: string, extraEnv: Record<string, string>, port: nu
   const memory = rssMb(server.child.pid!);
   const code = await stopServer(server);
   const result = { readyMs: Math.round(server.readyMs), readyCpuMs: server.readyCpuMs, idleRss: memory.rss, peakRss: memory.peak };
-  console.log(`${label.padEnd(32)} ready ${String(result.readyMs).padStart(5)} ms (CPU ${result.readyCpuMs} ms)  idle RSS ${String(result.idleRss).padStart(4)} MB  peak ${result.peakRss} MB  exit ${code}  (load ${uptime()})`);
+  console.log(
+    `${label.padEnd(32)} ready ${String(result.readyMs).padStart(5)} ms (CPU ${result.readyCpuMs} ms)  idle RSS ${String(result.idleRss).padStart(4)} MB  peak ${result.peakRss} MB  exit ${code}  (load ${uptime()})`,
+  );
   return result;
 }
 

@@ -24,7 +24,16 @@ export function generateBody(sourceFormId: string) {
         name: 'About you',
         components: [
           { type: 'Header', content: { title: "Let's get to know you", subheading: 'Five quick steps.' } },
-          { type: 'IdentityInfo', content: { fields: [{ key: 'firstName', label: 'First name' }, { key: 'lastName', label: 'Last name' }, { key: 'workEmailAddress', label: 'Work e-mail', blockPersonalEmails: true }] } },
+          {
+            type: 'IdentityInfo',
+            content: {
+              fields: [
+                { key: 'firstName', label: 'First name' },
+                { key: 'lastName', label: 'Last name' },
+                { key: 'workEmailAddress', label: 'Work e-mail', blockPersonalEmails: true },
+              ],
+            },
+          },
           { type: 'NextButton', content: { label: 'Continue' } },
         ],
       },
@@ -39,8 +48,21 @@ export function generateBody(sourceFormId: string) {
       {
         name: 'Your needs',
         components: [
-          { type: 'MultipleOptionsQuestion', content: { question: 'What do you want to improve?', choices: ['Lead quality', 'Conversion', 'Speed to lead', 'Routing'], isMulti: true } },
-          { type: 'GraphicOptions', content: { question: 'Which plan fits?', options: [{ label: 'Starter', value: 'starter' }, { label: 'Growth', value: 'growth' }, { label: 'Enterprise', value: 'enterprise' }] } },
+          {
+            type: 'MultipleOptionsQuestion',
+            content: { question: 'What do you want to improve?', choices: ['Lead quality', 'Conversion', 'Speed to lead', 'Routing'], isMulti: true },
+          },
+          {
+            type: 'GraphicOptions',
+            content: {
+              question: 'Which plan fits?',
+              options: [
+                { label: 'Starter', value: 'starter' },
+                { label: 'Growth', value: 'growth' },
+                { label: 'Enterprise', value: 'enterprise' },
+              ],
+            },
+          },
           { type: 'NextButton', content: { label: 'Continue' } },
         ],
       },

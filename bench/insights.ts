@@ -73,11 +73,7 @@ async function benchForm(handle: DatabaseHandle, name: string): Promise<Form> {
     name: step,
     components: [{ type: 'ShortInput', content: { question: `${step}?` } }],
   }));
-  return generateForm(
-    handle.db,
-    environment.id,
-    generateFormInputSchema.parse({ sourceFormId: template.id, name, hiddenFields: ['utm_source'], steps }),
-  );
+  return generateForm(handle.db, environment.id, generateFormInputSchema.parse({ sourceFormId: template.id, name, hiddenFields: ['utm_source'], steps }));
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -94,9 +90,7 @@ async function perRequest(label: string, send: (i: number) => Response | Promise
     times.push(performance.now() - started);
     if (response.status !== expected) throw new Error(`${label}: ${response.status} ${await response.text()}`);
   }
-  console.log(
-    `${label}: ${((statements.count - before) / OPS).toFixed(1)} statements; median ${ms(median(times))}, p90 ${ms(p90(times))} (${OPS} one at a time)`,
-  );
+  console.log(`${label}: ${((statements.count - before) / OPS).toFixed(1)} statements; median ${ms(median(times))}, p90 ${ms(p90(times))} (${OPS} one at a time)`);
 }
 
 async function viewAndSubmission(handle: DatabaseHandle) {
@@ -121,11 +115,7 @@ async function viewAndSubmission(handle: DatabaseHandle) {
       body: JSON.stringify(body),
     });
   for (let i = 0; i < 20; i++) await post(`/s/${form.id}/views`, {});
-  await perRequest(
-    'a view (POST /s/<id>/views)',
-    () => post(`/s/${form.id}/views`, { hiddenFields: { utm_source: 'ad' } }),
-    202,
-  );
+  await perRequest('a view (POST /s/<id>/views)', () => post(`/s/${form.id}/views`, { hiddenFields: { utm_source: 'ad' } }), 202);
   const answers = Object.fromEntries(ids.map((id, i) => [id, `answer ${i}`]));
   await perRequest(
     'a one-post submission (POST /s/<id>/responses, finished)',
@@ -140,8 +130,7 @@ async function seedCounters(handle: DatabaseHandle, form: Form) {
   const segment = sql`'s' || seg, (array['desktop','mobile','tablet'])[seg % 3 + 1], 'en',
     (array['','www.google.com','news.example','partner.example','mail.example'])[seg / 3 % 5 + 1],
     jsonb_build_object('utm_source', (array['ad','mail','social'])[seg / 15 % 3 + 1])`;
-  const spread = (count: number) =>
-    sql`date_trunc('hour', now() - interval '365 days' + i * (interval '365 days' / ${count}))`;
+  const spread = (count: number) => sql`date_trunc('hour', now() - interval '365 days' + i * (interval '365 days' / ${count}))`;
   // Seeded as the migration backfills: hour rows without the day trigger, then their day sums.
   await handle.db.execute(sql`alter table form_insight_counts disable trigger form_insight_counts_days`);
   await handle.db.execute(sql`
@@ -177,14 +166,10 @@ async function seedCounters(handle: DatabaseHandle, form: Form) {
 
 async function insightsAtScale(handle: DatabaseHandle) {
   const form = await benchForm(handle, 'A million responses');
-  console.log(
-    `seeding the counters of ${RESPONSES.toLocaleString('en')} responses and ${(RESPONSES * 2.5).toLocaleString('en')} views …`,
-  );
+  console.log(`seeding the counters of ${RESPONSES.toLocaleString('en')} responses and ${(RESPONSES * 2.5).toLocaleString('en')} views …`);
   const seeded = performance.now();
   await seedCounters(handle, form);
-  const counted = await handle.db.execute(
-    sql`select count(*)::int as n from form_insight_counts where form_id = ${form.id}`,
-  );
+  const counted = await handle.db.execute(sql`select count(*)::int as n from form_insight_counts where form_id = ${form.id}`);
   const rowCount = rowsOf<{ n: number }>(counted)[0]!.n;
   const days = await handle.db.execute(sql`select count(*)::int as n from form_insight_days where form_id = ${form.id}`);
   console.log(
@@ -212,9 +197,7 @@ async function insightsAtScale(handle: DatabaseHandle) {
       perRead = statements.count - before;
       figures = `views ${insights.views}, starts ${insights.starts}, finishes ${insights.finishes}, median ${insights.timeToComplete?.median} s, ${insights.series.length} periods`;
     }
-    console.log(
-      `insights, ${label}: ${perRead} statement(s); median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`,
-    );
+    console.log(`insights, ${label}: ${perRead} statement(s); median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`);
   }
 }
 

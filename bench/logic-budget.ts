@@ -68,15 +68,13 @@ try {
       errors?: { message: string; path: unknown[] }[];
     };
     if (made.status !== 200 || !result.result) {
-      console.log(
-        `${what} (${(body.length / 1e6).toFixed(2)} MB body): generate HTTP ${made.status} ${JSON.stringify(result.errors?.[0])}`,
-      );
+      console.log(`${what} (${(body.length / 1e6).toFixed(2)} MB body): generate HTTP ${made.status} ${JSON.stringify(result.errors?.[0])}`);
       continue;
     }
     const form = result.result.form;
-    const read = (await (
-      await fetch(`${server.url}/api/v1/forms/${form.id}`, { headers: { 'x-api-key': apiKey } })
-    ).json()) as { data: { steps: { components: { id: string }[] }[] } };
+    const read = (await (await fetch(`${server.url}/api/v1/forms/${form.id}`, { headers: { 'x-api-key': apiKey } })).json()) as {
+      data: { steps: { components: { id: string }[] }[] };
+    };
     const questionId = read.data.steps[0]!.components[0]!.id;
     const posts: number[] = [];
     const gets: number[] = [];
@@ -88,17 +86,14 @@ try {
         body: JSON.stringify({ answers: { [questionId]: answer } }),
       });
       posts.push(performance.now() - started);
-      if (posted.status !== 201)
-        console.log(`submission: HTTP ${posted.status} ${(await posted.text()).slice(0, 200)}`);
+      if (posted.status !== 201) console.log(`submission: HTTP ${posted.status} ${(await posted.text()).slice(0, 200)}`);
       else await posted.body?.cancel();
       started = performance.now();
       const page = await fetch(`${server.url}/s/${form.id}`);
       await page.text();
       gets.push(performance.now() - started);
     }
-    console.log(
-      `${what} (${(body.length / 1e6).toFixed(2)} MB body): submission median ${median(posts).toFixed(0)} ms, page GET median ${median(gets).toFixed(0)} ms`,
-    );
+    console.log(`${what} (${(body.length / 1e6).toFixed(2)} MB body): submission median ${median(posts).toFixed(0)} ms, page GET median ${median(gets).toFixed(0)} ms`);
   }
 } finally {
   await server.stop();

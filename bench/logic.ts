@@ -65,8 +65,7 @@ export function logicBenchSteps(withLogic: boolean) {
 }
 
 /** One step's answers, by questionId. */
-const stepAnswers = (form: Form, step: number) =>
-  Object.fromEntries(form.steps[step]!.components.map((c) => [c.id, c.type === 'ShortInput' ? `hello ${step}` : 'a']));
+const stepAnswers = (form: Form, step: number) => Object.fromEntries(form.steps[step]!.components.map((c) => [c.id, c.type === 'ShortInput' ? `hello ${step}` : 'a']));
 
 /** A session: the first step's answers (start), one update per later step, then the finish. */
 export function logicSessionRequests(form: Form): AutocannonRequest[] {
@@ -74,7 +73,12 @@ export function logicSessionRequests(form: Form): AutocannonRequest[] {
   type Context = Record<string, unknown>;
   const patch = (body: unknown): AutocannonRequest => ({
     method: 'PATCH',
-    setupRequest: (request: AutocannonRequest, context: Context) => ({ ...request, path: context.path as string, headers: { ...json, authorization: context.auth as string }, body: JSON.stringify(body) }),
+    setupRequest: (request: AutocannonRequest, context: Context) => ({
+      ...request,
+      path: context.path as string,
+      headers: { ...json, authorization: context.auth as string },
+      body: JSON.stringify(body),
+    }),
   });
   return [
     {
@@ -157,7 +161,9 @@ export async function measureLogic(url: string, options: { duration?: number; ro
       generateForm(handle.db, environment.id, generateFormInputSchema.parse({ sourceFormId: source.id, name: `Logic bench ${withLogic}`, steps: logicBenchSteps(withLogic) }));
     const [logicForm, plainForm] = [await generate(true), await generate(false)];
     const evaluation = evaluationMicros(logicForm);
-    log(`  rule evaluation in-process: ${evaluation.walks.toFixed(1)} µs per submission (2 walks × ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules of 4 leaves); compiling the form's rules ${evaluation.compile.toFixed(0)} µs, once per form and process`);
+    log(
+      `  rule evaluation in-process: ${evaluation.walks.toFixed(1)} µs per submission (2 walks × ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules of 4 leaves); compiling the form's rules ${evaluation.compile.toFixed(0)} µs, once per form and process`,
+    );
 
     const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
       env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url },

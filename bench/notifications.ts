@@ -25,9 +25,7 @@ import { processStat } from '../test/support/pg-cluster.ts';
 const STEPS = [
   {
     name: 'Contact',
-    components: [
-      { type: 'IdentityInfo', key: 'contact', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } },
-    ],
+    components: [{ type: 'IdentityInfo', key: 'contact', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } }],
   },
   { name: 'Team', components: [{ type: 'ShortInput', key: 'team', content: { question: 'Your team' } }] },
 ];
@@ -74,10 +72,7 @@ function sessionRequests(form: Form): AutocannonRequest[] {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function measureNotifications(
-  url: string,
-  options: { duration: number; rounds: number; connections: number },
-) {
+export async function measureNotifications(url: string, options: { duration: number; rounds: number; connections: number }) {
   const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
   const environment = await createEnvironment(handle.db, { name: 'Notifications bench' });
   try {
@@ -173,13 +168,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const line = (label: string, f: typeof figures.on) =>
     `  ${label}: ${f.rps.toFixed(0)} submissions/s, ${f.cpuMicros.toFixed(0)} µs server CPU per submission${f.errors ? `, ${f.errors} errors` : ''}`;
-  console.log(
-    'notifications: JSON API sessions (start + finish), a form with a team alert to 3 addresses and a confirmation beside one without',
-  );
+  console.log('notifications: JSON API sessions (start + finish), a form with a team alert to 3 addresses and a confirmation beside one without');
   console.log(line('with notifications', figures.on));
   console.log(line('without', figures.off));
-  console.log(
-    `  with / without: ${(figures.on.rps / figures.off.rps).toFixed(2)}× the throughput, ${(figures.on.cpuMicros / figures.off.cpuMicros).toFixed(2)}× the CPU`,
-  );
+  console.log(`  with / without: ${(figures.on.rps / figures.off.rps).toFixed(2)}× the throughput, ${(figures.on.cpuMicros / figures.off.cpuMicros).toFixed(2)}× the CPU`);
   process.exit(0);
 }

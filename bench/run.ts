@@ -185,8 +185,7 @@ async function startChild(file: string, childEnv: Record<string, string>, execAr
   };
 }
 
-const startApp = (url: string, execArgv: string[] = []) =>
-  startChild('./server.ts', { BENCH_DATABASE_URL: url, BENCH_ADMIN_TOKEN: ADMIN_TOKEN }, execArgv);
+const startApp = (url: string, execArgv: string[] = []) => startChild('./server.ts', { BENCH_DATABASE_URL: url, BENCH_ADMIN_TOKEN: ADMIN_TOKEN }, execArgv);
 const startBaseline = (url: string) => startChild('./baseline.ts', { BENCH_DATABASE_URL: url, BENCH_ENVIRONMENT_ID: BENCH_ENVIRONMENTS[0] });
 
 function fetchText(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -361,7 +360,13 @@ async function checkAgreement(dataset: Dataset, apiKey: string, formId: string) 
       throw new Error(`REST and baseline disagree for ${formId}:\n${rest.text.slice(0, 300)}\n${base.text.slice(0, 300)}`);
     }
     const gqlIds = (JSON.parse(gql.text) as { data: { formResponses: { edges: { node: { id: string } }[] } } }).data.formResponses.edges.map((e) => e.node.id);
-    if (!isDeepStrictEqual(gqlIds, restBody.data.map((n) => n.id))) throw new Error('GraphQL and REST disagree');
+    if (
+      !isDeepStrictEqual(
+        gqlIds,
+        restBody.data.map((n) => n.id),
+      )
+    )
+      throw new Error('GraphQL and REST disagree');
     const byHash = await fetchText(app.port, '/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
@@ -414,30 +419,27 @@ async function measureStream(dataset: Dataset, apiKey: string, target: StreamTar
     }, 50);
     const started = performance.now();
     const { bytes, rows, tail } = await new Promise<{ bytes: number; rows: number; tail: string }>((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port: app.port, path: target.path, headers: { 'x-api-key': apiKey } },
-        (res) => {
-          if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
-          // Counted in the bytes as they come, never decoded: the client shares the host's two cores with
-          // the server and PostgreSQL, and decoding each chunk to a string cost it more than the search.
-          let bytes = 0;
-          let rows = 0;
-          const marker = Buffer.from(target.marker);
-          let carry = Buffer.alloc(0); // the last marker.length - 1 bytes so far
-          const count = (haystack: Buffer) => {
-            for (let at = haystack.indexOf(marker); at !== -1; at = haystack.indexOf(marker, at + 1)) rows++;
-          };
-          res.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            // A marker across the seam: neither part holds a whole one, so none is counted twice.
-            count(Buffer.concat([carry, chunk.subarray(0, marker.length - 1)]));
-            count(chunk);
-            carry = Buffer.concat([carry, chunk.subarray(-(marker.length - 1))]).subarray(-(marker.length - 1));
-          });
-          res.on('end', () => resolve({ bytes, rows, tail: carry.toString('utf8') }));
-          res.on('error', reject);
-        },
-      );
+      const req = httpRequest({ host: '127.0.0.1', port: app.port, path: target.path, headers: { 'x-api-key': apiKey } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`stream answered ${res.statusCode}`));
+        // Counted in the bytes as they come, never decoded: the client shares the host's two cores with
+        // the server and PostgreSQL, and decoding each chunk to a string cost it more than the search.
+        let bytes = 0;
+        let rows = 0;
+        const marker = Buffer.from(target.marker);
+        let carry = Buffer.alloc(0); // the last marker.length - 1 bytes so far
+        const count = (haystack: Buffer) => {
+          for (let at = haystack.indexOf(marker); at !== -1; at = haystack.indexOf(marker, at + 1)) rows++;
+        };
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          // A marker across the seam: neither part holds a whole one, so none is counted twice.
+          count(Buffer.concat([carry, chunk.subarray(0, marker.length - 1)]));
+          count(chunk);
+          carry = Buffer.concat([carry, chunk.subarray(-(marker.length - 1))]).subarray(-(marker.length - 1));
+        });
+        res.on('end', () => resolve({ bytes, rows, tail: carry.toString('utf8') }));
+        res.on('error', reject);
+      });
       req.on('error', reject);
       req.end();
     });
@@ -447,7 +449,17 @@ async function measureStream(dataset: Dataset, apiKey: string, target: StreamTar
     peak = Math.max(peak, rssKb(pid));
     // RSS at each tenth of the stream: flat memory plateaus early instead of climbing with the rows.
     const tenths = Array.from({ length: 10 }, (_, i) => (samples[Math.min(samples.length - 1, Math.floor(((i + 1) * samples.length) / 10) - 1)] ?? before) / 1024);
-    return { seconds, bytes, rows, cpuMicrosPerResponse, complete: tail.endsWith(target.completeWith), beforeMb: before / 1024, peakMb: peak / 1024, growthMb: (peak - before) / 1024, tenths };
+    return {
+      seconds,
+      bytes,
+      rows,
+      cpuMicrosPerResponse,
+      complete: tail.endsWith(target.completeWith),
+      beforeMb: before / 1024,
+      peakMb: peak / 1024,
+      growthMb: (peak - before) / 1024,
+      tenths,
+    };
   } finally {
     await app.stop();
   }
@@ -617,10 +629,14 @@ async function measureCluster() {
 function clusterTable(results: Measurement[]) {
   const [first] = results;
   const watched = Object.keys(first!.perRequest ?? {});
-  log(`  ${'target'.padEnd(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'÷ first'.padStart(8)}  per request: ${['node µs', ...watched].join(', ')}  errors`);
+  log(
+    `  ${'target'.padEnd(9)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'÷ first'.padStart(8)}  per request: ${['node µs', ...watched].join(', ')}  errors`,
+  );
   for (const r of results) {
     const cpu = [r.cpuMicrosPerRequest, ...watched.map((what) => r.perRequest![what]!)].map((value) => fmt(value, 0)).join(', ');
-    log(`  ${r.name.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} ${fmt(r.p50).padStart(7)} ${fmt(r.p99).padStart(7)} ${`${fmt(r.rps / first!.rps, 2)} ×`.padStart(8)}  ${cpu}  ${r.errors}`);
+    log(
+      `  ${r.name.padEnd(9)} ${fmt(r.rps, 0).padStart(7)} ${fmt(r.p50).padStart(7)} ${fmt(r.p99).padStart(7)} ${`${fmt(r.rps / first!.rps, 2)} ×`.padStart(8)}  ${cpu}  ${r.errors}`,
+    );
   }
 }
 
@@ -628,7 +644,9 @@ function clusterTable(results: Measurement[]) {
 
 function table(results: Measurement[]) {
   const base = results.find((r) => r.name === 'baseline')!;
-  log(`  ${'target'.padEnd(17)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s ÷ base'.padStart(13)} ${'p99 ÷ base'.padStart(11)} ${'server CPU/req'.padStart(15)} errors`);
+  log(
+    `  ${'target'.padEnd(17)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s ÷ base'.padStart(13)} ${'p99 ÷ base'.padStart(11)} ${'server CPU/req'.padStart(15)} errors`,
+  );
   for (const r of results) {
     log(
       `  ${r.name.padEnd(17)} ${fmt(r.rps, 0).padStart(9)} ${fmt(r.p50).padStart(7)} ${fmt(r.p99).padStart(7)} ${fmt(r.rps / base.rps, 2).padStart(13)} ${fmt(r.p99 / Math.max(base.p99, 1), 2).padStart(11)} ${`${fmt(r.cpuMicrosPerRequest, 0)} µs`.padStart(15)} ${r.errors}`,
@@ -681,7 +699,11 @@ function withoutCredentials(url: string): string {
 
 log(`formloom bench — ${CONNECTIONS} connections, ${DURATION} s per measurement (after ${WARMUP} s warm-up), ${ROUNDS} rounds (medians), loopback`);
 log(`datasets: ${DATASETS.map((d) => `${d.label} ${withoutCredentials(d.url)}`).join('   ')}`);
-log(`load average at start: ${loadavg().map((n) => n.toFixed(2)).join(' ')} (${cpus().length} cores)`);
+log(
+  `load average at start: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')} (${cpus().length} cores)`,
+);
 if (PROFILE) {
   log('BENCH_CPU_PROF=1: the REST, GraphQL, stream and export servers run under the V8 profiler, which slows them; use these figures for attribution only');
   rmSync(PROFILE_DIR, { recursive: true, force: true });
@@ -716,16 +738,26 @@ for (const dataset of DATASETS) {
   }
   if (dataset.label === writesOn) {
     submissions = await measureSubmissions(dataset, formIds);
-    log(`\n[${dataset.label}] public submissions: a session is start + update + finish (JSON API) or two form posts (page); req/s = submissions/s (load average ${loadavg()[0]!.toFixed(2)})`);
+    log(
+      `\n[${dataset.label}] public submissions: a session is start + update + finish (JSON API) or two form posts (page); req/s = submissions/s (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
     table(submissions.measured);
     const c = submissions.counts;
-    log(`  statements = round trips per submission (PostgreSQL): start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)} (statements/round trips; the form lookup and BEGIN/COMMIT included)`);
+    log(
+      `  statements = round trips per submission (PostgreSQL): start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)} (statements/round trips; the form lookup and BEGIN/COMMIT included)`,
+    );
     generated = await measureGenerate(dataset, apiKey);
     const g = generated;
-    log(`\n[${dataset.label}] POST /api/v1/environments/{id}/forms/generate (5 steps, 11 components): ${fmt(g.measured.rps, 0)} req/s, p50 ${fmt(g.measured.p50)} ms, p99 ${fmt(g.measured.p99)} ms, server CPU ${fmt(g.measured.cpuMicrosPerRequest, 0)} µs/req, ${g.measured.errors} errors`);
+    log(
+      `\n[${dataset.label}] POST /api/v1/environments/{id}/forms/generate (5 steps, 11 components): ${fmt(g.measured.rps, 0)} req/s, p50 ${fmt(g.measured.p50)} ms, p99 ${fmt(g.measured.p99)} ms, server CPU ${fmt(g.measured.cpuMicrosPerRequest, 0)} µs/req, ${g.measured.errors} errors`,
+    );
     const share = (ms: number) => `${fmt(ms, 3)} ms (${fmt((100 * ms) / g.phases.request, 0)} %)`;
-    log(`  one request in-process, sequential: ${fmt(g.phases.request, 2)} ms; validation ${share(g.phases.validation)}, theme inheritance ${share(g.phases.theme)}, insert (source lookup + form + event, one transaction) ${share(g.phases.insert)}`);
-    log(`\n[${dataset.label}] conditional logic: ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules, JSON API sessions of ${LOGIC_STEPS + 1} submissions (load average ${loadavg()[0]!.toFixed(2)})`);
+    log(
+      `  one request in-process, sequential: ${fmt(g.phases.request, 2)} ms; validation ${share(g.phases.validation)}, theme inheritance ${share(g.phases.theme)}, insert (source lookup + form + event, one transaction) ${share(g.phases.insert)}`,
+    );
+    log(
+      `\n[${dataset.label}] conditional logic: ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules, JSON API sessions of ${LOGIC_STEPS + 1} submissions (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
     logic = await measureLogic(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
     log(`  ${describeLogic(logic).value}`);
   }
@@ -738,7 +770,9 @@ for (const dataset of DATASETS) {
     log(`  A: ${fmt(tenants.heavyRps, 0)} heavy requests/s, ${tenants.heavyErrors} errors`);
     twoTenants = tenants;
     const summaries = await measureSummaries(dataset, apiKey, formIds);
-    log(`\n[1m] Form.summary over GraphQL (counts, step reach, per-option counts), one at a time: ${summaries.count} forms, p50 ${fmt(summaries.p50)} ms, p99 ${fmt(summaries.p99)} ms, max ${fmt(summaries.max)} ms`);
+    log(
+      `\n[1m] Form.summary over GraphQL (counts, step reach, per-option counts), one at a time: ${summaries.count} forms, p50 ${fmt(summaries.p50)} ms, p99 ${fmt(summaries.p99)} ms, max ${fmt(summaries.max)} ms`,
+    );
   }
   if (dataset.label !== '10k') {
     if (env.BENCH_SKIP_STREAM !== '1') {
@@ -789,33 +823,71 @@ const by = (label: string, name: string) => results.get(label)?.find((r) => r.na
 const largest = [...DATASETS].reverse().find((d) => results.has(d.label))?.label;
 const [base, rest, gql, persisted] = largest ? ['baseline', 'REST', 'GraphQL', 'GraphQL persisted'].map((name) => by(largest, name)) : [];
 if (largest && base && rest && gql) {
-  targetRows.push({ target: `[${largest}] REST listing req/s ≥ 0.9 × baseline`, value: `${fmt(rest.rps / base.rps, 2)} × (${fmt(rest.rps, 0)} vs ${fmt(base.rps, 0)})`, met: rest.rps >= 0.9 * base.rps });
-  targetRows.push({ target: `[${largest}] REST listing p99 ≤ 1.2 × baseline`, value: `${fmt(rest.p99 / base.p99, 2)} × (${fmt(rest.p99)} vs ${fmt(base.p99)} ms)`, met: rest.p99 <= 1.2 * base.p99 });
-  targetRows.push({ target: `[${largest}] GraphQL listing req/s ≥ 0.6 × baseline`, value: `${fmt(gql.rps / base.rps, 2)} × (${fmt(gql.rps, 0)} vs ${fmt(base.rps, 0)})`, met: gql.rps >= 0.6 * base.rps });
-  targetRows.push({ target: `[${largest}] server CPU per listing request`, value: `baseline ${fmt(base.cpuMicrosPerRequest, 0)} µs, REST ${fmt(rest.cpuMicrosPerRequest, 0)} µs, GraphQL ${fmt(gql.cpuMicrosPerRequest, 0)} µs` });
+  targetRows.push({
+    target: `[${largest}] REST listing req/s ≥ 0.9 × baseline`,
+    value: `${fmt(rest.rps / base.rps, 2)} × (${fmt(rest.rps, 0)} vs ${fmt(base.rps, 0)})`,
+    met: rest.rps >= 0.9 * base.rps,
+  });
+  targetRows.push({
+    target: `[${largest}] REST listing p99 ≤ 1.2 × baseline`,
+    value: `${fmt(rest.p99 / base.p99, 2)} × (${fmt(rest.p99)} vs ${fmt(base.p99)} ms)`,
+    met: rest.p99 <= 1.2 * base.p99,
+  });
+  targetRows.push({
+    target: `[${largest}] GraphQL listing req/s ≥ 0.6 × baseline`,
+    value: `${fmt(gql.rps / base.rps, 2)} × (${fmt(gql.rps, 0)} vs ${fmt(base.rps, 0)})`,
+    met: gql.rps >= 0.6 * base.rps,
+  });
+  targetRows.push({
+    target: `[${largest}] server CPU per listing request`,
+    value: `baseline ${fmt(base.cpuMicrosPerRequest, 0)} µs, REST ${fmt(rest.cpuMicrosPerRequest, 0)} µs, GraphQL ${fmt(gql.cpuMicrosPerRequest, 0)} µs`,
+  });
 }
 if (largest && base && gql) {
-  targetRows.push({ target: `[${largest}] GraphQL listing ad hoc req/s ≥ 0.65 × baseline`, value: `${fmt(gql.rps / base.rps, 2)} × (${fmt(gql.rps, 0)} vs ${fmt(base.rps, 0)}; CPU ${fmt(gql.cpuMicrosPerRequest, 0)} vs ${fmt(base.cpuMicrosPerRequest, 0)} µs)`, met: gql.rps >= 0.65 * base.rps });
+  targetRows.push({
+    target: `[${largest}] GraphQL listing ad hoc req/s ≥ 0.65 × baseline`,
+    value: `${fmt(gql.rps / base.rps, 2)} × (${fmt(gql.rps, 0)} vs ${fmt(base.rps, 0)}; CPU ${fmt(gql.cpuMicrosPerRequest, 0)} vs ${fmt(base.cpuMicrosPerRequest, 0)} µs)`,
+    met: gql.rps >= 0.65 * base.rps,
+  });
 }
 if (largest && base && persisted) {
-  targetRows.push({ target: `[${largest}] GraphQL listing persisted req/s ≥ 0.85 × baseline`, value: `${fmt(persisted.rps / base.rps, 2)} × (${fmt(persisted.rps, 0)} vs ${fmt(base.rps, 0)}; CPU ${fmt(persisted.cpuMicrosPerRequest, 0)} vs ${fmt(base.cpuMicrosPerRequest, 0)} µs)`, met: persisted.rps >= 0.85 * base.rps });
+  targetRows.push({
+    target: `[${largest}] GraphQL listing persisted req/s ≥ 0.85 × baseline`,
+    value: `${fmt(persisted.rps / base.rps, 2)} × (${fmt(persisted.rps, 0)} vs ${fmt(base.rps, 0)}; CPU ${fmt(persisted.cpuMicrosPerRequest, 0)} vs ${fmt(base.cpuMicrosPerRequest, 0)} µs)`,
+    met: persisted.rps >= 0.85 * base.rps,
+  });
 }
 for (const label of ['1m', '10m'] as const) {
   const [l, s] = [by(label, 'REST'), by('10k', 'REST')];
-  if (l && s) targetRows.push({ target: `REST listing p50 at ${label} within 1.2 × of 10k`, value: `${fmt(l.p50 / s.p50, 2)} × (${fmt(l.p50)} vs ${fmt(s.p50)} ms; p99 ${fmt(l.p99 / s.p99, 2)} ×)`, met: l.p50 <= 1.2 * s.p50 });
+  if (l && s)
+    targetRows.push({
+      target: `REST listing p50 at ${label} within 1.2 × of 10k`,
+      value: `${fmt(l.p50 / s.p50, 2)} × (${fmt(l.p50)} vs ${fmt(s.p50)} ms; p99 ${fmt(l.p99 / s.p99, 2)} ×)`,
+      met: l.p50 <= 1.2 * s.p50,
+    });
 }
 if (submissions) {
   const [base, api, page] = ['baseline', 'JSON API', 'page POST'].map((name) => submissions.measured.find((m) => m.name === name)!);
-  targetRows.push({ target: 'submissions (JSON API) ≥ 0.6 × baseline', value: `${fmt(api!.rps / base!.rps, 2)} × (${fmt(api!.rps, 0)} vs ${fmt(base!.rps, 0)}/s)`, met: api!.rps >= 0.6 * base!.rps });
+  targetRows.push({
+    target: 'submissions (JSON API) ≥ 0.6 × baseline',
+    value: `${fmt(api!.rps / base!.rps, 2)} × (${fmt(api!.rps, 0)} vs ${fmt(base!.rps, 0)}/s)`,
+    met: api!.rps >= 0.6 * base!.rps,
+  });
   targetRows.push({ target: 'submissions (JSON API) ≥ 1,000/s, 10 connections', value: `${fmt(api!.rps, 0)}/s, p99 ${fmt(api!.p99)} ms`, met: api!.rps >= 1000 });
   targetRows.push({ target: 'submissions (page POST)', value: `${fmt(page!.rps, 0)}/s, p99 ${fmt(page!.p99)} ms (${fmt(page!.rps / base!.rps, 2)} × baseline)` });
   const c = submissions.counts;
-  targetRows.push({ target: 'statements / round trips per submission', value: `start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)}` });
+  targetRows.push({
+    target: 'statements / round trips per submission',
+    value: `start ${fmt(c.start.statements, 0)}/${fmt(c.start.roundTrips, 0)}, update ${fmt(c.update.statements, 0)}/${fmt(c.update.roundTrips, 0)}, finish ${fmt(c.finish.statements, 0)}/${fmt(c.finish.roundTrips, 0)}`,
+  });
 }
 if (generated) {
   const g = generated;
   const pct = (ms: number) => `${fmt((100 * ms) / g.phases.request, 0)} %`;
-  targetRows.push({ target: 'generate (5 steps)', value: `${fmt(g.measured.rps, 0)} req/s, p99 ${fmt(g.measured.p99)} ms; validation ${pct(g.phases.validation)}, theme ${pct(g.phases.theme)}, insert ${pct(g.phases.insert)}` });
+  targetRows.push({
+    target: 'generate (5 steps)',
+    value: `${fmt(g.measured.rps, 0)} req/s, p99 ${fmt(g.measured.p99)} ms; validation ${pct(g.phases.validation)}, theme ${pct(g.phases.theme)}, insert ${pct(g.phases.insert)}`,
+  });
 }
 if (logic) {
   const { value, met } = describeLogic(logic);
@@ -830,7 +902,8 @@ for (const [label, m] of streams) {
     met: perSecond >= 50_000 && m.growthMb < 100 && m.complete,
   });
 }
-if (twoTenants) targetRows.push({ target: "[1m] another tenant's one-row request never waits > 1 s", value: `max ${fmt(twoTenants.loaded.max)} ms`, met: twoTenants.loaded.max <= 1000 });
+if (twoTenants)
+  targetRows.push({ target: "[1m] another tenant's one-row request never waits > 1 s", value: `max ${fmt(twoTenants.loaded.max)} ms`, met: twoTenants.loaded.max <= 1000 });
 
 // The embedded default's figures (PGlite under respondent load, start-up, idle RSS): bench/embedded.ts.
 if (env.BENCH_SKIP_EMBEDDED !== '1') {
@@ -844,18 +917,33 @@ if (hostSpeedAtStart && DATASETS[0]) {
   targetRows.push({ target: 'host speed: answer compaction / PostgreSQL data::text a row', value: `start ${speed(hostSpeedAtStart)}, end ${speed(atEnd)} (lower is faster)` });
 }
 
-log(`\nTargets — load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+log(
+  `\nTargets — load average at the end: ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 const width = Math.max(...targetRows.map((r) => r.target.length));
 for (const row of targetRows) log(`  ${row.target.padEnd(width)}  ${verdict(row.met).padEnd(8)}  ${row.value}`);
 
 if (PROFILE) {
   for (const dataset of DATASETS) {
-    const servers = [['REST', ''], ['GraphQL', '-graphql'], ['GraphQL persisted', '-graphql-persisted'], ['JSON API submissions', '-submissions'], ['stream', '-stream'], ['CSV export', '-csv-export'], ['NDJSON export', '-ndjson-export']] as const;
+    const servers = [
+      ['REST', ''],
+      ['GraphQL', '-graphql'],
+      ['GraphQL persisted', '-graphql-persisted'],
+      ['JSON API submissions', '-submissions'],
+      ['stream', '-stream'],
+      ['CSV export', '-csv-export'],
+      ['NDJSON export', '-ndjson-export'],
+    ] as const;
     for (const [server, suffix] of servers) {
       const dir = `${PROFILE_DIR}${dataset.label}${suffix}/`;
       if (!existsSync(dir)) continue; // not measured in this run
       // The first profile is the main thread; the others are tsx's loader worker (idle).
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().slice(0, 1)) {
+      for (const file of readdirSync(dir)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .sort()
+        .slice(0, 1)) {
         log(`\n[${dataset.label}] CPU profile of the ${server} server under load (${dir}${file}):`);
         log(summarizeCpuProfile(`${dir}${file}`));
       }

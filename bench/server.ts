@@ -20,7 +20,10 @@ const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT:
 const logger = pino({ level: 'silent' });
 const handle = await openDatabase({ databaseUrl, directUrl: process.env.BENCH_DIRECT_URL || undefined, maxConnections: 10, statementTimeoutMs: config.db.statementTimeoutMs });
 const replicaUrls = process.env.BENCH_REPLICA_URLS?.split(',').filter(Boolean) ?? [];
-const reads = replicaUrls.length > 0 ? await openReplicaReads(handle.db, { urls: replicaUrls, maxLagMs: config.db.replicaMaxLagMs, transactionPooler: handle.transactionPooler, logger }) : undefined;
+const reads =
+  replicaUrls.length > 0
+    ? await openReplicaReads(handle.db, { urls: replicaUrls, maxLagMs: config.db.replicaMaxLagMs, transactionPooler: handle.transactionPooler, logger })
+    : undefined;
 const app = createApp({ config, db: handle.db, ...(reads ? { reads } : {}), logger, adminToken });
 serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.send!({ port: info.port }));
 process.on('SIGTERM', () => void Promise.all([reads?.close(), handle.close()]).finally(() => process.exit(0)));

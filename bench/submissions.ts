@@ -50,11 +50,21 @@ export function apiSessionRequests(pickForm: Pick): AutocannonRequest[] {
     },
     {
       method: 'PATCH',
-      setupRequest: (request: AutocannonRequest, context: Context) => ({ ...request, path: context.path as string, headers: { ...json, authorization: context.auth as string }, body: JSON.stringify({ answers: STEP_TWO }) }),
+      setupRequest: (request: AutocannonRequest, context: Context) => ({
+        ...request,
+        path: context.path as string,
+        headers: { ...json, authorization: context.auth as string },
+        body: JSON.stringify({ answers: STEP_TWO }),
+      }),
     },
     {
       method: 'PATCH',
-      setupRequest: (request: AutocannonRequest, context: Context) => ({ ...request, path: context.path as string, headers: { ...json, authorization: context.auth as string }, body: JSON.stringify({ answers: {}, finished: true }) }),
+      setupRequest: (request: AutocannonRequest, context: Context) => ({
+        ...request,
+        path: context.path as string,
+        headers: { ...json, authorization: context.auth as string },
+        body: JSON.stringify({ answers: {}, finished: true }),
+      }),
     },
   ];
 }
@@ -74,7 +84,11 @@ export function pageSessionRequests(pickForm: Pick): AutocannonRequest[] {
           ...request,
           path: `/s/${String(context.formId)}?step=0`,
           headers: form,
-          body: formBody({ 'c.bench-q-0-1.firstName': identity.firstName, 'c.bench-q-0-1.lastName': identity.lastName, 'c.bench-q-0-1.workEmailAddress': identity.workEmailAddress }),
+          body: formBody({
+            'c.bench-q-0-1.firstName': identity.firstName,
+            'c.bench-q-0-1.lastName': identity.lastName,
+            'c.bench-q-0-1.workEmailAddress': identity.workEmailAddress,
+          }),
         };
       },
       onResponse: (_status: number, _body: string, context: Context, headers?: Record<string, string | string[]>) => {
@@ -119,14 +133,21 @@ export async function countStatements(databaseUrl: string, formId: string, sessi
   const totals = { start: { statements: 0, roundTrips: 0 }, update: { statements: 0, roundTrips: 0 }, finish: { statements: 0, roundTrips: 0 } };
   try {
     for (let i = 0; i < sessions + 2; i++) {
-      const start = await counted(() => Promise.resolve(app.request(`/s/${formId}/responses`, { method: 'POST', headers: json, body: JSON.stringify({ answers: stepOne() }) })), 201);
+      const start = await counted(
+        () => Promise.resolve(app.request(`/s/${formId}/responses`, { method: 'POST', headers: json, body: JSON.stringify({ answers: stepOne() }) })),
+        201,
+      );
       const body = JSON.parse(start.text) as { id: string; resumeToken: string };
       const headers = { ...json, authorization: `Bearer ${body.resumeToken}` };
       const path = `/s/${formId}/responses/${body.id}`;
       const update = await counted(() => Promise.resolve(app.request(path, { method: 'PATCH', headers, body: JSON.stringify({ answers: STEP_TWO }) })), 200);
       const finish = await counted(() => Promise.resolve(app.request(path, { method: 'PATCH', headers, body: JSON.stringify({ answers: {}, finished: true }) })), 200);
       if (i < 2) continue; // warm-up (first statements prepare)
-      for (const [name, c] of [['start', start], ['update', update], ['finish', finish]] as const) {
+      for (const [name, c] of [
+        ['start', start],
+        ['update', update],
+        ['finish', finish],
+      ] as const) {
         totals[name].statements += c.statements / sessions;
         totals[name].roundTrips += c.roundTrips / sessions;
       }

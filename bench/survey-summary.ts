@@ -136,9 +136,7 @@ try {
   const nonsense = sample.find((q) => q.answers !== ROWS);
   if (nonsense) throw new Error(`${nonsense.type} counted ${nonsense.answers} answers, not ${ROWS}`);
   const npsSummary = sample.find((q) => q.type === 'NPS');
-  console.log(
-    `check: NPS ${JSON.stringify(npsSummary?.promoterScore)}, Number ${JSON.stringify(sample.find((q) => q.type === 'Number')?.numbers)}`,
-  );
+  console.log(`check: NPS ${JSON.stringify(npsSummary?.promoterScore)}, Number ${JSON.stringify(sample.find((q) => q.type === 'Number')?.numbers)}`);
 } finally {
   if (env.BENCH_KEEP !== '1') await drop();
 }

@@ -85,7 +85,11 @@ async function measure(file: (typeof files)[number]) {
   }
 }
 
-console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' ')}`,
+);
 console.log('| file | size | status | wall | RSS before → peak → after | slowest /healthz |');
 console.log('|---|---|---|---|---|---|');
 for (const file of files) {

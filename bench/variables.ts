@@ -62,13 +62,7 @@ const VARIABLES = [
 function walkMicros(form: Form, runs = 500): number {
   const answers = new Map(
     form.steps.flatMap((step, index) =>
-      step.components.map(
-        (c) =>
-          [
-            c.id,
-            { type: c.type, ...(c.type === 'ShortInput' ? { input: `hello ${index}` } : { selected: 'a' }) },
-          ] as const,
-      ),
+      step.components.map((c) => [c.id, { type: c.type, ...(c.type === 'ShortInput' ? { input: `hello ${index}` } : { selected: 'a' }) }] as const),
     ),
   );
   const key = formLogicKey(form);
@@ -87,10 +81,7 @@ function walkMicros(form: Form, runs = 500): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function measureVariables(
-  url: string,
-  options: { duration?: number; rounds?: number; connections?: number; log?: (line: string) => void } = {},
-) {
+export async function measureVariables(url: string, options: { duration?: number; rounds?: number; connections?: number; log?: (line: string) => void } = {}) {
   const { duration = 10, rounds = 3, connections = 10, log = () => {} } = options;
   const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
   const environment = await createEnvironment(handle.db, { name: 'Variables bench' });
@@ -115,9 +106,7 @@ export async function measureVariables(
         }),
       );
     const [counting, plain] = [await generate(true), await generate(false)];
-    log(
-      `  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`,
-    );
+    log(`  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`);
     const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
       env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url },
       execArgv: ['--max-semi-space-size=4', '--import', 'tsx'],
@@ -181,9 +170,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const migrating = await openDatabase({ databaseUrl: url, maxConnections: 1 });
   await migrating.migrate();
   await migrating.close();
-  console.log(
-    `variables: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, JSON API sessions of ${LOGIC_STEPS + 1} submissions`,
-  );
+  console.log(`variables: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, JSON API sessions of ${LOGIC_STEPS + 1} submissions`);
   const figures = await measureVariables(url, {
     duration: Number(env.BENCH_DURATION ?? 10),
     rounds: Number(env.BENCH_ROUNDS ?? 3),

@@ -46,13 +46,11 @@ try {
     body: JSON.stringify({ sourceFormId: templateId, name: 'Big', steps: bigSteps(1) }),
   });
   const formId = ((await made.json()) as { result: { form: { id: string } } }).result.form.id;
-  const patch = (body: unknown) =>
-    fetch(`${server.url}/api/v1/forms/${formId}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+  const patch = (body: unknown) => fetch(`${server.url}/api/v1/forms/${formId}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
   let kept = 1;
   const update = async (round: number) => {
     const answer = await patch({ steps: bigSteps(round) });
-    if (answer.status !== 200)
-      console.log(`update to version ${round}: HTTP ${answer.status} ${(await answer.text()).slice(0, 200)}`);
+    if (answer.status !== 200) console.log(`update to version ${round}: HTTP ${answer.status} ${(await answer.text()).slice(0, 200)}`);
     else await answer.body?.cancel();
     return answer.status === 200;
   };
@@ -76,9 +74,7 @@ try {
     { id: 'unknown', name: 'A', components: [{ type: 'Header', content: { title: 'x' } }] },
     { name: 'B', components: [{ type: 'Header', content: { title: 'y' } }] },
   ]);
-  console.log(
-    `update naming an unknown id at ${kept} versions: median ${big.toFixed(0)} ms (900 KB body), ${small.toFixed(0)} ms (small body)`,
-  );
+  console.log(`update naming an unknown id at ${kept} versions: median ${big.toFixed(0)} ms (900 KB body), ${small.toFixed(0)} ms (small body)`);
   if (await update(kept + 1)) kept++;
   console.log(`form with ${kept} versions of ${(JSON.stringify(bigSteps(1)).length / 1024).toFixed(0)} KB steps`);
 

@@ -75,7 +75,12 @@ async function main() {
     { name: 'a', components: [{ type: 'ShortInput', content: { question: 'Q' } }] },
     { name: 'b', components: [{ type: 'ShortInput', content: { question: 'R' } }] },
   ];
-  const template = await importForm(handle.db, { environmentId: environment.id, name: 't', theme: JSON.parse(readFileSync(new URL('../examples/template.json', import.meta.url), 'utf8')).theme, steps: generateFormInputSchema.parse({ sourceFormId: 'x', name: 'x', steps }).steps });
+  const template = await importForm(handle.db, {
+    environmentId: environment.id,
+    name: 't',
+    theme: JSON.parse(readFileSync(new URL('../examples/template.json', import.meta.url), 'utf8')).theme,
+    steps: generateFormInputSchema.parse({ sourceFormId: 'x', name: 'x', steps }).steps,
+  });
   const form = await generateForm(handle.db, environment.id, generateFormInputSchema.parse({ sourceFormId: template.id, name: 'bench', steps }));
   const questionId = form.steps[0]!.components[0]!.id;
 
@@ -121,7 +126,9 @@ async function main() {
   const drainedMs = performance.now() - burstStarted;
   latencies.sort((a, b) => a - b);
   console.log(`database: ${handle.kind}`);
-  console.log(`burst: ${BURST} finished submissions at concurrency ${CONCURRENCY}: ${burstRate.toFixed(0)}/s; all ${latencies.length} delivered ${(drainedMs / 1000).toFixed(2)} s after the burst began`);
+  console.log(
+    `burst: ${BURST} finished submissions at concurrency ${CONCURRENCY}: ${burstRate.toFixed(0)}/s; all ${latencies.length} delivered ${(drainedMs / 1000).toFixed(2)} s after the burst began`,
+  );
   console.log(`delivery latency (event timestamp → receiver): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
   await updateEndpoint(handle.db, environment.id, live.endpoint.id, { enabled: false }, { allowPrivate: true });
 
@@ -131,7 +138,9 @@ async function main() {
   const deadUrl = await listen(dead);
   await createEndpoint(handle.db, environment.id, { url: deadUrl, eventTypes: ['response.created', 'response.finished'] }, { allowPrivate: true });
   const withDead = await burst(REQUESTS);
-  console.log(`submissions/s, no endpoint: ${none.toFixed(0)}; with a dead receiver (10 s timeouts, deliveries queued): ${withDead.toFixed(0)} (${((withDead / none) * 100).toFixed(0)}%)`);
+  console.log(
+    `submissions/s, no endpoint: ${none.toFixed(0)}; with a dead receiver (10 s timeouts, deliveries queued): ${withDead.toFixed(0)} (${((withDead / none) * 100).toFixed(0)}%)`,
+  );
 
   await dispatcher.stop();
   await delivery.close();

@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks';
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4001' }, once: { type: 'boolean', default: false } } });
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) {
-  console.error('webhook-receiver: set WEBHOOK_SECRET to the endpoint\'s signing secret (whsec_…)');
+  console.error("webhook-receiver: set WEBHOOK_SECRET to the endpoint's signing secret (whsec_…)");
   process.exit(2);
 }
 const webhook = new Webhook(secret);

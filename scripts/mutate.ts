@@ -45,6 +45,5 @@ for (const name of wanted.length > 0 ? wanted : Object.keys(MUTATE_MODULES)) {
   });
 }
 console.log('\nMutation scores (threshold 85 %):');
-for (const { file, score: value } of results)
-  console.log(`  ${file.padEnd(32)} ${value === undefined ? 'no result' : `${value.toFixed(1)} %`}`);
+for (const { file, score: value } of results) console.log(`  ${file.padEnd(32)} ${value === undefined ? 'no result' : `${value.toFixed(1)} %`}`);
 process.exit(results.every((result) => result.score !== undefined && result.score >= 85) ? 0 : 1);

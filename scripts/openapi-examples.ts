@@ -24,7 +24,12 @@ const ADMIN_TOKEN = 'openapi-examples-admin-token-0123456789';
 /** Stands for any value of a type, so shapes compare without values. */
 export function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shapeOf(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, shapeOf(v)]),
+    );
   return value === null ? 'null' : typeof value;
 }
 
@@ -44,7 +49,28 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const tenant = await tenantOf(db);
   const other = await tenantOf(db);
   const captured: CapturedExamples = {};
-  const paths = ['/api/v1/environments/{environmentId}/forms/generate', '/api/v1/environments/{environmentId}/forms/{formId}/close', '/api/v1/environments/{environmentId}/forms/{formId}/reopen', '/api/v1/responses/export', '/api/v1/responses', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/{id}/test', '/api/v1/webhooks/{id}', '/api/v1/webhooks', '/api/v1/webhook-deliveries/{id}/resend', '/api/v1/admin/backup', '/api/v1/environments/{environmentId}/settings', '/api/v1/environments/{environmentId}/keys/{keyId}', '/api/v1/environments/{environmentId}/keys', '/api/v1/forms/{formId}/insights', '/api/v1/insights', '/api/v1/forms/{formId}/translations/{locale}', '/api/v1/forms/{formId}/translations', '/api/v1/forms/{formId}', '/api/v1/forms'];
+  const paths = [
+    '/api/v1/environments/{environmentId}/forms/generate',
+    '/api/v1/environments/{environmentId}/forms/{formId}/close',
+    '/api/v1/environments/{environmentId}/forms/{formId}/reopen',
+    '/api/v1/responses/export',
+    '/api/v1/responses',
+    '/api/v1/webhooks/{id}/deliveries',
+    '/api/v1/webhooks/{id}/test',
+    '/api/v1/webhooks/{id}',
+    '/api/v1/webhooks',
+    '/api/v1/webhook-deliveries/{id}/resend',
+    '/api/v1/admin/backup',
+    '/api/v1/environments/{environmentId}/settings',
+    '/api/v1/environments/{environmentId}/keys/{keyId}',
+    '/api/v1/environments/{environmentId}/keys',
+    '/api/v1/forms/{formId}/insights',
+    '/api/v1/insights',
+    '/api/v1/forms/{formId}/translations/{locale}',
+    '/api/v1/forms/{formId}/translations',
+    '/api/v1/forms/{formId}',
+    '/api/v1/forms',
+  ];
   // eslint-disable-next-line regexp/no-super-linear-move -- runs on the fixed path templates above, never on client text
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
@@ -63,7 +89,8 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
     if (!template) throw new Error(`no documented path for ${path}`);
     const key = exampleKey(method, template, response.status, type);
     if (!(key in captured) && type !== 'application/gzip') {
-      captured[key] = type === 'application/json' ? JSON.parse(text) : type === 'application/x-ndjson' ? `${text.split('\n')[0]}\n` : text.split('\r\n').slice(0, 2).join('\r\n') + '\r\n';
+      captured[key] =
+        type === 'application/json' ? JSON.parse(text) : type === 'application/x-ndjson' ? `${text.split('\n')[0]}\n` : text.split('\r\n').slice(0, 2).join('\r\n') + '\r\n';
     }
     return { status: response.status, json: (): unknown => JSON.parse(text) };
   }
@@ -74,7 +101,13 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
     sourceFormId: tenant.templateId,
     name: 'Discovery call',
     steps: [
-      { name: 'About you', components: [{ type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } }, { type: 'ShortInput', content: { question: 'Your role?' } }] },
+      {
+        name: 'About you',
+        components: [
+          { type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }] } },
+          { type: 'ShortInput', content: { question: 'Your role?' } },
+        ],
+      },
       { name: 'Book', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro' } }] },
     ],
   };
@@ -108,9 +141,16 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   const edited = form.steps.map((step, index) => ({
     id: step.id,
     name: step.name,
-    components: step.components.map(({ id, type, content }) => ({ id, type, content: index === 0 && type === 'ShortInput' ? { ...content, question: 'Your job title?' } : content })),
+    components: step.components.map(({ id, type, content }) => ({
+      id,
+      type,
+      content: index === 0 && type === 'ShortInput' ? { ...content, question: 'Your job title?' } : content,
+    })),
   }));
-  await call('PATCH', formPath, { body: { name: 'Discovery call', steps: edited, hiddenFields: ['utm_source'] }, headers: { 'if-match': '"1"', 'idempotency-key': 'docs-example-key-0002' } });
+  await call('PATCH', formPath, {
+    body: { name: 'Discovery call', steps: edited, hiddenFields: ['utm_source'] },
+    headers: { 'if-match': '"1"', 'idempotency-key': 'docs-example-key-0002' },
+  });
   await call('PATCH', formPath, { body: { name: 'Stale edit' }, headers: { 'if-match': '"1"' } }); // 412
   await call('PATCH', formPath, { body: { steps: [{ name: 'Only', components: [] }] } }); // 400
   await call('PATCH', formPath, { body: { name: 'Other' }, headers: { 'idempotency-key': 'docs-example-key-0002' } }); // 422
@@ -124,7 +164,11 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
       name: { en: 'Sign-up', de: 'Anmeldung' },
       languages: { default: 'en', others: ['de', 'fr'] },
       steps: [
-        { name: { en: 'Contact', de: 'Kontakt' }, key: 'contact', components: [{ type: 'ShortInput', key: 'email', content: { question: { en: 'Your e-mail address?', de: 'Ihre E-Mail-Adresse?' } } }] },
+        {
+          name: { en: 'Contact', de: 'Kontakt' },
+          key: 'contact',
+          components: [{ type: 'ShortInput', key: 'email', content: { question: { en: 'Your e-mail address?', de: 'Ihre E-Mail-Adresse?' } } }],
+        },
         { name: 'Thanks', key: 'done', components: [{ type: 'Header', key: 'thanks', content: { title: 'See you soon' } }] },
       ],
     },
@@ -133,7 +177,10 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('GET', translated);
   await call('GET', `${translated}/de`);
   await call('GET', `${translated}/es`); // 404
-  await call('PUT', `${translated}/fr`, { body: { name: 'Inscription', 'steps.contact.name': 'Contact', 'steps.done.components.thanks.title': 'À bientôt' }, headers: { 'if-match': '"1"' } });
+  await call('PUT', `${translated}/fr`, {
+    body: { name: 'Inscription', 'steps.contact.name': 'Contact', 'steps.done.components.thanks.title': 'À bientôt' },
+    headers: { 'if-match': '"1"' },
+  });
   await call('PUT', `${translated}/fr`, { body: { 'steps.contact.components.mail.question': 'Votre e-mail ?' } }); // 400
   await call('PUT', `${translated}/fr`, { body: {}, headers: { 'if-match': '"1"' } }); // 412
 
@@ -161,7 +208,9 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('GET', '/api/v1/insights?device=mobile');
 
   // webhooks
-  const endpoint = (await call('POST', '/api/v1/webhooks', { body: { url: 'http://127.0.0.1:9/formloom', eventTypes: ['response.finished'], formIds: [form.id], description: 'CRM sync' } })).json() as { id: string };
+  const endpoint = (
+    await call('POST', '/api/v1/webhooks', { body: { url: 'http://127.0.0.1:9/formloom', eventTypes: ['response.finished'], formIds: [form.id], description: 'CRM sync' } })
+  ).json() as { id: string };
   await call('POST', '/api/v1/webhooks', { body: { url: 'ftp://example.com/', eventTypes: ['response.finished'] } }); // 400
   await call('POST', '/api/v1/webhooks', { raw: 'x', headers: { 'content-type': 'text/plain' } }); // 415
   await call('GET', '/api/v1/webhooks');

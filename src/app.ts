@@ -96,7 +96,20 @@ function routeTemplate(c: Context): string {
   return path === '*' || path === '/*' || path === '' ? 'unmatched' : path;
 }
 
-export function createApp({ config, db, reads, logger, secrets: given, adminToken, rateLimitStore, drain, events, metrics = new AppMetrics(), liveFeed: liveFeedOf, fileStorage: fileStorageOf }: AppDeps) {
+export function createApp({
+  config,
+  db,
+  reads,
+  logger,
+  secrets: given,
+  adminToken,
+  rateLimitStore,
+  drain,
+  events,
+  metrics = new AppMetrics(),
+  liveFeed: liveFeedOf,
+  fileStorage: fileStorageOf,
+}: AppDeps) {
   const app = new Hono<AppEnv>();
   if (!given && adminToken === undefined) throw new Error('createApp needs the instance secrets (or an admin token to derive them from)');
   const secrets = given ?? instanceSecretsOf(adminToken!);
@@ -181,10 +194,7 @@ function mountEdge(app: Hono<AppEnv>, config: Config, logger: Logger, metrics: A
     const started = performance.now();
     c.set('log', logger.child({ reqId: c.var.requestId }));
     await next();
-    c.var.log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
-      'request',
-    );
+    c.var.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     metrics.observeRequest(c.req.method, routeTemplate(c), c.res.status, (performance.now() - started) / 1000);
   });
   app.use(baseSecurityHeaders(config));
@@ -226,7 +236,14 @@ function mountHealthAndDocs(app: Hono<AppEnv>, db: Db, drain: DrainState | undef
 /** Prometheus at /metrics: the metrics token or the admin token, as a Bearer token. */
 function mountMetrics(
   app: Hono<AppEnv>,
-  { config, db, reads, metrics, limits, secrets }: { config: Config; db: Db; reads: LagTolerantReads | undefined; metrics: AppMetrics; limits: RateLimits; secrets: InstanceSecrets },
+  {
+    config,
+    db,
+    reads,
+    metrics,
+    limits,
+    secrets,
+  }: { config: Config; db: Db; reads: LagTolerantReads | undefined; metrics: AppMetrics; limits: RateLimits; secrets: InstanceSecrets },
 ): void {
   app.use('/metrics', apiSecurityHeaders);
   app.get('/metrics', async (c) => {
@@ -234,7 +251,10 @@ function mountMetrics(
     const address = clientAddressKey(clientIp(c, config.trustProxy));
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing);
-    const bearer = c.req.header('authorization')?.match(/^Bearer\s(.+)$/i)?.[1]?.trim();
+    const bearer = c.req
+      .header('authorization')
+      ?.match(/^Bearer\s(.+)$/i)?.[1]
+      ?.trim();
     const allowed = bearer !== undefined && ((config.metricsToken !== undefined && secretsEqual(bearer, config.metricsToken)) || secrets.admin.matches(bearer));
     if (!allowed) {
       if (bearer !== undefined) await limits.authFailures.consume(address);
@@ -253,7 +273,18 @@ function mountRest(
   deps: { config: Config; db: Db; reads: LagTolerantReads | undefined; fileStorage: FileStorage; captchaKeyring: CaptchaKeyring; fileUrlKeys: SigningKeys },
 ): void {
   const { config, db, reads, fileStorage, captchaKeyring } = deps;
-  const restDeps = { db, reads, dropOffMs: config.dropOffMs, maxJsonDepth: config.maxJsonDepth, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, smtpConfigured: config.mail.smtp !== undefined, fileStorage, captchaKeyring, maxDefinitionBytes: config.graphql.maxDefinitionBytes, formMaxVersions: config.formMaxVersions };
+  const restDeps = {
+    db,
+    reads,
+    dropOffMs: config.dropOffMs,
+    maxJsonDepth: config.maxJsonDepth,
+    webhookRules: { allowPrivate: config.webhooks.allowPrivate },
+    smtpConfigured: config.mail.smtp !== undefined,
+    fileStorage,
+    captchaKeyring,
+    maxDefinitionBytes: config.graphql.maxDefinitionBytes,
+    formMaxVersions: config.formMaxVersions,
+  };
   app.route('/api/v1', formsRoutes(restDeps));
   app.route('/api/v1', translationsRoutes(restDeps));
   app.route('/api/v1', insightsRoutes(restDeps));
@@ -289,7 +320,11 @@ function mountMcp(app: Hono<AppEnv>, deps: Omit<GraphQLContext, 'principal'>, ma
 }
 
 /** /graphql (behind the API edge): the Idempotency-Key, yoga's answer, and the documented 415 and 429 bodies. */
-function mountGraphQL(app: Hono<AppEnv>, yoga: ReturnType<typeof createGraphQLServer>, deps: Omit<YogaServerContext, 'principal' | 'idempotency'> & Pick<GraphQLContext, 'reads'>): void {
+function mountGraphQL(
+  app: Hono<AppEnv>,
+  yoga: ReturnType<typeof createGraphQLServer>,
+  deps: Omit<YogaServerContext, 'principal' | 'idempotency'> & Pick<GraphQLContext, 'reads'>,
+): void {
   app.on(['GET', 'POST'], '/graphql', async (c) => {
     let key: string | undefined;
     try {

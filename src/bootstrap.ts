@@ -52,7 +52,11 @@ async function bootstrapDemo(db: Database): Promise<BootstrapResult | null> {
  * A node's start-up work on the database, one node at a time (several may start together): the
  * migrations, the admin token and secrets every node shares, and the demo on an empty database.
  */
-export async function prepareDatabase(config: Pick<Config, 'adminToken' | 'dataDir'> & Partial<Pick<Config, 'signingKeyGraceMs'>>, database: DatabaseHandle, logger?: Pick<Logger, 'warn'>) {
+export async function prepareDatabase(
+  config: Pick<Config, 'adminToken' | 'dataDir'> & Partial<Pick<Config, 'signingKeyGraceMs'>>,
+  database: DatabaseHandle,
+  logger?: Pick<Logger, 'warn'>,
+) {
   return runSerially(database, 'start-up', async () => {
     await database.migrate();
     const { adminToken, secrets } = await resolveInstanceSecrets(config, database, logger);

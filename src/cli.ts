@@ -398,7 +398,8 @@ const keyList: Command = async ({ target, values }) => {
   const { environment } = await call(target, EnvironmentApiKeysDocument, { id: required(values.env, '--env') });
   const keys = environment.apiKeys.map(cliApiKey);
   const lines = keys.map(
-    (k) => `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  forms ${k.formIds?.join(',') ?? 'all'}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
+    (k) =>
+      `${k.id}  ${k.name}  ${k.fullAccess ? 'every scope' : k.scopes.join(',')}  forms ${k.formIds?.join(',') ?? 'all'}  expires ${k.expiresAt ?? 'never'}  last used ${k.lastUsedAt ?? 'never'}${k.revoked ? '  revoked' : ''}`,
   );
   return { output: { data: keys }, text: lines.join('\n') || 'No API keys' };
 };
@@ -478,7 +479,15 @@ async function environmentSettingsInput(values: CliValues, stdin: NodeJS.Readabl
   const embedOrigins = values['embed-origins'];
   if (embedOrigins !== undefined) {
     const list = embedOrigins.trim();
-    input.embedOrigins = list === 'default' ? null : list === 'none' ? [] : list.split(',').map((origin) => origin.trim()).filter(Boolean);
+    input.embedOrigins =
+      list === 'default'
+        ? null
+        : list === 'none'
+          ? []
+          : list
+              .split(',')
+              .map((origin) => origin.trim())
+              .filter(Boolean);
   }
   const [smtpUrl, smtpPassword, mailFrom] = [values['smtp-url'], values['smtp-password'], values['mail-from']];
   if (smtpUrl !== undefined || smtpPassword !== undefined || mailFrom !== undefined) {
@@ -498,7 +507,12 @@ const envSettings: Command = async ({ target, values, stdin }) => {
     input,
   });
   const output = { ...env, ipStorage: env.ipStorage.toLowerCase(), retentionDays: env.retentionDays ?? null, embedOrigins: env.embedOrigins ?? null };
-  const embedding = output.embedOrigins === null ? "embedding per the server's FRAME_ANCESTORS" : output.embedOrigins.length === 0 ? 'embedding by no other site' : `embedding by ${output.embedOrigins.join(', ')}`;
+  const embedding =
+    output.embedOrigins === null
+      ? "embedding per the server's FRAME_ANCESTORS"
+      : output.embedOrigins.length === 0
+        ? 'embedding by no other site'
+        : `embedding by ${output.embedOrigins.join(', ')}`;
   const keys = (name: string, keys: typeof env.turnstile) =>
     `${name} ${keys.siteKey ?? "the server's site key"}, ${keys.secretKeySet ? 'own secret key set' : "the server's secret key"}`;
   return {
@@ -571,17 +585,15 @@ const auditList: Command = async ({ target, values }) => {
   const { auditLog } = await call(target, AuditLogDocument, { environmentId: required(values.env, '--env'), first: limit, after: values.after ?? null });
   const entries = auditLog.edges.map((edge) => edge.node);
   const nextCursor = auditLog.pageInfo.hasNextPage ? (auditLog.pageInfo.endCursor ?? null) : null;
-  const lines = entries.map((e) => `${e.at}  ${e.action.padEnd(20)} ${e.actorKind === 'apiKey' ? `key ${e.actorKeyId}` : e.actorKind}  ${e.targetIds.join(',')}  ${JSON.stringify(e.details)}`);
+  const lines = entries.map(
+    (e) => `${e.at}  ${e.action.padEnd(20)} ${e.actorKind === 'apiKey' ? `key ${e.actorKeyId}` : e.actorKind}  ${e.targetIds.join(',')}  ${JSON.stringify(e.details)}`,
+  );
   if (nextCursor) lines.push(`(more: --after ${nextCursor})`);
   return { output: { entries, nextCursor }, text: entries.length === 0 ? 'No audit entries' : lines.join('\n') };
 };
 
 const responsesExport: Command = async ({ target, values, stdout }) => {
-  const output = await exportResponses(
-    target,
-    { form: oneForm(values.form), env: values.env, format: values.format, partials: values.partials, out: values.out },
-    stdout,
-  );
+  const output = await exportResponses(target, { form: oneForm(values.form), env: values.env, format: values.format, partials: values.partials, out: values.out }, stdout);
   if (output.file === undefined) return { output, text: '', streamed: true };
   return { output, text: `Exported ${output.bytes} bytes to ${output.file}` };
 };
@@ -601,9 +613,10 @@ const shareLinkCreate: Command = async ({ target, values }) => {
 
 const shareLinkList: Command = async ({ target, values }) => {
   const { shareLinks } = await call(target, FormShareLinksDocument, { formId: required(oneForm(values.form), '--form') });
-  const text = shareLinks.length === 0
-    ? 'No share links'
-    : shareLinks.map((l) => `${l.id}  created ${l.createdAt}  expires ${l.expiresAt ?? 'never'}${l.includeTextAnswers ? '  with text answers' : ''}`).join('\n');
+  const text =
+    shareLinks.length === 0
+      ? 'No share links'
+      : shareLinks.map((l) => `${l.id}  created ${l.createdAt}  expires ${l.expiresAt ?? 'never'}${l.includeTextAnswers ? '  with text answers' : ''}`).join('\n');
   return { output: { shareLinks }, text };
 };
 
@@ -631,11 +644,10 @@ const webhookCreate: Command = async ({ target, values }) => {
 
 const webhookList: Command = async ({ target, values }) => {
   const { webhookEndpoints } = await call(target, WebhookEndpointsDocument, { environmentId: required(values.env, '--env') });
-  const text = webhookEndpoints.length === 0
-    ? 'No webhook endpoints'
-    : webhookEndpoints
-        .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : `disabled (${e.disabledReason})`}  ${e.url}  ${e.eventTypes.join(',')}`)
-        .join('\n');
+  const text =
+    webhookEndpoints.length === 0
+      ? 'No webhook endpoints'
+      : webhookEndpoints.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : `disabled (${e.disabledReason})`}  ${e.url}  ${e.eventTypes.join(',')}`).join('\n');
   return { output: { endpoints: webhookEndpoints }, text };
 };
 
@@ -670,14 +682,15 @@ const webhookDeliveries: Command = async ({ target, values, argument }) => {
     status: (status ?? null) as never,
   });
   const deliveries = webhookEndpoint.deliveries.map((d) => ({ ...d, status: d.status.toLowerCase() }));
-  const text = deliveries.length === 0
-    ? 'No deliveries'
-    : deliveries
-        .map((d) => {
-          const attempts = d.attempts.map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? '-'} ${a.durationMs} ms${a.error ? ` ${a.error}` : ''}`);
-          return [`${d.id}  ${d.eventType}  ${d.status}  attempts ${d.attemptCount}`, ...attempts].join('\n');
-        })
-        .join('\n');
+  const text =
+    deliveries.length === 0
+      ? 'No deliveries'
+      : deliveries
+          .map((d) => {
+            const attempts = d.attempts.map((a) => `    #${a.attempt} ${a.startedAt} ${a.statusCode ?? '-'} ${a.durationMs} ms${a.error ? ` ${a.error}` : ''}`);
+            return [`${d.id}  ${d.eventType}  ${d.status}  attempts ${d.attemptCount}`, ...attempts].join('\n');
+          })
+          .join('\n');
   return { output: { deliveries }, text };
 };
 
@@ -818,7 +831,9 @@ async function secretOption(value: string, what: string, stdin: NodeJS.ReadableS
   if (value !== '-') throw new CliError(`${what} takes - (the key read from stdin) or none, so the key stays out of the process list and shell history`);
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  const secret = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const secret = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (secret === '') throw new CliError(`${what} -: nothing was read from stdin`);
   return secret;
 }
@@ -857,7 +872,11 @@ function expiresOption(value: string | undefined): string | undefined {
   return at.toISOString();
 }
 
-const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** Runs the command line and sets the exit code; used by bin/formloom.mjs. */
 export async function main(argv: string[]): Promise<void> {
@@ -870,9 +889,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const details = error instanceof CliError ? (error.details as object | undefined) : undefined;
-    process.stderr.write(
-      json ? `${JSON.stringify({ error: { message, ...details } })}\n` : `formloom: ${message}\n${details ? `${JSON.stringify(details, null, 2)}\n` : ''}`,
-    );
+    process.stderr.write(json ? `${JSON.stringify({ error: { message, ...details } })}\n` : `formloom: ${message}\n${details ? `${JSON.stringify(details, null, 2)}\n` : ''}`);
     process.exitCode = 1;
   }
 }

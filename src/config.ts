@@ -46,7 +46,10 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
   // The `formloom` command's server (the server itself does not read it).
-  FORMLOOM_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
+  FORMLOOM_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .optional(),
   // The API key `formloom mcp` calls the server's /mcp with.
   FORMLOOM_API_KEY: z.string().min(1).optional(),
   DATABASE_URL: postgresUrl.optional(),
@@ -55,7 +58,12 @@ const configSchema = z.object({
   /** Streaming replicas for lag-tolerant reads, comma-separated (README "Read replicas"). */
   DATABASE_REPLICA_URLS: z
     .string()
-    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(postgresUrl).min(1, 'must list at least one URL'))
     .optional(),
   /** A replica further behind than this (its replay lag) is skipped. */
@@ -79,7 +87,10 @@ const configSchema = z.object({
   /** Proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Request header carrying the respondent's country code (empty when absent). */
-  COUNTRY_HEADER: z.string().regex(/^[A-Z0-9-]+$/i, 'must be a header name').default('cf-ipcountry'),
+  COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Z0-9-]+$/i, 'must be a header name')
+    .default('cf-ipcountry'),
   /** Minutes after which an untouched unfinished response counts as dropped off (status 3). */
   DROP_OFF_MINUTES: z.coerce.number().positive().default(30),
   /** Hours an unfinished response stays on the older form version it started on; then it moves to the current version. 0: off (it stays). */
@@ -115,7 +126,12 @@ const configSchema = z.object({
   /** Origins allowed to call /graphql and /api/v1 from a browser (comma-separated; empty: none). */
   CORS_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,;]+$/, 'each origin must be scheme://host[:port]')))
     .default([]),
   /** CSP frame-ancestors of public form pages: who may embed forms (`'self'`, `*`, or origins). */
@@ -154,7 +170,10 @@ const configSchema = z.object({
    */
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).optional(),
   /** Redis for counters and notifications shared between several nodes (rate limits, key revocation). */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** Prefix of every key formloom writes to Redis (several deployments, or test runs, sharing one Redis). */
   REDIS_KEY_PREFIX: z.string().max(100).regex(/^\S*$/, 'must not contain spaces').default(''),
   /** PostgreSQL: longest statement, and longest wait for a connection, in milliseconds. */
@@ -199,7 +218,10 @@ const configSchema = z.object({
 
   // ---- e-mail notifications (docs/notifications.md)
   /** The SMTP server messages go through: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset: deliveries wait. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s/?#]+\/?$/, 'must be smtp://[user:pass@]host[:port] or smtps://…').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s/?#]+\/?$/, 'must be smtp://[user:pass@]host[:port] or smtps://…')
+    .optional(),
   /** 0: an smtp:// server may be used without STARTTLS (only for trusted local relays and tests). */
   SMTP_REQUIRE_TLS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('1'),
   /** The sender of every message (environments may have their own). */
@@ -238,24 +260,37 @@ const configSchema = z.object({
   /** An S3-compatible bucket for uploaded files; unset: the DATA_DIR/uploads folder. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** The S3 API's address for non-AWS services (MinIO, R2, …); unset: AWS. */
-  S3_ENDPOINT: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').optional(),
+  S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** 1: bucket in the path (`endpoint/bucket/key`), as most S3-compatible servers want. */
   S3_FORCE_PATH_STYLE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   /** Prefix of every object key formloom writes to the bucket. */
-  S3_KEY_PREFIX: z.string().max(200).regex(/^[\w./-]*$/, 'must be letters, digits, _ . / -').default(''),
+  S3_KEY_PREFIX: z
+    .string()
+    .max(200)
+    .regex(/^[\w./-]*$/, 'must be letters, digits, _ . / -')
+    .default(''),
 
   // ---- captchas (docs/public-pages.md, "Captchas")
   TURNSTILE_SITE_KEY: z.string().min(1).max(200).optional(),
   /** Turnstile's secret: with it, TurnstileWidget steps are accepted only with a token the verify URL confirms. */
   TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
-  TURNSTILE_VERIFY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  TURNSTILE_VERIFY_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   RECAPTCHA_SITE_KEY: z.string().min(1).max(200).optional(),
   /** reCAPTCHA's secret: with it, Recaptcha steps are accepted only with a token the verify URL confirms. */
   RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
-  RECAPTCHA_VERIFY_URL: z.string().regex(/^https?:\/\/\S+$/, 'must be an http(s) URL').default('https://www.google.com/recaptcha/api/siteverify'),
+  RECAPTCHA_VERIFY_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+    .default('https://www.google.com/recaptcha/api/siteverify'),
   /** 1: accept a captcha step when the provider can't be reached (fail open); 0 (default): refuse it. */
   CAPTCHA_FAIL_OPEN: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   /** Longest wait for the provider's verify answer, in milliseconds. */
@@ -403,7 +438,18 @@ export interface Config {
   captcha: { turnstile: CaptchaProviderConfig; recaptcha: CaptchaProviderConfig; failOpen: boolean; timeoutMs: number };
 }
 
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'FORMLOOM_API_KEY', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'TURNSTILE_SECRET_KEY', 'RECAPTCHA_SECRET_KEY', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set([
+  'ADMIN_TOKEN',
+  'FORMLOOM_API_KEY',
+  'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'DATABASE_REPLICA_URLS',
+  'REDIS_URL',
+  'S3_SECRET_ACCESS_KEY',
+  'TURNSTILE_SECRET_KEY',
+  'RECAPTCHA_SECRET_KEY',
+  'SMTP_URL',
+]);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

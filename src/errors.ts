@@ -2,16 +2,7 @@
  * Expected failures, raised by services and mapped to GraphQL errors (extensions.code) and from
  * there to REST statuses and bodies by the one catalogue in `graphql/errors.ts`.
  */
-export type ErrorCode =
-  | 'BAD_USER_INPUT'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PRECONDITION_FAILED'
-  | 'UNPROCESSABLE'
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE';
+export type ErrorCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PRECONDITION_FAILED' | 'UNPROCESSABLE' | 'RATE_LIMITED' | 'UNAVAILABLE';
 
 export class AppError extends Error {
   constructor(
@@ -32,8 +23,7 @@ export class MissingScopeError extends AppError {
   }
 }
 
-export const invalidInput = (errors: FieldError[], message = 'Invalid request body') =>
-  new AppError('BAD_USER_INPUT', message, errors);
+export const invalidInput = (errors: FieldError[], message = 'Invalid request body') => new AppError('BAD_USER_INPUT', message, errors);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const forbidden = (message = 'API key does not grant access to this environment') => new AppError('FORBIDDEN', message);
 export const missingCredentials = () => new AppError('UNAUTHENTICATED', 'Missing API key');

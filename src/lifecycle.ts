@@ -94,11 +94,7 @@ export interface GracefulServer {
  * Tracks the server's connections and responses for the drain, and gives each connection a lingering
  * close. Call before the server accepts its first connection.
  */
-export function trackServer(
-  server: Server,
-  state: DrainState,
-  options: { shutdownTimeoutMs: number; drainDelayMs: number; logger: Logger },
-): GracefulServer {
+export function trackServer(server: Server, state: DrainState, options: { shutdownTimeoutMs: number; drainDelayMs: number; logger: Logger }): GracefulServer {
   const connections = new Map<Socket, ConnectionState>();
   let endDelay: (() => void) | undefined;
   let delaySkipped = false;
@@ -204,10 +200,13 @@ export function exitGracefullyOnSignals(
     }
     stopping = true;
     logger.info({ signal, shutdownTimeoutMs: options.shutdownTimeoutMs, drainDelayMs: options.drainDelayMs }, 'draining');
-    setTimeout(() => {
-      logger.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, Math.max(options.shutdownTimeoutMs, closeReserveMs(options.shutdownTimeoutMs))).unref();
+    setTimeout(
+      () => {
+        logger.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      Math.max(options.shutdownTimeoutMs, closeReserveMs(options.shutdownTimeoutMs)),
+    ).unref();
     const started = performance.now();
     const { cutConnections, drainMs } = await graceful.drain();
     // Closing waits at most for what is left of the timeout (a database that went away can't be

@@ -36,23 +36,37 @@ const opening = openDatabase({
   process.stderr.write(`${error.message}\n`);
   process.exit(1);
 });
-const [{ serve }, { createApp }, { adminTokenBanner, bootstrapBanner, prepareDatabase }, { joinCluster }, { openDeliveryDatabase, startWebhookDispatcher }, { startRetentionSweep }, lifecycle, { deleteExpiredIdempotencyKeys }, { startRetentionScheduler }, { createFileStorage }, { openReplicaReads }, { startMailDispatcher }, { signedFileUrl }, { AppMetrics }] =
-  await Promise.all([
-    import('@hono/node-server'),
-    import('./app.ts'),
-    import('./bootstrap.ts'),
-    import('./cluster.ts'),
-    import('./events/dispatcher.ts'),
-    import('./events/retention.ts'),
-    import('./lifecycle.ts'),
-    import('./idempotency/idempotency.service.ts'),
-    import('./privacy/retention.service.ts'),
-    import('./uploads/storage.ts'),
-    import('./db/replicas.ts'),
-    import('./notifications/dispatcher.ts'),
-    import('./uploads/file-urls.ts'),
-    import('./metrics.ts'),
-  ]);
+const [
+  { serve },
+  { createApp },
+  { adminTokenBanner, bootstrapBanner, prepareDatabase },
+  { joinCluster },
+  { openDeliveryDatabase, startWebhookDispatcher },
+  { startRetentionSweep },
+  lifecycle,
+  { deleteExpiredIdempotencyKeys },
+  { startRetentionScheduler },
+  { createFileStorage },
+  { openReplicaReads },
+  { startMailDispatcher },
+  { signedFileUrl },
+  { AppMetrics },
+] = await Promise.all([
+  import('@hono/node-server'),
+  import('./app.ts'),
+  import('./bootstrap.ts'),
+  import('./cluster.ts'),
+  import('./events/dispatcher.ts'),
+  import('./events/retention.ts'),
+  import('./lifecycle.ts'),
+  import('./idempotency/idempotency.service.ts'),
+  import('./privacy/retention.service.ts'),
+  import('./uploads/storage.ts'),
+  import('./db/replicas.ts'),
+  import('./notifications/dispatcher.ts'),
+  import('./uploads/file-urls.ts'),
+  import('./metrics.ts'),
+]);
 const { exitGracefullyOnSignals, httpServerOptions, trackServer } = lifecycle;
 const database = await opening;
 const { adminToken, secrets, demo } = await prepareDatabase(config, database, logger);
@@ -72,12 +86,8 @@ const replicaReads =
 
 const drain: DrainState = { draining: false };
 // Webhook delivery: a poller in this process, woken by the outbox's NOTIFY (src/events/dispatcher.ts).
-const deliveryDatabase = config.webhooks.worker
-  ? await openDeliveryDatabase(database, postgresOptions)
-  : undefined;
-const dispatcher = deliveryDatabase
-  ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events })
-  : undefined;
+const deliveryDatabase = config.webhooks.worker ? await openDeliveryDatabase(database, postgresOptions) : undefined;
+const dispatcher = deliveryDatabase ? startWebhookDispatcher({ db: deliveryDatabase.db, config: config.webhooks, logger, events: cluster.events }) : undefined;
 const metrics = new AppMetrics();
 // E-mail delivery: the same loop over the mail outbox (src/notifications/dispatcher.ts); a delivery
 // without a server (its environment's own, or SMTP_URL) waits.
@@ -117,14 +127,11 @@ const stopRetention = config.retention.worker
   : undefined;
 // Finished webhook events older than WEBHOOK_RETENTION_DAYS, hourly, one node at a time (src/events/retention.ts).
 const stopRetentionSweep = startRetentionSweep(database, config.webhooks.retentionDays, logger);
-const server = serve(
-  { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) },
-  (info) => {
-    const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
-    process.stdout.write(demo ? bootstrapBanner(demo, baseUrl, adminToken) : adminTokenBanner(adminToken, config.dataDir));
-    logger.info({ url: baseUrl, database: database.kind, startupMs: Math.round(performance.now()) }, 'formloom listening');
-  },
-) as Server;
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: httpServerOptions(config.http) }, (info) => {
+  const baseUrl = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+  process.stdout.write(demo ? bootstrapBanner(demo, baseUrl, adminToken) : adminTokenBanner(adminToken, config.dataDir));
+  logger.info({ url: baseUrl, database: database.kind, startupMs: Math.round(performance.now()) }, 'formloom listening');
+}) as Server;
 // Attached before the listener's first connection (accepted on a later turn of the event loop).
 const graceful = trackServer(server, drain, { shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs, logger });
 exitGracefullyOnSignals(graceful, {

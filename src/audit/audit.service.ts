@@ -80,12 +80,7 @@ export async function listAudit(db: Db, input: { environmentId: string; after?: 
   const rows = await db
     .select(listedColumns)
     .from(auditLog)
-    .where(
-      and(
-        eq(auditLog.environmentId, input.environmentId),
-        afterPosition(auditLog.createdAt, auditLog.id, input.after),
-      ),
-    )
+    .where(and(eq(auditLog.environmentId, input.environmentId), afterPosition(auditLog.createdAt, auditLog.id, input.after)))
     .orderBy(...newestFirst(auditLog.createdAt, auditLog.id))
     .limit(input.limit + 1);
   return pageOf(rows, input.limit);

@@ -33,7 +33,7 @@ const ViewerRef = builder.objectRef<ViewerShape>('Viewer').implement({
     }),
     scopes: t.field({
       type: [ScopeEnum],
-      description: 'What the caller may do: its API key\'s scopes (every scope for a key made without scopes, and for the admin token).',
+      description: "What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token).",
       resolve: (viewer) => (viewer.kind === 'apiKey' && viewer.scopes !== null ? viewer.scopes : SCOPES),
     }),
     expiresAt: t.field({
@@ -68,7 +68,7 @@ interface SigningKeyRotationShape {
 }
 
 const SigningKeyRotationRef = builder.objectRef<SigningKeyRotationShape>('SigningKeyRotation').implement({
-  description: 'A rotation of the signing keys (respondents\' cookies and tokens, signed file URLs).',
+  description: "A rotation of the signing keys (respondents' cookies and tokens, signed file URLs).",
   fields: (t) => ({
     rotatedAt: t.expose('rotatedAt', { type: 'DateTime' }),
     previousKeysAcceptedUntil: t.expose('previousKeysAcceptedUntil', {

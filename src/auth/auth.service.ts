@@ -85,7 +85,8 @@ export function grantFor(creator: Principal, request: KeyRequest, now = new Date
   if (request.scopes?.length === 0) problems.push({ message: "At least one scope (leave scopes out for the creator's)", path: ['scopes'] });
   const { expiresAt } = request;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) problems.push({ message: 'Must be in the future', path: ['expiresAt'] });
-  if (expiresAt && own.expiresAt && expiresAt > own.expiresAt) problems.push({ message: `A key can grant no later expiry than its own, ${own.expiresAt.toISOString()}`, path: ['expiresAt'] });
+  if (expiresAt && own.expiresAt && expiresAt > own.expiresAt)
+    problems.push({ message: `A key can grant no later expiry than its own, ${own.expiresAt.toISOString()}`, path: ['expiresAt'] });
   if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
   const chosen = request.scopes ?? own.scopes;
   const formIds = request.formIds ? [...new Set(request.formIds)] : own.formIds;
@@ -99,7 +100,8 @@ function formProblems(own: KeyGrant, formIds: readonly string[] | undefined): Fi
   if (formIds.length > MAX_KEY_FORMS) return [{ message: `At most ${MAX_KEY_FORMS} forms`, path: ['formIds'] }];
   const problems: FieldError[] = [];
   formIds.forEach((formId, index) => {
-    if (own.formIds !== null && !own.formIds.includes(formId)) problems.push({ message: 'A key can grant only its own forms; it is not limited to this one', path: ['formIds', index] });
+    if (own.formIds !== null && !own.formIds.includes(formId))
+      problems.push({ message: 'A key can grant only its own forms; it is not limited to this one', path: ['formIds', index] });
   });
   return problems;
 }
@@ -267,7 +269,8 @@ export async function verifyApiKey(db: Db, key: string, options: VerifyOptions =
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, id));
   }
-  if (useCache && revocations === revocationsBefore) rememberVerifiedKey(id, { db, environmentId: row.environmentId, grant, secretHash, staleAt: Date.now() + VERIFIED_KEY_TTL_MS });
+  if (useCache && revocations === revocationsBefore)
+    rememberVerifiedKey(id, { db, environmentId: row.environmentId, grant, secretHash, staleAt: Date.now() + VERIFIED_KEY_TTL_MS });
   return { keyId: id, environmentId: row.environmentId, ...grant };
 }
 

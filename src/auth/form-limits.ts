@@ -18,11 +18,7 @@ export function reachesForm(principal: Principal, formId: string | null | undefi
 }
 
 /** Throws NOT_FOUND (`message`, as for another environment's form) unless the caller reaches `formId`. */
-export function requireFormReach(
-  principal: Principal,
-  formId: string | null | undefined,
-  message = 'Form not found',
-): void {
+export function requireFormReach(principal: Principal, formId: string | null | undefined, message = 'Form not found'): void {
   if (!reachesForm(principal, formId)) throw notFound(message);
 }
 

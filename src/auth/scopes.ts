@@ -2,16 +2,7 @@
  * What an API key may do. A key holds a list of scopes (null: every scope, the keys made before scopes
  * existed and the admin token's unscoped keys) and may expire.
  */
-export const SCOPES = [
-  'forms:read',
-  'forms:write',
-  'responses:read',
-  'responses:delete',
-  'webhooks:manage',
-  'settings:manage',
-  'audit:read',
-  'keys:manage',
-] as const;
+export const SCOPES = ['forms:read', 'forms:write', 'responses:read', 'responses:delete', 'webhooks:manage', 'settings:manage', 'audit:read', 'keys:manage'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -22,8 +13,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'webhooks:manage': 'Read, create, change, test and delete webhook endpoints and their deliveries.',
   'settings:manage': "Read and change the environment's settings: privacy, captcha keys, embedding.",
   'audit:read': "Read the environment's audit log.",
-  'keys:manage':
-    "List the environment's API keys, create keys (with at most the creator's scopes and forms) and revoke them.",
+  'keys:manage': "List the environment's API keys, create keys (with at most the creator's scopes and forms) and revoke them.",
 };
 
 export function isScope(value: string): value is Scope {
@@ -51,9 +41,7 @@ const LATEST_EXPIRY = Date.UTC(9999, 11, 31);
  */
 export function parseKeyExpiry(value: string, now = new Date()): Date | undefined {
   const duration = DURATION.exec(value);
-  const at = duration
-    ? now.getTime() + Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]
-    : isoInstant(value);
+  const at = duration ? now.getTime() + Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS] : isoInstant(value);
   return at !== undefined && Number.isFinite(at) && at <= LATEST_EXPIRY ? new Date(at) : undefined;
 }
 
@@ -62,5 +50,4 @@ function isoInstant(value: string): number | undefined {
   return ISO_INSTANT.test(value) ? Date.parse(value) : undefined;
 }
 
-export const KEY_EXPIRY_FORMAT =
-  'a duration (90s, 15m, 12h, 30d) or an ISO 8601 instant with a time zone (2027-01-31T00:00:00Z)';
+export const KEY_EXPIRY_FORMAT = 'a duration (90s, 15m, 12h, 30d) or an ISO 8601 instant with a time zone (2027-01-31T00:00:00Z)';

@@ -129,13 +129,8 @@ export async function ensureRandomSigningKeys(tx: Database, earlierToken: string
   if (SIGNING_KEYS.some((name) => present.has(name))) await rotateKeys(tx, new Date());
   else {
     // Releases before the keys were stored derived them from the token at every start.
-    const earlier =
-      earlierToken === undefined
-        ? []
-        : SIGNING_KEYS.map((name) => ({ name: previousName(name), value: deriveSecret(earlierToken, name) }));
-    await tx
-      .insert(instanceSecrets)
-      .values([...SIGNING_KEYS.map((name) => ({ name, value: randomKey() })), ...earlier]);
+    const earlier = earlierToken === undefined ? [] : SIGNING_KEYS.map((name) => ({ name: previousName(name), value: deriveSecret(earlierToken, name) }));
+    await tx.insert(instanceSecrets).values([...SIGNING_KEYS.map((name) => ({ name, value: randomKey() })), ...earlier]);
   }
   await tx.insert(instanceSecrets).values({ name: RANDOM_KEYS_MARKER, value: 'true' });
 }
@@ -152,11 +147,7 @@ export async function rotateSigningKeys(db: Database, now = new Date()): Promise
 
 async function rotateKeys(tx: Database, now: Date) {
   for (const name of SIGNING_KEYS) {
-    const [current] = await tx
-      .select({ value: instanceSecrets.value })
-      .from(instanceSecrets)
-      .where(eq(instanceSecrets.name, name))
-      .for('update');
+    const [current] = await tx.select({ value: instanceSecrets.value }).from(instanceSecrets).where(eq(instanceSecrets.name, name)).for('update');
     const fresh = randomKey();
     if (current) {
       await tx.delete(instanceSecrets).where(eq(instanceSecrets.name, previousName(name)));

@@ -57,8 +57,24 @@ export function isEmail(value: string): boolean {
 
 /** Free-mail domains blocked where `blockPersonalEmails` is set. */
 const PERSONAL_DOMAINS = new Set([
-  'gmail.com', 'googlemail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'msn.com', 'proton.me', 'protonmail.com',
-  'pm.me', 'mail.com', 'web.de', 'yopmail.com', 'mail.ru', 'qq.com', '163.com', 'fastmail.com', 'tutanota.com',
+  'gmail.com',
+  'googlemail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'msn.com',
+  'proton.me',
+  'protonmail.com',
+  'pm.me',
+  'mail.com',
+  'web.de',
+  'yopmail.com',
+  'mail.ru',
+  'qq.com',
+  '163.com',
+  'fastmail.com',
+  'tutanota.com',
 ]);
 /** Providers with a domain per country (`yahoo.co.uk`, `gmx.de`, `hotmail.fr`, …). */
 const PERSONAL_FAMILIES = ['yahoo', 'ymail', 'hotmail', 'outlook', 'live', 'gmx', 'yandex'];
@@ -128,7 +144,11 @@ export const cellText = (value: unknown): string => {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map(cellText).filter((v) => v !== '').join(MULTI_VALUE_SEPARATOR);
+  if (Array.isArray(value))
+    return value
+      .map(cellText)
+      .filter((v) => v !== '')
+      .join(MULTI_VALUE_SEPARATOR);
   return JSON.stringify(value);
 };
 

@@ -60,9 +60,7 @@ for (const module of COMPONENT_MODULES) {
 }
 
 /** Every accepted input type with its content rules. */
-export const COMPONENT_CATALOGUE: Readonly<Record<string, ContentRules>> = Object.fromEntries(
-  COMPONENT_MODULES.flatMap((module) => Object.entries(module.types)),
-);
+export const COMPONENT_CATALOGUE: Readonly<Record<string, ContentRules>> = Object.fromEntries(COMPONENT_MODULES.flatMap((module) => Object.entries(module.types)));
 export const COMPONENT_TYPES = Object.keys(COMPONENT_CATALOGUE);
 /** Types that may appear in a stored form (older names are stored under their current name). */
 export const STORED_COMPONENT_TYPES = COMPONENT_TYPES.filter((type) => !COMPONENT_CATALOGUE[type]!.storedType);
@@ -77,8 +75,7 @@ export const moduleOf = (type: string): ComponentModule | undefined => moduleByT
 export const isGuard = (component: StoredComponent): boolean => moduleByType.get(component.type)?.guards?.(component) === true;
 
 /** How a stored type is answered; undefined when it takes no answer (or is only an input name). */
-export const answerRulesOf = (type: string): AnswerRules | undefined =>
-  COMPONENT_CATALOGUE[type]?.storedType === undefined ? moduleByType.get(type)?.answer : undefined;
+export const answerRulesOf = (type: string): AnswerRules | undefined => (COMPONENT_CATALOGUE[type]?.storedType === undefined ? moduleByType.get(type)?.answer : undefined);
 
 /** Whether a component of this type takes an answer (and so records one). */
 export const isAnswerable = (type: string): boolean => answerRulesOf(type) !== undefined;

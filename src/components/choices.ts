@@ -12,7 +12,6 @@ export const distinctTexts = (what: string, min: number, max: number) =>
     .max(max, `takes at most ${max} ${what}s`)
     .superRefine((list, ctx) => {
       list.forEach((item, index) => {
-        if (list.indexOf(item) !== index)
-          ctx.addIssue({ code: 'custom', path: [index], message: `"${item}" is listed twice` });
+        if (list.indexOf(item) !== index) ctx.addIssue({ code: 'custom', path: [index], message: `"${item}" is listed twice` });
       });
     });

@@ -17,7 +17,7 @@ const kit: GraphQLKit = {
       description,
       fields: (t) => ({
         id: t.exposeID('id', { description: 'Stable id; the questionId of answers to this component.' }),
-        key: t.string({ nullable: true, description: "The name conditions use (unique in the form); null when it has none.", resolve: (c) => c.key ?? null }),
+        key: t.string({ nullable: true, description: 'The name conditions use (unique in the form); null when it has none.', resolve: (c) => c.key ?? null }),
         type: t.exposeString('type', { description: 'The stored component type, e.g. "CalendlyScreen".' }),
         content: t.field({ type: 'JSON', description: 'The stored content, aliases normalised.', resolve: (c) => c.content }),
         ...(fields(t) as Record<string, never>),
@@ -46,10 +46,7 @@ for (const module of COMPONENT_MODULES) {
   for (const [type, ref] of Object.entries(members.answers ?? {})) answerMembers.set(type, ref);
 }
 
-const OtherComponent = kit.component(
-  'OtherComponent',
-  'Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`.',
-);
+const OtherComponent = kit.component('OtherComponent', 'Any other catalogued type (EmailForm, FileUploader, GraphicOptions, PasswordInput, …); read its `content`.');
 const OtherAnswer = kit.answer('OtherAnswer', 'Answer to any other component type; read the raw `response`.');
 
 export const ComponentUnion = builder.unionType('Component', {

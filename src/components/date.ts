@@ -27,10 +27,7 @@ const dateContent: ContentRules = {
     max: calendarDate.optional(),
     required: z.boolean().optional(),
   }),
-  rules: (raw) =>
-    isCalendarDate(raw.min) && isCalendarDate(raw.max) && raw.min > raw.max
-      ? [{ path: ['min'], message: 'min must not be after max' }]
-      : [],
+  rules: (raw) => (isCalendarDate(raw.min) && isCalendarDate(raw.max) && raw.min > raw.max ? [{ path: ['min'], message: 'min must not be after max' }] : []),
 };
 
 export function dateAnswer(content: Content, raw: unknown, problems: Problems, required: boolean): Fields {
@@ -62,8 +59,7 @@ export function monthsBetween(min: string | undefined, max: string | undefined):
   });
 }
 
-const storedDate = (response: SQL): SQL =>
-  sql`case when ${response}->>'type' = 'Date' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`;
+const storedDate = (response: SQL): SQL => sql`case when ${response}->>'type' = 'Date' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`;
 
 export const dateQuestion: ComponentModule = {
   types: { Date: dateContent },
@@ -122,8 +118,7 @@ export const dateQuestion: ComponentModule = {
   },
   style: { css: '.fl-date { max-width: 16em; }' },
   conditions: {
-    subject: (component, field) =>
-      field === undefined ? { kind: 'date' } : `A ${component.type} has no fields: leave out "field"`,
+    subject: (component, field) => (field === undefined ? { kind: 'date' } : `A ${component.type} has no fields: leave out "field"`),
     value: (_component, response) => (isCalendarDate(response.value) ? response.value : undefined),
   },
 };

@@ -70,8 +70,7 @@ export function splitPhone(value: string, preferred: string | undefined): { coun
   if (!match) return { country: undefined, number: value };
   const { dial, rest } = match;
   const preferredCountry = dialCountry(preferred);
-  const country =
-    preferredCountry?.dial === dial ? preferredCountry : (dialCountry(PRIMARY[dial]) ?? DIAL_COUNTRIES.find((c) => c.dial === dial));
+  const country = preferredCountry?.dial === dial ? preferredCountry : (dialCountry(PRIMARY[dial]) ?? DIAL_COUNTRIES.find((c) => c.dial === dial));
   return country ? { country, number: rest } : { country: undefined, number: value };
 }
 

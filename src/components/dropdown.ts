@@ -28,9 +28,7 @@ const dropdownContent: ContentRules = {
   }),
   rules: (raw) => {
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
-    return count(raw.options) + count(raw.choices) === 0
-      ? [{ path: [], message: "Dropdown requires at least 1 option (via 'options' or 'choices')" }]
-      : [];
+    return count(raw.options) + count(raw.choices) === 0 ? [{ path: [], message: "Dropdown requires at least 1 option (via 'options' or 'choices')" }] : [];
   },
   normalise: ({ choices, options, ...rest }) => ({
     ...rest,
@@ -67,10 +65,9 @@ export const dropdown: ComponentModule = {
         return null;
       }
       const ordered = options.filter((option) => chosen.includes(option));
-      return { selected: multi ? ordered : ordered[0] ?? chosen[0] };
+      return { selected: multi ? ordered : (ordered[0] ?? chosen[0]) };
     },
-    fromFields: (component, fields) =>
-      component.content.isMulti === true ? fields.all(fieldName(component)).filter(Boolean) : fields.one(fieldName(component)),
+    fromFields: (component, fields) => (component.content.isMulti === true ? fields.all(fieldName(component)).filter(Boolean) : fields.one(fieldName(component))),
     toAnswer: (_component, response) => response.selected,
   },
   render(component, ctx) {

@@ -38,9 +38,10 @@ function fileUploaderRules(content: Content, maxBodyBytes = Number.POSITIVE_INFI
   };
 }
 
-const fileType = z.string().transform((value) => value.replace(/^\./, '').toLowerCase()).pipe(
-  z.enum(FILE_TYPE_NAMES as [string, ...string[]], { error: (issue) => `Unknown file type ${JSON.stringify(issue.input)}; known: ${FILE_TYPE_NAMES.join(', ')}` }),
-);
+const fileType = z
+  .string()
+  .transform((value) => value.replace(/^\./, '').toLowerCase())
+  .pipe(z.enum(FILE_TYPE_NAMES as [string, ...string[]], { error: (issue) => `Unknown file type ${JSON.stringify(issue.input)}; known: ${FILE_TYPE_NAMES.join(', ')}` }));
 
 const NOT_AN_UPLOAD = 'Must be the id of a file uploaded to this question (POST /s/{formId}/uploads), or an http(s) link';
 

@@ -93,8 +93,7 @@ const identityContent: ContentRules = {
   rules: (raw) => {
     if (!Array.isArray(raw.fields)) return [];
     const problems: Problem[] = [];
-    const keyOf = (field: unknown) =>
-      isObject(field) ? (field.key ?? (field.name === 'phone' ? 'phoneNumber' : field.name)) : undefined;
+    const keyOf = (field: unknown) => (isObject(field) ? (field.key ?? (field.name === 'phone' ? 'phoneNumber' : field.name)) : undefined);
     const keys = raw.fields.map(keyOf);
     raw.fields.forEach((field, index) => {
       const key = keys[index];
@@ -286,10 +285,7 @@ export const identityInfo: ComponentModule = {
               key,
               t.string({
                 nullable: true,
-                resolve: (r) =>
-                  key === 'fullName'
-                    ? (str(r.fullName) ?? ([str(r.firstName), str(r.lastName)].filter(Boolean).join(' ') || null))
-                    : str(r[key]),
+                resolve: (r) => (key === 'fullName' ? (str(r.fullName) ?? ([str(r.firstName), str(r.lastName)].filter(Boolean).join(' ') || null)) : str(r[key])),
               }),
             ]),
           ),

@@ -128,12 +128,7 @@ export function textOnly(component: StoredComponent): Html | string {
  * The common attributes and box of a one-line control (ShortInput, LongInput, EmailForm, the password
  * types): `control` gets the attributes every such input carries.
  */
-export function singleInput(
-  component: StoredComponent,
-  ctx: RenderContext,
-  control: (common: Html) => Html,
-  defaults: { placeholder?: string } = {},
-): Html {
+export function singleInput(component: StoredComponent, ctx: RenderContext, control: (common: Html) => Html, defaults: { placeholder?: string } = {}): Html {
   const { content } = component;
   const id = domId(component);
   const messages = errorsOf(ctx, component.id);

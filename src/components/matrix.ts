@@ -31,21 +31,15 @@ const rowsOf = (content: Content) => contentStrings(content.rows);
 const columnsOf = (content: Content) => contentStrings(content.columns);
 
 /** The columns one row's answer picks, or undefined after a problem (reported at the row). */
-function rowAnswer(
-  value: unknown,
-  columns: string[],
-  multi: boolean,
-  problems: Problems,
-  row: string,
-): string[] | undefined {
+function rowAnswer(value: unknown, columns: string[], multi: boolean, problems: Problems, row: string): string[] | undefined {
   const picked = multi && Array.isArray(value) ? value : [value];
   if (!picked.every((v) => typeof v === 'string')) {
     problems.add([row], multi ? 'Must be a column or a list of columns' : 'Must be one of the columns');
     return undefined;
   }
-  const unknown = (picked).filter((v) => v !== '' && !columns.includes(v));
+  const unknown = picked.filter((v) => v !== '' && !columns.includes(v));
   for (const column of unknown) problems.add([row], `"${clip(column)}" is not one of the columns`);
-  return unknown.length > 0 ? undefined : columns.filter((column) => (picked).includes(column));
+  return unknown.length > 0 ? undefined : columns.filter((column) => picked.includes(column));
 }
 
 export function matrixAnswer(content: Content, raw: unknown, problems: Problems, required: boolean): Fields {
@@ -60,8 +54,7 @@ export function matrixAnswer(content: Content, raw: unknown, problems: Problems,
   const rows = rowsOf(content);
   const columns = columnsOf(content);
   const multi = content.isMulti === true;
-  for (const key of Object.keys(raw))
-    if (!rows.includes(key)) problems.add([key], `"${clip(key)}" is not one of the rows`);
+  for (const key of Object.keys(raw)) if (!rows.includes(key)) problems.add([key], `"${clip(key)}" is not one of the rows`);
   const answered: [string, string | string[]][] = [];
   for (const row of rows) {
     const value = Object.hasOwn(raw, row) ? raw[row] : undefined;
@@ -138,17 +131,13 @@ export const matrix: ComponentModule = {
     });
     return {
       components: {
-        Matrix: kit.component(
-          'Matrix',
-          'Rows answered on one scale of columns: radio buttons, or check boxes when isMulti.',
-          (t) => ({
-            question: kit.text(t, 'question'),
-            rows: t.stringList({ resolve: (c) => rowsOf(c.content) }),
-            columns: t.stringList({ resolve: (c) => columnsOf(c.content) }),
-            isMulti: kit.bool(t, 'isMulti'),
-            required: kit.bool(t, 'required'),
-          }),
-        ),
+        Matrix: kit.component('Matrix', 'Rows answered on one scale of columns: radio buttons, or check boxes when isMulti.', (t) => ({
+          question: kit.text(t, 'question'),
+          rows: t.stringList({ resolve: (c) => rowsOf(c.content) }),
+          columns: t.stringList({ resolve: (c) => columnsOf(c.content) }),
+          isMulti: kit.bool(t, 'isMulti'),
+          required: kit.bool(t, 'required'),
+        })),
       },
       answers: {
         Matrix: kit.answer('MatrixAnswer', 'Answer to a Matrix.', (t) => ({
@@ -195,8 +184,7 @@ export const matrix: ComponentModule = {
       return { kind: content.isMulti === true ? 'choices' : 'choice', options: columnsOf(content) };
     },
     value({ content }, response, field) {
-      if (field === undefined)
-        return isObject(response.rows) && Object.keys(response.rows).length > 0 ? true : undefined;
+      if (field === undefined) return isObject(response.rows) && Object.keys(response.rows).length > 0 ? true : undefined;
       const picked = storedRow(response, field);
       if (content.isMulti === true) return picked.length > 0 ? picked : undefined;
       return picked[0];

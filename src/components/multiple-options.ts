@@ -189,7 +189,9 @@ export const multipleOptions: ComponentModule = {
     // With "Other" the answer may be any text, so values are not checked against the choices.
     subject: fieldless(({ content }) => ({ kind: content.isMulti === true ? 'choices' : 'choice', options: allowsOther(content) ? undefined : multipleChoices(content) })),
     value({ content }, response) {
-      const chosen = choicesOf(response.choices).filter((c) => c.value).map((c) => c.key);
+      const chosen = choicesOf(response.choices)
+        .filter((c) => c.value)
+        .map((c) => c.key);
       if (typeof response.other === 'string') chosen.push(response.other);
       return content.isMulti === true ? chosen : chosen[0];
     },

@@ -8,16 +8,7 @@ import { z } from 'zod';
 import { shortText, text, type ContentRules } from './content.ts';
 import { str } from './markup.ts';
 import type { ComponentModule, PromoterScore } from './module.ts';
-import {
-  renderScale,
-  SCALE_CSS,
-  scaleAnswerRules,
-  scaleAnswerType,
-  scaleConditions,
-  scaleExport,
-  scaleSummary,
-  type ScaleRange,
-} from './scale.ts';
+import { renderScale, SCALE_CSS, scaleAnswerRules, scaleAnswerType, scaleConditions, scaleExport, scaleSummary, type ScaleRange } from './scale.ts';
 import { pageWords } from '../i18n/locales.ts';
 
 const NPS_RANGE: ScaleRange = { from: 0, to: 10 };
@@ -70,16 +61,12 @@ export const nps: ComponentModule = {
   },
   graphql: (kit) => ({
     components: {
-      NPS: kit.component(
-        'NPS',
-        'How likely, from 0 to 10, a respondent is to recommend something (Net Promoter Score).',
-        (t) => ({
-          question: kit.text(t, 'question'),
-          lowLabel: kit.text(t, 'lowLabel'),
-          highLabel: kit.text(t, 'highLabel'),
-          required: kit.bool(t, 'required'),
-        }),
-      ),
+      NPS: kit.component('NPS', 'How likely, from 0 to 10, a respondent is to recommend something (Net Promoter Score).', (t) => ({
+        question: kit.text(t, 'question'),
+        lowLabel: kit.text(t, 'lowLabel'),
+        highLabel: kit.text(t, 'highLabel'),
+        required: kit.bool(t, 'required'),
+      })),
     },
     answers: { NPS: scaleAnswerType(kit, 'NPS', 'Answer to an NPS question.') },
   }),

@@ -26,20 +26,12 @@ const numberContent: ContentRules = {
     question: text.optional(),
     min: bound.optional(),
     max: bound.optional(),
-    decimals: z
-      .number()
-      .int(`decimals must be a whole number from 0 to ${NUMBER_DECIMALS.max}`)
-      .min(0)
-      .max(NUMBER_DECIMALS.max)
-      .optional(),
+    decimals: z.number().int(`decimals must be a whole number from 0 to ${NUMBER_DECIMALS.max}`).min(0).max(NUMBER_DECIMALS.max).optional(),
     placeholder: shortText.optional(),
     unit: shortText.optional(),
     required: z.boolean().optional(),
   }),
-  rules: (raw) =>
-    typeof raw.min === 'number' && typeof raw.max === 'number' && raw.min > raw.max
-      ? [{ path: ['min'], message: 'min must not be above max' }]
-      : [],
+  rules: (raw) => (typeof raw.min === 'number' && typeof raw.max === 'number' && raw.min > raw.max ? [{ path: ['min'], message: 'min must not be above max' }] : []),
   normalise: (content) => ({ ...content, decimals: content.decimals ?? NUMBER_DECIMALS.default }),
 };
 
@@ -69,8 +61,7 @@ export function numberAnswer(content: Content, raw: unknown, problems: Problems,
   const { min, max, decimals } = rulesOf(content);
   if (raw < min) problems.add([], `Must be at least ${min}`);
   else if (raw > max) problems.add([], `Must be at most ${max}`);
-  else if (!hasAtMostDecimals(raw, decimals))
-    problems.add([], decimals === 0 ? 'Must be a whole number' : `Must have at most ${decimals} decimal places`);
+  else if (!hasAtMostDecimals(raw, decimals)) problems.add([], decimals === 0 ? 'Must be a whole number' : `Must have at most ${decimals} decimal places`);
   return problems.any ? null : { value: raw };
 }
 
@@ -108,22 +99,18 @@ export const numberQuestion: ComponentModule = {
   },
   graphql: (kit) => ({
     components: {
-      Number: kit.component(
-        'NumberQuestion',
-        'A number (type "Number"): an amount, a count or a measure, within min…max with at most `decimals` places.',
-        (t) => ({
-          question: kit.text(t, 'question'),
-          min: t.float({ nullable: true, resolve: (c) => numberValue(c.content.min) ?? null }),
-          max: t.float({ nullable: true, resolve: (c) => numberValue(c.content.max) ?? null }),
-          decimals: t.int({
-            description: 'Decimal places an answer may have (0–6).',
-            resolve: (c) => rulesOf(c.content).decimals,
-          }),
-          placeholder: kit.text(t, 'placeholder'),
-          unit: kit.text(t, 'unit'),
-          required: kit.bool(t, 'required'),
+      Number: kit.component('NumberQuestion', 'A number (type "Number"): an amount, a count or a measure, within min…max with at most `decimals` places.', (t) => ({
+        question: kit.text(t, 'question'),
+        min: t.float({ nullable: true, resolve: (c) => numberValue(c.content.min) ?? null }),
+        max: t.float({ nullable: true, resolve: (c) => numberValue(c.content.max) ?? null }),
+        decimals: t.int({
+          description: 'Decimal places an answer may have (0–6).',
+          resolve: (c) => rulesOf(c.content).decimals,
         }),
-      ),
+        placeholder: kit.text(t, 'placeholder'),
+        unit: kit.text(t, 'unit'),
+        required: kit.bool(t, 'required'),
+      })),
     },
     answers: {
       Number: kit.answer('NumberAnswer', 'Answer to a Number question.', (t) => ({

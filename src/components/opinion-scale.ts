@@ -8,16 +8,7 @@ import { asInt as int, asString as jsonStr } from '../graphql/json-fields.ts';
 import { shortText, text, type ContentRules } from './content.ts';
 import { asObject, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
-import {
-  renderScale,
-  SCALE_CSS,
-  scaleAnswerRules,
-  scaleAnswerType,
-  scaleConditions,
-  scaleExport,
-  scaleSummary,
-  type ScaleRange,
-} from './scale.ts';
+import { renderScale, SCALE_CSS, scaleAnswerRules, scaleAnswerType, scaleConditions, scaleExport, scaleSummary, type ScaleRange } from './scale.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
 export const OPINION_SCALE = { from: [0, 1], defaultFrom: 1, minTo: 2, maxTo: 10, defaultTo: 5 } as const;
@@ -26,15 +17,8 @@ const opinionContent: ContentRules = {
   schema: z.strictObject({
     question: text.optional(),
     from: z.union([z.literal(0), z.literal(1)], 'from must be 0 or 1').optional(),
-    to: z
-      .number()
-      .int(`to must be a whole number from ${OPINION_SCALE.minTo} to ${OPINION_SCALE.maxTo}`)
-      .min(OPINION_SCALE.minTo)
-      .max(OPINION_SCALE.maxTo)
-      .optional(),
-    labels: z
-      .strictObject({ left: shortText.optional(), center: shortText.optional(), right: shortText.optional() })
-      .optional(),
+    to: z.number().int(`to must be a whole number from ${OPINION_SCALE.minTo} to ${OPINION_SCALE.maxTo}`).min(OPINION_SCALE.minTo).max(OPINION_SCALE.maxTo).optional(),
+    labels: z.strictObject({ left: shortText.optional(), center: shortText.optional(), right: shortText.optional() }).optional(),
     required: z.boolean().optional(),
   }),
   normalise: (content) => ({
@@ -72,22 +56,17 @@ export const opinionScale: ComponentModule = {
     });
     return {
       components: {
-        OpinionScale: kit.component(
-          'OpinionScale',
-          'Numbered buttons from `from` to `to`, labelled at the ends and the middle.',
-          (t) => ({
-            question: kit.text(t, 'question'),
-            from: t.int({ description: 'The lowest value (0 or 1).', resolve: (c) => rangeOf(c).from }),
-            to: t.int({ description: 'The highest value (2–10).', resolve: (c) => rangeOf(c).to }),
-            labels: t.field({
-              type: Labels,
-              nullable: true,
-              resolve: (c) =>
-                typeof c.content.labels === 'object' && c.content.labels !== null ? asObject(c.content.labels) : null,
-            }),
-            required: kit.bool(t, 'required'),
+        OpinionScale: kit.component('OpinionScale', 'Numbered buttons from `from` to `to`, labelled at the ends and the middle.', (t) => ({
+          question: kit.text(t, 'question'),
+          from: t.int({ description: 'The lowest value (0 or 1).', resolve: (c) => rangeOf(c).from }),
+          to: t.int({ description: 'The highest value (2–10).', resolve: (c) => rangeOf(c).to }),
+          labels: t.field({
+            type: Labels,
+            nullable: true,
+            resolve: (c) => (typeof c.content.labels === 'object' && c.content.labels !== null ? asObject(c.content.labels) : null),
           }),
-        ),
+          required: kit.bool(t, 'required'),
+        })),
       },
       answers: { OpinionScale: scaleAnswerType(kit, 'OpinionScale', 'Answer to an OpinionScale.') },
     };

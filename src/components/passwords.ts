@@ -15,9 +15,7 @@ import { pageWords } from '../i18n/locales.ts';
 
 const SCRYPT = { N: 16_384, r: 8, p: 1, keylen: 32 } as const;
 function scrypt(password: string, salt: Buffer, options: ScryptOptions, keylen: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCallback(password.normalize('NFKC'), salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scryptCallback(password.normalize('NFKC'), salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url); the clear text is never stored. */
@@ -85,11 +83,7 @@ export const passwords: ComponentModule = {
   },
   render(component, ctx) {
     if (component.type === 'PasswordInput') {
-      return singleInput(
-        component,
-        ctx,
-        (common) => html`<input type="password" ${common} autocomplete="current-password" maxlength="${ANSWER_LIMITS.password}" value="">`,
-      );
+      return singleInput(component, ctx, (common) => html`<input type="password" ${common} autocomplete="current-password" maxlength="${ANSWER_LIMITS.password}" value="">`);
     }
     const id = domId(component);
     const confirmId = domId(component, 'confirmation');

@@ -56,8 +56,7 @@ export function rankingAnswer(content: Content, raw: unknown, problems: Problems
     else if (ranked.indexOf(option) !== index) problems.add([index], `"${clip(option)}" is ranked twice`);
   });
   const missing = options.filter((option) => !ranked.includes(option));
-  if (missing.length > 0)
-    problems.add([], `Rank every option; missing: ${missing.map((option) => `"${clip(option)}"`).join(', ')}`);
+  if (missing.length > 0) problems.add([], `Rank every option; missing: ${missing.map((option) => `"${clip(option)}"`).join(', ')}`);
   return problems.any ? null : { ranking: ranked };
 }
 
@@ -94,9 +93,7 @@ export const ranking: ComponentModule = {
     const question = str(content.question);
     const selects = options.map((_, index) => {
       const chosen = current[index];
-      const choices = options.map(
-        (option) => html`<option value="${option}"${chosen === option ? ' selected' : ''}>${option}</option>`,
-      );
+      const choices = options.map((option) => html`<option value="${option}"${chosen === option ? ' selected' : ''}>${option}</option>`);
       return html`<div class="fl-rank"><label for="${id}-${index + 1}">${words.rankingPosition(index + 1)}</label><select id="${id}-${index + 1}" name="${fieldName(component, String(index + 1))}" class="fl-input"${required ? ' required' : ''}><option value="">${words.select}</option>${choices}</select></div>`;
     });
     const invalid = messages.length > 0;
@@ -165,7 +162,6 @@ export const ranking: ComponentModule = {
       if (!options.includes(field)) return `"${clip(field)}" is not one of the options of this Ranking`;
       return { kind: 'number', min: 1, max: options.length };
     },
-    value: (_component, response, field) =>
-      field === undefined ? (strings(response.ranking).length > 0 ? true : undefined) : positionOf(response, field),
+    value: (_component, response, field) => (field === undefined ? (strings(response.ranking).length > 0 ? true : undefined) : positionOf(response, field)),
   },
 };

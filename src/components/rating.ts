@@ -8,16 +8,7 @@ import { asInt as int, asString as jsonStr } from '../graphql/json-fields.ts';
 import { shortText, text, type ContentRules } from './content.ts';
 import { str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
-import {
-  renderScale,
-  SCALE_CSS,
-  scaleAnswerRules,
-  scaleAnswerType,
-  scaleConditions,
-  scaleExport,
-  scaleSummary,
-  type ScaleRange,
-} from './scale.ts';
+import { renderScale, SCALE_CSS, scaleAnswerRules, scaleAnswerType, scaleConditions, scaleExport, scaleSummary, type ScaleRange } from './scale.ts';
 import { pageWords } from '../i18n/locales.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
@@ -26,12 +17,7 @@ export const RATING_SCALE = { min: 3, max: 10, default: 5 } as const;
 const ratingContent: ContentRules = {
   schema: z.strictObject({
     question: text.optional(),
-    scale: z
-      .number()
-      .int(`scale must be a whole number from ${RATING_SCALE.min} to ${RATING_SCALE.max}`)
-      .min(RATING_SCALE.min)
-      .max(RATING_SCALE.max)
-      .optional(),
+    scale: z.number().int(`scale must be a whole number from ${RATING_SCALE.min} to ${RATING_SCALE.max}`).min(RATING_SCALE.min).max(RATING_SCALE.max).optional(),
     shape: z.enum(['star', 'number']).optional(),
     lowLabel: shortText.optional(),
     highLabel: shortText.optional(),

@@ -20,8 +20,7 @@ export interface ScaleRange {
   to: number;
 }
 
-export const scaleValues = ({ from, to }: ScaleRange): number[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+export const scaleValues = ({ from, to }: ScaleRange): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 export const wholeNumberMessage = ({ from, to }: ScaleRange) => `Must be a whole number from ${from} to ${to}`;
 
@@ -79,15 +78,10 @@ export function renderScale(component: StoredComponent, ctx: RenderContext, mark
   const options = scaleValues(markup.range).map((value) => {
     const inputId = `${id}-${value}`;
     const name = markup.valueName?.(value);
-    const face =
-      markup.shape === 'star'
-        ? html`<span aria-hidden="true">★</span><span class="sr-only">${name ?? value}</span>`
-        : html`<span>${value}</span>`;
+    const face = markup.shape === 'star' ? html`<span aria-hidden="true">★</span><span class="sr-only">${name ?? value}</span>` : html`<span>${value}</span>`;
     return html`<label class="fl-scale-option" for="${inputId}"><input type="radio" class="fl-scale-input" id="${inputId}" name="${fieldName(component)}" value="${value}"${current === value ? ' checked' : ''}${required ? ' required' : ''}>${face}</label>`;
   });
-  const labels = hasLabels
-    ? html`<div class="fl-scale-labels" id="${id}-labels"><span>${low ?? ''}</span><span>${center ?? ''}</span><span>${high ?? ''}</span></div>`
-    : '';
+  const labels = hasLabels ? html`<div class="fl-scale-labels" id="${id}-labels"><span>${low ?? ''}</span><span>${center ?? ''}</span><span>${high ?? ''}</span></div>` : '';
   const attributes = html`${required ? html` aria-required="true"` : ''}${invalid ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
   const legend = html`<legend class="fl-question">${question ?? ''}${required ? html`<span aria-hidden="true"> *</span>` : ''}</legend>`;
   return box(
@@ -126,8 +120,7 @@ export const storedNumberSql =
 export function scaleSummary(type: string, rangeOf: (component: StoredComponent) => ScaleRange): SummaryRules {
   return {
     options: (component) => scaleValues(rangeOf(component)).map(String),
-    chosen: (response) =>
-      sql`select (${response}->>'value') where ${response}->>'type' = ${type} and jsonb_typeof(${response}->'value') = 'number'`,
+    chosen: (response) => sql`select (${response}->>'value') where ${response}->>'type' = ${type} and jsonb_typeof(${response}->'value') = 'number'`,
     number: storedNumberSql(type),
   };
 }
@@ -136,9 +129,7 @@ export function scaleSummary(type: string, rangeOf: (component: StoredComponent)
 export function scaleConditions(rangeOf: (component: StoredComponent) => ScaleRange): ConditionRules {
   return {
     subject: (component, field) =>
-      field === undefined
-        ? { kind: 'number', min: rangeOf(component).from, max: rangeOf(component).to }
-        : `A ${component.type} has no fields: leave out "field"`,
+      field === undefined ? { kind: 'number', min: rangeOf(component).from, max: rangeOf(component).to } : `A ${component.type} has no fields: leave out "field"`,
     value: (_component, response) => numberValue(response.value),
   };
 }

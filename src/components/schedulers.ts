@@ -16,16 +16,7 @@ import { toFieldErrors } from '../errors.ts';
 import { fieldless } from './conditions.ts';
 import { pageWords } from '../i18n/locales.ts';
 
-const CALENDAR_PROVIDERS = [
-  'Calendly',
-  'Cal',
-  'Hubspot',
-  'SavvyCal',
-  'RevenueHero',
-  'ReclaimAI',
-  'Clari',
-  'ChiliCal',
-] as const;
+const CALENDAR_PROVIDERS = ['Calendly', 'Cal', 'Hubspot', 'SavvyCal', 'RevenueHero', 'ReclaimAI', 'Clari', 'ChiliCal'] as const;
 export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
 
 /** `CalendlyScreen`, `CalScreen`, …: scheduler components named after their provider. */
@@ -45,8 +36,7 @@ const schedulerContent: ContentRules = {
     calendarType: z.enum(CALENDAR_PROVIDERS).optional(),
     prefillEmail: z.boolean().optional(),
   }),
-  rules: (raw, type) =>
-    raw.dataUrl === undefined && raw.url === undefined && raw.calendarUrl === undefined ? [{ path: [], message: calendarUrlMissing(type) }] : [],
+  rules: (raw, type) => (raw.dataUrl === undefined && raw.url === undefined && raw.calendarUrl === undefined ? [{ path: [], message: calendarUrlMissing(type) }] : []),
   normalise: ({ dataUrl, url, calendarUrl, ...rest }, type) => {
     const out: Content = { ...rest, dataUrl: dataUrl ?? url ?? calendarUrl };
     // `CalendlyScreen` means Calendly unless calendarType says otherwise.

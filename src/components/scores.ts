@@ -13,12 +13,7 @@ function scorableOptions(component: StoredComponent): readonly string[] | undefi
   const subject = moduleOf(component.type)?.conditions?.subject(component, undefined);
   if (!subject || typeof subject === 'string') return undefined;
   if ((subject.kind === 'choice' || subject.kind === 'choices') && subject.options) return subject.options;
-  if (
-    subject.kind === 'number' &&
-    Number.isInteger(subject.min) &&
-    Number.isInteger(subject.max) &&
-    subject.max! - subject.min! <= LIMITS.maxOptions
-  ) {
+  if (subject.kind === 'number' && Number.isInteger(subject.min) && Number.isInteger(subject.max) && subject.max! - subject.min! <= LIMITS.maxOptions) {
     return Array.from({ length: subject.max! - subject.min! + 1 }, (_, i) => String(subject.min! + i));
   }
   return undefined;
@@ -32,10 +27,8 @@ export function optionScoreProblems(type: string, content: Content): { path: (st
   const options = scorableOptions({ id: '', type, content });
   if (!options) return [{ path: ['optionScores'], message: `A ${type} has no options to score` }];
   return Object.entries(scores).flatMap(([option, score]) => {
-    if (!options.includes(option))
-      return [{ path: ['optionScores', option], message: `"${option}" is not one of the options` }];
-    if (typeof score !== 'number' || !Number.isFinite(score))
-      return [{ path: ['optionScores', option], message: 'A score must be a number' }];
+    if (!options.includes(option)) return [{ path: ['optionScores', option], message: `"${option}" is not one of the options` }];
+    if (typeof score !== 'number' || !Number.isFinite(score)) return [{ path: ['optionScores', option], message: 'A score must be a number' }];
     return [];
   });
 }

@@ -30,8 +30,7 @@ function maxLengthOf(component: StoredComponent): number {
 const graphql = (kit: GraphQLKit) => {
   const component = (name: string, description: string) =>
     kit.component(name, description, (t) => ({ question: kit.text(t, 'question'), placeholder: kit.text(t, 'placeholder'), required: kit.bool(t, 'required') }));
-  const answer = (name: string, description: string) =>
-    kit.answer(name, description, (t) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) }));
+  const answer = (name: string, description: string) => kit.answer(name, description, (t) => ({ input: t.string({ nullable: true, resolve: (r) => str(r.input) }) }));
   return {
     components: {
       ShortInput: component('ShortInput', 'Single-line text input.'),
@@ -59,8 +58,7 @@ export function trimLongInput(text: string): string {
 export const textInputs: ComponentModule = {
   types: { ShortInput: inputContent, LongInput: inputContent },
   summary: {
-    freeText: (response) =>
-      sql`case when ${response}->>'type' in ('ShortInput', 'LongInput') and jsonb_typeof(${response}->'input') = 'string' then ${response}->>'input' end`,
+    freeText: (response) => sql`case when ${response}->>'type' in ('ShortInput', 'LongInput') and jsonb_typeof(${response}->'input') = 'string' then ${response}->>'input' end`,
   },
   answer: {
     parse(component, raw, problems, required) {
@@ -81,9 +79,7 @@ export const textInputs: ComponentModule = {
     const value = inputValue(ctx.values.get(component.id));
     const max = maxLengthOf(component);
     return singleInput(component, ctx, (common) =>
-      component.type === 'LongInput'
-        ? html`<textarea ${common} maxlength="${max}">${value}</textarea>`
-        : html`<input type="text" ${common} maxlength="${max}" value="${value}">`,
+      component.type === 'LongInput' ? html`<textarea ${common} maxlength="${max}">${value}</textarea>` : html`<input type="text" ${common} maxlength="${max}" value="${value}">`,
     );
   },
   graphql,

@@ -11,7 +11,24 @@
 import type { DatabaseMetrics } from '../metrics.ts';
 import { withPreparedStatement } from './statements.ts';
 
-const OPERATIONS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'listen', 'notify', 'create', 'alter', 'drop']);
+const OPERATIONS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'with',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'set',
+  'listen',
+  'notify',
+  'create',
+  'alter',
+  'drop',
+]);
 
 /** The statement's first keyword when it is a known one, else `other`. */
 function operationOf(text: unknown): string {
@@ -86,10 +103,7 @@ function instrumentPostgres<T extends object>(client: T, metrics: DatabaseMetric
       get(target, prop) {
         if (prop === 'unsafe') {
           return (text: unknown, params?: unknown, options?: unknown) =>
-            wrapQuery(
-              (Reflect.get(target, prop, target) as AnyFunction).apply(target, [text, params, withPreparedStatement(text, params, options)]) as object,
-              operationOf(text),
-            );
+            wrapQuery((Reflect.get(target, prop, target) as AnyFunction).apply(target, [text, params, withPreparedStatement(text, params, options)]) as object, operationOf(text));
         }
         if (prop === 'begin') {
           return (...args: unknown[]) => {

@@ -143,7 +143,6 @@ export interface StepLogic {
   next?: string;
 }
 
-
 /** How one component type is styled (every value CSS-safe; forms/theme.ts checks them). */
 export interface ComponentStyle {
   backgroundColor?: string | undefined;
@@ -158,10 +157,7 @@ export interface ComponentStyle {
 export interface Theme {
   fonts: { heading: string; body: string };
   colors: { primary: string; background: string; text: string; buttonText: string };
-  background:
-    | { type: 'color'; color: string }
-    | { type: 'gradient'; from: string; to: string; angle: number }
-    | { type: 'image'; url: string; overlay?: string | undefined };
+  background: { type: 'color'; color: string } | { type: 'gradient'; from: string; to: string; angle: number } | { type: 'image'; url: string; overlay?: string | undefined };
   layout: { align: 'left' | 'center'; width: 'narrow' | 'medium' | 'wide'; showProgressBar: boolean; logoUrl?: string | undefined };
   /** Styles per component type; keys are stored component types. */
   componentStyles: Record<string, ComponentStyle>;

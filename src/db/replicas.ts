@@ -216,7 +216,12 @@ export async function openReplicaReads(primary: Database, options: ReplicaOption
       return retryOnPrimary?.(result) ? read(primary) : result;
     },
     status: () =>
-      replicas.map((replica) => ({ server: replica.server, usable: replica.usableUntil > Date.now(), lagMs: replica.lagMs, reason: replica.reason ?? (replica.usableUntil > Date.now() ? undefined : 'check late') })),
+      replicas.map((replica) => ({
+        server: replica.server,
+        usable: replica.usableUntil > Date.now(),
+        lagMs: replica.lagMs,
+        reason: replica.reason ?? (replica.usableUntil > Date.now() ? undefined : 'check late'),
+      })),
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -1,7 +1,20 @@
 /** Tables. Every tenant-owned row carries `environment_id`; every query filters on it. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { RESPONSE_FORMAT_VERSION, type FormLanguages, type FormLimits, type FormNotifications, type FormQuota, type FormVariable, type TextTranslations, type ResponseAnswer, type ResponseInsight, type ResponseMeta, type StoredStep, type Theme } from './json-columns.ts';
+import {
+  RESPONSE_FORMAT_VERSION,
+  type FormLanguages,
+  type FormLimits,
+  type FormNotifications,
+  type FormQuota,
+  type FormVariable,
+  type TextTranslations,
+  type ResponseAnswer,
+  type ResponseInsight,
+  type ResponseMeta,
+  type StoredStep,
+  type Theme,
+} from './json-columns.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -128,7 +141,9 @@ export const forms = pgTable(
     check('forms_status_check', sql`${t.status} in ('draft', 'published', 'closed')`),
     check('forms_retention_days_check', sql`${t.retentionDays} is null or ${t.retentionDays} >= 1`),
     // The purge of soft-deleted forms finds them by deletion time.
-    index('forms_deleted_at_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
+    index('forms_deleted_at_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
@@ -290,9 +305,13 @@ export const responses = pgTable(
     const newestFirst = () => [t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()] as const;
     return [
       index('responses_form_created_idx').on(t.formId, ...newestFirst()),
-      index('responses_form_finished_created_idx').on(t.formId, ...newestFirst()).where(sql`${t.finished}`),
+      index('responses_form_finished_created_idx')
+        .on(t.formId, ...newestFirst())
+        .where(sql`${t.finished}`),
       index('responses_environment_created_idx').on(t.environmentId, ...newestFirst()),
-      index('responses_environment_finished_created_idx').on(t.environmentId, ...newestFirst()).where(sql`${t.finished}`),
+      index('responses_environment_finished_created_idx')
+        .on(t.environmentId, ...newestFirst())
+        .where(sql`${t.finished}`),
       uniqueIndex('responses_form_session_uq').on(t.formId, t.sessionId),
       index('responses_lead_idx').on(t.leadId),
     ];
@@ -497,7 +516,9 @@ export const outboxEvents = pgTable(
     uniqueIndex('outbox_events_seq_uq').on(t.seq),
     index('outbox_events_environment_idx').on(t.environmentId, t.seq),
     // Deleting or erasing responses removes their events (the payloads carry the answers).
-    index('outbox_events_response_idx').on(t.responseId).where(sql`${t.responseId} is not null`),
+    index('outbox_events_response_idx')
+      .on(t.responseId)
+      .where(sql`${t.responseId} is not null`),
     // The retention sweep (events/retention.ts) takes the oldest first.
     index('outbox_events_created_idx').on(t.createdAt),
   ],
@@ -538,11 +559,19 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index('webhook_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'delivering'`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_lease_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.status} = 'delivering'`),
     // The claim's per-endpoint scan: the endpoint's oldest due deliveries first, stopping after a few.
-    index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.eventSeq).where(sql`${t.status} = 'pending'`),
-    index('webhook_deliveries_order_idx').on(t.endpointId, t.orderingKey, t.eventSeq).where(sql`${t.status} in ('pending', 'delivering')`),
+    index('webhook_deliveries_endpoint_due_idx')
+      .on(t.endpointId, t.nextAttemptAt, t.eventSeq)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_order_idx')
+      .on(t.endpointId, t.orderingKey, t.eventSeq)
+      .where(sql`${t.status} in ('pending', 'delivering')`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
     // Deleting an event cascades to its deliveries (retention, erasure): found by this index, not a scan.
     index('webhook_deliveries_event_idx').on(t.eventId),
@@ -595,8 +624,12 @@ export const notificationDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex('notification_deliveries_dedupe_idx').on(t.responseId, t.dedupeKey),
-    index('notification_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index('notification_deliveries_lease_idx').on(t.leaseUntil).where(sql`${t.status} = 'sending'`),
+    index('notification_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('notification_deliveries_lease_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.status} = 'sending'`),
     // The form's delivery log (newest first), and the confirmation limits' counts.
     index('notification_deliveries_form_idx').on(t.formId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('notification_deliveries_kind_idx').on(t.formId, t.kind, t.createdAt),
@@ -640,7 +673,10 @@ export const auditLog = pgTable(
     actorKind: text('actor_kind').$type<'admin' | 'apiKey' | 'system'>().notNull(),
     actorKeyId: text('actor_key_id'),
     action: text('action').notNull(),
-    targetIds: text('target_ids').array().notNull().default(sql`'{}'::text[]`),
+    targetIds: text('target_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     details: jsonb('details').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
   },
   (t) => [index('audit_log_environment_created_idx').on(t.environmentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
@@ -708,6 +744,8 @@ export const uploads = pgTable(
   (t) => [
     index('uploads_response_idx').on(t.responseId),
     index('uploads_form_idx').on(t.formId),
-    index('uploads_unattached_created_idx').on(t.createdAt).where(sql`${t.responseId} is null`),
+    index('uploads_unattached_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.responseId} is null`),
   ],
 );

@@ -38,7 +38,10 @@ const CaptchaKeysRef = builder.objectRef<VisibleCaptchaKeys>('CaptchaKeys').impl
 const SmtpSettingsRef = builder.objectRef<VisibleSmtpSettings>('SmtpSettings').implement({
   description: "An environment's own SMTP server for e-mail notifications. The password is write-only: only whether one is set is shown.",
   fields: (t) => ({
-    url: t.exposeString('url', { nullable: true, description: "smtp://user@host:587 (STARTTLS, required) or smtps://user@host:465, without the password; null: the server's SMTP_URL applies." }),
+    url: t.exposeString('url', {
+      nullable: true,
+      description: "smtp://user@host:587 (STARTTLS, required) or smtps://user@host:465, without the password; null: the server's SMTP_URL applies.",
+    }),
     from: t.exposeString('from', { nullable: true, description: "The sender; null: the server's MAIL_FROM." }),
     passwordSet: t.exposeBoolean('passwordSet', { description: 'Whether a password is set (it is never returned).' }),
   }),
@@ -46,7 +49,8 @@ const SmtpSettingsRef = builder.objectRef<VisibleSmtpSettings>('SmtpSettings').i
 
 /** An environment's SMTP server in updateEnvironmentSettings: a field left out stays, null removes it. */
 export const SmtpSettingsInput = builder.inputType('SmtpSettingsInput', {
-  description: "An environment's own SMTP server and sender. A field left out stays as it is; null removes it (url: null removes the password too, and the server's SMTP_URL applies again).",
+  description:
+    "An environment's own SMTP server and sender. A field left out stays as it is; null removes it (url: null removes the password too, and the server's SMTP_URL applies again).",
   fields: (t) => ({
     url: t.string({ description: 'smtp://user@host:587 or smtps://user@host:465, without the password.' }),
     password: t.string({ description: 'The SMTP password: write-only (never returned, logged or audited), stored encrypted.' }),
@@ -55,7 +59,7 @@ export const SmtpSettingsInput = builder.inputType('SmtpSettingsInput', {
 });
 
 export const IpStorageEnum = builder.enumType('IpStorage', {
-  description: 'How respondents\' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.',
+  description: "How respondents' IP addresses are stored: FULL as received (the default), TRUNCATED to IPv4 /24 or IPv6 /48, NONE (stored empty). `country` is kept in every mode.",
   values: Object.fromEntries(IP_STORAGE_MODES.map((mode) => [mode.toUpperCase(), { value: mode }])),
 });
 
@@ -65,10 +69,30 @@ EnvironmentRef.implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    turnstile: t.field({ authScopes: { scope: 'settings:manage' }, type: CaptchaKeysRef, description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).", resolve: (e) => visibleCaptchaKeys(e, 'turnstile') }),
-    recaptcha: t.field({ authScopes: { scope: 'settings:manage' }, type: CaptchaKeysRef, description: "The environment's own Google reCAPTCHA keys (Recaptcha).", resolve: (e) => visibleCaptchaKeys(e, 'recaptcha') }),
-    smtp: t.field({ authScopes: { scope: 'settings:manage' }, type: SmtpSettingsRef, description: "The environment's own SMTP server for e-mail notifications (docs/notifications.md).", resolve: (e) => visibleSmtpSettings(e) }),
-    ipStorage: t.field({ authScopes: { scope: 'settings:manage' }, type: IpStorageEnum, description: 'How IP addresses of new responses are stored.', resolve: (e) => e.ipStorage }),
+    turnstile: t.field({
+      authScopes: { scope: 'settings:manage' },
+      type: CaptchaKeysRef,
+      description: "The environment's own Cloudflare Turnstile keys (TurnstileWidget).",
+      resolve: (e) => visibleCaptchaKeys(e, 'turnstile'),
+    }),
+    recaptcha: t.field({
+      authScopes: { scope: 'settings:manage' },
+      type: CaptchaKeysRef,
+      description: "The environment's own Google reCAPTCHA keys (Recaptcha).",
+      resolve: (e) => visibleCaptchaKeys(e, 'recaptcha'),
+    }),
+    smtp: t.field({
+      authScopes: { scope: 'settings:manage' },
+      type: SmtpSettingsRef,
+      description: "The environment's own SMTP server for e-mail notifications (docs/notifications.md).",
+      resolve: (e) => visibleSmtpSettings(e),
+    }),
+    ipStorage: t.field({
+      authScopes: { scope: 'settings:manage' },
+      type: IpStorageEnum,
+      description: 'How IP addresses of new responses are stored.',
+      resolve: (e) => e.ipStorage,
+    }),
     retentionDays: t.int({
       authScopes: { scope: 'settings:manage' },
       nullable: true,
@@ -79,13 +103,13 @@ EnvironmentRef.implement({
       authScopes: { scope: 'settings:manage' },
       nullable: true,
       description:
-        'Sites that may embed the environment\'s forms in a frame (the pages\' CSP frame-ancestors): origins, or `["*"]` for any site; `[]`: no other site. null: the server\'s FRAME_ANCESTORS applies.',
+        "Sites that may embed the environment's forms in a frame (the pages' CSP frame-ancestors): origins, or `[\"*\"]` for any site; `[]`: no other site. null: the server's FRAME_ANCESTORS applies.",
       resolve: (e) => e.embedOrigins ?? null,
     }),
     insights: t.field({
       authScopes: { scope: 'forms:read' },
       type: InsightsRef,
-      description: "Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.",
+      description: 'Views, conversion and time to complete over every form of the environment (deleted forms aside), with a time series and breakdowns.',
       args: { filter: t.arg({ type: InsightsFilterInput }) },
       complexity: INSIGHTS_COST,
       resolve: (e, args, ctx) => resolveInsights(ctx, { environmentId: e.id, formIds: formsFilterOf(ctx.principal).ids }, args.filter),
@@ -156,8 +180,7 @@ interface ApiKeyRecord {
 }
 
 export const ScopeEnum = builder.enumType('Scope', {
-  description:
-    'What an API key may do. The same scopes REST and the CLI name in lower case with a colon: `RESPONSES_READ` is `responses:read`.',
+  description: 'What an API key may do. The same scopes REST and the CLI name in lower case with a colon: `RESPONSES_READ` is `responses:read`.',
   values: Object.fromEntries(SCOPES.map((scope) => [scopeEnumName(scope), { value: scope, description: `\`${scope}\`: ${SCOPE_DESCRIPTIONS[scope]}` }])),
 });
 
@@ -263,7 +286,7 @@ builder.mutationField('createApiKey', (t) =>
   t.field({
     authScopes: { scope: 'keys:manage' },
     type: CreateApiKeyPayload,
-    description: "The admin token, or a key with `keys:manage` in its own environment (granting at most its own scopes and expiry). The key in the payload is shown once.",
+    description: 'The admin token, or a key with `keys:manage` in its own environment (granting at most its own scopes and expiry). The key in the payload is shown once.',
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_, { input }, { db, principal }) => {
       requireEnvironmentAccess(principal, String(input.environmentId));

@@ -34,11 +34,7 @@ export interface ClaimLoop {
 }
 
 /** Wait before retry `attemptsMade` (1-based count of attempts made), with ±20% jitter; undefined: no retries left. */
-export function retryDelay(
-  delays: readonly number[],
-  attemptsMade: number,
-  random: () => number = Math.random,
-): number | undefined {
+export function retryDelay(delays: readonly number[], attemptsMade: number, random: () => number = Math.random): number | undefined {
   const base = delays[attemptsMade - 1];
   if (base === undefined) return undefined;
   return Math.round(base * (0.8 + 0.4 * random()));

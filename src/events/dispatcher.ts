@@ -224,7 +224,12 @@ function postDelivery(claimed: Claimed, signal: AbortSignal, config: WebhookConf
         if (read > MAX_ANSWER_BYTES) res.destroy();
       });
       const done = () =>
-        settle(finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode} (redirects are not followed)` : `HTTP ${statusCode}`));
+        settle(
+          finish(
+            statusCode,
+            statusCode >= 200 && statusCode < 300 ? null : statusCode >= 300 && statusCode < 400 ? `HTTP ${statusCode} (redirects are not followed)` : `HTTP ${statusCode}`,
+          ),
+        );
       res.on('end', done);
       res.on('close', done);
       res.on('error', done);

@@ -10,8 +10,7 @@ import { answerCell } from '../responses/export.ts';
 import { emailOf } from '../responses/shapes.ts';
 
 /** Slack's control characters in text (its "escaping text" rules). */
-export const escapeSlack = (text: string): string =>
-  text.replace(/[&<>]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[char]!);
+export const escapeSlack = (text: string): string => text.replace(/[&<>]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[char]!);
 
 /** A section's text is at most 3000 characters; answers past that are cut. */
 const MAX_SECTION_TEXT = 3_000;
@@ -41,9 +40,7 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * so an IdentityInfo's `emailAddress` before its `workEmailAddress` before an EmailForm's address).
  */
 function leadEmailOf(data: ResponseData): string | undefined {
-  const answers = (data.data ?? []).filter(
-    (answer): answer is ResponseAnswer => typeof answer.response?.type === 'string',
-  );
+  const answers = (data.data ?? []).filter((answer): answer is ResponseAnswer => typeof answer.response?.type === 'string');
   return emailOf(answers);
 }
 
@@ -54,16 +51,12 @@ function answerLines(data: ResponseData): string[] {
     const value = answerCell(response.type, response);
     // Modules whose answers export as nothing (passwords) show nothing.
     if (value === '') return [];
-    const label =
-      typeof response.headline === 'string' && response.headline !== '' ? response.headline : String(answer.questionId);
+    const label = typeof response.headline === 'string' && response.headline !== '' ? response.headline : String(answer.questionId);
     return [`*${escapeSlack(clip(label, 200))}*: ${escapeSlack(clip(value, MAX_ANSWER_TEXT))}`];
   });
 }
 
-export function slackBody(
-  payload: EventPayload,
-  context: { formName: string | null; includeAnswers: boolean },
-): { text: string; blocks: unknown[] } {
+export function slackBody(payload: EventPayload, context: { formName: string | null; includeAnswers: boolean }): { text: string; blocks: unknown[] } {
   const title = TITLES[payload.type] ?? payload.type;
   const form = context.formName === null ? '' : `: ${context.formName}`;
   const data = (payload.data ?? {}) as ResponseData;
@@ -78,9 +71,7 @@ export function slackBody(
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(`${title}${form}`, 150), emoji: false } },
     { type: 'section', text: { type: 'mrkdwn', text: clip(fields.join('\n'), MAX_SECTION_TEXT) } },
-    ...(answers.length > 0
-      ? [{ type: 'section', text: { type: 'mrkdwn', text: clip(answers.join('\n'), MAX_SECTION_TEXT) } }]
-      : []),
+    ...(answers.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: clip(answers.join('\n'), MAX_SECTION_TEXT) } }] : []),
   ];
   return { text, blocks };
 }

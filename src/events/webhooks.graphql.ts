@@ -129,7 +129,7 @@ const DeletedRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedW
 });
 
 const FORMAT_DOC = '`standard` (the event as JSON, the default) or `slack` (`{text, blocks}` that Slack and Mattermost incoming webhooks show; still signed).';
-const INCLUDE_ANSWERS_DOC = '`slack` only: put the response\'s answers in the message (passwords never). Default false.';
+const INCLUDE_ANSWERS_DOC = "`slack` only: put the response's answers in the message (passwords never). Default false.";
 
 const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
   fields: (t) => ({
@@ -156,15 +156,18 @@ const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
   }),
 });
 
-function endpointInput(input: {
-  url?: string | null;
-  eventTypes?: readonly string[] | null;
-  formIds?: readonly (string | number)[] | null;
-  description?: string | null;
-  enabled?: boolean | null;
-  format?: string | null;
-  includeAnswers?: boolean | null;
-}, partial: boolean): EndpointInput {
+function endpointInput(
+  input: {
+    url?: string | null;
+    eventTypes?: readonly string[] | null;
+    formIds?: readonly (string | number)[] | null;
+    description?: string | null;
+    enabled?: boolean | null;
+    format?: string | null;
+    includeAnswers?: boolean | null;
+  },
+  partial: boolean,
+): EndpointInput {
   return {
     url: input.url ?? undefined,
     eventTypes: input.eventTypes ?? undefined,
@@ -346,16 +349,17 @@ builder.subscriptionField('responseEvents', (t) =>
     description:
       "The environment's response events from now on (of one form with formId), whichever node the change happened on. A client that falls behind by SUBSCRIPTION_BUFFER events is cut off with an error; a stream ends with an UNAUTHENTICATED error as soon as its API key is revoked or expires, and is completed by the server after SUBSCRIPTION_MAX_LIFETIME (subscribe again). An API key may hold SUBSCRIPTION_MAX_PER_KEY streams at once; the next is refused with 429 and Retry-After.",
     args: { formId: t.arg.id(), environmentId: t.arg.id({ description: 'Required with the admin token.' }) },
-    subscribe: (_, args, ctx) => withHttpStatus(async () => {
-      requireScope(ctx.principal, 'responses:read');
-      const environmentId = actingEnvironment(ctx.principal, args.environmentId);
-      const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
-      if (formId !== undefined) requireFormReach(ctx.principal, formId);
-      if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
-      if (!ctx.liveFeed) throw new Error('live feed not configured');
-      const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId, expiresAt: ctx.principal.expiresAt } : { kind: 'admin' as const };
-      return ctx.liveFeed.subscribe({ environmentId, formId, formIds: formLimitOf(ctx.principal) ?? undefined, holder, signal: ctx.signal });
-    }),
+    subscribe: (_, args, ctx) =>
+      withHttpStatus(async () => {
+        requireScope(ctx.principal, 'responses:read');
+        const environmentId = actingEnvironment(ctx.principal, args.environmentId);
+        const formId = args.formId === null || args.formId === undefined ? undefined : String(args.formId);
+        if (formId !== undefined) requireFormReach(ctx.principal, formId);
+        if (formId !== undefined && !(await findForm(ctx.db, environmentId, formId))) throw notFound('Form not found');
+        if (!ctx.liveFeed) throw new Error('live feed not configured');
+        const holder = ctx.principal.kind === 'apiKey' ? { kind: 'apiKey' as const, keyId: ctx.principal.keyId, expiresAt: ctx.principal.expiresAt } : { kind: 'admin' as const };
+        return ctx.liveFeed.subscribe({ environmentId, formId, formIds: formLimitOf(ctx.principal) ?? undefined, holder, signal: ctx.signal });
+      }),
     resolve: (event) => event,
   }),
 );

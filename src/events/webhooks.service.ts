@@ -97,12 +97,7 @@ async function validateInput(db: Db, environmentId: string, input: EndpointInput
   if (errors.length > 0) throw invalidInput(errors);
 }
 
-export async function createEndpoint(
-  db: Db,
-  environmentId: string,
-  input: EndpointInput,
-  rules: EndpointRules,
-): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function createEndpoint(db: Db, environmentId: string, input: EndpointInput, rules: EndpointRules): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   await validateInput(db, environmentId, input, rules, true);
   const [{ count } = { count: 0 }] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -133,11 +128,7 @@ export async function createEndpoint(
 }
 
 export async function listEndpoints(db: Db, environmentId: string): Promise<WebhookEndpoint[]> {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.environmentId, environmentId))
-    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.environmentId, environmentId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 }
 
 /** The environment an endpoint belongs to (for the admin token, which may reach any). */
@@ -216,15 +207,9 @@ export async function testEndpoint(db: Db, environmentId: string, id: string): P
       timestamp: now.toISOString(),
       data: { endpointId: endpoint.id, message: 'A test event from formloom' },
     };
-    const [event] = await tx
-      .insert(outboxEvents)
-      .values({ id: eventId, environmentId, type: TEST_EVENT_TYPE, payload, createdAt: now })
-      .returning({ seq: outboxEvents.seq });
+    const [event] = await tx.insert(outboxEvents).values({ id: eventId, environmentId, type: TEST_EVENT_TYPE, payload, createdAt: now }).returning({ seq: outboxEvents.seq });
     const id_ = deliveryId();
-    const [delivery] = await tx
-      .insert(webhookDeliveries)
-      .values({ id: id_, environmentId, endpointId: endpoint.id, eventId, eventSeq: event!.seq, orderingKey: id_ })
-      .returning();
+    const [delivery] = await tx.insert(webhookDeliveries).values({ id: id_, environmentId, endpointId: endpoint.id, eventId, eventSeq: event!.seq, orderingKey: id_ }).returning();
     await publishEvent(tx, { type: 'outbox-event', eventId, environmentId, formId: null, eventType: TEST_EVENT_TYPE });
     return delivery!;
   });

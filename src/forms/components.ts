@@ -11,14 +11,24 @@ import { z } from 'zod';
 import { COMPONENT_CATALOGUE, COMPONENT_TYPES } from '../components/catalogue.ts';
 import { isObject, LIMITS, shortText, type Content } from '../components/content.ts';
 import { canonicalLocale, languageOf, localeSchema, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
-import { checkTextLanguages, contentIn, isTextObject, markTextObjects, MAX_FORM_LANGUAGES, placeTextObjects, textIn, textObjectProblems, unmarkMessage, type TextObject } from './translations.ts';
+import {
+  checkTextLanguages,
+  contentIn,
+  isTextObject,
+  markTextObjects,
+  MAX_FORM_LANGUAGES,
+  placeTextObjects,
+  textIn,
+  textObjectProblems,
+  unmarkMessage,
+  type TextObject,
+} from './translations.ts';
 import { checkNotifications, notificationsSchema } from '../notifications/settings.ts';
 import type { StepLogic } from '../components/conditions.ts';
 import { optionScoreProblems } from '../components/scores.ts';
 import { checkQuotas, limitsSchema, quotasSchema } from './limits.ts';
 import { checkRecall } from './recall.ts';
 import { checkFormLogic, hiddenFieldsSchema, keySchema, logicSchema, unreadComponents, variablesSchema } from './logic.ts';
-
 
 // ---------------------------------------------------------------- request shapes
 
@@ -47,54 +57,57 @@ const componentSchema = z
     // Checked in the transform below (so every problem is reported with its path); described for the OpenAPI document.
     type: z.unknown().meta({ description: `The component type, one of: ${COMPONENT_TYPES.join(', ')}.`, examples: [COMPONENT_TYPES[0]] }),
     content: z.unknown().meta({ description: 'An object whose fields depend on `type` (docs/components.md).', examples: [{ question: 'Your role?' }] }),
-    key: z.unknown().optional().meta({ description: 'The name conditions use, unique across the form\'s components (docs/logic.md).', examples: ['company_size'] }),
+    key: z
+      .unknown()
+      .optional()
+      .meta({ description: "The name conditions use, unique across the form's components (docs/logic.md).", examples: ['company_size'] }),
   })
   .transform((component, ctx): ComponentDraft => {
-  const { id, type, content } = component;
-  const key = component.key === undefined || component.key === null ? undefined : keySchema.safeParse(component.key);
-  if (key && !key.success) for (const issue of key.error.issues) ctx.addIssue({ code: 'custom', path: ['key'], message: issue.message, input: component });
-  let failed = false;
-  const fail = (path: PropertyKey[], message: string) => {
-    failed = true;
-    ctx.addIssue({ code: 'custom', path, message, input: component });
-  };
-  const entry = typeof type === 'string' && Object.hasOwn(COMPONENT_CATALOGUE, type) ? COMPONENT_CATALOGUE[type] : undefined;
-  if (typeof type !== 'string') fail(['type'], 'Component type must be a string');
-  else if (!entry) fail(['type'], `Unknown component type "${type}"`);
-  if (!isObject(content)) fail(['content'], 'Component content must be an object');
-  // What failed is reported; the form-wide logic check still learns the component's key (its content is not trusted).
-  const unread = (): ComponentDraft => {
-    const draft = { type: typeof type === 'string' ? type : '', content: {}, ...(key?.success ? { key: key.data } : {}) };
-    unreadComponents.add(draft);
-    return draft;
-  };
-  if (!entry || !isObject(content) || typeof type !== 'string') return unread();
+    const { id, type, content } = component;
+    const key = component.key === undefined || component.key === null ? undefined : keySchema.safeParse(component.key);
+    if (key && !key.success) for (const issue of key.error.issues) ctx.addIssue({ code: 'custom', path: ['key'], message: issue.message, input: component });
+    let failed = false;
+    const fail = (path: PropertyKey[], message: string) => {
+      failed = true;
+      ctx.addIssue({ code: 'custom', path, message, input: component });
+    };
+    const entry = typeof type === 'string' && Object.hasOwn(COMPONENT_CATALOGUE, type) ? COMPONENT_CATALOGUE[type] : undefined;
+    if (typeof type !== 'string') fail(['type'], 'Component type must be a string');
+    else if (!entry) fail(['type'], `Unknown component type "${type}"`);
+    if (!isObject(content)) fail(['content'], 'Component content must be an object');
+    // What failed is reported; the form-wide logic check still learns the component's key (its content is not trusted).
+    const unread = (): ComponentDraft => {
+      const draft = { type: typeof type === 'string' ? type : '', content: {}, ...(key?.success ? { key: key.data } : {}) };
+      unreadComponents.add(draft);
+      return draft;
+    };
+    if (!entry || !isObject(content) || typeof type !== 'string') return unread();
 
-  // Texts given per language are checked as one marker string each, and put back where normalising moved them.
-  const { marked, objects } = markTextObjects(content);
-  for (const object of objects) for (const problem of textObjectProblems(object.value)) fail(['content', ...object.path, ...problem.path], problem.message);
-  const parsed = entry.schema.safeParse(marked);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) fail(['content', ...issue.path], unmarkMessage(issue.message, objects));
-  }
-  for (const problem of entry.rules?.(marked, type) ?? []) fail(['content', ...problem.path], unmarkMessage(problem.message, objects));
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a key that failed its schema leaves the component unread
-  if (failed || !parsed.success || (key && !key.success)) return unread();
-  const storedType = entry.storedType ?? type;
-  const placed = placeTextObjects(entry.normalise ? entry.normalise(parsed.data, type) : parsed.data, storedType, objects);
-  for (const problem of placed.problems) fail(['content', ...problem.path], problem.message);
-  if (placed.problems.length > 0) return unread();
-  // Scores name the options as stored (a normalised content, each option in its first language's words).
-  const scoreProblems = optionScoreProblems(storedType, contentIn(placed.content, storedType, undefined));
-  for (const problem of scoreProblems) fail(['content', ...problem.path], problem.message);
-  if (scoreProblems.length > 0) return unread();
-  return {
-    ...(id === undefined ? {} : { id }),
-    type: storedType,
-    content: placed.content,
-    ...(key ? { key: key.data } : {}),
-  };
-});
+    // Texts given per language are checked as one marker string each, and put back where normalising moved them.
+    const { marked, objects } = markTextObjects(content);
+    for (const object of objects) for (const problem of textObjectProblems(object.value)) fail(['content', ...object.path, ...problem.path], problem.message);
+    const parsed = entry.schema.safeParse(marked);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) fail(['content', ...issue.path], unmarkMessage(issue.message, objects));
+    }
+    for (const problem of entry.rules?.(marked, type) ?? []) fail(['content', ...problem.path], unmarkMessage(problem.message, objects));
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a key that failed its schema leaves the component unread
+    if (failed || !parsed.success || (key && !key.success)) return unread();
+    const storedType = entry.storedType ?? type;
+    const placed = placeTextObjects(entry.normalise ? entry.normalise(parsed.data, type) : parsed.data, storedType, objects);
+    for (const problem of placed.problems) fail(['content', ...problem.path], problem.message);
+    if (placed.problems.length > 0) return unread();
+    // Scores name the options as stored (a normalised content, each option in its first language's words).
+    const scoreProblems = optionScoreProblems(storedType, contentIn(placed.content, storedType, undefined));
+    for (const problem of scoreProblems) fail(['content', ...problem.path], problem.message);
+    if (scoreProblems.length > 0) return unread();
+    return {
+      ...(id === undefined ? {} : { id }),
+      type: storedType,
+      content: placed.content,
+      ...(key ? { key: key.data } : {}),
+    };
+  });
 
 /** A text a respondent reads, given as `base` allows or as one text per language (`{"en": "…", "de": "…"}`). */
 const localized = (base: z.ZodString, maxLength: number) =>
@@ -118,26 +131,43 @@ const languageCode = z.string(LANGUAGE_MESSAGE).refine((value) => (SUPPORTED_LAN
 export const languagesSchema = z
   .strictObject({
     default: languageCode,
-    others: z.array(languageCode).max(MAX_FORM_LANGUAGES - 1, `A form may have at most ${MAX_FORM_LANGUAGES} languages`).default([]),
+    others: z
+      .array(languageCode)
+      .max(MAX_FORM_LANGUAGES - 1, `A form may have at most ${MAX_FORM_LANGUAGES} languages`)
+      .default([]),
   })
   .superRefine((languages, ctx) => {
     languages.others.forEach((language, index) => {
-      if (language === languages.default || languages.others.indexOf(language) !== index) ctx.addIssue({ code: 'custom', path: ['others', index], message: `"${language}" is listed twice` });
+      if (language === languages.default || languages.others.indexOf(language) !== index)
+        ctx.addIssue({ code: 'custom', path: ['others', index], message: `"${language}" is listed twice` });
     });
   })
-  .meta({ description: 'The languages of a multilingual form: the default (its texts given as strings) and the others (docs/languages.md).', examples: [{ default: 'en', others: ['de', 'ar'] }] });
-
+  .meta({
+    description: 'The languages of a multilingual form: the default (its texts given as strings) and the others (docs/languages.md).',
+    examples: [{ default: 'en', others: ['de', 'ar'] }],
+  });
 
 const stepSchema = z.object({
   id: keptId,
   name: localized(shortText.min(1, 'A step needs a name'), LIMITS.maxNameLength),
-  key: keySchema.nullish().transform((key) => key ?? undefined).meta({ description: 'Unique in the form; default `step_<n>` (its 1-based position). What `goTo` and `next` name.', examples: ['qualify'] }),
+  key: keySchema
+    .nullish()
+    .transform((key) => key ?? undefined)
+    .meta({ description: 'Unique in the form; default `step_<n>` (its 1-based position). What `goTo` and `next` name.', examples: ['qualify'] }),
   components: z
     .array(componentSchema)
     .min(1, 'A step needs at least 1 component')
     .max(LIMITS.maxComponentsPerStep, `A step may have at most ${LIMITS.maxComponentsPerStep} components`),
-  completion: z.boolean().nullish().transform((v) => v ?? undefined).meta({ description: 'Reaching this step finishes the response; it is shown as the final screen. No questions on it.' }),
-  invalid: z.boolean().nullish().transform((v) => v ?? undefined).meta({ description: 'Reaching this step marks the response invalid (status 5) and ends it; shown as the final screen. No questions on it.' }),
+  completion: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .meta({ description: 'Reaching this step finishes the response; it is shown as the final screen. No questions on it.' }),
+  invalid: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .meta({ description: 'Reaching this step marks the response invalid (status 5) and ends it; shown as the final screen. No questions on it.' }),
   logic: logicSchema.optional(),
 });
 /** A step after validation (no ids yet). */
@@ -217,7 +247,9 @@ export function stepsIn(steps: unknown, language: string | undefined): unknown {
     if (typeof step !== 'object' || step === null) return step;
     const { name, components } = step as { name?: unknown; components?: unknown };
     const inLanguage = (component: unknown) =>
-      isObject(component) && isObject(component.content) && typeof component.type === 'string' ? { ...component, content: contentIn(component.content, component.type, language) } : component;
+      isObject(component) && isObject(component.content) && typeof component.type === 'string'
+        ? { ...component, content: contentIn(component.content, component.type, language) }
+        : component;
     return { ...step, name: isTextObject(name) ? textIn(name, language) : name, components: Array.isArray(components) ? components.map(inLanguage) : components };
   });
 }
@@ -256,9 +288,11 @@ const { sourceFormId: _sourceFormId, ...definitionFields } = generateFormInputSc
 /** A field left out of an update stays as it is: generate's default for it (if any) does not apply. */
 const leftOutStays = (schema: z.ZodType) => (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault ? (schema.unwrap() as z.ZodType) : schema).optional();
 export const updateFormInputSchema = z
-  .strictObject(Object.fromEntries(Object.entries(definitionFields).map(([field, schema]) => [field, leftOutStays(schema)])) as {
-    [K in keyof typeof definitionFields]: z.ZodOptional<(typeof definitionFields)[K]>;
-  })
+  .strictObject(
+    Object.fromEntries(Object.entries(definitionFields).map(([field, schema]) => [field, leftOutStays(schema)])) as {
+      [K in keyof typeof definitionFields]: z.ZodOptional<(typeof definitionFields)[K]>;
+    },
+  )
   .superRefine((input, ctx) => {
     if (Object.values(input).every((value: unknown) => value === undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: `Give at least one of ${Object.keys(definitionFields).join(', ')}` });

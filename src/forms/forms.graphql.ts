@@ -18,7 +18,15 @@ import { NodeRef } from '../graphql/node.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity, type PageArgs } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { notificationsSchema } from '../notifications/settings.ts';
-import { formLocaleSchema, generateFormInputSchema, languagesSchema, importFormNameSchema, importStepsSchema, updateFormInputSchema, type GenerateFormInput } from './components.ts';
+import {
+  formLocaleSchema,
+  generateFormInputSchema,
+  languagesSchema,
+  importFormNameSchema,
+  importStepsSchema,
+  updateFormInputSchema,
+  type GenerateFormInput,
+} from './components.ts';
 import { DEFAULT_LOCALE, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
 import {
   deleteForm,
@@ -68,10 +76,7 @@ import { stepKey } from './logic.ts';
 const FormStatusEnum = builder.enumType('FormStatus', {
   description:
     'DRAFT: not served. PUBLISHED: served at its url, accepting responses. CLOSED: its url shows "no longer accepting responses"; its responses stay readable and it can still be a template. Deleted forms are not listed.',
-  values: Object.fromEntries(FORM_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<
-    'DRAFT' | 'PUBLISHED' | 'CLOSED',
-    { value: (typeof FORM_STATUSES)[number] }
-  >,
+  values: Object.fromEntries(FORM_STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as Record<'DRAFT' | 'PUBLISHED' | 'CLOSED', { value: (typeof FORM_STATUSES)[number] }>,
 });
 
 // ---------------------------------------------------------------- logic
@@ -89,12 +94,17 @@ const QuestionConditionRef = builder.objectRef<QuestionCondition>('QuestionCondi
 const HiddenFieldConditionRef = builder.objectRef<HiddenCondition>('HiddenFieldCondition');
 const VariableConditionRef = builder.objectRef<VariableCondition>('VariableCondition');
 const conditionRefOf = (condition: Condition) =>
-  'all' in condition ? AllConditionRef
-  : 'any' in condition ? AnyConditionRef
-  : 'not' in condition ? NotConditionRef
-  : 'hidden' in condition ? HiddenFieldConditionRef
-  : 'variable' in condition ? VariableConditionRef
-  : QuestionConditionRef;
+  'all' in condition
+    ? AllConditionRef
+    : 'any' in condition
+      ? AnyConditionRef
+      : 'not' in condition
+        ? NotConditionRef
+        : 'hidden' in condition
+          ? HiddenFieldConditionRef
+          : 'variable' in condition
+            ? VariableConditionRef
+            : QuestionConditionRef;
 export const ConditionUnion = builder.unionType('Condition', {
   description: 'A test on the answers so far, the hidden fields or the variables: a group (all, any, not) or a leaf.',
   types: [AllConditionRef, AnyConditionRef, NotConditionRef, QuestionConditionRef, HiddenFieldConditionRef, VariableConditionRef],
@@ -126,7 +136,12 @@ QuestionConditionRef.implement({
     question: t.exposeString('question', { description: "The component's key." }),
     field: t.exposeString('field', { nullable: true, description: 'The IdentityInfo field tested (e.g. numberOfEmployees); null: the whole answer.' }),
     op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
-    value: t.field({ type: 'JSON', nullable: true, description: 'What the answer is compared with: a text, a number, true/false, or a list (in, notIn).', resolve: (c) => c.value ?? null }),
+    value: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What the answer is compared with: a text, a number, true/false, or a list (in, notIn).',
+      resolve: (c) => c.value ?? null,
+    }),
   }),
 });
 HiddenFieldConditionRef.implement({
@@ -168,11 +183,15 @@ interface RuleValue {
   actions: readonly LogicAction[];
 }
 const LogicRuleRef = builder.objectRef<RuleValue>('LogicRule').implement({
-  description:
-    'One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.)',
+  description: 'One rule: when `condition` holds as the step is submitted, `action` decides what follows. (The input and the REST/public JSON call them `if` and `then`.)',
   fields: (t) => ({
     condition: t.field({ type: ConditionUnion, description: 'The `if` of the rule.', resolve: (r) => r.condition }),
-    action: t.field({ type: LogicActionRef, nullable: true, description: 'The action of the `then` that routes (goTo, complete, invalid); null when the rule only calculates.', resolve: (r) => routeOf(r.actions) ?? null }),
+    action: t.field({
+      type: LogicActionRef,
+      nullable: true,
+      description: 'The action of the `then` that routes (goTo, complete, invalid); null when the rule only calculates.',
+      resolve: (r) => routeOf(r.actions) ?? null,
+    }),
     actions: t.field({ type: [LogicActionRef], description: 'Every action of the `then`, in order.', resolve: (r) => r.actions }),
   }),
 });
@@ -222,7 +241,10 @@ const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
   fields: (t) => ({
     key: t.string({ resolve: ({ quota }) => quota.key }),
     limit: t.int({ resolve: ({ quota }) => quota.limit }),
-    count: t.int({ description: 'Finished responses counted toward it so far.', resolve: async ({ form, quota }, _, ctx) => (await countsOf(ctx, form)).quotas.get(quota.key) ?? 0 }),
+    count: t.int({
+      description: 'Finished responses counted toward it so far.',
+      resolve: async ({ form, quota }, _, ctx) => (await countsOf(ctx, form)).quotas.get(quota.key) ?? 0,
+    }),
     condition: t.field({ type: ConditionUnion, resolve: ({ quota }) => quota.condition }),
     action: t.field({ type: 'JSON', description: '"complete", "invalid" or {goTo: <step key>}.', resolve: ({ quota }) => quota.action }),
     json: t.field({ type: 'JSON', description: 'The quota as `quotas` takes it back: `{key, condition, limit, action}`.', resolve: ({ quota }) => quota }),
@@ -345,11 +367,15 @@ const FormDefinitionRef = builder.objectRef<FormDefinition>('FormDefinition').im
     }),
     json: t.field({
       type: 'JSON',
-      description:
-        'The definition as one JSON object, as `GET /api/v1/forms/{formId}` shows it and `updateForm`/PATCH take it back: steps and components with their ids.',
+      description: 'The definition as one JSON object, as `GET /api/v1/forms/{formId}` shows it and `updateForm`/PATCH take it back: steps and components with their ids.',
       resolve: (definition) => definitionWithTextObjects(definitionOf(definition)),
     }),
-    languages: t.field({ type: FormLanguagesRef, nullable: true, description: 'A multilingual form\'s languages; null: one language.', resolve: (definition) => definition.languages ?? null }),
+    languages: t.field({
+      type: FormLanguagesRef,
+      nullable: true,
+      description: "A multilingual form's languages; null: one language.",
+      resolve: (definition) => definition.languages ?? null,
+    }),
   }),
 });
 
@@ -358,10 +384,9 @@ const definitionLoaders = new WeakMap<GraphQLContext, DataLoader<ListedVersion, 
 function definitionLoader(ctx: GraphQLContext): DataLoader<ListedVersion, FormDefinition, string> {
   let loader = definitionLoaders.get(ctx);
   if (!loader) {
-    loader = new DataLoader<ListedVersion, FormDefinition, string>(
-      async (versions) => versionDefinitions(ctx.db, versions),
-      { cacheKeyFn: (version) => `${version.formId}:${version.version}` },
-    );
+    loader = new DataLoader<ListedVersion, FormDefinition, string>(async (versions) => versionDefinitions(ctx.db, versions), {
+      cacheKeyFn: (version) => `${version.formId}:${version.version}`,
+    });
     definitionLoaders.set(ctx, loader);
   }
   return loader;
@@ -390,10 +415,13 @@ const FormVersionRef = builder.objectRef<ListedVersion>('FormVersion').implement
   fields: (t) => ({
     version: t.exposeInt('version', { description: 'From 1, one more with each update.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    definitionBytes: t.exposeInt('definitionBytes', { description: 'Size of the definition as JSON text, in bytes: what reading `definition` takes from the request\'s budget of definition bytes.' }),
+    definitionBytes: t.exposeInt('definitionBytes', {
+      description: "Size of the definition as JSON text, in bytes: what reading `definition` takes from the request's budget of definition bytes.",
+    }),
     definition: t.field({
       type: FormDefinitionRef,
-      description: "The version's definition. One request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions (16 MiB by default): beyond it, BAD_USER_INPUT, and no definition is read.",
+      description:
+        "The version's definition. One request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions (16 MiB by default): beyond it, BAD_USER_INPUT, and no definition is read.",
       resolve: (version, _args, ctx) => {
         spendDefinitionBudget(ctx, version);
         return definitionLoader(ctx).load(version);
@@ -433,7 +461,10 @@ FormRef.implement({
     sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
     steps: t.field({ type: [StepRef], resolve: (form) => form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
-    hiddenFields: t.stringList({ description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.', resolve: (form) => form.hiddenFields }),
+    hiddenFields: t.stringList({
+      description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.',
+      resolve: (form) => form.hiddenFields,
+    }),
     variables: t.field({ type: [FormVariableRef], description: 'Values the rules calculate along a response (docs/logic.md).', resolve: (form) => form.variables }),
     version: t.exposeInt('version', { description: "The current version of the form's definition: 1 when created, one more with each update (`updateForm`)." }),
     definition: t.field({
@@ -461,16 +492,33 @@ FormRef.implement({
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    locale: t.exposeString('locale', { description: "The language of the page's own words: a BCP 47 tag in one of the built-in languages (en, de, fr, es, it, nl, pt, pl, ja, ar), with an optional region." }),
-    notifications: t.field({ type: FormNotificationsRef, nullable: true, description: 'Who hears of its responses by e-mail; null: nobody.', resolve: (form) => form.notifications }),
+    locale: t.exposeString('locale', {
+      description: "The language of the page's own words: a BCP 47 tag in one of the built-in languages (en, de, fr, es, it, nl, pt, pl, ja, ar), with an optional region.",
+    }),
+    notifications: t.field({
+      type: FormNotificationsRef,
+      nullable: true,
+      description: 'Who hears of its responses by e-mail; null: nobody.',
+      resolve: (form) => form.notifications,
+    }),
     limits: t.field({ type: FormLimitsRef, nullable: true, description: 'When it takes responses and how many; null: always, without a limit.', resolve: (form) => form.limits }),
     finishedResponses: t.int({
       authScopes: { scope: 'forms:read' },
       description: 'Its finished responses: what `limits.maxResponses` counts.',
       resolve: async (form, _, ctx) => (await countsOf(ctx, form)).total,
     }),
-    quotas: t.field({ authScopes: { scope: 'forms:read' }, type: [QuotaRef], description: 'Its quotas, each with its count.', resolve: (form) => form.quotas.map((quota) => ({ form, quota })) }),
-    languages: t.field({ type: FormLanguagesRef, nullable: true, description: 'A multilingual form\'s languages; null: one language (`locale`\'s).', resolve: (form) => form.languages }),
+    quotas: t.field({
+      authScopes: { scope: 'forms:read' },
+      type: [QuotaRef],
+      description: 'Its quotas, each with its count.',
+      resolve: (form) => form.quotas.map((quota) => ({ form, quota })),
+    }),
+    languages: t.field({
+      type: FormLanguagesRef,
+      nullable: true,
+      description: "A multilingual form's languages; null: one language (`locale`'s).",
+      resolve: (form) => form.languages,
+    }),
     translations: t.field({
       type: [FormTranslationRef],
       description: 'Every language of the form (the default first) with how complete it is.',
@@ -505,7 +553,8 @@ builder.queryField('form', (t) =>
 
 // ---------------------------------------------------------------- inputs
 
-const KEPT_ID = 'updateForm only: the id of a {what} of this form (in any version) to keep, so its answers keep their questionId. Left out: a new id. generateForm and importForm ignore it.';
+const KEPT_ID =
+  'updateForm only: the id of a {what} of this form (in any version) to keep, so its answers keep their questionId. Left out: a new id. generateForm and importForm ignore it.';
 
 const ComponentInput = builder.inputType('ComponentInput', {
   description: 'A component: its type and a content object whose shape depends on the type.',
@@ -521,7 +570,8 @@ const FormLimitsInput = builder.inputType('FormLimitsInput', {
   description: 'When the form takes responses and how many; instants ISO 8601 with an offset or Z.',
   fields: (t) => ({ maxResponses: t.int(), opensAt: t.string(), closesAt: t.string(), closedMessage: t.string() }),
 });
-const QUOTAS_INPUT = 'Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response.';
+const QUOTAS_INPUT =
+  'Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response.';
 
 const FormVariableInput = builder.inputType('FormVariableInput', {
   description: 'A form variable: a name (as a hidden field name), `number` or `text`, and where it starts (default 0 or "").',
@@ -578,7 +628,9 @@ const GenerateFormInput = builder.inputType('GenerateFormInput', {
     hiddenFields: t.stringList({ description: 'Names of values a response may bring (page URL query, JSON API), at most 20.' }),
     variables: t.field({ type: [FormVariableInput], description: 'Values the rules calculate (at most 20).' }),
     steps: t.field({ type: [StepInput], required: true, description: 'At least 2 steps.' }),
-    locale: t.string({ description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.` }),
+    locale: t.string({
+      description: `The language of the page's own words (buttons, messages, the thank-you and closed screens, \`<html lang>\`): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}, a region may follow (de-CH). Default ${DEFAULT_LOCALE}.`,
+    }),
     notifications: t.field({ type: FormNotificationsInput, description: 'E-mail alerts to the team and a confirmation to the respondent (docs/notifications.md).' }),
     limits: t.field({ type: FormLimitsInput, description: 'When it takes responses and how many.' }),
     quotas: t.field({ type: 'JSON', description: QUOTAS_INPUT }),
@@ -621,7 +673,12 @@ builder.mutationField('generateForm', (t) =>
       requireWholeEnvironment(principal, 'create forms');
       await refuseUncheckableCaptchas(ctx, String(environmentId), input.steps);
       const audit = (form: Form) =>
-        recordAudit(db, { environmentId: form.environmentId, actor: actorOf(principal), action: 'form.generate', targetIds: [form.id, ...(form.sourceFormId ? [form.sourceFormId] : [])] });
+        recordAudit(db, {
+          environmentId: form.environmentId,
+          actor: actorOf(principal),
+          action: 'form.generate',
+          targetIds: [form.id, ...(form.sourceFormId ? [form.sourceFormId] : [])],
+        });
       if (!idempotency) {
         const form = await generateForm(db, String(environmentId), input);
         await audit(form);
@@ -640,7 +697,10 @@ const ImportFormInput = builder.inputType('ImportFormInput', {
   fields: (t) => ({
     environmentId: t.id({ required: true }),
     name: t.field({ type: 'LocalizedText', required: true }),
-    theme: t.field({ type: 'JSON', description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.' }),
+    theme: t.field({
+      type: 'JSON',
+      description: 'Fonts, colours, background, layout and component styles (docs/components.md, "Themes and style inheritance"); defaults fill what is left out.',
+    }),
     hiddenFields: t.stringList(),
     variables: t.field({ type: [FormVariableInput] }),
     steps: t.field({ type: [StepInput], required: true }),
@@ -699,14 +759,20 @@ const UpdateFormInput = builder.inputType('UpdateFormInput', {
     'Any of the definition fields of GenerateFormInput, checked as generate checks them; those left out stay. The same shape as the body of PATCH /api/v1/forms/{formId}.',
   fields: (t) => ({
     name: t.field({ type: 'LocalizedText' }),
-    steps: t.field({ type: [StepInput], description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it; its translations of texts that did not change stay.' }),
+    steps: t.field({
+      type: [StepInput],
+      description: 'The whole new list of steps (at least 2). A step or component with an `id` keeps it; its translations of texts that did not change stay.',
+    }),
     hiddenFields: t.stringList({ description: 'The whole new list of hidden fields.' }),
     variables: t.field({ type: [FormVariableInput], description: 'The whole new list of variables.' }),
     locale: t.string({ description: `As in GenerateFormInput; null: ${DEFAULT_LOCALE}.` }),
     notifications: t.field({ type: FormNotificationsInput, description: 'The whole new notifications; null: nobody is notified.' }),
     limits: t.field({ type: FormLimitsInput, description: 'The whole new limits; null: none.' }),
     quotas: t.field({ type: 'JSON', description: `The whole new list of quotas; null: none. ${QUOTAS_INPUT}` }),
-    languages: t.field({ type: FormLanguagesInput, description: 'The whole new languages; null: one language. A language dropped takes its translations with it; a new default language takes name and steps written in it.' }),
+    languages: t.field({
+      type: FormLanguagesInput,
+      description: 'The whole new languages; null: one language. A language dropped takes its translations with it; a new default language takes name and steps written in it.',
+    }),
     allowAnotherResponse: t.boolean({ description: 'As in GenerateFormInput; null: false.' }),
   }),
 });
@@ -724,7 +790,7 @@ builder.mutationField('putFormTranslation', (t) =>
     authScopes: { scope: 'forms:write' },
     type: UpdateFormPayload,
     description:
-      "Replaces one of a form's other languages' texts with a flat document `{\"<stable path>\": \"text\"}` (Form.translation's shape); paths left out become untranslated. A new version like updateForm (`expectedVersion` as there). An unknown path, or placeholders that differ from the default text's, is BAD_USER_INPUT with the path.",
+      'Replaces one of a form\'s other languages\' texts with a flat document `{"<stable path>": "text"}` (Form.translation\'s shape); paths left out become untranslated. A new version like updateForm (`expectedVersion` as there). An unknown path, or placeholders that differ from the default text\'s, is BAD_USER_INPUT with the path.',
     args: {
       id: t.arg.id({ required: true }),
       locale: t.arg.string({ required: true }),
@@ -774,8 +840,7 @@ builder.mutationField('deleteForm', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, { id }, { db, principal }) => {
       requireFormReach(principal, String(id));
-      const environmentId =
-        principal.kind === 'admin' ? (await findFormById(db, String(id)))?.environmentId : requireApiKey(principal).environmentId;
+      const environmentId = principal.kind === 'admin' ? (await findFormById(db, String(id)))?.environmentId : requireApiKey(principal).environmentId;
       if (environmentId === undefined) throw notFound('Form not found');
       const form = await deleteForm(db, environmentId, String(id));
       await recordAudit(db, { environmentId, actor: actorOf(principal), action: 'form.delete', targetIds: [form.id] });
@@ -783,7 +848,6 @@ builder.mutationField('deleteForm', (t) =>
     },
   }),
 );
-
 
 /** The environment a form mutation acts in: the API key's, or (admin token) the form's own. */
 async function formEnvironment(ctx: GraphQLContext, id: string): Promise<string> {

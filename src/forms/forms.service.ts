@@ -17,7 +17,18 @@ import { inheritTheme } from './theme.ts';
 import type { FormLanguages, FormVariable, StoredComponent, StoredStep, TextTranslations, Theme } from '../db/json-columns.ts';
 import type { Content } from '../components/content.ts';
 import { DEFAULT_LOCALE, languageOf } from '../i18n/locales.ts';
-import { checkTextLanguages, defaultLanguageOf, languagesOf, resolveContent, resolveText, textFieldsOf, textsAt, translationDocumentProblems, withTranslation, type TextObject } from './translations.ts';
+import {
+  checkTextLanguages,
+  defaultLanguageOf,
+  languagesOf,
+  resolveContent,
+  resolveText,
+  textFieldsOf,
+  textsAt,
+  translationDocumentProblems,
+  withTranslation,
+  type TextObject,
+} from './translations.ts';
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
@@ -217,12 +228,7 @@ function generatedFormObject(form: Form) {
  * deleted since; the same key with another input is UNPROCESSABLE. The key is claimed in the
  * transaction that creates the form, so concurrent repeats wait for the first and create nothing.
  */
-export async function generateFormIdempotently(
-  db: Db,
-  environmentId: string,
-  input: GenerateFormInput,
-  key: string,
-): Promise<{ form: Form; replayed: boolean }> {
+export async function generateFormIdempotently(db: Db, environmentId: string, input: GenerateFormInput, key: string): Promise<{ form: Form; replayed: boolean }> {
   const scope = `env:${environmentId}:generateForm`;
   const hash = requestHash({ environmentId, input });
   return db.transaction(async (tx) => {
@@ -283,7 +289,10 @@ export async function saveTranslation(db: Db, environmentId: string, id: string,
   return changeDefinition(db, environmentId, id, options, (_tx, current) => {
     const others = languagesOf(current).slice(1);
     if (!others.includes(locale)) {
-      const message = others.length === 0 ? 'This form has one language: give it `languages` to translate it' : `Not one of the form's other languages (${others.join(', ')}); the default language's texts are changed by updating the form`;
+      const message =
+        others.length === 0
+          ? 'This form has one language: give it `languages` to translate it'
+          : `Not one of the form's other languages (${others.join(', ')}); the default language's texts are changed by updating the form`;
       throw invalidInput([{ path: ['locale'], message }], 'Invalid path parameters');
     }
     const problems = translationDocumentProblems(current, document);
@@ -297,7 +306,13 @@ export async function saveTranslation(db: Db, environmentId: string, id: string,
  * queue, each on what the one before committed) and says what changes; the version, its snapshot, the
  * form.updated event and the audit entry are written in the same transaction.
  */
-async function changeDefinition(db: Db, environmentId: string, id: string, options: UpdateFormOptions, change: (tx: Db, current: Form) => Promise<DefinitionChanges>): Promise<UpdatedForm> {
+async function changeDefinition(
+  db: Db,
+  environmentId: string,
+  id: string,
+  options: UpdateFormOptions,
+  change: (tx: Db, current: Form) => Promise<DefinitionChanges>,
+): Promise<UpdatedForm> {
   return db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -461,21 +476,20 @@ async function keepingIds(tx: Db, form: Form, steps: StepDraft[], language: stri
  * within 24 h of the same update (form, fields, expected version) answers with the version it made,
  * without changing anything again; the same key with another update is UNPROCESSABLE.
  */
-export async function updateFormIdempotently(
-  db: Db,
-  environmentId: string,
-  id: string,
-  input: UpdateFormInput,
-  options: UpdateFormOptions,
-  key: string,
-): Promise<UpdatedForm> {
+export async function updateFormIdempotently(db: Db, environmentId: string, id: string, input: UpdateFormInput, options: UpdateFormOptions, key: string): Promise<UpdatedForm> {
   const scope = `env:${environmentId}:updateForm`;
   const hash = requestHash({ id, input, expectedVersion: options.expectedVersion ?? null });
   return db.transaction(async (tx) => {
     const claim = await claimIdempotencyKey(tx, scope, key, hash);
     if (claim.state === 'repeat') {
       const version = claim.result?.version;
-      const [form] = typeof version === 'number' ? await tx.select().from(forms).where(and(eq(forms.id, id), eq(forms.environmentId, environmentId))) : [];
+      const [form] =
+        typeof version === 'number'
+          ? await tx
+              .select()
+              .from(forms)
+              .where(and(eq(forms.id, id), eq(forms.environmentId, environmentId)))
+          : [];
       if (!form || typeof version !== 'number') throw new AppError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it');
       return { form, version, replayed: true };
     }
@@ -537,10 +551,7 @@ function formFilterConditions(filter: FormListFilter, after: KeysetPosition | un
 }
 
 /** An environment's live forms, newest first, one keyset page (the forms_environment_created_idx order). */
-export async function listForms(
-  db: Db,
-  input: { environmentId: string; filter: FormListFilter; after?: KeysetPosition | undefined; limit: number },
-): Promise<Page<ListedForm>> {
+export async function listForms(db: Db, input: { environmentId: string; filter: FormListFilter; after?: KeysetPosition | undefined; limit: number }): Promise<Page<ListedForm>> {
   const rows = await db
     .select(formColumns)
     .from(forms)

@@ -24,30 +24,13 @@ const instant = z
 
 export const limitsSchema = z
   .strictObject({
-    maxResponses: z
-      .number()
-      .int()
-      .min(1)
-      .max(QUOTA_LIMITS.maxResponses)
-      .nullish()
-      .meta({ description: 'Finished responses the form takes; then it is full.' }),
-    opensAt: instant
-      .nullish()
-      .meta({ description: 'Before this instant the form is not open yet (ISO 8601 with an offset or Z).' }),
-    closesAt: instant
-      .nullish()
-      .meta({ description: 'From this instant the form is closed; started responses can finish until then.' }),
-    closedMessage: z
-      .string()
-      .trim()
-      .min(1)
-      .max(QUOTA_LIMITS.maxClosedMessageLength)
-      .nullish()
-      .meta({ description: 'The text of the closed screen.' }),
+    maxResponses: z.number().int().min(1).max(QUOTA_LIMITS.maxResponses).nullish().meta({ description: 'Finished responses the form takes; then it is full.' }),
+    opensAt: instant.nullish().meta({ description: 'Before this instant the form is not open yet (ISO 8601 with an offset or Z).' }),
+    closesAt: instant.nullish().meta({ description: 'From this instant the form is closed; started responses can finish until then.' }),
+    closedMessage: z.string().trim().min(1).max(QUOTA_LIMITS.maxClosedMessageLength).nullish().meta({ description: 'The text of the closed screen.' }),
   })
   .superRefine((limits, ctx) => {
-    if (limits.opensAt && limits.closesAt && limits.opensAt >= limits.closesAt)
-      ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'closesAt must be after opensAt' });
+    if (limits.opensAt && limits.closesAt && limits.opensAt >= limits.closesAt) ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'closesAt must be after opensAt' });
   })
   .transform((limits): FormLimits => Object.fromEntries(Object.entries(limits).filter(([, value]) => value != null)))
   .meta({ description: 'When the form takes responses and how many (docs/logic.md, Limits).' });
@@ -56,8 +39,7 @@ type Report = (path: (string | number)[], message: string) => void;
 
 function readQuotaAction(raw: unknown, report: Report, at: (string | number)[]): QuotaAction | undefined {
   if (raw === 'complete' || raw === 'invalid') return raw;
-  if (isObject(raw) && Object.keys(raw).length === 1 && typeof raw.goTo === 'string' && KEY_PATTERN.test(raw.goTo))
-    return { goTo: raw.goTo };
+  if (isObject(raw) && Object.keys(raw).length === 1 && typeof raw.goTo === 'string' && KEY_PATTERN.test(raw.goTo)) return { goTo: raw.goTo };
   report(at, '"action" is "complete", "invalid" or {goTo: <step key>}');
   return undefined;
 }
@@ -65,15 +47,11 @@ function readQuotaAction(raw: unknown, report: Report, at: (string | number)[]):
 function readQuota(raw: unknown, index: number, report: Report): FormQuota | undefined {
   if (!isObject(raw)) return void report([index], 'A quota is {key, condition, limit, action}');
   for (const key of Object.keys(raw))
-    if (!['key', 'condition', 'limit', 'action'].includes(key))
-      report([index, key], `Unknown key "${key}"; a quota takes "key", "condition", "limit" and "action"`);
+    if (!['key', 'condition', 'limit', 'action'].includes(key)) report([index, key], `Unknown key "${key}"; a quota takes "key", "condition", "limit" and "action"`);
   const key =
     typeof raw.key === 'string' && KEY_PATTERN.test(raw.key)
       ? raw.key
-      : void report(
-          [index, 'key'],
-          'A quota key must start with a letter or "_" and hold at most 64 letters, digits or "_"',
-        );
+      : void report([index, 'key'], 'A quota key must start with a letter or "_" and hold at most 64 letters, digits or "_"');
   const condition = readFormCondition(raw.condition, report, [index, 'condition']);
   const limit =
     Number.isInteger(raw.limit) && (raw.limit as number) >= 0 && (raw.limit as number) <= QUOTA_LIMITS.maxResponses
@@ -98,8 +76,7 @@ export const quotasSchema = z
     if (raw.length > QUOTA_LIMITS.maxQuotas) report([], `A form may have at most ${QUOTA_LIMITS.maxQuotas} quotas`);
     const quotas = raw.slice(0, QUOTA_LIMITS.maxQuotas).map((item, index) => readQuota(item, index, report));
     quotas.forEach((quota, index) => {
-      if (quota && quotas.findIndex((other) => other?.key === quota.key) !== index)
-        report([index, 'key'], `Quota "${quota.key}" is listed twice`);
+      if (quota && quotas.findIndex((other) => other?.key === quota.key) !== index) report([index, 'key'], `Quota "${quota.key}" is listed twice`);
     });
     quotas.forEach((quota, index) => quota && readAt.set(quota, index));
     return quotas.filter((quota) => quota !== undefined);
@@ -120,24 +97,16 @@ export const quotasSchema = z
   });
 
 /** Quotas against the form: conditions on its components, hidden fields and variables; `goTo` a step it has. */
-export function checkQuotas(
-  input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown; quotas?: unknown },
-  report: Report,
-): void {
+export function checkQuotas(input: { steps?: unknown; hiddenFields?: unknown; variables?: unknown; quotas?: unknown }, report: Report): void {
   if (!Array.isArray(input.quotas) || !Array.isArray(input.steps)) return;
   const quotas = input.quotas.filter((quota): quota is FormQuota => isObject(quota) && isObject(quota.condition));
-  const keys = new Set(
-    input.steps.map((step: unknown, index) =>
-      stepKey(isObject(step) && typeof step.key === 'string' ? { key: step.key } : {}, index),
-    ),
-  );
+  const keys = new Set(input.steps.map((step: unknown, index) => stepKey(isObject(step) && typeof step.key === 'string' ? { key: step.key } : {}, index)));
   const conditions: [Condition, (string | number)[]][] = [];
   quotas.forEach((quota, position) => {
     const index = readAt.get(quota) ?? position;
     const { action, condition } = quota;
     conditions.push([condition, ['quotas', index, 'condition']]);
-    if (typeof action === 'object' && !keys.has(action.goTo))
-      report(['quotas', index, 'action', 'goTo'], `No step has the key "${action.goTo}"`);
+    if (typeof action === 'object' && !keys.has(action.goTo)) report(['quotas', index, 'action', 'goTo'], `No step has the key "${action.goTo}"`);
   });
   checkFormConditions(input, conditions, report);
 }

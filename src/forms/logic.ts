@@ -109,7 +109,8 @@ export const variablesSchema = z
   .max(LOGIC_LIMITS.maxVariables, `A form may declare at most ${LOGIC_LIMITS.maxVariables} variables`)
   .superRefine((variables, ctx) => {
     variables.forEach((variable, index) => {
-      if (variables.findIndex((other) => other.name === variable.name) !== index) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `Variable "${variable.name}" is declared twice` });
+      if (variables.findIndex((other) => other.name === variable.name) !== index)
+        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `Variable "${variable.name}" is declared twice` });
       const initial = variable.initial ?? undefined;
       if (initial !== undefined && typeof initial !== (variable.type === 'number' ? 'number' : 'string')) {
         ctx.addIssue({ code: 'custom', path: [index, 'initial'], message: `A ${variable.type} variable starts at a ${variable.type === 'number' ? 'number' : 'text'}` });
@@ -222,7 +223,12 @@ function readCondition(raw: unknown, report: Report, at: Path, depth: number, bu
   }
   const forms = [...GROUPS, 'question', 'hidden', 'variable'].filter((key) => raw[key] !== undefined);
   if (forms.length !== 1) {
-    report(at, forms.length === 0 ? 'A condition needs one of "all", "any", "not", "question", "hidden" or "variable"' : `A condition takes one of ${forms.map((f) => `"${f}"`).join(', ')}, not several`);
+    report(
+      at,
+      forms.length === 0
+        ? 'A condition needs one of "all", "any", "not", "question", "hidden" or "variable"'
+        : `A condition takes one of ${forms.map((f) => `"${f}"`).join(', ')}, not several`,
+    );
     return undefined;
   }
   const form = forms[0] as (typeof GROUPS)[number] | keyof typeof LEAF_KEYS;
@@ -326,7 +332,8 @@ function readCalculation(raw: unknown, report: Report, at: Path): CalculateActio
     report(at, '"calculate" takes {variable, op, value}');
     return undefined;
   }
-  for (const key of Object.keys(raw)) if (!['variable', 'op', 'value'].includes(key) && raw[key] !== undefined) report([...at, key], `Unknown key "${key}"; "calculate" takes "variable", "op" and "value"`);
+  for (const key of Object.keys(raw))
+    if (!['variable', 'op', 'value'].includes(key) && raw[key] !== undefined) report([...at, key], `Unknown key "${key}"; "calculate" takes "variable", "op" and "value"`);
   let ok = true;
   if (typeof raw.variable !== 'string' || !KEY_PATTERN.test(raw.variable)) {
     report([...at, 'variable'], '"variable" must be a variable name');
@@ -380,7 +387,8 @@ function readLogic(raw: unknown, report: Report): StepLogic | undefined {
       report(at, 'A rule must be an object {if, then}');
       return;
     }
-    for (const key of Object.keys(rawRule)) if (key !== 'if' && key !== 'then' && rawRule[key] !== undefined) report([...at, key], `Unknown key "${key}"; a rule takes "if" and "then"`);
+    for (const key of Object.keys(rawRule))
+      if (key !== 'if' && key !== 'then' && rawRule[key] !== undefined) report([...at, key], `Unknown key "${key}"; a rule takes "if" and "then"`);
     const condition = readCondition(rawRule.if, report, [...at, 'if'], 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
     const action = readThen(rawRule.then, report, [...at, 'then']);
     // A part that could not be read stays undefined (its problem is reported, so this logic is never
@@ -393,9 +401,7 @@ function readLogic(raw: unknown, report: Report): StepLogic | undefined {
 /** The `logic` of a step in the generate input: read by hand so that every problem has its path. */
 export const logicSchema = z
   .unknown()
-  .transform((raw, ctx): StepLogic | undefined =>
-    readLogic(raw, (path, message) => ctx.addIssue({ code: 'custom', path, message, input: raw })),
-  )
+  .transform((raw, ctx): StepLogic | undefined => readLogic(raw, (path, message) => ctx.addIssue({ code: 'custom', path, message, input: raw })))
   .meta({ $ref: '#/components/schemas/StepLogic', description: 'Where the respondent goes after this step (docs/logic.md).' });
 
 // ---------------------------------------------------------------- the OpenAPI document's picture of it
@@ -408,7 +414,12 @@ export const conditionDocSchema: z.ZodType = z
       z.strictObject({ all: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ any: z.array(conditionDocSchema).min(1) }),
       z.strictObject({ not: conditionDocSchema }),
-      z.strictObject({ question: z.string().meta({ description: "A component's key." }), field: z.string().optional().meta({ description: 'An IdentityInfo field key, a Matrix row or a Ranking option.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
+      z.strictObject({
+        question: z.string().meta({ description: "A component's key." }),
+        field: z.string().optional().meta({ description: 'An IdentityInfo field key, a Matrix row or a Ranking option.' }),
+        op: z.enum(CONDITION_OPS),
+        value: docValue.optional(),
+      }),
       z.strictObject({ hidden: z.string().meta({ description: 'A declared hidden field.' }), op: z.enum(CONDITION_OPS), value: docValue.optional() }),
     ]),
   )
@@ -551,7 +562,14 @@ function checkRuleCost(steps: readonly StepInput[], report: Report): void {
  * The values of a leaf on a number: numbers, and (for equals, notEquals, in, notIn) within the range
  * the question answers, so a condition that could never hold is refused.
  */
-function checkNumbers(op: ConditionOp, value: Exclude<ConditionValue, boolean>, subject: { min?: number | undefined; max?: number | undefined }, what: string, report: Report, at: Path) {
+function checkNumbers(
+  op: ConditionOp,
+  value: Exclude<ConditionValue, boolean>,
+  subject: { min?: number | undefined; max?: number | undefined },
+  what: string,
+  report: Report,
+  at: Path,
+) {
   const ranged = op === 'equals' || op === 'notEquals' || op === 'in' || op === 'notIn';
   const range = `${subject.min ?? '…'} to ${subject.max ?? '…'}`;
   const check = (item: string | number, path: Path) => {
@@ -658,10 +676,12 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown;
       if (!type) return report([...cAt, 'variable'], `"${calculate.variable}" is not a declared variable (variables)`);
       const { op, value } = calculate;
       if (type === 'number' && op === 'append') return report([...cAt, 'op'], `"append" adds to a text: "${calculate.variable}" is a number variable`);
-      if (type === 'text' && op !== 'set' && op !== 'append') return report([...cAt, 'op'], `"${op}" is arithmetic: "${calculate.variable}" is a text variable (use set or append)`);
+      if (type === 'text' && op !== 'set' && op !== 'append')
+        return report([...cAt, 'op'], `"${op}" is arithmetic: "${calculate.variable}" is a text variable (use set or append)`);
       const valueAt = [...cAt, 'value'];
       if (typeof value === 'number' || typeof value === 'string') {
-        if (typeof value !== (type === 'number' ? 'number' : 'string')) report(valueAt, `"${calculate.variable}" is a ${type} variable: give a ${type === 'number' ? 'number' : 'text'}`);
+        if (typeof value !== (type === 'number' ? 'number' : 'string'))
+          report(valueAt, `"${calculate.variable}" is a ${type} variable: give a ${type === 'number' ? 'number' : 'text'}`);
         return;
       }
       if ('variable' in value) {
@@ -677,7 +697,8 @@ export function checkFormLogic(input: { steps?: unknown; hiddenFields?: unknown;
         return;
       }
       const found = readable(value.question, [...valueAt, 'question']);
-      if (found && !found.unread && !moduleOf(found.component.type)?.conditions) report([...valueAt, 'question'], `A ${found.component.type} takes no answer a calculation can read`);
+      if (found && !found.unread && !moduleOf(found.component.type)?.conditions)
+        report([...valueAt, 'question'], `A ${found.component.type} takes no answer a calculation can read`);
     }
   });
 }
@@ -717,8 +738,7 @@ function checkConditionReferences(refs: References, condition: Condition, at: Pa
 }
 
 /** A quota's or another form-wide condition's shape (as a rule's `if`), read into `Condition`. */
-export const readFormCondition = (raw: unknown, report: Report, at: Path): Condition | undefined =>
-  readCondition(raw, report, at, 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
+export const readFormCondition = (raw: unknown, report: Report, at: Path): Condition | undefined => readCondition(raw, report, at, 0, { left: LOGIC_LIMITS.maxConditionsPerRule });
 
 /**
  * The references of form-wide conditions (`conditions`: each with its path from the body's root), which

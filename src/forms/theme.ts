@@ -8,9 +8,7 @@ import { httpUrl } from '../components/content.ts';
 import type { ComponentStyle, Theme } from '../db/json-columns.ts';
 
 const color = z.string().regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i, 'must be a hex colour such as "#1f2937"');
-const fontFamily = z
-  .string()
-  .regex(/^[A-Z0-9][A-Z0-9 -]{0,63}$/i, 'must be a font family name (letters, digits, spaces, hyphens)');
+const fontFamily = z.string().regex(/^[A-Z0-9][A-Z0-9 -]{0,63}$/i, 'must be a font family name (letters, digits, spaces, hyphens)');
 
 const componentStyleSchema = z.strictObject({
   backgroundColor: color.optional(),
@@ -27,9 +25,7 @@ const DEFAULT_LAYOUT = { align: 'center' as const, width: 'medium' as const, sho
 
 export const themeSchema = z.strictObject({
   fonts: z.strictObject({ heading: fontFamily, body: fontFamily }).default(DEFAULT_FONTS),
-  colors: z
-    .strictObject({ primary: color, background: color, text: color, buttonText: color })
-    .default(DEFAULT_COLORS),
+  colors: z.strictObject({ primary: color, background: color, text: color, buttonText: color }).default(DEFAULT_COLORS),
   background: z
     .discriminatedUnion('type', [
       z.strictObject({ type: z.literal('color'), color }),

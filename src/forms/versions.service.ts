@@ -214,7 +214,9 @@ export async function versionDefinitions(db: Db, versions: readonly { formId: st
         sql`, `,
       )}) w(form_id, version) on v.form_id = w.form_id and v.version = w.version`),
   );
-  const byKey = new Map(rows.map((row) => [`${row.form_id}:${Number(row.version)}`, typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition]));
+  const byKey = new Map(
+    rows.map((row) => [`${row.form_id}:${Number(row.version)}`, typeof row.definition === 'string' ? (JSON.parse(row.definition) as FormDefinition) : row.definition]),
+  );
   return versions.map((wanted) => byKey.get(`${wanted.formId}:${wanted.version}`)!);
 }
 

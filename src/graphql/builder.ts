@@ -107,7 +107,8 @@ builder.addScalarType(
   'LocalizedText',
   new GraphQLScalarType({
     name: 'LocalizedText',
-    description: 'A text a respondent reads: a string (the form\'s default language), or an object of one string per language of the form, e.g. {"en": "Contact", "de": "Kontakt"}.',
+    description:
+      'A text a respondent reads: a string (the form\'s default language), or an object of one string per language of the form, e.g. {"en": "Contact", "de": "Kontakt"}.',
     serialize: (value) => value,
     parseValue: localizedTextValue,
     parseLiteral: (ast, variables) => localizedTextValue(valueFromASTUntyped(ast, variables)),

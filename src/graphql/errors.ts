@@ -81,7 +81,14 @@ export interface RestError {
 
 /** The GraphQL-over-HTTP body of an error raised outside an operation (e.g. while authenticating). */
 export function graphQLErrorBody(error: AppError) {
-  return { errors: [{ message: error.message, extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}), ...(error instanceof MissingScopeError ? { requiredScope: error.requiredScope } : {}) } }] };
+  return {
+    errors: [
+      {
+        message: error.message,
+        extensions: { code: error.code, ...(error.errors ? { errors: error.errors } : {}), ...(error instanceof MissingScopeError ? { requiredScope: error.requiredScope } : {}) },
+      },
+    ],
+  };
 }
 
 /** The REST status and body of an error raised while running an operation. */

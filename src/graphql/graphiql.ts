@@ -12,8 +12,7 @@ export interface GraphiQLPage {
 }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const inlineHashes = (html: string, tag: 'script' | 'style') =>
-  [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => sha256(match[1]!));
+const inlineHashes = (html: string, tag: 'script' | 'style') => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => sha256(match[1]!));
 
 function graphiqlContentSecurityPolicy(html: string): string {
   return [

@@ -81,7 +81,7 @@ function asParams(body: unknown): GraphQLParams | undefined {
     if (expected === undefined || typeof value !== expected || Array.isArray(value)) return undefined;
   }
   const { query, extensions } = body as { query?: unknown; extensions?: unknown };
-  return typeof query === 'string' || (query == null && typeof extensions === 'object' && extensions !== null) ? (body) : undefined;
+  return typeof query === 'string' || (query == null && typeof extensions === 'object' && extensions !== null) ? body : undefined;
 }
 
 /** yoga's handleError for an error thrown outside the operation, with masking on (as createGraphQLServer has it). */

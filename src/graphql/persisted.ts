@@ -46,16 +46,12 @@ function onlyIntrospects(document: DocumentNode): boolean {
   return document.definitions.every(
     (definition) =>
       definition.kind !== Kind.OPERATION_DEFINITION ||
-      definition.selectionSet.selections.every(
-        (selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'),
-      ),
+      definition.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__')),
   );
 }
 
 /** The yoga plugins of persisted documents; they come before the limits, which check what they look up. */
-export function persistedDocumentPlugins(
-  settings: Pick<Config['graphql'], 'persistedOnly' | 'graphiqlAdHoc'>,
-): Plugin<PersistedContext>[] {
+export function persistedDocumentPlugins(settings: Pick<Config['graphql'], 'persistedOnly' | 'graphiqlAdHoc'>): Plugin<PersistedContext>[] {
   const documents = new PersistedDocuments();
   const { persistedOnly, graphiqlAdHoc } = settings;
   /** Requests let through persisted-only on condition that their document only introspects. */
@@ -66,28 +62,18 @@ export function persistedDocumentPlugins(
       const query = params.query;
       if (typeof query !== 'string') return;
       if (persistedOnly) {
-        if (!graphiqlAdHoc || !fromGraphiQL(request))
-          throw refusal(
-            'Only persisted documents are accepted here: send the hash of a trusted document',
-            'PERSISTED_QUERY_ONLY',
-          );
+        if (!graphiqlAdHoc || !fromGraphiQL(request)) throw refusal('Only persisted documents are accepted here: send the hash of a trusted document', 'PERSISTED_QUERY_ONLY');
         if (!holdsKey((context as PersistedContext).principal)) introspectionOnly.add(context);
         return;
       }
       const hash = requestedHash(params.extensions);
       if (hash === undefined) return;
-      if (documentHash(query) !== hash)
-        throw refusal('The document does not have the sha256Hash sent with it', 'PERSISTED_QUERY_HASH_MISMATCH');
+      if (documentHash(query) !== hash) throw refusal('The document does not have the sha256Hash sent with it', 'PERSISTED_QUERY_HASH_MISMATCH');
       documents.remember(hash, query);
     },
     onValidate({ context, params, setResult }) {
       if (introspectionOnly.has(context) && !onlyIntrospects(params.documentAST as DocumentNode)) {
-        setResult([
-          refusal(
-            'Only persisted documents are accepted here; GraphiQL runs other documents with an API key or the admin token',
-            'PERSISTED_QUERY_ONLY',
-          ),
-        ]);
+        setResult([refusal('Only persisted documents are accepted here; GraphiQL runs other documents with an API key or the admin token', 'PERSISTED_QUERY_ONLY')]);
       }
     },
   };
@@ -97,8 +83,7 @@ export function persistedDocumentPlugins(
     allowArbitraryOperations: true,
     extractPersistedOperationId: (params) => {
       const hash = requestedHash(params.extensions);
-      if (hash !== undefined && !isDocumentHash(hash))
-        throw refusal('persistedQuery.sha256Hash must be 64 lowercase hexadecimal digits', 'BAD_USER_INPUT');
+      if (hash !== undefined && !isDocumentHash(hash)) throw refusal('persistedQuery.sha256Hash must be 64 lowercase hexadecimal digits', 'BAD_USER_INPUT');
       return hash ?? null;
     },
     getPersistedOperation: async (hash, _request, context) => {
@@ -107,9 +92,7 @@ export function persistedDocumentPlugins(
     },
     customErrors: {
       notFound: () =>
-        persistedOnly
-          ? refusal('No trusted document has this sha256Hash', 'PERSISTED_QUERY_NOT_IN_LIST')
-          : refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 200),
+        persistedOnly ? refusal('No trusted document has this sha256Hash', 'PERSISTED_QUERY_NOT_IN_LIST') : refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 200),
       // Neither a document nor a hash: yoga's own answer to a body without a query.
       keyNotFound: () => refusal('Must provide query string.', 'BAD_REQUEST'),
     },

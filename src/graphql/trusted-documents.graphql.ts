@@ -4,8 +4,7 @@ import { builder } from './builder.ts';
 import { listTrustedDocuments, trustDocument, type TrustedDocument } from './trusted-documents.ts';
 
 const TrustedDocumentRef = builder.objectRef<TrustedDocument>('TrustedGraphQLDocument').implement({
-  description:
-    'A document /graphql runs by hash (`extensions.persistedQuery.sha256Hash`), also with GRAPHQL_PERSISTED_ONLY.',
+  description: 'A document /graphql runs by hash (`extensions.persistedQuery.sha256Hash`), also with GRAPHQL_PERSISTED_ONLY.',
   fields: (t) => ({
     hash: t.exposeString('hash', {
       description: 'The SHA-256 of the document text, lowercase hex: what a client sends instead of the text.',
@@ -26,8 +25,7 @@ builder.queryField('trustedGraphQLDocuments', (t) =>
   t.field({
     authScopes: { admin: true },
     type: [TrustedDocumentRef],
-    description:
-      'Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first.',
+    description: 'Admin token only. Every trusted document: the built-in ones, then those trusted with trustGraphQLDocument, oldest first.',
     resolve: async (_, _args, { db, principal }) => {
       requireAdmin(principal);
       return listTrustedDocuments(db);

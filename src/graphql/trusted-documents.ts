@@ -82,10 +82,7 @@ export class PersistedDocuments {
   async trustedText(db: Db, hash: string): Promise<string | undefined> {
     const known = this.trusted.get(hash);
     if (known !== undefined) return known;
-    const [row] = await db
-      .select({ document: graphqlTrustedDocuments.document })
-      .from(graphqlTrustedDocuments)
-      .where(eq(graphqlTrustedDocuments.hash, hash));
+    const [row] = await db.select({ document: graphqlTrustedDocuments.document }).from(graphqlTrustedDocuments).where(eq(graphqlTrustedDocuments.hash, hash));
     if (row) this.trusted.set(hash, row.document);
     return row?.document;
   }
@@ -111,9 +108,7 @@ export interface TrustedDocument {
 
 /** The names of a document's operations (an anonymous one has none). */
 function operationNamesOf(document: DocumentNode): string[] {
-  return document.definitions.flatMap((definition) =>
-    definition.kind === Kind.OPERATION_DEFINITION && definition.name ? [definition.name.value] : [],
-  );
+  return document.definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION && definition.name ? [definition.name.value] : []));
 }
 
 const invalidDocument = (errors: FieldError[]) => invalidInput(errors, 'Invalid GraphQL document');
@@ -130,8 +125,7 @@ export async function trustDocument(db: Db, schema: GraphQLSchema, text: string)
     throw invalidDocument([{ message: (error as GraphQLError).message, path: ['document'] }]);
   }
   const problems = validate(schema, document);
-  if (problems.length > 0)
-    throw invalidDocument(problems.map((problem) => ({ message: problem.message, path: ['document'] })));
+  if (problems.length > 0) throw invalidDocument(problems.map((problem) => ({ message: problem.message, path: ['document'] })));
   const operationNames = operationNamesOf(document);
   if (document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION)) {
     throw invalidDocument([{ message: 'The document has no operation', path: ['document'] }]);
@@ -151,10 +145,7 @@ export async function listTrustedDocuments(db: Db): Promise<TrustedDocument[]> {
     createdAt: null,
     builtIn: true,
   }));
-  const rows = await db
-    .select()
-    .from(graphqlTrustedDocuments)
-    .orderBy(graphqlTrustedDocuments.createdAt, graphqlTrustedDocuments.hash);
+  const rows = await db.select().from(graphqlTrustedDocuments).orderBy(graphqlTrustedDocuments.createdAt, graphqlTrustedDocuments.hash);
   return [
     ...builtIn,
     ...rows.map((row) => ({

@@ -70,7 +70,10 @@ export const localeSchema = z
     }
     return canonical;
   })
-  .meta({ description: `The language of the page's own words (buttons, messages, screens): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}; default ${DEFAULT_LOCALE}.`, examples: ['de'] });
+  .meta({
+    description: `The language of the page's own words (buttons, messages, screens): a BCP 47 tag in ${SUPPORTED_LANGUAGES.join(', ')}; default ${DEFAULT_LOCALE}.`,
+    examples: ['de'],
+  });
 
 /** The language a stored locale speaks; English for anything unknown. */
 export const languageOf = (locale: string | null | undefined): Language => {
@@ -197,7 +200,8 @@ const WORDS: Record<TableLanguage, PageWords> = {
     unreadableTitle: 'Ungültige Formulardaten',
     unreadableText: 'Die Formulardaten konnten nicht gelesen werden. Bitte gehen Sie zurück und versuchen Sie es erneut.',
     tooMuchTitle: 'Zu viele Daten',
-    tooMuchText: (size) => `Es wurde mehr gesendet, als dieses Formular auf einmal annimmt (höchstens ${size}). Bitte gehen Sie zurück und senden Sie weniger, zum Beispiel kleinere Dateien.`,
+    tooMuchText: (size) =>
+      `Es wurde mehr gesendet, als dieses Formular auf einmal annimmt (höchstens ${size}). Bitte gehen Sie zurück und senden Sie weniger, zum Beispiel kleinere Dateien.`,
   },
   fr: {
     next: 'Suivant',
@@ -256,7 +260,8 @@ const WORDS: Record<TableLanguage, PageWords> = {
     unreadableTitle: 'Données de formulaire non valides',
     unreadableText: 'Les données du formulaire n’ont pas pu être lues. Veuillez revenir en arrière et réessayer.',
     tooMuchTitle: 'Trop de données',
-    tooMuchText: (size) => `L’envoi dépasse ce que ce formulaire accepte en une fois (${size} au maximum). Veuillez revenir en arrière et envoyer moins de données, par exemple des fichiers plus petits.`,
+    tooMuchText: (size) =>
+      `L’envoi dépasse ce que ce formulaire accepte en une fois (${size} au maximum). Veuillez revenir en arrière et envoyer moins de données, par exemple des fichiers plus petits.`,
   },
   es: {
     next: 'Siguiente',
@@ -315,7 +320,8 @@ const WORDS: Record<TableLanguage, PageWords> = {
     unreadableTitle: 'Datos de formulario no válidos',
     unreadableText: 'No se han podido leer los datos del formulario. Vuelve atrás e inténtalo de nuevo.',
     tooMuchTitle: 'Demasiados datos',
-    tooMuchText: (size) => `Se ha enviado más de lo que este formulario admite de una vez (como máximo ${size}). Vuelve atrás y envía menos datos, por ejemplo archivos más pequeños.`,
+    tooMuchText: (size) =>
+      `Se ha enviado más de lo que este formulario admite de una vez (como máximo ${size}). Vuelve atrás y envía menos datos, por ejemplo archivos más pequeños.`,
   },
 };
 
@@ -364,21 +370,75 @@ type GroupKinds = Record<number, 'size' | 'refusal'>;
 
 /** Why a file "cannot be accepted" (uploads/archives.ts). */
 const REFUSALS: [RegExp, Translations][] = [
-  [/^its zip structure is damaged or inconsistent$/, { de: 'Die ZIP-Struktur ist beschädigt oder widersprüchlich', fr: 'la structure zip est endommagée ou incohérente', es: 'la estructura zip está dañada o es incoherente' }],
-  [/^its contents would expand to more than (\d+) times its size$/, { de: 'Der Inhalt würde entpackt mehr als das $1-Fache der Dateigröße einnehmen', fr: 'une fois décompressé, le contenu dépasserait $1 fois la taille du fichier', es: 'al descomprimirlo, el contenido ocuparía más de $1 veces el tamaño del archivo' }],
-  [/^the archives inside it hold more than (\d+) MB, too much to check$/, { de: 'Die enthaltenen Archive umfassen mehr als $1 MB, zu viel für eine Prüfung', fr: 'les archives qu’il contient dépassent $1 Mo, trop pour être vérifiées', es: 'los archivos comprimidos que contiene superan los $1 MB, demasiado para comprobarlos' }],
-  [/^it holds more than (\d+) files$/, { de: 'Das Archiv enthält mehr als $1 Dateien', fr: 'l’archive contient plus de $1 fichiers', es: 'el archivo comprimido contiene más de $1 archivos' }],
-  [/^it holds a file with an absolute or "\.\." path$/, { de: 'Das Archiv enthält eine Datei mit absolutem oder „..“-Pfad', fr: 'l’archive contient un fichier au chemin absolu ou « .. »', es: 'el archivo comprimido contiene un archivo con una ruta absoluta o «..»' }],
-  [/^it holds archives nested more than (\d+) deep$/, { de: 'Das Archiv enthält Archive, die mehr als $1 Ebenen tief verschachtelt sind', fr: 'l’archive contient des archives imbriquées sur plus de $1 niveaux', es: 'el archivo comprimido contiene archivos comprimidos anidados en más de $1 niveles' }],
+  [
+    /^its zip structure is damaged or inconsistent$/,
+    { de: 'Die ZIP-Struktur ist beschädigt oder widersprüchlich', fr: 'la structure zip est endommagée ou incohérente', es: 'la estructura zip está dañada o es incoherente' },
+  ],
+  [
+    /^its contents would expand to more than (\d+) times its size$/,
+    {
+      de: 'Der Inhalt würde entpackt mehr als das $1-Fache der Dateigröße einnehmen',
+      fr: 'une fois décompressé, le contenu dépasserait $1 fois la taille du fichier',
+      es: 'al descomprimirlo, el contenido ocuparía más de $1 veces el tamaño del archivo',
+    },
+  ],
+  [
+    /^the archives inside it hold more than (\d+) MB, too much to check$/,
+    {
+      de: 'Die enthaltenen Archive umfassen mehr als $1 MB, zu viel für eine Prüfung',
+      fr: 'les archives qu’il contient dépassent $1 Mo, trop pour être vérifiées',
+      es: 'los archivos comprimidos que contiene superan los $1 MB, demasiado para comprobarlos',
+    },
+  ],
+  [
+    /^it holds more than (\d+) files$/,
+    { de: 'Das Archiv enthält mehr als $1 Dateien', fr: 'l’archive contient plus de $1 fichiers', es: 'el archivo comprimido contiene más de $1 archivos' },
+  ],
+  [
+    /^it holds a file with an absolute or "\.\." path$/,
+    {
+      de: 'Das Archiv enthält eine Datei mit absolutem oder „..“-Pfad',
+      fr: 'l’archive contient un fichier au chemin absolu ou « .. »',
+      es: 'el archivo comprimido contiene un archivo con una ruta absoluta o «..»',
+    },
+  ],
+  [
+    /^it holds archives nested more than (\d+) deep$/,
+    {
+      de: 'Das Archiv enthält Archive, die mehr als $1 Ebenen tief verschachtelt sind',
+      fr: 'l’archive contient des archives imbriquées sur plus de $1 niveaux',
+      es: 'el archivo comprimido contiene archivos comprimidos anidados en más de $1 niveles',
+    },
+  ],
 ];
 
 const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^This question requires an answer$/, { de: 'Bitte beantworten Sie diese Frage', fr: 'Cette question nécessite une réponse', es: 'Esta pregunta requiere una respuesta' }],
-  [/^This question must be answered before the response can finish$/, { de: 'Diese Frage muss beantwortet werden, bevor die Antwort abgeschlossen werden kann', fr: 'Il faut répondre à cette question avant de terminer', es: 'Hay que responder a esta pregunta antes de terminar' }],
-  [/^Enter a valid e-mail address$/, { de: 'Geben Sie eine gültige E-Mail-Adresse ein', fr: 'Saisissez une adresse e-mail valide', es: 'Introduce una dirección de correo electrónico válida' }],
-  [/^Please use your work e-mail address$/, { de: 'Bitte verwenden Sie Ihre geschäftliche E-Mail-Adresse', fr: 'Veuillez utiliser votre adresse e-mail professionnelle', es: 'Usa tu dirección de correo electrónico del trabajo' }],
+  [
+    /^This question must be answered before the response can finish$/,
+    {
+      de: 'Diese Frage muss beantwortet werden, bevor die Antwort abgeschlossen werden kann',
+      fr: 'Il faut répondre à cette question avant de terminer',
+      es: 'Hay que responder a esta pregunta antes de terminar',
+    },
+  ],
+  [
+    /^Enter a valid e-mail address$/,
+    { de: 'Geben Sie eine gültige E-Mail-Adresse ein', fr: 'Saisissez une adresse e-mail valide', es: 'Introduce una dirección de correo electrónico válida' },
+  ],
+  [
+    /^Please use your work e-mail address$/,
+    {
+      de: 'Bitte verwenden Sie Ihre geschäftliche E-Mail-Adresse',
+      fr: 'Veuillez utiliser votre adresse e-mail professionnelle',
+      es: 'Usa tu dirección de correo electrónico del trabajo',
+    },
+  ],
   [/^Enter a valid phone number$/, { de: 'Geben Sie eine gültige Telefonnummer ein', fr: 'Saisissez un numéro de téléphone valide', es: 'Introduce un número de teléfono válido' }],
-  [/^Enter a valid website address$/, { de: 'Geben Sie eine gültige Website-Adresse ein', fr: 'Saisissez une adresse de site web valide', es: 'Introduce una dirección web válida' }],
+  [
+    /^Enter a valid website address$/,
+    { de: 'Geben Sie eine gültige Website-Adresse ein', fr: 'Saisissez une adresse de site web valide', es: 'Introduce una dirección web válida' },
+  ],
   [/^Enter an http\(s\) link$/, { de: 'Geben Sie einen http(s)-Link ein', fr: 'Saisissez un lien http(s)', es: 'Introduce un enlace http(s)' }],
   [/^Choose one option$/, { de: 'Wählen Sie eine Option', fr: 'Choisissez une option', es: 'Elige una opción' }],
   [/^Choose one answer$/, { de: 'Wählen Sie eine Antwort', fr: 'Choisissez une réponse', es: 'Elige una respuesta' }],
@@ -387,42 +447,101 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^"(.*)" is not one of the options$/s, { de: '„$1“ ist keine der Optionen', fr: '« $1 » ne fait pas partie des options', es: '«$1» no es una de las opciones' }],
   [/^"(.*)" is not one of the choices$/s, { de: '„$1“ ist keine der Antworten', fr: '« $1 » ne fait pas partie des réponses', es: '«$1» no es una de las respuestas' }],
   [/^Not one of the options$/, { de: 'Keine der Optionen', fr: 'Ne fait pas partie des options', es: 'No es una de las opciones' }],
-  [/^Tell us what "Other" means for you$/, { de: 'Sagen Sie uns, was „Sonstiges“ für Sie bedeutet', fr: 'Précisez ce que « Autre » signifie pour vous', es: 'Cuéntanos qué significa «Otro» para ti' }],
+  [
+    /^Tell us what "Other" means for you$/,
+    { de: 'Sagen Sie uns, was „Sonstiges“ für Sie bedeutet', fr: 'Précisez ce que « Autre » signifie pour vous', es: 'Cuéntanos qué significa «Otro» para ti' },
+  ],
   [/^Must be a whole number from (-?\d+) to (-?\d+)$/, { de: 'Eine ganze Zahl von $1 bis $2', fr: 'Un nombre entier de $1 à $2', es: 'Un número entero del $1 al $2' }],
   [/^Must be a number$/, { de: 'Geben Sie eine Zahl ein', fr: 'Saisissez un nombre', es: 'Introduce un número' }],
   [/^Must be a whole number$/, { de: 'Geben Sie eine ganze Zahl ein', fr: 'Saisissez un nombre entier', es: 'Introduce un número entero' }],
   [/^Must have at most (\d) decimal places$/, { de: 'Höchstens $1 Nachkommastellen', fr: '$1 décimales au maximum', es: 'Como máximo $1 decimales' }],
   [/^Must be at least (-?[\d.e+]+)$/, { de: 'Mindestens $1', fr: 'Au moins $1', es: 'Como mínimo $1' }],
   [/^Must be at most (-?[\d.e+]+)$/, { de: 'Höchstens $1', fr: 'Au plus $1', es: 'Como máximo $1' }],
-  [/^Must be a date written YYYY-MM-DD$/, { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' }],
+  [
+    /^Must be a date written YYYY-MM-DD$/,
+    { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' },
+  ],
   [/^Must be on or after (\d{4}-\d{2}-\d{2})$/, { de: 'Frühestens am $1', fr: 'Au plus tôt le $1', es: 'Como pronto el $1' }],
   [/^Must be on or before (\d{4}-\d{2}-\d{2})$/, { de: 'Spätestens am $1', fr: 'Au plus tard le $1', es: 'Como tarde el $1' }],
   [/^"(.*)" is not one of the columns$/s, { de: '„$1“ ist keine der Spalten', fr: '« $1 » ne fait pas partie des colonnes', es: '«$1» no es una de las columnas' }],
   [/^This row requires an answer$/, { de: 'Bitte beantworten Sie diese Zeile', fr: 'Cette ligne nécessite une réponse', es: 'Esta fila requiere una respuesta' }],
   [/^"(.*)" is ranked twice$/s, { de: '„$1“ steht zweimal in der Reihenfolge', fr: '« $1 » est classé deux fois', es: '«$1» aparece dos veces' }],
-  [/^Rank every option; missing: (.*)$/s, { de: 'Ordnen Sie jede Option ein; es fehlt: $1', fr: 'Classez chaque option ; il manque : $1', es: 'Ordena todas las opciones; faltan: $1' }],
+  [
+    /^Rank every option; missing: (.*)$/s,
+    { de: 'Ordnen Sie jede Option ein; es fehlt: $1', fr: 'Classez chaque option ; il manque : $1', es: 'Ordena todas las opciones; faltan: $1' },
+  ],
   [/^Must be at most (\d+) characters$/, { de: 'Höchstens $1 Zeichen', fr: '$1 caractères au maximum', es: 'Como máximo $1 caracteres' }],
   [/^Must be at least (\d+) characters$/, { de: 'Mindestens $1 Zeichen', fr: '$1 caractères au minimum', es: 'Como mínimo $1 caracteres' }],
   [/^The passwords do not match$/, { de: 'Die Passwörter stimmen nicht überein', fr: 'Les mots de passe ne correspondent pas', es: 'Las contraseñas no coinciden' }],
-  [/^Please tick the box to continue$/, { de: 'Bitte setzen Sie das Häkchen, um fortzufahren', fr: 'Veuillez cocher la case pour continuer', es: 'Marca la casilla para continuar' }],
+  [
+    /^Please tick the box to continue$/,
+    { de: 'Bitte setzen Sie das Häkchen, um fortzufahren', fr: 'Veuillez cocher la case pour continuer', es: 'Marca la casilla para continuar' },
+  ],
   [/^Upload one file$/, { de: 'Laden Sie eine Datei hoch', fr: 'Téléversez un fichier', es: 'Sube un archivo' }],
   [/^Upload at most (\d+) files$/, { de: 'Laden Sie höchstens $1 Dateien hoch', fr: 'Téléversez au plus $1 fichiers', es: 'Sube como máximo $1 archivos' }],
   [/^This field was sent more than once$/, { de: 'Dieses Feld wurde mehrfach gesendet', fr: 'Ce champ a été envoyé plusieurs fois', es: 'Este campo se envió más de una vez' }],
-  [/^Please complete the check that you are not a robot\.$/, { de: 'Bitte bestätigen Sie, dass Sie kein Roboter sind.', fr: 'Veuillez confirmer que vous n’êtes pas un robot.', es: 'Confirma que no eres un robot.' }],
-  [/^The check that you are not a robot failed or expired\. Please try it again\.$/, { de: 'Die Prüfung, dass Sie kein Roboter sind, ist fehlgeschlagen oder abgelaufen. Bitte versuchen Sie es erneut.', fr: 'La vérification anti-robot a échoué ou expiré. Veuillez réessayer.', es: 'La comprobación de que no eres un robot ha fallado o caducado. Inténtalo de nuevo.' }],
-  [/^The check that you are not a robot cannot be verified right now\. Please try again in a moment\.$/, { de: 'Die Prüfung, dass Sie kein Roboter sind, ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal.', fr: 'La vérification anti-robot est impossible pour le moment. Veuillez réessayer dans un instant.', es: 'Ahora mismo no se puede verificar que no eres un robot. Inténtalo de nuevo en un momento.' }],
-  [/^Must be the id of a file uploaded to this question \(POST \/s\/\{formId\}\/uploads\), or an http\(s\) link$/, { de: 'Laden Sie die Datei zu dieser Frage erneut hoch', fr: 'Téléversez de nouveau le fichier pour cette question', es: 'Vuelve a subir el archivo para esta pregunta' }],
+  [
+    /^Please complete the check that you are not a robot\.$/,
+    { de: 'Bitte bestätigen Sie, dass Sie kein Roboter sind.', fr: 'Veuillez confirmer que vous n’êtes pas un robot.', es: 'Confirma que no eres un robot.' },
+  ],
+  [
+    /^The check that you are not a robot failed or expired\. Please try it again\.$/,
+    {
+      de: 'Die Prüfung, dass Sie kein Roboter sind, ist fehlgeschlagen oder abgelaufen. Bitte versuchen Sie es erneut.',
+      fr: 'La vérification anti-robot a échoué ou expiré. Veuillez réessayer.',
+      es: 'La comprobación de que no eres un robot ha fallado o caducado. Inténtalo de nuevo.',
+    },
+  ],
+  [
+    /^The check that you are not a robot cannot be verified right now\. Please try again in a moment\.$/,
+    {
+      de: 'Die Prüfung, dass Sie kein Roboter sind, ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
+      fr: 'La vérification anti-robot est impossible pour le moment. Veuillez réessayer dans un instant.',
+      es: 'Ahora mismo no se puede verificar que no eres un robot. Inténtalo de nuevo en un momento.',
+    },
+  ],
+  [
+    /^Must be the id of a file uploaded to this question \(POST \/s\/\{formId\}\/uploads\), or an http\(s\) link$/,
+    { de: 'Laden Sie die Datei zu dieser Frage erneut hoch', fr: 'Téléversez de nouveau le fichier pour cette question', es: 'Vuelve a subir el archivo para esta pregunta' },
+  ],
   // The checks of an uploaded file (uploads/file-types.ts, uploads.service.ts): shown at the field after a post without JavaScript, and by the page's script.
   [/^Choose a file to upload$/, { de: 'Wählen Sie eine Datei zum Hochladen', fr: 'Choisissez un fichier à téléverser', es: 'Elige un archivo para subir' }],
-  [/^(.+) is too large \(at most (.+)\)$/s, { de: '$1 ist zu groß (höchstens $2)', fr: '$1 est trop volumineux ($2 au maximum)', es: '$1 es demasiado grande (como máximo $2)' }, { 2: 'size' }],
+  [
+    /^(.+) is too large \(at most (.+)\)$/s,
+    { de: '$1 ist zu groß (höchstens $2)', fr: '$1 est trop volumineux ($2 au maximum)', es: '$1 es demasiado grande (como máximo $2)' },
+    { 2: 'size' },
+  ],
   [/^(.+) is empty$/s, { de: '$1 ist leer', fr: '$1 est vide', es: '$1 está vacío' }],
-  [/^(.+): this type of file is not accepted \(accepted: (.+)\)$/s, { de: '$1: Dieser Dateityp wird nicht angenommen (erlaubt: $2)', fr: '$1 : ce type de fichier n’est pas accepté (formats acceptés : $2)', es: '$1: no se acepta este tipo de archivo (se aceptan: $2)' }],
-  [/^(.+) is not a valid \.(\w+) file \(accepted: (.+)\)$/s, { de: '$1 ist keine gültige .$2-Datei (erlaubt: $3)', fr: '$1 n’est pas un fichier .$2 valide (formats acceptés : $3)', es: '$1 no es un archivo .$2 válido (se aceptan: $3)' }],
+  [
+    /^(.+): this type of file is not accepted \(accepted: (.+)\)$/s,
+    {
+      de: '$1: Dieser Dateityp wird nicht angenommen (erlaubt: $2)',
+      fr: '$1 : ce type de fichier n’est pas accepté (formats acceptés : $2)',
+      es: '$1: no se acepta este tipo de archivo (se aceptan: $2)',
+    },
+  ],
+  [
+    /^(.+) is not a valid \.(\w+) file \(accepted: (.+)\)$/s,
+    { de: '$1 ist keine gültige .$2-Datei (erlaubt: $3)', fr: '$1 n’est pas un fichier .$2 valide (formats acceptés : $3)', es: '$1 no es un archivo .$2 válido (se aceptan: $3)' },
+  ],
   [/^(.+) cannot be accepted: (.+)$/s, { de: '$1 kann nicht angenommen werden: $2', fr: '$1 ne peut pas être accepté : $2', es: '$1 no se puede aceptar: $2' }, { 2: 'refusal' }],
   // A page post's fields that can't be taken as sent (public/form-body.ts).
-  [/^This field is not valid UTF-8 text$/, { de: 'Dieses Feld enthält keinen gültigen UTF-8-Text', fr: 'Ce champ ne contient pas de texte UTF-8 valide', es: 'Este campo no contiene texto UTF-8 válido' }],
-  [/^This field takes text, not a file$/, { de: 'Dieses Feld nimmt Text an, keine Datei', fr: 'Ce champ attend du texte, pas un fichier', es: 'Este campo admite texto, no archivos' }],
-  [/^This field contains characters that cannot be stored \(NUL\)$/, { de: 'Dieses Feld enthält Zeichen, die nicht gespeichert werden können (NUL)', fr: 'Ce champ contient des caractères impossibles à enregistrer (NUL)', es: 'Este campo contiene caracteres que no se pueden guardar (NUL)' }],
+  [
+    /^This field is not valid UTF-8 text$/,
+    { de: 'Dieses Feld enthält keinen gültigen UTF-8-Text', fr: 'Ce champ ne contient pas de texte UTF-8 valide', es: 'Este campo no contiene texto UTF-8 válido' },
+  ],
+  [
+    /^This field takes text, not a file$/,
+    { de: 'Dieses Feld nimmt Text an, keine Datei', fr: 'Ce champ attend du texte, pas un fichier', es: 'Este campo admite texto, no archivos' },
+  ],
+  [
+    /^This field contains characters that cannot be stored \(NUL\)$/,
+    {
+      de: 'Dieses Feld enthält Zeichen, die nicht gespeichert werden können (NUL)',
+      fr: 'Ce champ contient des caractères impossibles à enregistrer (NUL)',
+      es: 'Este campo contiene caracteres que no se pueden guardar (NUL)',
+    },
+  ],
   // Last: "<label> is required" (IdentityInfo) would also match messages above.
   [/^(.+) is required$/s, { de: '$1 ist erforderlich', fr: '$1 est obligatoire', es: '$1 es obligatorio' }],
 ];

@@ -48,14 +48,15 @@ function canonical(value: unknown): unknown {
 
 /** SHA-256 of a request's meaning (its parsed body and target). */
 export function requestHash(request: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(request))).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(request)))
+    .digest('base64url');
 }
 
 /** A claim, with its random `nonce` (null: a claim stored before claims had one). */
 export type Claim = { state: 'new'; nonce: string } | { state: 'repeat'; result: Record<string, unknown> | null; nonce: string | null };
 
-const keyReusedError = () =>
-  new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
+const keyReusedError = () => new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
 
 /**
  * Claims `key` in `scope` for a request hashing to `hash`: `new` when it was free (or its earlier use

@@ -60,8 +60,7 @@ export function responseMetrics(progress: ResponseProgress): string[] {
     metrics.add(`reached:${key(progress.next!)}`);
     metrics.add(`left:${key(progress.next!)}`);
   }
-  if (progress.finished)
-    metrics.add(`ttc:${completionSecondsBucket((progress.at.getTime() - progress.startedAt.getTime()) / 1000)}`);
+  if (progress.finished) metrics.add(`ttc:${completionSecondsBucket((progress.at.getTime() - progress.startedAt.getTime()) / 1000)}`);
   return [...metrics].sort();
 }
 
@@ -96,12 +95,7 @@ const upsert = sql`on conflict (form_id, hour, segment, metric) do update set co
  * `form_insight_counts` to run as it is or as a CTE of a submission's statement. `onlyIf` names a
  * CTE that must return a row for anything to change (the submission's write, when it may write nothing).
  */
-export function counterChangeSql(
-  ids: { formId: string; environmentId: string },
-  insight: ResponseInsight,
-  changes: readonly CounterChange[],
-  onlyIf?: SQL,
-): SQL {
+export function counterChangeSql(ids: { formId: string; environmentId: string }, insight: ResponseInsight, changes: readonly CounterChange[], onlyIf?: SQL): SQL {
   return sql`insert into ${formInsightCounts} (form_id, environment_id, hour, segment, device, language, referrer, hidden, metric, count)
     select ${ids.formId}::text, ${ids.environmentId}::text, ${insight.hour}::timestamptz, ${insight.segment}::text, ${insight.device}::text,
       ${insight.language}::text, ${insight.referrer}::text, ${JSON.stringify(insight.hidden)}::jsonb, d.metric, d.change
@@ -111,26 +105,14 @@ export function counterChangeSql(
 }
 
 /** Adds `changes` to a response's counters in `db` (a transaction: with the change they count). */
-export async function applyCounterChanges(
-  db: Db,
-  ids: { formId: string; environmentId: string },
-  insight: ResponseInsight,
-  changes: readonly CounterChange[],
-): Promise<void> {
+export async function applyCounterChanges(db: Db, ids: { formId: string; environmentId: string }, insight: ResponseInsight, changes: readonly CounterChange[]): Promise<void> {
   if (changes.length > 0) await db.execute(counterChangeSql(ids, insight, changes));
 }
 
 /** A view of a form's first step: one counter update. */
-export async function countView(
-  db: Db,
-  form: { id: string; environmentId: string },
-  segment: Segment,
-  at = new Date(),
-): Promise<void> {
+export async function countView(db: Db, form: { id: string; environmentId: string }, segment: Segment, at = new Date()): Promise<void> {
   const insight = newInsight(at, segment, []);
-  await db.execute(
-    counterChangeSql({ formId: form.id, environmentId: form.environmentId }, insight, [{ metric: 'views', change: 1 }]),
-  );
+  await db.execute(counterChangeSql({ formId: form.id, environmentId: form.environmentId }, insight, [{ metric: 'views', change: 1 }]));
 }
 
 export interface CountedResponse {

@@ -21,8 +21,7 @@ export interface Segment {
 }
 
 /** Whether the User-Agent announces a bot, crawler or script (isbot's list; a missing User-Agent is not one). */
-export const isBotUserAgent = (userAgent: string | undefined): boolean =>
-  userAgent !== undefined && userAgent !== '' && isbot(userAgent);
+export const isBotUserAgent = (userAgent: string | undefined): boolean => userAgent !== undefined && userAgent !== '' && isbot(userAgent);
 
 /** The device class of a User-Agent: mobile and tablet as bowser detects them; anything else (none, a TV, unknown) desktop. */
 export function deviceClassOf(userAgent: string | undefined): DeviceClass {

@@ -7,14 +7,7 @@ import { builder } from '../graphql/builder.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { DEVICE_CLASSES } from './dimensions.ts';
-import {
-  parseInsightsArguments,
-  readInsights,
-  type BreakdownRow,
-  type Insights,
-  type InsightsScope,
-  type StepFigures,
-} from './insights.service.ts';
+import { parseInsightsArguments, readInsights, type BreakdownRow, type Insights, type InsightsScope, type StepFigures } from './insights.service.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 
 /** Insights read a few counter rows per hour and segment: priced like two response rows, as a summary is. */
@@ -39,12 +32,10 @@ const HiddenFieldValueInput = builder.inputType('HiddenFieldValueInput', {
 });
 
 export const InsightsFilterInput = builder.inputType('InsightsFilter', {
-  description:
-    'What insights count: a time range, the time zone and period of the series, and filters on the dimensions.',
+  description: 'What insights count: a time range, the time zone and period of the series, and filters on the dimensions.',
   fields: (t) => ({
     since: t.string({
-      description:
-        'From this date (2026-12-01: its midnight in `timeZone`) or date-time with its offset (2026-12-01T09:30:00Z).',
+      description: 'From this date (2026-12-01: its midnight in `timeZone`) or date-time with its offset (2026-12-01T09:30:00Z).',
     }),
     until: t.string({ description: 'Before this date or date-time (as `since`).' }),
     timeZone: t.string({
@@ -66,8 +57,7 @@ export const InsightsFilterInput = builder.inputType('InsightsFilter', {
 });
 
 const BreakdownRowRef = builder.objectRef<BreakdownRow>('InsightsBreakdownRow').implement({
-  description:
-    "One value of a dimension (a device class, a referrer host, a hidden field's value, a language) and what it counted.",
+  description: "One value of a dimension (a device class, a referrer host, a hidden field's value, a language) and what it counted.",
   fields: (t) => ({
     value: t.exposeString('value', {
       description: "The value; '' is none (no referrer: typed in, a bookmark, an app).",
@@ -93,8 +83,7 @@ const StepFiguresRef = builder.objectRef<StepFigures>('InsightsStep').implement(
     name: t.exposeString('name'),
     reached: t.exposeInt('reached', { description: 'Responses that went through the step or are at it.' }),
     leftHere: t.exposeInt('leftHere', {
-      description:
-        'Unfinished, not invalid responses whose next step it is: the step they were looking at when they stopped.',
+      description: 'Unfinished, not invalid responses whose next step it is: the step they were looking at when they stopped.',
     }),
     dropOffRate: t.exposeFloat('dropOffRate', {
       nullable: true,
@@ -114,8 +103,7 @@ const PeriodRef = builder.objectRef<Insights['series'][number]>('InsightsPeriod'
 });
 
 const TimeToCompleteRef = builder.objectRef<NonNullable<Insights['timeToComplete']>>('TimeToComplete').implement({
-  description:
-    'Seconds from start to finish of the completed responses (whole seconds; three significant digits from 1,000 s).',
+  description: 'Seconds from start to finish of the completed responses (whole seconds; three significant digits from 1,000 s).',
   fields: (t) => ({
     median: t.exposeInt('median'),
     p90: t.exposeInt('p90', { description: 'The 90th percentile: 9 in 10 finished within it.' }),
@@ -141,8 +129,7 @@ export const InsightsRef = builder.objectRef<Insights>('Insights').implement({
     timeZone: t.exposeString('timeZone'),
     groupBy: t.field({ type: InsightsGroupByEnum, resolve: (i) => i.groupBy }),
     views: t.exposeInt('views', {
-      description:
-        'Views of the first step (page, embed, or reported with POST /s/<id>/views); bots that say so are not counted.',
+      description: 'Views of the first step (page, embed, or reported with POST /s/<id>/views); bots that say so are not counted.',
     }),
     starts: t.exposeInt('starts', { description: 'Responses started.' }),
     finishes: t.exposeInt('finishes', { description: 'Responses completed.' }),
@@ -193,16 +180,8 @@ export const InsightsRef = builder.objectRef<Insights>('Insights').implement({
 type FilterArgs = typeof InsightsFilterInput.$inferInput | null | undefined;
 
 /** Checks the filter (problems at `["filter", name]`) and reads the insights of `scope`. */
-export async function resolveInsights(
-  ctx: GraphQLContext,
-  scope: InsightsScope,
-  filter: FilterArgs,
-): Promise<Insights> {
-  const parsed = parseInsightsArguments(filter ?? {}, (name, hiddenName) => [
-    'filter',
-    name,
-    ...(hiddenName === undefined ? [] : [hiddenName]),
-  ]);
+export async function resolveInsights(ctx: GraphQLContext, scope: InsightsScope, filter: FilterArgs): Promise<Insights> {
+  const parsed = parseInsightsArguments(filter ?? {}, (name, hiddenName) => ['filter', name, ...(hiddenName === undefined ? [] : [hiddenName])]);
   if ('errors' in parsed) throw invalidArguments(parsed.errors);
   return lagTolerantReads(ctx).run((db) => readInsights(db, scope, parsed.query));
 }
@@ -211,8 +190,7 @@ builder.objectFields(FormRef, (t) => ({
   insights: t.field({
     authScopes: { scope: 'forms:read' },
     type: InsightsRef,
-    description:
-      'Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns.',
+    description: 'Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns.',
     args: { filter: t.arg({ type: InsightsFilterInput }) },
     complexity: INSIGHTS_COST,
     resolve: (form, args, ctx) => resolveInsights(ctx, { formId: form.id, steps: form.steps }, args.filter),

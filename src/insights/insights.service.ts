@@ -22,16 +22,7 @@ import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { rowsOf } from '../db/rows.ts';
 import { isListableInstant, UNLISTABLE_INSTANT } from '../responses/responses.service.ts';
 import { DEVICE_CLASSES, type DeviceClass } from './dimensions.ts';
-import {
-  isTimeZone,
-  localDate,
-  nextPeriod,
-  periodStart,
-  PERIODS,
-  hourPeriodsOfDay,
-  startOfLocalDate,
-  type Period,
-} from './time-zones.ts';
+import { isTimeZone, localDate, nextPeriod, periodStart, PERIODS, hourPeriodsOfDay, startOfLocalDate, type Period } from './time-zones.ts';
 
 /** Breakdowns list at most this many referrer hosts and values per hidden field (the most viewed first). */
 export const TOP_VALUES = 20;
@@ -88,11 +79,9 @@ export function parseInsightsArguments(
 ): { query: InsightsQuery } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const timeZone = args.timeZone ?? 'UTC';
-  if (!isTimeZone(timeZone))
-    errors.push({ message: 'timeZone must be an IANA time zone, such as Europe/Berlin or UTC', path: at('timeZone') });
+  if (!isTimeZone(timeZone)) errors.push({ message: 'timeZone must be an IANA time zone, such as Europe/Berlin or UTC', path: at('timeZone') });
   const groupBy = (args.groupBy ?? 'day') as Period;
-  if (!PERIODS.includes(groupBy))
-    errors.push({ message: `groupBy must be one of ${PERIODS.join(', ')}`, path: at('groupBy') });
+  if (!PERIODS.includes(groupBy)) errors.push({ message: `groupBy must be one of ${PERIODS.join(', ')}`, path: at('groupBy') });
   const bounds: Partial<Record<'since' | 'until', Date>> = {};
   for (const bound of ['since', 'until'] as const) {
     const text = args[bound];
@@ -106,8 +95,7 @@ export function parseInsightsArguments(
     else if (!isListableInstant(instant)) errors.push({ message: `${bound} ${UNLISTABLE_INSTANT}`, path: at(bound) });
     else bounds[bound] = instant;
   }
-  if (bounds.since && bounds.until && bounds.since >= bounds.until)
-    errors.push({ message: 'until must be later than since', path: at('until') });
+  if (bounds.since && bounds.until && bounds.since >= bounds.until) errors.push({ message: 'until must be later than since', path: at('until') });
   const device = args.device ?? undefined;
   if (device !== undefined && !(DEVICE_CLASSES as readonly string[]).includes(device)) {
     errors.push({ message: `device must be one of ${DEVICE_CLASSES.join(', ')}`, path: at('device') });
@@ -118,8 +106,7 @@ export function parseInsightsArguments(
   }
   const hidden: Record<string, string> = {};
   const filters = args.hidden ?? [];
-  if (filters.length > MAX_HIDDEN_FILTERS)
-    errors.push({ message: `At most ${MAX_HIDDEN_FILTERS} hidden-field filters`, path: at('hidden') });
+  if (filters.length > MAX_HIDDEN_FILTERS) errors.push({ message: `At most ${MAX_HIDDEN_FILTERS} hidden-field filters`, path: at('hidden') });
   for (const { name, value } of filters.slice(0, MAX_HIDDEN_FILTERS)) {
     const problem =
       name.length === 0 || name.length > 64 || unsafeStringProblem(name)
@@ -159,12 +146,7 @@ export function parseInsightsArguments(
 function periodCount(query: InsightsQuery): number {
   const last = periodStart(localDate(query.timeZone, query.until!.getTime() - 1), query.groupBy);
   let count = 0;
-  for (
-    let at = periodStart(localDate(query.timeZone, query.since!.getTime()), query.groupBy);
-    at <= last && count <= MAX_PERIODS;
-    at = nextPeriod(at, query.groupBy)
-  )
-    count++;
+  for (let at = periodStart(localDate(query.timeZone, query.since!.getTime()), query.groupBy); at <= last && count <= MAX_PERIODS; at = nextPeriod(at, query.groupBy)) count++;
   return count;
 }
 
@@ -247,10 +229,7 @@ function rangeOf(query: InsightsQuery): { days: SQL; hours: SQL | undefined } {
     until !== undefined && until > endDay! ? and(gte(c.hour, new Date(endDay!)), lt(c.hour, new Date(until))) : undefined,
   ].filter((edge) => edge !== undefined);
   return {
-    days: and(
-      firstDay === undefined ? undefined : gte(d.day, new Date(firstDay)),
-      endDay === undefined ? undefined : lt(d.day, new Date(endDay)),
-    ) ?? sql`true`,
+    days: and(firstDay === undefined ? undefined : gte(d.day, new Date(firstDay)), endDay === undefined ? undefined : lt(d.day, new Date(endDay))) ?? sql`true`,
     hours: edges.length === 0 ? undefined : or(...edges),
   };
 }
@@ -385,9 +364,7 @@ function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[]
           return { key, name: step.name, reached, leftHere, dropOffRate: rate(leftHere, reached) };
         })
       : [];
-  const devices = new Map(
-    DEVICE_CLASSES.map((device) => [device, breakdowns.get('device')?.get(device) ?? zero()] as const),
-  );
+  const devices = new Map(DEVICE_CLASSES.map((device) => [device, breakdowns.get('device')?.get(device) ?? zero()] as const));
   return {
     since: query.since,
     until: query.until,
@@ -441,9 +418,7 @@ function timeToCompleteOf(totals: Map<string, number>): Insights['timeToComplete
 function seriesOf(query: InsightsQuery, byPeriod: Map<string, Counts>): Insights['series'] {
   const known = [...byPeriod.keys()].sort();
   const first = query.since ? periodStart(localDate(query.timeZone, query.since.getTime()), query.groupBy) : known[0];
-  const last = query.until
-    ? periodStart(localDate(query.timeZone, query.until.getTime() - 1), query.groupBy)
-    : known.at(-1);
+  const last = query.until ? periodStart(localDate(query.timeZone, query.until.getTime() - 1), query.groupBy) : known.at(-1);
   if (first === undefined || last === undefined) return [];
   const series: Insights['series'] = [];
   for (let period = first; period <= last && series.length < MAX_PERIODS; period = nextPeriod(period, query.groupBy)) {

@@ -26,8 +26,7 @@ const ShareLinkRef = builder.objectRef<ShareLink>('ShareLink').implement({
     id: t.exposeID('id'),
     formId: t.exposeID('formId'),
     includeTextAnswers: t.exposeBoolean('includeTextAnswers', {
-      description:
-        'Whether the page lists free-text answers (ShortInput, LongInput). Never identity fields, e-mail, files or passwords.',
+      description: 'Whether the page lists free-text answers (ShortInput, LongInput). Never identity fields, e-mail, files or passwords.',
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'null: until revoked.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

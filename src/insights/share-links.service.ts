@@ -51,18 +51,14 @@ export async function createShareLink(
   now = new Date(),
 ): Promise<CreatedShareLink> {
   const form = await formIn(db, environmentId, formId);
-  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime())
-    throw invalidInput([{ message: 'Must be in the future', path: ['expiresAt'] }], 'Invalid arguments');
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw invalidInput([{ message: 'Must be in the future', path: ['expiresAt'] }], 'Invalid arguments');
   const token = randomBytes(32).toString('base64url');
   return db.transaction(async (tx) => {
     // One writer at a time per form, so concurrent creations cannot pass the cap together.
     await tx.select({ id: forms.id }).from(forms).where(eq(forms.id, form.id)).for('update');
     const [existing] = await tx.select({ n: count() }).from(formShareLinks).where(eq(formShareLinks.formId, form.id));
     if ((existing?.n ?? 0) >= MAX_SHARE_LINKS_PER_FORM)
-      throw invalidInput(
-        [{ message: `A form has at most ${MAX_SHARE_LINKS_PER_FORM} share links; revoke one first`, path: ['formId'] }],
-        'Invalid arguments',
-      );
+      throw invalidInput([{ message: `A form has at most ${MAX_SHARE_LINKS_PER_FORM} share links; revoke one first`, path: ['formId'] }], 'Invalid arguments');
     const [row] = await tx
       .insert(formShareLinks)
       .values({
@@ -92,13 +88,7 @@ export async function listShareLinks(db: Db, environmentId: string, formId: stri
 export async function revokeShareLink(db: Db, environmentId: string, formId: string, id: string): Promise<ShareLink> {
   const [row] = await db
     .delete(formShareLinks)
-    .where(
-      and(
-        eq(formShareLinks.id, id),
-        eq(formShareLinks.formId, formId),
-        eq(formShareLinks.environmentId, environmentId),
-      ),
-    )
+    .where(and(eq(formShareLinks.id, id), eq(formShareLinks.formId, formId), eq(formShareLinks.environmentId, environmentId)))
     .returning(publicColumns);
   if (!row) throw notFound('Share link not found');
   return row;
@@ -113,22 +103,12 @@ export async function shareLinkFormEnvironment(db: Db, formId: string): Promise<
  * The link a token opens and its form: not revoked, not expired, the form not deleted. Undefined for a
  * token of the wrong shape without asking the database.
  */
-export async function openShareLink(
-  db: Db,
-  token: string,
-  now = new Date(),
-): Promise<{ link: ShareLink; form: Form } | undefined> {
+export async function openShareLink(db: Db, token: string, now = new Date()): Promise<{ link: ShareLink; form: Form } | undefined> {
   if (!SHARE_TOKEN_PATTERN.test(token)) return undefined;
   const [row] = await db
     .select({ link: publicColumns, form: forms })
     .from(formShareLinks)
     .innerJoin(forms, eq(forms.id, formShareLinks.formId))
-    .where(
-      and(
-        eq(formShareLinks.tokenHash, hashOf(token)),
-        isNull(forms.deletedAt),
-        or(isNull(formShareLinks.expiresAt), gt(formShareLinks.expiresAt, now)),
-      ),
-    );
+    .where(and(eq(formShareLinks.tokenHash, hashOf(token)), isNull(forms.deletedAt), or(isNull(formShareLinks.expiresAt), gt(formShareLinks.expiresAt, now))));
   return row;
 }

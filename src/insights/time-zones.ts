@@ -35,16 +35,14 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 /** The wall-clock time at instant `ms` in `timeZone`, as if it were UTC (milliseconds). */
 function wallClock(timeZone: string, ms: number): number {
   const parts: Record<string, number> = {};
-  for (const part of formatterOf(timeZone).formatToParts(new Date(ms)))
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  for (const part of formatterOf(timeZone).formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const wall = new Date(Date.UTC(2000, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second));
   // setUTCFullYear: Date.UTC reads years 0-99 as 1900-1999.
   return wall.setUTCFullYear(parts.year!);
 }
 
 /** The calendar date (YYYY-MM-DD) of instant `ms` in `timeZone`. */
-export const localDate = (timeZone: string, ms: number): string =>
-  new Date(wallClock(timeZone, ms)).toISOString().slice(0, 10);
+export const localDate = (timeZone: string, ms: number): string => new Date(wallClock(timeZone, ms)).toISOString().slice(0, 10);
 
 /** The instant a calendar date (YYYY-MM-DD) begins in `timeZone` (its first moment, when a DST change skips midnight). */
 export function startOfLocalDate(timeZone: string, date: string): Date {
@@ -89,8 +87,7 @@ export function hourPeriodsOfDay(timeZone: string, dayStart: number, period: Per
   const periods: string[] = [];
   for (let hour = 0; hour < 24; hour++) {
     const at = dayStart + hour * HOUR_MS;
-    const date =
-      first === last ? new Date(at + first).toISOString().slice(0, 10) : localDate(timeZone, at);
+    const date = first === last ? new Date(at + first).toISOString().slice(0, 10) : localDate(timeZone, at);
     periods.push(periodStart(date, period));
   }
   return periods;

@@ -14,8 +14,7 @@ export const LeadRef = builder.loadableObjectRef<Lead | null, string, string, Le
 });
 
 LeadRef.implement({
-  description:
-    "A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it.",
+  description: "A respondent, known to one environment: one anonymous visitor across visits, or everyone who answered with the same e-mail. A response's `leadId` names it.",
   interfaces: [NodeRef],
   fields: (t) => ({
     environmentId: t.exposeID('environmentId'),

@@ -80,11 +80,7 @@ export async function leadForEmail(db: Db, environmentId: string, currentLead: s
           .update(leads)
           .set({ email: address, updatedAt: new Date() })
           .where(
-            and(
-              eq(leads.id, currentLeadId),
-              isNull(leads.email),
-              sql`not exists (select 1 from ${leads} l2 where l2.environment_id = ${environmentId} and l2.email = ${address})`,
-            ),
+            and(eq(leads.id, currentLeadId), isNull(leads.email), sql`not exists (select 1 from ${leads} l2 where l2.environment_id = ${environmentId} and l2.email = ${address})`),
           )
           .returning({ id: leads.id }),
       );
@@ -112,12 +108,7 @@ export interface LeadFormCounts {
 }
 
 /** Adds to a lead's visits and completions of a form; returns the new counts. */
-export async function addLeadFormCounts(
-  db: Db,
-  leadId: string,
-  formId: string,
-  delta: { visits?: number; completions?: number },
-): Promise<LeadFormCounts> {
+export async function addLeadFormCounts(db: Db, leadId: string, formId: string, delta: { visits?: number; completions?: number }): Promise<LeadFormCounts> {
   const visits = delta.visits ?? 0;
   const completions = delta.completions ?? 0;
   const name = 'add_lead_form_counts';
@@ -183,9 +174,7 @@ export type ListedLead = Lead & { position: string };
 
 /** Leads that responded to one of `formIds` (a key's form limit); no condition for null. */
 const respondedToAny = (formIds: readonly string[] | null): SQL | undefined =>
-  formIds === null
-    ? undefined
-    : sql`exists (select 1 from ${responses} where ${responses.leadId} = ${leads.id} and ${inArray(responses.formId, [...formIds, ''])})`;
+  formIds === null ? undefined : sql`exists (select 1 from ${responses} where ${responses.leadId} = ${leads.id} and ${inArray(responses.formId, [...formIds, ''])})`;
 
 /** Leads by id, in one statement; each a lead of `scope` (null: any environment), else null. */
 export async function loadLeads(db: Db, scope: string | null, ids: readonly string[], formIds: readonly string[] | null = null): Promise<(Lead | null)[]> {

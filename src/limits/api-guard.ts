@@ -23,9 +23,7 @@ export const TOO_MANY_REQUESTS = 'Too many requests';
 /** 429 with Retry-After and the RateLimit headers; GraphQL callers also get a GraphQL `errors` list. */
 export function tooManyRequests(c: Context, decision: RateDecision, options: { graphql?: boolean } = {}): Response {
   const headers = { ...rateLimitHeaders(decision), 'Retry-After': String(decision.resetSeconds) };
-  const body = options.graphql
-    ? { message: TOO_MANY_REQUESTS, errors: [{ message: TOO_MANY_REQUESTS, extensions: { code: 'RATE_LIMITED' } }] }
-    : { message: TOO_MANY_REQUESTS };
+  const body = options.graphql ? { message: TOO_MANY_REQUESTS, errors: [{ message: TOO_MANY_REQUESTS, extensions: { code: 'RATE_LIMITED' } }] } : { message: TOO_MANY_REQUESTS };
   return c.json(body, 429, headers);
 }
 
@@ -44,12 +42,7 @@ export function apiGuard(deps: {
     const standing = await limits.authFailures.peek(address);
     if (!standing.allowed) return tooManyRequests(c, standing, { graphql });
 
-    const principal = await authenticate(
-      db,
-      admin,
-      { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') },
-      { useCache: keyCacheTrusted() },
-    );
+    const principal = await authenticate(db, admin, { apiKey: c.req.header('x-api-key'), authorization: c.req.header('authorization') }, { useCache: keyCacheTrusted() });
     c.set('principal', principal);
     let decision: RateDecision;
     if (principal.kind === 'anonymous') {

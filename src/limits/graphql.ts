@@ -96,8 +96,23 @@ function unsafeVariable(variables: Record<string, unknown>, maxJsonDepth: number
 }
 
 // excessiveNesting reads the text by character code (it runs on every request's document).
-const [HASH, QUOTE, BACKSLASH, DOLLAR, COLON, NEWLINE, RETURN] = ['#', '"', '\\', '$', ':', '\n', '\r'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number, number];
-const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE] = [...'([{)]}'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number, number];
+const [HASH, QUOTE, BACKSLASH, DOLLAR, COLON, NEWLINE, RETURN] = ['#', '"', '\\', '$', ':', '\n', '\r'].map((ch) => ch.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+const [OPEN_PAREN, OPEN_BRACKET, OPEN_BRACE, CLOSE_PAREN, CLOSE_BRACKET, CLOSE_BRACE] = [...'([{)]}'].map((ch) => ch.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 /** [A-Za-z_] and [A-Za-z0-9_] (\w), GraphQL's name characters. */
 const isNameStart = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 const isNameContinue = (code: number) => isNameStart(code) || (code >= 0x30 && code <= 0x39);
@@ -155,7 +170,7 @@ export interface ArgumentSpan {
  */
 function nameLiteralError(error: GraphQLError, argumentsSeen: ArgumentSpan[]) {
   const start = error.nodes?.[0]?.loc?.start;
-  if (start === undefined || error.extensions.code !== undefined && error.extensions.code !== 'GRAPHQL_VALIDATION_FAILED') return;
+  if (start === undefined || (error.extensions.code !== undefined && error.extensions.code !== 'GRAPHQL_VALIDATION_FAILED')) return;
   if (!/cannot represent|Expected value of type|is not defined by type|of required type/.test(error.message)) return;
   const span = argumentsSeen.find((candidate) => candidate.start <= start && start < candidate.end);
   if (!span) return;
@@ -182,7 +197,10 @@ function hostileLiteralsRule(maxJsonDepth: number, argumentsSeen?: ArgumentSpan[
         if ('kind' in item) {
           if (item.kind === Kind.ARGUMENT) {
             const parent = chain[i - 2];
-            const of = parent && 'kind' in parent && (parent.kind === Kind.FIELD || parent.kind === Kind.DIRECTIVE) ? ` of "${parent.kind === Kind.DIRECTIVE ? '@' : ''}${parent.name.value}"` : '';
+            const of =
+              parent && 'kind' in parent && (parent.kind === Kind.FIELD || parent.kind === Kind.DIRECTIVE)
+                ? ` of "${parent.kind === Kind.DIRECTIVE ? '@' : ''}${parent.name.value}"`
+                : '';
             owner = `Argument "${item.name.value}"${of}`;
             valuePath = [item.name.value];
           } else if (item.kind === Kind.VARIABLE_DEFINITION) {
@@ -361,7 +379,9 @@ export function graphqlLimitPlugins(settings: GraphQLLimitSettings): Plugin<Limi
         setResult({
           errors: [
             nesting.argument
-              ? badInput(`${nesting.argument.startsWith('$') ? `Default value of variable "${nesting.argument}"` : `Argument "${nesting.argument}"`} ${message}`, [nesting.argument.replace(/^\$/, '')])
+              ? badInput(`${nesting.argument.startsWith('$') ? `Default value of variable "${nesting.argument}"` : `Argument "${nesting.argument}"`} ${message}`, [
+                  nesting.argument.replace(/^\$/, ''),
+                ])
               : limitError('GRAPHQL_DEPTH_LIMIT', `Query depth limit of ${maxDepth} exceeded: the document ${message}.`),
           ],
         });

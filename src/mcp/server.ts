@@ -167,9 +167,7 @@ function addResourcesAndPrompts(server: Server, ctx: GraphQLContext) {
         ]
       : [],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    refusing(() => readFormResource(request.params.uri, ctx)),
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => refusing(() => readFormResource(request.params.uri, ctx)));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: hasScope(ctx.principal, 'responses:read')
       ? [
@@ -198,20 +196,13 @@ function serverFor(ctx: GraphQLContext, version: string): Server {
       outputSchema: jsonSchemaOf(t.output, 'output'),
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(request.params.name, request.params.arguments, ctx),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params.name, request.params.arguments, ctx));
   addResourcesAndPrompts(server, ctx);
   return server;
 }
 
 /** Answers one MCP POST (a JSON-RPC message, already read and checked as JSON) as the caller of `ctx`. */
-export async function answerMcp(
-  request: Request,
-  parsedBody: unknown,
-  ctx: GraphQLContext,
-  version: string,
-): Promise<Response> {
+export async function answerMcp(request: Request, parsedBody: unknown, ctx: GraphQLContext, version: string): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -35,12 +35,7 @@ function refusal(message: JSONRPCMessage, error: unknown): JSONRPCMessage | unde
 }
 
 /** Relays stdin/stdout to `url` (the server's /mcp) until stdin ends. */
-export async function relayStdio(
-  url: URL,
-  apiKey: string,
-  stdin: Readable = process.stdin,
-  stdout: Writable = process.stdout,
-): Promise<void> {
+export async function relayStdio(url: URL, apiKey: string, stdin: Readable = process.stdin, stdout: Writable = process.stdout): Promise<void> {
   const local = new StdioServerTransport(stdin, stdout);
   const remote = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': apiKey } } });
   const closed = new Promise<void>((resolve) => {

@@ -47,11 +47,7 @@ export interface Tool<Input extends z.ZodType = z.ZodType> {
 const tool = <Input extends z.ZodType>(definition: Tool<Input>) => definition as unknown as Tool;
 
 /** The data of an operation, or the AppError it failed with (thrown, for the tool's error). */
-export async function operation<TData, TVariables extends Record<string, unknown>>(
-  document: TypedDocumentNode<TData, TVariables>,
-  variables: TVariables,
-  ctx: GraphQLContext,
-) {
+export async function operation<TData, TVariables extends Record<string, unknown>>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables, ctx: GraphQLContext) {
   const result = await runOperation(document, variables, ctx);
   if (result.error) throw result.error;
   return result.data;
@@ -117,8 +113,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'generate_form',
     scope: 'forms:write',
-    description:
-      'Generate a published form from a template form of the environment: the body of POST /api/v1/environments/{environmentId}/forms/generate.',
+    description: 'Generate a published form from a template form of the environment: the body of POST /api/v1/environments/{environmentId}/forms/generate.',
     input: generateFormInputSchema,
     output: z.object({ id: z.string(), url: z.string() }),
     async run(input, ctx) {
@@ -141,8 +136,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'list_responses',
     scope: 'responses:read',
-    description:
-      'Responses of one form (formId) or of the whole environment, newest first, a page of at most 100 at a time.',
+    description: 'Responses of one form (formId) or of the whole environment, newest first, a page of at most 100 at a time.',
     input: page.extend({
       formId: formId.optional(),
       includePartials: z.boolean().optional().meta({ description: 'Include unfinished responses.' }),
@@ -177,11 +171,7 @@ export const TOOLS: Tool[] = [
     bodyField: 'changes',
     output: z.object({ id: z.string(), url: z.string(), version: z.number() }),
     async run({ formId: id, expectedVersion, changes }, ctx) {
-      const { updateForm } = await operation(
-        UpdateFormDocument,
-        { id, input: changes, expectedVersion: expectedVersion ?? null },
-        ctx,
-      );
+      const { updateForm } = await operation(UpdateFormDocument, { id, input: changes, expectedVersion: expectedVersion ?? null }, ctx);
       return { id: updateForm.form.id, url: updateForm.form.url, version: updateForm.version };
     },
   }),

@@ -9,22 +9,12 @@ import { AppError, notFound } from '../errors.ts';
 import { afterPosition, microsOf, newestFirst, pageOf, type KeysetPosition, type Page } from '../keyset.ts';
 
 /** What the log shows: a pending delivery with no SMTP server to go through waits for one. */
-export const LISTED_STATUSES = [
-  'pending',
-  'sending',
-  'sent',
-  'failed',
-  'suppressed',
-  'waiting-for-smtp',
-] as const satisfies readonly (NotificationStatus | 'waiting-for-smtp')[];
+export const LISTED_STATUSES = ['pending', 'sending', 'sent', 'failed', 'suppressed', 'waiting-for-smtp'] as const satisfies readonly (NotificationStatus | 'waiting-for-smtp')[];
 export type ListedStatus = (typeof LISTED_STATUSES)[number];
 
 /** The environment of a delivery, if there is one (GraphQL checks it is the caller's). */
 export async function notificationEnvironment(db: Db, id: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ environmentId: notificationDeliveries.environmentId })
-    .from(notificationDeliveries)
-    .where(eq(notificationDeliveries.id, id));
+  const [row] = await db.select({ environmentId: notificationDeliveries.environmentId }).from(notificationDeliveries).where(eq(notificationDeliveries.id, id));
   return row?.environmentId;
 }
 
@@ -87,9 +77,7 @@ const columns = {
 };
 
 type Row = {
-  [K in keyof typeof columns]: K extends 'position'
-    ? string
-    : (typeof notificationDeliveries.$inferSelect)[Exclude<K, 'position'>];
+  [K in keyof typeof columns]: K extends 'position' ? string : (typeof notificationDeliveries.$inferSelect)[Exclude<K, 'position'>];
 };
 
 function listed(row: Row, smtpConfigured: boolean): ListedDelivery {
@@ -103,20 +91,11 @@ function listed(row: Row, smtpConfigured: boolean): ListedDelivery {
 }
 
 /** A page of the deliveries of a form (the caller checked the form is the caller's). */
-export async function deliveryPage(
-  db: Db,
-  formId: string,
-  input: { after?: KeysetPosition | undefined; limit: number; smtpConfigured: boolean },
-): Promise<Page<ListedDelivery>> {
+export async function deliveryPage(db: Db, formId: string, input: { after?: KeysetPosition | undefined; limit: number; smtpConfigured: boolean }): Promise<Page<ListedDelivery>> {
   const rows = await db
     .select(columns)
     .from(notificationDeliveries)
-    .where(
-      and(
-        eq(notificationDeliveries.formId, formId),
-        afterPosition(notificationDeliveries.createdAt, notificationDeliveries.id, input.after),
-      ),
-    )
+    .where(and(eq(notificationDeliveries.formId, formId), afterPosition(notificationDeliveries.createdAt, notificationDeliveries.id, input.after)))
     .orderBy(...newestFirst(notificationDeliveries.createdAt, notificationDeliveries.id))
     .limit(input.limit + 1);
   const page = pageOf(rows as Row[], input.limit);

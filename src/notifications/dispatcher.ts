@@ -68,10 +68,7 @@ interface Claimed {
 }
 
 /** What the module-level steps read from the dispatcher's options. */
-type Context = Pick<
-  MailDispatcherOptions,
-  'db' | 'config' | 'logger' | 'random' | 'signFileUrl' | 'onOutcome' | 'transport' | 'box'
-> & {
+type Context = Pick<MailDispatcherOptions, 'db' | 'config' | 'logger' | 'random' | 'signFileUrl' | 'onOutcome' | 'transport' | 'box'> & {
   limits: ConfirmationLimits;
   transports: Map<string, MailTransport>;
 };
@@ -190,8 +187,7 @@ async function subjectOf(db: Db, claimed: Claimed) {
 
 /** Records a send's outcome (only while this node still holds the lease). */
 async function recordOutcome(ctx: Context, claimed: Claimed, outcome: SendOutcome): Promise<void> {
-  const delay =
-    outcome.ok || !outcome.retry ? undefined : retryDelay(ctx.config.retryDelaysMs, claimed.attempts, ctx.random);
+  const delay = outcome.ok || !outcome.retry ? undefined : retryDelay(ctx.config.retryDelaysMs, claimed.attempts, ctx.random);
   const status = outcome.ok ? 'sent' : delay === undefined ? 'failed' : 'pending';
   await ctx.db.execute(sql`
     update notification_deliveries set status = ${status}, lease_token = null, lease_until = null, last_reply = ${outcome.reply},
@@ -199,20 +195,10 @@ async function recordOutcome(ctx: Context, claimed: Claimed, outcome: SendOutcom
       sent_at = case when ${status} = 'sent' then now() else sent_at end
     where id = ${claimed.id} and lease_token = ${claimed.token} and status = 'sending'`);
   if (status !== 'pending') ctx.onOutcome?.(claimed.kind, status);
-  if (status === 'failed')
-    ctx.logger.warn(
-      { deliveryId: claimed.id, attempts: claimed.attempts, reply: outcome.reply },
-      'e-mail delivery failed',
-    );
+  if (status === 'failed') ctx.logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, reply: outcome.reply }, 'e-mail delivery failed');
 }
 
-function compose(
-  ctx: Context,
-  claimed: Claimed,
-  found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>,
-  responseId: string,
-  from: string,
-) {
+function compose(ctx: Context, claimed: Claimed, found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>, responseId: string, from: string) {
   return composeMessage({
     deliveryId: claimed.id,
     kind: claimed.kind,

@@ -140,16 +140,12 @@ export interface MessageInput {
   signFileUrl?: ((uploadId: string) => string) | undefined;
 }
 
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** One answer as lines of text: `headline: value`; files one link each. */
 function answerLines(answer: ResponseAnswer, input: MessageInput): { label: string; value: string }[] {
   const { response } = answer;
-  const label =
-    typeof response.headline === 'string' && response.headline !== ''
-      ? response.headline
-      : (answer.key ?? answer.questionId);
+  const label = typeof response.headline === 'string' && response.headline !== '' ? response.headline : (answer.key ?? answer.questionId);
   const files = Array.isArray(response.files) ? (response.files as { id?: unknown; name?: unknown }[]) : undefined;
   if (files && input.signFileUrl) {
     return files
@@ -179,9 +175,7 @@ export function composeMessage(input: MessageInput): Mail.Options {
   const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;
   const text = [
     intro,
-    ...(answers.length > 0
-      ? ['', `${words.answers}:`, ...answers.map(({ label, value }) => `${label}: ${value}`)]
-      : []),
+    ...(answers.length > 0 ? ['', `${words.answers}:`, ...answers.map(({ label, value }) => `${label}: ${value}`)] : []),
     ...(team && !input.rule.includeAnswers ? ['', words.noAnswers] : []),
     ...(team ? ['', `${words.link}: ${link}`] : []),
     '',

@@ -9,14 +9,7 @@ import { builder } from '../graphql/builder.ts';
 import { checkPageArgs, DEFAULT_PAGE_SIZE, keysetConnection, pageComplexity } from '../graphql/pagination.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { environmentHasSmtp } from './smtp-settings.ts';
-import {
-  deliveryPage,
-  LISTED_STATUSES,
-  notificationEnvironment,
-  notificationForm,
-  retryNotificationDelivery,
-  type ListedDelivery,
-} from './deliveries.service.ts';
+import { deliveryPage, LISTED_STATUSES, notificationEnvironment, notificationForm, retryNotificationDelivery, type ListedDelivery } from './deliveries.service.ts';
 
 // ---------------------------------------------------------------- the delivery log
 
@@ -28,9 +21,7 @@ const NotificationKindEnum = builder.enumType('NotificationKind', {
 const NotificationStatusEnum = builder.enumType('NotificationDeliveryStatus', {
   description:
     '`PENDING` (due, or waiting for a retry), `SENDING` (a node is sending it), `SENT` (the SMTP server took it), `FAILED` (a 5xx reply, or no retries left), `SUPPRESSED` (a confirmation limit kept it back), `WAITING_FOR_SMTP` (pending, and no SMTP server is configured).',
-  values: Object.fromEntries(
-    LISTED_STATUSES.map((status) => [status.toUpperCase().replaceAll('-', '_'), { value: status }]),
-  ),
+  values: Object.fromEntries(LISTED_STATUSES.map((status) => [status.toUpperCase().replaceAll('-', '_'), { value: status }])),
 });
 
 const NotificationDeliveryRef = builder.objectRef<ListedDelivery>('NotificationDelivery').implement({
@@ -73,11 +64,7 @@ const NotificationDeliveryConnection = builder.connectionObject(
 );
 
 /** One page of a form's delivery log (`waiting-for-smtp` where neither the node nor the environment has a server). */
-async function resolveDeliveries(
-  form: Pick<Form, 'id' | 'environmentId'>,
-  args: { first?: number | null; after?: string | null },
-  ctx: GraphQLContext,
-) {
+async function resolveDeliveries(form: Pick<Form, 'id' | 'environmentId'>, args: { first?: number | null; after?: string | null }, ctx: GraphQLContext) {
   const { first, after } = checkPageArgs(args);
   const smtpConfigured = (ctx.smtpConfigured ?? false) || (await environmentHasSmtp(ctx.db, form.environmentId));
   const page = await deliveryPage(ctx.db, form.id, { after, limit: first, smtpConfigured });
@@ -116,10 +103,7 @@ builder.queryField('formNotificationDeliveries', (t) =>
     resolve: async (_, args, ctx) => {
       const formId = String(args.formId);
       requireFormReach(ctx.principal, formId);
-      const form =
-        ctx.principal.kind === 'admin'
-          ? await findFormById(ctx.db, formId)
-          : await findForm(ctx.db, requireApiKey(ctx.principal).environmentId, formId);
+      const form = ctx.principal.kind === 'admin' ? await findFormById(ctx.db, formId) : await findForm(ctx.db, requireApiKey(ctx.principal).environmentId, formId);
       if (!form) throw notFound('Form not found');
       return resolveDeliveries(form, args, ctx);
     },
@@ -130,8 +114,7 @@ builder.mutationField('retryNotificationDelivery', (t) =>
   t.field({
     authScopes: { scope: 'settings:manage' },
     type: NotificationDeliveryRef,
-    description:
-      'Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT.',
+    description: 'Sends a FAILED or SUPPRESSED delivery again, with a fresh run of retries; a pending one is returned as it is; a SENT one is CONFLICT.',
     args: {
       id: t.arg.id({ required: true }),
       formId: t.arg.id({ description: 'When given, the delivery must be one of this form.' }),
@@ -139,11 +122,7 @@ builder.mutationField('retryNotificationDelivery', (t) =>
     resolve: async (_, args, ctx) => {
       const id = String(args.id);
       if (formLimitOf(ctx.principal) !== null) requireFormReach(ctx.principal, await notificationForm(ctx.db, id), 'Notification delivery not found');
-      const environmentId = await rowEnvironment(
-        ctx.principal,
-        () => notificationEnvironment(ctx.db, id),
-        'Notification delivery not found',
-      );
+      const environmentId = await rowEnvironment(ctx.principal, () => notificationEnvironment(ctx.db, id), 'Notification delivery not found');
       return retryNotificationDelivery(
         ctx.db,
         { environmentId, formId: args.formId ?? undefined },

@@ -38,10 +38,7 @@ export function notificationsOf(
     }
   });
   const respondent = settings.respondent;
-  const address =
-    respondent?.enabled && ended.finished
-      ? respondentAddress(form.steps, response.data, respondent.emailFrom)
-      : undefined;
+  const address = respondent?.enabled && ended.finished ? respondentAddress(form.steps, response.data, respondent.emailFrom) : undefined;
   if (respondent && address) {
     list.push({
       kind: 'respondent',
@@ -56,11 +53,7 @@ export function notificationsOf(
 }
 
 /** The address the respondent gave at `emailFrom`, if it is one (lower case). */
-function respondentAddress(
-  steps: readonly StoredStep[],
-  data: readonly ResponseAnswer[],
-  emailFrom: string,
-): string | undefined {
+function respondentAddress(steps: readonly StoredStep[], data: readonly ResponseAnswer[], emailFrom: string): string | undefined {
   const components = steps.flatMap((step) => step.components);
   const source = emailSource(components, emailFrom);
   const component = source && components.find((c) => c.key === source.key);

@@ -29,8 +29,7 @@ const RespondentNotificationInput = builder.inputType('RespondentNotificationInp
     enabled: t.boolean({ description: 'Default true.' }),
     emailFrom: t.string({
       required: true,
-      description:
-        "Where the address comes from: an EmailForm's key, or an IdentityInfo's key and `.emailAddress` or `.workEmailAddress`.",
+      description: "Where the address comes from: an EmailForm's key, or an IdentityInfo's key and `.emailAddress` or `.workEmailAddress`.",
     }),
     subject: t.string({ required: true }),
     body: t.string({ description: 'The text of the message (plain text; paragraphs separated by blank lines).' }),

@@ -19,12 +19,7 @@ export const NOTIFICATION_LIMITS = {
 /** One line, no control characters: a subject goes into a header. */
 // eslint-disable-next-line no-control-regex
 const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
-const subjectSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(NOTIFICATION_LIMITS.maxSubjectLength)
-  .regex(ONE_LINE, 'must be one line without control characters');
+const subjectSchema = z.string().trim().min(1, 'must not be empty').max(NOTIFICATION_LIMITS.maxSubjectLength).regex(ONE_LINE, 'must be one line without control characters');
 
 const addressSchema = z
   .string()
@@ -36,8 +31,7 @@ const teamRuleSchema = z.strictObject({
   on: z
     .array(
       z.enum(TEAM_NOTIFICATION_EVENTS, {
-        error: (issue) =>
-          `Unknown event ${JSON.stringify(issue.input)}; expected one of: ${TEAM_NOTIFICATION_EVENTS.join(', ')}`,
+        error: (issue) => `Unknown event ${JSON.stringify(issue.input)}; expected one of: ${TEAM_NOTIFICATION_EVENTS.join(', ')}`,
       }),
     )
     .min(1, 'needs at least one event')
@@ -58,10 +52,7 @@ const respondentSchema = z.strictObject({
 /** `notifications` of generate's and update's input; null or left out: nobody is notified. */
 export const notificationsSchema = z
   .strictObject({
-    team: z
-      .array(teamRuleSchema)
-      .max(NOTIFICATION_LIMITS.maxTeamRules, `at most ${NOTIFICATION_LIMITS.maxTeamRules} entries`)
-      .default([]),
+    team: z.array(teamRuleSchema).max(NOTIFICATION_LIMITS.maxTeamRules, `at most ${NOTIFICATION_LIMITS.maxTeamRules} entries`).default([]),
     respondent: respondentSchema.optional(),
   })
   .nullish()
@@ -76,17 +67,12 @@ interface DraftComponent {
  * Where `respondent.emailFrom` must point: an EmailForm's key, or an IdentityInfo's key and one of its
  * e-mail fields (`contact.workEmailAddress`). Reports a problem at `["notifications", "respondent", "emailFrom"]`.
  */
-export function checkNotifications(
-  input: { steps?: unknown; notifications?: unknown },
-  report: (path: (string | number)[], message: string) => void,
-): void {
+export function checkNotifications(input: { steps?: unknown; notifications?: unknown }, report: (path: (string | number)[], message: string) => void): void {
   const notifications = input.notifications as FormNotifications | null | undefined;
   const emailFrom = notifications?.respondent?.emailFrom;
   if (typeof emailFrom !== 'string' || !Array.isArray(input.steps)) return;
   const steps = input.steps as ({ components?: unknown } | null)[];
-  const components = steps.flatMap((step) =>
-    Array.isArray(step?.components) ? (step.components as (DraftComponent | null)[]) : [],
-  );
+  const components = steps.flatMap((step) => (Array.isArray(step?.components) ? (step.components as (DraftComponent | null)[]) : []));
   if (!emailSource(components, emailFrom)) {
     report(
       ['notifications', 'respondent', 'emailFrom'],
@@ -96,10 +82,7 @@ export function checkNotifications(
 }
 
 /** The component and field a confirmation's address comes from, if `emailFrom` names one. */
-export function emailSource(
-  components: readonly (DraftComponent | null)[],
-  emailFrom: string,
-): { key: string; field: string } | undefined {
+export function emailSource(components: readonly (DraftComponent | null)[], emailFrom: string): { key: string; field: string } | undefined {
   const dot = emailFrom.indexOf('.');
   const key = dot < 0 ? emailFrom : emailFrom.slice(0, dot);
   const component = components.find((c) => c?.key === key);

@@ -20,20 +20,12 @@ const urlSchema = z
   .string()
   .max(500)
   .regex(/^smtps?:\/\/[^\s/?#]+\/?$/, 'must be smtp://[user@]host[:port] or smtps://…')
-  .refine(
-    (value) => URL.canParse(value) && new URL(value).password === '',
-    'must not carry the password: give it as password',
-  );
+  .refine((value) => URL.canParse(value) && new URL(value).password === '', 'must not carry the password: give it as password');
 
 /** `smtp` in a settings change: a field left out stays, null removes it (`url: null` removes the password too). */
 export const smtpSettingsInputSchema = z.strictObject({
   url: urlSchema.nullable().optional(),
-  password: z
-    .string()
-    .min(1, 'password must not be empty (null removes it)')
-    .max(MAX_PASSWORD_LENGTH)
-    .nullable()
-    .optional(),
+  password: z.string().min(1, 'password must not be empty (null removes it)').max(MAX_PASSWORD_LENGTH).nullable().optional(),
   from: z.string().regex(FROM_PATTERN, 'must be an address or "Name <address>" on one line').nullable().optional(),
 });
 export type SmtpSettingsInput = z.infer<typeof smtpSettingsInputSchema>;
@@ -75,24 +67,16 @@ export function smtpSettingsChanges(box: SecretBox, environmentId: string, input
 }
 
 /** The environment's own server (its URL with the password opened into it), or undefined: the server's applies. */
-export function ownSmtpSettings(
-  box: SecretBox,
-  environmentId: string,
-  row: { smtpUrl: string | null; smtpPasswordSealed: string | null },
-): SmtpSettings | undefined {
+export function ownSmtpSettings(box: SecretBox, environmentId: string, row: { smtpUrl: string | null; smtpPasswordSealed: string | null }): SmtpSettings | undefined {
   if (!row.smtpUrl) return undefined;
   const url = new URL(row.smtpUrl);
-  const password =
-    row.smtpPasswordSealed === null ? undefined : box.open(row.smtpPasswordSealed, sealedFor(environmentId));
+  const password = row.smtpPasswordSealed === null ? undefined : box.open(row.smtpPasswordSealed, sealedFor(environmentId));
   if (password !== undefined) url.password = encodeURIComponent(password);
   return { url: url.toString(), requireTls: true };
 }
 
 /** Whether the environment has a server of its own. */
 export async function environmentHasSmtp(db: Db, environmentId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ url: environments.smtpUrl })
-    .from(environments)
-    .where(eq(environments.id, environmentId));
+  const [row] = await db.select({ url: environments.smtpUrl }).from(environments).where(eq(environments.id, environmentId));
   return Boolean(row?.url);
 }

@@ -82,10 +82,21 @@ async function deleteBatch(tx: Db, where: SQL, ordered: boolean, batchSize: numb
   if (batch.length === 0) return { ids: [], webhookEvents: 0, detached: [] };
   // The batch's rows are locked FOR UPDATE, so each of them is deleted below: read their uploads first
   // (deleting a response detaches its uploads).
-  const attached = await uploadsOf(tx, batch.map((row) => row.id));
+  const attached = await uploadsOf(
+    tx,
+    batch.map((row) => row.id),
+  );
   const deleted = await tx
     .delete(responses)
-    .where(and(where, inArray(responses.id, batch.map((row) => row.id))))
+    .where(
+      and(
+        where,
+        inArray(
+          responses.id,
+          batch.map((row) => row.id),
+        ),
+      ),
+    )
     .returning({ id: responses.id, formId: responses.formId, environmentId: responses.environmentId, insight: responses.insight });
   const ids = deleted.map((row) => row.id);
   if (ids.length === 0) return { ids, webhookEvents: 0, detached: [] };

@@ -27,14 +27,20 @@ export interface ErasureOutcome {
 }
 
 async function existingErasure(db: Db, environmentId: string, leadId: string): Promise<Erasure | undefined> {
-  const [row] = await db.select().from(erasures).where(and(eq(erasures.environmentId, environmentId), eq(erasures.leadId, leadId)));
+  const [row] = await db
+    .select()
+    .from(erasures)
+    .where(and(eq(erasures.environmentId, environmentId), eq(erasures.leadId, leadId)));
   return row;
 }
 
 /** Erases the lead `leadId` of `environmentId`. Unknown (or another environment's) and never erased: NOT_FOUND. */
 export async function eraseLead(db: Db, input: { environmentId: string; leadId: string; actor: Actor; files?: FileStorage | undefined }): Promise<ErasureOutcome> {
   const { environmentId, leadId, actor, files } = input;
-  const [lead] = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId)));
+  const [lead] = await db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId)));
   if (!lead) {
     const previous = await existingErasure(db, environmentId, leadId);
     if (previous) return { erasure: previous, alreadyErased: true };
@@ -45,7 +51,10 @@ export async function eraseLead(db: Db, input: { environmentId: string; leadId: 
     // New responses can't attach to a locked lead (their foreign key check waits for it).
     await tx.select({ id: leads.id }).from(leads).where(eq(leads.id, leadId)).for('update');
     const last = await deleteResponses(tx, { environmentId, leadId }, { files });
-    const gone = await tx.delete(leads).where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId))).returning({ id: leads.id });
+    const gone = await tx
+      .delete(leads)
+      .where(and(eq(leads.id, leadId), eq(leads.environmentId, environmentId)))
+      .returning({ id: leads.id });
     const previous = await existingErasure(tx, environmentId, leadId);
     // A concurrent erasure of the same lead finished first.
     if (gone.length === 0 && previous) return { erasure: previous, alreadyErased: true };

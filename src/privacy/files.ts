@@ -17,7 +17,10 @@ export type DetachedUpload = { id: string; storageKey: string };
 /** The uploads attached to these responses. */
 export async function uploadsOf(tx: Db, responseIds: readonly string[]): Promise<DetachedUpload[]> {
   if (responseIds.length === 0) return [];
-  return tx.select({ id: uploads.id, storageKey: uploads.storageKey }).from(uploads).where(inArray(uploads.responseId, [...responseIds]));
+  return tx
+    .select({ id: uploads.id, storageKey: uploads.storageKey })
+    .from(uploads)
+    .where(inArray(uploads.responseId, [...responseIds]));
 }
 
 /** Removes the files and rows of uploads detached by a committed deletion; without a storage, the sweep will. */

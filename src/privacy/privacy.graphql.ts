@@ -72,7 +72,11 @@ builder.mutationField('updateEnvironmentSettings', (t) =>
           recaptcha: captchaKeysOf(input.recaptcha),
           embedOrigins: input.embedOrigins,
           smtp: input.smtp
-            ? { ...(input.smtp.url !== undefined ? { url: input.smtp.url } : {}), ...(input.smtp.password !== undefined ? { password: input.smtp.password } : {}), ...(input.smtp.from !== undefined ? { from: input.smtp.from } : {}) }
+            ? {
+                ...(input.smtp.url !== undefined ? { url: input.smtp.url } : {}),
+                ...(input.smtp.password !== undefined ? { password: input.smtp.password } : {}),
+                ...(input.smtp.from !== undefined ? { from: input.smtp.from } : {}),
+              }
             : undefined,
         },
         actorOf(ctx.principal),
@@ -128,7 +132,7 @@ builder.mutationField('deleteResponse', (t) =>
 const DeleteResponsesFilter = builder.inputType('DeleteResponsesFilter', {
   description: 'Which responses to delete: all conditions given must hold, and at least one must be given.',
   fields: (t) => ({
-    formId: t.id({ description: 'Only this form\'s responses (a deleted form\'s too).' }),
+    formId: t.id({ description: "Only this form's responses (a deleted form's too)." }),
     since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
     until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
     dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
@@ -180,7 +184,10 @@ builder.mutationField('deleteResponses', (t) =>
       if (errors.length > 0) throw invalidArguments(errors);
       if (formId !== undefined) {
         requireFormReach(ctx.principal, formId);
-        const [form] = await ctx.db.select({ id: forms.id }).from(forms).where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));
+        const [form] = await ctx.db
+          .select({ id: forms.id })
+          .from(forms)
+          .where(and(eq(forms.id, formId), eq(forms.environmentId, environmentId)));
         if (!form) throw notFound('Form not found');
       }
       const dateField = filter.dateField ?? 'createdAt';
@@ -201,7 +208,7 @@ const ErasureRef = builder.objectRef<Erasure>('Erasure').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     environmentId: t.exposeID('environmentId'),
-    leadId: t.exposeID('leadId', { description: 'The erased lead\'s id (a random id that no longer leads anywhere).' }),
+    leadId: t.exposeID('leadId', { description: "The erased lead's id (a random id that no longer leads anywhere)." }),
     erasedAt: t.expose('createdAt', { type: 'DateTime' }),
     actorKind: t.exposeString('actorKind', { description: '`apiKey` or `admin`.' }),
     actorKeyId: t.exposeID('actorKeyId', { nullable: true, description: 'The API key that asked; null for the admin token.' }),
@@ -234,8 +241,8 @@ builder.mutationField('eraseLead', (t) =>
     description:
       'Erases a person: the lead, every response attached to it in every form of the environment, their files and webhook events (pending deliveries included). Give `id`, or `email` (looked up case-insensitively in the environment). Idempotent.',
     args: {
-      id: t.arg.id({ description: 'The lead id (a response\'s `leadId`).' }),
-      email: t.arg.string({ description: 'The lead\'s e-mail address.' }),
+      id: t.arg.id({ description: "The lead id (a response's `leadId`)." }),
+      email: t.arg.string({ description: "The lead's e-mail address." }),
       environmentId: t.arg.id({ description: 'With `email` and the admin token: the environment to look in.' }),
     },
     resolve: async (_, args, ctx) => {
@@ -243,7 +250,8 @@ builder.mutationField('eraseLead', (t) =>
       const email = args.email ?? undefined;
       if ((id === undefined) === (email === undefined)) throw invalidArguments([{ message: 'Give exactly one of id or email', path: [id === undefined ? 'id' : 'email'] }]);
       // A person's responses span every form of the environment; a lead none of the key's forms knows is one that does not exist.
-      if (id !== undefined && formLimitOf(ctx.principal) !== null && !(await loadLeads(ctx.db, readScope(ctx.principal), [id], formLimitOf(ctx.principal)))[0]) throw notFound('Lead not found');
+      if (id !== undefined && formLimitOf(ctx.principal) !== null && !(await loadLeads(ctx.db, readScope(ctx.principal), [id], formLimitOf(ctx.principal)))[0])
+        throw notFound('Lead not found');
       requireWholeEnvironment(ctx.principal, 'erase people');
       const actor = actorOf(ctx.principal);
       if (email !== undefined) {

@@ -78,7 +78,10 @@ async function applyRetention(db: Db, options: RetentionOptions): Promise<Retent
       await db.transaction(async (tx) => {
         // Responses that arrived meanwhile (none should: a deleted form takes no submissions) go with it.
         const late = await deleteResponses(tx, { environmentId: form.environmentId, formId: form.id }, batch);
-        const gone = await tx.delete(forms).where(and(eq(forms.id, form.id), isNotNull(forms.deletedAt))).returning({ id: forms.id });
+        const gone = await tx
+          .delete(forms)
+          .where(and(eq(forms.id, form.id), isNotNull(forms.deletedAt)))
+          .returning({ id: forms.id });
         if (gone.length === 0) return;
         // Uploads that no response kept (abandoned sessions) go with the form.
         if (options.files) await removeFilesOfForm(tx, options.files, form.id);

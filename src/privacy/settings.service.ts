@@ -75,7 +75,13 @@ export async function updateEnvironmentSettings(db: Db, environmentId: string, i
         : await tx.update(environments).set(columns).where(eq(environments.id, environmentId)).returning();
     if (!row) throw notFound('Environment not found');
     if (Object.keys(columns).length > 0) {
-      await recordAudit(tx, { environmentId, actor, action: 'environment.settings', targetIds: [environmentId], details: { ...changes, ...keys.audit, ...mail.audit, ...embedAudit } });
+      await recordAudit(tx, {
+        environmentId,
+        actor,
+        action: 'environment.settings',
+        targetIds: [environmentId],
+        details: { ...changes, ...keys.audit, ...mail.audit, ...embedAudit },
+      });
     }
     return row;
   });

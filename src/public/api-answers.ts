@@ -14,12 +14,7 @@ import { clientCountry, clientIp } from '../request-info.ts';
 import { checkSubmissionCaptchas } from '../responses/captcha-gate.ts';
 import { responseStatus } from '../responses/model.ts';
 import type { WalkedPath } from '../responses/path.ts';
-import {
-  currentPath,
-  type CaptchaPasses,
-  type ResponseRow,
-  type SubmitInput,
-} from '../responses/submissions.service.ts';
+import { currentPath, type CaptchaPasses, type ResponseRow, type SubmitInput } from '../responses/submissions.service.ts';
 import type { PublicContext, PublicRequest } from './context.ts';
 import { visitorToken } from './tokens.ts';
 import { apiReferrer } from './views.ts';
@@ -35,8 +30,7 @@ export const hiddenValue = z
   });
 
 export const FORM_NOT_FOUND = { message: 'Form not found' } as const;
-export const invalidBody = (c: PublicContext, errors: FieldError[]) =>
-  c.json({ message: 'Invalid request body', errors }, 400);
+export const invalidBody = (c: PublicContext, errors: FieldError[]) => c.json({ message: 'Invalid request body', errors }, 400);
 /** The resume token of `Authorization: Bearer <resumeToken>`. */
 export const bearerToken = (c: PublicContext) => /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 
@@ -50,12 +44,7 @@ export const apiContext = ({ c, deps }: PublicRequest): SubmitInput['context'] =
 });
 
 /** A response as the API answers with it: `{id, visitorToken, finished, status, formVersion, nextStep}`. */
-export const responseResult = (
-  { deps }: PublicRequest,
-  form: Form,
-  row: ResponseRow,
-  walked: WalkedPath = currentPath(form, row),
-) => ({
+export const responseResult = ({ deps }: PublicRequest, form: Form, row: ResponseRow, walked: WalkedPath = currentPath(form, row)) => ({
   id: row.id,
   visitorToken: visitorToken(deps.cookieKeys.current, row.environmentId, row.leadId),
   finished: row.finished,
@@ -103,16 +92,8 @@ export async function captchaGate(
   tokens: Map<string, unknown>,
 ): Promise<{ passes: CaptchaPasses } | { refused: Response }> {
   const gate = { db: deps.db, secretBox: deps.secretBox, server: deps.config.captcha };
-  const { failed, passes } = await checkSubmissionCaptchas(
-    gate,
-    form,
-    before,
-    submission,
-    (captcha) => tokens.get(captcha.id),
-    clientIp(c, deps.config.trustProxy),
-  );
-  if (failed.some(({ outcome }) => outcome === 'unavailable'))
-    return { refused: c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503) };
+  const { failed, passes } = await checkSubmissionCaptchas(gate, form, before, submission, (captcha) => tokens.get(captcha.id), clientIp(c, deps.config.trustProxy));
+  if (failed.some(({ outcome }) => outcome === 'unavailable')) return { refused: c.json({ message: CAPTCHA_MESSAGES.unavailable }, 503) };
   if (failed.length > 0) {
     return {
       refused: invalidBody(

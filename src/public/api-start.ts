@@ -9,25 +9,11 @@ import { toFieldErrors } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { languagesOf } from '../forms/translations.ts';
 import { appErrorOf, respondWithError } from '../graphql/errors.ts';
-import {
-  claimIdempotencyKey,
-  idempotencyClaimNonce,
-  parseIdempotencyKey,
-  requestHash,
-} from '../idempotency/idempotency.service.ts';
+import { claimIdempotencyKey, idempotencyClaimNonce, parseIdempotencyKey, requestHash } from '../idempotency/idempotency.service.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
 import { findSessionResponse, prepareAnswers, type SubmitInput } from '../responses/submissions.service.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
-import {
-  answersSchema,
-  apiContext,
-  captchaGate,
-  FORM_NOT_FOUND,
-  hiddenValue,
-  invalidBody,
-  responseResult,
-  takeCaptchaTokens,
-} from './api-answers.ts';
+import { answersSchema, apiContext, captchaGate, FORM_NOT_FOUND, hiddenValue, invalidBody, responseResult, takeCaptchaTokens } from './api-answers.ts';
 import { FORM_CLOSED, FORM_CLOSED_STATUS, liveForm, submitCounted, type PublicRequest } from './context.ts';
 import { apiSessionKey, leadOfVisitorToken, newResumeToken } from './tokens.ts';
 
@@ -163,10 +149,7 @@ const startScope = (formId: string) => `form:${formId}:start`;
  * new one (never the old response). A claim stored before claims had a nonce (null) keeps the token it gave.
  */
 const idempotentResumeToken = ({ deps }: PublicRequest, formId: string, key: string, nonce: string | null) =>
-  deriveSecret(
-    deps.cookieKeys.current,
-    nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`,
-  );
+  deriveSecret(deps.cookieKeys.current, nonce === null ? `idempotent-start:${formId}:${key}` : `idempotent-start:v2:${formId}:${key}:${nonce}`);
 
 /**
  * The response an idempotent start's key already made, if any: a retry answers with the same uploads,
@@ -182,11 +165,5 @@ async function idempotentResponseId(request: PublicRequest, formId: string): Pro
   if (key === undefined) return undefined;
   const nonce = await idempotencyClaimNonce(request.deps.db, startScope(formId), key);
   if (nonce === undefined) return undefined;
-  return (
-    await findSessionResponse(
-      request.deps.db,
-      formId,
-      apiSessionKey(idempotentResumeToken(request, formId, key, nonce)),
-    )
-  )?.id;
+  return (await findSessionResponse(request.deps.db, formId, apiSessionKey(idempotentResumeToken(request, formId, key, nonce))))?.id;
 }

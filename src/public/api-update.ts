@@ -10,24 +10,8 @@ import { respondWithError } from '../graphql/errors.ts';
 import { readJsonObject } from '../limits/request-safety.ts';
 import { prepareAnswers } from '../responses/submissions.service.ts';
 import { resolveUploadAnswers, syncResponseUploads } from '../uploads/uploads.service.ts';
-import {
-  answersSchema,
-  apiContext,
-  bearerToken,
-  captchaGate,
-  FORM_NOT_FOUND,
-  invalidBody,
-  responseResult,
-  takeCaptchaTokens,
-} from './api-answers.ts';
-import {
-  FORM_CLOSED,
-  FORM_CLOSED_STATUS,
-  formForResponse,
-  liveFormWithResponse,
-  submitCounted,
-  type PublicRequest,
-} from './context.ts';
+import { answersSchema, apiContext, bearerToken, captchaGate, FORM_NOT_FOUND, invalidBody, responseResult, takeCaptchaTokens } from './api-answers.ts';
+import { FORM_CLOSED, FORM_CLOSED_STATUS, formForResponse, liveFormWithResponse, submitCounted, type PublicRequest } from './context.ts';
 import { apiSessionKey } from './tokens.ts';
 
 const updateSchema = z.strictObject({ answers: answersSchema, finished: z.boolean().default(false) });

@@ -13,13 +13,7 @@ import { versionForResponse } from '../forms/versions.service.ts';
 import type { AppEnv } from '../http.ts';
 import type { RateLimit } from '../limits/rate-limits.ts';
 import type { AppMetrics } from '../metrics.ts';
-import {
-  findFormAndResponse,
-  submitAnswers,
-  type AnswerLimits,
-  type SeenResponse,
-  type SubmitInput,
-} from '../responses/submissions.service.ts';
+import { findFormAndResponse, submitAnswers, type AnswerLimits, type SeenResponse, type SubmitInput } from '../responses/submissions.service.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 
 export interface PublicDeps {
@@ -57,8 +51,7 @@ export const handle =
     handler({ c, deps, formId: c.req.param('formId') ?? '' });
 
 /** The public JSON API (`/s/:id/definition`, `/s/:id/responses…`, `/s/:id/uploads`, `/s/:id/views`), which answers in JSON. */
-export const isPublicApiRequest = (c: Context) =>
-  /^\/s\/[^/]+\/(?:responses|definition|uploads|views)(?:\/|$)/.test(c.req.path);
+export const isPublicApiRequest = (c: Context) => /^\/s\/[^/]+\/(?:responses|definition|uploads|views)(?:\/|$)/.test(c.req.path);
 /** A public form page (`/s/…` but not the JSON API), which answers in HTML. */
 export const isPublicPageRequest = (c: Context) => c.req.path.startsWith('/s/') && !isPublicApiRequest(c);
 
@@ -74,11 +67,7 @@ export async function liveForm(db: Db, formId: string): Promise<Form | undefined
 const isLive = (form: Form) => form.status === 'published' || form.status === 'closed';
 
 /** `liveForm`, with its response `responseId` as it is now (undefined if none), in one statement. */
-export async function liveFormWithResponse(
-  db: Db,
-  formId: string,
-  responseId: string,
-): Promise<{ form: Form; response: SeenResponse | undefined } | undefined> {
+export async function liveFormWithResponse(db: Db, formId: string, responseId: string): Promise<{ form: Form; response: SeenResponse | undefined } | undefined> {
   const found = await findFormAndResponse(db, formId, responseId);
   return found && isLive(found.form) ? found : undefined;
 }
@@ -88,12 +77,7 @@ export async function liveFormWithResponse(
  * on while it is younger than PINNED_VERSION_MAX_AGE_HOURS and that version has the current one's captchas
  * and required consents, else the form as it is now. No response: the form as it is now.
  */
-export async function formForResponse(
-  db: Db,
-  config: Pick<Config, 'pinnedVersionMaxAgeMs'>,
-  form: Form,
-  response: { meta: unknown; createdAt: Date } | undefined,
-): Promise<Form> {
+export async function formForResponse(db: Db, config: Pick<Config, 'pinnedVersionMaxAgeMs'>, form: Form, response: { meta: unknown; createdAt: Date } | undefined): Promise<Form> {
   if (!response) return form;
   return versionForResponse(db, form, response, config.pinnedVersionMaxAgeMs);
 }

@@ -37,14 +37,9 @@ export async function showDefinition(request: PublicRequest): Promise<Response> 
   // An older version only for the resume token of a response answered on it (as the PATCH sends it).
   if (version !== undefined && version !== current.version) {
     const token = bearerToken(c);
-    if (!token)
-      return c.json(
-        { message: 'Missing resume token: an older version is shown only with the resume token of a response on it' },
-        401,
-      );
+    if (!token) return c.json({ message: 'Missing resume token: an older version is shown only with the resume token of a response on it' }, 401);
     const row = await findSessionResponse(deps.db, current.id, apiSessionKey(token));
-    if (!row || (await formForResponse(deps.db, deps.config, current, row)).version !== version)
-      return c.json(VERSION_NOT_FOUND, 404);
+    if (!row || (await formForResponse(deps.db, deps.config, current, row)).version !== version) return c.json(VERSION_NOT_FOUND, 404);
   }
   const form = version === undefined ? current : await formAtVersion(deps.db, current, version);
   if (!form) return c.json(VERSION_NOT_FOUND, 404);

@@ -21,10 +21,7 @@ const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
 const HOST_SCRIPT_ASSET = { ...staticAsset(HOST_SCRIPT, 'text/javascript; charset=utf-8'), etag: HOST_SCRIPT_ETAG };
 
 export function mountEmbedScript(app: Hono<AppEnv>): void {
-  app.use(
-    EMBED_SCRIPT_PATH,
-    corsMiddleware({ allowOrigin: () => '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: [], exposeHeaders: ['ETag'], maxAgeSeconds: 600 }),
-  );
+  app.use(EMBED_SCRIPT_PATH, corsMiddleware({ allowOrigin: () => '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: [], exposeHeaders: ['ETag'], maxAgeSeconds: 600 }));
   app.get(EMBED_SCRIPT_PATH, (c) => {
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     return sendAsset(c, HOST_SCRIPT_ASSET, CACHE_CONTROL);

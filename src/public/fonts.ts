@@ -52,12 +52,7 @@ let families: Map<string, FontFamilyAssets> | undefined;
 
 /** Every self-hosted family's assets, read on first use (the packages' files do not change while running). */
 function allFamilies(): Map<string, FontFamilyAssets> {
-  families ??= new Map(
-    Object.entries(SELF_HOSTED_FONTS).map(([family, packageName]) => [
-      family.toLowerCase(),
-      familyAssets(family, packageName),
-    ]),
-  );
+  families ??= new Map(Object.entries(SELF_HOSTED_FONTS).map(([family, packageName]) => [family.toLowerCase(), familyAssets(family, packageName)]));
   return families;
 }
 

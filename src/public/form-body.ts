@@ -95,8 +95,7 @@ export async function readFormBody(c: PublicContext, textLimitBytes: number, fil
         if (!fileFields.has(name)) problems.push({ name, message: 'This field takes text, not a file' });
         // An empty file input posts a part with no name and no bytes.
         else if (item.name !== '' || item.size > 0) files.set(name, [...(files.get(name) ?? []), item]);
-      }
-      else if (unsafeStringProblem(item)) problems.push({ name, message: 'This field contains characters that cannot be stored (NUL)' });
+      } else if (unsafeStringProblem(item)) problems.push({ name, message: 'This field contains characters that cannot be stored (NUL)' });
       else texts.push(item);
     }
     body.set(name, texts);

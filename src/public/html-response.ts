@@ -10,10 +10,7 @@ import { renderClosedPage, renderMessagePage } from './render.ts';
 export const newNonce = () => randomBytes(16).toString('base64');
 
 /** The page's Content-Security-Policy: nothing but our nonce'd style and script, the theme's font service, and the step's calendars and captcha provider. */
-export function pageCsp(
-  nonce: string,
-  options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[]; scriptOrigins?: readonly string[] },
-): string {
+export function pageCsp(nonce: string, options: { fontsCssUrl?: string | undefined; frameOrigins?: readonly string[]; scriptOrigins?: readonly string[] }): string {
   const selfHosted = options.fontsCssUrl === SELF_HOSTED_FONTS;
   const fontsOrigin = options.fontsCssUrl && !selfHosted ? new URL(options.fontsCssUrl).origin : undefined;
   const frames = options.frameOrigins ?? [];
@@ -46,25 +43,13 @@ export function sendHtml(c: PublicContext, body: string, status: number, csp: st
 }
 
 /** A message page; in embed mode with the embed's chrome, so the embedding page shows it too. */
-export async function sendMessagePage(
-  c: PublicContext,
-  status: number,
-  title: string,
-  message: string,
-  options: Parameters<typeof renderMessagePage>[3] = {},
-): Promise<Response> {
+export async function sendMessagePage(c: PublicContext, status: number, title: string, message: string, options: Parameters<typeof renderMessagePage>[3] = {}): Promise<Response> {
   const nonce = newNonce();
-  const page = await renderMessagePage(
-    { nonce, fontsCssUrl: undefined, embed: embedChromeOf(c) },
-    title,
-    message,
-    options,
-  );
+  const page = await renderMessagePage({ nonce, fontsCssUrl: undefined, embed: embedChromeOf(c) }, title, message, options);
   return sendHtml(c, page.toString(), status, pageCsp(nonce, {}));
 }
 
-export const notFoundPage = (c: PublicContext) =>
-  sendMessagePage(c, 404, 'Form not found', 'This form does not exist or is no longer available.');
+export const notFoundPage = (c: PublicContext) => sendMessagePage(c, 404, 'Form not found', 'This form does not exist or is no longer available.');
 
 /** A closed form's page: its theme, "no longer accepting responses", 410 (in embed mode, with the embed's chrome). */
 export async function closedFormPage(c: PublicContext, form: Form, fontsCssUrl: string | undefined): Promise<Response> {

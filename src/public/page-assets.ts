@@ -11,14 +11,7 @@ import { methodNotAllowed } from '../limits/request-safety.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { fontAsset } from './fonts.ts';
 import { FRAME_SCRIPT } from './frame-script.ts';
-import {
-  ASSETS_PREFIX,
-  contentHash,
-  IMMUTABLE_CACHE,
-  sendAsset,
-  staticAsset,
-  type StaticAsset,
-} from './static-assets.ts';
+import { ASSETS_PREFIX, contentHash, IMMUTABLE_CACHE, sendAsset, staticAsset, type StaticAsset } from './static-assets.ts';
 
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const hashedScript = (name: string, source: string) => ({

@@ -48,10 +48,7 @@ async function openPage(request: PublicRequest): Promise<PageRequest | Response>
   const framedBy = async () => {
     if (framed) return;
     framed = true;
-    c.set(
-      'frameAncestors',
-      frameAncestorsFor(await embedOriginsOf(deps.db, form.environmentId), deps.config.frameAncestors),
-    );
+    c.set('frameAncestors', frameAncestorsFor(await embedOriginsOf(deps.db, form.environmentId), deps.config.frameAncestors));
   };
   const embed = embedRequestOf(c);
   // A GET answers with a page; a step's post mostly with a redirect, so it looks who may frame it up only for a page.
@@ -86,13 +83,7 @@ export function formPath(page: PageRequest, query = ''): string {
 }
 
 /** A message page about the form, in its language (after looking up who may frame it). */
-export async function formMessagePage(
-  page: PageRequest,
-  status: number,
-  title: string,
-  text: string,
-  link?: { href: string; text: string },
-): Promise<Response> {
+export async function formMessagePage(page: PageRequest, status: number, title: string, text: string, link?: { href: string; text: string }): Promise<Response> {
   await page.framedBy();
   const { id: formId } = page.current;
   const locale = pageLocale(page);
@@ -129,8 +120,7 @@ export function hiddenValues(form: Form, c: PublicContext): Record<string, strin
   for (const name of form.hiddenFields) {
     const value = c.req.query(name);
     // A value that could not be stored is left out rather than refused: the page still works.
-    if (value !== undefined && value.length <= LOGIC_LIMITS.maxValueLength && !unsafeStringProblem(value))
-      values[name] = value;
+    if (value !== undefined && value.length <= LOGIC_LIMITS.maxValueLength && !unsafeStringProblem(value)) values[name] = value;
   }
   return values;
 }

@@ -9,22 +9,10 @@ import type { Form } from '../forms/forms.service.ts';
 import { recall, type RecallLookup } from '../forms/recall.ts';
 
 /** The content fields that are texts shown as such (question, titles, labels of buttons and boxes). */
-const RECALLED_TEXTS = [
-  'question',
-  'subheading',
-  'title',
-  'text',
-  'label',
-  'backLabel',
-  'nextLabel',
-  'checkboxLabel',
-] as const;
+const RECALLED_TEXTS = ['question', 'subheading', 'title', 'text', 'label', 'backLabel', 'nextLabel', 'checkboxLabel'] as const;
 
 const hasPlaceholder = (step: StoredStep) =>
-  step.name.includes('{{') ||
-  step.components.some((c) =>
-    RECALLED_TEXTS.some((key) => typeof c.content[key] === 'string' && c.content[key].includes('{{')),
-  );
+  step.name.includes('{{') || step.components.some((c) => RECALLED_TEXTS.some((key) => typeof c.content[key] === 'string' && c.content[key].includes('{{')));
 
 function recalledStep(step: StoredStep, lookup: RecallLookup): StoredStep {
   return {
@@ -32,8 +20,7 @@ function recalledStep(step: StoredStep, lookup: RecallLookup): StoredStep {
     name: recall(step.name, lookup),
     components: step.components.map((component) => {
       const content = { ...component.content };
-      for (const key of RECALLED_TEXTS)
-        if (typeof content[key] === 'string') content[key] = recall(content[key], lookup);
+      for (const key of RECALLED_TEXTS) if (typeof content[key] === 'string') content[key] = recall(content[key], lookup);
       return { ...component, content };
     }),
   };

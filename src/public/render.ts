@@ -170,7 +170,12 @@ ${logo(form.theme)}
  * A plain page for 404s and other errors (no form theme: the form may not exist). `link`: where to go
  * from here; `locale`: the language of the page when a form's own words are used.
  */
-export function renderMessagePage(chrome: PageChrome, title: string, message: string, options: { link?: { href: string; text: string }; locale?: string; formId?: string } = {}): Html {
+export function renderMessagePage(
+  chrome: PageChrome,
+  title: string,
+  message: string,
+  options: { link?: { href: string; text: string }; locale?: string; formId?: string } = {},
+): Html {
   const link = options.link ? html`<p><a class="fl-back" href="${options.link.href}">${options.link.text}</a></p>` : '';
   const body = html`<main class="fl-page fl-center"><h1>${title}</h1><p>${message}</p>${link}</main>`;
   return document(DEFAULT_THEME, { ...chrome, fontsCssUrl: undefined }, title, [], body, { state: 'message', locale: options.locale ?? DEFAULT_LOCALE, formId: options.formId });

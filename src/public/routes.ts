@@ -67,14 +67,7 @@ function guardRoutes(app: Hono<AppEnv>, deps: PublicDeps): void {
     exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
     maxAgeSeconds: 600,
   });
-  for (const path of [
-    '/s/:formId/definition',
-    '/s/:formId/responses',
-    '/s/:formId/responses/*',
-    '/s/:formId/uploads',
-    '/s/:formId/views',
-  ])
-    app.use(path, apiCors);
+  for (const path of ['/s/:formId/definition', '/s/:formId/responses', '/s/:formId/responses/*', '/s/:formId/uploads', '/s/:formId/views']) app.use(path, apiCors);
   const rateLimit = rateLimited(deps, submissionLimit);
   // Reads are counted apart from submissions: rendering a page walks the form's rules too.
   app.get('/s/:formId', rateLimited(deps, pageLimit));
@@ -85,11 +78,8 @@ function guardRoutes(app: Hono<AppEnv>, deps: PublicDeps): void {
   }
   // Files: uploads, and page posts that may carry them (multipart), get the larger upload limit.
   const limitUploadBody = limitBodySize(config.uploads.maxBodyBytes, tooMuchData(deps, config.uploads.maxBodyBytes));
-  const isMultipart = (c: Context<AppEnv>) =>
-    c.req.header('content-type')?.trim().toLowerCase().startsWith('multipart/form-data') === true;
-  app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) =>
-    isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next),
-  );
+  const isMultipart = (c: Context<AppEnv>) => c.req.header('content-type')?.trim().toLowerCase().startsWith('multipart/form-data') === true;
+  app.on(['POST', 'PATCH'], '/s/:formId', rateLimit, (c, next) => (isMultipart(c) ? limitUploadBody(c, next) : limitBody(c, next)));
   app.post('/s/:formId/uploads', rateLimit, limitUploadBody);
   app.post('/s/:formId/views', rateLimit, limitBody);
 }
@@ -128,12 +118,7 @@ function unexpectedError(error: Error, c: PublicContext): Response | Promise<Res
     // The database is away: a retryable 503, the page says so.
     c.var.log.warn({ err: error }, 'database unavailable');
     if (isPublicApiRequest(c)) return c.json({ message: known.message }, HTTP_STATUS.UNAVAILABLE);
-    return sendMessagePage(
-      c,
-      HTTP_STATUS.UNAVAILABLE,
-      'Service unavailable',
-      'The form cannot be loaded or saved right now. Please try again in a moment.',
-    );
+    return sendMessagePage(c, HTTP_STATUS.UNAVAILABLE, 'Service unavailable', 'The form cannot be loaded or saved right now. Please try again in a moment.');
   }
   c.var.log.error({ err: error }, 'unexpected error');
   if (isPublicApiRequest(c)) return c.json(INTERNAL_ERROR_BODY, 500);

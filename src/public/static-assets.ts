@@ -25,8 +25,7 @@ export interface StaticAsset {
   br?: Uint8Array | undefined;
 }
 
-export const contentHash = (bytes: Uint8Array | string): string =>
-  createHash('sha256').update(bytes).digest('base64url').slice(0, 12);
+export const contentHash = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('base64url').slice(0, 12);
 
 /** An asset from its bytes: text types get gzip and Brotli forms (at the best compression: made once). */
 export function staticAsset(content: Uint8Array | string, contentType: string): StaticAsset {
@@ -50,10 +49,7 @@ export function staticAsset(content: Uint8Array | string, contentType: string): 
  * (Brotli before gzip on a tie), `identity` when the client takes neither. `*` stands for the codings
  * not named; q=0 refuses one.
  */
-export function negotiateEncoding(
-  header: string | undefined,
-  asset: Pick<StaticAsset, 'gzip' | 'br'>,
-): 'br' | 'gzip' | 'identity' {
+export function negotiateEncoding(header: string | undefined, asset: Pick<StaticAsset, 'gzip' | 'br'>): 'br' | 'gzip' | 'identity' {
   if (!header) return 'identity';
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {

@@ -9,15 +9,7 @@ import { answerOf } from '../responses/shapes.ts';
 import { currentPath, findSessionResponse } from '../responses/submissions.service.ts';
 import { formForResponse } from './context.ts';
 import { sendFinalScreen } from './final-screen.ts';
-import {
-  currentStep,
-  formPath,
-  hiddenQuery,
-  hiddenValues,
-  mayShow,
-  parseStep,
-  type PageRequest,
-} from './page-request.ts';
+import { currentStep, formPath, hiddenQuery, hiddenValues, mayShow, parseStep, type PageRequest } from './page-request.ts';
 import { sendStep } from './step-view.ts';
 import { countPageView } from './views.ts';
 
@@ -48,11 +40,7 @@ export async function showStepPage(page: PageRequest): Promise<Response> {
   }
   const stepIndex = requested ?? at;
   const stored = new Map((response?.data ?? []).map((a) => [a.questionId, a.response] as const));
-  const values = new Map(
-    form.steps[stepIndex]!.components.map(
-      (component) => [component.id, answerOf(component, stored.get(component.id))] as const,
-    ),
-  );
+  const values = new Map(form.steps[stepIndex]!.components.map((component) => [component.id, answerOf(component, stored.get(component.id))] as const));
   // A new respondent shown where the form starts: a view (src/public/views.ts).
   if (!response && stepIndex === at) await countPageView(deps, c, form, hiddenValues(form, c), page.language);
   return sendStep(page, form, stepIndex, { values, data: response?.data ?? [], walked, starting: !response, hiddenFields: response?.meta.hiddenFields });

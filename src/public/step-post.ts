@@ -20,39 +20,13 @@ import { checkSubmissionCaptchas, type CaptchaVerdict } from '../responses/captc
 import { NOT_ACCEPTING } from '../responses/gate.ts';
 import { isInvalidResponse } from '../responses/model.ts';
 import { answerOf } from '../responses/shapes.ts';
-import {
-  componentsOf,
-  currentPath,
-  findSeenSessionResponse,
-  prepareAnswers,
-  type ResponseRow,
-  type SeenResponse,
-  type SubmitInput,
-} from '../responses/submissions.service.ts';
+import { componentsOf, currentPath, findSeenSessionResponse, prepareAnswers, type ResponseRow, type SeenResponse, type SubmitInput } from '../responses/submissions.service.ts';
 import { resolveUploadAnswers, storeUploads, syncResponseUploads } from '../uploads/uploads.service.ts';
 import { formForResponse, submitCounted } from './context.ts';
 import { readFormBody, type PostedFiles } from './form-body.ts';
 import { closedFormPage } from './html-response.ts';
-import {
-  answerFromFields,
-  componentOfField,
-  fieldName,
-  PostedFields,
-  type FieldProblem,
-  type FormBody,
-} from './form-fields.ts';
-import {
-  currentStep,
-  formMessagePage,
-  formPath,
-  hiddenQuery,
-  hiddenValues,
-  mayShow,
-  pageLocale,
-  parseStep,
-  sessionExpired,
-  type PageRequest,
-} from './page-request.ts';
+import { answerFromFields, componentOfField, fieldName, PostedFields, type FieldProblem, type FormBody } from './form-fields.ts';
+import { currentStep, formMessagePage, formPath, hiddenQuery, hiddenValues, mayShow, pageLocale, parseStep, sessionExpired, type PageRequest } from './page-request.ts';
 import { localizeForm } from '../forms/translations.ts';
 import type { FieldMessages } from './render.ts';
 import { sendStep, type StepView } from './step-view.ts';
@@ -78,8 +52,7 @@ export async function postStep(page: PageRequest): Promise<Response> {
   // A session started by this request (a fresh random id, below) has no response to look up.
   const seen = session.sessionId ? await findSeenSessionResponse(deps.db, current.id, session.sessionId) : undefined;
   const existing = seen?.row;
-  if (existing && (existing.finished || isInvalidResponse(existing.meta)))
-    return c.redirect(formPath(page, 'done=1'), 303);
+  if (existing && (existing.finished || isInvalidResponse(existing.meta))) return c.redirect(formPath(page, 'done=1'), 303);
   // The step is one of the version the response started on (a new response: the current version).
   const form = await formForResponse(deps.db, deps.config, current, existing);
   const stepIndex = parseStep(c.req.query('step'), form);
@@ -89,8 +62,7 @@ export async function postStep(page: PageRequest): Promise<Response> {
   if (read instanceof Response) return read;
   // The server decides the path: a step neither on it nor next is not taken; back to where the respondent is.
   const walked = currentPath(form, existing);
-  if (!mayShow(form, walked, stepIndex))
-    return c.redirect(formPath(page, `step=${currentStep(walked)}${existing ? '' : hiddenQuery(form, c)}`), 303);
+  if (!mayShow(form, walked, stepIndex)) return c.redirect(formPath(page, `step=${currentStep(walked)}${existing ? '' : hiddenQuery(form, c)}`), 303);
   const stored = new Map((existing?.data ?? []).map((a) => [a.questionId, a.response] as const));
   const post: StepPost = {
     page,
@@ -106,23 +78,14 @@ export async function postStep(page: PageRequest): Promise<Response> {
 }
 
 /** The step's form post, or the message page for one that can't be read (too large, not a form post, unreadable). */
-async function readStepBody(
-  page: PageRequest,
-  form: Form,
-  step: StoredStep,
-): Promise<{ body: FormBody; files: PostedFiles } | { problems: FieldProblem[] } | Response> {
+async function readStepBody(page: PageRequest, form: Form, step: StoredStep): Promise<{ body: FormBody; files: PostedFiles } | { problems: FieldProblem[] } | Response> {
   const { config } = page.deps;
   const uploaders = step.components.filter((component) => moduleOf(component.type)?.multipart === true);
-  const read = await readFormBody(
-    page.c,
-    config.publicMaxBodyBytes,
-    new Set(uploaders.map((component) => fieldName(component))),
-  );
+  const read = await readFormBody(page.c, config.publicMaxBodyBytes, new Set(uploaders.map((component) => fieldName(component))));
   if (read.ok) return read;
   const locale = pageLocale(page);
   const words = pageWords(locale);
-  if (read.status === 413)
-    return formMessagePage(page, 413, words.tooMuchTitle, words.tooMuchText(formatSize(config.publicMaxBodyBytes, locale)));
+  if (read.status === 413) return formMessagePage(page, 413, words.tooMuchTitle, words.tooMuchText(formatSize(config.publicMaxBodyBytes, locale)));
   if (read.status === 415) return formMessagePage(page, 415, words.unsupportedTitle, words.unsupportedText);
   if (read.problems.length === 0 || !read.problems.every((p) => componentOfField(step, p.name))) {
     return formMessagePage(page, 400, words.unreadableTitle, words.unreadableText);
@@ -131,59 +94,32 @@ async function readStepBody(
 }
 
 /** The step's answers taken from the post, checked, and submitted; or the step shown again with what is wrong. */
-async function takeStep(
-  post: StepPost,
-  read: { body: FormBody; files: PostedFiles } | { problems: FieldProblem[] },
-): Promise<Response> {
+async function takeStep(post: StepPost, read: { body: FormBody; files: PostedFiles } | { problems: FieldProblem[] }): Promise<Response> {
   const { page, form, step } = post;
   const session = page.session;
   const visitorLeadId = session.lead();
   const cookieSessionId = session.sessionId;
   // A rotating session (embed mode) starts each response on a fresh id and moves it to another at every step.
-  const sessionId =
-    cookieSessionId !== undefined && (post.existing || !session.rotates) ? cookieSessionId : session.start();
+  const sessionId = cookieSessionId !== undefined && (post.existing || !session.rotates) ? cookieSessionId : session.start();
   const nextSessionId = post.existing && session.rotates ? createId() : undefined;
-  const taken =
-    'body' in read
-      ? await answersPosted(post, read.body, read.files)
-      : { raw: {}, captchaTokens: new Map<string, string>(), problems: read.problems };
+  const taken = 'body' in read ? await answersPosted(post, read.body, read.files) : { raw: {}, captchaTokens: new Map<string, string>(), problems: read.problems };
   if (taken instanceof Response) return taken;
   // Fields that can't be taken as sent (bad encoding, NUL, a file, sent twice): 400, the step
   // shown again with the stored answers and a message at each such field.
-  if (taken.problems.length > 0)
-    return showAgain(post, storedValues(post), { errors: problemsByComponent(step, taken.problems) }, 400);
+  if (taken.problems.length > 0) return showAgain(post, storedValues(post), { errors: problemsByComponent(step, taken.problems) }, 400);
   const { raw } = taken;
   await resolveUploadAnswers(page.deps.db, form, raw, post.existing?.id);
   // What the step shows again if something is wrong: the input as sent (never a password).
-  const values = new Map(
-    step.components.map(
-      (component) =>
-        [
-          component.id,
-          component.id in raw ? raw[component.id] : answerOf(component, post.stored.get(component.id)),
-        ] as const,
-    ),
-  );
+  const values = new Map(step.components.map((component) => [component.id, component.id in raw ? raw[component.id] : answerOf(component, post.stored.get(component.id))] as const));
   // The fields show the respondent's language; the answers are read in the default language's words.
   const { answers, errors } = await prepareAnswers(form, raw, page.deps.answerLimits, form.languages ? page.language : undefined);
   if (errors.length > 0) return showAgain(post, values, { errors: messagesByField(errors) }, 422);
   // The step is taken only from a person: the captcha rule the JSON API shares (src/responses/captcha-gate.ts).
   const hiddenFields = post.existing ? undefined : hiddenValues(form, page.c);
-  const verdict = await checkCaptchas(
-    post,
-    { answers, finish: false, step: post.stepIndex, hiddenFields },
-    taken.captchaTokens,
-  );
+  const verdict = await checkCaptchas(post, { answers, finish: false, step: post.stepIndex, hiddenFields }, taken.captchaTokens);
   if (verdict.failed.length > 0) {
-    const captchaErrors: FieldMessages = new Map(
-      verdict.failed.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]),
-    );
-    return showAgain(
-      post,
-      values,
-      { errors: captchaErrors },
-      verdict.failed.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422,
-    );
+    const captchaErrors: FieldMessages = new Map(verdict.failed.map(({ component, outcome }) => [component.id, [CAPTCHA_MESSAGES[outcome]]]));
+    return showAgain(post, values, { errors: captchaErrors }, verdict.failed.some(({ outcome }) => outcome === 'unavailable') ? 503 : 422);
   }
   const submission: SubmitInput = {
     form,
@@ -215,9 +151,7 @@ async function answersPosted(post: StepPost, body: FormBody, files: PostedFiles)
   for (const component of step.components.filter((candidate) => moduleOf(candidate.type)?.multipart === true)) {
     const posted = files.get(fieldName(component));
     if (!posted) continue;
-    const bytes = await Promise.all(
-      posted.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
-    );
+    const bytes = await Promise.all(posted.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })));
     const target = { environmentId: form.environmentId, formId: form.id, component };
     const stored = await storeUploads(page.deps.db, page.deps.fileStorage, target, bytes, {
       maxBodyBytes: page.deps.config.uploads.maxBodyBytes,
@@ -241,26 +175,14 @@ async function answersPosted(post: StepPost, body: FormBody, files: PostedFiles)
     if (value !== undefined) raw[component.id] = value;
   }
   const captchaTokens = new Map<string, string>();
-  for (const component of step.components)
-    if (isCaptchaType(component.type)) captchaTokens.set(component.id, postedCaptchaToken(component, fields));
+  for (const component of step.components) if (isCaptchaType(component.type)) captchaTokens.set(component.id, postedCaptchaToken(component, fields));
   return { raw, captchaTokens, problems: fields.problems };
 }
 
-function checkCaptchas(
-  post: StepPost,
-  submission: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
-  tokens: Map<string, string>,
-): Promise<CaptchaVerdict> {
+function checkCaptchas(post: StepPost, submission: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>, tokens: Map<string, string>): Promise<CaptchaVerdict> {
   const { deps, c } = post.page;
   const gate = { db: deps.db, secretBox: deps.secretBox, server: deps.config.captcha };
-  return checkSubmissionCaptchas(
-    gate,
-    post.form,
-    post.existing,
-    submission,
-    (captcha) => tokens.get(captcha.id),
-    clientIp(c, deps.config.trustProxy),
-  );
+  return checkSubmissionCaptchas(gate, post.form, post.existing, submission, (captcha) => tokens.get(captcha.id), clientIp(c, deps.config.trustProxy));
 }
 
 /** Where the response comes from, as it is stored with it. */
@@ -310,9 +232,7 @@ function unansweredBefore(post: StepPost, errors: FieldError[], values: Map<stri
   const words = pageWords(pageLocale(page));
   const names = localizeForm(form, page.language).steps.map((step) => step.name);
   const located = componentsOf(form.steps);
-  const steps = [...new Set(errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort(
-    (a, b) => a - b,
-  );
+  const steps = [...new Set(errors.map((e) => located.get(String(e.path[1]))?.stepIndex ?? stepIndex))].sort((a, b) => a - b);
   const notices = steps.map((index) => ({
     message: words.unanswered(names[index]!),
     href: formPath(page, `step=${index}`),
@@ -321,20 +241,11 @@ function unansweredBefore(post: StepPost, errors: FieldError[], values: Map<stri
   return showAgain(post, values, { notices }, 422);
 }
 
-const showAgain = (
-  post: StepPost,
-  values: Map<string, unknown>,
-  messages: Pick<StepView, 'errors' | 'notices'>,
-  status: number,
-) => sendStep(post.page, post.form, post.stepIndex, { ...post.view, values, ...messages }, status);
+const showAgain = (post: StepPost, values: Map<string, unknown>, messages: Pick<StepView, 'errors' | 'notices'>, status: number) =>
+  sendStep(post.page, post.form, post.stepIndex, { ...post.view, values, ...messages }, status);
 
 /** The step's stored answers (what it shows when the post's own input can't be shown). */
-const storedValues = (post: StepPost) =>
-  new Map(
-    post.step.components.map(
-      (component) => [component.id, answerOf(component, post.stored.get(component.id))] as const,
-    ),
-  );
+const storedValues = (post: StepPost) => new Map(post.step.components.map((component) => [component.id, answerOf(component, post.stored.get(component.id))] as const));
 
 /** Field problems as messages at the components they belong to. */
 function problemsByComponent(step: StoredStep, problems: FieldProblem[]): FieldMessages {

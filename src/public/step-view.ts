@@ -27,13 +27,7 @@ export interface StepView {
   hiddenFields?: Record<string, string> | undefined;
 }
 
-export async function sendStep(
-  page: PageRequest,
-  form: Form,
-  stepIndex: number,
-  view: StepView,
-  status = 200,
-): Promise<Response> {
+export async function sendStep(page: PageRequest, form: Form, stepIndex: number, view: StepView, status = 200): Promise<Response> {
   const { c, deps } = page;
   const { config } = deps;
   await page.framedBy();
@@ -41,17 +35,10 @@ export async function sendStep(
   // The texts in the respondent's language, before anything reads them (src/forms/translations.ts).
   const shown = localizeForm(form, page.language);
   // Validation messages are written in English; the page shows them in its language.
-  const errors: FieldMessages = new Map(
-    [...(view.errors ?? [])].map(([key, messages]) => [
-      key,
-      messages.map((message) => localizeMessage(shown.locale, message)),
-    ]),
-  );
+  const errors: FieldMessages = new Map([...(view.errors ?? [])].map(([key, messages]) => [key, messages.map((message) => localizeMessage(shown.locale, message))]));
   const step = form.steps[stepIndex]!;
   // Stored choices are in the default language's words; the fields show them in the page's.
-  const values = new Map(
-    step.components.map((component) => [component.id, answerInLanguage(component, view.values.get(component.id), page.language)] as const),
-  );
+  const values = new Map(step.components.map((component) => [component.id, answerInLanguage(component, view.values.get(component.id), page.language)] as const));
   const actionQuery = view.starting ? hiddenQuery(form, c) + referrerQuery(c) : '';
   // Recall fills the chosen language's texts (translation first, then the respondent's values).
   const hidden = view.starting ? hiddenValues(form, c) : (view.hiddenFields ?? {});

@@ -223,8 +223,7 @@ function rootColors(theme: Theme): string {
 /** The stylesheet of one page of a form. */
 export function pageCss(theme: Theme, options: PageCssOptions): string {
   const rules = [
-    `:root { ${rootColors(theme)}` +
-      ` --fl-heading: ${fontFamily(theme.fonts.heading)}; --fl-body: ${fontFamily(theme.fonts.body)}; --fl-width: ${WIDTHS[theme.layout.width]}; }`,
+    `:root { ${rootColors(theme)}` + ` --fl-heading: ${fontFamily(theme.fonts.heading)}; --fl-body: ${fontFamily(theme.fonts.body)}; --fl-width: ${WIDTHS[theme.layout.width]}; }`,
     `body { ${background(theme)} }`,
     BASE,
   ];

@@ -65,7 +65,10 @@ export async function storeUpload({ c, deps, formId }: PublicRequest): Promise<R
   const stored = await storeUploads(db, deps.fileStorage, target, files, { maxBodyBytes: config.uploads.maxBodyBytes });
   if (!stored.ok) {
     const localized = c.req.query('localized') === '1';
-    return invalidBody(c, stored.errors.map((error) => ({ message: localized ? localizeMessage((answered ?? form).locale, error.message) : error.message, path: ['file', ...error.path] })));
+    return invalidBody(
+      c,
+      stored.errors.map((error) => ({ message: localized ? localizeMessage((answered ?? form).locale, error.message) : error.message, path: ['file', ...error.path] })),
+    );
   }
   c.header('Cache-Control', 'no-store');
   return c.json({ files: stored.files.map(({ id, name, size, contentType }) => ({ id, name, size, contentType })) }, 201);

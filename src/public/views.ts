@@ -42,12 +42,10 @@ export function referrerQuery(c: PublicContext): string {
 }
 
 /** The referrer host a page post carries for the response it starts: `fl-referrer`, in embed mode the embedding page ('' when none). */
-export const postedReferrer = (c: PublicContext): string =>
-  isEmbedded(c) ? pageReferrer(c) : hostOf(c.req.query(REFERRER_PARAM) ?? '');
+export const postedReferrer = (c: PublicContext): string => (isEmbedded(c) ? pageReferrer(c) : hostOf(c.req.query(REFERRER_PARAM) ?? ''));
 
 /** The referrer host of a JSON API request: its Referer header's host (a browser sends the calling page's origin). */
-export const apiReferrer = (c: PublicContext): string =>
-  referrerHostOf(c.req.header('referer'), new URL(c.req.url).hostname);
+export const apiReferrer = (c: PublicContext): string => referrerHostOf(c.req.header('referer'), new URL(c.req.url).hostname);
 
 /** A view's segment; its language as a response's (a multilingual form's: the language shown, else the form's locale). */
 const segmentOf = (c: PublicContext, form: Form, referrer: string, hidden: Record<string, string>, language?: string): Segment => ({
@@ -58,13 +56,7 @@ const segmentOf = (c: PublicContext, form: Form, referrer: string, hidden: Recor
 });
 
 /** Counts a page view of the first step (not a bot's), with the hidden values the page brings. */
-export async function countPageView(
-  deps: Pick<PublicDeps, 'db'>,
-  c: PublicContext,
-  form: Form,
-  hidden: Record<string, string>,
-  language?: string,
-): Promise<void> {
+export async function countPageView(deps: Pick<PublicDeps, 'db'>, c: PublicContext, form: Form, hidden: Record<string, string>, language?: string): Promise<void> {
   if (isBotUserAgent(c.req.header('user-agent'))) return;
   await countView(deps.db, form, segmentOf(c, form, pageReferrer(c), hidden, language));
 }
@@ -91,14 +83,11 @@ export async function reportView({ c, deps, formId }: PublicRequest): Promise<Re
   const read = await readJsonObject(c, deps.config.maxJsonDepth);
   if ('response' in read) return read.response;
   const parsed = viewSchema.safeParse(read.body);
-  if (!parsed.success)
-    return c.json({ message: 'Invalid request body', errors: toFieldErrors(parsed.error.issues) }, 400);
+  if (!parsed.success) return c.json({ message: 'Invalid request body', errors: toFieldErrors(parsed.error.issues) }, 400);
   if (isBotUserAgent(c.req.header('user-agent'))) return c.json({ counted: false }, 202);
   const sent = parsed.data.referrer;
   const referrer = sent === undefined ? apiReferrer(c) : sent.includes('/') ? referrerHostOf(sent) : hostOf(sent);
-  const hidden = Object.fromEntries(
-    Object.entries(parsed.data.hiddenFields ?? {}).filter(([name]) => form.hiddenFields.includes(name)),
-  );
+  const hidden = Object.fromEntries(Object.entries(parsed.data.hiddenFields ?? {}).filter(([name]) => form.hiddenFields.includes(name)));
   await countView(deps.db, form, segmentOf(c, form, referrer, hidden));
   return c.json({ counted: true }, 202);
 }

@@ -43,9 +43,7 @@ export async function checkSubmissionCaptchas(
   const settings = await captchaSettingsForForm(deps.db, deps.secretBox, deps.server, form);
   const enforced = new Set(form.steps.flatMap((step) => enforcedCaptchas(step, settings)).map((captcha) => captcha.id));
   if (enforced.size === 0) return { failed: [], passes: { enforced, confirmed: new Set() } };
-  const required = stepsTakenBy(form, before, submission).flatMap((step) =>
-    enforcedCaptchas(form.steps[step]!, settings),
-  );
+  const required = stepsTakenBy(form, before, submission).flatMap((step) => enforcedCaptchas(form.steps[step]!, settings));
   const failed = await checkCaptchas(required, tokenOf, remoteIp, settings);
   const refused = new Set(failed.map(({ component }) => component.id));
   return {

@@ -22,8 +22,7 @@ export const notAccepting = () => new AppError('CONFLICT', NOT_ACCEPTING);
 type GatedForm = Pick<Form, 'id' | 'limits' | 'quotas'>;
 
 /** Whether submissions to the form must count its finished responses (a most, or quotas). */
-export const isCounted = (form: GatedForm): boolean =>
-  typeof form.limits?.maxResponses === 'number' || form.quotas.length > 0;
+export const isCounted = (form: GatedForm): boolean => typeof form.limits?.maxResponses === 'number' || form.quotas.length > 0;
 
 /** Where the form's schedule stands at `now`. */
 export function scheduleAt(form: Pick<Form, 'limits'>, now: Date): 'open' | 'notYetOpen' | 'closed' {
@@ -34,11 +33,7 @@ export function scheduleAt(form: Pick<Form, 'limits'>, now: Date): 'open' | 'not
 }
 
 /** Whether the form takes responses now: its schedule open and (with a most) not full. */
-export async function takesResponses(
-  db: Db,
-  form: Pick<Form, 'id' | 'limits' | 'quotas'>,
-  now = new Date(),
-): Promise<boolean> {
+export async function takesResponses(db: Db, form: Pick<Form, 'id' | 'limits' | 'quotas'>, now = new Date()): Promise<boolean> {
   if (scheduleAt(form, now) !== 'open') return false;
   const max = form.limits?.maxResponses;
   return max === undefined || (await finishedCounts(db, { id: form.id, quotas: [] })).total < max;
@@ -52,8 +47,7 @@ export interface FinishedCounts {
 
 export async function finishedCounts(db: Db, form: Pick<Form, 'id' | 'quotas'>): Promise<FinishedCounts> {
   const perQuota = form.quotas.map(
-    (quota, index) =>
-      sql`count(*) filter (where ${responses.meta}->'quotas' @> jsonb_build_array(${quota.key}::text)) as ${sql.identifier(`q${index}`)}`,
+    (quota, index) => sql`count(*) filter (where ${responses.meta}->'quotas' @> jsonb_build_array(${quota.key}::text)) as ${sql.identifier(`q${index}`)}`,
   );
   const [row] = (await db
     .select({
@@ -93,17 +87,7 @@ export function quotaVerdict(
   const { hiddenFields = {}, quotaFull } = response.meta;
   for (const quota of form.quotas) {
     if (quota.key === quotaFull) continue;
-    if (
-      !holds(
-        quota.condition,
-        form.steps,
-        response.answers,
-        hiddenFields,
-        response.walked.variables,
-        response.walked.path,
-      )
-    )
-      continue;
+    if (!holds(quota.condition, form.steps, response.answers, hiddenFields, response.walked.variables, response.walked.path)) continue;
     if ((counts.quotas.get(quota.key) ?? 0) < quota.limit) verdict.counted.push(quota.key);
     else verdict.full ??= quota;
   }

@@ -172,8 +172,7 @@ const NUMBER_COMPARISONS = {
   lessOrEqual: (a: number, b: number) => a <= b,
 } as const;
 
-const isAnswered = (actual: AnswerValue): boolean =>
-  actual !== undefined && actual !== '' && !(Array.isArray(actual) && actual.length === 0);
+const isAnswered = (actual: AnswerValue): boolean => actual !== undefined && actual !== '' && !(Array.isArray(actual) && actual.length === 0);
 
 /** `equals` against one expected value: as numbers when both sides are numbers, else exactly. */
 function sameAs(expected: string | number | boolean): (actual: string | number | boolean) => boolean {
@@ -300,7 +299,14 @@ function compileCondition(condition: Condition, components: ReadonlyMap<string, 
  * Whether `condition` holds for these answers, hidden values and variables, with the steps of `path` gone
  * through (every step when not given): a quota's condition on a finishing response, tools and tests.
  */
-export function holds(condition: Condition, steps: readonly StoredStep[], answers: AnswersById, hidden: HiddenValues, variables: VariableValues = {}, path?: readonly number[]): boolean {
+export function holds(
+  condition: Condition,
+  steps: readonly StoredStep[],
+  answers: AnswersById,
+  hidden: HiddenValues,
+  variables: VariableValues = {},
+  path?: readonly number[],
+): boolean {
   const components = new Map<string, { component: StoredComponent; step: number }>();
   steps.forEach((step, i) => step.components.forEach((component) => component.key !== undefined && components.set(component.key, { component, step: i })));
   const onPath = new Uint8Array(steps.length).fill(path ? 0 : 1);

@@ -8,9 +8,7 @@ import { answerCell } from './export.ts';
  * IdentityInfo field by its key; a password never), its hidden fields and variables.
  */
 export function recallLookup(response: { data: readonly ResponseAnswer[]; meta: ResponseMeta }): RecallLookup {
-  const byKey = new Map(
-    response.data.flatMap((answer) => (answer.key === undefined ? [] : [[answer.key, answer] as const])),
-  );
+  const byKey = new Map(response.data.flatMap((answer) => (answer.key === undefined ? [] : [[answer.key, answer] as const])));
   const hidden = response.meta.hiddenFields ?? {};
   const variables = response.meta.variables ?? {};
   return ({ kind, name, field }) => {

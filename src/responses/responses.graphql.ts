@@ -104,7 +104,8 @@ FormResponseRef.implement({
     }),
     meta: t.field({
       type: 'JSON',
-      description: 'Metadata; includes `leadId`, `path` (the keys of the steps the response went through) and `hiddenFields` (the values it brought), and `invalid: true` on an invalid response.',
+      description:
+        'Metadata; includes `leadId`, `path` (the keys of the steps the response went through) and `hiddenFields` (the values it brought), and `invalid: true` on an invalid response.',
       resolve: (r) => (typeof r.meta === 'string' ? new RawJson(metaJsonOfText(r.meta, r.leadId)) : { ...r.meta, leadId: r.leadId }),
     }),
     personAttributes: t.field({ type: PersonAttributesRef, resolve: (r) => r }),
@@ -196,8 +197,7 @@ builder.queryFields((t) => {
     formResponses: t.field({
       authScopes: { scope: 'responses:read' },
       type: FormResponseConnection,
-      description:
-        "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
+      description: "Responses of one form of the environment, newest first. `Form not found` (NOT_FOUND) when the form is not a live form of the caller's environment.",
       args: { formId: t.arg.id({ required: true }), ...listingArgs },
       complexity: pageComplexity,
       resolve: (_, args, ctx) => resolveListing(ctx, args, String(args.formId)),

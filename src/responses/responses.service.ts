@@ -73,7 +73,10 @@ export const UNLISTABLE_INSTANT = 'must be between years 0001 and 9999 (UTC)';
  * Each API reports a bound where its caller gave it (`at`: `["filter", "since"]` in GraphQL, `["since"]`
  * as a REST query parameter).
  */
-export function dateRangeProblems(range: { since?: Date | null | undefined; until?: Date | null | undefined }, at: (bound: 'since' | 'until') => (string | number)[]): FieldError[] {
+export function dateRangeProblems(
+  range: { since?: Date | null | undefined; until?: Date | null | undefined },
+  at: (bound: 'since' | 'until') => (string | number)[],
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const bound of ['since', 'until'] as const) {
     const date = range[bound];
@@ -145,8 +148,7 @@ const responseColumns = { ...storedColumns, position: createdAtMicros.as('positi
  * A timestamp as JavaScript's `toISOString` writes it (UTC, milliseconds; PostgreSQL truncates the
  * microseconds as JavaScript's Date does), independent of the session's TimeZone and DateStyle.
  */
-const isoText = (column: AnyPgColumn, name: string) =>
-  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(name);
+const isoText = (column: AnyPgColumn, name: string) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(name);
 
 /** A column under the name of its property: the text listing's rows are used as the driver returns them. */
 const named = <T>(column: AnyPgColumn, name: string) => sql<T>`${column}`.as(name);
@@ -218,9 +220,7 @@ function listingConditions(shape: ListingShape): (SQL | undefined)[] {
     shape.after ? afterPosition(responses.createdAt, responses.id, { createdAt: p('afterCreatedAt'), id: p('afterId') }) : undefined,
     // The form must be live in this environment: evaluated once (an InitPlan), not per row, so a
     // deleted form or another environment's form answers nothing without a second round trip.
-    shape.form
-      ? sql`exists (select 1 from forms f where f.id = ${p('formId')} and f.environment_id = ${p('environmentId')} and f.deleted_at is null)`
-      : undefined,
+    shape.form ? sql`exists (select 1 from forms f where f.id = ${p('formId')} and f.environment_id = ${p('environmentId')} and f.deleted_at is null)` : undefined,
   ];
 }
 
@@ -248,25 +248,12 @@ function buildBatchListing(db: Db, shape: ListingShape) {
   const oldestFirst = db
     .select(storedColumns)
     .from(responses)
-    .where(
-      and(
-        ...conditions,
-        sql`(${responses.createdAt}, ${responses.id}) >= (coalesce((select created_at from bound), '-infinity'), coalesce((select id from bound), ''))`,
-      ),
-    )
+    .where(and(...conditions, sql`(${responses.createdAt}, ${responses.id}) >= (coalesce((select created_at from bound), '-infinity'), coalesce((select id from bound), ''))`))
     .orderBy(asc(responses.createdAt), asc(responses.id))
     .limit(p('limit'))
     .as('batch');
-  const sorted = db
-    .select(oldestFirst._.selectedFields)
-    .from(oldestFirst)
-    .orderBy(desc(oldestFirst.createdAt), desc(oldestFirst.id))
-    .as('sorted');
-  return db
-    .with(bound)
-    .select(streamedColumnsOf(sorted))
-    .from(sorted)
-    .orderBy(desc(sorted.createdAt), desc(sorted.id));
+  const sorted = db.select(oldestFirst._.selectedFields).from(oldestFirst).orderBy(desc(oldestFirst.createdAt), desc(oldestFirst.id)).as('sorted');
+  return db.with(bound).select(streamedColumnsOf(sorted)).from(sorted).orderBy(desc(sorted.createdAt), desc(sorted.id));
 }
 
 /** The placeholder values of a listing. */
@@ -345,8 +332,7 @@ export const LISTING_BATCH_SIZE = 1000;
  * starts, that is for the environment's listing unless it is filtered by `updatedAt`. A form's index
  * lacks the environment, which the listing checks on every row, and its rows are spread over the table.
  */
-const readsForwards = (input: ListResponsesInput) =>
-  input.formId === undefined && !(input.dateField === 'updatedAt' && (input.since !== undefined || input.until !== undefined));
+const readsForwards = (input: ListResponsesInput) => input.formId === undefined && !(input.dateField === 'updatedAt' && (input.since !== undefined || input.until !== undefined));
 
 /** The shape of a stream's batch (`readListingBatch`): text, read forwards when it can be. */
 const batchShapeOf = (input: ListResponsesInput) => shapeOf(input, true, readsForwards(input));

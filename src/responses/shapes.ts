@@ -88,4 +88,3 @@ export function answerOf(component: StoredComponent, response: StoredResponse | 
   if (!response) return undefined;
   return answerRulesOf(component.type)?.toAnswer(component, response);
 }
-

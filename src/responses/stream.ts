@@ -24,12 +24,7 @@ import { COMMA, jsonOfJsonbText, MINUS, QUOTE, reparsedJsonbText, writeCompactJs
 import { csvField, neutralizeCell } from './csv.ts';
 import { metaJsonOfText, responseStatus } from './model.ts';
 import { decodeCursor, type KeysetPosition } from '../keyset.ts';
-import {
-  LISTING_BATCH_SIZE,
-  readListingBatch,
-  type ListResponsesInput,
-  type StreamedResponse,
-} from './responses.service.ts';
+import { LISTING_BATCH_SIZE, readListingBatch, type ListResponsesInput, type StreamedResponse } from './responses.service.ts';
 
 /**
  * The first page of a stream: the operation's response objects (exports), written as they are, or the
@@ -185,13 +180,7 @@ const QUEUED_BYTES = 256 * 1024;
  * while the client takes what was queued before. A failure after the headers are sent is passed to
  * `onError` and cuts the stream (the client sees an incomplete body, never the tail).
  */
-export function streamBody<T extends object>(
-  db: Db,
-  first: FirstPage<T>,
-  rest: Listing,
-  format: BodyFormat<T>,
-  onError: (error: unknown) => void,
-): ReadableStream<Uint8Array> {
+export function streamBody<T extends object>(db: Db, first: FirstPage<T>, rest: Listing, format: BodyFormat<T>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
   const out = new ChunkWriter();
   let after: KeysetPosition | null | undefined; // undefined until the first page is written
   let written = 0;

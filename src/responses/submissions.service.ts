@@ -127,9 +127,7 @@ export async function prepareAnswers(
 export function missingRequired(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[], path?: readonly number[]): LocatedComponent[] {
   const answered = new Set(data.map((a) => a.questionId));
   const steps = path ? new Set(path) : undefined;
-  return [...componentsOf(form.steps).values()].filter(
-    ({ component, stepIndex }) => (!steps || steps.has(stepIndex)) && isRequired(component) && !answered.has(component.id),
-  );
+  return [...componentsOf(form.steps).values()].filter(({ component, stepIndex }) => (!steps || steps.has(stepIndex)) && isRequired(component) && !answered.has(component.id));
 }
 
 export interface SubmissionContext {
@@ -337,9 +335,7 @@ function progress(
   }
   const linear = !hasLogic(steps);
   const furthest = Math.max(-1, ...previous, ...submitted);
-  const passes = linear
-    ? (step: number) => input.finish || step <= furthest
-    : (step: number) => previous.has(step) || submitted.has(step);
+  const passes = linear ? (step: number) => input.finish || step <= furthest : (step: number) => previous.has(step) || submitted.has(step);
   const walked = walkPath(steps, answersById(merged), hidden, passes, key, form.variables, divert);
 
   const kept = new Set(walked.path);
@@ -388,7 +384,11 @@ function unconfirmedCaptchas(steps: readonly StoredStep[], taken: ReadonlySet<nu
  * the ones whose captchas it must pass. A submission its path refuses (it fails anyway) takes the steps it
  * answers or posts.
  */
-export function stepsTakenBy(form: Form, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>): number[] {
+export function stepsTakenBy(
+  form: Form,
+  before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
+  input: Pick<SubmitInput, 'answers' | 'finish' | 'step' | 'hiddenFields'>,
+): number[] {
   const components = componentsOf(form.steps);
   const submitted = new Set<number>([...input.answers.keys()].flatMap((id) => components.get(id)?.stepIndex ?? []));
   if (input.step !== undefined) submitted.add(input.step);
@@ -417,7 +417,14 @@ function divertOf(form: LogicForm, quotaFull: string | undefined): number | unde
  * the form is full; a response about to finish counts toward the quotas it meets, or is routed by the first
  * full one (finished, invalid, or sent to its step).
  */
-async function gated(tx: Db, form: Form, before: Pick<ResponseRow, 'data' | 'meta'> | undefined, input: SubmitInput, components: Map<string, LocatedComponent>, next: Progress): Promise<Progress> {
+async function gated(
+  tx: Db,
+  form: Form,
+  before: Pick<ResponseRow, 'data' | 'meta'> | undefined,
+  input: SubmitInput,
+  components: Map<string, LocatedComponent>,
+  next: Progress,
+): Promise<Progress> {
   if (!isCounted(form)) return next;
   if (next.finished) await lockForFinishing(tx, form.id);
   const counts = await finishedCounts(tx, form);
@@ -449,7 +456,15 @@ function previousPath(form: Pick<Form, 'steps'>, before: Pick<ResponseRow, 'data
 export function currentPath(form: LogicForm, response: Pick<ResponseRow, 'data' | 'meta' | 'finished'> | undefined): WalkedPath {
   const components = componentsOf(form.steps);
   const previous = new Set(previousPath(form, response, components));
-  const walked = walkPath(form.steps, answersById(response?.data ?? []), response?.meta.hiddenFields ?? {}, (step) => previous.has(step), logicKeyOf(form), form.variables, divertOf(form, response?.meta.quotaFull));
+  const walked = walkPath(
+    form.steps,
+    answersById(response?.data ?? []),
+    response?.meta.hiddenFields ?? {},
+    (step) => previous.has(step),
+    logicKeyOf(form),
+    form.variables,
+    divertOf(form, response?.meta.quotaFull),
+  );
   if (response?.finished) return { ...walked, state: 'completed', next: null };
   if (response && isInvalidResponse(response.meta)) return { ...walked, state: 'invalid', next: null };
   return walked;
@@ -576,13 +591,21 @@ async function updateSeenResponse(db: Db, input: SubmitInput, seen: SeenResponse
   // The counts the statement chose, for the events' payloads (toResponseObject's personAttributes).
   const dataPatch = sql`jsonb_build_object('personAttributes', jsonb_build_object('ip', ${row.ip}::text, 'country', ${row.country}::text,
     'visitedForm', changed.visited_form, 'completedForm', changed.completed_form))`;
-  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, finished, now), { ctes: ctesWithCounts, dataPatch });
+  const stored = await recordEventsOfChange<{ visited_form: number; completed_form: number }>(db, responseEvents(input.form, updated, false, finished, now), {
+    ctes: ctesWithCounts,
+    dataPatch,
+  });
   if (!stored) return undefined;
   return { response: { ...updated, visitedForm: Number(stored.visited_form), completedForm: Number(stored.completed_form) }, created: false, walked: next.walked };
 }
 
 /** A new response of the session: who, where from, when, with its first answers and counts. */
-function newResponseRow(input: SubmitInput, leadId: string, now: Date, state: { data: ResponseAnswer[]; finished: boolean; meta?: ResponseMeta; metrics: string[] } & LeadFormCounts) {
+function newResponseRow(
+  input: SubmitInput,
+  leadId: string,
+  now: Date,
+  state: { data: ResponseAnswer[]; finished: boolean; meta?: ResponseMeta; metrics: string[] } & LeadFormCounts,
+) {
   const { form, context } = input;
   const meta: ResponseMeta = { source: context.source };
   if (context.userAgent) meta.userAgent = context.userAgent.slice(0, 512);
@@ -665,9 +688,7 @@ async function insertResponse(db: Db, row: ReturnType<typeof newResponseRow>): P
 function requireAnswered(form: Pick<Form, 'steps'>, data: readonly ResponseAnswer[], path: readonly number[]): void {
   const missing = missingRequired(form, data, path);
   if (missing.length > 0) {
-    throw invalidInput(
-      missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })),
-    );
+    throw invalidInput(missing.map(({ component }) => ({ message: 'This question must be answered before the response can finish', path: ['answers', component.id] })));
   }
 }
 
@@ -723,8 +744,21 @@ type ResponseChanges = Pick<ResponseRow, (typeof CHANGED_COLUMNS)[number]>;
 
 /** The columns a new response is inserted with (its `ip` is chosen by the statement: storedIpSql). */
 const NEW_RESPONSE_COLUMNS = [
-  'id', 'environmentId', 'formId', 'leadId', 'sessionId', 'data', 'finished', 'meta',
-  'country', 'visitedForm', 'completedForm', 'insight', 'createdAt', 'updatedAt', 'dataUpdatedAt',
+  'id',
+  'environmentId',
+  'formId',
+  'leadId',
+  'sessionId',
+  'data',
+  'finished',
+  'meta',
+  'country',
+  'visitedForm',
+  'completedForm',
+  'insight',
+  'createdAt',
+  'updatedAt',
+  'dataUpdatedAt',
 ] as const;
 
 /**

@@ -12,7 +12,20 @@ import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
 import { ResponseDateFieldEnum } from './responses.graphql.ts';
 import { dateRangeProblems } from './responses.service.ts';
-import { summaryCounts, summaryLanguages, summaryQuestions, summarySteps, summaryVariables, summaryVersions, type LanguageCount, type NumberStatistics, type QuestionSummary, type SummaryFilter, type VariableSummary, type VersionCount } from './summary.service.ts';
+import {
+  summaryCounts,
+  summaryLanguages,
+  summaryQuestions,
+  summarySteps,
+  summaryVariables,
+  summaryVersions,
+  type LanguageCount,
+  type NumberStatistics,
+  type QuestionSummary,
+  type SummaryFilter,
+  type VariableSummary,
+  type VersionCount,
+} from './summary.service.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
 
@@ -57,11 +70,18 @@ function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilt
 }
 
 const countsOf = (s: SummaryShape, ctx: GraphQLContext) =>
-  summaryLoader(ctx, 'counts', s.filter, (db, forms) => summaryCounts(db, forms.map((f) => f.id), s.filter, ctx.dropOffMs)).load(s.form);
+  summaryLoader(ctx, 'counts', s.filter, (db, forms) =>
+    summaryCounts(
+      db,
+      forms.map((f) => f.id),
+      s.filter,
+      ctx.dropOffMs,
+    ),
+  ).load(s.form);
 
 const StepReachRef = builder.objectRef<{ stepId: string; index: number; name: string; reached: number }>('StepReach').implement({
   description:
-    "How many responses reached a step: went through it on their path (`meta.path`). A response stored before paths were recorded: answered a question on it or on a later step, or finished the form.",
+    'How many responses reached a step: went through it on their path (`meta.path`). A response stored before paths were recorded: answered a question on it or on a later step, or finished the form.',
   fields: (t) => ({
     stepId: t.exposeID('stepId'),
     index: t.exposeInt('index', { description: 'Position of the step, from 0.' }),
@@ -108,7 +128,11 @@ const RowSummaryRef = builder.objectRef<RowSummary>('RowSummary').implement({
   description: 'One part of a question: a Matrix row and the count of each column, or a Ranking option and the count of each position.',
   fields: (t) => ({
     row: t.exposeString('row', { description: 'The Matrix row, or the Ranking option.' }),
-    options: t.field({ type: [OptionCountRef], description: 'Matrix: every column with its count; Ranking: every position ("1" first) with its count.', resolve: (r) => r.options }),
+    options: t.field({
+      type: [OptionCountRef],
+      description: 'Matrix: every column with its count; Ranking: every position ("1" first) with its count.',
+      resolve: (r) => r.options,
+    }),
     mean: t.exposeFloat('mean', { nullable: true, description: 'Ranking: the mean position (1 is first); null for a Matrix and without answers.' }),
   }),
 });
@@ -128,10 +152,25 @@ const QuestionSummaryRef = builder.objectRef<QuestionSummary>('QuestionSummary')
         "Choice types (Dropdown, MultipleOptionsQuestion, GraphicOptions, Disclaimer): every option with how often it was chosen, in the form's order (options since removed from the form last); scales (Rating, NPS, OpinionScale): every value of the scale with its count; Date: the count per month (YYYY-MM, in order); null for other types.",
       resolve: (q) => q.options,
     }),
-    numbers: t.field({ type: NumberStatisticsRef, nullable: true, description: 'Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types.', resolve: (q) => q.numbers }),
+    numbers: t.field({
+      type: NumberStatisticsRef,
+      nullable: true,
+      description: 'Numeric types (Rating, NPS, OpinionScale, Number): count, mean, median, min, max; null for other types.',
+      resolve: (q) => q.numbers,
+    }),
     dates: t.field({ type: DateRangeRef, nullable: true, description: 'Date: the earliest and latest answers; null for other types.', resolve: (q) => q.dates }),
-    rows: t.field({ type: [RowSummaryRef], nullable: true, description: 'Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too).', resolve: (q) => q.rows }),
-    promoterScore: t.field({ type: PromoterScoreRef, nullable: true, description: 'NPS: promoters, passives, detractors and the score; null for other types.', resolve: (q) => q.promoterScore }),
+    rows: t.field({
+      type: [RowSummaryRef],
+      nullable: true,
+      description: 'Matrix: per row, the count per column; Ranking: per option, the count per position and the mean position; null for other types (then `options` is null too).',
+      resolve: (q) => q.rows,
+    }),
+    promoterScore: t.field({
+      type: PromoterScoreRef,
+      nullable: true,
+      description: 'NPS: promoters, passives, detractors and the score; null for other types.',
+      resolve: (q) => q.promoterScore,
+    }),
   }),
 });
 
@@ -165,8 +204,7 @@ const LanguageCountRef = builder.objectRef<LanguageCount>('LanguageCount').imple
 });
 
 const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement({
-  description:
-    "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5).",
+  description: "Counts over a form's responses, computed by the database. Status follows the responses' `status`: finished (4), in progress (2), dropped off (3), invalid (5).",
   fields: (t) => ({
     total: t.int({ description: 'Responses started.', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).total }),
     finished: t.int({ description: 'Completed responses (status 4).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).finished }),
@@ -174,7 +212,13 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
       description: 'Responses that ended at an invalid step or action (status 5): neither completed nor dropped off.',
       resolve: async (s, _, ctx) => (await countsOf(s, ctx)).invalid,
     }),
-    partial: t.int({ description: 'Unfinished responses: in progress plus dropped off (not invalid).', resolve: async (s, _, ctx) => { const c = await countsOf(s, ctx); return c.inProgress + c.droppedOff; } }),
+    partial: t.int({
+      description: 'Unfinished responses: in progress plus dropped off (not invalid).',
+      resolve: async (s, _, ctx) => {
+        const c = await countsOf(s, ctx);
+        return c.inProgress + c.droppedOff;
+      },
+    }),
     inProgress: t.int({ description: 'Unfinished and touched within the drop-off time (status 2).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).inProgress }),
     droppedOff: t.int({ description: 'Unfinished and untouched for the drop-off time (status 3).', resolve: async (s, _, ctx) => (await countsOf(s, ctx)).droppedOff }),
     completionRate: t.float({
@@ -203,7 +247,14 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
     versions: t.field({
       type: [VersionCountRef],
       description: 'How many responses answered each version of the form, newest version first (versions no response answered are left out).',
-      resolve: (s, _, ctx) => summaryLoader(ctx, 'versions', s.filter, (db, forms) => summaryVersions(db, forms.map((f) => f.id), s.filter)).load(s.form),
+      resolve: (s, _, ctx) =>
+        summaryLoader(ctx, 'versions', s.filter, (db, forms) =>
+          summaryVersions(
+            db,
+            forms.map((f) => f.id),
+            s.filter,
+          ),
+        ).load(s.form),
     }),
     languages: t.field({
       type: [LanguageCountRef],

@@ -94,9 +94,7 @@ const typesOf = (module: (typeof COMPONENT_MODULES)[number]) =>
  */
 const chosenOptions = sql.join(
   COMPONENT_MODULES.flatMap((module) =>
-    module.summary?.chosen
-      ? [sql`select m.option from (${module.summary.chosen(sql`a.response`)}) m(option) where a.type in (${typesOf(module)})`]
-      : [],
+    module.summary?.chosen ? [sql`select m.option from (${module.summary.chosen(sql`a.response`)}) m(option) where a.type in (${typesOf(module)})`] : [],
   ),
   sql`
       union all
@@ -170,9 +168,22 @@ export async function summaryLanguages(db: Db, forms: readonly (FormLanguageFiel
   if (forms.length === 0) return [];
   const language = sql`${responses.meta}->>'language'`;
   const rows = await db
-    .select({ formId: responses.formId, language: sql<string | null>`${language}`, total: sql<string>`count(*)`, finished: sql<string>`count(*) filter (where ${responses.finished})` })
+    .select({
+      formId: responses.formId,
+      language: sql<string | null>`${language}`,
+      total: sql<string>`count(*)`,
+      finished: sql<string>`count(*) filter (where ${responses.finished})`,
+    })
     .from(responses)
-    .where(and(inArray(responses.formId, forms.map((form) => form.id)), ...filterConditions(filter)))
+    .where(
+      and(
+        inArray(
+          responses.formId,
+          forms.map((form) => form.id),
+        ),
+        ...filterConditions(filter),
+      ),
+    )
     .groupBy(responses.formId, language);
   return forms.map((form) => {
     const fallback = defaultLanguageOf(form);
@@ -217,9 +228,7 @@ export async function summaryCounts(db: Db, formIds: readonly string[], filter: 
 
 /** The (form, question, step index) triples of `forms`, as a VALUES list. */
 function questionSteps(forms: readonly { id: string; steps: StoredStep[] }[]): SQL | undefined {
-  const triples = forms.flatMap((form) =>
-    form.steps.flatMap((step, index) => step.components.map((component) => sql`(${form.id}::text, ${component.id}::text, ${index}::int)`)),
-  );
+  const triples = forms.flatMap((form) => form.steps.flatMap((step, index) => step.components.map((component) => sql`(${form.id}::text, ${component.id}::text, ${index}::int)`)));
   return triples.length === 0 ? undefined : sql.join(triples, sql`, `);
 }
 
@@ -308,11 +317,7 @@ export function questionsStatement(forms: readonly { id: string }[], filter: Sum
 }
 
 /** Per form (in order), each answerable question's answer count and, for choice types, the count per option. */
-export async function summaryQuestions(
-  db: Db,
-  forms: readonly { id: string; steps: StoredStep[] }[],
-  filter: SummaryFilter,
-): Promise<QuestionSummary[][]> {
+export async function summaryQuestions(db: Db, forms: readonly { id: string; steps: StoredStep[] }[], filter: SummaryFilter): Promise<QuestionSummary[][]> {
   if (forms.length === 0) return [];
   // One pass: grouping by question gives the answer counts, by question and option the option counts.
   type QuestionRow = {
@@ -380,7 +385,9 @@ export async function summaryQuestions(
 
 const orNull = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
-function numberStatistics(row: { numbers: string | number; mean: string | number | null; median: string | number | null; min: string | number | null; max: string | number | null } | undefined): NumberStatistics {
+function numberStatistics(
+  row: { numbers: string | number; mean: string | number | null; median: string | number | null; min: string | number | null; max: string | number | null } | undefined,
+): NumberStatistics {
   return { count: num(row?.numbers), mean: orNull(row?.mean), median: orNull(row?.median), min: orNull(row?.min), max: orNull(row?.max) };
 }
 

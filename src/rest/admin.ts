@@ -30,7 +30,10 @@ export function adminRoutes(deps: { backup: ServerBackup | undefined }) {
     const started = performance.now();
     const body = await deps.backup.dump();
     c.var.log.info({ dumpMs: Math.round(performance.now() - started) }, 'backup dumped');
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     return c.body(body, 200, {
       'content-type': 'application/gzip',
       'content-disposition': `attachment; filename="formloom-backup-${stamp}.tar.gz"`,

@@ -59,7 +59,10 @@ const responseObjectSchema = z
         path: z.array(z.string()).optional().meta({ description: 'The keys of the steps the response went through, in order (docs/logic.md).' }),
         hiddenFields: z.record(z.string(), z.string()).optional().meta({ description: 'The declared hidden fields the response brought.' }),
         invalid: z.literal(true).optional().meta({ description: 'Present on an invalid response (status 5).' }),
-        variables: z.record(z.string(), z.union([z.number(), z.string()])).optional().meta({ description: "The form variables as the rules along the response's path left them (forms with variables; docs/logic.md)." }),
+        variables: z
+          .record(z.string(), z.union([z.number(), z.string()]))
+          .optional()
+          .meta({ description: "The form variables as the rules along the response's path left them (forms with variables; docs/logic.md)." }),
       })
       .meta({ description: 'Metadata; always `leadId`; `path` and `hiddenFields` on every response since they were recorded; also `source` and `userAgent` when known.' }),
     personAttributes: z.strictObject({
@@ -74,11 +77,7 @@ const responseObjectSchema = z
 export const responsesBodySchema = z
   .strictObject({
     data: z.array(responseObjectSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: 'Only when paging (`limit` or `after` given): where the next page starts; null on the last page.' }),
+    nextCursor: z.string().nullable().optional().meta({ description: 'Only when paging (`limit` or `after` given): where the next page starts; null on the last page.' }),
   })
   .meta({ id: 'ResponseList' });
 
@@ -103,7 +102,9 @@ const formFields = {
   updatedAt: isoInstant.meta({ description: 'Last change of the form (its definition or its state).' }),
 };
 
-export const formListItemSchema = z.strictObject(formFields).meta({ id: 'FormListItem', description: 'A form as the listing shows it (its definition: `GET /api/v1/forms/{formId}`).' });
+export const formListItemSchema = z
+  .strictObject(formFields)
+  .meta({ id: 'FormListItem', description: 'A form as the listing shows it (its definition: `GET /api/v1/forms/{formId}`).' });
 
 export const formListBodySchema = z
   .strictObject({
@@ -142,9 +143,7 @@ const storedNotificationsSchema = z
         subject: z.string().optional(),
       }),
     ),
-    respondent: z
-      .strictObject({ enabled: z.boolean(), emailFrom: z.string(), subject: z.string(), body: z.string(), includeAnswers: z.boolean() })
-      .optional(),
+    respondent: z.strictObject({ enabled: z.boolean(), emailFrom: z.string(), subject: z.string(), body: z.string(), includeAnswers: z.boolean() }).optional(),
   })
   .nullable()
   .meta({ id: 'FormNotifications', description: 'Who hears of its responses by e-mail; null: nobody.' });
@@ -216,7 +215,7 @@ export const translationDocumentSchema = z
 export const formStateBodySchema = z
   .strictObject({
     id: z.string(),
-    status: z.enum(['published', 'closed']).meta({ description: 'The form\'s state after the request.' }),
+    status: z.enum(['published', 'closed']).meta({ description: "The form's state after the request." }),
   })
   .meta({ id: 'FormState', description: 'A form closed to new responses, or reopened (docs/rest.md, "Form states").' });
 
@@ -231,10 +230,7 @@ export const apiKeySchema = z
     scopes: z.array(z.enum(SCOPES)).meta({ description: 'What the key may do (every scope for a key made without scopes).' }),
     fullAccess: z.boolean().meta({ description: 'Made without scopes: it holds every scope, including ones added later.' }),
     expiresAt: isoInstant.nullable().meta({ description: 'From this instant the key is invalid; null: never.' }),
-    formIds: z
-      .array(z.string())
-      .nullable()
-      .meta({ description: 'The forms the key is limited to (any other is, to it, one that does not exist); null: every form.' }),
+    formIds: z.array(z.string()).nullable().meta({ description: 'The forms the key is limited to (any other is, to it, one that does not exist); null: every form.' }),
     createdAt: isoInstant,
     lastUsedAt: isoInstant.nullable().meta({ description: 'When the key last authenticated a request (to within about a minute).' }),
     revoked: z.boolean(),
@@ -396,15 +392,14 @@ export const environmentSettingsSchema = z
     retentionDays: z.number().int().nullable(),
     turnstile: captchaKeysSchema,
     recaptcha: captchaKeysSchema,
-    smtp: z
-      .strictObject({ url: z.string().nullable(), from: z.string().nullable(), passwordSet: z.boolean() })
-      .meta({ description: "The environment's own SMTP server for e-mail notifications (the password is never shown); nulls: the server's SMTP_URL and MAIL_FROM (docs/notifications.md)." }),
-    embedOrigins: z
-      .array(z.string())
-      .nullable()
-      .meta({ description: 'Sites that may embed the environment\'s forms (origins, or ["*"] for any site; [] for none); null: the server\'s FRAME_ANCESTORS applies (docs/embedding.md).' }),
+    smtp: z.strictObject({ url: z.string().nullable(), from: z.string().nullable(), passwordSet: z.boolean() }).meta({
+      description: "The environment's own SMTP server for e-mail notifications (the password is never shown); nulls: the server's SMTP_URL and MAIL_FROM (docs/notifications.md).",
+    }),
+    embedOrigins: z.array(z.string()).nullable().meta({
+      description: 'Sites that may embed the environment\'s forms (origins, or ["*"] for any site; [] for none); null: the server\'s FRAME_ANCESTORS applies (docs/embedding.md).',
+    }),
   })
-  .meta({ id: 'EnvironmentSettings', description: "An environment's settings: privacy, its own captcha keys (README \"Captchas\") and who may embed its forms." });
+  .meta({ id: 'EnvironmentSettings', description: 'An environment\'s settings: privacy, its own captcha keys (README "Captchas") and who may embed its forms.' });
 
 const insightsCounts = {
   views: z.number().int().meta({ description: 'Views of the first step.' }),
@@ -470,9 +465,7 @@ export const createdShareLinkSchema = shareLinkSchema
 
 export const shareLinkListSchema = z.strictObject({ data: z.array(shareLinkSchema) }).meta({ id: 'ShareLinkList' });
 
-export const revokedShareLinkSchema = z
-  .strictObject({ id: z.string(), formId: z.string(), revoked: z.literal(true) })
-  .meta({ id: 'RevokedShareLink' });
+export const revokedShareLinkSchema = z.strictObject({ id: z.string(), formId: z.string(), revoked: z.literal(true) }).meta({ id: 'RevokedShareLink' });
 
 export const CONTRACT_SCHEMAS = [
   shareLinkSchema,

@@ -81,7 +81,10 @@ function mediaText(type: string, media: MediaType): string {
 function renderOperation(path: string, method: string, op: Operation): string {
   const anchor = op.operationId ?? `${method}-${path}`;
   const rows = (op.parameters ?? [])
-    .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td><td>${prose(p.description)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td><td>${prose(p.description)}</td></tr>`,
+    )
     .join('');
   const body = op.requestBody?.content?.['application/json']?.schema;
   const responses = Object.entries(op.responses)

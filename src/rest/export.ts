@@ -30,7 +30,16 @@ import {
 } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import { EXPORT_FORMATS, exportFormat, hiddenFieldColumns, questionColumnsOfVersions, variableColumns, type ExportColumn, type ExportComponent, type ExportFormat } from '../responses/export.ts';
+import {
+  EXPORT_FORMATS,
+  exportFormat,
+  hiddenFieldColumns,
+  questionColumnsOfVersions,
+  variableColumns,
+  type ExportColumn,
+  type ExportComponent,
+  type ExportFormat,
+} from '../responses/export.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
@@ -118,7 +127,7 @@ export function exportRoutes(deps: RestDeps) {
       }
       // The questions of every version, the current one's first: answers of earlier versions keep their columns.
       const versions = form.versions.edges.map((edge) => edge.node);
-      for (let page = form.versions.pageInfo; page.hasNextPage; ) {
+      for (let page = form.versions.pageInfo; page.hasNextPage;) {
         // Each page its own operation, with its own budget of definition bytes.
         const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, operationContext(c, deps));
         if (more.error || !more.data.form) return respondWithOperationError(c, more.error ?? notFound('Form not found'));

@@ -21,8 +21,14 @@ import { toFieldErrors } from '../errors.ts';
 import { needs } from './access.ts';
 
 export const fileQuerySchema = z.strictObject({
-  expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').optional(),
-  signature: z.string().regex(/^[\w-]{1,128}$/, 'must be a base64url signature').optional(),
+  expires: z
+    .string()
+    .regex(/^\d{1,12}$/, 'must be a Unix time in seconds')
+    .optional(),
+  signature: z
+    .string()
+    .regex(/^[\w-]{1,128}$/, 'must be a base64url signature')
+    .optional(),
 });
 const fileIdSchema = z.string().regex(/^upl_[a-z0-9]{1,64}$/);
 
@@ -49,10 +55,11 @@ export function filesRoutes(deps: Pick<RestDeps, 'db'> & { storage: FileStorage;
     else if (expires === undefined || signature === undefined) {
       return c.json({ message: 'Missing API key (or a signed URL: expires and signature)' }, 401);
     } else {
-      const check = deps.keys.verify((key) => {
-        const result = checkFileSignature(key, fileId, expires, signature);
-        return result === 'invalid' ? undefined : result;
-      }) ?? 'invalid';
+      const check =
+        deps.keys.verify((key) => {
+          const result = checkFileSignature(key, fileId, expires, signature);
+          return result === 'invalid' ? undefined : result;
+        }) ?? 'invalid';
       if (check === 'invalid') return c.json({ message: 'Invalid file signature' }, 403);
       if (check === 'expired') return c.json({ message: 'This file link has expired' }, 403);
       scope = null;

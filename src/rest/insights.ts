@@ -43,9 +43,7 @@ function filterOf(c: Context<AppEnv>): { filter: InsightsFilter } | { errors: Fi
         path: [name],
       });
   }
-  const parsed = parseInsightsArguments({ ...(args as InsightsArguments), hidden }, (name, hiddenName) => [
-    hiddenName === undefined ? name : `${HIDDEN_PREFIX}${hiddenName}`,
-  ]);
+  const parsed = parseInsightsArguments({ ...(args as InsightsArguments), hidden }, (name, hiddenName) => [hiddenName === undefined ? name : `${HIDDEN_PREFIX}${hiddenName}`]);
   if ('errors' in parsed) errors.push(...parsed.errors);
   if (errors.length > 0) return { errors };
   return {

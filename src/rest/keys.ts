@@ -9,22 +9,9 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { MAX_KEY_FORMS, requireEnvironmentAccess } from '../auth/auth.service.ts';
-import {
-  KEY_EXPIRY_FORMAT,
-  parseKeyExpiry,
-  scopeEnumName,
-  scopeOfEnumName,
-  SCOPES,
-  type Scope,
-} from '../auth/scopes.ts';
+import { KEY_EXPIRY_FORMAT, parseKeyExpiry, scopeEnumName, scopeOfEnumName, SCOPES, type Scope } from '../auth/scopes.ts';
 import { invalidInput, notFound } from '../errors.ts';
-import {
-  CreateApiKeyDocument,
-  EnvironmentApiKeysDocument,
-  RevokeApiKeyDocument,
-  type ApiKeyFieldsFragment,
-  type Scope as ScopeValue,
-} from '../graphql/generated/graphql.ts';
+import { CreateApiKeyDocument, EnvironmentApiKeysDocument, RevokeApiKeyDocument, type ApiKeyFieldsFragment, type Scope as ScopeValue } from '../graphql/generated/graphql.ts';
 import { respondWithError } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
@@ -123,8 +110,7 @@ export function keysRoutes(deps: RestDeps) {
     const listed = await execute(c, deps, EnvironmentApiKeysDocument, { id: environmentId });
     if ('response' in listed) return listed.response;
     const keyId = c.req.param('keyId');
-    if (!listed.data.environment.apiKeys.some((key) => key.id === keyId))
-      return respondWithError(c, notFound('API key not found'));
+    if (!listed.data.environment.apiKeys.some((key) => key.id === keyId)) return respondWithError(c, notFound('API key not found'));
     const result = await execute(c, deps, RevokeApiKeyDocument, { id: keyId });
     if ('response' in result) return result.response;
     return c.json(restApiKey(result.data.revokeApiKey), 200);

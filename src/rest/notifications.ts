@@ -6,11 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import {
-  FormNotificationDeliveriesDocument,
-  RetryNotificationDeliveryDocument,
-  type NotificationDeliveryFieldsFragment,
-} from '../graphql/generated/graphql.ts';
+import { FormNotificationDeliveriesDocument, RetryNotificationDeliveryDocument, type NotificationDeliveryFieldsFragment } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { cursorParam, MAX_PAGE_SIZE } from '../keyset.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
@@ -39,8 +35,7 @@ export function notificationsRoutes(deps: RestDeps) {
     const refused = refuseUnlessApiKey(c);
     if (refused) return refused;
     const parsed = deliveriesQuerySchema.safeParse(c.req.query());
-    if (!parsed.success)
-      return c.json({ message: 'Invalid query parameters', errors: bodyErrors(parsed.error.issues) }, 400);
+    if (!parsed.success) return c.json({ message: 'Invalid query parameters', errors: bodyErrors(parsed.error.issues) }, 400);
     const variables = {
       formId: c.req.param('formId'),
       first: parsed.data.limit ?? 20,

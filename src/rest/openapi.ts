@@ -118,7 +118,7 @@ function queryParameters(shape: Record<string, z.ZodType>, descriptions: Record<
 }
 
 const FILTER_DESCRIPTIONS: Record<string, string> = {
-  formId: 'Only this form\'s responses (at most 10 per request in the listing; all of them in the export).',
+  formId: "Only this form's responses (at most 10 per request in the listing; all of them in the export).",
   returnPartials: '`true` includes unfinished (partial) responses. Default `false`.',
   since: 'Only responses whose `dateField` is at or after this instant: an ISO 8601 date (midnight UTC) or date-time with a zone.',
   until: 'Only responses before this instant (exclusive), same format; must be later than `since`.',
@@ -220,69 +220,73 @@ function buildDocument(sources: OpenApiSources) {
 /** Generating a form, and closing and reopening one. */
 function generatePaths() {
   return {
-  '/api/v1/environments/{environmentId}/forms/generate': {
-    post: {
-      operationId: 'generateForm',
-      summary: 'Generate a published form from a template form',
-      description:
-        'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
-        'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
-      security: [{ apiKey: [] }, { adminToken: [] }],
-      parameters: [
-        { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
-        {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    '/api/v1/environments/{environmentId}/forms/generate': {
+      post: {
+        operationId: 'generateForm',
+        summary: 'Generate a published form from a template form',
+        description:
+          'Creates a form in the environment from `sourceFormId` (a live form of the same environment), inheriting its theme, and publishes it. ' +
+          'With an `Idempotency-Key`, a repeat within 24 h with the same body returns the first form (`Idempotent-Replayed: true`) and creates nothing.',
+        security: [{ apiKey: [] }, { adminToken: [] }],
+        parameters: [
+          { name: 'environmentId', in: 'path', required: true, description: 'The Site ID.', schema: { type: 'string' } },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: '1-255 visible ASCII characters (a random UUID). Scoped to the environment, remembered 24 h.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+          },
+        ],
+        requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
+        responses: {
+          '200': {
+            description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
+            headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+            content: json(ref(generateBodySchema)),
+          },
+          ...EDGE_RESPONSES,
+          '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
+            message: 'Invalid request body',
+            errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
+          }),
+          '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
+          '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
+            message: 'A request with this Idempotency-Key is in progress; retry it',
+          }),
+          '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
+          '422': errorResponse('The Idempotency-Key was used with another body.', {
+            message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          }),
         },
-      ],
-      requestBody: { required: true, content: json(jsonSchemaOf(generateFormInputSchema, 'input')) },
-      responses: {
-        '200': {
-          description: 'The form was created (or, for a repeated Idempotency-Key, had been).',
-          headers: { 'Idempotent-Replayed': { description: '`true` when this answers a repeated Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
-          content: json(ref(generateBodySchema)),
-        },
-        ...EDGE_RESPONSES,
-        '400': errorResponse('The body is not a valid generate request (every problem, with its path).', {
-          message: 'Invalid request body',
-          errors: [{ message: 'A scheduler needs a calendar URL (dataUrl, url or calendarUrl)', path: ['steps', 1, 'components', 0, 'content'] }],
-        }),
-        '404': errorResponse('`sourceFormId` is not a live form of this environment.', { message: 'Source form not found' }),
-        '409': errorResponse('A request with the same Idempotency-Key is still in progress; retry.', {
-          message: 'A request with this Idempotency-Key is in progress; retry it',
-        }),
-        '415': errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' }),
-        '422': errorResponse('The Idempotency-Key was used with another body.', {
-          message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
-        }),
       },
     },
-  },
-  ...Object.fromEntries(
-    (['close', 'reopen'] as const).map((action) => [
-      `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
-      {
-        post: {
-          operationId: `${action}Form`,
-          summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
-          description: 'Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form\'s page and public API answer 410; its responses stay readable.',
-          parameters: [
-            { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
-          ],
-          responses: {
-            '200': { description: 'The form\'s state.', content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }) },
-            ...EDGE_RESPONSES,
-            '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
-            '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
+    ...Object.fromEntries(
+      (['close', 'reopen'] as const).map((action) => [
+        `/api/v1/environments/{environmentId}/forms/{formId}/${action}`,
+        {
+          post: {
+            operationId: `${action}Form`,
+            summary: action === 'close' ? 'Close a published form to new responses' : 'Publish a closed form again',
+            description:
+              "Idempotent: closing a closed form (or reopening a published one) changes nothing. A closed form's page and public API answer 410; its responses stay readable.",
+            parameters: [
+              { name: 'environmentId', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'formId', in: 'path', required: true, schema: { type: 'string' } },
+            ],
+            responses: {
+              '200': {
+                description: "The form's state.",
+                content: json(ref(formStateBodySchema), { id: 'k4n2iogu5ks9ut7lahuxkl27', status: action === 'close' ? 'closed' : 'published' }),
+              },
+              ...EDGE_RESPONSES,
+              '404': errorResponse('No such live form in this environment.', { message: 'Form not found' }),
+              '409': errorResponse('A draft can be neither closed nor reopened.', { message: 'Only a published form can be closed' }),
+            },
           },
         },
-      },
-    ]),
-  ),
+      ]),
+    ),
   };
 }
 
@@ -292,76 +296,81 @@ function responsePaths(sources: OpenApiSources) {
   const exportParams = queryParameters(sources.exportQuery.shape, FILTER_DESCRIPTIONS);
   const { '403': forbidden, ...edgeWithout403 } = EDGE_RESPONSES;
   return {
-  '/api/v1/responses': {
-    get: {
-      operationId: 'listResponses',
-      summary: 'List responses of one form or of the environment',
-      description:
-        '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
-        '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
-      parameters: listingParams,
-      responses: {
-        '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
-        ...edgeWithout403,
-        '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
-        '404': errorResponse('`formId` is not a live form of the key\'s environment.', { message: 'Form not found' }),
-      },
-    },
-  },
-  '/api/v1/responses/export': {
-    get: {
-      operationId: 'exportResponses',
-      summary: 'Export responses as CSV or NDJSON',
-      description:
-        'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
-        `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
-        `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
-        `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
-        "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
-      security: [{ apiKey: [] }, { adminToken: [] }],
-      parameters: exportParams,
-      responses: {
-        '200': {
-          description: 'The export, as an attachment.',
-          headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
-          content: {
-            'text/csv': { schema: { type: 'string' } },
-            'application/x-ndjson': { schema: { type: 'string' } },
-          },
+    '/api/v1/responses': {
+      get: {
+        operationId: 'listResponses',
+        summary: 'List responses of one form or of the environment',
+        description:
+          '`formId`: the 10 most recent responses of the form. Without it: every response of the environment, streamed. ' +
+          '`limit`/`after` page through either listing and add `nextCursor`. Newest first.',
+        parameters: listingParams,
+        responses: {
+          '200': { description: 'The responses.', content: json(ref(responsesBodySchema)) },
+          ...edgeWithout403,
+          '403': { ...forbidden, description: 'The admin token was used (this endpoint needs an environment API key).' },
+          '404': errorResponse("`formId` is not a live form of the key's environment.", { message: 'Form not found' }),
         },
-        ...EDGE_RESPONSES,
-        '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
       },
     },
-  },
+    '/api/v1/responses/export': {
+      get: {
+        operationId: 'exportResponses',
+        summary: 'Export responses as CSV or NDJSON',
+        description:
+          'Every response matching the filters, newest first, streamed. CSV (RFC 4180): the columns ' +
+          `${EXPORT_FIXED_COLUMNS.join(', ')} (\`formVersion\`: the version of the form the response answered; \`path\`: the step keys joined with "${PATH_SEPARATOR}"), then one per declared hidden field (\`<name> [hidden]\`) ` +
+          `and one per question (\`<headline> [<questionId>]\`; IdentityInfo one per key, \`<label> [<questionId>.<key>]\`; the current version's questions, then those only earlier versions had), or a \`hiddenFields\` ` +
+          `and a \`data\` column of JSON without \`formId\`. Multi-valued answers are joined with "${MULTI_VALUE_SEPARATOR}". ` +
+          "Cells beginning with tab, CR or LF, or whose first visible character (after spaces, no-break and zero-width spaces) is =, +, -, @ or fullwidth ＝＋－＠, are prefixed with ' (formula injection). NDJSON: one response object per line.",
+        security: [{ apiKey: [] }, { adminToken: [] }],
+        parameters: exportParams,
+        responses: {
+          '200': {
+            description: 'The export, as an attachment.',
+            headers: { 'Content-Disposition': { description: '`attachment; filename="responses-<form or environment>-<date>.<format>"`', schema: { type: 'string' } } },
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/x-ndjson': { schema: { type: 'string' } },
+            },
+          },
+          ...EDGE_RESPONSES,
+          '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
+        },
+      },
+    },
   };
 }
 
 /** This document, and the admin's backup. */
 function documentAndBackupPaths() {
   return {
-  '/api/v1/openapi.json': {
-    get: {
-      operationId: 'openApiDocument',
-      summary: 'This document',
-      security: [],
-      responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
-    },
-  },
-  '/api/v1/admin/backup': {
-    get: {
-      operationId: 'backup',
-      summary: 'Download a backup of the embedded database (admin token)',
-      security: [{ adminToken: [] }],
-      responses: {
-        '200': { description: 'A gzip-compressed tar of the PGlite data directory.', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
-        ...EDGE_RESPONSES,
-        '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
-        '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
-        '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', { message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …' }),
+    '/api/v1/openapi.json': {
+      get: {
+        operationId: 'openApiDocument',
+        summary: 'This document',
+        security: [],
+        responses: { '200': { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...EDGE_RESPONSES },
       },
     },
-  },
+    '/api/v1/admin/backup': {
+      get: {
+        operationId: 'backup',
+        summary: 'Download a backup of the embedded database (admin token)',
+        security: [{ adminToken: [] }],
+        responses: {
+          '200': {
+            description: 'A gzip-compressed tar of the PGlite data directory.',
+            content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
+          },
+          ...EDGE_RESPONSES,
+          '401': errorResponse('No admin token, or a wrong one.', { message: 'Missing admin token' }),
+          '403': errorResponse('An API key was used.', { message: 'This operation needs the admin token' }),
+          '409': errorResponse('The server uses PostgreSQL: back it up with pg_dump.', {
+            message: 'This server stores its data in PostgreSQL (DATABASE_URL): back it up with pg_dump, …',
+          }),
+        },
+      },
+    },
   };
 }
 
@@ -431,7 +440,8 @@ function shareLinkPaths() {
       post: {
         operationId: 'createShareLink',
         summary: 'Make a link to the read-only results page (/r/<token>); its URL is in this answer only',
-        description: 'The page shows the funnel, drop-off per step, responses over time and every question\'s summary as charts with tables (docs/insights.md). At most 100 links per form.',
+        description:
+          "The page shows the funnel, drop-off per step, responses over time and every question's summary as charts with tables (docs/insights.md). At most 100 links per form.",
         security,
         parameters: [formId],
         requestBody: { required: true, content: json(jsonSchemaOf(createShareLinkBodySchema, 'input'), { includeTextAnswers: false, expiresAt: '2027-01-31T00:00:00Z' }) },
@@ -461,8 +471,8 @@ function shareLinkPaths() {
 
 function translationPaths() {
   const security = [{ apiKey: [] }];
-  const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };
-  const locale = { name: 'locale', in: 'path', required: true, description: 'One of the form\'s languages, e.g. `de`.', schema: { type: 'string' } };
+  const formId = { name: 'formId', in: 'path', required: true, description: "A form of the key's environment.", schema: { type: 'string' } };
+  const locale = { name: 'locale', in: 'path', required: true, description: "One of the form's languages, e.g. `de`.", schema: { type: 'string' } };
   const notFound = errorResponse("No such live form in the key's environment, or (one language) not one of its languages.", { message: 'Form not found' });
   const etag = { ETag: { description: 'The version, quoted: send it back in `If-Match`.', schema: { type: 'string' } } };
   const { '403': forbidden, ...edge } = EDGE_RESPONSES;
@@ -491,7 +501,7 @@ function translationPaths() {
         operationId: 'putTranslation',
         summary: "Replace one of the other languages' texts: a new version",
         description:
-          'The body is the document GET gives (paths left out become untranslated). An unknown path, a text that is not a non-empty string, or placeholders (`{{…}}`) that differ from the default text\'s is a 400 naming the path. A new version like PATCH /api/v1/forms/{formId} (If-Match honoured; a `form.updated` event).',
+          "The body is the document GET gives (paths left out become untranslated). An unknown path, a text that is not a non-empty string, or placeholders (`{{…}}`) that differ from the default text's is a 400 naming the path. A new version like PATCH /api/v1/forms/{formId} (If-Match honoured; a `form.updated` event).",
         security,
         parameters: [
           formId,
@@ -520,7 +530,7 @@ function translationPaths() {
 
 function formPaths() {
   const security = [{ apiKey: [] }];
-  const formId = { name: 'formId', in: 'path', required: true, description: 'A form of the key\'s environment.', schema: { type: 'string' } };
+  const formId = { name: 'formId', in: 'path', required: true, description: "A form of the key's environment.", schema: { type: 'string' } };
   const notFound = errorResponse("No such live form in the key's environment (deleted, another environment's, unknown).", { message: 'Form not found' });
   const etag = { ETag: { description: 'The version, quoted (`"3"`): send it back in `If-Match` to update only that version.', schema: { type: 'string' } } };
   const { '403': forbidden, ...edge } = EDGE_RESPONSES;
@@ -554,13 +564,19 @@ function formPaths() {
         summary: "Change a form's name, steps, hidden fields or locale: a new version, the same id and url",
         description:
           'Any of `name`, `steps`, `hiddenFields`, `locale`, `notifications`, `allowAnotherResponse`, checked as generate checks them (fields left out stay). A step or component with an `id` of this form keeps it, ' +
-          'so its answers keep their questionId; one without gets a new id. The form\'s status and theme stay (a closed form stays closed). ' +
+          "so its answers keep their questionId; one without gets a new id. The form's status and theme stay (a closed form stays closed). " +
           'Responses already started finish on the version they started on; new ones get the new version. Without `If-Match` the last update wins. ' +
           'With an `Idempotency-Key`, a repeat within 24 h with the same body answers with the version it made (`Idempotent-Replayed: true`). Sends a `form.updated` webhook event.',
         security,
         parameters: [
           formId,
-          { name: 'If-Match', in: 'header', required: false, description: 'The version this update changes, quoted (the ETag of GET), or `*`. Another version current: 412.', schema: { type: 'string' } },
+          {
+            name: 'If-Match',
+            in: 'header',
+            required: false,
+            description: 'The version this update changes, quoted (the ETag of GET), or `*`. Another version current: 412.',
+            schema: { type: 'string' },
+          },
           {
             name: 'Idempotency-Key',
             in: 'header',
@@ -607,7 +623,7 @@ function filePath() {
         "With the environment's API key (or the admin token), or without one on a signed URL: `expires` and `signature` as GraphQL's FileUploaderAnswer.fileUrl gives them (valid FILE_URL_TTL_SECONDS).",
       security: [{ apiKey: [] }, { adminToken: [] }, {}],
       parameters: [
-        { name: 'fileId', in: 'path', required: true, description: 'The upload id (`upl_…`), as in the answer\'s `files[].id`.', schema: { type: 'string' } },
+        { name: 'fileId', in: 'path', required: true, description: "The upload id (`upl_…`), as in the answer's `files[].id`.", schema: { type: 'string' } },
         ...queryParameters(fileQuerySchema.shape, {
           expires: 'Signed URL: its expiry, Unix time in seconds.',
           signature: 'Signed URL: its signature.',
@@ -620,7 +636,7 @@ function filePath() {
         },
         ...EDGE_RESPONSES,
         '403': errorResponse('The signature is wrong or has expired.', { message: 'This file link has expired' }),
-        '404': errorResponse('No such file in the caller\'s environment.', { message: 'File not found' }),
+        '404': errorResponse("No such file in the caller's environment.", { message: 'File not found' }),
       },
     },
   };
@@ -629,7 +645,7 @@ function filePath() {
 /** /api/v1/webhooks and the deliveries routes (src/rest/webhooks.ts): environment API keys only. */
 function webhookPaths() {
   const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
-  const notFound = errorResponse('No such endpoint (or delivery) in the key\'s environment.', { message: 'Webhook endpoint not found' });
+  const notFound = errorResponse("No such endpoint (or delivery) in the key's environment.", { message: 'Webhook endpoint not found' });
   const unsupported = errorResponse('The body is not JSON.', { message: 'Unsupported media type: send the body as application/json' });
   const body = (schema: z.ZodType, description: string) => ({ required: true, description, content: json(jsonSchemaOf(schema, 'input')) });
   const security = [{ apiKey: [] }];
@@ -645,12 +661,21 @@ function webhookPaths() {
         operationId: 'createWebhookEndpoint',
         summary: 'Add a webhook endpoint; its signing secret is shown only in this answer',
         security,
-        requestBody: body(webhookCreateSchema, 'The endpoint: `url` (http(s); private and loopback addresses refused unless WEBHOOK_ALLOW_PRIVATE=1), `eventTypes`, optional `formIds`, `description`, `enabled`.'),
+        requestBody: body(
+          webhookCreateSchema,
+          'The endpoint: `url` (http(s); private and loopback addresses refused unless WEBHOOK_ALLOW_PRIVATE=1), `eventTypes`, optional `formIds`, `description`, `enabled`.',
+        ),
         responses: { '201': { description: 'The endpoint and its secret.', content: json(ref(createdWebhookEndpointSchema)) }, ...EDGE_RESPONSES, '415': unsupported },
       },
     },
     '/api/v1/webhooks/{id}': {
-      get: { operationId: 'getWebhookEndpoint', summary: 'One endpoint', security, parameters: [idParam('The endpoint.')], responses: { '200': { description: 'The endpoint.', content: json(ref(webhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+      get: {
+        operationId: 'getWebhookEndpoint',
+        summary: 'One endpoint',
+        security,
+        parameters: [idParam('The endpoint.')],
+        responses: { '200': { description: 'The endpoint.', content: json(ref(webhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
       patch: {
         operationId: 'updateWebhookEndpoint',
         summary: 'Change an endpoint (`enabled: true` re-enables one disabled after failures)',
@@ -659,10 +684,22 @@ function webhookPaths() {
         requestBody: body(webhookUpdateSchema, 'Any of the fields of the create body.'),
         responses: { '200': { description: 'The endpoint.', content: json(ref(webhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound, '415': unsupported },
       },
-      delete: { operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint and its deliveries', security, parameters: [idParam('The endpoint.')], responses: { '200': { description: 'Deleted.', content: json(ref(deletedWebhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+      delete: {
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete an endpoint and its deliveries',
+        security,
+        parameters: [idParam('The endpoint.')],
+        responses: { '200': { description: 'Deleted.', content: json(ref(deletedWebhookEndpointSchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
     },
     '/api/v1/webhooks/{id}/test': {
-      post: { operationId: 'testWebhookEndpoint', summary: 'Queue a webhook.test event to the endpoint', security, parameters: [idParam('The endpoint.')], responses: { '202': { description: 'The queued delivery.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+      post: {
+        operationId: 'testWebhookEndpoint',
+        summary: 'Queue a webhook.test event to the endpoint',
+        security,
+        parameters: [idParam('The endpoint.')],
+        responses: { '202': { description: 'The queued delivery.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
     },
     '/api/v1/webhooks/{id}/deliveries': {
       get: {
@@ -678,7 +715,13 @@ function webhookPaths() {
       },
     },
     '/api/v1/webhook-deliveries/{id}/resend': {
-      post: { operationId: 'resendWebhookDelivery', summary: 'Send a delivery again (the same webhook-id)', security, parameters: [idParam('The delivery.')], responses: { '202': { description: 'The delivery, queued again.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound } },
+      post: {
+        operationId: 'resendWebhookDelivery',
+        summary: 'Send a delivery again (the same webhook-id)',
+        security,
+        parameters: [idParam('The delivery.')],
+        responses: { '202': { description: 'The delivery, queued again.', content: json(ref(webhookDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound },
+      },
     },
   };
 }
@@ -687,7 +730,7 @@ function webhookPaths() {
 function notificationPaths() {
   const formParam = { name: 'formId', in: 'path', required: true, description: 'The form.', schema: { type: 'string' } };
   const security = [{ apiKey: [] }];
-  const notFound = errorResponse('No such form (or delivery of it) in the key\'s environment.', { message: 'Form not found' });
+  const notFound = errorResponse("No such form (or delivery of it) in the key's environment.", { message: 'Form not found' });
   return {
     '/api/v1/forms/{formId}/notifications/deliveries': {
       get: {
@@ -708,7 +751,12 @@ function notificationPaths() {
         summary: 'Send a failed or suppressed delivery again, with a fresh run of retries (a sent one is 409)',
         security,
         parameters: [formParam, { name: 'id', in: 'path', required: true, description: 'The delivery.', schema: { type: 'string' } }],
-        responses: { '202': { description: 'The delivery, pending again.', content: json(ref(notificationDeliverySchema)) }, ...EDGE_RESPONSES, '404': notFound, '409': errorResponse('The delivery was sent.', { message: 'This delivery was sent; it is not sent again' }) },
+        responses: {
+          '202': { description: 'The delivery, pending again.', content: json(ref(notificationDeliverySchema)) },
+          ...EDGE_RESPONSES,
+          '404': notFound,
+          '409': errorResponse('The delivery was sent.', { message: 'This delivery was sent; it is not sent again' }),
+        },
       },
     },
   };
@@ -781,7 +829,7 @@ function privacyPaths() {
 /** An environment's settings (src/rest/settings.ts): environment API keys only, in their own environment. */
 function settingsPaths() {
   const security = [{ apiKey: [] }];
-  const parameters = [{ name: 'environmentId', in: 'path', required: true, description: 'The Site ID (the API key\'s own environment).', schema: { type: 'string' } }];
+  const parameters = [{ name: 'environmentId', in: 'path', required: true, description: "The Site ID (the API key's own environment).", schema: { type: 'string' } }];
   const answer = { '200': { description: "The environment's settings.", content: json(ref(environmentSettingsSchema)) } };
   return {
     '/api/v1/environments/{environmentId}/settings': {
@@ -816,8 +864,8 @@ function settingsPaths() {
 /** An environment's API keys (src/rest/keys.ts): the admin token, or a key with `keys:manage` in its own environment. */
 function keyPaths() {
   const security = [{ apiKey: [] }, { adminToken: [] }];
-  const environmentId = { name: 'environmentId', in: 'path', required: true, description: 'The Site ID (an API key\'s own environment).', schema: { type: 'string' } };
-  const keyId = { name: 'keyId', in: 'path', required: true, description: 'The key\'s id (its public prefix).', schema: { type: 'string' } };
+  const environmentId = { name: 'environmentId', in: 'path', required: true, description: "The Site ID (an API key's own environment).", schema: { type: 'string' } };
+  const keyId = { name: 'keyId', in: 'path', required: true, description: "The key's id (its public prefix).", schema: { type: 'string' } };
   return {
     '/api/v1/environments/{environmentId}/keys': {
       get: {
@@ -851,7 +899,7 @@ function keyPaths() {
         responses: {
           '200': { description: 'The revoked key (revoking again changes nothing).', content: json(ref(apiKeySchema)) },
           ...EDGE_RESPONSES,
-          '404': errorResponse("No such key in the environment.", { message: 'API key not found' }),
+          '404': errorResponse('No such key in the environment.', { message: 'API key not found' }),
         },
       },
     },

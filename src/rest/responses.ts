@@ -59,11 +59,7 @@ const isoInstant = z.string().transform((value, ctx) => {
 });
 
 const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
-export const limitParam = z
-  .string()
-  .regex(/^\d+$/, 'must be a positive integer')
-  .transform(Number)
-  .pipe(z.number().int().min(1, 'must be at least 1'));
+export const limitParam = z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number).pipe(z.number().int().min(1, 'must be at least 1'));
 
 /** The listing's parameters (the export takes its filters). */
 export const querySchema = z.object({
@@ -169,7 +165,10 @@ export function responsesRoutes(deps: RestDeps) {
     // A lost database is the app's 503 (app.onError), as for every route. On a read replica when there
     // is a fresh one; a form it does not know (yet) is asked of the primary.
     const reads = lagTolerantReads(deps);
-    const page = await reads.run((db) => listResponseTexts(db, { ...listing, after, limit }), (found) => !found);
+    const page = await reads.run(
+      (db) => listResponseTexts(db, { ...listing, after, limit }),
+      (found) => !found,
+    );
     if (!page) return respondWithError(c, notFound('Form not found'));
     const last = page.responses.at(-1);
     const nextCursor = page.hasNextPage && last ? cursorOf(last) : null;

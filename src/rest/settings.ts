@@ -24,20 +24,19 @@ import { needs } from './access.ts';
 /** The body of PATCH …/settings (also the OpenAPI document's). */
 export const settingsBodySchema = z.strictObject({
   ipStorage: z.enum(['full', 'truncated', 'none']).optional(),
-  retentionDays: z
-    .number()
-    .int(RETENTION_DAYS_MESSAGE)
-    .min(1, RETENTION_DAYS_MESSAGE)
-    .max(MAX_RETENTION_DAYS, RETENTION_DAYS_MESSAGE)
-    .nullable()
-    .optional(),
+  retentionDays: z.number().int(RETENTION_DAYS_MESSAGE).min(1, RETENTION_DAYS_MESSAGE).max(MAX_RETENTION_DAYS, RETENTION_DAYS_MESSAGE).nullable().optional(),
   turnstile: captchaKeysInputSchema.optional(),
   recaptcha: captchaKeysInputSchema.optional(),
-  smtp: smtpSettingsInputSchema.optional().meta({ description: "The environment's own SMTP server (`url` without the password), `password` (write-only) and `from`; null removes a field (docs/notifications.md)." }),
+  smtp: smtpSettingsInputSchema
+    .optional()
+    .meta({ description: "The environment's own SMTP server (`url` without the password), `password` (write-only) and `from`; null removes a field (docs/notifications.md)." }),
   embedOrigins: embedOriginsSchema
     .nullable()
     .optional()
-    .meta({ description: 'Origins that may embed the environment\'s forms (e.g. https://www.example.com), ["*"] for any site, [] for none; null: the server\'s FRAME_ANCESTORS applies.', examples: [['https://www.example.com']] }),
+    .meta({
+      description: 'Origins that may embed the environment\'s forms (e.g. https://www.example.com), ["*"] for any site, [] for none; null: the server\'s FRAME_ANCESTORS applies.',
+      examples: [['https://www.example.com']],
+    }),
 });
 
 const restSettings = (settings: EnvironmentSettingsFieldsFragment) => ({ ...settings, ipStorage: settings.ipStorage.toLowerCase() });

@@ -8,11 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { invalidInput } from '../errors.ts';
-import {
-  CreateShareLinkDocument,
-  FormShareLinksDocument,
-  RevokeShareLinkDocument,
-} from '../graphql/generated/graphql.ts';
+import { CreateShareLinkDocument, FormShareLinksDocument, RevokeShareLinkDocument } from '../graphql/generated/graphql.ts';
 import { respondWithError } from '../graphql/errors.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed, readJsonObject } from '../limits/request-safety.ts';
@@ -28,10 +24,7 @@ export const createShareLinkBodySchema = z.strictObject({
       description: 'When the link stops working (in the future). Left out: until revoked.',
       examples: ['2027-01-31T00:00:00Z'],
     }),
-  includeTextAnswers: z
-    .boolean()
-    .optional()
-    .meta({ description: 'List free-text answers (ShortInput, LongInput) on the page. Default false.' }),
+  includeTextAnswers: z.boolean().optional().meta({ description: 'List free-text answers (ShortInput, LongInput) on the page. Default false.' }),
 });
 
 export function shareLinksRoutes(deps: RestDeps) {

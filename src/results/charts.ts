@@ -86,10 +86,7 @@ export function columnChart(id: string, title: string, bars: readonly Bar[], pal
         >${short(bar.label, Math.max(3, Math.floor(slot / 8)))}</text
       >`;
   });
-  return svg(id, title, height, [
-    html`<line x1="10" y1="${base}" x2="${WIDTH - 10}" y2="${base}" stroke="${palette.rule}"></line>`,
-    ...columns,
-  ]);
+  return svg(id, title, height, [html`<line x1="10" y1="${base}" x2="${WIDTH - 10}" y2="${base}" stroke="${palette.rule}"></line>`, ...columns]);
 }
 
 export interface Line {
@@ -101,24 +98,15 @@ export interface Line {
 }
 
 /** Lines over periods (responses over time), with a legend, the first and last period and the top value. */
-export function lineChart(
-  id: string,
-  title: string,
-  periods: readonly string[],
-  lines: readonly Line[],
-  palette: Palette,
-): Html {
+export function lineChart(id: string, title: string, periods: readonly string[], lines: readonly Line[], palette: Palette): Html {
   const height = 240;
   const [left, top, right, bottom] = [40, 36, WIDTH - 12, height - 30];
   const max = Math.max(1, ...lines.flatMap((line) => line.values));
-  const x = (index: number) =>
-    round(periods.length <= 1 ? (left + right) / 2 : left + (index / (periods.length - 1)) * (right - left));
+  const x = (index: number) => round(periods.length <= 1 ? (left + right) / 2 : left + (index / (periods.length - 1)) * (right - left));
   const y = (value: number) => round(bottom - (value / max) * (bottom - top));
   const drawn = lines.map((line) => {
     const points = line.values.map((value, index) => `${x(index)},${y(value)}`).join(' ');
-    const dots = line.values.map(
-      (value, index) => html`<circle cx="${x(index)}" cy="${y(value)}" r="3" fill="${line.color}"></circle>`,
-    );
+    const dots = line.values.map((value, index) => html`<circle cx="${x(index)}" cy="${y(value)}" r="3" fill="${line.color}"></circle>`);
     return html`<polyline
         points="${points}"
         fill="none"
@@ -174,21 +162,11 @@ export function stackedBar(id: string, title: string, segments: readonly Segment
     at += width;
     return part;
   });
-  return svg(id, title, 80, [
-    html`<rect x="10" y="8" width="${WIDTH - 20}" height="32" fill="none" stroke="${palette.rule}"></rect>`,
-    ...parts,
-  ]);
+  return svg(id, title, 80, [html`<rect x="10" y="8" width="${WIDTH - 20}" height="32" fill="none" stroke="${palette.rule}"></rect>`, ...parts]);
 }
 
 /** A grid of counts (a matrix's rows × columns), each cell shaded by its count and labelled with it. */
-export function gridChart(
-  id: string,
-  title: string,
-  rows: readonly string[],
-  columns: readonly string[],
-  counts: readonly (readonly number[])[],
-  palette: Palette,
-): Html {
+export function gridChart(id: string, title: string, rows: readonly string[], columns: readonly string[], counts: readonly (readonly number[])[], palette: Palette): Html {
   const labelWidth = 160;
   const cell = Math.min(60, Math.floor((WIDTH - labelWidth - 10) / Math.max(1, columns.length)));
   const max = Math.max(1, ...counts.flat());
@@ -232,8 +210,7 @@ export function rangeStrip(
 ): Html {
   const [left, right] = [40, WIDTH - 40];
   const span = stats.max - stats.min;
-  const x = (value: number) =>
-    round(span === 0 ? (left + right) / 2 : left + ((value - stats.min) / span) * (right - left));
+  const x = (value: number) => round(span === 0 ? (left + right) / 2 : left + ((value - stats.min) / span) * (right - left));
   return svg(
     id,
     title,

@@ -23,11 +23,9 @@ function readable(color: string, background: string, ratio: number): string {
 }
 
 /** Black or white, whichever reads better on `background` (at least 4.5:1 for any colour). */
-export const textOn = (background: string) =>
-  contrast('#000000', background) >= contrast('#ffffff', background) ? '#000000' : '#ffffff';
+export const textOn = (background: string) => (contrast('#000000', background) >= contrast('#ffffff', background) ? '#000000' : '#ffffff');
 
-export const mix = (color: string, other: string, weight: number) =>
-  Color(color).alpha(1).mix(Color(other).alpha(1), weight).hex().toLowerCase();
+export const mix = (color: string, other: string, weight: number) => Color(color).alpha(1).mix(Color(other).alpha(1), weight).hex().toLowerCase();
 
 export interface Palette {
   background: string;

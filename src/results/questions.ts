@@ -87,11 +87,7 @@ function rowsPart(q: QuestionSummary, ctx: SectionContext): Html | string {
   const counts = rows.map((row) => row.options.map((o) => o.count));
   const withMean = rows.some((row) => row.mean !== null);
   const head = [words.row, ...columns, ...(withMean ? [words.meanPosition] : [])];
-  const body = rows.map((row) => [
-    row.row,
-    ...row.options.map((o) => format.number(o.count)),
-    ...(withMean ? [format.number(row.mean)] : []),
-  ]);
+  const body = rows.map((row) => [row.row, ...row.options.map((o) => format.number(o.count)), ...(withMean ? [format.number(row.mean)] : [])]);
   return figure(
     gridChart(
       chartId(q, 'grid'),
@@ -133,11 +129,7 @@ function questionSection(q: QuestionSummary, textAnswers: readonly string[] | un
   </section>`;
 }
 
-export function questionsSection(
-  questions: readonly QuestionSummary[],
-  textAnswers: ReadonlyMap<string, string[]>,
-  ctx: SectionContext,
-): Html | string {
+export function questionsSection(questions: readonly QuestionSummary[], textAnswers: ReadonlyMap<string, string[]>, ctx: SectionContext): Html | string {
   if (questions.length === 0) return '';
   return html`<section aria-labelledby="rs-questions">
     <h2 id="rs-questions">${ctx.words.questions}</h2>

@@ -34,14 +34,9 @@ export interface ResultsDeps {
 const RESULTS_REMEMBERED = 200;
 
 /** The page's policy: its nonce'd stylesheet and nothing else; no form posts, no framing. */
-const csp = (nonce: string) =>
-  `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const csp = (nonce: string) => `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-async function sendPage(
-  c: Context<AppEnv>,
-  status: number,
-  render: (nonce: string) => ReturnType<typeof renderResultsPage>,
-) {
+async function sendPage(c: Context<AppEnv>, status: number, render: (nonce: string) => ReturnType<typeof renderResultsPage>) {
   const nonce = randomBytes(16).toString('base64');
   c.header('Content-Security-Policy', csp(nonce));
   for (const [name, value] of Object.entries(pageSecurityHeaders("'none'"))) c.header(name, value);
@@ -55,8 +50,7 @@ async function sendPage(
 
 const words = resultsWords('en');
 /** A results page's message page (the edge's 400 for a hostile address uses it too). */
-export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) =>
-  sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce));
+export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) => sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce));
 const sendMessage = sendResultsMessage;
 
 /** A request for a results page (`/r/…`), which answers in HTML. */

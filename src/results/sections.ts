@@ -58,8 +58,7 @@ export const keyFigures = (figures: readonly [string, string][]) =>
   </dl>`;
 
 export function funnelSection(insights: Insights, { words, format, palette }: SectionContext): Html {
-  const share = (n: number) =>
-    insights.views === 0 ? format.number(n) : `${format.number(n)} (${format.percent(n / insights.views)})`;
+  const share = (n: number) => (insights.views === 0 ? format.number(n) : `${format.number(n)} (${format.percent(n / insights.views)})`);
   const bars: Bar[] = [
     { label: words.views, value: insights.views, text: format.number(insights.views) },
     { label: words.starts, value: insights.starts, text: share(insights.starts) },
@@ -92,12 +91,7 @@ export function dropOffSection(insights: Insights, { words, format, palette }: S
     value: step.reached,
     text: format.number(step.reached),
   }));
-  const rows = insights.steps.map((step) => [
-    step.name,
-    format.number(step.reached),
-    format.number(step.leftHere),
-    format.percent(step.dropOffRate),
-  ]);
+  const rows = insights.steps.map((step) => [step.name, format.number(step.reached), format.number(step.leftHere), format.percent(step.dropOffRate)]);
   return html`<section aria-labelledby="rs-steps">
     <h2 id="rs-steps">${words.dropOff}</h2>
     ${figure(
@@ -124,12 +118,7 @@ export function seriesSection(insights: Insights, { words, format, palette }: Se
           ],
           palette,
         );
-  const rows = series.map((p) => [
-    p.period,
-    format.number(p.views),
-    format.number(p.starts),
-    format.number(p.finishes),
-  ]);
+  const rows = series.map((p) => [p.period, format.number(p.views), format.number(p.starts), format.number(p.finishes)]);
   return html`<section aria-labelledby="rs-series">
     <h2 id="rs-series">${words.overTime}</h2>
     <p class="rs-note">${words.timesInUtc}</p>

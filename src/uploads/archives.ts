@@ -180,9 +180,7 @@ function headersAgree(entry: Entry, local: LocalFileHeader): boolean {
 
 /** Whether two entries share bytes: each entry's header and data are its own. */
 function overlap(entries: readonly ReadEntry[]): boolean {
-  const spans = entries
-    .map(({ entry, end }) => [entry.relativeOffsetOfLocalHeader, end] as const)
-    .sort((a, b) => a[0] - b[0]);
+  const spans = entries.map(({ entry, end }) => [entry.relativeOffsetOfLocalHeader, end] as const).sort((a, b) => a[0] - b[0]);
   return spans.some((span, index) => index > 0 && span[0] < spans[index - 1]![1]);
 }
 

@@ -9,8 +9,7 @@ import { secretsEqual } from '../auth/secrets.ts';
 const FILE_URL_PREFIX = '/api/v1/files/';
 export const fileUrl = (uploadId: string): string => `${FILE_URL_PREFIX}${uploadId}`;
 
-const signatureOf = (secret: string, uploadId: string, expires: number) =>
-  createHmac('sha256', secret).update(`${uploadId}.${expires}`).digest('base64url');
+const signatureOf = (secret: string, uploadId: string, expires: number) => createHmac('sha256', secret).update(`${uploadId}.${expires}`).digest('base64url');
 
 /** The file's URL with a signature valid for `ttlSeconds` from `now`. */
 export function signedFileUrl(secret: string, uploadId: string, ttlSeconds: number, now = Date.now()): string {

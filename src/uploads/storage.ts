@@ -65,9 +65,7 @@ export function s3Storage(settings: S3Settings): FileStorage {
           region: settings.region,
           ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
           forcePathStyle: settings.forcePathStyle,
-          ...(settings.accessKeyId && settings.secretAccessKey
-            ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-            : {}),
+          ...(settings.accessKeyId && settings.secretAccessKey ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
           // Checksums only where S3 requires them: S3-compatible servers differ in which they understand.
           requestChecksumCalculation: 'WHEN_REQUIRED',
           responseChecksumValidation: 'WHEN_REQUIRED',

@@ -47,7 +47,12 @@ const uploadedFileOf = (row: UploadRow) => new UploadedFile(row.id, row.name, ro
 const MAX_NAME = 200;
 function cleanName(name: string): string {
   // The last path segment, without control characters; names are shown and sent as a download name.
-  const base = name.split(/[\\/]/).pop()!.replace(/\p{Cc}/gu, '').trim() || 'file';
+  const base =
+    name
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\p{Cc}/gu, '')
+      .trim() || 'file';
   if (base.length <= MAX_NAME) return base;
   const dot = base.lastIndexOf('.');
   const extension = dot > 0 && base.length - dot <= 10 ? base.slice(dot) : '';
@@ -133,9 +138,7 @@ export async function resolveUploadAnswers(
     .from(uploads)
     .where(and(eq(uploads.formId, form.id), inArray(uploads.id, [...wanted.keys()].slice(0, 1000))));
   const usable = new Map(
-    rows
-      .filter((row) => wanted.get(row.id) === row.componentId && (row.responseId === null || row.responseId === responseId))
-      .map((row) => [row.id, uploadedFileOf(row)] as const),
+    rows.filter((row) => wanted.get(row.id) === row.componentId && (row.responseId === null || row.responseId === responseId)).map((row) => [row.id, uploadedFileOf(row)] as const),
   );
   for (const [questionId, value] of Object.entries(raw)) {
     if (!uploaders.has(questionId)) continue;
@@ -198,14 +201,22 @@ export async function removeUploads(db: Db, storage: FileStorage, rows: readonly
   if (rows.length === 0) return 0;
   // Files first: a row left behind by a failure is retried by the sweep; a file without a row would never be.
   await storage.remove(rows.map((row) => row.storageKey));
-  await db.delete(uploads).where(inArray(uploads.id, rows.map((row) => row.id)));
+  await db.delete(uploads).where(
+    inArray(
+      uploads.id,
+      rows.map((row) => row.id),
+    ),
+  );
   return rows.length;
 }
 
 /** Removes the files of these responses (response deletion and erasure); returns how many. */
 export async function removeFilesOf(db: Db, storage: FileStorage, responseIds: readonly string[]): Promise<number> {
   if (responseIds.length === 0) return 0;
-  const rows = await db.select({ id: uploads.id, storageKey: uploads.storageKey }).from(uploads).where(inArray(uploads.responseId, [...responseIds]));
+  const rows = await db
+    .select({ id: uploads.id, storageKey: uploads.storageKey })
+    .from(uploads)
+    .where(inArray(uploads.responseId, [...responseIds]));
   return removeUploads(db, storage, rows);
 }
 

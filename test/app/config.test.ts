@@ -62,19 +62,13 @@ describe('config', () => {
     // Unset, it shrinks with a short timeout (an existing SHUTDOWN_TIMEOUT_MS keeps starting).
     expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '3000' })).toMatchObject({ drainDelayMs: 1_500 });
     expect(loadConfig({ DRAIN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' })).toMatchObject({ drainDelayMs: 0 });
-    expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(
-      /DRAIN_DELAY_MS: must be shorter than SHUTDOWN_TIMEOUT_MS \(10000\) \(got "10000"\)/,
-    );
+    expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(/DRAIN_DELAY_MS: must be shorter than SHUTDOWN_TIMEOUT_MS \(10000\) \(got "10000"\)/);
   });
 
   it('reads the live feed limits', () => {
     expect(loadConfig({}).subscriptions).toEqual({ bufferSize: 100, maxPerKey: 20, maxLifetimeMs: 3_600_000 });
-    expect(loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '0', SUBSCRIPTION_MAX_LIFETIME: '90s' }).subscriptions).toMatchObject(
-      { maxPerKey: 0, maxLifetimeMs: 90_000 },
-    );
-    expect(() => loadConfig({ SUBSCRIPTION_MAX_LIFETIME: '500ms' })).toThrow(
-      /SUBSCRIPTION_MAX_LIFETIME: must be a duration from 1s to 24h/,
-    );
+    expect(loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '0', SUBSCRIPTION_MAX_LIFETIME: '90s' }).subscriptions).toMatchObject({ maxPerKey: 0, maxLifetimeMs: 90_000 });
+    expect(() => loadConfig({ SUBSCRIPTION_MAX_LIFETIME: '500ms' })).toThrow(/SUBSCRIPTION_MAX_LIFETIME: must be a duration from 1s to 24h/);
     expect(() => loadConfig({ SUBSCRIPTION_MAX_PER_KEY: '-1' })).toThrow(/SUBSCRIPTION_MAX_PER_KEY/);
   });
 });
@@ -112,12 +106,7 @@ describe('config: PostgreSQL past one server', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const { problems, message } = error as ConfigError;
-    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
-      'DATABASE_DIRECT_URL',
-      'DATABASE_REPLICA_URLS',
-      'DATABASE_REPLICA_URLS.0',
-      'REPLICA_MAX_LAG_MS',
-    ]);
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URLS', 'DATABASE_REPLICA_URLS.0', 'REPLICA_MAX_LAG_MS']);
     expect(message).toContain('DATABASE_DIRECT_URL: needs DATABASE_URL (PostgreSQL) too');
     expect(message).not.toContain('hunter2');
   });
@@ -156,12 +145,7 @@ describe('config: PostgreSQL past one server', () => {
       });
     } catch (error) {
       message = (error as ConfigError).message;
-      expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
-        'MAIL_FROM',
-        'MAIL_RETRY_SCHEDULE',
-        'PUBLIC_URL',
-        'SMTP_URL',
-      ]);
+      expect((error as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['MAIL_FROM', 'MAIL_RETRY_SCHEDULE', 'PUBLIC_URL', 'SMTP_URL']);
     }
     expect(message).toContain('SMTP_URL: must be smtp://');
     expect(message).not.toContain('hunter2');

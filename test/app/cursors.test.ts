@@ -42,7 +42,10 @@ beforeAll(async () => {
   formId = form.id;
   leadId = (await createLead(ctx.db, tenant.environmentId, 'ada@example.com')).id;
   await insertResponse(ctx.db, { environmentId: tenant.environmentId, formId, leadId, finished: true, createdAt: '2024-03-01T00:00:00.000001Z' });
-  await makeForm(ctx.db, { ...tenant, templateId: formId }, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }]);
+  await makeForm(ctx.db, { ...tenant, templateId: formId }, [
+    { name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] },
+    { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
+  ]);
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
 });
 
@@ -94,12 +97,7 @@ function expectInvalidCursor(status: number, body: unknown, label: string) {
 }
 
 describe('REST listings', () => {
-  const listings = () => [
-    '/api/v1/responses?after=',
-    `/api/v1/responses?formId=${formId}&after=`,
-    '/api/v1/responses?limit=5&after=',
-    '/api/v1/audit-log?after=',
-  ];
+  const listings = () => ['/api/v1/responses?after=', `/api/v1/responses?formId=${formId}&after=`, '/api/v1/responses?limit=5&after=', '/api/v1/audit-log?after='];
 
   it('refuse every impossible cursor with a 400 naming `after`, and log nothing', async () => {
     const logged = logLines.length;
@@ -117,10 +115,15 @@ describe('REST listings', () => {
       const response = await app.request(path + LEAP_DAY, { headers: key() });
       expect(response.status, path).toBe(200);
     }
-    const { data, nextCursor } = (await (await app.request(`/api/v1/responses?limit=1&after=${LEAP_DAY}`, { headers: key() })).json()) as { data: unknown[]; nextCursor: string | null };
+    const { data, nextCursor } = (await (await app.request(`/api/v1/responses?limit=1&after=${LEAP_DAY}`, { headers: key() })).json()) as {
+      data: unknown[];
+      nextCursor: string | null;
+    };
     expect(data).toEqual([]);
     expect(nextCursor).toBeNull();
-    const first = (await (await app.request('/api/v1/responses?limit=1&returnPartials=true&after=' + at('9999-12-31T23:59:59.999999Z', 'z'), { headers: key() })).json()) as { data: { id: string }[] };
+    const first = (await (await app.request('/api/v1/responses?limit=1&returnPartials=true&after=' + at('9999-12-31T23:59:59.999999Z', 'z'), { headers: key() })).json()) as {
+      data: { id: string }[];
+    };
     expect(first.data).toHaveLength(1);
   });
 
@@ -154,7 +157,9 @@ describe('GraphQL connections', () => {
     const { body } = await graphql(app, '{ __schema { types { name fields { name args { name } } } } }', {}, key());
     const withAfter = (body.data.__schema.types as { name: string; fields: { name: string; args: { name: string }[] }[] | null }[])
       .filter((type) => !type.name.startsWith('__'))
-      .flatMap((type) => (type.fields ?? []).filter((field) => field.args.some((arg) => arg.name === 'after')).map((field) => (type.name === 'Query' ? field.name : `${type.name}.${field.name}`)));
+      .flatMap((type) =>
+        (type.fields ?? []).filter((field) => field.args.some((arg) => arg.name === 'after')).map((field) => (type.name === 'Query' ? field.name : `${type.name}.${field.name}`)),
+      );
     expect(Object.keys(connections()).sort()).toEqual(withAfter.sort());
   });
 
@@ -181,7 +186,12 @@ describe('GraphQL connections', () => {
       const { body } = await graphql(app, query, { a: LEAP_DAY }, key());
       expect(body.errors, name).toBeUndefined();
     }
-    const page = await graphql(app, 'query($a: String) { environmentResponses(first: 1, after: $a, filter: {returnPartials: true}) { edges { cursor } pageInfo { endCursor } } }', { a: null }, key());
+    const page = await graphql(
+      app,
+      'query($a: String) { environmentResponses(first: 1, after: $a, filter: {returnPartials: true}) { edges { cursor } pageInfo { endCursor } } }',
+      { a: null },
+      key(),
+    );
     const endCursor = page.body.data.environmentResponses.pageInfo.endCursor as string;
     expect(decodeCursor(endCursor)).toEqual({ createdAt: '2024-03-01T00:00:00.000001Z', id: expect.any(String) });
     const next = await graphql(app, 'query($a: String) { environmentResponses(after: $a) { edges { cursor } } }', { a: endCursor }, key());

@@ -4,15 +4,7 @@
  * runs these against the cursor part of the module.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  cursorOf,
-  cursorParam,
-  decodeCursor,
-  encodeCursor,
-  INVALID_CURSOR,
-  MAX_PAGE_SIZE,
-  pageOf,
-} from '../../src/keyset.ts';
+import { cursorOf, cursorParam, decodeCursor, encodeCursor, INVALID_CURSOR, MAX_PAGE_SIZE, pageOf } from '../../src/keyset.ts';
 
 const AT = '2024-05-06T07:08:09.123456Z';
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -78,10 +78,7 @@ describe('/metrics', () => {
     const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [componentAt(form, 0, 0).id]: 'Ada' } }));
     expect(started.status).toBe(201);
     const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
-    const finished = await app.request(
-      `/s/${form.id}/responses/${id}`,
-      jsonRequest('PATCH', { answers: {}, finished: true }, { authorization: `Bearer ${resumeToken}` }),
-    );
+    const finished = await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: {}, finished: true }, { authorization: `Bearer ${resumeToken}` }));
     expect(finished.status).toBe(200);
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);

@@ -144,7 +144,10 @@ describe.runIf(onPostgres)('on PostgreSQL, several nodes', () => {
   });
 
   it('an older node writing the clear token back during a rolling upgrade: removed again at the next start', async () => {
-    const [hash] = await ctx.db.select().from(instanceSecrets).where(sql`${instanceSecrets.name} = 'admin-token-sha256'`);
+    const [hash] = await ctx.db
+      .select()
+      .from(instanceSecrets)
+      .where(sql`${instanceSecrets.name} = 'admin-token-sha256'`);
     const token = `fladm_${'L'.repeat(43)}`;
     expect(AdminCredential.ofHash(hash!.value).matches(token)).toBe(true);
     await ctx.db.insert(instanceSecrets).values({ name: 'admin-token', value: token });

@@ -28,18 +28,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.ts';
 import { fieldAuthScopes, schema } from '../../src/graphql/schema.ts';
 import { routeAccessOf, type RouteAccess } from '../../src/rest/access.ts';
 import { OPERATION_ACCESS } from '../../src/rest/openapi.ts';
-import {
-  ADMIN_TOKEN,
-  appWith,
-  createTenant,
-  graphql,
-  jsonRequest,
-  setupTestApp,
-  testConfig,
-  validBody,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { SseStream } from '../support/sse.ts';
 
 let ctx: TestContext;
@@ -52,11 +41,7 @@ beforeAll(async () => {
   ctx = await setupTestApp();
   tenant = await createTenant(ctx.db);
   for (const scope of SCOPES) {
-    lacking.set(
-      scope,
-      (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: SCOPES.filter((s) => s !== scope) }))
-        .key,
-    );
+    lacking.set(scope, (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: SCOPES.filter((s) => s !== scope) })).key);
     only.set(scope, (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: [scope] })).key);
   }
 });
@@ -76,21 +61,15 @@ function restRoutes(): { method: string; path: string; access: RouteAccess | und
   return [...byRoute.values()];
 }
 
-const concretePath = (path: string) =>
-  path.replace(':environmentId', tenant.environmentId).replace(/:[a-z]+/gi, 'k4n2iogu5ks9');
+const concretePath = (path: string) => path.replace(':environmentId', tenant.environmentId).replace(/:[a-z]+/gi, 'k4n2iogu5ks9');
 
 async function rest(method: string, path: string, key: string) {
-  const init =
-    method === 'GET' || method === 'DELETE'
-      ? { method, headers: { 'x-api-key': key } }
-      : jsonRequest(method, {}, { 'x-api-key': key });
+  const init = method === 'GET' || method === 'DELETE' ? { method, headers: { 'x-api-key': key } } : jsonRequest(method, {}, { 'x-api-key': key });
   const response = await ctx.app.request(concretePath(path), init);
   const text = await response.text();
   return {
     status: response.status,
-    body: (response.headers.get('content-type') ?? '').includes('json')
-      ? (JSON.parse(text) as { message?: string })
-      : {},
+    body: (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as { message?: string }) : {},
   };
 }
 
@@ -102,21 +81,15 @@ describe('REST routes', () => {
       paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[] }>>;
     };
     for (const route of routes) {
-      expect(
-        route.access,
-        `${route.method} ${route.path} declares no access (needs(…) in src/rest/access.ts)`,
-      ).toBeDefined();
+      expect(route.access, `${route.method} ${route.path} declares no access (needs(…) in src/rest/access.ts)`).toBeDefined();
       const operation = document.paths[route.path.replace(/:([a-z]+)/gi, '{$1}')]![route.method.toLowerCase()]!;
       expect(OPERATION_ACCESS[operation.operationId], operation.operationId).toBe(route.access);
-      if (route.access !== 'public' && route.access !== 'admin')
-        expect(operation.security).toContainEqual({ apiKey: [route.access] });
+      if (route.access !== 'public' && route.access !== 'admin') expect(operation.security).toContainEqual({ apiKey: [route.access] });
     }
   });
 
   it('refuses a key lacking the scope with 403 naming it, and lets a key holding only that scope past', async () => {
-    const scoped = restRoutes().filter((route): route is typeof route & { access: Scope } =>
-      SCOPES.includes(route.access as Scope),
-    );
+    const scoped = restRoutes().filter((route): route is typeof route & { access: Scope } => SCOPES.includes(route.access as Scope));
     expect(new Set(scoped.map((route) => route.access))).toEqual(new Set(SCOPES));
     for (const route of scoped) {
       const refused = await rest(route.method, route.path, lacking.get(route.access)!);
@@ -126,9 +99,7 @@ describe('REST routes', () => {
         body: { message: `API key lacks the scope ${route.access}` },
       });
       const allowed = await rest(route.method, route.path, only.get(route.access)!);
-      expect(allowed.body.message ?? '', `${route.method} ${route.path}`).not.toMatch(
-        /lacks the scope|Invalid API key|Missing API key/,
-      );
+      expect(allowed.body.message ?? '', `${route.method} ${route.path}`).not.toMatch(/lacks the scope|Invalid API key|Missing API key/);
       expect(allowed.status, `${route.method} ${route.path}`).toBeLessThan(500);
     }
   });
@@ -151,8 +122,7 @@ describe('REST routes', () => {
 function inputValue(type: GraphQLInputType): unknown {
   const nullable = getNullableType(type);
   if (isListType(nullable)) return [];
-  if (isEnumType(nullable))
-    return nullable.getValues()[0]!.value === undefined ? nullable.getValues()[0]!.name : nullable.getValues()[0]!.name;
+  if (isEnumType(nullable)) return nullable.getValues()[0]!.value === undefined ? nullable.getValues()[0]!.name : nullable.getValues()[0]!.name;
   if (isInputObjectType(nullable)) {
     return Object.fromEntries(
       Object.values(nullable.getFields())
@@ -187,12 +157,7 @@ const VALID_ARGS: Record<string, () => Record<string, unknown>> = {
 function operationOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>) {
   const required = field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
   const valid = VALID_ARGS[field.name]?.();
-  const variables = Object.fromEntries(
-    required.map((arg) => [
-      arg.name,
-      valid?.[arg.name] ?? (arg.name === 'environmentId' ? tenant.environmentId : inputValue(arg.type)),
-    ]),
-  );
+  const variables = Object.fromEntries(required.map((arg) => [arg.name, valid?.[arg.name] ?? (arg.name === 'environmentId' ? tenant.environmentId : inputValue(arg.type))]));
   const declarations = required.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
   const passed = required.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const named = getNamedType(field.type);
@@ -206,16 +171,10 @@ const ROOTS = [
   ['mutation', schema.getMutationType()!],
   ['subscription', schema.getSubscriptionType()!],
 ] as const;
-const rootFields = ROOTS.flatMap(([kind, type]) =>
-  Object.values(type.getFields()).map((field) => ({ kind, field, scopes: fieldAuthScopes(field.extensions) })),
-);
+const rootFields = ROOTS.flatMap(([kind, type]) => Object.values(type.getFields()).map((field) => ({ kind, field, scopes: fieldAuthScopes(field.extensions) })));
 
 /** The errors of an operation, over HTTP (a subscription over server-sent events, until it ends). */
-async function errorsOf(
-  kind: 'query' | 'mutation' | 'subscription',
-  field: GraphQLField<unknown, unknown>,
-  headers: Record<string, string>,
-) {
+async function errorsOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>, headers: Record<string, string>) {
   const { query, variables } = operationOf(kind, field);
   if (kind !== 'subscription') {
     const { body } = await graphql(ctx.app, query, variables, headers);
@@ -240,8 +199,7 @@ describe('GraphQL root fields', () => {
     expect(rootFields.length).toBeGreaterThan(30);
     for (const { kind, field, scopes } of rootFields) {
       expect(scopes, `${kind} field ${field.name} declares no authScopes`).toBeDefined();
-      if (scopes?.scope)
-        expect(field.description, field.name).toContain(`Needs the API key scope \`${scopes.scope}\`.`);
+      if (scopes?.scope) expect(field.description, field.name).toContain(`Needs the API key scope \`${scopes.scope}\`.`);
     }
   });
 
@@ -292,34 +250,14 @@ describe('GraphQL root fields', () => {
       'apiKeys { id }': 'keys:manage',
     };
     for (const [selection, scope] of Object.entries(nested)) {
-      const { body } = await graphql(
-        ctx.app,
-        `query($id: ID!) { environment(id: $id) { name ${selection} } }`,
-        { id: tenant.environmentId },
-        reader,
-      );
+      const { body } = await graphql(ctx.app, `query($id: ID!) { environment(id: $id) { name ${selection} } }`, { id: tenant.environmentId }, reader);
       expect(body.errors?.map((e) => e.extensions.requiredScope) ?? [], selection).toEqual([scope]);
     }
-    const { body } = await graphql(
-      ctx.app,
-      'query($id: ID!) { environment(id: $id) { name responses { edges { node { id } } } } }',
-      { id: tenant.environmentId },
-      reader,
-    );
+    const { body } = await graphql(ctx.app, 'query($id: ID!) { environment(id: $id) { name responses { edges { node { id } } } } }', { id: tenant.environmentId }, reader);
     expect(body.data.environment.name).toEqual(expect.any(String));
-    const node = await graphql(
-      ctx.app,
-      'query($id: ID!) { node(id: $id) { id } }',
-      { id: tenant.templateId },
-      { 'x-api-key': only.get('responses:read')! },
-    );
+    const node = await graphql(ctx.app, 'query($id: ID!) { node(id: $id) { id } }', { id: tenant.templateId }, { 'x-api-key': only.get('responses:read')! });
     expect(node.body).toEqual({ data: { node: null } });
-    const seen = await graphql(
-      ctx.app,
-      'query($id: ID!) { node(id: $id) { id } }',
-      { id: tenant.templateId },
-      { 'x-api-key': only.get('forms:read')! },
-    );
+    const seen = await graphql(ctx.app, 'query($id: ID!) { node(id: $id) { id } }', { id: tenant.templateId }, { 'x-api-key': only.get('forms:read')! });
     expect(seen.body).toEqual({ data: { node: { id: tenant.templateId } } });
   });
 });
@@ -332,11 +270,7 @@ describe('creating keys', () => {
   it('creates a narrower key over REST that reads its own scopes, and lists it', async () => {
     const response = await ctx.app.request(
       keysPath(),
-      jsonRequest(
-        'POST',
-        { name: 'BI', scopes: ['responses:read', 'forms:read'], expires: '30d' },
-        { 'x-api-key': tenant.apiKey },
-      ),
+      jsonRequest('POST', { name: 'BI', scopes: ['responses:read', 'forms:read'], expires: '30d' }, { 'x-api-key': tenant.apiKey }),
     );
     expect(response.status).toBe(201);
     const created = (await response.json()) as {
@@ -349,12 +283,7 @@ describe('creating keys', () => {
     expect(created.scopes).toEqual(['forms:read', 'responses:read']);
     expect(created.fullAccess).toBe(false);
     expect(Date.parse(created.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
-    const viewer = await graphql(
-      ctx.app,
-      '{ viewer { scopes expiresAt apiKey { id scopes } } }',
-      {},
-      { 'x-api-key': created.key },
-    );
+    const viewer = await graphql(ctx.app, '{ viewer { scopes expiresAt apiKey { id scopes } } }', {}, { 'x-api-key': created.key });
     expect(viewer.body.data.viewer).toEqual({
       scopes: ['FORMS_READ', 'RESPONSES_READ'],
       expiresAt: created.expiresAt,
@@ -373,10 +302,7 @@ describe('creating keys', () => {
       expiresAt: new Date(Date.now() + 3_600_000),
     });
     const headers = { 'x-api-key': manager.key };
-    const wider = await ctx.app.request(
-      keysPath(),
-      jsonRequest('POST', { scopes: ['forms:read', 'responses:delete'], expires: '2d' }, headers),
-    );
+    const wider = await ctx.app.request(keysPath(), jsonRequest('POST', { scopes: ['forms:read', 'responses:delete'], expires: '2d' }, headers));
     expect(wider.status).toBe(400);
     expect(await wider.json()).toEqual({
       message: 'Invalid arguments',
@@ -393,19 +319,12 @@ describe('creating keys', () => {
       expiresAt: string;
     };
     expect(same).toMatchObject({ scopes: ['forms:read', 'keys:manage'], expiresAt: manager.expiresAt!.toISOString() });
-    const bad = await ctx.app.request(
-      keysPath(),
-      jsonRequest('POST', { scopes: ['responses:raed'], expires: 'soon' }, headers),
-    );
-    expect(((await bad.json()) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path)).toEqual([
-      ['scopes', 0],
-      ['expires'],
-    ]);
+    const bad = await ctx.app.request(keysPath(), jsonRequest('POST', { scopes: ['responses:raed'], expires: 'soon' }, headers));
+    expect(((await bad.json()) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path)).toEqual([['scopes', 0], ['expires']]);
   });
 
   it('lets the admin token create keys with and without scopes over GraphQL, and audits the grant', async () => {
-    const mutation =
-      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { key apiKey { id scopes fullAccess expiresAt } } }';
+    const mutation = 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { key apiKey { id scopes fullAccess expiresAt } } }';
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const full = await graphql(ctx.app, mutation, { input: { environmentId: tenant.environmentId } }, admin);
     expect(full.body.data.createApiKey.apiKey).toMatchObject({
@@ -413,19 +332,9 @@ describe('creating keys', () => {
       fullAccess: true,
       expiresAt: null,
     });
-    const narrow = await graphql(
-      ctx.app,
-      mutation,
-      { input: { environmentId: tenant.environmentId, scopes: ['AUDIT_READ'] } },
-      admin,
-    );
+    const narrow = await graphql(ctx.app, mutation, { input: { environmentId: tenant.environmentId, scopes: ['AUDIT_READ'] } }, admin);
     const { id } = narrow.body.data.createApiKey.apiKey;
-    const audit = await graphql(
-      ctx.app,
-      '{ auditLog(first: 20) { edges { node { action targetIds details } } } }',
-      {},
-      { 'x-api-key': only.get('audit:read')! },
-    );
+    const audit = await graphql(ctx.app, '{ auditLog(first: 20) { edges { node { action targetIds details } } } }', {}, { 'x-api-key': only.get('audit:read')! });
     expect(audit.body.data.auditLog.edges.map((e: { node: unknown }) => e.node)).toContainEqual({
       action: 'api_key.create',
       targetIds: [id],
@@ -435,17 +344,9 @@ describe('creating keys', () => {
 
   it('refuses another environment’s key management as FORBIDDEN and its keys as not found', async () => {
     const other = await createTenant(ctx.db);
-    const response = await ctx.app.request(
-      `/api/v1/environments/${other.environmentId}/keys`,
-      jsonRequest('POST', {}, { 'x-api-key': tenant.apiKey }),
-    );
+    const response = await ctx.app.request(`/api/v1/environments/${other.environmentId}/keys`, jsonRequest('POST', {}, { 'x-api-key': tenant.apiKey }));
     expect(response.status).toBe(403);
-    const revoke = await graphql(
-      ctx.app,
-      'mutation($id: ID!) { revokeApiKey(id: $id) { id } }',
-      { id: other.apiKeyId },
-      { 'x-api-key': tenant.apiKey },
-    );
+    const revoke = await graphql(ctx.app, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: other.apiKeyId }, { 'x-api-key': tenant.apiKey });
     expect(revoke.body.errors!.map((e) => e.message)).toEqual(['API key not found']);
   });
 });
@@ -524,7 +425,9 @@ async function formObjects(environmentId: string, formId: string): Promise<FormO
   const file = `upl_${formId.slice(0, 20)}`;
   // In the app's own file storage (the test config's data folder), so a missed check would serve the bytes.
   await createFileStorage(testConfig()).put(`walk/${file}`, Buffer.from('walk'), 'text/plain');
-  await ctx.db.insert(uploads).values({ id: file, environmentId, formId, componentId: 'c', responseId: response, storageKey: `walk/${file}`, name: 'a.txt', contentType: 'text/plain', size: 4 });
+  await ctx.db
+    .insert(uploads)
+    .values({ id: file, environmentId, formId, componentId: 'c', responseId: response, storageKey: `walk/${file}`, name: 'a.txt', contentType: 'text/plain', size: 4 });
   return { form: formId, response, lead, endpoint, delivery, key, file };
 }
 
@@ -545,8 +448,7 @@ describe('keys limited to forms', () => {
   });
 
   /** The text of an answer with the objects' ids replaced by their kind, so two answers compare. */
-  const normalised = (text: string, objects: FormObjects) =>
-    Object.entries(objects).reduce((out, [kind, id]) => out.replaceAll(id, `<${kind}>`), text);
+  const normalised = (text: string, objects: FormObjects) => Object.entries(objects).reduce((out, [kind, id]) => out.replaceAll(id, `<${kind}>`), text);
 
   const PARAM_OBJECT: Record<string, (path: string) => keyof FormObjects | undefined> = {
     formId: () => 'form',
@@ -570,12 +472,10 @@ describe('keys limited to forms', () => {
   };
 
   async function restAs(method: string, path: string, objects: FormObjects, key: string) {
-    const concrete = path
-      .replace(':environmentId', tenant.environmentId)
-      .replace(/:([a-z]+)/gi, (_, name: string) => {
-        const kind = PARAM_OBJECT[name]?.(path);
-        return kind ? objects[kind] : 'k4n2iogu5ks9'; // no fixture (e-mail deliveries): a missing id on both sides
-      });
+    const concrete = path.replace(':environmentId', tenant.environmentId).replace(/:([a-z]+)/gi, (_, name: string) => {
+      const kind = PARAM_OBJECT[name]?.(path);
+      return kind ? objects[kind] : 'k4n2iogu5ks9'; // no fixture (e-mail deliveries): a missing id on both sides
+    });
     const body = BODIES[`${method} ${path}`] ?? {};
     const init = method === 'GET' || method === 'DELETE' ? { method, headers: { 'x-api-key': key } } : jsonRequest(method, body, { 'x-api-key': key });
     const response = await ctx.app.request(concrete, init);
@@ -698,12 +598,7 @@ describe('keys limited to forms', () => {
       expect(walled, field.name).toEqual(await fieldAs(kind, field, foreign, tenant.apiKey));
       expect(walled, field.name).not.toContain('"__typename"');
     }
-    const deleted = await graphql(
-      ctx.app,
-      'mutation($f: ID) { deleteResponses(filter: {formId: $f}) { deletedCount } }',
-      { f: outside.form },
-      { 'x-api-key': limited },
-    );
+    const deleted = await graphql(ctx.app, 'mutation($f: ID) { deleteResponses(filter: {formId: $f}) { deletedCount } }', { f: outside.form }, { 'x-api-key': limited });
     expect(deleted.body.errors!.map((e) => e.message)).toEqual(['Form not found']);
   });
 
@@ -734,7 +629,10 @@ describe('keys limited to forms', () => {
     ] as const) {
       const variables = { e: tenant.environmentId, ...(operation.includes('$input') ? { input: validBody(ownForm) } : {}) };
       const refused = await graphql(ctx.app, operation, variables, { 'x-api-key': limited });
-      expect(refused.body.errors?.map((e) => e.message), operation).toEqual([`A key limited to forms cannot ${refusal}`]);
+      expect(
+        refused.body.errors?.map((e) => e.message),
+        operation,
+      ).toEqual([`A key limited to forms cannot ${refusal}`]);
     }
     // A lead of its own form's response: refused the same way; the outside form's: not found (above).
     const own = await graphql(ctx.app, 'mutation($id: ID!) { eraseLead(id: $id) { erased } }', { id: outside.lead }, { 'x-api-key': limited });

@@ -76,9 +76,7 @@ describe('SecretBox', () => {
     const [version, nonce, body] = sealed.split('.') as [string, string, string];
     const nonceBytes = Buffer.from(nonce, 'base64url');
     expect(box.open(`${version}.${nonceBytes.subarray(0, 11).toString('base64url')}.${body}`, HERE)).toBeUndefined();
-    expect(
-      box.open(`${version}.${Buffer.concat([nonceBytes, Buffer.alloc(1)]).toString('base64url')}.${body}`, HERE),
-    ).toBeUndefined();
+    expect(box.open(`${version}.${Buffer.concat([nonceBytes, Buffer.alloc(1)]).toString('base64url')}.${body}`, HERE)).toBeUndefined();
     const tagOnly = Buffer.from(body, 'base64url').subarray(-16);
     // Exactly a tag (an empty plaintext's body) is read; one byte less is refused before decryption.
     const empty = box.seal('', HERE).split('.');
@@ -100,7 +98,10 @@ describe('SecretBox', () => {
     // A body shorter than a full tag, laid out so that taking its "last 16 bytes" as the tag finds exactly
     // the short tag: 8 bytes of ciphertext and a 4-byte tag, or no ciphertext and an 8-byte tag (Node
     // accepts 4- and 8-byte GCM tags when the length is not fixed).
-    for (const [plaintext, tagBytes] of [['12345678', 4], ['', 8]] as const) {
+    for (const [plaintext, tagBytes] of [
+      ['12345678', 4],
+      ['', 8],
+    ] as const) {
       const truncated = sealedWith(plaintext, { nonceBytes: 12, tagBytes });
       expect(box.open(truncated, HERE), `${tagBytes}-byte tag`).toBeUndefined();
     }

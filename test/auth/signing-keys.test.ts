@@ -19,14 +19,7 @@ import { prepareDatabase } from '../../src/bootstrap.ts';
 import { instanceSecrets } from '../../src/db/schema.ts';
 import { signedFileUrl } from '../../src/uploads/file-urls.ts';
 import { makeForm } from '../support/public-helpers.ts';
-import {
-  checkedApp,
-  createTenant,
-  jsonRequest,
-  setupIsolatedTestApp,
-  testConfig,
-  type TestContext,
-} from '../support/helpers.ts';
+import { checkedApp, createTenant, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext } from '../support/helpers.ts';
 
 const silent = pino({ level: 'silent' });
 const ADMIN_TOKEN = 'signing-keys-admin-token-0123456789';
@@ -36,14 +29,8 @@ const UPLOAD_ID = 'upl_nosuchfile';
 
 let ctx: TestContext;
 
-const start = () =>
-  prepareDatabase(
-    { adminToken: ADMIN_TOKEN, dataDir: testConfig().dataDir, signingKeyGraceMs: GRACE_MS },
-    ctx.handle,
-    silent,
-  );
-const nodeOf = (started: StartedSecrets) =>
-  checkedApp(createApp({ config: testConfig(), db: ctx.db, logger: silent, secrets: started.secrets }));
+const start = () => prepareDatabase({ adminToken: ADMIN_TOKEN, dataDir: testConfig().dataDir, signingKeyGraceMs: GRACE_MS }, ctx.handle, silent);
+const nodeOf = (started: StartedSecrets) => checkedApp(createApp({ config: testConfig(), db: ctx.db, logger: silent, secrets: started.secrets }));
 type Node = ReturnType<typeof nodeOf>;
 
 /** 404: the signature was accepted (no such file); 403: refused. */
@@ -52,11 +39,7 @@ const fileStatus = async (node: Node, key: string) => (await node.request(signed
 async function rotate(node: Node) {
   const response = await node.request(
     '/graphql',
-    jsonRequest(
-      'POST',
-      { query: 'mutation { rotateSigningKeys { rotatedAt previousKeysAcceptedUntil } }' },
-      { authorization: `Bearer ${ADMIN_TOKEN}` },
-    ),
+    jsonRequest('POST', { query: 'mutation { rotateSigningKeys { rotatedAt previousKeysAcceptedUntil } }' }, { authorization: `Bearer ${ADMIN_TOKEN}` }),
   );
   const body = (await response.json()) as {
     data: { rotateSigningKeys: { rotatedAt: string; previousKeysAcceptedUntil: string } };
@@ -64,8 +47,7 @@ async function rotate(node: Node) {
   return body.data.rotateSigningKeys;
 }
 
-const storedKey = async (name: string) =>
-  (await ctx.db.select().from(instanceSecrets).where(eq(instanceSecrets.name, name)))[0]?.value;
+const storedKey = async (name: string) => (await ctx.db.select().from(instanceSecrets).where(eq(instanceSecrets.name, name)))[0]?.value;
 
 beforeAll(async () => {
   ctx = await setupIsolatedTestApp();
@@ -89,10 +71,7 @@ describe('signing keys', () => {
     const started = await start();
     expect(started.secrets.signing.cookies.current).not.toBe(derived.cookies);
     expect(started.secrets.signing.fileUrls.current).not.toBe(derived.files);
-    expect(started.secrets.signing.fileUrls.accepted()).toEqual([
-      started.secrets.signing.fileUrls.current,
-      derived.files,
-    ]);
+    expect(started.secrets.signing.fileUrls.accepted()).toEqual([started.secrets.signing.fileUrls.current, derived.files]);
     const node = nodeOf(started);
     expect(await fileStatus(node, started.secrets.signing.fileUrls.current)).toBe(404);
     expect(await fileStatus(node, derived.files)).toBe(404);
@@ -189,10 +168,7 @@ describe('signing keys', () => {
 
   it('rotation is for the admin token only', async () => {
     const node = nodeOf(await start());
-    const response = await node.request(
-      '/graphql',
-      jsonRequest('POST', { query: 'mutation { rotateSigningKeys { rotatedAt } }' }),
-    );
+    const response = await node.request('/graphql', jsonRequest('POST', { query: 'mutation { rotateSigningKeys { rotatedAt } }' }));
     const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
     expect(body.errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
   });

@@ -254,7 +254,13 @@ describe('a keyboard-only respondent', () => {
     const context = await offlineContext();
     const page = await context.newPage();
     const form = defaultForm;
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.replace(' *', '').trim() ?? document.activeElement?.textContent?.trim());
+    const focused = () =>
+      page.evaluate(
+        () =>
+          document.activeElement?.getAttribute('aria-label') ??
+          (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.replace(' *', '').trim() ??
+          document.activeElement?.textContent?.trim(),
+      );
     /** Tabs forward until the focused control is the one labelled `name`. */
     const tabTo = async (name: string) => {
       for (let i = 0; i < 60; i++) {
@@ -333,7 +339,11 @@ describe('a keyboard-only respondent', () => {
     };
     const chooser = await openChooser();
     await chooser.setFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('Ada Lovelace, engineer\n') });
-    await page.locator('[data-upload-id]').first().waitFor({ state: 'attached' }).catch(() => undefined);
+    await page
+      .locator('[data-upload-id]')
+      .first()
+      .waitFor({ state: 'attached' })
+      .catch(() => undefined);
     // The scales: radio groups, moved along with the arrows (stars named "4 of 5", buttons by their number).
     await tabTo('★1 of 5');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
@@ -374,7 +384,11 @@ describe('a keyboard-only respondent', () => {
     await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
 
     const rows = await responsesOf(db, form.id);
-    const response = toResponseObject(rows.find((r) => r.finished)!, new Date(), testConfig().dropOffMs);
+    const response = toResponseObject(
+      rows.find((r) => r.finished)!,
+      new Date(),
+      testConfig().dropOffMs,
+    );
     const at = (step: number, index: number) => answerIn(response, form.steps[step]!.components[index]!.id);
     expect(at(0, 1)).toMatchObject({ type: 'ShortInput', input: 'Engineer' });
     expect(at(0, 2)).toMatchObject({ type: 'LongInput', input: 'Accessible forms' });
@@ -383,15 +397,30 @@ describe('a keyboard-only respondent', () => {
     expect(at(1, 0)).toMatchObject({ type: 'Dropdown', selected: '11-50' }); // past the placeholder, two options down
     expect(at(1, 1)).toMatchObject({ type: 'Dropdown', selected: ['Europe', 'Asia'] }); // two check boxes ticked with Space
     expect(at(1, 2)).toMatchObject({ choices: expect.arrayContaining([{ key: 'Support', value: true, index: 1 }]) });
-    expect(at(1, 3)).toMatchObject({ choices: expect.arrayContaining([{ key: 'Email', value: true, index: 0 }, { key: 'Chat', value: true, index: 1 }]) });
+    expect(at(1, 3)).toMatchObject({
+      choices: expect.arrayContaining([
+        { key: 'Email', value: true, index: 0 },
+        { key: 'Chat', value: true, index: 1 },
+      ]),
+    });
     expect(at(1, 4)).toMatchObject({ type: 'GraphicOptions', value: 'Classic' });
     expect(at(1, 5)).toMatchObject({ type: 'Disclaimer', check: true });
     expect(at(2, 0)).toMatchObject({ type: 'PasswordInput' });
     expect(at(2, 1)).toMatchObject({ type: 'PasswordCreatorInput' });
     expect(at(2, 2)).toMatchObject({ type: 'FileUploader' });
-    expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([{ type: 'Rating', value: 4 }, { type: 'NPS', value: 9 }, { type: 'OpinionScale', value: 3 }]);
-    expect([at(2, 9), at(2, 10)]).toMatchObject([{ type: 'Number', value: 12.5 }, { type: 'Date', value: '2026-03-02' }]);
-    expect([at(2, 11), at(2, 12)]).toMatchObject([{ type: 'Matrix', rows: { Speed: 'High', Price: 'Low' } }, { type: 'Ranking', ranking: ['Beta', 'Gamma', 'Alpha'] }]);
+    expect([at(2, 6), at(2, 7), at(2, 8)]).toMatchObject([
+      { type: 'Rating', value: 4 },
+      { type: 'NPS', value: 9 },
+      { type: 'OpinionScale', value: 3 },
+    ]);
+    expect([at(2, 9), at(2, 10)]).toMatchObject([
+      { type: 'Number', value: 12.5 },
+      { type: 'Date', value: '2026-03-02' },
+    ]);
+    expect([at(2, 11), at(2, 12)]).toMatchObject([
+      { type: 'Matrix', rows: { Speed: 'High', Price: 'Low' } },
+      { type: 'Ranking', ranking: ['Beta', 'Gamma', 'Alpha'] },
+    ]);
     expect(at(3, 0)).toMatchObject({ eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/KEYBOARD' });
     const answered = STORED_COMPONENT_TYPES.filter(isAnswerable);
     const covered = new Set(form.steps.flatMap((s) => s.components.map((c) => c.type)));

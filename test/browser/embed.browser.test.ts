@@ -103,7 +103,13 @@ beforeAll(async () => {
     db,
     tenant,
     [
-      { name: 'About you', components: [{ type: 'ShortInput', content: { question: 'Your name', placeholder: 'Ada Lovelace', required: true } }, { type: 'EmailForm', content: { question: 'Work e-mail', required: true } }] },
+      {
+        name: 'About you',
+        components: [
+          { type: 'ShortInput', content: { question: 'Your name', placeholder: 'Ada Lovelace', required: true } },
+          { type: 'EmailForm', content: { question: 'Work e-mail', required: true } },
+        ],
+      },
       {
         name: 'Your team',
         components: [
@@ -118,7 +124,10 @@ beforeAll(async () => {
     db,
     tenant,
     [
-      { name: 'Zufriedenheit', components: [{ type: 'MultipleOptionsQuestion', content: { question: 'Wie zufrieden sind Sie?', choices: ['Sehr', 'Etwas', 'Gar nicht'], required: true } }] },
+      {
+        name: 'Zufriedenheit',
+        components: [{ type: 'MultipleOptionsQuestion', content: { question: 'Wie zufrieden sind Sie?', choices: ['Sehr', 'Etwas', 'Gar nicht'], required: true } }],
+      },
       { name: 'Anmerkungen', components: [{ type: 'LongInput', content: { question: 'Was können wir besser machen?' } }] },
     ],
     'Kurze Umfrage',
@@ -144,8 +153,7 @@ const setEmbedOrigins = async (embedOrigins: string[] | null) => {
 const events = (page: Page) => page.evaluate(() => (window as unknown as { events: HostEvent[] }).events);
 const waitForEvent = (page: Page, type: string, match: Record<string, unknown> = {}) =>
   page.waitForFunction(
-    ([wanted, fields]) =>
-      (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === wanted && Object.entries(fields).every(([k, v]) => (e.detail)[k] === v)),
+    ([wanted, fields]) => (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === wanted && Object.entries(fields).every(([k, v]) => e.detail[k] === v)),
     [type, match] as const,
   );
 
@@ -211,7 +219,14 @@ describe('a form embedded in another site', () => {
     await page.waitForFunction(() => (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === 'ready' && e.target === 'open'));
     const popupFrame = page.frameLocator('dialog iframe');
     // Focus went into the form: its first control.
-    await expect.poll(() => popupFrame.locator('input').first().evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect
+      .poll(() =>
+        popupFrame
+          .locator('input')
+          .first()
+          .evaluate((el) => el === document.activeElement),
+      )
+      .toBe(true);
     await page.screenshot({ path: `${SCREENSHOTS}embed-popup.png` });
 
     // Tab and Shift+Tab never leave the dialog (the frame's controls, then the close button, and around).
@@ -281,7 +296,13 @@ describe('a form embedded in another site', () => {
     expect(await page.locator('#inline iframe').evaluate((el: HTMLElement) => getComputedStyle(el).visibility)).toBe('hidden');
     expect((await events(page)).filter((e) => e.type === 'ready')).toEqual([]);
     // No frame holds the form.
-    for (const frame of page.frames()) expect(await frame.locator('form').count().catch(() => 0)).toBe(0);
+    for (const frame of page.frames())
+      expect(
+        await frame
+          .locator('form')
+          .count()
+          .catch(() => 0),
+      ).toBe(0);
     await context.close();
     await setEmbedOrigins(null);
   });

@@ -168,7 +168,13 @@ describe('a respondent in a browser', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ id: partial!.id, finished: true, status: 4, personAttributes: { visitedForm: 1, completedForm: 1 } });
     expect(answerIn(all[0]!, componentAt(form, 1, 0).id)).toMatchObject({ type: 'Dropdown', selected: '11-50' });
-    expect(answerIn(all[0]!, componentAt(form, 1, 1).id)).toMatchObject({ choices: [{ key: 'Sales', value: false, index: 0 }, { key: 'Support', value: true, index: 1 }, { key: 'Just curious', value: false, index: 2 }] });
+    expect(answerIn(all[0]!, componentAt(form, 1, 1).id)).toMatchObject({
+      choices: [
+        { key: 'Sales', value: false, index: 0 },
+        { key: 'Support', value: true, index: 1 },
+        { key: 'Just curious', value: false, index: 2 },
+      ],
+    });
     expect(answerIn(all[0]!, componentAt(form, 2, 0).id)).toMatchObject({ type: 'CalendlyScreen', eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/BROWSER' });
     expect(answerIn(all[0]!, componentAt(form, 2, 1).id)).toMatchObject({ type: 'Disclaimer', check: true });
     expect([...errors, ...moreErrors]).toEqual([]); // no CSP violations, no script errors

@@ -41,8 +41,7 @@ beforeAll(async () => {
 });
 
 const stepUrl = (key: string) => `${base}/s/${form.id}?step=${form.steps.findIndex((s) => s.key === key)}`;
-const responseOf = async (email: string) =>
-  (await responsesOf(db, form.id)).find((row) => row.data.some((a) => a.response.emailAddress === email))!;
+const responseOf = async (email: string) => (await responsesOf(db, form.id)).find((row) => row.data.some((a) => a.response.emailAddress === email))!;
 
 async function aboutYou(page: Page, { email, employees, role }: { email: string; employees: string; role: string }) {
   await page.getByLabel('Work e-mail').fill(email);

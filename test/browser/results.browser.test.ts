@@ -84,10 +84,7 @@ async function resultsOf(theme: Theme, name: string, locale: string): Promise<st
     }
     await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: i % 4 !== 3 }));
   }
-  const made = await app.request(
-    `/api/v1/forms/${form.id}/share-links`,
-    jsonRequest('POST', { includeTextAnswers: true }, { 'x-api-key': tenant.apiKey }),
-  );
+  const made = await app.request(`/api/v1/forms/${form.id}/share-links`, jsonRequest('POST', { includeTextAnswers: true }, { 'x-api-key': tenant.apiKey }));
   return ((await made.json()) as { url: string }).url;
 }
 
@@ -133,9 +130,7 @@ describe('the results page in chromium', () => {
         const charts = await page.locator('svg[role="img"]').count();
         expect(charts).toBeGreaterThanOrEqual(8);
         expect(await page.locator('table').count()).toBeGreaterThanOrEqual(charts);
-        expect(
-          await page.getByRole('img', { name: /How likely are you to recommend us\?/ }).count(),
-        ).toBeGreaterThanOrEqual(1);
+        expect(await page.getByRole('img', { name: /How likely are you to recommend us\?/ }).count()).toBeGreaterThanOrEqual(1);
         await page.screenshot({ path: `${SHOTS}results-${name}-${widthName}.png`, fullPage: true });
         await page.screenshot({ path: `${SHOTS}results-${name}-${widthName}-first-screen.png` });
         expect(errors).toEqual([]);

@@ -87,13 +87,7 @@ async function violations(page: Page): Promise<string[]> {
 
 /** What has the focus: its name, else its accessible label, else its role. */
 const focusedName = (page: Page) =>
-  page.evaluate(
-    () =>
-      document.activeElement?.getAttribute('name') ??
-      document.activeElement?.getAttribute('aria-label') ??
-      document.activeElement?.getAttribute('role') ??
-      '',
-  );
+  page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('role') ?? '');
 async function tabTo(page: Page, name: string) {
   for (let i = 0; i < 80 && (await focusedName(page)) !== name; i++) await page.keyboard.press('Tab');
   expect(await focusedName(page)).toBe(name);
@@ -142,9 +136,7 @@ describe('a feedback form', () => {
       // Eleven NPS buttons in one row, each a target of 24 px or more.
       const nps = await page
         .locator('.fl-t-NPS .fl-scale-option')
-        .evaluateAll((labels) =>
-          labels.map((l) => l.getBoundingClientRect()).map((r) => [Math.round(r.top), r.width, r.height]),
-        );
+        .evaluateAll((labels) => labels.map((l) => l.getBoundingClientRect()).map((r) => [Math.round(r.top), r.width, r.height]));
       expect(new Set(nps.map(([top]) => top)).size).toBe(1);
       for (const [, w, h] of nps) expect(Math.min(w!, h!)).toBeGreaterThanOrEqual(24);
       await page.screenshot({ path: join(SHOTS, `feedback-${device}.png`), fullPage: true });
@@ -153,32 +145,28 @@ describe('a feedback form', () => {
     });
   }
 
-  it(
-    'is answered by keyboard alone with JavaScript off, one select per ranking position',
-    { timeout: 60_000 },
-    async () => {
-      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${base}/s/${form.id}?new=1`);
-      const fields = form.steps[0]!.components.map((c) => `c.${c.id}`);
-      await answerByKeyboard(page, fields, async () => {
-        for (const position of [1, 2, 3]) {
-          await tabTo(page, `${fields[5]}.${position}`);
-          for (let i = 0; i < position; i++) await page.keyboard.press('ArrowDown');
-        }
-      });
-      expect(await storedAnswers()).toMatchObject([
-        { value: 5 },
-        { value: 8 },
-        { value: 1 },
-        { rows: { Speed: 'A little', Price: 'Not at all' } },
-        { ranking: ['Speed', 'Price', 'Support'] },
-        { value: 12 },
-        { value: '2024-05-17' },
-      ]);
-      await context.close();
-    },
-  );
+  it('is answered by keyboard alone with JavaScript off, one select per ranking position', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/s/${form.id}?new=1`);
+    const fields = form.steps[0]!.components.map((c) => `c.${c.id}`);
+    await answerByKeyboard(page, fields, async () => {
+      for (const position of [1, 2, 3]) {
+        await tabTo(page, `${fields[5]}.${position}`);
+        for (let i = 0; i < position; i++) await page.keyboard.press('ArrowDown');
+      }
+    });
+    expect(await storedAnswers()).toMatchObject([
+      { value: 5 },
+      { value: 8 },
+      { value: 1 },
+      { rows: { Speed: 'A little', Price: 'Not at all' } },
+      { ranking: ['Speed', 'Price', 'Support'] },
+      { value: 12 },
+      { value: '2024-05-17' },
+    ]);
+    await context.close();
+  });
 
   it('has no axe violations as the page is without its script', { timeout: 60_000 }, async () => {
     // axe runs as a script itself: here the page's own script is what stays away.
@@ -191,57 +179,49 @@ describe('a feedback form', () => {
     await context.close();
   });
 
-  it(
-    'is answered by keyboard alone with JavaScript on: the Ranking is a list its buttons reorder, posting the same fields',
-    { timeout: 60_000 },
-    async () => {
-      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-      const outside: string[] = [];
-      context.on('request', (request) => {
-        if (!request.url().startsWith(base)) outside.push(request.url());
-      });
-      const page = await context.newPage();
-      const errors = watchPageErrors(page);
-      await page.goto(`${base}/s/${form.id}?new=1`);
-      await page.locator('.fl-rank-list').waitFor();
-      // The selects are out of sight (still in the form).
-      for (const row of await page.locator('.fl-rank').all()) expect(await row.isVisible()).toBe(false);
-      expect(await violations(page)).toEqual([]);
-      // The template's fonts come from formloom, and nothing else from anywhere.
-      expect(
-        await page.evaluate(async () => {
-          await document.fonts.ready;
-          return document.fonts.check('16px "Source Sans 3"');
-        }),
-      ).toBe(true);
-      const fields = form.steps[0]!.components.map((c) => `c.${c.id}`);
-      await answerByKeyboard(page, fields, async () => {
-        // Support up twice: first; the focus stays with it (on "down" once "up" is spent).
-        await tabTo(page, 'Move up: Support');
-        await page.keyboard.press('Enter');
-        await page.keyboard.press('Enter');
-        expect(await focusedName(page)).toBe('Move down: Support');
-        expect(await page.locator('.fl-rank-list .fl-rank-name').allTextContents()).toEqual([
-          'Support',
-          'Speed',
-          'Price',
-        ]);
-        expect(await page.locator('.fl-ranking [aria-live]').textContent()).toBe('Support: Position 1');
-      });
-      expect(await storedAnswers()).toMatchObject([
-        { value: 5 },
-        { value: 8 },
-        { value: 1 },
-        { rows: { Speed: 'A little', Price: 'Not at all' } },
-        { ranking: ['Support', 'Speed', 'Price'] },
-        { value: 12 },
-        { value: '2024-05-17' },
-      ]);
-      expect(errors).toEqual([]);
-      expect(outside).toEqual([]);
-      await context.close();
-    },
-  );
+  it('is answered by keyboard alone with JavaScript on: the Ranking is a list its buttons reorder, posting the same fields', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const outside: string[] = [];
+    context.on('request', (request) => {
+      if (!request.url().startsWith(base)) outside.push(request.url());
+    });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(`${base}/s/${form.id}?new=1`);
+    await page.locator('.fl-rank-list').waitFor();
+    // The selects are out of sight (still in the form).
+    for (const row of await page.locator('.fl-rank').all()) expect(await row.isVisible()).toBe(false);
+    expect(await violations(page)).toEqual([]);
+    // The template's fonts come from formloom, and nothing else from anywhere.
+    expect(
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+        return document.fonts.check('16px "Source Sans 3"');
+      }),
+    ).toBe(true);
+    const fields = form.steps[0]!.components.map((c) => `c.${c.id}`);
+    await answerByKeyboard(page, fields, async () => {
+      // Support up twice: first; the focus stays with it (on "down" once "up" is spent).
+      await tabTo(page, 'Move up: Support');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      expect(await focusedName(page)).toBe('Move down: Support');
+      expect(await page.locator('.fl-rank-list .fl-rank-name').allTextContents()).toEqual(['Support', 'Speed', 'Price']);
+      expect(await page.locator('.fl-ranking [aria-live]').textContent()).toBe('Support: Position 1');
+    });
+    expect(await storedAnswers()).toMatchObject([
+      { value: 5 },
+      { value: 8 },
+      { value: 1 },
+      { rows: { Speed: 'A little', Price: 'Not at all' } },
+      { ranking: ['Support', 'Speed', 'Price'] },
+      { value: 12 },
+      { value: '2024-05-17' },
+    ]);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await context.close();
+  });
 
   it('reorders the Ranking by dragging', { timeout: 60_000 }, async () => {
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -251,13 +231,11 @@ describe('a feedback form', () => {
     await items.nth(2).dragTo(items.nth(0));
     expect(await page.locator('.fl-rank-list .fl-rank-name').allTextContents()).toEqual(['Support', 'Speed', 'Price']);
     const ranking = form.steps[0]!.components[5]!.id;
-    expect(
-      await page.evaluate(
-        (id) =>
-          [1, 2, 3].map((n) => (document.querySelector(`select[name="c.${id}.${n}"]`) as HTMLSelectElement).value),
-        ranking,
-      ),
-    ).toEqual(['Support', 'Speed', 'Price']);
+    expect(await page.evaluate((id) => [1, 2, 3].map((n) => (document.querySelector(`select[name="c.${id}.${n}"]`) as HTMLSelectElement).value), ranking)).toEqual([
+      'Support',
+      'Speed',
+      'Price',
+    ]);
     await context.close();
   });
 });

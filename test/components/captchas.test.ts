@@ -40,8 +40,20 @@ beforeAll(async () => {
   db = handle.db;
   tenant = await createTenant(db);
   form = await makeForm(db, tenant, [
-    { name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }, { type: 'TurnstileWidget', content: {} }] },
-    { name: 'Done', components: [{ type: 'Recaptcha', content: { siteKey: 'content-site-key' } }, { type: 'LongInput', content: { question: 'More?' } }] },
+    {
+      name: 'Who',
+      components: [
+        { type: 'ShortInput', content: { question: 'Name?' } },
+        { type: 'TurnstileWidget', content: {} },
+      ],
+    },
+    {
+      name: 'Done',
+      components: [
+        { type: 'Recaptcha', content: { siteKey: 'content-site-key' } },
+        { type: 'LongInput', content: { question: 'More?' } },
+      ],
+    },
   ]);
 });
 
@@ -69,7 +81,9 @@ describe('the page', () => {
     const app = appWithCaptchas();
     const response = await new Visitor(app).get(`/s/${form.id}`);
     const html = await response.text();
-    expect(html).toContain(`<div class="cf-turnstile" id="f-${turnstile().id}" data-sitekey="config-site-key" data-response-field-name="${field(turnstile())}" data-language="en">`);
+    expect(html).toContain(
+      `<div class="cf-turnstile" id="f-${turnstile().id}" data-sitekey="config-site-key" data-response-field-name="${field(turnstile())}" data-language="en">`,
+    );
     expect(html).toMatch(/<script src="https:\/\/challenges\.cloudflare\.com\/turnstile\/v0\/api\.js" nonce="[^"]+" async defer><\/script>/);
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'nonce-[^']+' https:\/\/challenges\.cloudflare\.com;/);
@@ -152,10 +166,20 @@ describe('the JSON API', () => {
   });
 
   it('answers 503 when the provider is unreachable, and accepts with CAPTCHA_FAIL_OPEN=1', async () => {
-    const closed = await start(appWithCaptchas({}, () => unreachableUrl), { [name().id]: 'Di', [turnstile().id]: GOOD });
+    const closed = await start(
+      appWithCaptchas({}, () => unreachableUrl),
+      { [name().id]: 'Di', [turnstile().id]: GOOD },
+    );
     expect(closed.status).toBe(503);
     expect(await closed.json()).toEqual({ message: 'The check that you are not a robot cannot be verified right now. Please try again in a moment.' });
-    expect((await start(appWithCaptchas({ failOpen: true }, () => unreachableUrl), { [name().id]: 'Di', [turnstile().id]: 'x' })).status).toBe(201);
+    expect(
+      (
+        await start(
+          appWithCaptchas({ failOpen: true }, () => unreachableUrl),
+          { [name().id]: 'Di', [turnstile().id]: 'x' },
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it('does not enforce a captcha whose provider has no secret configured (and ignores its token)', async () => {
@@ -243,7 +267,14 @@ describe('a step with a captcha alone', () => {
     const started = await post(app, plain, { answers: { [name.id]: 'Mallory' } });
     const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
     const steps = [
-      { id: plain.steps[0]!.id, name: 'Who', components: [{ id: name.id, type: 'ShortInput', content: { question: 'Name?' } }, { type: 'TurnstileWidget', content: {} }] },
+      {
+        id: plain.steps[0]!.id,
+        name: 'Who',
+        components: [
+          { id: name.id, type: 'ShortInput', content: { question: 'Name?' } },
+          { type: 'TurnstileWidget', content: {} },
+        ],
+      },
       { id: plain.steps[1]!.id, ...thanks, components: [{ id: componentAt(plain, 1, 0).id, ...thanks.components[0]! }] },
     ];
     expect((await app.request(`/api/v1/forms/${plain.id}`, jsonRequest('PATCH', { steps }, { 'x-api-key': tenant.apiKey }))).status).toBe(200);

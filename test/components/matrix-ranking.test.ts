@@ -74,22 +74,10 @@ describe('content', () => {
       { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
     ]);
     expect(status).toBe(400);
-    const at = (component: number, ...path: (string | number)[]) =>
-      JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
+    const at = (component: number, ...path: (string | number)[]) => JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
     const paths = body.errors.map((e: { path: unknown[] }) => JSON.stringify(e.path)).sort();
     expect(paths).toEqual(
-      [
-        at(0),
-        at(0, 'rows', 1),
-        at(0, 'columns'),
-        at(0, 'isMulti'),
-        at(1, 'rows'),
-        at(1, 'columns'),
-        at(2),
-        at(2, 'options', 2),
-        at(3, 'options'),
-        at(4, 'choices'),
-      ].sort(),
+      [at(0), at(0, 'rows', 1), at(0, 'columns'), at(0, 'isMulti'), at(1, 'rows'), at(1, 'columns'), at(2), at(2, 'options', 2), at(3, 'options'), at(4, 'choices')].sort(),
     );
   });
 });
@@ -134,9 +122,7 @@ describe('a research form, end to end', () => {
     expect(page).toContain(
       `<tr><th scope="row" id="${id}-r1">Price</th><td><input type="radio" name="${field(grid(), '1')}" value="Low" aria-labelledby="${id}-r1 ${id}-c0" required></td>`,
     );
-    expect(page).toContain(
-      `<input type="checkbox" name="${field(used(), '0')}" value="Home" aria-labelledby="f-${used().id}-r0 f-${used().id}-c1"></td>`,
-    );
+    expect(page).toContain(`<input type="checkbox" name="${field(used(), '0')}" value="Home" aria-labelledby="f-${used().id}-r0 f-${used().id}-c1"></td>`);
     expect(page).toContain(
       `<label for="f-${order().id}-3">Posición 3</label><select id="f-${order().id}-3" name="${field(order(), '3')}" class="fl-input"><option value="">Selecciona…</option><option value="Speed">Speed</option>`,
     );
@@ -176,8 +162,7 @@ describe('a research form, end to end', () => {
   });
 
   it('takes the JSON shapes, and refuses unknown rows and columns and incomplete rankings with the answer’s path', async () => {
-    const post = (answers: Record<string, unknown>) =>
-      app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
+    const post = (answers: Record<string, unknown>) => app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
     const bad = await post({
       [grid().id]: { Speed: 'Top', Size: 'Low', Price: ['Low'] },
       [used().id]: { Web: 'Gym' },
@@ -204,23 +189,14 @@ describe('a research form, end to end', () => {
 
   it('lists, exports and types the answers; the summary counts per row and per position', async () => {
     const headers = { 'x-api-key': tenant.apiKey };
-    const listing = (await (
-      await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })
-    ).json()) as { data: { data: ResponseAnswer[] }[] };
-    expect(
-      listing.data.flatMap((r) => r.data.filter((a) => a.questionId === order().id).map((a) => a.response.ranking)),
-    ).toHaveLength(2);
-    const csv = await (
-      await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })
-    ).text();
+    const listing = (await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })).json()) as { data: { data: ResponseAnswer[] }[] };
+    expect(listing.data.flatMap((r) => r.data.filter((a) => a.questionId === order().id).map((a) => a.response.ranking))).toHaveLength(2);
+    const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })).text();
     const [head, ...rows] = csv.trim().split('\r\n');
     expect(head).toContain(
       `Speed [${grid().id}.Speed],Price [${grid().id}.Price],Web [${used().id}.Web],App [${used().id}.App],Speed [${order().id}.Speed],Price [${order().id}.Price],Support [${order().id}.Support]`,
     );
-    expect(rows.map((row) => row.split(',').slice(-8, -1).join(',')).sort()).toEqual([
-      'High,High,Work,,3,1,2',
-      'Mid,Low,,Work; Home,2,3,1',
-    ]);
+    expect(rows.map((row) => row.split(',').slice(-8, -1).join(',')).sort()).toEqual(['High,High,Work,,3,1,2', 'Mid,Low,,Work; Home,2,3,1']);
     const { body } = await graphql(
       app,
       `query ($id: ID!, $formId: ID!) {
@@ -351,8 +327,7 @@ describe('the summary over 1,000 random answers', () => {
       { 'x-api-key': tenant.apiKey },
     );
     const [gridSummary, , orderSummary] = body.data.form.summary.questions;
-    const count = (pick: (a: (typeof answers)[number]) => unknown, value: unknown) =>
-      answers.filter((a) => pick(a) === value).length;
+    const count = (pick: (a: (typeof answers)[number]) => unknown, value: unknown) => answers.filter((a) => pick(a) === value).length;
     expect(gridSummary.rows).toEqual([
       {
         row: 'Speed',
@@ -381,8 +356,7 @@ describe('the summary over 1,000 random answers', () => {
 });
 
 describe('conditions', () => {
-  const withRule = (condition: unknown) =>
-    generate([{ ...STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'why' } }] } }, ...STEPS.slice(1)]);
+  const withRule = (condition: unknown) => generate([{ ...STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'why' } }] } }, ...STEPS.slice(1)]);
 
   it('take a Matrix row as a choice and a Ranking option as its position, and refuse the rest', async () => {
     for (const condition of [
@@ -403,9 +377,7 @@ describe('conditions', () => {
     for (const [condition, key, message] of refusals) {
       const { status, body } = await withRule(condition);
       expect(status, JSON.stringify(condition)).toBe(400);
-      expect(body.errors).toEqual([
-        { path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) },
-      ]);
+      expect(body.errors).toEqual([{ path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) }]);
     }
   });
 });

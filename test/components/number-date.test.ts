@@ -63,23 +63,9 @@ describe('content', () => {
       { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
     ]);
     expect(status).toBe(400);
-    const at = (component: number, ...path: string[]) =>
-      JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
+    const at = (component: number, ...path: string[]) => JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
     const paths = body.errors.map((e: { path: unknown[] }) => JSON.stringify(e.path)).sort();
-    expect(paths).toEqual(
-      [
-        at(0),
-        at(0, 'decimals'),
-        at(0, 'min'),
-        at(1, 'decimals'),
-        at(1, 'max'),
-        at(1, 'unit'),
-        at(2, 'max'),
-        at(2, 'min'),
-        at(3),
-        at(3, 'min'),
-      ].sort(),
-    );
+    expect(paths).toEqual([at(0), at(0, 'decimals'), at(0, 'min'), at(1, 'decimals'), at(1, 'max'), at(1, 'unit'), at(2, 'max'), at(2, 'min'), at(3), at(3, 'min')].sort());
   });
 });
 
@@ -121,12 +107,8 @@ describe('an order form, end to end', () => {
     expect(page).toContain(
       `<input type="text" inputmode="decimal" autocomplete="off" id="f-${seats().id}" name="${field(seats())}" class="fl-input" maxlength="40" value="" required aria-required="true">`,
     );
-    expect(page).toContain(
-      `placeholder="12,5" aria-describedby="f-${budget().id}-unit"><span class="fl-unit" id="f-${budget().id}-unit">k€</span>`,
-    );
-    expect(page).toContain(
-      `<input type="date" id="f-${start().id}" name="${field(start())}" class="fl-input fl-date" value="" min="2026-01-01" max="2026-12-31">`,
-    );
+    expect(page).toContain(`placeholder="12,5" aria-describedby="f-${budget().id}-unit"><span class="fl-unit" id="f-${budget().id}-unit">k€</span>`);
+    expect(page).toContain(`<input type="date" id="f-${start().id}" name="${field(start())}" class="fl-input fl-date" value="" min="2026-01-01" max="2026-12-31">`);
   });
 
   it('takes the page’s fields (a decimal comma too), refuses the rest in the form’s language, and follows the conditions', async () => {
@@ -171,8 +153,7 @@ describe('an order form, end to end', () => {
   });
 
   it('takes numbers and dates on the JSON API, and refuses the rest with the answer’s path', async () => {
-    const post = (answers: Record<string, unknown>) =>
-      app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
+    const post = (answers: Record<string, unknown>) => app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
     const bad = await post({ [seats().id]: '3', [budget().id]: 1.005, [start().id]: '2026-1-5' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { errors: unknown[] }).errors).toEqual([
@@ -193,23 +174,12 @@ describe('an order form, end to end', () => {
 
   it('lists, exports and types the answers; the summary measures them', async () => {
     const headers = { 'x-api-key': tenant.apiKey };
-    const listing = (await (
-      await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })
-    ).json()) as { data: { data: ResponseAnswer[] }[] };
-    expect(
-      listing.data
-        .flatMap((r) => r.data.filter((a) => a.questionId === start().id).map((a) => a.response.value))
-        .sort(),
-    ).toEqual(['2026-03-02', '2026-09-30']);
-    const csv = await (
-      await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })
-    ).text();
+    const listing = (await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })).json()) as { data: { data: ResponseAnswer[] }[] };
+    expect(listing.data.flatMap((r) => r.data.filter((a) => a.questionId === start().id).map((a) => a.response.value)).sort()).toEqual(['2026-03-02', '2026-09-30']);
+    const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })).text();
     const [head, ...rows] = csv.trim().split('\r\n');
     expect(head).toContain(`Budget [${budget().id}]`);
-    expect(rows.map((row) => row.split(',').slice(-4, -1).join(',')).sort()).toEqual([
-      '120,12.5,2026-03-02',
-      '4,0.25,2026-09-30',
-    ]);
+    expect(rows.map((row) => row.split(',').slice(-4, -1).join(',')).sort()).toEqual(['120,12.5,2026-03-02', '4,0.25,2026-09-30']);
     const { body } = await graphql(
       app,
       `query ($id: ID!, $formId: ID!) {
@@ -289,9 +259,7 @@ describe('the summary over 1,000 random answers', () => {
       'Random',
     );
     const [numberQ, dateQ] = form.steps[0]!.components;
-    const day = fc
-      .date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z'), noInvalidDate: true })
-      .map((d) => d.toISOString().slice(0, 10));
+    const day = fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
     const amount = fc.integer({ min: -100_000, max: 100_000 }).map((cents) => cents / 100);
     const answers = fc.sample(fc.record({ amount: fc.option(amount, { freq: 4 }), day }), { numRuns: 1000, seed: 37 });
     const answer = (questionId: string, type: string, value: number | string): ResponseAnswer => ({
@@ -303,10 +271,7 @@ describe('the summary over 1,000 random answers', () => {
       answers.map((a) => ({
         environmentId: tenant.environmentId,
         formId: form.id,
-        data: [
-          ...(a.amount === null ? [] : [answer(numberQ!.id, 'Number', a.amount)]),
-          answer(dateQ!.id, 'Date', a.day),
-        ],
+        data: [...(a.amount === null ? [] : [answer(numberQ!.id, 'Number', a.amount)]), answer(dateQ!.id, 'Date', a.day)],
       })),
     );
     const { body } = await graphql(
@@ -320,18 +285,13 @@ describe('the summary over 1,000 random answers', () => {
     const middle = amounts.length / 2;
     expect(numberSummary.numbers.count).toBe(amounts.length);
     expect(numberSummary.numbers.mean).toBeCloseTo(amounts.reduce((sum, a) => sum + a, 0) / amounts.length, 6);
-    expect(numberSummary.numbers.median).toBeCloseTo(
-      amounts.length % 2 ? amounts[Math.floor(middle)]! : (amounts[middle - 1]! + amounts[middle]!) / 2,
-      9,
-    );
+    expect(numberSummary.numbers.median).toBeCloseTo(amounts.length % 2 ? amounts[Math.floor(middle)]! : (amounts[middle - 1]! + amounts[middle]!) / 2, 9);
     expect([numberSummary.numbers.min, numberSummary.numbers.max]).toEqual([amounts[0], amounts.at(-1)]);
     const days = answers.map((a) => a.day).sort();
     expect(dateSummary.dates).toEqual({ earliest: days[0], latest: days.at(-1) });
     const perMonth = new Map<string, number>();
     for (const d of days) perMonth.set(d.slice(0, 7), (perMonth.get(d.slice(0, 7)) ?? 0) + 1);
-    expect(dateSummary.options).toEqual(
-      [...perMonth].sort(([a], [b]) => (a < b ? -1 : 1)).map(([option, count]) => ({ option, count })),
-    );
+    expect(dateSummary.options).toEqual([...perMonth].sort(([a], [b]) => (a < b ? -1 : 1)).map(([option, count]) => ({ option, count })));
   });
 
   it('lists every month between min and max, across years, and none when they are far apart', () => {
@@ -342,8 +302,7 @@ describe('the summary over 1,000 random answers', () => {
 });
 
 describe('conditions', () => {
-  const withRule = (condition: unknown) =>
-    generate([{ ...STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'big' } }] } }, ...STEPS.slice(1)]);
+  const withRule = (condition: unknown) => generate([{ ...STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'big' } }] } }, ...STEPS.slice(1)]);
 
   it('take number ops on a Number and date ops on a Date, and refuse the others', async () => {
     for (const condition of [
@@ -366,9 +325,7 @@ describe('conditions', () => {
     for (const [condition, key, message] of refusals) {
       const { status, body } = await withRule(condition);
       expect(status, JSON.stringify(condition)).toBe(400);
-      expect(body.errors).toEqual([
-        { path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) },
-      ]);
+      expect(body.errors).toEqual([{ path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) }]);
     }
   });
 });

@@ -59,11 +59,7 @@ describe('content', () => {
       { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
     ]);
     expect(status).toBe(200);
-    expect(form.steps[0]!.components.map((c: { content: unknown }) => c.content)).toEqual([
-      { scale: 5, shape: 'star' },
-      {},
-      { from: 1, to: 5 },
-    ]);
+    expect(form.steps[0]!.components.map((c: { content: unknown }) => c.content)).toEqual([{ scale: 5, shape: 'star' }, {}, { from: 1, to: 5 }]);
   });
 
   it('refuses out-of-bounds scales, unknown shapes and unknown keys, every problem at its path', async () => {
@@ -81,24 +77,10 @@ describe('content', () => {
       { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
     ]);
     expect(status).toBe(400);
-    const at = (component: number, ...path: (string | number)[]) =>
-      JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
-    const byPath = new Map<string, string>(
-      body.errors.map((e: { path: unknown[]; message: string }) => [JSON.stringify(e.path), e.message]),
-    );
+    const at = (component: number, ...path: (string | number)[]) => JSON.stringify(['steps', 0, 'components', component, 'content', ...path]);
+    const byPath = new Map<string, string>(body.errors.map((e: { path: unknown[]; message: string }) => [JSON.stringify(e.path), e.message]));
     expect([...byPath.keys()].sort()).toEqual(
-      [
-        at(0, 'scale'),
-        at(0, 'shape'),
-        at(0),
-        at(1, 'scale'),
-        at(2),
-        at(3, 'from'),
-        at(3, 'to'),
-        at(3, 'labels'),
-        at(4, 'to'),
-        at(4, 'required'),
-      ].sort(),
+      [at(0, 'scale'), at(0, 'shape'), at(0), at(1, 'scale'), at(2), at(3, 'from'), at(3, 'to'), at(3, 'labels'), at(4, 'to'), at(4, 'required')].sort(),
     );
     expect(byPath.get(at(0))).toMatch(/colour/);
     expect(byPath.get(at(2))).toMatch(/scale/);
@@ -131,8 +113,7 @@ describe('a feedback form, end to end', () => {
 
   it('draws each scale as a radio group without JavaScript, with its labels, in the form’s language', async () => {
     const page = await (await app.request(`/s/${form.id}`)).text();
-    const group = (id: string) =>
-      page.slice(page.indexOf(`id="q-${id}"`), page.indexOf('</fieldset>', page.indexOf(`id="q-${id}"`)));
+    const group = (id: string) => page.slice(page.indexOf(`id="q-${id}"`), page.indexOf('</fieldset>', page.indexOf(`id="q-${id}"`)));
     const stars = group(rating().id);
     expect(stars).toContain('role="radiogroup" aria-required="true"');
     expect(stars.match(/type="radio"/g)).toHaveLength(4);
@@ -176,8 +157,7 @@ describe('a feedback form, end to end', () => {
   });
 
   it('takes whole numbers in range on the JSON API, and refuses the rest with the answer’s path', async () => {
-    const start = (answers: Record<string, unknown>) =>
-      app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
+    const start = (answers: Record<string, unknown>) => app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers }));
     const bad = await start({ [rating().id]: 2.5, [npsQ().id]: 11, [opinion().id]: '3' });
     expect(bad.status).toBe(400);
     const errors = ((await bad.json()) as { errors: { path: unknown[]; message: string }[] }).errors;
@@ -194,15 +174,9 @@ describe('a feedback form, end to end', () => {
 
   it('lists, exports and types the answers; the summary measures them', async () => {
     const headers = { 'x-api-key': tenant.apiKey };
-    const listing = (await (
-      await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })
-    ).json()) as { data: { data: ResponseAnswer[] }[] };
-    expect(
-      listing.data.flatMap((r) => r.data.filter((a) => a.questionId === npsQ().id).map((a) => a.response.value)).sort(),
-    ).toEqual([10, 6]);
-    const csv = await (
-      await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })
-    ).text();
+    const listing = (await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers })).json()) as { data: { data: ResponseAnswer[] }[] };
+    expect(listing.data.flatMap((r) => r.data.filter((a) => a.questionId === npsQ().id).map((a) => a.response.value)).sort()).toEqual([10, 6]);
+    const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true`, { headers })).text();
     const [head, ...rows] = csv.trim().split('\r\n');
     expect(head).toContain(`Rate the onboarding [${rating().id}]`);
     expect(head).toContain(`How likely are you to recommend us? [${npsQ().id}]`);
@@ -373,15 +347,12 @@ describe('the summary over 1,000 random answers', () => {
 
     const ratings = answers.flatMap((a) => (a.rating === null ? [] : [a.rating])).sort((x, y) => x - y);
     const middle = ratings.length / 2;
-    const median =
-      ratings.length % 2 === 1 ? ratings[Math.floor(middle)]! : (ratings[middle - 1]! + ratings[middle]!) / 2;
+    const median = ratings.length % 2 === 1 ? ratings[Math.floor(middle)]! : (ratings[middle - 1]! + ratings[middle]!) / 2;
     expect(ratingSummary.answers).toBe(ratings.length);
     expect(ratingSummary.numbers.count).toBe(ratings.length);
     expect(ratingSummary.numbers.mean).toBeCloseTo(ratings.reduce((sum, r) => sum + r, 0) / ratings.length, 9);
     expect(ratingSummary.numbers.median).toBe(median);
-    expect(ratingSummary.options).toEqual(
-      [1, 2, 3, 4].map((v) => ({ option: String(v), count: ratings.filter((r) => r === v).length })),
-    );
+    expect(ratingSummary.options).toEqual([1, 2, 3, 4].map((v) => ({ option: String(v), count: ratings.filter((r) => r === v).length })));
 
     const scores = answers.map((a) => a.nps);
     const promoters = scores.filter((s) => s >= 9).length;
@@ -392,18 +363,12 @@ describe('the summary over 1,000 random answers', () => {
       detractors,
       score: Math.round(((promoters - detractors) / 1000) * 1000) / 10,
     });
-    expect(npsSummary.options.map((o: { count: number }) => o.count)).toEqual(
-      Array.from({ length: 11 }, (_, v) => scores.filter((s) => s === v).length),
-    );
+    expect(npsSummary.options.map((o: { count: number }) => o.count)).toEqual(Array.from({ length: 11 }, (_, v) => scores.filter((s) => s === v).length));
   });
 });
 
 describe('conditions', () => {
-  const withRule = (condition: unknown) =>
-    generate([
-      { ...SCALE_STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'why' } }] } },
-      ...SCALE_STEPS.slice(1),
-    ]);
+  const withRule = (condition: unknown) => generate([{ ...SCALE_STEPS[0], logic: { rules: [{ if: condition, then: { goTo: 'why' } }] } }, ...SCALE_STEPS.slice(1)]);
 
   it('takes the number ops on a scale and refuses text ops, texts and values the scale never answers', async () => {
     for (const condition of [
@@ -425,9 +390,7 @@ describe('conditions', () => {
     for (const [condition, key, message] of refusals) {
       const { status, body } = await withRule(condition);
       expect(status).toBe(400);
-      expect(body.errors).toEqual([
-        { path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) },
-      ]);
+      expect(body.errors).toEqual([{ path: ['steps', 0, 'logic', 'rules', 0, 'if', key], message: expect.stringMatching(message) }]);
     }
   });
 });

@@ -105,7 +105,11 @@ describe.skipIf(!databaseUrl)('a PostgreSQL connection closed under a transactio
       expect(text.split('\n').length - 1).toBeLessThan(count);
       // postgres.js hands the terminated backend's late FATAL (57P01, which the API answers 503) to the
       // next statement at most (unpatched too); the one after runs on a new connection.
-      const select = () => single.db.execute(sql`select 1::int as n`).then((rows) => rows, (error: { cause?: { code?: string } }) => error.cause?.code);
+      const select = () =>
+        single.db.execute(sql`select 1::int as n`).then(
+          (rows) => rows,
+          (error: { cause?: { code?: string } }) => error.cause?.code,
+        );
       expect([[{ n: 1 }], '57P01']).toContainEqual(await select());
       expect(await select()).toEqual([{ n: 1 }]);
     } finally {

@@ -20,7 +20,13 @@ beforeAll(async () => {
 });
 
 const leadById = (db: Db, name: string) =>
-  preparedQuery(db, name, (handle) => handle.select({ id: leads.id }).from(leads).where(eq(leads.id, sql.placeholder('id'))).prepare(name));
+  preparedQuery(db, name, (handle) =>
+    handle
+      .select({ id: leads.id })
+      .from(leads)
+      .where(eq(leads.id, sql.placeholder('id')))
+      .prepare(name),
+  );
 
 class RolledBack extends Error {}
 
@@ -59,7 +65,12 @@ it('runs a query first built inside a transaction in later transactions and outs
 describe('forEachRow', () => {
   const leadsOf = (db: Db) =>
     preparedQuery(db, 'test_leads_of_environment', (handle) =>
-      handle.select({ id: leads.id }).from(leads).where(eq(leads.environmentId, sql.placeholder('environmentId'))).orderBy(leads.id).prepare('test_leads_of_environment'),
+      handle
+        .select({ id: leads.id })
+        .from(leads)
+        .where(eq(leads.environmentId, sql.placeholder('environmentId')))
+        .orderBy(leads.id)
+        .prepare('test_leads_of_environment'),
     );
 
   it("passes the driver's rows in order, as the query's own rows", async () => {

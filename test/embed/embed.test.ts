@@ -99,7 +99,16 @@ describe('embedOrigins', () => {
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ embedOrigins: [HOST, 'http://localhost:8080'] });
 
-    const bad = await setOrigins(['https://a.example/path', 'ftp://a.example', 'https://a.example?x=1', 'https://user@a.example', 'https://*.a.example', 'a.example', "https://a.example;script-src 'unsafe-inline'", '*']);
+    const bad = await setOrigins([
+      'https://a.example/path',
+      'ftp://a.example',
+      'https://a.example?x=1',
+      'https://user@a.example',
+      'https://*.a.example',
+      'a.example',
+      "https://a.example;script-src 'unsafe-inline'",
+      '*',
+    ]);
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as { message: string; errors: { message: string; path: unknown[] }[] };
     expect(body.message).toBe('Invalid request body');
@@ -191,7 +200,11 @@ describe('embed mode', () => {
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie()).toEqual([]);
     const page = await response.text();
-    expect(page).toMatch(new RegExp(`<html lang="en" dir="ltr" class="fl-embed fl-transparent" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0" data-host-origin="${HOST}">`));
+    expect(page).toMatch(
+      new RegExp(
+        `<html lang="en" dir="ltr" class="fl-embed fl-transparent" data-state="step" data-form-id="${form.id}" data-step-key="step_1" data-step-index="0" data-host-origin="${HOST}">`,
+      ),
+    );
     const script = /<script nonce="[^"]+" src="(\/assets\/frame\.[\w-]{12}\.js)">/.exec(page)![1]!;
     expect(await (await app.request(script)).text()).toContain("window.parent.postMessage({ source: 'formloom'");
     expect(page).toContain('html.fl-transparent, .fl-transparent body { background: transparent; }');
@@ -238,8 +251,7 @@ describe('embed mode', () => {
     const otherBefore = await responsesOf(ctx.db, other.id);
 
     const [sessionId, leadId, expires, mac] = tokenIn(victimNext).split('.') as [string, string, string, string];
-    const withToken = (target: Form, token: string, step = 1) =>
-      `/s/${target.id}?step=${step}&embed=1&fl-origin=${encodeURIComponent(HOST)}&fl-token=${encodeURIComponent(token)}`;
+    const withToken = (target: Form, token: string, step = 1) => `/s/${target.id}?step=${step}&embed=1&fl-origin=${encodeURIComponent(HOST)}&fl-token=${encodeURIComponent(token)}`;
     const attacker = tokenIn(await openEmbedded(form)).split('.');
     const tampered = [
       // Another session with the attacker's own signature, a longer expiry, another lead, a broken mac.
@@ -308,7 +320,9 @@ describe('embed mode', () => {
     expect(after).toMatchObject({ finished: true });
     expect(JSON.stringify(after!.data)).toContain('victim@example.com');
     expect(JSON.stringify(after!.data)).not.toContain('attacker@example.com');
-    expect((await responsesOf(ctx.db, form.id)).filter((row) => before.some((old) => old.id === row.id) && row.id !== victimRow!.id)).toEqual(before.filter((row) => row.id !== victimRow!.id));
+    expect((await responsesOf(ctx.db, form.id)).filter((row) => before.some((old) => old.id === row.id) && row.id !== victimRow!.id)).toEqual(
+      before.filter((row) => row.id !== victimRow!.id),
+    );
   });
 
   it('starts a fresh session for embed=1 on a top-level navigation (Sec-Fetch-Dest: document), whatever token the link holds', async () => {
@@ -333,8 +347,15 @@ describe('embed mode', () => {
     }
     // A session cookie of the stand-alone page does not reach the embedded form's session.
     const cookiePage = await app.request(`/s/${form.id}`);
-    const cookie = cookiePage.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    await app.request(`/s/${form.id}?step=0`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `${field(componentAt(form, 0, 0))}=CookieUser` });
+    const cookie = cookiePage.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    await app.request(`/s/${form.id}?step=0`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${field(componentAt(form, 0, 0))}=CookieUser`,
+    });
     const embedded = await (await app.request(embedPath(form), { headers: { cookie } })).text();
     expect(embedded).toContain('data-step-index="0"');
     expect(embedded).not.toContain('CookieUser');

@@ -43,9 +43,7 @@ describe('embed session tokens', () => {
   it('are refused when any part is altered', () => {
     const parts = token.split('.');
     for (let i = 0; i < parts.length; i++) {
-      const altered = parts
-        .map((part, j) => (j === i ? `${part.slice(0, -1)}${part.endsWith('A') ? 'B' : 'A'}` : part))
-        .join('.');
+      const altered = parts.map((part, j) => (j === i ? `${part.slice(0, -1)}${part.endsWith('A') ? 'B' : 'A'}` : part)).join('.');
       expect(readEmbedSessionToken(KEY, FORM, altered, NOW)).toBeUndefined();
     }
   });
@@ -76,17 +74,20 @@ describe('embed session tokens', () => {
 
   // The in-process tier shares modules between files (isolate: false), so whether the mock reaches the module
   // depends on which file loaded it first; only the mutation run (npm run mutate, one module in its own fork) is sure of it.
-  it.runIf(process.env.MUTATE_MODULE !== undefined && vi.isMockFunction(deriveSecret))('are refused past 300 characters before any MAC is computed; 300 characters are still read', () => {
-    const [sessionId, leadId, expires] = token.split('.');
-    const withMac = (length: number) => {
-      const head = `${sessionId}.${leadId}.${expires}.`;
-      return head + 'm'.repeat(length - head.length);
-    };
-    const macs = vi.mocked(deriveSecret);
-    macs.mockClear();
-    expect(readEmbedSessionToken(KEY, FORM, withMac(301), NOW)).toBeUndefined();
-    expect(macs).not.toHaveBeenCalled();
-    expect(readEmbedSessionToken(KEY, FORM, withMac(300), NOW)).toBeUndefined();
-    expect(macs).toHaveBeenCalledTimes(1);
-  });
+  it.runIf(process.env.MUTATE_MODULE !== undefined && vi.isMockFunction(deriveSecret))(
+    'are refused past 300 characters before any MAC is computed; 300 characters are still read',
+    () => {
+      const [sessionId, leadId, expires] = token.split('.');
+      const withMac = (length: number) => {
+        const head = `${sessionId}.${leadId}.${expires}.`;
+        return head + 'm'.repeat(length - head.length);
+      };
+      const macs = vi.mocked(deriveSecret);
+      macs.mockClear();
+      expect(readEmbedSessionToken(KEY, FORM, withMac(301), NOW)).toBeUndefined();
+      expect(macs).not.toHaveBeenCalled();
+      expect(readEmbedSessionToken(KEY, FORM, withMac(300), NOW)).toBeUndefined();
+      expect(macs).toHaveBeenCalledTimes(1);
+    },
+  );
 });

@@ -60,11 +60,11 @@ function appWithCaptcha(captcha: Partial<Config['captcha']> = {}) {
   });
   const app = checkedApp(createApp({ config, db: ctx.db, logger, adminToken: ADMIN_TOKEN }));
   const request = app.request.bind(app);
-  app.request = (async (...args: Parameters<typeof request>) => {
+  app.request = async (...args: Parameters<typeof request>) => {
     const response = await request(...args);
     answers.push(await response.clone().text());
     return response;
-  });
+  };
   return app;
 }
 type App = ReturnType<typeof appWithCaptcha>;
@@ -98,7 +98,13 @@ async function gql(app: App, query: string, variables: Record<string, unknown>, 
 }
 
 const captchaSteps = (type: 'TurnstileWidget' | 'Recaptcha', content: Record<string, unknown> = {}) => [
-  { name: 'Who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }, { type, content }] },
+  {
+    name: 'Who',
+    components: [
+      { type: 'ShortInput', content: { question: 'Name?' } },
+      { type, content },
+    ],
+  },
   { name: 'More', components: [{ type: 'LongInput', content: { question: 'More?' } }] },
 ];
 
@@ -205,7 +211,10 @@ describe('setting an environment’s keys', () => {
     const removed = await cli(['env', 'settings', '--env', environment.id, '--turnstile-secret-key', 'none', '--turnstile-site-key', 'none']);
     expect(removed.output).toMatchObject({ turnstile: { siteKey: null, secretKeySet: false } });
     // The environment's own SMTP server: the password from stdin, never printed.
-    const smtp = await cli(['env', 'settings', '--env', environment.id, '--smtp-url', 'smtp://mailer@smtp.example.com:587', '--smtp-password', '-', '--mail-from', 'Forms <forms@example.com>'], `${SECRET.cli}\n`);
+    const smtp = await cli(
+      ['env', 'settings', '--env', environment.id, '--smtp-url', 'smtp://mailer@smtp.example.com:587', '--smtp-password', '-', '--mail-from', 'Forms <forms@example.com>'],
+      `${SECRET.cli}\n`,
+    );
     expect(smtp.output).toMatchObject({ smtp: { url: 'smtp://mailer@smtp.example.com:587', from: 'Forms <forms@example.com>', passwordSet: true } });
     expect(JSON.stringify(smtp)).not.toContain(SECRET.cli);
     expect(smtp.text).toContain('e-mail through smtp://mailer@smtp.example.com:587 (password set)');
@@ -226,7 +235,10 @@ describe('verification', () => {
   });
 
   const start = (app: App, form: Form, token: string | undefined) =>
-    app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [componentAt(form, 0, 0).id]: 'Ada', ...(token === undefined ? {} : { [componentAt(form, 0, 1).id]: token }) } }));
+    app.request(
+      `/s/${form.id}/responses`,
+      jsonRequest('POST', { answers: { [componentAt(form, 0, 0).id]: 'Ada', ...(token === undefined ? {} : { [componentAt(form, 0, 1).id]: token }) } }),
+    );
 
   it("uses the form's environment's secret, and only it, on the JSON API", async () => {
     for (const [form, secret] of [
@@ -285,7 +297,10 @@ describe('verification', () => {
 
 describe('secure by default: generating a captcha nothing could check', () => {
   const generate = (app: App, tenant: TestTenant, steps: unknown[]) =>
-    app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', { sourceFormId: tenant.templateId, name: 'With a captcha', steps }, key(tenant)));
+    app.request(
+      `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+      jsonRequest('POST', { sourceFormId: tenant.templateId, name: 'With a captcha', steps }, key(tenant)),
+    );
 
   it('is refused over REST with the component’s path and what to configure', async () => {
     // C has no Turnstile keys of its own, and this server none either.
@@ -347,7 +362,9 @@ describe('the secret keys leak nowhere', () => {
       { env: a.environmentId },
       { authorization: `Bearer ${ADMIN_TOKEN}` },
     );
-    const settings = audit.data.auditLog.edges.map((e: { node: { action: string; details: unknown } }) => e.node).filter((n: { action: string }) => n.action === 'environment.settings');
+    const settings = audit.data.auditLog.edges
+      .map((e: { node: { action: string; details: unknown } }) => e.node)
+      .filter((n: { action: string }) => n.action === 'environment.settings');
     expect(settings).toEqual([
       {
         action: 'environment.settings',

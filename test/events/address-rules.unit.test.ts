@@ -14,8 +14,7 @@ const resolvesTo =
   (...addresses: string[]): ResolveAll =>
   () =>
     Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
-const failing: ResolveAll = () =>
-  Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
+const failing: ResolveAll = () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
 const PRIVATE_ADDRESS = 'must not point at a loopback, private or link-local address';
 
 describe('isPrivateAddress', () => {
@@ -35,8 +34,7 @@ describe('isPrivateAddress', () => {
 });
 
 describe('webhookUrlProblem', () => {
-  const check = (url: string, allowPrivate = false, resolve: ResolveAll = resolvesTo(PUBLIC_V4)) =>
-    webhookUrlProblem(url, allowPrivate, resolve);
+  const check = (url: string, allowPrivate = false, resolve: ResolveAll = resolvesTo(PUBLIC_V4)) => webhookUrlProblem(url, allowPrivate, resolve);
 
   it('takes a URL of up to 2048 characters, no longer', async () => {
     const base = 'https://hooks.example/';
@@ -78,12 +76,8 @@ describe('webhookUrlProblem', () => {
   it('refuses a name that does not resolve, resolves to nothing, or to any private address among public ones', async () => {
     expect(await check('https://gone.example/', false, failing)).toBe('host gone.example does not resolve');
     expect(await check('https://empty.example/', false, resolvesTo())).toBe('host empty.example does not resolve');
-    expect(await check('https://mixed.example/', false, resolvesTo(PUBLIC_V4, '10.0.0.7'))).toBe(
-      'host mixed.example resolves to a loopback, private or link-local address',
-    );
-    expect(await check('https://mixed.example/', false, resolvesTo('10.0.0.7', PUBLIC_V4))).toBe(
-      'host mixed.example resolves to a loopback, private or link-local address',
-    );
+    expect(await check('https://mixed.example/', false, resolvesTo(PUBLIC_V4, '10.0.0.7'))).toBe('host mixed.example resolves to a loopback, private or link-local address');
+    expect(await check('https://mixed.example/', false, resolvesTo('10.0.0.7', PUBLIC_V4))).toBe('host mixed.example resolves to a loopback, private or link-local address');
     expect(await check('https://public.example/', false, resolvesTo(PUBLIC_V4, PUBLIC_V6))).toBeUndefined();
     expect(await check('https://mixed.example/', true, resolvesTo('10.0.0.7'))).toBeUndefined();
   });
@@ -92,19 +86,13 @@ describe('webhookUrlProblem', () => {
 describe('guardedLookup', () => {
   /** A resolver answering with these addresses (or this error), and what the guarded lookup called back. */
   function lookupWith(answer: LookupAddress[] | Error, allowPrivate: boolean, all: boolean) {
-    const inner = ((
-      _host: string,
-      options: object,
-      callback: (error: Error | null, addresses: LookupAddress[]) => void,
-    ) => {
+    const inner = ((_host: string, options: object, callback: (error: Error | null, addresses: LookupAddress[]) => void) => {
       asked.push(options);
       if (answer instanceof Error) callback(answer, []);
       else callback(null, answer);
     }) as unknown as LookupFunction;
     return new Promise<{ error: (Error & { code?: string }) | null; address: unknown; family: unknown }>((resolve) => {
-      guardedLookup(allowPrivate, inner)('hooks.example', { all }, (error, address, family) =>
-        resolve({ error, address, family }),
-      );
+      guardedLookup(allowPrivate, inner)('hooks.example', { all }, (error, address, family) => resolve({ error, address, family }));
     });
   }
   const v4 = (address: string): LookupAddress => ({ address, family: 4 });
@@ -112,11 +100,7 @@ describe('guardedLookup', () => {
 
   it("asks its resolver for every address, keeping the caller's other options", async () => {
     asked.length = 0;
-    const inner = ((
-      _host: string,
-      options: object,
-      callback: (error: Error | null, addresses: LookupAddress[]) => void,
-    ) => {
+    const inner = ((_host: string, options: object, callback: (error: Error | null, addresses: LookupAddress[]) => void) => {
       asked.push(options);
       callback(null, [v4(PUBLIC_V4)]);
     }) as unknown as LookupFunction;

@@ -58,9 +58,7 @@ describe('event feed', () => {
     const stop = feed.onResume(() => resumes++);
     try {
       const { cut } = rowsOf<{ cut: number }>(
-        await ctx.db.execute(
-          sql`select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
-        ),
+        await ctx.db.execute(sql`select count(pg_terminate_backend(pid))::int as cut from pg_stat_activity where datname = current_database() and query ilike 'listen %'`),
       )[0]!;
       expect(cut).toBeGreaterThanOrEqual(1);
       await eventually(() => !feed.live || resumes > 0, 'the feed to notice the cut');

@@ -174,7 +174,10 @@ describe('refused addresses', () => {
         'host hooks.example.com resolves to a loopback, private or link-local address',
       );
       // One bad answer among good ones is enough.
-      const mixed = async (): Promise<LookupAddress[]> => [{ address: '8.8.8.8', family: 4 }, { address, family: isIP(address) }];
+      const mixed = async (): Promise<LookupAddress[]> => [
+        { address: '8.8.8.8', family: 4 },
+        { address, family: isIP(address) },
+      ];
       expect(await webhookUrlProblem('https://hooks.example.com/in', false, mixed), address).toMatch(/resolves to a loopback/);
     }
   });
@@ -220,7 +223,7 @@ function systemLike(address: string): LookupFunction {
 function lookUp(lookup: LookupFunction, hostname: string): Promise<{ address: string; family: number } | { error: string }> {
   return new Promise((resolve) => {
     lookup(hostname, {}, (error, address, family) => {
-      if (error) resolve({ error: String((error).code) });
+      if (error) resolve({ error: String(error.code) });
       else resolve({ address: address as string, family: family! });
     });
   });

@@ -164,7 +164,14 @@ describe('responseEvents subscription', () => {
 /** The app a subscriber talks to, with the node's event feed (as src/main.ts builds it). */
 function subscribedApp(subscriptions: Partial<Config['subscriptions']> = {}, deps: Partial<Parameters<typeof createApp>[0]> = {}) {
   const config = testConfig();
-  const app = createApp({ config: { ...config, subscriptions: { ...config.subscriptions, ...subscriptions } }, db: ctx.db, logger, adminToken: ADMIN_TOKEN, events: liveFeedEvents, ...deps });
+  const app = createApp({
+    config: { ...config, subscriptions: { ...config.subscriptions, ...subscriptions } },
+    db: ctx.db,
+    logger,
+    adminToken: ADMIN_TOKEN,
+    events: liveFeedEvents,
+    ...deps,
+  });
   return app;
 }
 /** Another instance, where the changes (submissions, revocations) are made. */
@@ -373,7 +380,7 @@ describe('a draining node', () => {
     expect(open.errors).toEqual([]);
     const refused = await app.request('/graphql', subscriptionRequest({ 'x-api-key': tenant.apiKey }, form.id));
     expect(refused.status).toBe(503);
-    expect((await refused.text())).toContain('"code":"UNAVAILABLE"');
+    expect(await refused.text()).toContain('"code":"UNAVAILABLE"');
   });
 });
 

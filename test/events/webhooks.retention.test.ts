@@ -40,7 +40,15 @@ async function eventWith(daysAgo: number, status: 'pending' | 'delivering' | 'su
   expect(Boolean(delivery)).toBe(status !== 'none');
   if (delivery && status !== 'pending' && status !== 'none') {
     await ctx.db.update(webhookDeliveries).set({ status, attempts: 1, createdAt: old }).where(eq(webhookDeliveries.id, delivery.id));
-    await ctx.db.insert(webhookAttempts).values({ id: createId(), deliveryId: delivery.id, attempt: 1, startedAt: new Date(Date.now() - daysAgo * 86_400_000), durationMs: 5, statusCode: 200, succeeded: status === 'succeeded' });
+    await ctx.db.insert(webhookAttempts).values({
+      id: createId(),
+      deliveryId: delivery.id,
+      attempt: 1,
+      startedAt: new Date(Date.now() - daysAgo * 86_400_000),
+      durationMs: 5,
+      statusCode: 200,
+      succeeded: status === 'succeeded',
+    });
   }
   return { eventId, deliveryId: delivery?.id };
 }
@@ -62,7 +70,10 @@ describe('webhook event retention', () => {
     expect(left.map((row) => row.id).sort()).toEqual([waiting.eventId, inFlight.eventId, recent.eventId].sort());
     const deliveries = await ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
     expect(deliveries.map((row) => row.id).sort()).toEqual([waiting.deliveryId, inFlight.deliveryId, recent.deliveryId].sort());
-    const attempts = await ctx.db.select({ deliveryId: webhookAttempts.deliveryId }).from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, [succeeded.deliveryId!, failed.deliveryId!, recent.deliveryId!]));
+    const attempts = await ctx.db
+      .select({ deliveryId: webhookAttempts.deliveryId })
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, [succeeded.deliveryId!, failed.deliveryId!, recent.deliveryId!]));
     expect(attempts.map((row) => row.deliveryId)).toEqual([recent.deliveryId]);
 
     // Nothing more to delete; a retention of 0 keeps everything.

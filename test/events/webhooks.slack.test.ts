@@ -10,21 +10,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/events/dispatcher.ts';
 import { escapeSlack } from '../../src/events/slack.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import {
-  appWith,
-  createTenant,
-  jsonRequest,
-  setupIsolatedTestApp,
-  testConfig,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { makeForm } from '../support/public-helpers.ts';
 import { eventually, Receiver } from '../support/webhook-helpers.ts';
 
-const schema = JSON.parse(
-  readFileSync(new URL('../fixtures/slack/incoming-webhook.schema.json', import.meta.url), 'utf8'),
-) as object;
+const schema = JSON.parse(readFileSync(new URL('../fixtures/slack/incoming-webhook.schema.json', import.meta.url), 'utf8')) as object;
 const validate = new Ajv({ strict: false }).compile(schema);
 let ctx: TestContext;
 let app: TestContext['app'];
@@ -61,11 +51,7 @@ async function endpointFor(body: Record<string, unknown>) {
   stops.push(() => receiver.stop());
   const created = await app.request(
     '/api/v1/webhooks',
-    jsonRequest(
-      'POST',
-      { url: receiver.url, eventTypes: ['response.finished'], formIds: [form.id], ...body },
-      { 'x-api-key': tenant.apiKey },
-    ),
+    jsonRequest('POST', { url: receiver.url, eventTypes: ['response.finished'], formIds: [form.id], ...body }, { 'x-api-key': tenant.apiKey }),
   );
   expect(created.status).toBe(201);
   const endpoint = (await created.json()) as { id: string; secret: string; format: string; includeAnswers: boolean };
@@ -147,11 +133,7 @@ describe('the slack format', () => {
     stops.push(() => receiver.stop());
     const created = await app.request(
       '/api/v1/webhooks',
-      jsonRequest(
-        'POST',
-        { url: receiver.url, eventTypes: ['response.finished'], formIds: [ranked.id], format: 'slack' },
-        { 'x-api-key': tenant.apiKey },
-      ),
+      jsonRequest('POST', { url: receiver.url, eventTypes: ['response.finished'], formIds: [ranked.id], format: 'slack' }, { 'x-api-key': tenant.apiKey }),
     );
     receiver.secret = ((await created.json()) as { secret: string }).secret;
     const [newsletter, identity] = ranked.steps[0]!.components.map((c) => c.id);
@@ -174,11 +156,7 @@ describe('the slack format', () => {
   it('refuses an unknown format with 400 at its path', async () => {
     const created = await app.request(
       '/api/v1/webhooks',
-      jsonRequest(
-        'POST',
-        { url: 'https://hooks.example.com/x', eventTypes: ['response.finished'], format: 'teams' },
-        { 'x-api-key': tenant.apiKey },
-      ),
+      jsonRequest('POST', { url: 'https://hooks.example.com/x', eventTypes: ['response.finished'], format: 'teams' }, { 'x-api-key': tenant.apiKey }),
     );
     expect(created.status).toBe(400);
     expect(JSON.stringify(await created.json())).toContain('"path":["format"]');

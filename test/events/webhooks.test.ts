@@ -50,7 +50,10 @@ async function receiver(behaviour?: ConstructorParameters<typeof Receiver>[0]) {
 const key = (t: TestTenant = tenant) => ({ 'x-api-key': t.apiKey });
 
 async function createEndpoint(r: Receiver, body: Record<string, unknown> = {}, t: TestTenant = tenant, target = app) {
-  const response = await target.request('/api/v1/webhooks', jsonRequest('POST', { url: r.url, eventTypes: ['response.created', 'response.updated', 'response.finished'], formIds: [form.id], ...body }, key(t)));
+  const response = await target.request(
+    '/api/v1/webhooks',
+    jsonRequest('POST', { url: r.url, eventTypes: ['response.created', 'response.updated', 'response.finished'], formIds: [form.id], ...body }, key(t)),
+  );
   expect(response.status).toBe(201);
   const endpoint = (await response.json()) as { id: string; secret: string };
   r.secret = endpoint.secret;
@@ -163,7 +166,15 @@ describe('delivery', () => {
           finish: true,
           context: { ip: '', country: '', source: 'api' },
         });
-        await generateForm(tx, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name: 'rolled back', steps: form.steps.map((s) => ({ name: s.name, components: s.components.map(({ type, content }) => ({ type, content })) })) }));
+        await generateForm(
+          tx,
+          tenant.environmentId,
+          generateFormInputSchema.parse({
+            sourceFormId: tenant.templateId,
+            name: 'rolled back',
+            steps: form.steps.map((s) => ({ name: s.name, components: s.components.map(({ type, content }) => ({ type, content })) })),
+          }),
+        );
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -179,10 +190,15 @@ describe('delivery', () => {
     const r = await receiver();
     await createEndpoint(r, { eventTypes: ['form.generated'], formIds: null });
     dispatch();
-    const generated = await makeForm(ctx.db, tenant, [
-      { name: 'a', components: [{ type: 'ShortInput', content: {} }] },
-      { name: 'b', components: [{ type: 'ShortInput', content: {} }] },
-    ], 'Announced');
+    const generated = await makeForm(
+      ctx.db,
+      tenant,
+      [
+        { name: 'a', components: [{ type: 'ShortInput', content: {} }] },
+        { name: 'b', components: [{ type: 'ShortInput', content: {} }] },
+      ],
+      'Announced',
+    );
     await eventually(() => r.accepted.length === 1, 'the form.generated event');
     expect(r.accepted[0]!.body).toMatchObject({ type: 'form.generated', data: { id: generated.id, url: `/s/${generated.id}`, name: 'Announced' } });
   });
@@ -196,7 +212,9 @@ describe('delivery', () => {
     const read = async () => (await (await app.request(`/api/v1/webhooks/${endpoint.id}`, { headers: key() })).json()) as Record<string, unknown>;
     await eventually(async () => (await read()).enabled === false, 'the endpoint to be disabled');
     expect(await read()).toMatchObject({ enabled: false, disabledReason: 'failing', failedDeliveriesInARow: 2 });
-    const deliveries = (await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?status=failed`, { headers: key() })).json()) as { data: { attemptCount: number; lastStatusCode: number }[] };
+    const deliveries = (await (await app.request(`/api/v1/webhooks/${endpoint.id}/deliveries?status=failed`, { headers: key() })).json()) as {
+      data: { attemptCount: number; lastStatusCode: number }[];
+    };
     expect(deliveries.data).toHaveLength(2);
     expect(deliveries.data.every((d) => d.attemptCount === 2 && d.lastStatusCode === 503)).toBe(true);
     // A status named like a member of Object.prototype is an unknown status (it was a 500).
@@ -323,7 +341,16 @@ describe('fairness', () => {
 describe('endpoints', () => {
   it('refuses loopback, private and link-local addresses unless WEBHOOK_ALLOW_PRIVATE=1', async () => {
     const strict = appWith(ctx.db, { webhooks: { ...testConfig().webhooks, allowPrivate: false } });
-    for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/', 'http://vm/', 'http://192.168.0.1/']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost/',
+      'http://vm/',
+      'http://192.168.0.1/',
+    ]) {
       const response = await strict.request('/api/v1/webhooks', jsonRequest('POST', { url, eventTypes: ['response.created'] }, key()));
       expect(response.status, url).toBe(400);
       const body = (await response.json()) as { errors: { path: unknown[]; message: string }[] };
@@ -356,13 +383,19 @@ describe('endpoints', () => {
   });
 
   it('validates the body with paths', async () => {
-    const response = await app.request('/api/v1/webhooks', jsonRequest('POST', { url: 'http://127.0.0.1/', eventTypes: ['response.created', 'nope'], formIds: ['missing'], extra: 1 }, key()));
+    const response = await app.request(
+      '/api/v1/webhooks',
+      jsonRequest('POST', { url: 'http://127.0.0.1/', eventTypes: ['response.created', 'nope'], formIds: ['missing'], extra: 1 }, key()),
+    );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { path: unknown[] }[] };
     expect(body.errors.map((e) => e.path)).toEqual([[]]);
     const second = await app.request('/api/v1/webhooks', jsonRequest('POST', { url: 'http://127.0.0.1/', eventTypes: ['response.created', 'nope'], formIds: ['missing'] }, key()));
     const paths = ((await second.json()) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path);
-    expect(paths).toEqual([['eventTypes', 1], ['formIds', 0]]);
+    expect(paths).toEqual([
+      ['eventTypes', 1],
+      ['formIds', 0],
+    ]);
   });
 
   it("keeps each environment's endpoints and deliveries to itself, and shows the secret only once", async () => {

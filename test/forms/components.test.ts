@@ -10,9 +10,7 @@ const filler = step([{ type: 'Header', content: { title: 'Hi' } }]);
 /** Parses one component (in step 0 of a valid body) and returns its stored shape or the errors. */
 function parseComponent(type: unknown, content: unknown) {
   const result = generateFormInputSchema.safeParse(body([step([{ type, content }]), filler]));
-  return result.success
-    ? { component: result.data.steps[0]!.components[0]!, errors: [] }
-    : { component: undefined, errors: toFieldErrors(result.error.issues) };
+  return result.success ? { component: result.data.steps[0]!.components[0]!, errors: [] } : { component: undefined, errors: toFieldErrors(result.error.issues) };
 }
 
 const at = (...path: (string | number)[]) => ['steps', 0, 'components', 0, ...path];
@@ -64,9 +62,27 @@ describe('component catalogue', () => {
       DynamicScheduler: { defaultCalendar: { name: 'Sales', url: 'https://calendly.com/s' } },
     };
     const types = [
-      'ShortInput', 'LongInput', 'IdentityInfo', 'Dropdown', 'MultipleOptionsQuestion', 'Scheduler', 'NextButton', 'Header',
-      'Disclaimer', 'EmailForm', 'FileUploader', 'GraphicOptions', 'PasswordInput', 'PasswordCreatorInput', 'Recaptcha',
-      'TurnstileWidget', 'AiChatbot', 'MultipleChoiceSingleAnswer', 'MultipleChoiceQuestion', 'NextBackButtons', 'DynamicScheduler',
+      'ShortInput',
+      'LongInput',
+      'IdentityInfo',
+      'Dropdown',
+      'MultipleOptionsQuestion',
+      'Scheduler',
+      'NextButton',
+      'Header',
+      'Disclaimer',
+      'EmailForm',
+      'FileUploader',
+      'GraphicOptions',
+      'PasswordInput',
+      'PasswordCreatorInput',
+      'Recaptcha',
+      'TurnstileWidget',
+      'AiChatbot',
+      'MultipleChoiceSingleAnswer',
+      'MultipleChoiceQuestion',
+      'NextBackButtons',
+      'DynamicScheduler',
     ];
     for (const type of types) expect(parseComponent(type, minimal[type] ?? {}).errors, type).toEqual([]);
   });
@@ -94,17 +110,30 @@ describe('IdentityInfo', () => {
 
   it('keeps every field option and checks revealAfter names another field', () => {
     const field = {
-      key: 'phoneNumber', label: 'Phone', placeholder: '555', includeDialCode: true, defaultDialCodeCountry: 'us',
-      blockPersonalEmails: false, revealAfter: 'emailAddress',
+      key: 'phoneNumber',
+      label: 'Phone',
+      placeholder: '555',
+      includeDialCode: true,
+      defaultDialCodeCountry: 'us',
+      blockPersonalEmails: false,
+      revealAfter: 'emailAddress',
     };
     const { component } = parseComponent('IdentityInfo', { fields: [{ key: 'emailAddress', label: 'E-mail' }, field] });
-    expect(component!.content.fields).toEqual([{ key: 'emailAddress', label: 'E-mail' }, { ...field, defaultDialCodeCountry: 'US' }]);
+    expect(component!.content.fields).toEqual([
+      { key: 'emailAddress', label: 'E-mail' },
+      { ...field, defaultDialCodeCountry: 'US' },
+    ]);
     expect(parseComponent('IdentityInfo', { fields: [{ key: 'city', label: 'City', revealAfter: 'state' }] }).errors).toEqual([
       { path: at('content', 'fields', 0, 'revealAfter'), message: 'revealAfter must name another field of this IdentityInfo, got "state"' },
     ]);
-    expect(parseComponent('IdentityInfo', { fields: [{ key: 'city', label: 'a' }, { key: 'city', label: 'b' }] }).errors).toEqual([
-      { path: at('content', 'fields', 1, 'key'), message: 'Duplicate IdentityInfo field key "city"' },
-    ]);
+    expect(
+      parseComponent('IdentityInfo', {
+        fields: [
+          { key: 'city', label: 'a' },
+          { key: 'city', label: 'b' },
+        ],
+      }).errors,
+    ).toEqual([{ path: at('content', 'fields', 1, 'key'), message: 'Duplicate IdentityInfo field key "city"' }]);
   });
 
   it('normalises the older {type, name, label, required} field shape', () => {
@@ -118,18 +147,14 @@ describe('IdentityInfo', () => {
       { key: 'emailAddress', label: 'E-mail', required: true },
       { key: 'phoneNumber', label: 'Phone' },
     ]);
-    expect(parseComponent('IdentityInfo', { fields: [{ type: 'text', name: 'nickname', label: 'x' }] }).errors[0]!.path).toEqual(
-      at('content', 'fields', 0, 'name'),
-    );
+    expect(parseComponent('IdentityInfo', { fields: [{ type: 'text', name: 'nickname', label: 'x' }] }).errors[0]!.path).toEqual(at('content', 'fields', 0, 'name'));
   });
 });
 
 describe('Dropdown and MultipleOptionsQuestion', () => {
   it('needs at least one option under options or choices, stored as options', () => {
     for (const content of [{}, { options: [] }, { choices: [] }]) {
-      expect(parseComponent('Dropdown', content).errors).toEqual([
-        { path: at('content'), message: "Dropdown requires at least 1 option (via 'options' or 'choices')" },
-      ]);
+      expect(parseComponent('Dropdown', content).errors).toEqual([{ path: at('content'), message: "Dropdown requires at least 1 option (via 'options' or 'choices')" }]);
     }
     expect(parseComponent('Dropdown', { choices: ['a', 'b'], isMulti: true }).component).toEqual({
       type: 'Dropdown',

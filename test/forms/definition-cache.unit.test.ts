@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepsOf } from '../../src/forms/definition-cache.ts';
 
-const text = (name: string) =>
-  JSON.stringify([{ id: 's1', name, components: [{ id: 'c1', type: 'ShortInput', content: { question: 'Q?' } }] }]);
+const text = (name: string) => JSON.stringify([{ id: 's1', name, components: [{ id: 'c1', type: 'ShortInput', content: { question: 'Q?' } }] }]);
 
 describe('stepsOf', () => {
   it('parses a version once: the same text gives the same steps', () => {
@@ -22,7 +21,7 @@ describe('stepsOf', () => {
   it('hands out frozen steps, so no request changes what the next one reads', () => {
     const steps = stepsOf('form-d', 1, text('One'));
     expect(() => {
-      (steps[0]!.components[0]!.content).question = 'Other';
+      steps[0]!.components[0]!.content.question = 'Other';
     }).toThrow(TypeError);
   });
 

@@ -9,18 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { forms } from '../../src/db/schema.ts';
 import { defaultComponentStyle } from '../../src/forms/theme.ts';
-import {
-  ADMIN_TOKEN,
-  createTenant,
-  graphql,
-  jsonRequest,
-  openTestDatabase,
-  setupTestApp,
-  testConfig,
-  validBody,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { ADMIN_TOKEN, createTenant, graphql, jsonRequest, openTestDatabase, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 
 const GENERATE = /* GraphQL */ `
   mutation Generate($environmentId: ID!, $input: GenerateFormInput!) {
@@ -144,13 +133,7 @@ const richSteps = [
   },
 ];
 
-function generate(
-  ctx: TestContext,
-  tenant: TestTenant,
-  input: unknown,
-  headers: Record<string, string> = withKey(tenant.apiKey),
-  environmentId = tenant.environmentId,
-) {
+function generate(ctx: TestContext, tenant: TestTenant, input: unknown, headers: Record<string, string> = withKey(tenant.apiKey), environmentId = tenant.environmentId) {
   return graphql(ctx.app, GENERATE, { environmentId, input }, headers);
 }
 
@@ -326,9 +309,7 @@ describe('generateForm', () => {
     expect(theme.background).toEqual({ type: 'gradient', color: null, from: '#ccfbf1', to: '#f0fdfa', angle: 160, url: null, overlay: null });
     expect(theme.layout).toEqual({ align: 'left', width: 'narrow', showProgressBar: true, logoUrl: null });
 
-    const styles = new Map<string, Record<string, unknown>>(
-      theme.componentStyles.map((s: { componentType: string }) => [s.componentType, s]),
-    );
+    const styles = new Map<string, Record<string, unknown>>(theme.componentStyles.map((s: { componentType: string }) => [s.componentType, s]));
     // Covered by the template: taken as they are.
     expect(styles.get('NextButton')).toEqual({
       componentType: 'NextButton',
@@ -347,9 +328,7 @@ describe('generateForm', () => {
       expect(styles.get(type), type).toEqual({ componentType: type, ...unset, ...defaultComponentStyle(type, tenant.template.theme!.colors) });
     }
     expect(styles.get('ShortInput')).toMatchObject({ backgroundColor: '#ffffff', borderRadius: 8 });
-    expect(theme.componentStyles.map((s: { componentType: string }) => s.componentType)).toEqual(
-      [...styles.keys()].sort((a, b) => a.localeCompare(b)),
-    );
+    expect(theme.componentStyles.map((s: { componentType: string }) => s.componentType)).toEqual([...styles.keys()].sort((a, b) => a.localeCompare(b)));
   });
 
   it('reports every validation problem at once, paths relative to the input', async () => {
@@ -433,7 +412,9 @@ describe('generateForm', () => {
     const { body } = await generate(ctx, tenant, { sourceFormId: tenant.templateId, name: 5, steps: validBody('x').steps });
     expect(body.data).toBeUndefined();
     const error = onlyError(body);
-    expect(error.message).toBe('Variable "$input" got invalid value 5 at "input.name"; Expected type "LocalizedText". LocalizedText must be a string or an object of one string per language, not 5');
+    expect(error.message).toBe(
+      'Variable "$input" got invalid value 5 at "input.name"; Expected type "LocalizedText". LocalizedText must be a string or an object of one string per language, not 5',
+    );
     expect(error.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
 
     const missing = await generate(ctx, tenant, { sourceFormId: tenant.templateId, name: 'No steps' });
@@ -474,7 +455,7 @@ describe('generateForm', () => {
       expect(error.extensions.code).toBe('NOT_FOUND');
     });
 
-    it("is NOT_FOUND when it belongs to another environment, even for the admin", async () => {
+    it('is NOT_FOUND when it belongs to another environment, even for the admin', async () => {
       const viaKey = await generate(ctx, tenant, validBody(other.templateId));
       expect(onlyError(viaKey.body)).toMatchObject({ message: 'Source form not found', extensions: { code: 'NOT_FOUND' } });
       const viaAdmin = await generate(ctx, tenant, validBody(other.templateId), admin);
@@ -584,12 +565,7 @@ describe('admin mutations', () => {
     expect(apiKey).toEqual({ id: apiKey.id, environmentId: id, name: 'ci', revoked: false, revokedAt: null });
     expect(key).toMatch(new RegExp(`^fl_${apiKey.id}_[A-Za-z0-9_-]{43}$`));
 
-    const imported = await graphql(
-      ctx.app,
-      IMPORT_FORM,
-      { input: { environmentId: id, name: 'Template', steps: richSteps.slice(0, 1) } },
-      withKey(key),
-    );
+    const imported = await graphql(ctx.app, IMPORT_FORM, { input: { environmentId: id, name: 'Template', steps: richSteps.slice(0, 1) } }, withKey(key));
     expect(imported.body.errors).toBeUndefined();
     const templateId = imported.body.data.importForm.id as string;
 
@@ -623,12 +599,7 @@ describe('admin mutations', () => {
       colors: { primary: '#123456', background: '#fafafa', text: '#222222', buttonText: '#ffffff' },
       componentStyles: { ShortInput: { backgroundColor: '#eeeeee', textColor: '#111111', borderRadius: 4 } },
     };
-    const { body } = await graphql(
-      ctx.app,
-      IMPORT_FORM,
-      { input: { environmentId: tenant.environmentId, name: 'Imported', theme, steps: richSteps.slice(1) } },
-      admin,
-    );
+    const { body } = await graphql(ctx.app, IMPORT_FORM, { input: { environmentId: tenant.environmentId, name: 'Imported', theme, steps: richSteps.slice(1) } }, admin);
     expect(body.errors).toBeUndefined();
     const form = body.data.importForm;
     expect(form).toMatchObject({ url: `/s/${form.id}`, status: 'PUBLISHED', environmentId: tenant.environmentId, name: 'Imported' });
@@ -718,12 +689,7 @@ describe('admin mutations', () => {
 
     it('can importForm and deleteForm in its own environment', async () => {
       const own = await createTenant(ctx.db);
-      const imported = await graphql(
-        ctx.app,
-        IMPORT_FORM,
-        { input: { environmentId: own.environmentId, name: 'Mine', steps: richSteps.slice(0, 1) } },
-        withKey(own.apiKey),
-      );
+      const imported = await graphql(ctx.app, IMPORT_FORM, { input: { environmentId: own.environmentId, name: 'Mine', steps: richSteps.slice(0, 1) } }, withKey(own.apiKey));
       expect(imported.body.errors).toBeUndefined();
       const id = imported.body.data.importForm.id as string;
       expect(imported.body.data.importForm).toMatchObject({ status: 'PUBLISHED', environmentId: own.environmentId, url: `/s/${id}` });
@@ -732,7 +698,7 @@ describe('admin mutations', () => {
       expect((await graphql(ctx.app, FORM_EXISTS, { id }, withKey(own.apiKey))).body).toEqual({ data: { form: null } });
     });
 
-    it("cannot importForm into or deleteForm from another environment", async () => {
+    it('cannot importForm into or deleteForm from another environment', async () => {
       const imported = await graphql(
         ctx.app,
         IMPORT_FORM,
@@ -785,10 +751,7 @@ describe('unexpected errors', () => {
 
   it('are 500 {message: "Internal server error"} through REST', async () => {
     for (const headers of [admin, withKey(tenant.apiKey)]) {
-      const response = await broken.request(
-        `/api/v1/environments/${tenant.environmentId}/forms/generate`,
-        jsonRequest('POST', validBody(tenant.templateId), headers),
-      );
+      const response = await broken.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', validBody(tenant.templateId), headers));
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ message: 'Internal server error' });
     }

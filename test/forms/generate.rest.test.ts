@@ -112,7 +112,13 @@ describe('validation', () => {
   it('matches the documented example for a scheduler without a URL', async () => {
     const { status, body } = await generate(
       validBody(tenant.templateId, [
-        { name: 'A', components: [{ type: 'Header', content: { title: 'Hi' } }, { type: 'CalendlyScreen', content: {} }] },
+        {
+          name: 'A',
+          components: [
+            { type: 'Header', content: { title: 'Hi' } },
+            { type: 'CalendlyScreen', content: {} },
+          ],
+        },
         { name: 'B', components: [{ type: 'NextButton', content: {} }] },
       ]),
     );
@@ -210,7 +216,13 @@ describe('style inheritance', () => {
     expect(Object.keys(template.componentStyles).sort()).toEqual(['Dropdown', 'Header', 'IdentityInfo', 'NextButton']);
     const { body } = await generate(
       validBody(tenant.templateId, [
-        { name: 'A', components: [{ type: 'Dropdown', content: { options: ['x'] } }, { type: 'ShortInput', content: {} }] },
+        {
+          name: 'A',
+          components: [
+            { type: 'Dropdown', content: { options: ['x'] } },
+            { type: 'ShortInput', content: {} },
+          ],
+        },
         { name: 'B', components: [{ type: 'CalendlyScreen', content: { url: 'https://calendly.com/a' } }] },
       ]),
     );

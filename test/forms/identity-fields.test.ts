@@ -49,7 +49,7 @@ const cases = [
 
 async function restGenerate(body: unknown) {
   const response = await ctx.app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', body, { 'x-api-key': tenant.apiKey }));
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 }
 
 describe('an unknown key inside an IdentityInfo field', () => {

@@ -34,8 +34,6 @@ describe('theme', () => {
       componentStyles: { NotAType: {} },
     });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join('.'))).toEqual(
-      expect.arrayContaining(['fonts.heading', 'colors.primary', 'background.url', 'componentStyles.NotAType']),
-    );
+    expect(bad.error!.issues.map((i) => i.path.join('.'))).toEqual(expect.arrayContaining(['fonts.heading', 'colors.primary', 'background.url', 'componentStyles.NotAType']));
   });
 });

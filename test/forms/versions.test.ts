@@ -50,7 +50,8 @@ const twoSteps = (name = 'Versioned') =>
   );
 
 /** Steps as PATCH takes them, from the REST definition (ids kept). */
-const asInput = (steps: RestForm['steps']) => steps.map((step) => ({ id: step.id, name: step.name, components: step.components.map(({ id, type, content }) => ({ id, type, content })) }));
+const asInput = (steps: RestForm['steps']) =>
+  steps.map((step) => ({ id: step.id, name: step.name, components: step.components.map(({ id, type, content }) => ({ id, type, content })) }));
 
 beforeAll(async () => {
   // Row counts (versions, audit entries) are asserted: a database of this file's own.
@@ -243,7 +244,10 @@ describe('editing forms', () => {
     const clash = await patch(form.id, { steps: [reordered[0], { name: 'New', components: [{ type: 'ShortInput', content: { question: 'New?' } }] }] });
     expect([clash.status, await clash.json()]).toEqual([
       400,
-      { message: 'Invalid request body', errors: [{ message: '"step_2" is the default key of step 2, which has no key of its own: give one of the two steps another key', path: ['steps', 0, 'key'] }] },
+      {
+        message: 'Invalid request body',
+        errors: [{ message: '"step_2" is the default key of step 2, which has no key of its own: give one of the two steps another key', path: ['steps', 0, 'key'] }],
+      },
     ]);
     expect((await read(form.id)).version).toBe(2);
   });
@@ -251,7 +255,13 @@ describe('editing forms', () => {
   it('validates steps exactly as generate does, all problems at once with body paths', async () => {
     const form = await twoSteps();
     const steps = [
-      { name: 'Book', components: [{ type: 'Header', content: { title: 'Hi' } }, { type: 'CalendlyScreen', content: { message: 'no url' } }] },
+      {
+        name: 'Book',
+        components: [
+          { type: 'Header', content: { title: 'Hi' } },
+          { type: 'CalendlyScreen', content: { message: 'no url' } },
+        ],
+      },
       { name: '', components: [] },
     ];
     const generated = await app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', { ...validBody(tenant.templateId), steps }, key()));
@@ -272,10 +282,13 @@ describe('editing forms', () => {
       [{ name: 'x', sourceFormId: tenant.templateId }, [{ message: 'Unknown field(s): sourceFormId', path: [] }]],
       [{ name: 7 }, [{ message: 'Invalid input: expected string, received number', path: ['name'] }]],
       [{ steps: [validBody('x').steps[0]] }, [{ message: 'A form needs at least 2 steps', path: ['steps'] }]],
-      [{ hiddenFields: ['ok', '1bad', 'ok'] }, [
-        { message: 'A hidden field name must start with a letter or "_" and hold at most 64 letters, digits or "_"', path: ['hiddenFields', 1] },
-        { message: 'Hidden field "ok" is declared twice', path: ['hiddenFields', 2] },
-      ]],
+      [
+        { hiddenFields: ['ok', '1bad', 'ok'] },
+        [
+          { message: 'A hidden field name must start with a letter or "_" and hold at most 64 letters, digits or "_"', path: ['hiddenFields', 1] },
+          { message: 'Hidden field "ok" is declared twice', path: ['hiddenFields', 2] },
+        ],
+      ],
     ] as const) {
       const response = await patch(form.id, sent);
       expect([response.status, await response.json()]).toEqual([400, { message: 'Invalid request body', errors }]);
@@ -289,7 +302,13 @@ describe('editing forms', () => {
     const [one, two] = asInput((await read(form.id)).steps);
     const response = await patch(form.id, {
       steps: [
-        { ...one!, components: [{ ...one!.components[0]!, type: 'LongInput' }, { id: foreign.steps[0]!.components[0]!.id, type: 'ShortInput', content: {} }] },
+        {
+          ...one!,
+          components: [
+            { ...one!.components[0]!, type: 'LongInput' },
+            { id: foreign.steps[0]!.components[0]!.id, type: 'ShortInput', content: {} },
+          ],
+        },
         { ...two!, id: one!.id, components: [{ ...two!.components[0]!, id: two!.id }] },
       ],
     });
@@ -298,7 +317,10 @@ describe('editing forms', () => {
       {
         message: 'Invalid request body',
         errors: [
-          { message: `Component ${one!.components[0]!.id} is a ShortInput; a component keeps its type (leave out id for a new component)`, path: ['steps', 0, 'components', 0, 'id'] },
+          {
+            message: `Component ${one!.components[0]!.id} is a ShortInput; a component keeps its type (leave out id for a new component)`,
+            path: ['steps', 0, 'components', 0, 'id'],
+          },
           { message: 'No component with this id in this form; leave out id for a new component', path: ['steps', 0, 'components', 1, 'id'] },
           { message: 'This id is given twice', path: ['steps', 1, 'id'] },
           { message: 'No component with this id in this form; leave out id for a new component', path: ['steps', 1, 'components', 0, 'id'] },
@@ -331,7 +353,11 @@ describe('editing forms', () => {
     const n = 8;
     // Half change the name, half the hidden fields: the last of each kind wins, and neither undoes the other.
     const answers = await Promise.all(
-      Array.from({ length: n }, (_, i) => patch(form.id, i % 2 === 0 ? { name: `Name ${i}` } : { hiddenFields: [`h${i}`] }).then(async (r) => [r.status, ((await r.json()) as { result: { form: { version: number } } }).result.form.version] as const)),
+      Array.from({ length: n }, (_, i) =>
+        patch(form.id, i % 2 === 0 ? { name: `Name ${i}` } : { hiddenFields: [`h${i}`] }).then(
+          async (r) => [r.status, ((await r.json()) as { result: { form: { version: number } } }).result.form.version] as const,
+        ),
+      ),
     );
     expect(answers.every(([status]) => status === 200)).toBe(true);
     expect(answers.map(([, version]) => version).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 2));
@@ -388,7 +414,10 @@ describe('editing forms', () => {
     const form = await twoSteps();
     await patch(form.id, { name: 'Audited' });
     await graphql(app, 'mutation($id: ID!) { updateForm(id: $id, input: {hiddenFields: ["plan"]}) { version } }', { id: form.id }, key());
-    const entries = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'form.update'), eq(auditLog.environmentId, tenant.environmentId)));
+    const entries = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'form.update'), eq(auditLog.environmentId, tenant.environmentId)));
     const mine = entries.filter((e) => e.targetIds.includes(form.id)).map((e) => [e.actorKind, e.actorKeyId, e.details]);
     expect(mine).toEqual([
       ['apiKey', tenant.apiKeyId, { version: 2 }],
@@ -441,7 +470,8 @@ describe('the API edge', () => {
 describe('GraphQL', () => {
   it('updateForm with expectedVersion, Form.version and the versions connection', async () => {
     const form = await twoSteps();
-    const update = 'mutation($id: ID!, $input: UpdateFormInput!, $v: Int) { updateForm(id: $id, input: $input, expectedVersion: $v) { success version form { id url version name } } }';
+    const update =
+      'mutation($id: ID!, $input: UpdateFormInput!, $v: Int) { updateForm(id: $id, input: $input, expectedVersion: $v) { success version form { id url version name } } }';
     const done = await graphql(app, update, { id: form.id, input: { name: 'Via GraphQL' }, v: 1 }, key());
     expect(done.body).toEqual({ data: { updateForm: { success: true, version: 2, form: { id: form.id, url: `/s/${form.id}`, version: 2, name: 'Via GraphQL' } } } });
     const stale = await graphql(app, update, { id: form.id, input: { name: 'Stale' }, v: 1 }, key());
@@ -475,11 +505,21 @@ describe('GraphQL', () => {
     expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ path: ['after'] }] });
   });
 
-  it('the admin token updates any environment\'s form; the audit entry names the admin', async () => {
+  it("the admin token updates any environment's form; the audit entry names the admin", async () => {
     const form = await twoSteps();
-    const done = await graphql(app, 'mutation($id: ID!) { updateForm(id: $id, input: {name: "By the admin"}) { version form { name } } }', { id: form.id }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const done = await graphql(
+      app,
+      'mutation($id: ID!) { updateForm(id: $id, input: {name: "By the admin"}) { version form { name } } }',
+      { id: form.id },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
     expect(done.body).toEqual({ data: { updateForm: { version: 2, form: { name: 'By the admin' } } } });
-    const [entry] = await ctx.db.select().from(auditLog).where(and(eq(auditLog.action, 'form.update'), eq(auditLog.environmentId, tenant.environmentId))).orderBy(desc(auditLog.createdAt)).limit(1);
+    const [entry] = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'form.update'), eq(auditLog.environmentId, tenant.environmentId)))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(1);
     expect(entry).toMatchObject({ actorKind: 'admin', actorKeyId: null, targetIds: [form.id], details: { version: 2 } });
     const unknown = await graphql(app, 'mutation { updateForm(id: "nope", input: {name: "x"}) { version } }', {}, { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -501,7 +541,9 @@ describe('what versions may cost', () => {
     const limited = appWith(ctx.db, { apiRateLimitPerMinute: 0, graphql: { ...testConfig().graphql, maxDefinitionBytes: budget } });
 
     const listed = await graphql(limited, nameVersions, { id: form.id, first: 3 }, key());
-    expect(listed.body.data.form.versions.edges.map((e: { node: unknown }) => e.node)).toEqual(stored.map((row) => ({ version: row.version, definitionBytes: row.definitionBytes })));
+    expect(listed.body.data.form.versions.edges.map((e: { node: unknown }) => e.node)).toEqual(
+      stored.map((row) => ({ version: row.version, definitionBytes: row.definitionBytes })),
+    );
     const two = await graphql(limited, definitions, { id: form.id, first: 2 }, key());
     expect(two.body.data.form.versions.edges.map((e: { node: { definition: { name: string } } }) => e.node.definition.name)).toEqual(['Three', 'Two']);
 
@@ -524,7 +566,10 @@ describe('what versions may cost', () => {
     const update = (name: string) => capped.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { name }, key()));
     expect([(await update('Two')).status, (await update('Three')).status]).toEqual([200, 200]);
     const refused = await update('Four');
-    expect([refused.status, await refused.json()]).toEqual([409, { message: 'Form has 3 versions, the most a form may have: it can no longer be changed; generate a new form from it instead' }]);
+    expect([refused.status, await refused.json()]).toEqual([
+      409,
+      { message: 'Form has 3 versions, the most a form may have: it can no longer be changed; generate a new form from it instead' },
+    ]);
     expect((await read(form.id)).name).toBe('Three');
     const [{ n }] = (await ctx.db.select({ n: count() }).from(formVersions).where(eq(formVersions.formId, form.id))) as [{ n: number }];
     expect(n).toBe(3);
@@ -532,13 +577,16 @@ describe('what versions may cost', () => {
     expect(viaGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT' });
   });
 
-  it('ids an update may keep are looked up in the form\'s ids, not in its snapshots', async () => {
+  it("ids an update may keep are looked up in the form's ids, not in its snapshots", async () => {
     const form = await twoSteps();
     const [one, two] = asInput((await read(form.id)).steps);
     // Version 2 drops the first step's question; version 3 brings it back by id.
     expect((await patch(form.id, { steps: [{ ...one!, components: [{ type: 'LongInput', content: { question: 'New' } }] }, two!] })).status).toBe(200);
     // The snapshot of version 1 is no longer read: the known ids are.
-    await ctx.db.update(formVersions).set({ definition: { name: 'emptied', steps: [], hiddenFields: [], variables: [], locale: 'en' } }).where(and(eq(formVersions.formId, form.id), eq(formVersions.version, 1)));
+    await ctx.db
+      .update(formVersions)
+      .set({ definition: { name: 'emptied', steps: [], hiddenFields: [], variables: [], locale: 'en' } })
+      .where(and(eq(formVersions.formId, form.id), eq(formVersions.version, 1)));
     const back = await patch(form.id, { steps: [one!, two!] });
     expect(back.status).toBe(200);
     expect((await read(form.id)).steps[0]!.components[0]!.id).toBe(one!.components[0]!.id);
@@ -572,12 +620,18 @@ describe('responses answer the version they started on', () => {
 
     // Version 2's question is not one of version 1's; version 1's are, and finishing needs only theirs.
     const foreign = await update({ answers: { [company.id]: 'Acme' } });
-    expect([foreign.status, await foreign.json()]).toEqual([400, { message: 'Invalid request body', errors: [{ message: 'No question with this id in the form', path: ['answers', company.id] }] }]);
+    expect([foreign.status, await foreign.json()]).toEqual([
+      400,
+      { message: 'Invalid request body', errors: [{ message: 'No question with this id in the form', path: ['answers', company.id] }] },
+    ]);
     const finished = await update({ answers: { [role.id]: 'CEO', [size.id]: '1-10' }, finished: true });
     expect([finished.status, await finished.json()]).toMatchObject([200, { finished: true, formVersion: 1 }]);
 
     // The definition of the version a response is on, and the current one.
-    const old = (await (await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${resumeToken}` } })).json()) as { version: number; steps: { name: string }[] };
+    const old = (await (await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${resumeToken}` } })).json()) as {
+      version: number;
+      steps: { name: string }[];
+    };
     expect([old.version, old.steps.map((s) => s.name)]).toEqual([1, ['About', 'Size']]);
     const now = (await (await app.request(`/s/${form.id}/definition`)).json()) as { version: number; steps: { name: string }[] };
     expect([now.version, now.steps.map((s) => s.name)]).toEqual([2, ['About (v2)', 'Size (v2)']]);
@@ -594,11 +648,19 @@ describe('responses answer the version they started on', () => {
     expect([ok.status, okBody]).toMatchObject([201, { finished: true, formVersion: 2 }]);
 
     const rows = await responsesOf(ctx.db, form.id);
-    expect(rows.filter((r) => r.finished).map((r) => r.meta.formVersion).sort()).toEqual([1, 2]);
+    expect(
+      rows
+        .filter((r) => r.finished)
+        .map((r) => r.meta.formVersion)
+        .sort(),
+    ).toEqual([1, 2]);
 
     // An older version is shown only with the resume token of a response on it: not without one, not with a version 2 response's.
     const anonymous = await app.request(`/s/${form.id}/definition?version=1`);
-    expect([anonymous.status, ((await anonymous.json()) as { message: string }).message]).toEqual([401, 'Missing resume token: an older version is shown only with the resume token of a response on it']);
+    expect([anonymous.status, ((await anonymous.json()) as { message: string }).message]).toEqual([
+      401,
+      'Missing resume token: an older version is shown only with the resume token of a response on it',
+    ]);
     const onV2 = okBody.resumeToken;
     expect((await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: `Bearer ${onV2}` } })).status).toBe(404);
     expect((await app.request(`/s/${form.id}/definition?version=1`, { headers: { authorization: 'Bearer forged' } })).status).toBe(404);
@@ -613,7 +675,10 @@ describe('responses answer the version they started on', () => {
     const company = (await publishVersion2(form)).steps[0]!.components[0]!;
     const ageMs = testConfig().pinnedVersionMaxAgeMs;
     expect(ageMs).toBe(72 * 3_600_000);
-    await ctx.db.update(responses).set({ createdAt: new Date(Date.now() - ageMs - 60_000) }).where(eq(responses.id, id));
+    await ctx.db
+      .update(responses)
+      .set({ createdAt: new Date(Date.now() - ageMs - 60_000) })
+      .where(eq(responses.id, id));
     const update = (body: unknown) => app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${resumeToken}` }));
 
     const finishOnV1 = await update({ answers: { [size.id]: '1-10' }, finished: true });
@@ -690,13 +755,19 @@ describe('exports and summaries say which version each response answered', () =>
     const onV2 = await answer({ [company.id]: 'Acme', [size.id]: '11-50' });
 
     const csv = await (await get(`/api/v1/responses/export?formId=${form.id}&format=csv`)).text();
-    const [header, ...rows] = csv.trimEnd().split('\r\n').map((line) => line.split(','));
+    const [header, ...rows] = csv
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
     expect(header!.slice(9)).toEqual(['formVersion', 'path', 'language', `Your company? [${company.id}]`, `Team size? [${size.id}]`, `Your role? [${role.id}]`]);
     expect(rows.map((row) => [row[0], ...row.slice(9)])).toEqual([
       [onV2, '2', 'step_1 > step_2', '', 'Acme', '11-50', ''],
       [onV1, '1', 'step_1 > step_2', '', '', '1-10', 'CTO'],
     ]);
-    const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
+    const ndjson = (await (await get(`/api/v1/responses/export?formId=${form.id}&format=ndjson`)).text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; meta: { formVersion: number } });
     expect(ndjson.map((r) => [r.id, r.meta.formVersion])).toEqual([
       [onV2, 2],
       [onV1, 1],

@@ -51,7 +51,10 @@ async function statementsOf(first: number) {
   counting = true;
   const response = await request();
   counting = false;
-  const body = (await response.json()) as { data?: { viewer: { environment: { forms: { edges: { node: { summary: { total: number }; responses: { edges: unknown[] } } }[] } } } }; errors?: unknown[] };
+  const body = (await response.json()) as {
+    data?: { viewer: { environment: { forms: { edges: { node: { summary: { total: number }; responses: { edges: unknown[] } } }[] } } } };
+    errors?: unknown[];
+  };
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return { count: statements.length, statements: [...statements], edges: body.data!.viewer.environment.forms.edges };
 }

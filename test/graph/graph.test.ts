@@ -90,7 +90,14 @@ beforeAll(async () => {
       { questionId: disclaimer!.id, response: { ...base, type: 'Disclaimer', check: true } },
       {
         questionId: options!.id,
-        response: { ...base, type: 'MultipleOptionsQuestion', choices: [{ key: 'a', value: true, index: 0 }, { key: 'b', value: true, index: 1 }] },
+        response: {
+          ...base,
+          type: 'MultipleOptionsQuestion',
+          choices: [
+            { key: 'a', value: true, index: 0 },
+            { key: 'b', value: true, index: 1 },
+          ],
+        },
       },
       { questionId: short!.id, response: { ...base, type: 'ShortInput', input: 'because' } },
     ],
@@ -259,7 +266,11 @@ describe('node and nodes', () => {
     const implementing = Object.values(schema.getTypeMap())
       .filter((type): type is GraphQLObjectType => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'))
       .map((type) => type.name);
-    expect(nodesOfA().map(([type]) => type).sort()).toEqual(implementing.sort());
+    expect(
+      nodesOfA()
+        .map(([type]) => type)
+        .sort(),
+    ).toEqual(implementing.sort());
   });
 
   it('node(id: x.id) refetches every type by the value of its `id` field, the id REST uses', async () => {
@@ -292,15 +303,7 @@ describe('node and nodes', () => {
     const ids = [formA.id, formB.id, 'no-such-id', responseB, leadA.id, b.environmentId, a.apiKeyId];
     const { data, errors } = await run(NodesLookupDocument, { ids }, asKey(a));
     expect(errors).toBeUndefined();
-    expect(data!.nodes).toEqual([
-      { __typename: 'Form', id: formA.id },
-      null,
-      null,
-      null,
-      { __typename: 'Lead', id: leadA.id },
-      null,
-      { __typename: 'ApiKey', id: a.apiKeyId },
-    ]);
+    expect(data!.nodes).toEqual([{ __typename: 'Form', id: formA.id }, null, null, null, { __typename: 'Lead', id: leadA.id }, null, { __typename: 'ApiKey', id: a.apiKeyId }]);
   });
 
   it('still resolves the former global ids (`nodeId`, base64 of Type:id), as that type only', async () => {

@@ -28,7 +28,11 @@ const operations = () => {
     { name: 'revokeApiKey', headers: admin, query: 'mutation($v: ID!) { revokeApiKey(id: $v) { id } }' },
     { name: 'deleteForm', headers: key, query: 'mutation($v: ID!) { deleteForm(id: $v) { id } }' },
     { name: 'importForm', headers: key, query: `mutation($v: String!) { importForm(input: {environmentId: "${tenant.environmentId}", name: $v, steps: ${steps}}) { id } }` },
-    { name: 'generateForm', headers: key, query: `mutation($v: String!) { generateForm(environmentId: "${tenant.environmentId}", input: {sourceFormId: "${tenant.templateId}", name: $v, steps: ${steps}}) { success } }` },
+    {
+      name: 'generateForm',
+      headers: key,
+      query: `mutation($v: String!) { generateForm(environmentId: "${tenant.environmentId}", input: {sourceFormId: "${tenant.templateId}", name: $v, steps: ${steps}}) { success } }`,
+    },
     { name: 'form', headers: key, query: 'query($v: ID!) { form(id: $v) { id } }' },
     { name: 'formResponses', headers: key, query: 'query($v: ID!) { formResponses(formId: $v) { edges { cursor } } }' },
     { name: 'environmentResponses', headers: key, query: 'query($v: String) { environmentResponses(after: $v) { edges { cursor } } }' },
@@ -85,7 +89,13 @@ describe('hostile strings', () => {
       const body = await expectRefused(inline, {}, operation.headers, 'BAD_USER_INPUT', 'Argument "');
       expect(body.errors![0].message).toContain('must not contain NUL');
     }
-    const nested = await expectRefused('mutation { createEnvironment(input: {name: "a\\u0000b"}) { id } }', {}, admin, 'BAD_USER_INPUT', 'Argument "input" of "createEnvironment" at ["name"]');
+    const nested = await expectRefused(
+      'mutation { createEnvironment(input: {name: "a\\u0000b"}) { id } }',
+      {},
+      admin,
+      'BAD_USER_INPUT',
+      'Argument "input" of "createEnvironment" at ["name"]',
+    );
     expect(nested.errors![0].extensions.errors[0].path).toEqual(['input', 'name']);
     expect(await stored()).toEqual(before);
   });
@@ -152,7 +162,8 @@ describe('deep nesting', () => {
 });
 
 describe('numbers, types, empty and huge strings', () => {
-  const listing = (first: string) => `query($f: Int) { environmentResponses(first: ${first}) { edges { cursor } } }`.replace('query($f: Int)', first === '$f' ? 'query($f: Int)' : 'query');
+  const listing = (first: string) =>
+    `query($f: Int) { environmentResponses(first: ${first}) { edges { cursor } } }`.replace('query($f: Int)', first === '$f' ? 'query($f: Int)' : 'query');
   const key = () => ({ 'x-api-key': tenant.apiKey });
 
   it('refuses out-of-range and wrongly typed numbers, in literals and variables, naming the argument or variable', async () => {
@@ -162,7 +173,13 @@ describe('numbers, types, empty and huge strings', () => {
     await expectRefused(listing('$f'), { f: 1e300 }, key(), 'BAD_USER_INPUT', 'Variable "$f"');
     await expectRefused(listing('$f'), { f: 'ten' }, key(), 'BAD_USER_INPUT', 'Variable "$f"');
     await expectRefused(listing('$f'), { f: 1000 }, key(), 'BAD_USER_INPUT', 'Invalid arguments');
-    await expectRefused('query($s: DateTime) { environmentResponses(filter: {since: $s}) { edges { cursor } } }', { s: '99999-01-01T00:00:00Z' }, key(), 'BAD_USER_INPUT', 'Variable "$s"');
+    await expectRefused(
+      'query($s: DateTime) { environmentResponses(filter: {since: $s}) { edges { cursor } } }',
+      { s: '99999-01-01T00:00:00Z' },
+      key(),
+      'BAD_USER_INPUT',
+      'Variable "$s"',
+    );
     await expectRefused('query { environmentResponses(filter: {since: "yesterday"}) { edges { cursor } } }', {}, key(), 'BAD_USER_INPUT', 'Argument "filter"');
   });
 
@@ -196,7 +213,9 @@ describe('request envelopes', () => {
           await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search }),
         ]) {
           expect(status, `${name}=${text}`).toBe(400);
-          expect(body.errors, `${name}=${text}`).toEqual([{ message: `The "${name}" parameter must be a JSON object; it is not valid JSON.`, extensions: { code: 'BAD_REQUEST' } }]);
+          expect(body.errors, `${name}=${text}`).toEqual([
+            { message: `The "${name}" parameter must be a JSON object; it is not valid JSON.`, extensions: { code: 'BAD_REQUEST' } },
+          ]);
         }
       }
     }

@@ -45,7 +45,7 @@ function cases(formId: string): Record<string, { method?: string; path?: string;
     'invalid JSON': { body: '{"query": ' },
     'a byte order mark': { body: `\ufeff${json({ query: '{ __typename }' })}` },
     'an empty body': { body: '' },
-    'null': { body: 'null' },
+    null: { body: 'null' },
     'a batch': { body: [{ query: '{ __typename }' }] },
     'no query': { body: { variables: {} } },
     'a built-in document by hash': { body: { variables: { formId }, extensions: persisted(sha256(print(FormResponsesPageDocument))) } },

@@ -26,8 +26,7 @@ beforeAll(async () => {
 });
 
 /** An app whose GraphQL limits differ from the defaults. */
-const withLimits = (graphqlLimits: Partial<Config['graphql']>) =>
-  appWith(ctx.db, { graphql: { ...testConfig().graphql, ...graphqlLimits } });
+const withLimits = (graphqlLimits: Partial<Config['graphql']>) => appWith(ctx.db, { graphql: { ...testConfig().graphql, ...graphqlLimits } });
 
 const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.map((error) => error.extensions?.code);
 
@@ -45,7 +44,11 @@ describe('operation limits', () => {
   it('refuses introspection deeper than the standard introspection query (15), which tools and GraphiQL send unrefused', async () => {
     // An `ofType` chain, each level a single object: cheap to answer, but without a limit as deep as the parser allows.
     const ofTypes = (n: number) => `{ __schema { types { ${'ofType { '.repeat(n)}name${' }'.repeat(n)} } } }`;
-    for (const [query, found] of [[ofTypes(60), 63], [ofTypes(13), 16], [`{ __type(name: "Form") { ${'ofType { '.repeat(60)}name${' }'.repeat(60)} } }`, 62]] as const) {
+    for (const [query, found] of [
+      [ofTypes(60), 63],
+      [ofTypes(13), 16],
+      [`{ __type(name: "Form") { ${'ofType { '.repeat(60)}name${' }'.repeat(60)} } }`, 62],
+    ] as const) {
       const deep = await graphql(ctx.app, query, {}, key);
       expect(deep.body.data, query.slice(0, 60)).toBeUndefined();
       expect(codes(deep.body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
@@ -53,7 +56,14 @@ describe('operation limits', () => {
     }
     expect((await graphql(ctx.app, ofTypes(12), {}, key)).body.errors).toBeUndefined();
     // graphql-js's introspection query with every option (GraphiQL's, codegen's): 15 deep, its `ofType` chain 9.
-    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const full = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     const introspection = await graphql(ctx.app, full, {}, key);
     expect(introspection.body.errors).toBeUndefined();
     expect(introspection.body.data.__schema.queryType.name).toBe('Query');
@@ -211,7 +221,12 @@ describe("GraphiQL's page", () => {
     const csp = response.headers.get('content-security-policy')!;
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
-    const sources = Object.fromEntries(csp.split(/;\s*/).map((directive) => { const [name, ...values] = directive.split(' '); return [name, values]; }));
+    const sources = Object.fromEntries(
+      csp.split(/;\s*/).map((directive) => {
+        const [name, ...values] = directive.split(' ');
+        return [name, values];
+      }),
+    );
     expect(sources['default-src']).toEqual(["'none'"]);
     expect(sources['script-src']).toEqual(scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`));
     expect(sources['frame-ancestors']).toEqual(["'none'"]);

@@ -13,14 +13,7 @@ import type { Config } from '../../src/config.ts';
 import { FormResponsesPageDocument } from '../../src/graphql/generated/graphql.ts';
 import { createGraphQLServer } from '../../src/graphql/yoga.ts';
 import { createForm, insertTimeline } from '../support/factories.ts';
-import {
-  appWith,
-  createTenant,
-  setupTestApp,
-  testConfig,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, setupTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -44,16 +37,10 @@ const freshDocument = () => `query Fresh { a${randomUUID().replaceAll('-', '')}:
 
 type Graphql = Partial<Config['graphql']>;
 /** A /graphql server (one node's) with these settings. */
-const server = (graphql: Graphql = {}) =>
-  createGraphQLServer(pino({ level: 'silent' }), testConfig({ graphql: { ...testConfig().graphql, ...graphql } }));
+const server = (graphql: Graphql = {}) => createGraphQLServer(pino({ level: 'silent' }), testConfig({ graphql: { ...testConfig().graphql, ...graphql } }));
 
 /** POSTs `body` to `yoga` as `principal`; the status and the JSON body. */
-async function post(
-  yoga: ReturnType<typeof server>,
-  body: unknown,
-  principal: Principal,
-  headers: Record<string, string> = {},
-) {
+async function post(yoga: ReturnType<typeof server>, body: unknown, principal: Principal, headers: Record<string, string> = {}) {
   const request = new Request('http://localhost/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -65,8 +52,7 @@ async function post(
     body: (await response.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] },
   };
 }
-const codes = (body: { errors?: { extensions?: { code?: string } }[] }) =>
-  body.errors?.map((error) => error.extensions?.code);
+const codes = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.map((error) => error.extensions?.code);
 
 const listing = print(FormResponsesPageDocument);
 
@@ -107,9 +93,7 @@ describe('automatic persisted queries', () => {
     const hash = sha256(document);
     const unknown = await post(yoga, { extensions: persisted(hash) }, keyHolder);
     expect(unknown.status).toBe(200);
-    expect(unknown.body.errors).toEqual([
-      { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } },
-    ]);
+    expect(unknown.body.errors).toEqual([{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }]);
 
     const registered = await post(yoga, { query: document, extensions: persisted(hash) }, keyHolder);
     expect(registered.body).toEqual({ data: { [document.split(' ')[3]!.slice(0, -1)]: { kind: 'API_KEY' } } });
@@ -117,9 +101,7 @@ describe('automatic persisted queries', () => {
     expect(again.body).toEqual(registered.body);
 
     // Another node has not seen it: the client sends the text again there.
-    expect(codes((await post(server(), { extensions: persisted(hash) }, keyHolder)).body)).toEqual([
-      'PERSISTED_QUERY_NOT_FOUND',
-    ]);
+    expect(codes((await post(server(), { extensions: persisted(hash) }, keyHolder)).body)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
   });
 
   it('refuse a document whose hash is not its own, and a hash that is not 64 hex digits, with 400', async () => {
@@ -129,9 +111,7 @@ describe('automatic persisted queries', () => {
     expect(mismatch.status).toBe(400);
     expect(codes(mismatch.body)).toEqual(['PERSISTED_QUERY_HASH_MISMATCH']);
     // Nothing was kept under the wrong hash.
-    expect(codes((await post(yoga, { extensions: persisted(sha256(`${document} `)) }, keyHolder)).body)).toEqual([
-      'PERSISTED_QUERY_NOT_FOUND',
-    ]);
+    expect(codes((await post(yoga, { extensions: persisted(sha256(`${document} `)) }, keyHolder)).body)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
 
     const malformed = await post(yoga, { extensions: persisted('ABC') }, keyHolder);
     expect(malformed.status).toBe(400);
@@ -146,9 +126,7 @@ describe('automatic persisted queries', () => {
   it('leave a body with neither a document nor a hash to the usual 400', async () => {
     const answer = await post(server(), { variables: {} }, keyHolder);
     expect(answer.status).toBe(400);
-    expect(answer.body.errors).toEqual([
-      { message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } },
-    ]);
+    expect(answer.body.errors).toEqual([{ message: 'Must provide query string.', extensions: { code: 'BAD_REQUEST' } }]);
   });
 });
 
@@ -176,11 +154,7 @@ describe('trusted documents', () => {
     expect(answer.status).toBe(200);
     expect(Object.values(answer.body.data)).toEqual([{ kind: 'API_KEY' }]);
 
-    const listed = await post(
-      server(),
-      { query: '{ trustedGraphQLDocuments { hash builtIn operationNames } }' },
-      admin,
-    );
+    const listed = await post(server(), { query: '{ trustedGraphQLDocuments { hash builtIn operationNames } }' }, admin);
     const entries = listed.body.data.trustedGraphQLDocuments as {
       hash: string;
       builtIn: boolean;
@@ -213,11 +187,7 @@ describe('trusted documents', () => {
     const shallow = server({ maxDepth: 3 });
     const refused = await post(shallow, { variables: { formId }, extensions: persisted(sha256(deep)) }, keyHolder);
     expect(codes(refused.body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
-    const costly = await post(
-      server({ maxCost: 10 }),
-      { variables: { formId, first: 50 }, extensions: persisted(sha256(listing)) },
-      keyHolder,
-    );
+    const costly = await post(server({ maxCost: 10 }), { variables: { formId, first: 50 }, extensions: persisted(sha256(listing)) }, keyHolder);
     expect(codes(costly.body)).toEqual(['GRAPHQL_COST_LIMIT']);
   });
 });
@@ -236,9 +206,7 @@ describe('GRAPHQL_PERSISTED_ONLY', () => {
     }
     const unknown = await post(yoga, { extensions: persisted(sha256(document)) }, keyHolder);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([
-      { message: 'No trusted document has this sha256Hash', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } },
-    ]);
+    expect(unknown.body.errors).toEqual([{ message: 'No trusted document has this sha256Hash', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }]);
   });
 
   it("lets GraphiQL's page run documents with a key or the admin token, and introspect without one", async () => {
@@ -255,9 +223,7 @@ describe('GRAPHQL_PERSISTED_ONLY', () => {
     expect(mixed.body.data).toBeUndefined();
     expect(codes(mixed.body)).toEqual(['PERSISTED_QUERY_ONLY']);
     // Not from the page (another site's request, or a client without the header): refused.
-    expect(
-      codes((await post(yoga, { query: '{ viewer { kind } }' }, keyHolder, { 'sec-fetch-site': 'cross-site' })).body),
-    ).toEqual(['PERSISTED_QUERY_ONLY']);
+    expect(codes((await post(yoga, { query: '{ viewer { kind } }' }, keyHolder, { 'sec-fetch-site': 'cross-site' })).body)).toEqual(['PERSISTED_QUERY_ONLY']);
   });
 
   it('with GRAPHQL_PERSISTED_ONLY_GRAPHIQL=0 refuses GraphiQL too', async () => {
@@ -279,7 +245,6 @@ describe('documents sent as text', () => {
     expect(codes(first.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect((await post(yoga, { query: invalid }, keyHolder)).body).toEqual(first.body);
     const deep = `{ viewer ${'{ kind '.repeat(300)}${'}'.repeat(300)} }`;
-    for (let i = 0; i < 2; i++)
-      expect(codes((await post(yoga, { query: deep }, keyHolder)).body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
+    for (let i = 0; i < 2; i++) expect(codes((await post(yoga, { query: deep }, keyHolder)).body)).toEqual(['GRAPHQL_DEPTH_LIMIT']);
   });
 });

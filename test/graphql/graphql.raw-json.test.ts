@@ -82,12 +82,16 @@ describe('/graphql listings', () => {
     expect(first!.meta).toEqual({ leadId: first!.leadId });
 
     // The same page as an in-process operation: objects, not RawJson, and the same JSON.
-    const operation = await runOperation(FormResponsesPageDocument, { formId, first: 10 }, {
-      db: ctx.db,
-      principal: { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null },
-      dropOffMs: 86_400_000,
-      webhookRules: { allowPrivate: false },
-    });
+    const operation = await runOperation(
+      FormResponsesPageDocument,
+      { formId, first: 10 },
+      {
+        db: ctx.db,
+        principal: { kind: 'apiKey', keyId: tenant.apiKeyId, environmentId: tenant.environmentId, scopes: null, expiresAt: null, formIds: null },
+        dropOffMs: 86_400_000,
+        webhookRules: { allowPrivate: false },
+      },
+    );
     const inProcess = operation.data!.formResponses.edges.map((e) => e.node);
     expect(inProcess[1]!.data).toEqual(tricky);
     expect(inProcess.every((node) => !(node.data instanceof RawJson) && !(node.meta instanceof RawJson))).toBe(true);

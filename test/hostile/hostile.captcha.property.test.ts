@@ -9,14 +9,7 @@ import { fc, test } from '@fast-check/vitest';
 import { beforeAll, describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import {
-  appWith,
-  createTenant,
-  jsonRequest,
-  openTestDatabase,
-  testConfig,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, jsonRequest, openTestDatabase, testConfig, type TestTenant } from '../support/helpers.ts';
 import { HOSTILE_OPTIONS, expectDocumentedError, hostileString } from '../support/hostile-checks.ts';
 import { componentAt, makeForm, responsesOf, type App } from '../support/public-helpers.ts';
 import { onFileEnd } from '../support/cleanup.ts';
@@ -49,10 +42,7 @@ beforeAll(async () => {
     components: [{ type: 'Header', content: { title: 'Thanks' } }],
   };
   forms = [
-    await makeForm(db, tenant, [
-      { name: 'Who', key: 'who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] },
-      verify,
-    ]),
+    await makeForm(db, tenant, [{ name: 'Who', key: 'who', components: [{ type: 'ShortInput', content: { question: 'Name?' } }] }, verify]),
     await makeForm(db, tenant, [
       {
         name: 'Who',
@@ -97,13 +87,7 @@ describe('captcha steps over the JSON API', () => {
       const text = await check(started);
       if (started.status === 201) {
         const { id, resumeToken } = JSON.parse(text) as { id: string; resumeToken: string };
-        for (const next of later)
-          await check(
-            await app.request(
-              `/s/${form.id}/responses/${id}`,
-              jsonRequest('PATCH', body(next), { authorization: `Bearer ${resumeToken}` }),
-            ),
-          );
+        for (const next of later) await check(await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body(next), { authorization: `Bearer ${resumeToken}` })));
       }
       for (const row of await responsesOf(db, form.id)) {
         expect(row.finished).toBe(false);

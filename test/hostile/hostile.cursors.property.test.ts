@@ -31,12 +31,23 @@ beforeAll(async () => {
   // Row counts must see this file's writes only.
   ctx = await setupIsolatedTestApp();
   // The handlers, not the rate limits, are under test here (the limits have tests of their own).
-  const app = appWith(ctx.db, { apiRateLimitPerMinute: 0, authFailureLimitPerMinute: 0, anonymousRateLimitPerMinute: 0, webhooks: { ...testConfig().webhooks, allowPrivate: true } });
+  const app = appWith(ctx.db, {
+    apiRateLimitPerMinute: 0,
+    authFailureLimitPerMinute: 0,
+    anonymousRateLimitPerMinute: 0,
+    webhooks: { ...testConfig().webhooks, allowPrivate: true },
+  });
   target = { db: ctx.db, app };
   tenant = await createTenant(ctx.db);
-  formId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
+  formId = (
+    await makeForm(ctx.db, tenant, [
+      { name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] },
+      { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
+    ])
+  ).id;
   leadId = (await createLead(ctx.db, tenant.environmentId, 'ada@example.com')).id;
-  for (let i = 0; i < 3; i++) await insertResponse(ctx.db, { environmentId: tenant.environmentId, formId, leadId, finished: true, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) });
+  for (let i = 0; i < 3; i++)
+    await insertResponse(ctx.db, { environmentId: tenant.environmentId, formId, leadId, finished: true, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) });
   endpointId = (await createEndpoint(ctx.db, tenant.environmentId, { url: 'http://127.0.0.1:9/hook', eventTypes: ['response.created'] }, { allowPrivate: true })).endpoint.id;
   const page = await app.request('/api/v1/responses?limit=1', { headers: key() });
   realCursor = ((await page.json()) as { nextCursor: string }).nextCursor;
@@ -77,7 +88,13 @@ const jsonParameterText = fc.oneof(
 
 describe('cursors', () => {
   /** Listings with an `after` parameter, and the parameters besides it. */
-  const listing = fc.constantFrom('/api/v1/responses?', `/api/v1/responses?formId=FORM&`, '/api/v1/responses?limit=5&', '/api/v1/responses?returnPartials=true&limit=100&', '/api/v1/audit-log?');
+  const listing = fc.constantFrom(
+    '/api/v1/responses?',
+    `/api/v1/responses?formId=FORM&`,
+    '/api/v1/responses?limit=5&',
+    '/api/v1/responses?returnPartials=true&limit=100&',
+    '/api/v1/audit-log?',
+  );
   /** 200, or the documented 400 for `after` alone (a NUL in any parameter is refused at the edge, the same way). */
   const expectAnsweredOrAfterRefused = ({ status, body, label }: Answer) => {
     expect([200, 400], label).toContain(status);
@@ -88,10 +105,13 @@ describe('cursors', () => {
     expectAnsweredOrAfterRefused(await sendHostile(target, `${path.replace('FORM', formId)}after=${percentEncoded(cursor)}`, { headers: key() }, 'json'));
   });
 
-  test.prop([fc.constantFrom('export', 'deliveries'), hostileCursor], options)('the export and webhook deliveries take no cursor: `after` is answered like any unknown parameter', async (which, cursor) => {
-    const path = which === 'export' ? `/api/v1/responses/export?formId=${formId}&after=` : `/api/v1/webhooks/${endpointId}/deliveries?after=`;
-    expectAnsweredOrAfterRefused(await sendHostile(target, path + percentEncoded(cursor), { headers: key() }, which === 'export' ? 'text' : 'json'));
-  });
+  test.prop([fc.constantFrom('export', 'deliveries'), hostileCursor], options)(
+    'the export and webhook deliveries take no cursor: `after` is answered like any unknown parameter',
+    async (which, cursor) => {
+      const path = which === 'export' ? `/api/v1/responses/export?formId=${formId}&after=` : `/api/v1/webhooks/${endpointId}/deliveries?after=`;
+      expectAnsweredOrAfterRefused(await sendHostile(target, path + percentEncoded(cursor), { headers: key() }, which === 'export' ? 'text' : 'json'));
+    },
+  );
 
   const connections = () => [
     `query($a: String) { environment(id: "${tenant.environmentId}") { forms(after: $a) { edges { cursor } } leads(after: $a) { edges { cursor } } } }`,
@@ -132,12 +152,15 @@ describe('GraphQL request envelopes', () => {
     },
     { requiredKeys: [] },
   );
-  test.prop([envelope, fc.constantFrom('GET', 'form POST'), fc.boolean()], options)('GET and form-encoded parameters: a coded GraphQL error, never a masked one', async (params, how, withKey) => {
-    const search = new URLSearchParams(params).toString();
-    const headers: Record<string, string> = { accept: 'application/json', ...(withKey ? key() : {}) };
-    if (how === 'GET') await sendHostile(target, `/graphql?${search}`, { headers }, 'graphql');
-    else await sendHostile(target, '/graphql', { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: search }, 'graphql');
-  });
+  test.prop([envelope, fc.constantFrom('GET', 'form POST'), fc.boolean()], options)(
+    'GET and form-encoded parameters: a coded GraphQL error, never a masked one',
+    async (params, how, withKey) => {
+      const search = new URLSearchParams(params).toString();
+      const headers: Record<string, string> = { accept: 'application/json', ...(withKey ? key() : {}) };
+      if (how === 'GET') await sendHostile(target, `/graphql?${search}`, { headers }, 'graphql');
+      else await sendHostile(target, '/graphql', { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: search }, 'graphql');
+    },
+  );
 
   test.prop([fc.constantFrom(...QUERIES), hostileValue, hostileValue], options)('JSON bodies: variables and extensions of any type', async (query, variables, extensions) => {
     const init = { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: JSON.stringify({ query, variables, extensions }) };

@@ -51,7 +51,9 @@ beforeAll(async () => {
 });
 
 async function rowCounts() {
-  const rows = await Promise.all([environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads].map((table) => ctx.db.select({ n: count() }).from(table)));
+  const rows = await Promise.all(
+    [environments, apiKeys, forms, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads].map((table) => ctx.db.select({ n: count() }).from(table)),
+  );
   return rows.map(([row]) => row!.n);
 }
 
@@ -69,7 +71,10 @@ async function sendPage(path: string, init: RequestInit = {}): Promise<{ status:
   }
   // Embed mode is `embed=1` exactly (the first `embed` parameter, as the page reads it): `embed=1e309` is not.
   if (new URL(path, 'http://formloom.test').searchParams.get('embed') === '1') expect(response.headers.getSetCookie(), label).toEqual([]);
-  const ancestors = response.headers.get('content-security-policy')?.split('; ').find((part) => part.startsWith('frame-ancestors'));
+  const ancestors = response.headers
+    .get('content-security-policy')
+    ?.split('; ')
+    .find((part) => part.startsWith('frame-ancestors'));
   if (ancestors) expect(ancestors, label).toMatch(SAFE_ANCESTORS);
   // The host origin a page posts to is an origin, whatever was asked for.
   const host = text.match(/ data-host-origin="([^"]*)"/)?.[1];
@@ -80,30 +85,64 @@ async function sendPage(path: string, init: RequestInit = {}): Promise<{ status:
 /** Origin-like strings: real ones, and the near misses an attacker tries. */
 const originish = fc.oneof(
   hostileString,
-  fc.constantFrom('*', 'https://a.example', 'http://localhost:3000', 'https://a.example/', 'https://a.example;script-src *', "https://a.example'", 'https://a.example, https://b', 'javascript:alert(1)', 'data:,x', 'https://*.a.example', 'https://[::1]', 'https://ａ.example', 'HTTPS://A.EXAMPLE:443', 'null', 'https://a.example\nx'),
-  fc.tuple(fc.constantFrom('http://', 'https://', 'HTTP://', ''), fc.string({ maxLength: 20 }), fc.constantFrom('', ':80', ':0', ':65536', '/p', '?q', '#f', '@x')).map(([scheme, host, tail]) => `${scheme}${host}${tail}`),
+  fc.constantFrom(
+    '*',
+    'https://a.example',
+    'http://localhost:3000',
+    'https://a.example/',
+    'https://a.example;script-src *',
+    "https://a.example'",
+    'https://a.example, https://b',
+    'javascript:alert(1)',
+    'data:,x',
+    'https://*.a.example',
+    'https://[::1]',
+    'https://ａ.example',
+    'HTTPS://A.EXAMPLE:443',
+    'null',
+    'https://a.example\nx',
+  ),
+  fc
+    .tuple(fc.constantFrom('http://', 'https://', 'HTTP://', ''), fc.string({ maxLength: 20 }), fc.constantFrom('', ':80', ':0', ':65536', '/p', '?q', '#f', '@x'))
+    .map(([scheme, host, tail]) => `${scheme}${host}${tail}`),
 );
 
 describe('embedOrigins', () => {
-  test.prop([fc.oneof(fc.array(originish, { maxLength: 5 }), hostileValue)], options)('REST PATCH: accepted origins are CSP-safe; pages never gain a directive', async (embedOrigins) => {
-    const answer = await sendHostile(target, `/api/v1/environments/${tenant.environmentId}/settings`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-      body: JSON.stringify({ embedOrigins }),
-    }, 'json');
-    if (answer.status === 200) {
-      const stored = (answer.body as { embedOrigins: string[] | null }).embedOrigins;
-      for (const origin of stored ?? []) expect(origin, answer.label).toMatch(/^(\*|https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?)$/);
-      await sendPage(`/s/${formId}`);
-    }
-  });
+  test.prop([fc.oneof(fc.array(originish, { maxLength: 5 }), hostileValue)], options)(
+    'REST PATCH: accepted origins are CSP-safe; pages never gain a directive',
+    async (embedOrigins) => {
+      const answer = await sendHostile(
+        target,
+        `/api/v1/environments/${tenant.environmentId}/settings`,
+        {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+          body: JSON.stringify({ embedOrigins }),
+        },
+        'json',
+      );
+      if (answer.status === 200) {
+        const stored = (answer.body as { embedOrigins: string[] | null }).embedOrigins;
+        for (const origin of stored ?? []) expect(origin, answer.label).toMatch(/^(\*|https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?)$/);
+        await sendPage(`/s/${formId}`);
+      }
+    },
+  );
 
   test.prop([hostileValue], options)('GraphQL updateEnvironmentSettings: hostile embedOrigins', async (embedOrigins) => {
-    await sendHostile(target, '/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-      body: JSON.stringify({ query: 'mutation($env: ID, $o: [String!]) { updateEnvironmentSettings(environmentId: $env, input: { embedOrigins: $o }) { embedOrigins } }', variables: { env: tenant.environmentId, o: embedOrigins } }),
-    }, 'graphql');
+    await sendHostile(
+      target,
+      '/graphql',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: JSON.stringify({
+          query: 'mutation($env: ID, $o: [String!]) { updateEnvironmentSettings(environmentId: $env, input: { embedOrigins: $o }) { embedOrigins } }',
+          variables: { env: tenant.environmentId, o: embedOrigins },
+        }),
+      },
+      'graphql',
+    );
   });
 });
 
@@ -121,21 +160,31 @@ describe('the page in embed mode', () => {
 
   const tokenish = fc.oneof(
     hostileString,
-    fc.tuple(fc.string({ maxLength: 70 }), fc.string({ maxLength: 70 }), fc.oneof(fc.string({ maxLength: 14 }), fc.constantFrom('0', '99999999999', '-1', '1e9')), fc.string({ maxLength: 50 })).map((parts) => parts.join('.')),
+    fc
+      .tuple(
+        fc.string({ maxLength: 70 }),
+        fc.string({ maxLength: 70 }),
+        fc.oneof(fc.string({ maxLength: 14 }), fc.constantFrom('0', '99999999999', '-1', '1e9')),
+        fc.string({ maxLength: 50 }),
+      )
+      .map((parts) => parts.join('.')),
   );
-  test.prop([tokenish, fc.array(fc.tuple(hostileString, hostileString), { maxLength: 4 }), fc.constantFrom('0', '1', 'x')], options)('POST with a hostile token continues no session and stores nothing', async (token, fields, step) => {
-    const body = new URLSearchParams();
-    for (const [name, value] of fields) body.append(name, value);
-    // URLSearchParams writes a lone surrogate as U+FFFD, as any HTTP client sends it.
-    const path = `/s/${formId}?${new URLSearchParams({ step, embed: '1', 'fl-origin': 'https://host.example', 'fl-token': token })}`;
-    const before = await rowCounts();
-    const answer = await sendPage(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
-    // Only a token formloom signed can be used; these never were (413: a body over the limit is refused first).
-    if (token !== '') {
-      expect([400, 413], `${path.slice(0, 200)} → ${answer.status}`).toContain(answer.status);
-      expect(await rowCounts()).toEqual(before);
-    }
-  });
+  test.prop([tokenish, fc.array(fc.tuple(hostileString, hostileString), { maxLength: 4 }), fc.constantFrom('0', '1', 'x')], options)(
+    'POST with a hostile token continues no session and stores nothing',
+    async (token, fields, step) => {
+      const body = new URLSearchParams();
+      for (const [name, value] of fields) body.append(name, value);
+      // URLSearchParams writes a lone surrogate as U+FFFD, as any HTTP client sends it.
+      const path = `/s/${formId}?${new URLSearchParams({ step, embed: '1', 'fl-origin': 'https://host.example', 'fl-token': token })}`;
+      const before = await rowCounts();
+      const answer = await sendPage(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+      // Only a token formloom signed can be used; these never were (413: a body over the limit is refused first).
+      if (token !== '') {
+        expect([400, 413], `${path.slice(0, 200)} → ${answer.status}`).toContain(answer.status);
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
 
   // Session fixation: any token the victim's browser was handed before its latest step (the first page's
   // included) is replayed by the attacker, framed or top-level; it never shows the victim's answer nor changes it.
@@ -146,12 +195,18 @@ describe('the page in embed mode', () => {
       const form = (await target.db.select().from(forms).where(eq(forms.id, formId)))[0]!;
       const [q, pickMany] = [form.steps[0]!.components[0]!.id, form.steps[1]!.components[0]!.id];
       const tokens: string[] = [];
-      let action = (await (await target.app.request(`/s/${formId}?embed=1&fl-origin=${encodeURIComponent('https://host.example')}`)).text()).match(/ action="([^"]*)"/)![1]!.replace(/&amp;/g, '&');
+      let action = (await (await target.app.request(`/s/${formId}?embed=1&fl-origin=${encodeURIComponent('https://host.example')}`)).text())
+        .match(/ action="([^"]*)"/)![1]!
+        .replace(/&amp;/g, '&');
       let responseId: string | undefined;
       for (const at of [0, ...victimSteps]) {
         const here = action.replace(/step=\d/, `step=${at}`);
         tokens.push(new URL(here, 'http://x').searchParams.get('fl-token')!);
-        const posted = await target.app.request(here, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: at === 0 ? `c.${q}=${marker}` : `c.${pickMany}=a` });
+        const posted = await target.app.request(here, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: at === 0 ? `c.${q}=${marker}` : `c.${pickMany}=a`,
+        });
         const location = posted.headers.get('location');
         if (!location) break;
         const page = await (await target.app.request(location.replace(/step=\d|done=1/, 'step=0'))).text();
@@ -177,47 +232,79 @@ describe('the page in embed mode', () => {
 });
 
 describe('locale and /embed.js', () => {
-  test.prop([fc.oneof(hostileValue, hostileString, fc.constantFrom('de', 'de-CH', 'en-US-x-private', 'zh-Hant-TW', 'i-klingon', 'de-', 'und', 'root', 'EN', 'fr-ca'))], options)('generate: hostile locales', async (locale) => {
-    const answer = await sendHostile(target, `/api/v1/environments/${tenant.environmentId}/forms/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-      body: JSON.stringify({ ...validBody(tenant.templateId), locale }),
-    }, 'json');
-    // What the server receives (NaN and Infinity travel as null).
-    const sent: unknown = JSON.parse(JSON.stringify({ locale })).locale;
-    const acceptable = sent === null || sent === undefined || (typeof sent === 'string' && canonicalLocale(sent) !== undefined);
-    expect(answer.status, answer.label).toBe(acceptable ? 200 : 400);
-    // Refused at `locale` (or inside it, for a list or an object given as the locale).
-    if (!acceptable) expect((answer.body as { errors: { path: unknown[] }[] }).errors.some((e) => e.path[0] === 'locale'), answer.label.slice(0, 300)).toBe(true);
-  });
-
-  const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
-  test.prop([fc.dictionary(hostileString, hostileString, { maxKeys: 3 }), fc.record({ 'if-none-match': headerValue, origin: headerValue }, { requiredKeys: [] }), fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE')], options)(
-    'GET /embed.js: hostile query, headers and methods',
-    async (query, headers, method) => {
-      const answer = await target.app.request(`/embed.js?${new URLSearchParams(query)}`, { method, headers });
-      const text = await answer.text();
-      expect(answer.status).toBeLessThan(500);
-      expect([200, 204, 304, 400, 405]).toContain(answer.status);
-      for (const leak of LEAKS) expect(text).not.toMatch(leak);
+  test.prop([fc.oneof(hostileValue, hostileString, fc.constantFrom('de', 'de-CH', 'en-US-x-private', 'zh-Hant-TW', 'i-klingon', 'de-', 'und', 'root', 'EN', 'fr-ca'))], options)(
+    'generate: hostile locales',
+    async (locale) => {
+      const answer = await sendHostile(
+        target,
+        `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+          body: JSON.stringify({ ...validBody(tenant.templateId), locale }),
+        },
+        'json',
+      );
+      // What the server receives (NaN and Infinity travel as null).
+      const sent: unknown = JSON.parse(JSON.stringify({ locale })).locale;
+      const acceptable = sent === null || sent === undefined || (typeof sent === 'string' && canonicalLocale(sent) !== undefined);
+      expect(answer.status, answer.label).toBe(acceptable ? 200 : 400);
+      // Refused at `locale` (or inside it, for a list or an object given as the locale).
+      if (!acceptable)
+        expect(
+          (answer.body as { errors: { path: unknown[] }[] }).errors.some((e) => e.path[0] === 'locale'),
+          answer.label.slice(0, 300),
+        ).toBe(true);
     },
   );
 
+  const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+  test.prop(
+    [
+      fc.dictionary(hostileString, hostileString, { maxKeys: 3 }),
+      fc.record({ 'if-none-match': headerValue, origin: headerValue }, { requiredKeys: [] }),
+      fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE'),
+    ],
+    options,
+  )('GET /embed.js: hostile query, headers and methods', async (query, headers, method) => {
+    const answer = await target.app.request(`/embed.js?${new URLSearchParams(query)}`, { method, headers });
+    const text = await answer.text();
+    expect(answer.status).toBeLessThan(500);
+    expect([200, 204, 304, 400, 405]).toContain(answer.status);
+    for (const leak of LEAKS) expect(text).not.toMatch(leak);
+  });
+
   test.prop([fc.oneof(hostileValue, hostileString, fc.boolean())], options)('generate: hostile allowAnotherResponse', async (allowAnotherResponse) => {
-    const answer = await sendHostile(target, `/api/v1/environments/${tenant.environmentId}/forms/generate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-      body: JSON.stringify({ ...validBody(tenant.templateId), allowAnotherResponse }),
-    }, 'json');
+    const answer = await sendHostile(
+      target,
+      `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+        body: JSON.stringify({ ...validBody(tenant.templateId), allowAnotherResponse }),
+      },
+      'json',
+    );
     const sent: unknown = JSON.parse(JSON.stringify({ allowAnotherResponse })).allowAnotherResponse;
     const acceptable = sent === null || sent === undefined || typeof sent === 'boolean';
     expect(answer.status, answer.label).toBe(acceptable ? 200 : 400);
-    if (!acceptable) expect((answer.body as { errors: { path: unknown[] }[] }).errors.some((e) => e.path[0] === 'allowAnotherResponse'), answer.label.slice(0, 300)).toBe(true);
+    if (!acceptable)
+      expect(
+        (answer.body as { errors: { path: unknown[] }[] }).errors.some((e) => e.path[0] === 'allowAnotherResponse'),
+        answer.label.slice(0, 300),
+      ).toBe(true);
   });
 
-  const pathPart = fc.oneof(hostileString.map((s) => encodeURIComponent(s.toWellFormed())), fc.constantFrom('..', '%2e%2e', 'fonts', 'page.js', 'fonts/inter.css', '%00', '//', 'fonts/..%2f..%2fpackage.json'));
+  const pathPart = fc.oneof(
+    hostileString.map((s) => encodeURIComponent(s.toWellFormed())),
+    fc.constantFrom('..', '%2e%2e', 'fonts', 'page.js', 'fonts/inter.css', '%00', '//', 'fonts/..%2f..%2fpackage.json'),
+  );
   test.prop(
-    [fc.array(pathPart, { minLength: 1, maxLength: 3 }), fc.record({ 'accept-encoding': headerValue, 'if-none-match': headerValue, range: headerValue }, { requiredKeys: [] }), fc.constantFrom('GET', 'HEAD', 'POST', 'PUT')],
+    [
+      fc.array(pathPart, { minLength: 1, maxLength: 3 }),
+      fc.record({ 'accept-encoding': headerValue, 'if-none-match': headerValue, range: headerValue }, { requiredKeys: [] }),
+      fc.constantFrom('GET', 'HEAD', 'POST', 'PUT'),
+    ],
     options,
   )('GET /assets/…: hostile paths, codings and methods', async (parts, headers, method) => {
     const answer = await target.app.request(`/assets/${parts.join('/')}`, { method, headers });

@@ -74,12 +74,18 @@ const carryingIpv4 = fc.tuple(ipv4Bytes, fc.nat(8), fc.nat(3)).map(([v4, form, s
 
 const webhookAnswer = async (address: string) => {
   const before = await endpointCount();
-  const response = await strict.request('/api/v1/webhooks', jsonRequest('POST', { url: `http://[${address}]:8080/hook`, eventTypes: ['response.created'] }, { 'x-api-key': tenant.apiKey }));
+  const response = await strict.request(
+    '/api/v1/webhooks',
+    jsonRequest('POST', { url: `http://[${address}]:8080/hook`, eventTypes: ['response.created'] }, { 'x-api-key': tenant.apiKey }),
+  );
   const body = (await response.json()) as { id?: string; errors?: { path: unknown[] }[] };
   if (response.status === 201) await strict.request(`/api/v1/webhooks/${body.id}`, { method: 'DELETE', headers: { 'x-api-key': tenant.apiKey } });
   else {
     expect(response.status, address).toBe(400);
-    expect(body.errors!.map((e) => e.path), address).toEqual([['url']]);
+    expect(
+      body.errors!.map((e) => e.path),
+      address,
+    ).toEqual([['url']]);
     expect(await endpointCount(), `${address}: a refused endpoint was stored`).toBe(before);
   }
   return response.status;
@@ -103,15 +109,15 @@ describe('webhook URLs with IPv6 addresses', () => {
 // ---------------------------------------------------------------- client addresses
 
 describe('client addresses', () => {
-  test.prop([fc.oneof(fc.ipV6(), fc.ipV4(), fc.string({ maxLength: 60 }), fc.constantFrom('::ffff:1.2.3.4', '[::1]', 'fe80::1%eth0', '2001:db8::1, 10.0.0.1', '::ffff:0:1.2.3.4'))], options)(
-    'any forwarded address is answered without a 5xx',
-    async (forwarded) => {
-      const app = appWith(ctx.db, { trustProxy: 1, authFailureLimitPerMinute: 1000 });
-      const header = forwarded.replace(/[\r\n\0]/g, '');
-      const response = await app.request('/api/v1/responses?limit=1', { headers: { 'x-forwarded-for': header, 'x-api-key': 'fl_aaaaaaaaaaaa_' + 'x'.repeat(43) } });
-      expect(response.status, header).toBe(401);
-    },
-  );
+  test.prop(
+    [fc.oneof(fc.ipV6(), fc.ipV4(), fc.string({ maxLength: 60 }), fc.constantFrom('::ffff:1.2.3.4', '[::1]', 'fe80::1%eth0', '2001:db8::1, 10.0.0.1', '::ffff:0:1.2.3.4'))],
+    options,
+  )('any forwarded address is answered without a 5xx', async (forwarded) => {
+    const app = appWith(ctx.db, { trustProxy: 1, authFailureLimitPerMinute: 1000 });
+    const header = forwarded.replace(/[\r\n\0]/g, '');
+    const response = await app.request('/api/v1/responses?limit=1', { headers: { 'x-forwarded-for': header, 'x-api-key': 'fl_aaaaaaaaaaaa_' + 'x'.repeat(43) } });
+    expect(response.status, header).toBe(401);
+  });
 
   test.prop([fc.ipV6(), fc.ipV6(), fc.nat(3), fc.nat(3)], options)(
     'two addresses of one /64 share the failed-authentication budget, in any spelling; the next /64 does not',
@@ -138,16 +144,18 @@ const hostileKey = fc.oneof(
   fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', 'x'.repeat(501), `${SECRET} `, `${SECRET}\n`, '<script>', null, 42, true, [], {}),
 );
 const settingsBody = fc.oneof(
-  fc.record(
-    {
-      ipStorage: fc.oneof(fc.constantFrom('full', 'truncated', 'none', 'FULL', 'hashed', ''), fc.integer()),
-      retentionDays: fc.oneof(fc.integer(), fc.double(), fc.constant(null), fc.string({ maxLength: 5 })),
-      turnstile: fc.oneof(fc.record({ siteKey: hostileKey, secretKey: hostileKey }, { requiredKeys: [] }), hostileKey),
-      recaptcha: fc.oneof(fc.record({ siteKey: hostileKey, secretKey: hostileKey, extra: hostileKey }, { requiredKeys: [] }), hostileKey),
-      unknown: hostileKey,
-    },
-    { requiredKeys: [] },
-  ).map((body) => JSON.stringify(body)),
+  fc
+    .record(
+      {
+        ipStorage: fc.oneof(fc.constantFrom('full', 'truncated', 'none', 'FULL', 'hashed', ''), fc.integer()),
+        retentionDays: fc.oneof(fc.integer(), fc.double(), fc.constant(null), fc.string({ maxLength: 5 })),
+        turnstile: fc.oneof(fc.record({ siteKey: hostileKey, secretKey: hostileKey }, { requiredKeys: [] }), hostileKey),
+        recaptcha: fc.oneof(fc.record({ siteKey: hostileKey, secretKey: hostileKey, extra: hostileKey }, { requiredKeys: [] }), hostileKey),
+        unknown: hostileKey,
+      },
+      { requiredKeys: [] },
+    )
+    .map((body) => JSON.stringify(body)),
   fc.constantFrom('', '{', 'null', '[]', '"x"', `{"turnstile":${'['.repeat(5000)}`),
   fc.string({ maxLength: 60 }),
 );

@@ -15,7 +15,22 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect } from 'vitest';
-import { apiKeys, auditLog, environments, erasures, formInsightCounts, formVersionIds, formVersions, forms, leads, responses, uploads, webhookDeliveries, webhookEndpoints, formShareLinks } from '../../src/db/schema.ts';
+import {
+  apiKeys,
+  auditLog,
+  environments,
+  erasures,
+  formInsightCounts,
+  formVersionIds,
+  formVersions,
+  forms,
+  leads,
+  responses,
+  uploads,
+  webhookDeliveries,
+  webhookEndpoints,
+  formShareLinks,
+} from '../../src/db/schema.ts';
 import { createEndpoint } from '../../src/events/webhooks.service.ts';
 import { TOOLS as MCP_TOOLS } from '../../src/mcp/tools.ts';
 import { ADMIN_TOKEN, appWith, createTenant, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
@@ -52,8 +67,19 @@ const logicBody = (sourceFormId: string) => ({
       ],
       logic: {
         rules: [
-          { if: { all: [{ question: 'who', field: 'numberOfEmployees', op: 'greaterThan', value: 10 }, { not: { hidden: 'plan', op: 'in', value: ['x', 'y'] } }] }, then: { goTo: 'last' } },
-          { if: { any: [{ question: 'role', op: 'equals', value: 'b' }, { hidden: 'utm_source', op: 'answered' }] }, then: { invalid: true } },
+          {
+            if: { all: [{ question: 'who', field: 'numberOfEmployees', op: 'greaterThan', value: 10 }, { not: { hidden: 'plan', op: 'in', value: ['x', 'y'] } }] },
+            then: { goTo: 'last' },
+          },
+          {
+            if: {
+              any: [
+                { question: 'role', op: 'equals', value: 'b' },
+                { hidden: 'utm_source', op: 'answered' },
+              ],
+            },
+            then: { invalid: true },
+          },
         ],
         next: 'end',
       },
@@ -82,9 +108,34 @@ const surveyBody = (sourceFormId: string) => ({
       logic: {
         rules: [
           { if: { question: 'nps', op: 'between', value: [0, 6] }, then: { goTo: 'why' } },
-          { if: { all: [{ question: 'rating', op: 'greaterOrEqual', value: 4 }, { question: 'opinion', op: 'in', value: [3, 4] }] }, then: { complete: true } },
-          { if: { any: [{ question: 'seats', op: 'lessOrEqual', value: 2.5 }, { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] }, { question: 'start', op: 'after', value: '2026-11-30' }] }, then: { goTo: 'why' } },
-          { if: { all: [{ question: 'grid', field: 'Speed', op: 'equals', value: 'Low' }, { question: 'order', field: '__proto__', op: 'between', value: [1, 2] }] }, then: { goTo: 'why' } },
+          {
+            if: {
+              all: [
+                { question: 'rating', op: 'greaterOrEqual', value: 4 },
+                { question: 'opinion', op: 'in', value: [3, 4] },
+              ],
+            },
+            then: { complete: true },
+          },
+          {
+            if: {
+              any: [
+                { question: 'seats', op: 'lessOrEqual', value: 2.5 },
+                { question: 'start', op: 'between', value: ['2026-03-01', '2026-03-31'] },
+                { question: 'start', op: 'after', value: '2026-11-30' },
+              ],
+            },
+            then: { goTo: 'why' },
+          },
+          {
+            if: {
+              all: [
+                { question: 'grid', field: 'Speed', op: 'equals', value: 'Low' },
+                { question: 'order', field: '__proto__', op: 'between', value: [1, 2] },
+              ],
+            },
+            then: { goTo: 'why' },
+          },
         ],
       },
     },
@@ -133,7 +184,12 @@ beforeAll(async () => {
   const started = await app.request(`/s/${formId}/responses`, json('POST', { answers: {} }));
   const body = (await started.json()) as { id: string; resumeToken: string };
   resume = { id: body.id, token: body.resumeToken };
-  emptyFormId = (await makeForm(ctx.db, tenant, [{ name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] }, { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] }])).id;
+  emptyFormId = (
+    await makeForm(ctx.db, tenant, [
+      { name: 'A', components: [{ type: 'ShortInput', content: { question: 'Q?' } }] },
+      { name: 'B', components: [{ type: 'Header', content: { title: 'T' } }] },
+    ])
+  ).id;
   editedForm = await makeForm(ctx.db, tenant, validBody(tenant.templateId).steps, 'Edited');
   const logicForm = await makeForm(ctx.db, tenant, logicBody(tenant.templateId).steps, 'Logic', { hiddenFields: ['utm_source', 'plan'] });
   logicFormId = logicForm.id;
@@ -173,11 +229,7 @@ const hostileString = fc.oneof(
   fc.string({ unit: fc.constantFrom('a', '\u0000', '\ud800', '\udc00', 'é', '<', '"', '\\', '\n'), maxLength: 20 }),
   fc.constantFrom('a'.repeat(70_000), '\u0000'.repeat(1000)),
 );
-const hostileNumber = fc.oneof(
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MAX_SAFE_INTEGER),
-);
+const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, Number.MAX_SAFE_INTEGER));
 const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -240,10 +292,39 @@ const hostileHeaders = fc.record(
 
 // ---------------------------------------------------------------- checks
 
-const LEAKS = [/\bat .*\.(ts|js|mjs):\d+/, /node_modules/, /\/work\//, /\bselect\b.+\bfrom\b/i, /\binsert into\b/i, /PostgresError/i, /invalid byte sequence/i, /unsupported Unicode escape/i, /Maximum call stack/i, /Unexpected error/, /originalError/, /SyntaxError/, /in JSON at position/];
+const LEAKS = [
+  /\bat .*\.(ts|js|mjs):\d+/,
+  /node_modules/,
+  /\/work\//,
+  /\bselect\b.+\bfrom\b/i,
+  /\binsert into\b/i,
+  /PostgresError/i,
+  /invalid byte sequence/i,
+  /unsupported Unicode escape/i,
+  /Maximum call stack/i,
+  /Unexpected error/,
+  /originalError/,
+  /SyntaxError/,
+  /in JSON at position/,
+];
 
 async function tableCounts() {
-  return rowCounts(ctx.db, [environments, apiKeys, forms, formVersions, formVersionIds, responses, leads, webhookEndpoints, webhookDeliveries, auditLog, erasures, uploads, formInsightCounts, formShareLinks]);
+  return rowCounts(ctx.db, [
+    environments,
+    apiKeys,
+    forms,
+    formVersions,
+    formVersionIds,
+    responses,
+    leads,
+    webhookEndpoints,
+    webhookDeliveries,
+    auditLog,
+    erasures,
+    uploads,
+    formInsightCounts,
+    formShareLinks,
+  ]);
 }
 
 interface Checked {
@@ -331,7 +412,19 @@ const countingBody = (sourceFormId: string) => ({
     { name: 'label', type: 'text', initial: 'x' },
   ],
   limits: { maxResponses: 100, opensAt: '2026-01-01T00:00:00+01:00', closesAt: '2036-01-01T00:00:00Z', closedMessage: 'Closed' },
-  quotas: [{ key: 'large', condition: { all: [{ question: 'pick', op: 'equals', value: 'A' }, { variable: 'score', op: 'greaterThan', value: 2 }] }, limit: 5, action: { goTo: 'full' } }],
+  quotas: [
+    {
+      key: 'large',
+      condition: {
+        all: [
+          { question: 'pick', op: 'equals', value: 'A' },
+          { variable: 'score', op: 'greaterThan', value: 2 },
+        ],
+      },
+      limit: 5,
+      action: { goTo: 'full' },
+    },
+  ],
   steps: [
     {
       name: 'One',
@@ -394,16 +487,27 @@ describe('REST', () => {
   });
 
   // Rules of every size up to the worst a body may hold: taken within the rule budget, else 400 at the leaf past it.
-  const ruleSizes = fc.array(fc.array(fc.record({ values: fc.integer({ min: 0, max: 500 }), notIn: fc.boolean() }), { minLength: 1, maxLength: 45 }), { minLength: 1, maxLength: 20 });
+  const ruleSizes = fc.array(fc.array(fc.record({ values: fc.integer({ min: 0, max: 500 }), notIn: fc.boolean() }), { minLength: 1, maxLength: 45 }), {
+    minLength: 1,
+    maxLength: 20,
+  });
   test.prop([ruleSizes], options)('generate: rules of any cost', async (rules) => {
     const leaf = ({ values, notIn }: { values: number; notIn: boolean }) =>
       values === 0 ? { question: 'q', op: 'answered' } : { question: 'q', op: notIn ? 'notIn' : 'in', value: Array.from({ length: values }, (_, i) => i % 10) };
     const steps = [
-      { name: 'One', components: [{ type: 'ShortInput', key: 'q', content: { question: 'Q' } }], logic: { rules: rules.map((leaves) => ({ if: { any: leaves.map(leaf) }, then: { complete: true } })) } },
+      {
+        name: 'One',
+        components: [{ type: 'ShortInput', key: 'q', content: { question: 'Q' } }],
+        logic: { rules: rules.map((leaves) => ({ if: { any: leaves.map(leaf) }, then: { complete: true } })) },
+      },
       { name: 'Two', components: [{ type: 'Header', content: { title: 'T' } }] },
     ];
     const cost = rules.flat().reduce((sum, { values }) => sum + Math.max(values, 1), 0);
-    const answer = await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', JSON.stringify({ sourceFormId: tenant.templateId, name: 'Costly', steps }), { 'x-api-key': tenant.apiKey }), 'json');
+    const answer = await send(
+      `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+      json('POST', JSON.stringify({ sourceFormId: tenant.templateId, name: 'Costly', steps }), { 'x-api-key': tenant.apiKey }),
+      'json',
+    );
     if (cost <= 10_000) expect(answer.status).toBe(200);
     else {
       expect(answer.status).toBe(400);
@@ -421,22 +525,23 @@ describe('REST', () => {
     await send(`/api/v1/environments/${environmentId}/forms/generate`, json('POST', validBody(tenant.templateId), { 'x-api-key': tenant.apiKey }), 'json');
   });
 
-  const params = fc.dictionary(
-    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after'), hostileString),
-    hostileString,
-    { maxKeys: 4 },
-  );
+  const params = fc.dictionary(fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after'), hostileString), hostileString, {
+    maxKeys: 4,
+  });
   test.prop([params, fc.boolean()], options)('responses: hostile query parameters', async (query, withForm) => {
     const search = new URLSearchParams(withForm ? { formId } : {});
     for (const [name, value] of Object.entries(query)) search.append(name, value);
     await send(`/api/v1/responses?${search}`, { headers: { 'x-api-key': tenant.apiKey } }, 'json');
   });
 
-  test.prop([segment, segment, fc.constantFrom('close', 'reopen'), hostileHeaders], options)('close/reopen: hostile ids in the path and hostile headers', async (environmentId, id, action, headers) => {
-    await send(`/api/v1/environments/${environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
-    await send(`/api/v1/environments/${tenant.environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
-    await send(`/api/v1/environments/${tenant.environmentId}/forms/${formId}/${action}`, { method: 'POST', headers }, 'json');
-  });
+  test.prop([segment, segment, fc.constantFrom('close', 'reopen'), hostileHeaders], options)(
+    'close/reopen: hostile ids in the path and hostile headers',
+    async (environmentId, id, action, headers) => {
+      await send(`/api/v1/environments/${environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/environments/${tenant.environmentId}/forms/${id}/${action}`, { method: 'POST', headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/environments/${tenant.environmentId}/forms/${formId}/${action}`, { method: 'POST', headers }, 'json');
+    },
+  );
 
   const exportParams = fc.dictionary(
     fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'format', 'environmentId'), hostileString),
@@ -450,9 +555,12 @@ describe('REST', () => {
     await send(`/api/v1/responses/export?${search}`, { headers }, 'text');
   });
 
-  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE'), fc.boolean()], options)('openapi.json and /docs: hostile headers and methods', async (headers, method, docs) => {
-    await send(docs ? '/docs' : '/api/v1/openapi.json', { method, headers }, docs ? 'page' : 'json');
-  });
+  test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE'), fc.boolean()], options)(
+    'openapi.json and /docs: hostile headers and methods',
+    async (headers, method, docs) => {
+      await send(docs ? '/docs' : '/api/v1/openapi.json', { method, headers }, docs ? 'page' : 'json');
+    },
+  );
 
   test.prop([hostileHeaders, fc.constantFrom('GET', 'POST', 'DELETE')], options)('metrics: hostile headers and methods', async (headers, method) => {
     await send('/metrics', { method, headers }, 'text');
@@ -468,17 +576,31 @@ describe('REST', () => {
 
 describe('REST forms (reading and editing)', () => {
   /** A valid update: every definition field, the steps with their ids. */
-  const validUpdate = () => ({ name: 'Edited', hiddenFields: ['utm_source'], steps: editedForm.steps.map((step) => ({ ...step, components: step.components.map((c) => ({ ...c })) })) });
-  const updateHeaders = fc.record({ 'if-match': headerValue, 'idempotency-key': headerValue, 'content-type': fc.oneof(headerValue, fc.constant('application/json')) }, { requiredKeys: [] });
+  const validUpdate = () => ({
+    name: 'Edited',
+    hiddenFields: ['utm_source'],
+    steps: editedForm.steps.map((step) => ({ ...step, components: step.components.map((c) => ({ ...c })) })),
+  });
+  const updateHeaders = fc.record(
+    { 'if-match': headerValue, 'idempotency-key': headerValue, 'content-type': fc.oneof(headerValue, fc.constant('application/json')) },
+    { requiredKeys: [] },
+  );
 
   test.prop([fc.nat(), hostileValue, fc.boolean()], options)('update: a valid body with one hostile value', async (pick, value, raw) => {
     const body = raw ? JSON.stringify(value) : JSON.stringify(mutate(validUpdate(), pick, value));
     await send(`/api/v1/forms/${editedForm.id}`, json('PATCH', body, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
-  test.prop([bodyFrom({ name: 'Edited', hiddenFields: ['utm_source'], steps: validBody('x').steps }), updateHeaders], options)('update: hostile body text, If-Match and Idempotency-Key', async (text, headers) => {
-    await send(`/api/v1/forms/${editedForm.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
-  });
+  test.prop([bodyFrom({ name: 'Edited', hiddenFields: ['utm_source'], steps: validBody('x').steps }), updateHeaders], options)(
+    'update: hostile body text, If-Match and Idempotency-Key',
+    async (text, headers) => {
+      await send(
+        `/api/v1/forms/${editedForm.id}`,
+        { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text },
+        'json',
+      );
+    },
+  );
 
   test.prop([segment, fc.constantFrom('GET', 'PATCH', 'POST', 'DELETE')], options)('hostile form ids in the path', async (id, method) => {
     const init = method === 'GET' ? { headers: { 'x-api-key': tenant.apiKey } } : json(method, { name: 'x' }, { 'x-api-key': tenant.apiKey });
@@ -515,7 +637,10 @@ describe('REST translations and multilingual forms', () => {
   });
   const document = { name: 'Anmeldung', 'steps.contact.name': 'Kontakt', 'steps.contact.components.size.options.1': 'Groß' };
   beforeAll(async () => {
-    const response = await app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', multilingualBody(tenant.templateId), { 'x-api-key': tenant.apiKey }));
+    const response = await app.request(
+      `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+      json('POST', multilingualBody(tenant.templateId), { 'x-api-key': tenant.apiKey }),
+    );
     multilingualId = ((await response.json()) as { result: { form: { id: string } } }).result.form.id;
     const [row] = await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, multilingualId));
     sizeId = row!.steps[0]!.components[1]!.id;
@@ -523,28 +648,45 @@ describe('REST translations and multilingual forms', () => {
 
   /** A language as an address or a header may carry it: the form's, another, or hostile text. */
   const language = fc.oneof(fc.constantFrom('de', 'ar', 'en', 'DE-ch', 'fr', '*', 'de;q=0.5, ar', ''), segment);
-  test.prop([language, fc.constantFrom('', '&step=0', '&step=1', '&new=1'), headerValue], options)('the page in a hostile ?lang= and Accept-Language', async (lang, step, accept) => {
-    await send(`/s/${multilingualId}?lang=${lang}${step}`, { headers: { 'accept-language': accept } }, 'page');
-    const body = new URLSearchParams({ 'c.x': 'y' }).toString();
-    await send(`/s/${multilingualId}?step=0&lang=${lang}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': accept }, body }, 'page');
-  });
+  test.prop([language, fc.constantFrom('', '&step=0', '&step=1', '&new=1'), headerValue], options)(
+    'the page in a hostile ?lang= and Accept-Language',
+    async (lang, step, accept) => {
+      await send(`/s/${multilingualId}?lang=${lang}${step}`, { headers: { 'accept-language': accept } }, 'page');
+      const body = new URLSearchParams({ 'c.x': 'y' }).toString();
+      await send(
+        `/s/${multilingualId}?step=0&lang=${lang}`,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': accept }, body },
+        'page',
+      );
+    },
+  );
 
   test.prop([language, headerValue], options)('the definition in a hostile ?lang= and Accept-Language', async (lang, accept) => {
     await send(`/s/${multilingualId}/definition?lang=${lang}`, { headers: { 'accept-language': accept } }, 'json');
   });
 
-  test.prop([fc.oneof(hostileValue, fc.constantFrom('de', 'ar', 'xx')), fc.constantFrom('Klein', 'Small', 'Groß', '')], options)('POST responses: a hostile language', async (lang, size) => {
-    await send(`/s/${multilingualId}/responses`, json('POST', { language: lang, answers: { [sizeId]: size } }), 'json');
-  });
+  test.prop([fc.oneof(hostileValue, fc.constantFrom('de', 'ar', 'xx')), fc.constantFrom('Klein', 'Small', 'Groß', '')], options)(
+    'POST responses: a hostile language',
+    async (lang, size) => {
+      await send(`/s/${multilingualId}/responses`, json('POST', { language: lang, answers: { [sizeId]: size } }), 'json');
+    },
+  );
 
   test.prop([fc.nat(), hostileValue], options)('generate: a multilingual body with one hostile value', async (pick, value) => {
-    await send(`/api/v1/environments/${tenant.environmentId}/forms/generate`, json('POST', mutate(multilingualBody(tenant.templateId), pick, value), { 'x-api-key': tenant.apiKey }), 'json');
+    await send(
+      `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+      json('POST', mutate(multilingualBody(tenant.templateId), pick, value), { 'x-api-key': tenant.apiKey }),
+      'json',
+    );
   });
 
-  test.prop([bodyFrom(document), fc.constantFrom('de', 'ar', 'en', 'fr'), fc.option(headerValue)], options)('PUT a translation: hostile documents and If-Match', async (text, locale, ifMatch) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...(ifMatch === null ? {} : { 'if-match': ifMatch }) };
-    await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, { method: 'PUT', headers, body: text }, 'json');
-  });
+  test.prop([bodyFrom(document), fc.constantFrom('de', 'ar', 'en', 'fr'), fc.option(headerValue)], options)(
+    'PUT a translation: hostile documents and If-Match',
+    async (text, locale, ifMatch) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...(ifMatch === null ? {} : { 'if-match': ifMatch }) };
+      await send(`/api/v1/forms/${multilingualId}/translations/${locale}`, { method: 'PUT', headers, body: text }, 'json');
+    },
+  );
 
   test.prop([segment, fc.constantFrom('GET', 'PUT', 'POST')], options)('hostile locales in the path', async (locale, method) => {
     const init = method === 'GET' ? { headers: { 'x-api-key': tenant.apiKey } } : json(method, document, { 'x-api-key': tenant.apiKey });
@@ -567,10 +709,13 @@ describe('REST webhooks', () => {
     await send(`/api/v1/webhooks/${endpointId}`, json('PATCH', text, { 'x-api-key': tenant.apiKey }), 'json');
   });
 
-  test.prop([segment, fc.constantFrom('', '/test', '/deliveries'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)('hostile endpoint ids in the path', async (id, tail, method) => {
-    await send(`/api/v1/webhooks/${id}${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
-    await send(`/api/v1/webhook-deliveries/${id}/resend`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
-  });
+  test.prop([segment, fc.constantFrom('', '/test', '/deliveries'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)(
+    'hostile endpoint ids in the path',
+    async (id, tail, method) => {
+      await send(`/api/v1/webhooks/${id}${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/webhook-deliveries/${id}/resend`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
 
   const deliveryParams = fc.dictionary(fc.oneof(fc.constantFrom('limit', 'status'), hostileString), hostileString, { maxKeys: 3 });
   test.prop([deliveryParams], options)('deliveries: hostile query parameters', async (query) => {
@@ -579,10 +724,13 @@ describe('REST webhooks', () => {
 });
 
 describe('REST e-mail delivery log', () => {
-  test.prop([segment, segment, fc.constantFrom('', '/x/retry'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)('hostile form and delivery ids in the path', async (form, id, tail, method) => {
-    await send(`/api/v1/forms/${form}/notifications/deliveries${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
-    await send(`/api/v1/forms/${formId}/notifications/deliveries/${id}/retry`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
-  });
+  test.prop([segment, segment, fc.constantFrom('', '/x/retry'), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE')], options)(
+    'hostile form and delivery ids in the path',
+    async (form, id, tail, method) => {
+      await send(`/api/v1/forms/${form}/notifications/deliveries${tail}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+      await send(`/api/v1/forms/${formId}/notifications/deliveries/${id}/retry`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
 
   test.prop([fc.nat(), hostileValue], options)('environment SMTP settings: a valid body with one hostile value', async (pick, value) => {
     const valid = { smtp: { url: 'smtp://mailer@smtp.example.com:587', password: 'secret password', from: 'Forms <forms@example.com>' } };
@@ -651,9 +799,12 @@ describe('REST privacy (deleting, erasing, audit log)', () => {
     await send('/api/v1/responses/delete', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, body: text }, 'json');
   });
 
-  test.prop([segment, fc.constantFrom('responses', 'leads'), fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)('hostile response and lead ids in the path', async (id, kind, method) => {
-    await send(`/api/v1/${kind}/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
-  });
+  test.prop([segment, fc.constantFrom('responses', 'leads'), fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH')], options)(
+    'hostile response and lead ids in the path',
+    async (id, kind, method) => {
+      await send(`/api/v1/${kind}/${id}`, { method, headers: { 'x-api-key': tenant.apiKey } }, 'json');
+    },
+  );
 
   const auditParams = fc.record({ limit: hostileString, after: hostileString }, { requiredKeys: [] });
   test.prop([auditParams, hostileHeaders], options)('audit log: hostile query parameters and headers', async (query, headers) => {
@@ -684,7 +835,8 @@ describe('GraphQL', () => {
     await send('/graphql', json('POST', { query: GENERATE, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
 
-  const LISTING = 'query L($formId: ID!, $filter: ResponseFilter, $first: Int, $after: String) { formResponses(formId: $formId, filter: $filter, first: $first, after: $after) { edges { node { id } } } }';
+  const LISTING =
+    'query L($formId: ID!, $filter: ResponseFilter, $first: Int, $after: String) { formResponses(formId: $formId, filter: $filter, first: $first, after: $after) { edges { node { id } } } }';
   test.prop([fc.nat(), hostileValue], options)('formResponses: hostile variables', async (pick, value) => {
     const variables = mutate({ formId, filter: { returnPartials: true, since: '2020-01-01T00:00:00Z' }, first: 10, after: null }, pick, value);
     await send('/graphql', json('POST', { query: LISTING, variables }, { 'x-api-key': tenant.apiKey }), 'graphql');
@@ -766,10 +918,13 @@ describe('GraphQL', () => {
 });
 
 describe('public pages and the public JSON API', () => {
-  test.prop([segment, fc.constantFrom('', '?step=0', '?step=1', '?step=-1', '?step=99999999999', '?step=x', '?step=%00')], options)('page GET: hostile ids and steps', async (id, query) => {
-    await send(`/s/${id}${query}`, {}, 'page');
-    await send(`/s/${formId}${query}`, {}, 'page');
-  });
+  test.prop([segment, fc.constantFrom('', '?step=0', '?step=1', '?step=-1', '?step=99999999999', '?step=x', '?step=%00')], options)(
+    'page GET: hostile ids and steps',
+    async (id, query) => {
+      await send(`/s/${id}${query}`, {}, 'page');
+      await send(`/s/${formId}${query}`, {}, 'page');
+    },
+  );
 
   const fields = fc.array(fc.tuple(hostileString, hostileString), { maxLength: 6 });
   test.prop([fields, fc.constantFrom('0', '1', '7', 'x')], options)('page POST: hostile form fields', async (pairs, step) => {
@@ -811,15 +966,12 @@ describe('public pages and the public JSON API', () => {
 
   // A field of a question, or of a part: a Matrix row, a Ranking position (and parts no question has).
   const part = fc.constantFrom('', '.0', '.1', '.2', '.3', '.99', '.x', '.__proto__');
-  test.prop([fc.array(fc.tuple(fc.nat(), part, hostileString), { maxLength: 8 })], options)(
-    'page POST of a survey: hostile values in its fields',
-    async (fields) => {
-      const ids = Object.keys(surveyAnswers());
-      const body = new URLSearchParams();
-      for (const [at, suffix, value] of fields) body.append(`c.${ids[at % ids.length]}${suffix}`, value);
-      await send(`/s/${surveyForm.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
-    },
-  );
+  test.prop([fc.array(fc.tuple(fc.nat(), part, hostileString), { maxLength: 8 })], options)('page POST of a survey: hostile values in its fields', async (fields) => {
+    const ids = Object.keys(surveyAnswers());
+    const body = new URLSearchParams();
+    for (const [at, suffix, value] of fields) body.append(`c.${ids[at % ids.length]}${suffix}`, value);
+    await send(`/s/${surveyForm.id}?step=0`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() }, 'page');
+  });
 
   test.prop([bodyFrom({ answers: {} }), hostileHeaders], options)('POST responses: hostile text and headers', async (text, headers) => {
     await send(`/s/${formId}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text }, 'json');
@@ -872,37 +1024,50 @@ describe('public pages and the public JSON API', () => {
     await send(`/s/${logicFormId}/responses/${logicResume.id}`, json('PATCH', patch, { authorization: `Bearer ${logicResume.token}` }), 'json');
   });
 
-  test.prop([segment, segment, fc.constantFrom('0', '1', '2', 'x')], options)('page GET and POST of a form with logic: hostile hidden field values in the URL', async (source, plan, step) => {
-    const query = `utm_source=${source}&plan=${plan}&${plan}=1&embed=1`;
-    await send(`/s/${logicFormId}?${query}`, {}, 'page');
-    await send(`/s/${logicFormId}?step=${step}&${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'c.x=y' }, 'page');
-  });
+  test.prop([segment, segment, fc.constantFrom('0', '1', '2', 'x')], options)(
+    'page GET and POST of a form with logic: hostile hidden field values in the URL',
+    async (source, plan, step) => {
+      const query = `utm_source=${source}&plan=${plan}&${plan}=1&embed=1`;
+      await send(`/s/${logicFormId}?${query}`, {}, 'page');
+      await send(`/s/${logicFormId}?step=${step}&${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'c.x=y' }, 'page');
+    },
+  );
 
-  test.prop([segment, fc.option(fc.oneof(segment, fc.constantFrom('1', '2', '0', '-1', '2147483647', '2147483648', '9999999999', '99999999999', '1.5')))], options)('definition: hostile ids and versions', async (id, version) => {
-    const query = version === null ? '' : `?version=${version}`;
-    // An empty id collapses the path to /s/definition: the page of a form that does not exist (HTML).
-    await send(`/s/${id}/definition${query}`, {}, 'page');
-    await send(`/s/${formId}/definition${query}`, {}, 'json');
-    // An older version is only for a response's resume token: a real one (of version 1), a forged one.
-    for (const token of [resume.token, `${resume.token}x`, '']) await send(`/s/${formId}/definition${query}`, { headers: { authorization: `Bearer ${token}` } }, 'json');
-  });
+  test.prop([segment, fc.option(fc.oneof(segment, fc.constantFrom('1', '2', '0', '-1', '2147483647', '2147483648', '9999999999', '99999999999', '1.5')))], options)(
+    'definition: hostile ids and versions',
+    async (id, version) => {
+      const query = version === null ? '' : `?version=${version}`;
+      // An empty id collapses the path to /s/definition: the page of a form that does not exist (HTML).
+      await send(`/s/${id}/definition${query}`, {}, 'page');
+      await send(`/s/${formId}/definition${query}`, {}, 'json');
+      // An older version is only for a response's resume token: a real one (of version 1), a forged one.
+      for (const token of [resume.token, `${resume.token}x`, '']) await send(`/s/${formId}/definition${query}`, { headers: { authorization: `Bearer ${token}` } }, 'json');
+    },
+  );
 
   // Files: hostile names, bytes, field names and component ids; a refused upload stores no row (and no file).
-  const filePart = fc.record({ name: fc.oneof(hostileString, fc.constantFrom('a.png', 'b.txt', 'c.html', '.png', 'x'.repeat(300) + '.txt')), bytes: fc.uint8Array({ maxLength: 64 }) });
+  const filePart = fc.record({
+    name: fc.oneof(hostileString, fc.constantFrom('a.png', 'b.txt', 'c.html', '.png', 'x'.repeat(300) + '.txt')),
+    bytes: fc.uint8Array({ maxLength: 64 }),
+  });
   const multipart = (parts: [string, string | { name: string; bytes: Uint8Array }][]) => {
     const body = new FormData();
     for (const [name, value] of parts) body.append(name, typeof value === 'string' ? value : new File([new Uint8Array(value.bytes)], value.name));
     return body;
   };
-  test.prop([fc.oneof(hostileString, fc.constant('')), fc.array(filePart, { maxLength: 3 }), fc.array(fc.tuple(hostileString, hostileString), { maxLength: 2 }), fc.boolean()], options)(
-    'POST uploads: hostile component ids, file names, bytes and fields',
-    async (componentId, files, extra, realComponent) => {
-      const parts: [string, string | { name: string; bytes: Uint8Array }][] = [['componentId', realComponent ? uploaderId : componentId], ...files.map((file) => ['file', file] as [string, typeof file]), ...extra];
-      // The version the response answers: a real one, or a hostile value.
-      if (extra.length === 1) parts.push(['formVersion', realComponent ? '1' : extra[0]![1]]);
-      await send(`/s/${formId}/uploads`, { method: 'POST', body: multipart(parts) }, 'json');
-    },
-  );
+  test.prop(
+    [fc.oneof(hostileString, fc.constant('')), fc.array(filePart, { maxLength: 3 }), fc.array(fc.tuple(hostileString, hostileString), { maxLength: 2 }), fc.boolean()],
+    options,
+  )('POST uploads: hostile component ids, file names, bytes and fields', async (componentId, files, extra, realComponent) => {
+    const parts: [string, string | { name: string; bytes: Uint8Array }][] = [
+      ['componentId', realComponent ? uploaderId : componentId],
+      ...files.map((file) => ['file', file] as [string, typeof file]),
+      ...extra,
+    ];
+    // The version the response answers: a real one, or a hostile value.
+    if (extra.length === 1) parts.push(['formVersion', realComponent ? '1' : extra[0]![1]]);
+    await send(`/s/${formId}/uploads`, { method: 'POST', body: multipart(parts) }, 'json');
+  });
 
   test.prop([bodyFrom({ componentId: 'x' }), hostileHeaders], options)('POST uploads: hostile text and headers', async (text, headers) => {
     await send(`/s/${formId}/uploads`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', ...headers }, body: text }, 'json');

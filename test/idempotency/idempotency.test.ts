@@ -124,7 +124,10 @@ describe('generate with an Idempotency-Key', () => {
     const [expired, live] = [randomUUID(), randomUUID()];
     await generate(a, validBody(a.templateId), expired);
     await generate(a, validBody(a.templateId), live);
-    await ctx.db.update(idempotencyKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(idempotencyKeys.key, expired));
+    await ctx.db
+      .update(idempotencyKeys)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(idempotencyKeys.key, expired));
     expect(await deleteExpiredIdempotencyKeys(ctx.db)).toBeGreaterThanOrEqual(1);
     const left = await ctx.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys);
     expect(left.map((row) => row.key)).toContain(live);
@@ -158,8 +161,7 @@ describe('generate with an Idempotency-Key', () => {
 });
 
 describe('public start with an Idempotency-Key', () => {
-  const start = (body: unknown, key?: string) =>
-    ctx.app.request(`/s/${form.id}/responses`, jsonRequest('POST', body, key === undefined ? {} : { 'idempotency-key': key }));
+  const start = (body: unknown, key?: string) => ctx.app.request(`/s/${form.id}/responses`, jsonRequest('POST', body, key === undefined ? {} : { 'idempotency-key': key }));
 
   async function responseCount(): Promise<number> {
     const [row] = await ctx.db.select({ n: count() }).from(responses).where(eq(responses.formId, form.id));
@@ -220,7 +222,10 @@ describe('public start with an Idempotency-Key', () => {
     const first = await start({ answers: { [name]: 'Victim' } }, key);
     expect(first.status).toBe(201);
     const victim = (await first.json()) as { id: string; resumeToken: string };
-    const [claim] = await ctx.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.scope, `form:${form.id}:start`)));
+    const [claim] = await ctx.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.key, key), eq(idempotencyKeys.scope, `form:${form.id}:start`)));
     expect(claim!.nonce).toMatch(/^[\w-]{24}$/);
     await ctx.db
       .update(idempotencyKeys)

@@ -16,8 +16,7 @@ let app: App;
 let tenant: TestTenant;
 
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const PHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 beforeAll(async () => {
@@ -47,14 +46,9 @@ async function countersOf(formId: string) {
     referrer: string;
     hidden: Record<string, string>;
     count: number;
-  }>(
-    await db.execute(
-      sql`select metric, device, language, referrer, hidden, count from form_insight_counts where form_id = ${formId}`,
-    ),
-  );
+  }>(await db.execute(sql`select metric, device, language, referrer, hidden, count from form_insight_counts where form_id = ${formId}`));
   const totals: Record<string, number> = {};
-  for (const row of rows)
-    if (Number(row.count) !== 0) totals[row.metric] = (totals[row.metric] ?? 0) + Number(row.count);
+  for (const row of rows) if (Number(row.count) !== 0) totals[row.metric] = (totals[row.metric] ?? 0) + Number(row.count);
   return { totals, rows };
 }
 
@@ -68,9 +62,7 @@ describe('views', () => {
     const page = new Visitor(app, { 'user-agent': DESKTOP, referer: 'https://news.example.org/story?id=1' });
     expect((await page.get(`/s/${form.id}?utm_source=ad&other=x`)).status).toBe(200);
     const embedded = new Visitor(app, { 'user-agent': PHONE });
-    expect(
-      (await embedded.get(`/s/${form.id}?embed=1&fl-origin=${encodeURIComponent('https://shop.example.com')}`)).status,
-    ).toBe(200);
+    expect((await embedded.get(`/s/${form.id}?embed=1&fl-origin=${encodeURIComponent('https://shop.example.com')}`)).status).toBe(200);
     const { totals, rows } = await countersOf(form.id);
     expect(totals).toEqual({ views: 2 });
     const dims = rows.map(({ device, language, referrer, hidden }) => ({ device, language, referrer, hidden }));
@@ -98,8 +90,7 @@ describe('views', () => {
 
   it('POST /s/:id/views counts a custom client view and answers 202 {counted}', async () => {
     const own = await threeSteps();
-    const post = (body: unknown, headers: Record<string, string> = { 'user-agent': PHONE }) =>
-      app.request(`/s/${own.id}/views`, jsonRequest('POST', body, headers));
+    const post = (body: unknown, headers: Record<string, string> = { 'user-agent': PHONE }) => app.request(`/s/${own.id}/views`, jsonRequest('POST', body, headers));
     const counted = await post({
       hiddenFields: { utm_source: 'mail', undeclared: 'x' },
       referrer: 'https://blog.example.net/post',
@@ -111,11 +102,7 @@ describe('views', () => {
     expect(await (await post({ referrer: 'www.example.com' })).json()).toEqual({ counted: true });
     expect(await (await post({}, { 'user-agent': BOT })).json()).toEqual({ counted: false });
     const { rows } = await countersOf(own.id);
-    expect(
-      rows
-        .map(({ device, referrer, hidden, count }) => ({ device, referrer, hidden, count }))
-        .sort((a, b) => a.referrer.localeCompare(b.referrer)),
-    ).toEqual([
+    expect(rows.map(({ device, referrer, hidden, count }) => ({ device, referrer, hidden, count })).sort((a, b) => a.referrer.localeCompare(b.referrer))).toEqual([
       { device: 'mobile', referrer: 'blog.example.net', hidden: { utm_source: 'mail' }, count: 1 },
       { device: 'mobile', referrer: 'www.example.com', hidden: {}, count: 1 },
     ]);
@@ -137,14 +124,10 @@ describe('views', () => {
   it('POST /s/:id/views is size- and rate-limited like the other public posts', async () => {
     const own = await threeSteps();
     const limited = appWith(db, { publicRateLimitPerMinute: 2, publicMaxBodyBytes: 1024 });
-    const big = await limited.request(
-      `/s/${own.id}/views`,
-      jsonRequest('POST', { referrer: 'x'.repeat(2000) }, { 'x-forwarded-for': '203.0.113.9' }),
-    );
+    const big = await limited.request(`/s/${own.id}/views`, jsonRequest('POST', { referrer: 'x'.repeat(2000) }, { 'x-forwarded-for': '203.0.113.9' }));
     expect(big.status).toBe(413);
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++)
-      statuses.push((await limited.request(`/s/${own.id}/views`, jsonRequest('POST', {}))).status);
+    for (let i = 0; i < 3; i++) statuses.push((await limited.request(`/s/${own.id}/views`, jsonRequest('POST', {}))).status);
     expect(statuses).toContain(429);
   });
 });
@@ -190,9 +173,7 @@ describe('responses', () => {
   it('an embedded page counts its response under the embedding site', async () => {
     const form = await threeSteps();
     const visitor = new Visitor(app, { 'user-agent': DESKTOP });
-    const page = await (
-      await visitor.get(`/s/${form.id}?embed=1&fl-origin=${encodeURIComponent('https://shop.example.com')}`)
-    ).text();
+    const page = await (await visitor.get(`/s/${form.id}?embed=1&fl-origin=${encodeURIComponent('https://shop.example.com')}`)).text();
     const action = /action="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&');
     expect(action).not.toContain('fl-referrer');
     const body = new URLSearchParams({ [field(componentAt(form, 0, 0))]: 'Ada' });
@@ -214,11 +195,7 @@ describe('responses', () => {
     const start = async () => {
       const res = await app.request(
         `/s/${form.id}/responses`,
-        jsonRequest(
-          'POST',
-          { answers: { [componentAt(form, 0, 0).id]: 'Ada' }, hiddenFields: { utm_source: 'partner' } },
-          { referer: 'https://partner.example/' },
-        ),
+        jsonRequest('POST', { answers: { [componentAt(form, 0, 0).id]: 'Ada' }, hiddenFields: { utm_source: 'partner' } }, { referer: 'https://partner.example/' }),
       );
       expect(res.status).toBe(201);
       return (await res.json()) as { id: string; resumeToken: string };
@@ -227,11 +204,7 @@ describe('responses', () => {
     const b = await start();
     const finish = await app.request(
       `/s/${form.id}/responses/${a.id}`,
-      jsonRequest(
-        'PATCH',
-        { answers: { [componentAt(form, 1, 0).id]: 'x', [componentAt(form, 2, 0).id]: 'y' }, finished: true },
-        { authorization: `Bearer ${a.resumeToken}` },
-      ),
+      jsonRequest('PATCH', { answers: { [componentAt(form, 1, 0).id]: 'x', [componentAt(form, 2, 0).id]: 'y' }, finished: true }, { authorization: `Bearer ${a.resumeToken}` }),
     );
     expect(finish.status).toBe(200);
     const counted = await countersOf(form.id);

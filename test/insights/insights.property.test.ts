@@ -31,98 +31,69 @@ const respondent = fc.record({
   deleted: fc.boolean(),
 });
 
-test.prop(
-  [
-    fc.array(respondent, { maxLength: 8 }),
-    fc.constantFrom(undefined, 'desktop', 'mobile'),
-    fc.constantFrom(undefined, 'ad'),
-  ],
-  { numRuns: 6 },
-)('insights equal a brute-force count over the responses', async (people, device, source) => {
-  const tenant = await createTenant(db);
-  const form = await makeForm(
-    db,
-    tenant,
-    ['One', 'Two', 'Three'].map((name) => ({
-      name,
-      components: [{ type: 'ShortInput', content: { question: `${name}?` } }],
-    })),
-    'Property',
-    { hiddenFields: ['utm_source'] },
-  );
-  const answer = (step: number) => ({ [componentAt(form, step, 0).id]: `a${step}` });
-  let views = 0;
-  const doomed: string[] = [];
-  for (const person of people) {
-    const headers = { 'user-agent': AGENTS[person.device] };
-    const counts = (!device || device === person.device) && (!source || source === person.source);
-    for (let i = 0; i < person.views; i++) {
-      await app.request(
-        `/s/${form.id}/views`,
-        jsonRequest('POST', { hiddenFields: { utm_source: person.source } }, headers),
-      );
-      if (counts) views++;
-    }
-    if (person.steps === 0) continue;
-    const started = await app.request(
-      `/s/${form.id}/responses`,
-      jsonRequest(
-        'POST',
-        { answers: answer(0), hiddenFields: { utm_source: person.source }, finished: false },
-        headers,
-      ),
+test.prop([fc.array(respondent, { maxLength: 8 }), fc.constantFrom(undefined, 'desktop', 'mobile'), fc.constantFrom(undefined, 'ad')], { numRuns: 6 })(
+  'insights equal a brute-force count over the responses',
+  async (people, device, source) => {
+    const tenant = await createTenant(db);
+    const form = await makeForm(
+      db,
+      tenant,
+      ['One', 'Two', 'Three'].map((name) => ({
+        name,
+        components: [{ type: 'ShortInput', content: { question: `${name}?` } }],
+      })),
+      'Property',
+      { hiddenFields: ['utm_source'] },
     );
-    const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
-    for (let step = 1; step < person.steps; step++) {
-      const last = step === 2;
-      await app.request(
-        `/s/${form.id}/responses/${id}`,
-        jsonRequest(
-          'PATCH',
-          { answers: answer(step), finished: last },
-          { authorization: `Bearer ${resumeToken}`, ...headers },
-        ),
+    const answer = (step: number) => ({ [componentAt(form, step, 0).id]: `a${step}` });
+    let views = 0;
+    const doomed: string[] = [];
+    for (const person of people) {
+      const headers = { 'user-agent': AGENTS[person.device] };
+      const counts = (!device || device === person.device) && (!source || source === person.source);
+      for (let i = 0; i < person.views; i++) {
+        await app.request(`/s/${form.id}/views`, jsonRequest('POST', { hiddenFields: { utm_source: person.source } }, headers));
+        if (counts) views++;
+      }
+      if (person.steps === 0) continue;
+      const started = await app.request(
+        `/s/${form.id}/responses`,
+        jsonRequest('POST', { answers: answer(0), hiddenFields: { utm_source: person.source }, finished: false }, headers),
       );
+      const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
+      for (let step = 1; step < person.steps; step++) {
+        const last = step === 2;
+        await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: answer(step), finished: last }, { authorization: `Bearer ${resumeToken}`, ...headers }));
+      }
+      if (person.deleted) doomed.push(id);
     }
-    if (person.deleted) doomed.push(id);
-  }
-  if (doomed.length > 0) await deleteResponses(db, { environmentId: tenant.environmentId, ids: doomed });
+    if (doomed.length > 0) await deleteResponses(db, { environmentId: tenant.environmentId, ids: doomed });
 
-  // The brute force: every stored response, its User-Agent, hidden value, path and state.
-  const deviceOf = (userAgent: string | undefined) =>
-    Object.entries(AGENTS).find(([, agent]) => agent === userAgent)?.[0] ?? 'desktop';
-  const rows = (await responsesOf(db, form.id)).filter(
-    (r) =>
-      (!device || deviceOf(r.meta.userAgent) === device) && (!source || r.meta.hiddenFields?.utm_source === source),
-  );
-  const keys = ['step_1', 'step_2', 'step_3'];
-  const reached = keys.map(
-    (key, index) =>
-      rows.filter((r) => (r.meta.path ?? []).includes(key) || (!r.finished && (r.meta.path ?? []).length === index))
-        .length,
-  );
-  const left = keys.map((_, index) => rows.filter((r) => !r.finished && (r.meta.path ?? []).length === index).length);
-  const query = new URLSearchParams({
-    ...(device ? { device } : {}),
-    ...(source ? { 'hidden.utm_source': source } : {}),
-  });
-  const res = await app.request(`/api/v1/forms/${form.id}/insights?${query}`, {
-    headers: { 'x-api-key': tenant.apiKey },
-  });
-  const { data } = (await res.json()) as { data: Record<string, any> };
-  expect(data.views).toBe(views);
-  expect(data.starts).toBe(rows.length);
-  expect(data.finishes).toBe(rows.filter((r) => r.finished).length);
-  expect(data.steps.map((s: { reached: number }) => s.reached)).toEqual(reached);
-  expect(data.steps.map((s: { leftHere: number }) => s.leftHere)).toEqual(left);
-  expect(data.timeToComplete === null).toBe(rows.every((r) => !r.finished));
-  const bySource = new Map<string, number>();
-  for (const r of rows)
-    bySource.set(r.meta.hiddenFields!.utm_source!, (bySource.get(r.meta.hiddenFields!.utm_source!) ?? 0) + 1);
-  const reported = new Map<string, number>(
-    ((data.hiddenFields[0]?.values ?? []) as { value: string; starts: number }[])
-      .filter((v) => v.starts > 0)
-      .map((v) => [v.value, v.starts]),
-  );
-  expect(reported).toEqual(bySource);
-});
+    // The brute force: every stored response, its User-Agent, hidden value, path and state.
+    const deviceOf = (userAgent: string | undefined) => Object.entries(AGENTS).find(([, agent]) => agent === userAgent)?.[0] ?? 'desktop';
+    const rows = (await responsesOf(db, form.id)).filter((r) => (!device || deviceOf(r.meta.userAgent) === device) && (!source || r.meta.hiddenFields?.utm_source === source));
+    const keys = ['step_1', 'step_2', 'step_3'];
+    const reached = keys.map((key, index) => rows.filter((r) => (r.meta.path ?? []).includes(key) || (!r.finished && (r.meta.path ?? []).length === index)).length);
+    const left = keys.map((_, index) => rows.filter((r) => !r.finished && (r.meta.path ?? []).length === index).length);
+    const query = new URLSearchParams({
+      ...(device ? { device } : {}),
+      ...(source ? { 'hidden.utm_source': source } : {}),
+    });
+    const res = await app.request(`/api/v1/forms/${form.id}/insights?${query}`, {
+      headers: { 'x-api-key': tenant.apiKey },
+    });
+    const { data } = (await res.json()) as { data: Record<string, any> };
+    expect(data.views).toBe(views);
+    expect(data.starts).toBe(rows.length);
+    expect(data.finishes).toBe(rows.filter((r) => r.finished).length);
+    expect(data.steps.map((s: { reached: number }) => s.reached)).toEqual(reached);
+    expect(data.steps.map((s: { leftHere: number }) => s.leftHere)).toEqual(left);
+    expect(data.timeToComplete === null).toBe(rows.every((r) => !r.finished));
+    const bySource = new Map<string, number>();
+    for (const r of rows) bySource.set(r.meta.hiddenFields!.utm_source!, (bySource.get(r.meta.hiddenFields!.utm_source!) ?? 0) + 1);
+    const reported = new Map<string, number>(
+      ((data.hiddenFields[0]?.values ?? []) as { value: string; starts: number }[]).filter((v) => v.starts > 0).map((v) => [v.value, v.starts]),
+    );
+    expect(reported).toEqual(bySource);
+  },
+);

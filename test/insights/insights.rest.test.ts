@@ -14,8 +14,7 @@ let app: App;
 let tenant: TestTenant;
 let form: Form;
 
-const PHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
 const insights = async (query = '', target = `/api/v1/forms/${form.id}/insights`) => {
   const res = await app.request(`${target}${query}`, { headers: { 'x-api-key': tenant.apiKey } });
@@ -27,9 +26,7 @@ async function startedAt(responseId: string, at: string) {
   const hour = new Date(Math.floor(Date.parse(at) / 3_600_000) * 3_600_000).toISOString();
   await db.execute(sql`update form_insight_counts c set hour = ${hour}::timestamptz
     from responses r where r.id = ${responseId} and c.form_id = r.form_id and c.segment = r.insight->>'segment' and c.hour = (r.insight->>'hour')::timestamptz`);
-  await db.execute(
-    sql`update responses set insight = jsonb_set(insight, '{hour}', to_jsonb(${hour}::text)), created_at = ${at}::timestamptz where id = ${responseId}`,
-  );
+  await db.execute(sql`update responses set insight = jsonb_set(insight, '{hour}', to_jsonb(${hour}::text)), created_at = ${at}::timestamptz where id = ${responseId}`);
 }
 
 beforeAll(async () => {
@@ -51,28 +48,16 @@ beforeAll(async () => {
   for (let i = 0; i < 10; i++) {
     await app.request(
       `/s/${form.id}/views`,
-      jsonRequest(
-        'POST',
-        { hiddenFields: { utm_source: i < 4 ? 'ad' : 'mail' } },
-        { 'user-agent': i < 5 ? PHONE : 'Mozilla/5.0 (X11; Linux x86_64)' },
-      ),
+      jsonRequest('POST', { hiddenFields: { utm_source: i < 4 ? 'ad' : 'mail' } }, { 'user-agent': i < 5 ? PHONE : 'Mozilla/5.0 (X11; Linux x86_64)' }),
     );
   }
   for (let i = 0; i < 6; i++) {
     const res = await app.request(
       `/s/${form.id}/responses`,
-      jsonRequest(
-        'POST',
-        { answers: answer(0), hiddenFields: { utm_source: i < 3 ? 'ad' : 'mail' } },
-        { 'user-agent': i < 3 ? PHONE : 'Mozilla/5.0 (X11; Linux x86_64)' },
-      ),
+      jsonRequest('POST', { answers: answer(0), hiddenFields: { utm_source: i < 3 ? 'ad' : 'mail' } }, { 'user-agent': i < 3 ? PHONE : 'Mozilla/5.0 (X11; Linux x86_64)' }),
     );
     const { id, resumeToken } = (await res.json()) as { id: string; resumeToken: string };
-    const patch = (body: unknown) =>
-      app.request(
-        `/s/${form.id}/responses/${id}`,
-        jsonRequest('PATCH', body, { authorization: `Bearer ${resumeToken}` }),
-      );
+    const patch = (body: unknown) => app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${resumeToken}` }));
     if (i >= 2) await patch({ answers: answer(1) });
     if (i >= 3) await patch({ answers: answer(2), finished: true });
   }

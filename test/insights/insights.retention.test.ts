@@ -11,14 +11,7 @@ import { formInsightCounts, forms, jobRuns } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { runRetentionJob } from '../../src/privacy/retention.service.ts';
 import { setFormRetention } from '../../src/privacy/settings.service.ts';
-import {
-  createTenant,
-  graphql,
-  jsonRequest,
-  setupIsolatedTestApp,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { componentAt, makeForm } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -57,12 +50,7 @@ async function figures(form: Form) {
   const { data } = (await res.json()) as {
     data: { views: number; starts: number; finishes: number; steps: { reached: number; leftHere: number }[] };
   };
-  const summary = await graphql(
-    ctx.app,
-    'query($id: ID!) { form(id: $id) { summary { total finished } } }',
-    { id: form.id },
-    { 'x-api-key': tenant.apiKey },
-  );
+  const summary = await graphql(ctx.app, 'query($id: ID!) { form(id: $id) { summary { total finished } } }', { id: form.id }, { 'x-api-key': tenant.apiKey });
   return {
     views: data.views,
     starts: data.starts,
@@ -122,10 +110,7 @@ describe('insight counters when responses go away', () => {
       summary: { total: 2, finished: 1 },
     });
     // The results page reads the same counters.
-    const made = await ctx.app.request(
-      `/api/v1/forms/${form.id}/share-links`,
-      jsonRequest('POST', {}, { 'x-api-key': tenant.apiKey }),
-    );
+    const made = await ctx.app.request(`/api/v1/forms/${form.id}/share-links`, jsonRequest('POST', {}, { 'x-api-key': tenant.apiKey }));
     const page = await (await ctx.app.request(((await made.json()) as { url: string }).url)).text();
     expect(page.replace(/\s+/g, ' ')).toMatch(/<th scope="row">\s?Starts\s?<\/th>\s?<td>\s?2 \(40\s?%\)\s?<\/td>/);
   });
@@ -135,12 +120,7 @@ describe('insight counters when responses go away', () => {
     await respond(form, 'keep@example.org', true);
     await respond(form, 'erase@example.org', true);
     await respond(form, 'erase@example.org', false);
-    const erased = await graphql(
-      ctx.app,
-      'mutation { eraseLead(email: "erase@example.org") { erased erasure { responsesDeleted } } }',
-      {},
-      { 'x-api-key': tenant.apiKey },
-    );
+    const erased = await graphql(ctx.app, 'mutation { eraseLead(email: "erase@example.org") { erased erasure { responsesDeleted } } }', {}, { 'x-api-key': tenant.apiKey });
     expect(erased.body.data.eraseLead).toEqual({ erased: true, erasure: { responsesDeleted: 2 } });
     expect(await figures(form)).toEqual({
       views: 0,

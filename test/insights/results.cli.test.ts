@@ -57,9 +57,7 @@ describe('formloom share-link', () => {
 
   it('names what is missing or wrong', async () => {
     await expect(cli('share-link', 'create')).rejects.toThrow('--form');
-    await expect(cli('share-link', 'create', '--form', form.id, '--expires', 'soon')).rejects.toThrow(
-      '--expires must be',
-    );
+    await expect(cli('share-link', 'create', '--form', form.id, '--expires', 'soon')).rejects.toThrow('--expires must be');
     await expect(cli('share-link', 'create', '--form', 'nope')).rejects.toThrow('Form not found');
     await expect(cli('share-link', 'revoke', 'nope', '--form', form.id)).rejects.toThrow('Share link not found');
   });

@@ -22,8 +22,7 @@ const SECRET = 'hunter2-secret';
 const NOTE = 'Loved the <b>onboarding</b>';
 
 const key = () => ({ 'x-api-key': tenant.apiKey });
-const create = (body: unknown, formId = form.id, headers = key()) =>
-  app.request(`/api/v1/forms/${formId}/share-links`, jsonRequest('POST', body, headers));
+const create = (body: unknown, formId = form.id, headers = key()) => app.request(`/api/v1/forms/${formId}/share-links`, jsonRequest('POST', body, headers));
 /** The page and its HTML without the white space around tags (the source's templates are formatted). */
 const page = async (url: string, target = app) => {
   const res = await target.request(url);
@@ -67,10 +66,7 @@ beforeAll(async () => {
   const first = { [c(0, 0)]: { emailAddress: EMAIL }, [c(0, 1)]: EMAIL, [c(0, 2)]: SECRET, [c(0, 3)]: ['Pro'] };
   await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: first }));
   const second = { [c(1, 0)]: 9, [c(1, 1)]: { Speed: 'High', Price: 'Low' }, [c(1, 2)]: 12, [c(1, 3)]: NOTE };
-  const res = await app.request(
-    `/s/${form.id}/responses`,
-    jsonRequest('POST', { answers: { ...first, ...second }, finished: true }),
-  );
+  const res = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { ...first, ...second }, finished: true }));
   expect(res.status).toBe(201);
 });
 
@@ -110,10 +106,7 @@ describe('share links over REST', () => {
   it('needs responses:read, and another environment’s form is not found', async () => {
     const narrow = await createApiKey(db, { environmentId: tenant.environmentId, scopes: ['forms:read'] });
     const refused = await create({}, form.id, { 'x-api-key': narrow.key });
-    expect([refused.status, await refused.json()]).toEqual([
-      403,
-      { message: 'API key lacks the scope responses:read' },
-    ]);
+    expect([refused.status, await refused.json()]).toEqual([403, { message: 'API key lacks the scope responses:read' }]);
     const other = await createTenant(db);
     const foreign = await create({}, form.id, { 'x-api-key': other.apiKey });
     expect([foreign.status, await foreign.json()]).toEqual([404, { message: 'Form not found' }]);
@@ -127,10 +120,7 @@ describe('share links over REST', () => {
     expect(bad.status).toBe(400);
     expect(body.errors.map((e) => e.path)).toEqual(expect.arrayContaining([['includeTextAnswers'], ['expiresAt'], []]));
     const past = await create({ expiresAt: '2020-01-01T00:00:00Z' });
-    expect([past.status, await past.json()]).toMatchObject([
-      400,
-      { errors: [{ path: ['expiresAt'], message: 'Must be in the future' }] },
-    ]);
+    expect([past.status, await past.json()]).toMatchObject([400, { errors: [{ path: ['expiresAt'], message: 'Must be in the future' }] }]);
   });
 
   it('an expired link and a deleted form’s link are 404', async () => {
@@ -158,12 +148,7 @@ describe('share links over GraphQL', () => {
     expect(shareLink.includeTextAnswers).toBe(true);
     const listed = await graphql(app, 'query($id: ID!) { shareLinks(formId: $id) { id } }', { id: form.id }, key());
     expect(listed.body.data.shareLinks.map((l: { id: string }) => l.id)).toContain(shareLink.id);
-    const revoked = await graphql(
-      app,
-      'mutation($f: ID!, $id: ID!) { revokeShareLink(formId: $f, id: $id) { revoked } }',
-      { f: form.id, id: shareLink.id },
-      key(),
-    );
+    const revoked = await graphql(app, 'mutation($f: ID!, $id: ID!) { revokeShareLink(formId: $f, id: $id) { revoked } }', { f: form.id, id: shareLink.id }, key());
     expect(revoked.body.data.revokeShareLink.revoked).toBe(true);
     expect((await page(url)).res.status).toBe(404);
   });
@@ -211,17 +196,8 @@ describe('the results page', () => {
     const { url } = (await (await create({})).json()) as { url: string };
     const { res } = await page(url);
     const csp = res.headers.get('content-security-policy')!;
-    expect(csp).toMatch(
-      /^default-src 'none'; style-src 'nonce-[\w+/=]+'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/,
-    );
-    expect(
-      Object.fromEntries(
-        ['cache-control', 'referrer-policy', 'x-robots-tag', 'x-frame-options', 'x-content-type-options'].map((h) => [
-          h,
-          res.headers.get(h),
-        ]),
-      ),
-    ).toEqual({
+    expect(csp).toMatch(/^default-src 'none'; style-src 'nonce-[\w+/=]+'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+    expect(Object.fromEntries(['cache-control', 'referrer-policy', 'x-robots-tag', 'x-frame-options', 'x-content-type-options'].map((h) => [h, res.headers.get(h)]))).toEqual({
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
       'x-robots-tag': 'noindex, nofollow',
@@ -234,8 +210,7 @@ describe('the results page', () => {
 
   it('reuses a form’s figures for RESULTS_FRESH_SECONDS; the link itself is checked on every request', async () => {
     const { id, url } = (await (await create({})).json()) as { id: string; url: string };
-    const views = async (target: App) =>
-      /<th scope="row">Aufrufe<\/th><td>(\d+)<\/td>/.exec((await page(url, target)).text)![1];
+    const views = async (target: App) => /<th scope="row">Aufrufe<\/th><td>(\d+)<\/td>/.exec((await page(url, target)).text)![1];
     const uncached = appWith(db, { resultsFreshMs: 0 });
     const before = await views(app);
     await app.request(`/s/${form.id}/views`, jsonRequest('POST', {}));

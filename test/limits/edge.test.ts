@@ -283,8 +283,7 @@ describe('hostile input outside the body and in JSON bodies', () => {
 
   it('NUL characters, unpaired surrogates and deep nesting in a body are a 400 with the path, and store nothing', async () => {
     const [{ before }] = (await ctx.db.select({ before: count() }).from(forms)) as [{ before: number }];
-    const generate = (text: string) =>
-      ctx.app.request(`/api/v1/environments/${a.environmentId}/forms/generate`, jsonRequest('POST', text, { 'x-api-key': a.apiKey }));
+    const generate = (text: string) => ctx.app.request(`/api/v1/environments/${a.environmentId}/forms/generate`, jsonRequest('POST', text, { 'x-api-key': a.apiKey }));
     const body = validBody(a.templateId);
 
     const nul = await generate(JSON.stringify({ ...body, name: 'a\u0000b' }));
@@ -346,9 +345,7 @@ describe('413 on a keep-alive connection', () => {
     const oversized = Buffer.alloc(256 * 1024, 'a');
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>
-        i % 3 === 0
-          ? send(agent, 'POST', `/api/v1/environments/${a.environmentId}/forms/generate`, oversized)
-          : send(agent, 'GET', `/api/v1/responses?formId=${formId}`),
+        i % 3 === 0 ? send(agent, 'POST', `/api/v1/environments/${a.environmentId}/forms/generate`, oversized) : send(agent, 'GET', `/api/v1/responses?formId=${formId}`),
       ),
     );
     agent.destroy();

@@ -6,14 +6,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/http.ts';
-import {
-  limitBodySize,
-  methodNotAllowed,
-  readJsonObject,
-  rejectHostileUrls,
-  unsupportedMediaType,
-  UNSUPPORTED_MEDIA_TYPE,
-} from '../../src/limits/request-safety.ts';
+import { limitBodySize, methodNotAllowed, readJsonObject, rejectHostileUrls, unsupportedMediaType, UNSUPPORTED_MEDIA_TYPE } from '../../src/limits/request-safety.ts';
 
 function app() {
   const routes = new Hono<AppEnv>();
@@ -78,11 +71,7 @@ describe('methods and media types', () => {
   });
 
   it('415 for another media type, with a GraphQL errors list on GraphQL', async () => {
-    expect(
-      await body(
-        await app().request('/json', { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }),
-      ),
-    ).toEqual({
+    expect(await body(await app().request('/json', { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }))).toEqual({
       status: 415,
       body: { message: UNSUPPORTED_MEDIA_TYPE },
     });
@@ -96,16 +85,8 @@ describe('methods and media types', () => {
   });
 
   it('reads JSON media types with parameters and suffixes, and a body without a type', async () => {
-    for (const type of [
-      'application/json',
-      'application/json; charset=utf-8',
-      'application/json ;x',
-      'application/merge-patch+json',
-      'APPLICATION/JSON',
-    ]) {
-      expect(
-        (await app().request('/json', { method: 'POST', body: '{"a":1}', headers: { 'content-type': type } })).status,
-      ).toBe(200);
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json ;x', 'application/merge-patch+json', 'APPLICATION/JSON']) {
+      expect((await app().request('/json', { method: 'POST', body: '{"a":1}', headers: { 'content-type': type } })).status).toBe(200);
     }
     // A body without a Content-Type (bytes: a string body would be sent as text/plain).
     const untyped = new Request('http://localhost/json', { method: 'POST', body: new TextEncoder().encode('{"a":1}') });
@@ -133,8 +114,7 @@ describe('methods and media types', () => {
 });
 
 describe('JSON object bodies', () => {
-  const post = (text: string) =>
-    app().request('/json', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+  const post = (text: string) => app().request('/json', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
   it('answer what is not a JSON object with the documented 400', async () => {
     for (const text of ['[1]', 'null', '"s"', '3']) {
       expect(await body(await post(text))).toEqual({

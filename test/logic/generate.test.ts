@@ -22,7 +22,7 @@ const body = (steps: unknown[], more: Record<string, unknown> = {}) => ({ source
 
 async function generate(input: unknown) {
   const response = await ctx.app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', input, { 'x-api-key': tenant.apiKey }));
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 }
 
 const header = (title = 'x') => ({ type: 'Header', content: { title } });
@@ -51,7 +51,7 @@ describe('a form with logic', () => {
     expect(stored!.steps[0]!.logic).toEqual(QUALIFICATION_STEPS[0]!.logic);
     expect(stored!.steps[0]!.components.map((c) => c.key)).toEqual(['who', 'role']);
 
-    const definition = (await (await ctx.app.request(`/s/${id}/definition`)).json());
+    const definition = await (await ctx.app.request(`/s/${id}/definition`)).json();
     expect(definition.hiddenFields).toEqual(['utm_source', 'plan']);
     expect(definition.steps.map((s: any) => [s.key, s.completion, s.invalid])).toEqual([
       ['about', false, false],
@@ -130,7 +130,12 @@ describe('a form with logic', () => {
   });
 
   it('a form without any logic is generated as before, its steps keyed step_<n>', async () => {
-    const { status, body: created } = await generate(body([{ name: 'A', components: [short('a')] }, { name: 'B', components: [header()] }]));
+    const { status, body: created } = await generate(
+      body([
+        { name: 'A', components: [short('a')] },
+        { name: 'B', components: [header()] },
+      ]),
+    );
     expect(status).toBe(200);
     const [stored] = await ctx.db.select().from(forms).where(eq(forms.id, created.result.form.id));
     expect(stored!.steps.map((step, index) => stepKey(step, index))).toEqual(['step_1', 'step_2']);
@@ -192,7 +197,7 @@ describe('refused, every problem at once with its path', () => {
     expect(at(['steps', 2, 'logic', 'next'])).toEqual(['No step has the key "second_gone"']);
     expect(at(['steps', 3, 'invalid'])).toEqual(['A step is a completion step or an invalid step, not both']);
     expect(at(['steps', 3, 'logic'])).toEqual(['A completion step ends the response: it takes no logic']);
-    expect(at(['steps', 3, 'components', 0])).toEqual(['A completion step ends the response: it can\'t ask questions (a ShortInput takes an answer)']);
+    expect(at(['steps', 3, 'components', 0])).toEqual(["A completion step ends the response: it can't ask questions (a ShortInput takes an answer)"]);
     // Nothing else, and nothing stored.
     expect(refused.errors).toHaveLength(20);
   });
@@ -239,7 +244,10 @@ describe('refused, every problem at once with its path', () => {
       ]),
     );
     // Five groups nest; the sixth is refused.
-    expect(refused.errors).toContainEqual({ message: 'Conditions nest at most 5 groups deep', path: ['steps', 0, 'logic', 'rules', 0, 'if', 'not', 'not', 'not', 'not', 'not', 'not'] });
+    expect(refused.errors).toContainEqual({
+      message: 'Conditions nest at most 5 groups deep',
+      path: ['steps', 0, 'logic', 'rules', 0, 'if', 'not', 'not', 'not', 'not', 'not', 'not'],
+    });
     expect(refused.errors).toHaveLength(12);
   });
 
@@ -262,7 +270,7 @@ describe('refused, every problem at once with its path', () => {
   });
 });
 
-describe('the cost of a form\'s rules', () => {
+describe("the cost of a form's rules", () => {
   /** A step whose `rules` rules each test `leaves` `in` leaves of `values` values (on step 1's question). */
   const costly = (rules: number, leaves: number, values: number) => [
     { name: 'One', components: [short('a')] },
@@ -271,7 +279,13 @@ describe('the cost of a form\'s rules', () => {
       components: [short('b')],
       logic: {
         rules: Array.from({ length: rules }, () => ({
-          if: { any: Array.from({ length: leaves }, (_, leaf) => ({ question: leaf % 2 ? 'a' : 'b', op: leaf % 3 ? 'in' : 'notIn', value: Array.from({ length: values }, (_, i) => i % 10) })) },
+          if: {
+            any: Array.from({ length: leaves }, (_, leaf) => ({
+              question: leaf % 2 ? 'a' : 'b',
+              op: leaf % 3 ? 'in' : 'notIn',
+              value: Array.from({ length: values }, (_, i) => i % 10),
+            })),
+          },
           then: { complete: true },
         })),
       },
@@ -289,7 +303,8 @@ describe('the cost of a form\'s rules', () => {
         message: 'Invalid request body',
         errors: [
           {
-            message: 'A form\'s rules may compare at most 10,000 values in all (a condition counts 1, an "in" or "notIn" list one per value); these compare 450,000, and this condition passes the limit',
+            message:
+              'A form\'s rules may compare at most 10,000 values in all (a condition counts 1, an "in" or "notIn" list one per value); these compare 450,000, and this condition passes the limit',
             path: ['steps', 1, 'logic', 'rules', 0, 'if', 'any', 20],
           },
         ],

@@ -9,15 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { responses } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import {
-  appWith,
-  createTenant,
-  graphql,
-  jsonRequest,
-  setupIsolatedTestApp,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -49,24 +41,15 @@ async function start(form: Form, answers: Record<string, unknown> = {}, finished
   const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', body));
   return { status: response.status, body: await response.json() };
 }
-async function patch(
-  form: Form,
-  started: { id: string; resumeToken: string },
-  answers: Record<string, unknown>,
-  finished = false,
-) {
+async function patch(form: Form, started: { id: string; resumeToken: string }, answers: Record<string, unknown>, finished = false) {
   const body = {
     answers: Object.fromEntries(Object.entries(answers).map(([key, value]) => [byKey(form, key).id, value])),
     finished,
   };
-  const response = await app.request(
-    `/s/${form.id}/responses/${started.id}`,
-    jsonRequest('PATCH', body, { authorization: `Bearer ${started.resumeToken}` }),
-  );
+  const response = await app.request(`/s/${form.id}/responses/${started.id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${started.resumeToken}` }));
   return { status: response.status, body: await response.json() };
 }
-const finishedCount = async (formId: string) =>
-  (await ctx.db.select().from(responses).where(eq(responses.formId, formId))).filter((r) => r.finished).length;
+const finishedCount = async (formId: string) => (await ctx.db.select().from(responses).where(eq(responses.formId, formId))).filter((r) => r.finished).length;
 
 async function readLimits(formId: string) {
   const { body } = await graphql(
@@ -121,33 +104,27 @@ describe('maxResponses', () => {
 
 describe('maxResponses on two nodes', () => {
   // Two apps, each with its own pool of connections to one PostgreSQL database, as two server processes have.
-  it.skipIf(!process.env.DATABASE_URL)(
-    'gives the last place to exactly one of 50 finishes spread over both',
-    async () => {
-      const other = await openDatabase({ databaseUrl: ctx.databaseUrl!, maxConnections: 4 });
-      try {
-        const nodes = [app, appWith(other.db, { publicRateLimitPerMinute: 0 })];
-        const { form } = await generateThroughApi(app, ctx.db, tenant, 'Two nodes', TWO_STEPS, {
-          limits: { maxResponses: 1 },
-        });
-        const started = await Promise.all(Array.from({ length: 50 }, (_, i) => start(form, { name: `p${i}` })));
-        const finishing = await Promise.all(
-          started.map((s, i) => {
-            const body = { answers: { [byKey(form, 'employees').id]: '2' }, finished: true };
-            return nodes[i % 2]!.request(
-              `/s/${form.id}/responses/${s.body.id}`,
-              jsonRequest('PATCH', body, { authorization: `Bearer ${s.body.resumeToken}` }),
-            );
-          }),
-        );
-        expect(finishing.map((r) => r.status).filter((s) => s === 200)).toHaveLength(1);
-        expect(finishing.map((r) => r.status).filter((s) => s === 409)).toHaveLength(49);
-        expect(await finishedCount(form.id)).toBe(1);
-      } finally {
-        await other.close();
-      }
-    },
-  );
+  it.skipIf(!process.env.DATABASE_URL)('gives the last place to exactly one of 50 finishes spread over both', async () => {
+    const other = await openDatabase({ databaseUrl: ctx.databaseUrl!, maxConnections: 4 });
+    try {
+      const nodes = [app, appWith(other.db, { publicRateLimitPerMinute: 0 })];
+      const { form } = await generateThroughApi(app, ctx.db, tenant, 'Two nodes', TWO_STEPS, {
+        limits: { maxResponses: 1 },
+      });
+      const started = await Promise.all(Array.from({ length: 50 }, (_, i) => start(form, { name: `p${i}` })));
+      const finishing = await Promise.all(
+        started.map((s, i) => {
+          const body = { answers: { [byKey(form, 'employees').id]: '2' }, finished: true };
+          return nodes[i % 2]!.request(`/s/${form.id}/responses/${s.body.id}`, jsonRequest('PATCH', body, { authorization: `Bearer ${s.body.resumeToken}` }));
+        }),
+      );
+      expect(finishing.map((r) => r.status).filter((s) => s === 200)).toHaveLength(1);
+      expect(finishing.map((r) => r.status).filter((s) => s === 409)).toHaveLength(49);
+      expect(await finishedCount(form.id)).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('the schedule', () => {
@@ -199,17 +176,11 @@ describe('the schedule', () => {
     expect(order.body.errors).toContainEqual(expect.objectContaining({ path: ['limits', 'closesAt'] }));
 
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Kept', TWO_STEPS, { limits: { maxResponses: 10 } });
-    const bad = await app.request(
-      `/api/v1/forms/${form.id}`,
-      jsonRequest('PATCH', { limits: { maxResponses: 'ten' } }, { 'x-api-key': tenant.apiKey }),
-    );
+    const bad = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { limits: { maxResponses: 'ten' } }, { 'x-api-key': tenant.apiKey }));
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors[0].path).toEqual(['limits', 'maxResponses']);
     expect((await readLimits(form.id)).limits.maxResponses).toBe(10);
-    const changed = await app.request(
-      `/api/v1/forms/${form.id}`,
-      jsonRequest('PATCH', { limits: { maxResponses: 20 } }, { 'x-api-key': tenant.apiKey }),
-    );
+    const changed = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { limits: { maxResponses: 20 } }, { 'x-api-key': tenant.apiKey }));
     expect(changed.status).toBe(200);
     expect((await readLimits(form.id)).limits.maxResponses).toBe(20);
   });
@@ -257,12 +228,8 @@ describe('quotas', () => {
       ['company', 'details', 'full'],
       ['company', 'details', 'thanks'],
     ]);
-    expect((await readLimits(form.id)).quotas).toEqual([
-      { key: 'large', limit: 2, count: 2, action: { goTo: 'full' } },
-    ]);
-    const rest: any = await (
-      await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })
-    ).json();
+    expect((await readLimits(form.id)).quotas).toEqual([{ key: 'large', limit: 2, count: 2, action: { goTo: 'full' } }]);
+    const rest: any = await (await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(rest.data).toMatchObject({
       limits: null,
       finishedResponses: 5,

@@ -90,7 +90,12 @@ function condition(g: Gen, questions: Question[], depth: number): Cond {
   if (g(() => fc.integer({ min: 0, max: 4 })) === 0) {
     const variable = g(() => fc.constantFrom('n', 't'));
     const op = g(() => fc.constantFrom(...(variable === 'n' ? NUMBER_VARIABLE_OPS : OPS.text)));
-    const value = variable === 'n' && op !== 'answered' && op !== 'notAnswered' ? (op === 'in' || op === 'notIn' ? g(() => fc.subarray([1, 2, 3.5, 0, -2], { minLength: 1 })) : g(() => fc.constantFrom(1, 2, 3.5, 0, -2, 6))) : leafValue(g, 'text', op);
+    const value =
+      variable === 'n' && op !== 'answered' && op !== 'notAnswered'
+        ? op === 'in' || op === 'notIn'
+          ? g(() => fc.subarray([1, 2, 3.5, 0, -2], { minLength: 1 }))
+          : g(() => fc.constantFrom(1, 2, 3.5, 0, -2, 6))
+        : leafValue(g, 'text', op);
     return value === undefined ? { variable, op } : { variable, op, value };
   }
   if (questions.length === 0 || g(() => fc.integer({ min: 0, max: 5 })) === 0) {
@@ -234,7 +239,7 @@ function walk(steps: Step[], answers: Answers, hidden: Record<string, string>, p
   const path: number[] = [];
   const reached = new Set<string>();
   const vars: Variables = { n: 1, t: '' };
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const step = steps[at]!;
     if (step.final) return { path: [...path, at], state: step.final === 'completion' ? 'completed' : 'invalid', next: null, vars };
     if (!passes(at)) return { path, state: 'open', next: at, vars };
@@ -318,84 +323,81 @@ function normalised(kind: Kind, value: Value): Value {
 }
 
 describe('the path of a response', () => {
-  test.prop([fc.gen()], { numRuns: RUNS, endOnFailure: true })(
-    'the server walks random logic as the evaluator written here does, over random submissions',
-    async (g) => {
-      const steps = randomForm(g);
-      const form: Form = await makeForm(db, tenant, generateBody(steps), 'Property form', { hiddenFields: ['h1'], variables: VARIABLES });
-      const questions = new Map(steps.flatMap((s) => s.questions.map((q) => [q.key, q] as const)));
-      const idOf = new Map(form.steps.flatMap((s) => s.components.filter((c) => c.key).map((c) => [c.key!, c.id] as const)));
-      const keyOf = new Map([...idOf].map(([key, id]) => [id, key]));
-      const forModel = (sent: Map<string, Value | null>) =>
-        new Map([...sent].map(([key, value]) => [key, value === null ? null : normalised(questions.get(key)!.kind, value)] as const));
-      const body = (sent: Map<string, Value | null>) => Object.fromEntries([...sent].map(([key, value]) => [idOf.get(key)!, value]));
-      const hidden: Record<string, string> = g(() => fc.constantFrom<Record<string, string>>({}, { h1: '5' }, { h1: '500' }, { h1: 'abc' }, { h1: '' }));
+  test.prop([fc.gen()], { numRuns: RUNS, endOnFailure: true })('the server walks random logic as the evaluator written here does, over random submissions', async (g) => {
+    const steps = randomForm(g);
+    const form: Form = await makeForm(db, tenant, generateBody(steps), 'Property form', { hiddenFields: ['h1'], variables: VARIABLES });
+    const questions = new Map(steps.flatMap((s) => s.questions.map((q) => [q.key, q] as const)));
+    const idOf = new Map(form.steps.flatMap((s) => s.components.filter((c) => c.key).map((c) => [c.key!, c.id] as const)));
+    const keyOf = new Map([...idOf].map(([key, id]) => [id, key]));
+    const forModel = (sent: Map<string, Value | null>) =>
+      new Map([...sent].map(([key, value]) => [key, value === null ? null : normalised(questions.get(key)!.kind, value)] as const));
+    const body = (sent: Map<string, Value | null>) => Object.fromEntries([...sent].map(([key, value]) => [idOf.get(key)!, value]));
+    const hidden: Record<string, string> = g(() => fc.constantFrom<Record<string, string>>({}, { h1: '5' }, { h1: '500' }, { h1: 'abc' }, { h1: '' }));
 
-      const check = async (outcome: Outcome, response: globalThis.Response, id: string) => {
-        const json = (await response.json()) as { nextStep?: string | null; finished?: boolean; status?: number };
-        expect(response.status === 201 ? 200 : response.status, JSON.stringify(json)).toBe(outcome.status);
-        if (outcome.status !== 200) return;
-        const expected = outcome.response;
-        expect(json).toMatchObject({
-          nextStep: outcome.next === null ? null : steps[outcome.next]!.key,
-          finished: expected.ended === 'finished',
-          status: expected.ended === 'finished' ? 4 : expected.ended === 'invalid' ? 5 : 2,
-        });
-        const [row] = await db.select().from(responses).where(eq(responses.id, id));
-        expect(row!.meta.path).toEqual(expected.path.map((s) => steps[s]!.key));
-        expect(row!.meta.invalid === true).toBe(expected.ended === 'invalid');
-        expect(row!.meta.hiddenFields).toEqual(expected.hidden);
-        expect(row!.meta.variables).toEqual(expected.vars);
-        const stored = new Map(row!.data.map((a) => [keyOf.get(a.questionId)!, storedValue(questions.get(keyOf.get(a.questionId)!)!.kind, a.response)]));
-        expect(stored).toEqual(expected.answers);
-      };
+    const check = async (outcome: Outcome, response: globalThis.Response, id: string) => {
+      const json = (await response.json()) as { nextStep?: string | null; finished?: boolean; status?: number };
+      expect(response.status === 201 ? 200 : response.status, JSON.stringify(json)).toBe(outcome.status);
+      if (outcome.status !== 200) return;
+      const expected = outcome.response;
+      expect(json).toMatchObject({
+        nextStep: outcome.next === null ? null : steps[outcome.next]!.key,
+        finished: expected.ended === 'finished',
+        status: expected.ended === 'finished' ? 4 : expected.ended === 'invalid' ? 5 : 2,
+      });
+      const [row] = await db.select().from(responses).where(eq(responses.id, id));
+      expect(row!.meta.path).toEqual(expected.path.map((s) => steps[s]!.key));
+      expect(row!.meta.invalid === true).toBe(expected.ended === 'invalid');
+      expect(row!.meta.hiddenFields).toEqual(expected.hidden);
+      expect(row!.meta.variables).toEqual(expected.vars);
+      const stored = new Map(row!.data.map((a) => [keyOf.get(a.questionId)!, storedValue(questions.get(keyOf.get(a.questionId)!)!.kind, a.response)]));
+      expect(stored).toEqual(expected.answers);
+    };
 
-      // Start: step 0's answers (or none), with the hidden field and one the form does not declare.
-      const firstAnswers = new Map(steps[0]!.questions.filter(() => g(() => fc.integer({ min: 0, max: 3 })) > 0).map((q) => [q.key, answerOf(g, q.kind)] as const));
-      let model: Response = { answers: new Map(), path: [], hidden, ended: null, vars: { n: 1, t: '' } };
-      const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: body(firstAnswers), hiddenFields: { ...hidden, utm_campaign: 'ignored' } }));
-      const startOutcome = submit(steps, model, forModel(firstAnswers), false);
-      const startedClone = started.clone();
-      const { id, resumeToken } = (await startedClone.json()) as { id: string; resumeToken: string };
-      await check(startOutcome, started, id);
-      if (startOutcome.status !== 200) return;
-      model = startOutcome.response;
-      let next = startOutcome.next;
+    // Start: step 0's answers (or none), with the hidden field and one the form does not declare.
+    const firstAnswers = new Map(steps[0]!.questions.filter(() => g(() => fc.integer({ min: 0, max: 3 })) > 0).map((q) => [q.key, answerOf(g, q.kind)] as const));
+    let model: Response = { answers: new Map(), path: [], hidden, ended: null, vars: { n: 1, t: '' } };
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: body(firstAnswers), hiddenFields: { ...hidden, utm_campaign: 'ignored' } }));
+    const startOutcome = submit(steps, model, forModel(firstAnswers), false);
+    const startedClone = started.clone();
+    const { id, resumeToken } = (await startedClone.json()) as { id: string; resumeToken: string };
+    await check(startOutcome, started, id);
+    if (startOutcome.status !== 200) return;
+    model = startOutcome.response;
+    let next = startOutcome.next;
 
-      // Some steps forward first (so that later steps hold answers when an earlier one changes), then anything.
-      const forward = Array.from({ length: g(() => fc.integer({ min: 0, max: steps.length - 1 })) }, () => 'next' as const);
-      const moves = [...forward, ...g(() => fc.array(fc.constantFrom('next', 'next', 'back', 'back', 'back', 'stray', 'empty', 'finish'), { minLength: 2, maxLength: 10 }))];
-      for (const move of moves) {
-        let sent = new Map<string, Value | null>();
-        let finish = false;
-        if (move === 'next' && next !== null) {
-          sent = new Map(steps[next]!.questions.filter(() => g(() => fc.integer({ min: 0, max: 3 })) > 0).map((q) => [q.key, answerOf(g, q.kind)] as const));
-        } else if (move === 'back') {
-          // Mostly a question some rule tests, so that the path can change.
-          const tested = new Set(JSON.stringify(steps.map((s) => s.rules)).match(/q\d+_\d+/g) ?? []);
-          const onPath = model.path.flatMap((s) => steps[s]!.questions);
-          const answerable = onPath.some((q) => tested.has(q.key)) && g(() => fc.integer({ min: 0, max: 3 })) > 0 ? onPath.filter((q) => tested.has(q.key)) : onPath;
-          if (answerable.length > 0) {
-            const q = g(() => fc.constantFrom(...answerable));
-            sent.set(q.key, answerOf(g, q.kind));
-          }
-        } else if (move === 'stray' && questions.size > 0) {
-          const q = g(() => fc.constantFrom(...questions.values()));
+    // Some steps forward first (so that later steps hold answers when an earlier one changes), then anything.
+    const forward = Array.from({ length: g(() => fc.integer({ min: 0, max: steps.length - 1 })) }, () => 'next' as const);
+    const moves = [...forward, ...g(() => fc.array(fc.constantFrom('next', 'next', 'back', 'back', 'back', 'stray', 'empty', 'finish'), { minLength: 2, maxLength: 10 }))];
+    for (const move of moves) {
+      let sent = new Map<string, Value | null>();
+      let finish = false;
+      if (move === 'next' && next !== null) {
+        sent = new Map(steps[next]!.questions.filter(() => g(() => fc.integer({ min: 0, max: 3 })) > 0).map((q) => [q.key, answerOf(g, q.kind)] as const));
+      } else if (move === 'back') {
+        // Mostly a question some rule tests, so that the path can change.
+        const tested = new Set(JSON.stringify(steps.map((s) => s.rules)).match(/q\d+_\d+/g) ?? []);
+        const onPath = model.path.flatMap((s) => steps[s]!.questions);
+        const answerable = onPath.some((q) => tested.has(q.key)) && g(() => fc.integer({ min: 0, max: 3 })) > 0 ? onPath.filter((q) => tested.has(q.key)) : onPath;
+        if (answerable.length > 0) {
+          const q = g(() => fc.constantFrom(...answerable));
           sent.set(q.key, answerOf(g, q.kind));
-        } else if (move === 'finish') finish = true;
-        const outcome = submit(steps, model, forModel(sent), finish);
-        const patched = await app.request(
-          `/s/${form.id}/responses/${id}`,
-          jsonRequest('PATCH', { answers: body(sent), finished: finish }, { authorization: `Bearer ${resumeToken}` }),
-        );
-        await check(outcome, patched, id);
-        if (outcome.status === 200) {
-          model = outcome.response;
-          next = outcome.next;
         }
-        // An ended response takes nothing more (409, checked once).
-        if (outcome.status === 409) break;
+      } else if (move === 'stray' && questions.size > 0) {
+        const q = g(() => fc.constantFrom(...questions.values()));
+        sent.set(q.key, answerOf(g, q.kind));
+      } else if (move === 'finish') finish = true;
+      const outcome = submit(steps, model, forModel(sent), finish);
+      const patched = await app.request(
+        `/s/${form.id}/responses/${id}`,
+        jsonRequest('PATCH', { answers: body(sent), finished: finish }, { authorization: `Bearer ${resumeToken}` }),
+      );
+      await check(outcome, patched, id);
+      if (outcome.status === 200) {
+        model = outcome.response;
+        next = outcome.next;
       }
-    },
-  );
+      // An ended response takes nothing more (409, checked once).
+      if (outcome.status === 409) break;
+    }
+  });
 });

@@ -7,14 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { StoredStep } from '../../src/db/json-columns.ts';
 import { formLogicKey, logicIndex, walkPath } from '../../src/responses/path.ts';
 
-const step = (key: string, logic?: StoredStep['logic']): StoredStep =>
-  ({
-    id: `id_${key}`,
-    name: key,
-    key,
-    components: [{ id: `q_${key}`, key: `q_${key}`, type: 'ShortInput', content: {} }],
-    ...(logic ? { logic } : {}),
-  });
+const step = (key: string, logic?: StoredStep['logic']): StoredStep => ({
+  id: `id_${key}`,
+  name: key,
+  key,
+  components: [{ id: `q_${key}`, key: `q_${key}`, type: 'ShortInput', content: {} }],
+  ...(logic ? { logic } : {}),
+});
 const always = { question: 'q_a', op: 'answered' } as const;
 const answers = new Map([['q_a', { type: 'ShortInput', input: 'yes' }]]) as Parameters<typeof walkPath>[1];
 const everyStep = () => true;
@@ -22,11 +21,7 @@ const everyStep = () => true;
 describe('the walk never goes back', () => {
   it('a rule whose goTo names an earlier step or its own falls through to the next step', () => {
     for (const target of ['a', 'b']) {
-      const steps = [
-        step('a'),
-        step('b', { rules: [{ if: always, then: { goTo: target } }] }),
-        step('c'),
-      ];
+      const steps = [step('a'), step('b', { rules: [{ if: always, then: { goTo: target } }] }), step('c')];
       expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'end', next: null, variables: {} });
     }
   });

@@ -41,14 +41,14 @@ function api(form: Form) {
     answers,
     async start(byKeyAnswers: Record<string, unknown>, more: Record<string, unknown> = {}) {
       const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: answers(byKeyAnswers), ...more }));
-      const body = (await response.json());
+      const body = await response.json();
       return { status: response.status, body, patch: patcher(body.id, body.resumeToken) };
     },
   };
   function patcher(id: string, token: string) {
     return async (byKeyAnswers: Record<string, unknown>, more: Record<string, unknown> = {}) => {
       const response = await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: answers(byKeyAnswers), ...more }, { authorization: `Bearer ${token}` }));
-      return { status: response.status, body: (await response.json()) };
+      return { status: response.status, body: await response.json() };
     };
   }
 }
@@ -83,10 +83,16 @@ describe('the JSON API', () => {
     const offPath = await started.patch({ needs: 'x' });
     expect(offPath).toEqual({
       status: 400,
-      body: { message: 'Invalid request body', errors: [{ message: "This question is on a step the response's path does not go through", path: ['answers', byKey(form, 'needs').id] }] },
+      body: {
+        message: 'Invalid request body',
+        errors: [{ message: "This question is on a step the response's path does not go through", path: ['answers', byKey(form, 'needs').id] }],
+      },
     });
     const early = await started.patch({}, { finished: true });
-    expect(early).toEqual({ status: 400, body: { message: 'Invalid request body', errors: [{ message: 'The response cannot finish: its path goes on to step "pricing"', path: ['finished'] }] } });
+    expect(early).toEqual({
+      status: 400,
+      body: { message: 'Invalid request body', errors: [{ message: 'The response cannot finish: its path goes on to step "pricing"', path: ['finished'] }] },
+    });
     // The demo step's required question is not on this path: the response finishes without it.
     const answered = await started.patch({ interest: 'Growth' });
     expect(answered.body).toMatchObject({ finished: false, status: 2, nextStep: null });
@@ -102,9 +108,13 @@ describe('the JSON API', () => {
     expect(row.meta).toMatchObject({ path: ['about', 'students'], invalid: true, hiddenFields: {} });
     expect(await started.patch({ role: 'Founder' })).toEqual({ status: 409, body: { message: 'Response is invalid: it has ended and cannot be changed' } });
     const listed = async (query: string) =>
-      ((await (await app.request(`/api/v1/responses?formId=${form.id}${query}`, { headers: { 'x-api-key': tenant.apiKey } })).json())).data as any[];
+      (await (await app.request(`/api/v1/responses?formId=${form.id}${query}`, { headers: { 'x-api-key': tenant.apiKey } })).json()).data as any[];
     expect((await listed('')).map((r) => r.id)).not.toContain(started.body.id);
-    expect((await listed('&returnPartials=true')).find((r) => r.id === started.body.id)).toMatchObject({ status: 5, finished: false, meta: { invalid: true, path: ['about', 'students'] } });
+    expect((await listed('&returnPartials=true')).find((r) => r.id === started.body.id)).toMatchObject({
+      status: 5,
+      finished: false,
+      meta: { invalid: true, path: ['about', 'students'] },
+    });
   });
 
   it('going back and changing an answer walks the path again from there: answers on steps that fall off it are removed', async () => {
@@ -268,7 +278,11 @@ describe('what readers of responses see', () => {
     const [headerLine, ...lines] = csv.trim().split('\r\n');
     const headers = headerLine!.split(',');
     expect(headers.slice(9, 14)).toEqual(['formVersion', 'path', 'language', 'utm_source [hidden]', 'plan [hidden]']);
-    const cells = (id: string) => lines.find((line) => line.startsWith(id))!.split(',').slice(10, 14);
+    const cells = (id: string) =>
+      lines
+        .find((line) => line.startsWith(id))!
+        .split(',')
+        .slice(10, 14);
     expect(cells(big.body.id)).toEqual(['about > demo > booked', '', 'newsletter', '']);
     expect(cells(small.body.id)).toEqual(['about > pricing', '', '', 'starter']);
     expect(cells(student.body.id)).toEqual(['about > students', '', '', '']);

@@ -23,24 +23,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 describe('placeholders', () => {
   it('are found with their references and fallbacks; a stray {{ is malformed', () => {
-    expect(
-      placeholdersOf(
-        'Hi {{question.first}} and {{ question.who.emailAddress | "you" }}, {{hidden.plan}} {{variable.score}}',
-      ).found.map((p) => [p.ref, p.fallback]),
-    ).toEqual([
+    expect(placeholdersOf('Hi {{question.first}} and {{ question.who.emailAddress | "you" }}, {{hidden.plan}} {{variable.score}}').found.map((p) => [p.ref, p.fallback])).toEqual([
       ['question.first', ''],
       ['question.who.emailAddress', 'you'],
       ['hidden.plan', ''],
       ['variable.score', ''],
     ]);
     expect(placeholdersOf('plain text').malformed).toBe(false);
-    for (const bad of [
-      '{{question}}',
-      '{{answer.first}}',
-      '{{question.first',
-      '{{question.first | there}}',
-      '{{question.1st}}',
-    ])
+    for (const bad of ['{{question}}', '{{answer.first}}', '{{question.first', '{{question.first | there}}', '{{question.1st}}'])
       expect(placeholdersOf(bad).malformed, bad).toBe(true);
   });
 
@@ -52,11 +42,8 @@ describe('placeholders', () => {
       ],
       meta: { hiddenFields: { plan: 'pro' }, variables: { score: 7.5 } },
     });
-    const text =
-      'Thanks, {{question.first}} ({{question.who.emailAddress}}), {{hidden.plan}} {{variable.score}} {{question.last | "there"}}{{hidden.utm}}';
-    expect(recall(text, lookup, escapeHtml)).toBe(
-      'Thanks, &#60;script&#62;alert(1)&#60;/script&#62; (ada@example.com), pro 7.5 there',
-    );
+    const text = 'Thanks, {{question.first}} ({{question.who.emailAddress}}), {{hidden.plan}} {{variable.score}} {{question.last | "there"}}{{hidden.utm}}';
+    expect(recall(text, lookup, escapeHtml)).toBe('Thanks, &#60;script&#62;alert(1)&#60;/script&#62; (ada@example.com), pro 7.5 there');
     expect(recallValues([text], lookup)).toEqual({
       'question.first': '<script>alert(1)</script>',
       'question.who.emailAddress': 'ada@example.com',
@@ -81,24 +68,11 @@ describe('refused at save, with the path', () => {
       {},
       ['steps', 1, 'components', 0, 'content', 'question'],
     ],
-    [
-      'a question of a later step',
-      [
-        { name: 'Hi {{question.next}}', components: [{ type: 'Header', content: { title: 'x' } }] },
-        ...steps({}).slice(1),
-      ],
-      {},
-      ['steps', 0, 'name'],
-    ],
+    ['a question of a later step', [{ name: 'Hi {{question.next}}', components: [{ type: 'Header', content: { title: 'x' } }] }, ...steps({}).slice(1)], {}, ['steps', 0, 'name']],
     ['an undeclared hidden field', steps({ name: 'From {{hidden.ref}}' }), {}, ['steps', 1, 'name']],
     ['an undeclared variable', steps({ name: 'Score {{variable.score}}' }), {}, ['steps', 1, 'name']],
     ['a field on a question without fields', steps({ name: '{{question.first.last}}' }), {}, ['steps', 1, 'name']],
-    [
-      'a malformed placeholder',
-      steps({ components: [{ type: 'Header', content: { title: 'Hi {{question.first' } }] }),
-      {},
-      ['steps', 1, 'components', 0, 'content', 'title'],
-    ],
+    ['a malformed placeholder', steps({ components: [{ type: 'Header', content: { title: 'Hi {{question.first' } }] }), {}, ['steps', 1, 'components', 0, 'content', 'title']],
   ];
   it.each(cases)('%s', async (_what, body, more, path) => {
     const { status, body: refused } = await generateThroughApi(app, ctx.db, tenant, 'Recall', body, more);

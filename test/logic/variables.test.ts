@@ -8,15 +8,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { responses } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
-import {
-  appWith,
-  createTenant,
-  graphql,
-  jsonRequest,
-  setupIsolatedTestApp,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -33,21 +25,14 @@ const byKey = (form: Form, key: string) => form.steps.flatMap((s) => s.component
 
 /** The JSON API of one form, answering by component key. */
 function respondent(form: Form) {
-  const answers = (byKeyAnswers: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(byKeyAnswers).map(([key, value]) => [byKey(form, key).id, value]));
+  const answers = (byKeyAnswers: Record<string, unknown>) => Object.fromEntries(Object.entries(byKeyAnswers).map(([key, value]) => [byKey(form, key).id, value]));
   let id = '';
   let token = '';
   return {
     async send(byKeyAnswers: Record<string, unknown>, more: Record<string, unknown> = {}) {
       const response = id
-        ? await app.request(
-            `/s/${form.id}/responses/${id}`,
-            jsonRequest('PATCH', { answers: answers(byKeyAnswers), ...more }, { authorization: `Bearer ${token}` }),
-          )
-        : await app.request(
-            `/s/${form.id}/responses`,
-            jsonRequest('POST', { answers: answers(byKeyAnswers), ...more }),
-          );
+        ? await app.request(`/s/${form.id}/responses/${id}`, jsonRequest('PATCH', { answers: answers(byKeyAnswers), ...more }, { authorization: `Bearer ${token}` }))
+        : await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: answers(byKeyAnswers), ...more }));
       const body: any = await response.json();
       if (!id && response.status < 300) ({ id, resumeToken: token } = body);
       return { status: response.status, body };
@@ -102,10 +87,7 @@ const QUIZ_STEPS = [
       rules: [
         {
           if: { question: 'rivers', op: 'answered' },
-          then: [
-            { calculate: { variable: 'score', op: 'add', value: { scoreOf: 'rivers' } } },
-            { calculate: { variable: 'picked', op: 'append', value: { question: 'rivers' } } },
-          ],
+          then: [{ calculate: { variable: 'score', op: 'add', value: { scoreOf: 'rivers' } } }, { calculate: { variable: 'picked', op: 'append', value: { question: 'rivers' } } }],
         },
         { if: { variable: 'score', op: 'greaterOrEqual', value: 10 }, then: { goTo: 'perfect' } },
       ],
@@ -267,9 +249,7 @@ describe('a scored quiz', () => {
     // Finished: 10 and 1.5; the unfinished ones are left out.
     expect(body.data.form.summary.variables).toEqual([{ name: 'score', count: 2, mean: 5.75, min: 1.5, max: 10 }]);
 
-    const listed: any = await (
-      await app.request(`/api/v1/responses?formId=${quiz.id}`, { headers: { 'x-api-key': tenant.apiKey } })
-    ).json();
+    const listed: any = await (await app.request(`/api/v1/responses?formId=${quiz.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(listed.data.map((r: any) => r.meta.variables)).toContainEqual({
       score: 10,
       picked: 'Picked: Rhine, Danube',
@@ -282,9 +262,7 @@ describe('a scored quiz', () => {
     ).text();
     const [header, ...rows] = csv.trim().split('\n');
     expect(header).toContain('score [variable],picked [variable]');
-    expect(
-      rows.some((row) => row.includes('10,"Picked: Rhine, Danube"') || row.includes('10,Picked: Rhine, Danube')),
-    ).toBe(true);
+    expect(rows.some((row) => row.includes('10,"Picked: Rhine, Danube"') || row.includes('10,Picked: Rhine, Danube'))).toBe(true);
   });
 });
 
@@ -301,10 +279,7 @@ describe('a qualification form summing points', () => {
           rules: [
             {
               if: { question: 'seats', op: 'answered' },
-              then: [
-                { calculate: { variable: 'points', op: 'add', value: { question: 'seats' } } },
-                { calculate: { variable: 'points', op: 'multiply', value: 3 } },
-              ],
+              then: [{ calculate: { variable: 'points', op: 'add', value: { question: 'seats' } } }, { calculate: { variable: 'points', op: 'multiply', value: 3 } }],
             },
             {
               if: { question: 'divisor', op: 'answered' },
@@ -343,11 +318,7 @@ describe('a qualification form summing points', () => {
 });
 
 describe('refused at save, with the path', () => {
-  const base = (
-    logic: unknown,
-    more: Record<string, unknown> = {},
-    content: Record<string, unknown> = { question: 'Pick', options: ['A', 'B'] },
-  ) => [
+  const base = (logic: unknown, more: Record<string, unknown> = {}, content: Record<string, unknown> = { question: 'Pick', options: ['A', 'B'] }) => [
     {
       name: 'One',
       components: [
@@ -367,66 +338,16 @@ describe('refused at save, with the path', () => {
   const at = ['steps', 0, 'logic', 'rules', 0, 'then', 'calculate'];
 
   const cases: [string, unknown[], Record<string, unknown>, (string | number)[]][] = [
-    [
-      'an undeclared variable',
-      base(calc({ variable: 'nope', op: 'add', value: 1 })),
-      { variables: VARIABLES },
-      [...at, 'variable'],
-    ],
-    [
-      'append on a number variable',
-      base(calc({ variable: 'score', op: 'append', value: 'x' })),
-      { variables: VARIABLES },
-      [...at, 'op'],
-    ],
-    [
-      'arithmetic on a text variable',
-      base(calc({ variable: 'label', op: 'add', value: 'x' })),
-      { variables: VARIABLES },
-      [...at, 'op'],
-    ],
-    [
-      'a text for a number variable',
-      base(calc({ variable: 'score', op: 'set', value: 'ten' })),
-      { variables: VARIABLES },
-      [...at, 'value'],
-    ],
-    [
-      'a number for a text variable',
-      base(calc({ variable: 'label', op: 'set', value: 3 })),
-      { variables: VARIABLES },
-      [...at, 'value'],
-    ],
-    [
-      'a question on a later step',
-      base(calc({ variable: 'score', op: 'add', value: { question: 'later' } })),
-      { variables: VARIABLES },
-      [...at, 'value', 'question'],
-    ],
-    [
-      'scoreOf a question without optionScores',
-      base(calc({ variable: 'score', op: 'add', value: { scoreOf: 'pick' } })),
-      { variables: VARIABLES },
-      [...at, 'value', 'scoreOf'],
-    ],
-    [
-      'a variable of the other type',
-      base(calc({ variable: 'score', op: 'set', value: { variable: 'label' } })),
-      { variables: VARIABLES },
-      [...at, 'value', 'variable'],
-    ],
-    [
-      'an unknown op',
-      base(calc({ variable: 'score', op: 'power', value: 2 })),
-      { variables: VARIABLES },
-      [...at, 'op'],
-    ],
-    [
-      'a malformed value',
-      base(calc({ variable: 'score', op: 'add', value: { answer: 'pick' } })),
-      { variables: VARIABLES },
-      [...at, 'value'],
-    ],
+    ['an undeclared variable', base(calc({ variable: 'nope', op: 'add', value: 1 })), { variables: VARIABLES }, [...at, 'variable']],
+    ['append on a number variable', base(calc({ variable: 'score', op: 'append', value: 'x' })), { variables: VARIABLES }, [...at, 'op']],
+    ['arithmetic on a text variable', base(calc({ variable: 'label', op: 'add', value: 'x' })), { variables: VARIABLES }, [...at, 'op']],
+    ['a text for a number variable', base(calc({ variable: 'score', op: 'set', value: 'ten' })), { variables: VARIABLES }, [...at, 'value']],
+    ['a number for a text variable', base(calc({ variable: 'label', op: 'set', value: 3 })), { variables: VARIABLES }, [...at, 'value']],
+    ['a question on a later step', base(calc({ variable: 'score', op: 'add', value: { question: 'later' } })), { variables: VARIABLES }, [...at, 'value', 'question']],
+    ['scoreOf a question without optionScores', base(calc({ variable: 'score', op: 'add', value: { scoreOf: 'pick' } })), { variables: VARIABLES }, [...at, 'value', 'scoreOf']],
+    ['a variable of the other type', base(calc({ variable: 'score', op: 'set', value: { variable: 'label' } })), { variables: VARIABLES }, [...at, 'value', 'variable']],
+    ['an unknown op', base(calc({ variable: 'score', op: 'power', value: 2 })), { variables: VARIABLES }, [...at, 'op']],
+    ['a malformed value', base(calc({ variable: 'score', op: 'add', value: { answer: 'pick' } })), { variables: VARIABLES }, [...at, 'value']],
     [
       'an unknown option in optionScores',
       base(undefined, {}, { question: 'Pick', options: ['A', 'B'], optionScores: { C: 1 } }),
@@ -439,12 +360,7 @@ describe('refused at save, with the path', () => {
       {},
       ['steps', 0, 'components', 0, 'content', 'optionScores', 'A'],
     ],
-    [
-      'a variable named as a hidden field',
-      base(undefined),
-      { variables: [{ name: 'plan', type: 'text' }], hiddenFields: ['plan'] },
-      ['variables', 0, 'name'],
-    ],
+    ['a variable named as a hidden field', base(undefined), { variables: [{ name: 'plan', type: 'text' }], hiddenFields: ['plan'] }, ['variables', 0, 'name']],
     [
       'a variable declared twice',
       base(undefined),
@@ -456,12 +372,7 @@ describe('refused at save, with the path', () => {
       },
       ['variables', 1, 'name'],
     ],
-    [
-      'an initial value of the other type',
-      base(undefined),
-      { variables: [{ name: 'a', type: 'number', initial: 'zero' }] },
-      ['variables', 0, 'initial'],
-    ],
+    ['an initial value of the other type', base(undefined), { variables: [{ name: 'a', type: 'number', initial: 'zero' }] }, ['variables', 0, 'initial']],
     [
       'a condition on an undeclared variable',
       base({ rules: [{ if: { variable: 'nope', op: 'equals', value: 1 }, then: { complete: true } }] }),
@@ -480,12 +391,7 @@ describe('refused at save, with the path', () => {
       {},
       ['steps', 0, 'logic', 'rules', 0, 'then', 1],
     ],
-    [
-      'an empty action list',
-      base({ rules: [{ if: { question: 'pick', op: 'answered' }, then: [] }] }),
-      {},
-      ['steps', 0, 'logic', 'rules', 0, 'then'],
-    ],
+    ['an empty action list', base({ rules: [{ if: { question: 'pick', op: 'answered' }, then: [] }] }), {}, ['steps', 0, 'logic', 'rules', 0, 'then']],
   ];
   it.each(cases)('%s', async (_what, steps, more, path) => {
     const { status, body } = await generateThroughApi(app, ctx.db, tenant, 'Refused', steps, more);
@@ -497,16 +403,10 @@ describe('refused at save, with the path', () => {
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Kept', base(undefined), { variables: VARIABLES });
     const response = await app.request(
       `/api/v1/forms/${form.id}`,
-      jsonRequest(
-        'PATCH',
-        { variables: [{ name: 'score', type: 'text' }], steps: base(calc({ variable: 'score', op: 'add', value: 1 })) },
-        { 'x-api-key': tenant.apiKey },
-      ),
+      jsonRequest('PATCH', { variables: [{ name: 'score', type: 'text' }], steps: base(calc({ variable: 'score', op: 'add', value: 1 })) }, { 'x-api-key': tenant.apiKey }),
     );
     expect(response.status).toBe(400);
-    const read: any = await (
-      await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })
-    ).json();
+    const read: any = await (await app.request(`/api/v1/forms/${form.id}`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(read.data.version).toBe(1);
     expect(read.data.variables).toEqual([
       { name: 'score', type: 'number', initial: 0 },

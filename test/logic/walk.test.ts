@@ -11,7 +11,13 @@ import type { StoredStep } from '../../src/db/json-columns.ts';
 /** Generate-input steps as a stored form holds them (ids = keys). */
 function stored(steps: unknown[], hiddenFields: string[] = []): StoredStep[] {
   const input = generateFormInputSchema.parse({ sourceFormId: 'x', name: 'walk', steps, hiddenFields });
-  return input.steps.map((step, i) => ({ ...step, name: step.name as string, id: `step${i}`, key: step.key ?? `step_${i + 1}`, components: step.components.map((c) => ({ ...c, id: c.key! })) }));
+  return input.steps.map((step, i) => ({
+    ...step,
+    name: step.name as string,
+    id: `step${i}`,
+    key: step.key ?? `step_${i + 1}`,
+    components: step.components.map((c) => ({ ...c, id: c.key! })),
+  }));
 }
 const text = (input: string): StoredResponse => ({ type: 'ShortInput', input });
 const everyStep = () => true;
@@ -56,20 +62,36 @@ describe('leaves', () => {
 });
 
 describe('the walk', () => {
-  const steps = stored([
-    { name: 'A', key: 'a', components: [{ type: 'ShortInput', key: 'qa', content: {} }], logic: { rules: [{ if: { question: 'qa', op: 'equals', value: 'skip' }, then: { goTo: 'c' } }] } },
-    { name: 'B', key: 'b', components: [{ type: 'ShortInput', key: 'qb', content: {} }] },
-    {
-      name: 'C',
-      key: 'c',
-      components: [{ type: 'ShortInput', key: 'qc', content: {} }],
-      logic: { rules: [{ if: { question: 'qb', op: 'answered' }, then: { invalid: true } }, { if: { hidden: 'plan', op: 'equals', value: 'pro' }, then: { complete: true } }] },
-    },
-    { name: 'D', key: 'd', components: [{ type: 'ShortInput', key: 'qd', content: {} }] },
-  ], ['plan']);
+  const steps = stored(
+    [
+      {
+        name: 'A',
+        key: 'a',
+        components: [{ type: 'ShortInput', key: 'qa', content: {} }],
+        logic: { rules: [{ if: { question: 'qa', op: 'equals', value: 'skip' }, then: { goTo: 'c' } }] },
+      },
+      { name: 'B', key: 'b', components: [{ type: 'ShortInput', key: 'qb', content: {} }] },
+      {
+        name: 'C',
+        key: 'c',
+        components: [{ type: 'ShortInput', key: 'qc', content: {} }],
+        logic: {
+          rules: [
+            { if: { question: 'qb', op: 'answered' }, then: { invalid: true } },
+            { if: { hidden: 'plan', op: 'equals', value: 'pro' }, then: { complete: true } },
+          ],
+        },
+      },
+      { name: 'D', key: 'd', components: [{ type: 'ShortInput', key: 'qd', content: {} }] },
+    ],
+    ['plan'],
+  );
 
   it('follows rules, `next` and the order of the steps, and stops at the first step not submitted', () => {
-    const answers = new Map([['qa', text('go')], ['qb', text('x')]]);
+    const answers = new Map([
+      ['qa', text('go')],
+      ['qb', text('x')],
+    ]);
     expect(walkPath(steps, answers, {}, (s) => s < 2)).toEqual({ path: [0, 1], state: 'open', next: 2, variables: {} });
     expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 1, 2], state: 'invalid', next: null, variables: {} });
     expect(walkPath(steps, new Map([['qa', text('go')]]), { plan: 'pro' }, everyStep)).toEqual({ path: [0, 1, 2], state: 'completed', next: null, variables: {} });
@@ -78,7 +100,10 @@ describe('the walk', () => {
 
   it('an answer still stored for a step the path now skips counts as no answer', () => {
     // B was answered on an earlier path; A now skips it: C's rule on qb does not see that answer.
-    const answers = new Map([['qa', text('skip')], ['qb', text('stale')]]);
+    const answers = new Map([
+      ['qa', text('skip')],
+      ['qb', text('stale')],
+    ]);
     expect(walkPath(steps, answers, {}, everyStep)).toEqual({ path: [0, 2, 3], state: 'end', next: null, variables: {} });
   });
 });

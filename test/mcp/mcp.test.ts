@@ -11,15 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
-import {
-  ADMIN_TOKEN,
-  createTenant,
-  setupTestApp,
-  testConfig,
-  validBody,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -44,15 +36,12 @@ afterAll(async () => {
 
 async function connect(key: string, url = `${base}/mcp`) {
   const client = new Client({ name: 'formloom-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }),
-  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }));
   clients.push(client);
   return client;
 }
 
-const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
-  JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
+const text = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
 
 describe('MCP over Streamable HTTP', () => {
   it('initialises and lists every tool for a full key, only the read tools for a responses:read key', async () => {
@@ -76,15 +65,8 @@ describe('MCP over Streamable HTTP', () => {
     expect(generate.outputSchema?.properties).toHaveProperty('url');
     expect(generate.description).toContain('forms:write');
 
-    const reader = await connect(
-      (await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['responses:read'] })).key,
-    );
-    expect((await reader.listTools()).tools.map((t) => t.name)).toEqual([
-      'list_responses',
-      'get_response',
-      'form_summary',
-      'export_responses',
-    ]);
+    const reader = await connect((await createApiKey(ctx.db, { environmentId: tenant.environmentId, scopes: ['responses:read'] })).key);
+    expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(['list_responses', 'get_response', 'form_summary', 'export_responses']);
     expect((await reader.listResources()).resources).toEqual([]);
     expect((await reader.listPrompts()).prompts.map((p) => p.name)).toEqual(['summarise_form_responses']);
     const refused = await reader.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
@@ -219,13 +201,7 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(result.isError).toBe(true);
     expect(text(result)).toEqual(await rest.json());
-    expect((text(result) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path)).toContainEqual([
-      'steps',
-      1,
-      'components',
-      0,
-      'content',
-    ]);
+    expect((text(result) as { errors: { path: unknown[] }[] }).errors.map((e) => e.path)).toContainEqual(['steps', 1, 'components', 0, 'content']);
     const limit = await client.callTool({ name: 'list_responses', arguments: { limit: 1000 } });
     expect(text(limit)).toMatchObject({ message: 'Invalid request body', errors: [{ path: ['limit'] }] });
   });

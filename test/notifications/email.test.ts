@@ -13,17 +13,7 @@ import type { ClaimLoop } from '../../src/events/claim-loop.ts';
 import { AppMetrics } from '../../src/metrics.ts';
 import { oldestDueEmailSeconds } from '../../src/notifications/deliveries.service.ts';
 import { startMailDispatcher, type ConfirmationLimits } from '../../src/notifications/dispatcher.ts';
-import {
-  ADMIN_TOKEN,
-  appWith,
-  createTenant,
-  graphql,
-  jsonRequest,
-  setupIsolatedTestApp,
-  testConfig,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { SMTP_CA, SMTP_PASSWORD, SmtpReceiver, type SmtpBehaviour } from '../support/smtp-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
 
@@ -46,10 +36,7 @@ const mailConfig = (smtp: SmtpReceiver | undefined, overrides: Partial<MailConfi
   ...overrides,
 });
 
-function dispatch(
-  smtp: SmtpReceiver | undefined,
-  options: { limits?: ConfirmationLimits; config?: Partial<MailConfig> } = {},
-) {
+function dispatch(smtp: SmtpReceiver | undefined, options: { limits?: ConfirmationLimits; config?: Partial<MailConfig> } = {}) {
   const dispatcher = startMailDispatcher({
     db: ctx.db,
     config: mailConfig(smtp, options.config),
@@ -93,11 +80,7 @@ const STEPS = [
 async function generate(notifications: unknown, more: Record<string, unknown> = {}) {
   const response = await app.request(
     `/api/v1/environments/${tenant.environmentId}/forms/generate`,
-    jsonRequest(
-      'POST',
-      { sourceFormId: tenant.templateId, name: 'Book a <demo> & more', steps: STEPS, notifications, ...more },
-      key(),
-    ),
+    jsonRequest('POST', { sourceFormId: tenant.templateId, name: 'Book a <demo> & more', steps: STEPS, notifications, ...more }, key()),
   );
   return { status: response.status, body: await response.json() };
 }
@@ -116,11 +99,7 @@ async function formWith(notifications: unknown, more: Record<string, unknown> = 
 
 type TestForm = Awaited<ReturnType<typeof formWith>>;
 
-async function respond(
-  form: TestForm,
-  answers: { email?: string; name?: string; note?: string; secret?: string },
-  finished = true,
-) {
+async function respond(form: TestForm, answers: { email?: string; name?: string; note?: string; secret?: string }, finished = true) {
   const response = await app.request(
     `/s/${form.id}/responses`,
     jsonRequest('POST', {
@@ -136,8 +115,7 @@ async function respond(
   return ((await response.json()) as { id: string }).id;
 }
 
-const deliveriesOf = (formId: string) =>
-  ctx.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.formId, formId));
+const deliveriesOf = (formId: string) => ctx.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.formId, formId));
 
 beforeAll(async () => {
   ctx = await setupIsolatedTestApp();
@@ -203,7 +181,11 @@ describe('a team alert and a confirmation', () => {
 
   it("recalls the respondent's own values into the confirmation's body, escaped in HTML; the subject shows the fallback", async () => {
     const smtp = await smtpServer();
-    const respondent = { ...RESPONDENT, subject: 'Thanks, {{question.contact.fullName | "friend"}}', body: 'Thanks, {{question.contact.fullName | "there"}}!\n\nYour note: {{question.note}}' };
+    const respondent = {
+      ...RESPONDENT,
+      subject: 'Thanks, {{question.contact.fullName | "friend"}}',
+      body: 'Thanks, {{question.contact.fullName | "there"}}!\n\nYour note: {{question.note}}',
+    };
     const form = await formWith({ respondent });
     await respond(form, { name: 'Ada <b>', note: '<script>x</script>' });
     dispatch(smtp);
@@ -242,10 +224,7 @@ describe('a team alert and a confirmation', () => {
   it('writes in the language of the version the response was answered on', async () => {
     const smtp = await smtpServer();
     const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', locale: 'fr' });
-    const started = await app.request(
-      `/s/${form.id}/responses`,
-      jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }),
-    );
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }));
     const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
     const changed = await app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { locale: 'de' }, key()));
     expect(changed.status).toBe(200);
@@ -309,8 +288,7 @@ describe('delivery', () => {
     dispatchers.push(waiting!);
     expect((await deliveriesOf(form.id)).map((r) => [r.status, r.attempts])).toEqual([['pending', 0]]);
     const smtp = await smtpServer();
-    const settings = (body: unknown) =>
-      app.request(`/api/v1/environments/${tenant.environmentId}/settings`, jsonRequest('PATCH', body, key()));
+    const settings = (body: unknown) => app.request(`/api/v1/environments/${tenant.environmentId}/settings`, jsonRequest('PATCH', body, key()));
     const refused = await settings({ smtp: { url: `smtp://mailer:${SMTP_PASSWORD}@127.0.0.1:${smtp.port}` } });
     expect(refused.status).toBe(400);
     expect(await refused.text()).not.toContain(SMTP_PASSWORD);
@@ -328,9 +306,7 @@ describe('delivery', () => {
       from: 'Team Forms <team@example.com>',
       passwordSet: true,
     });
-    expect(
-      JSON.stringify(await ctx.db.select().from(environments).where(eq(environments.id, tenant.environmentId))),
-    ).not.toContain(SMTP_PASSWORD);
+    expect(JSON.stringify(await ctx.db.select().from(environments).where(eq(environments.id, tenant.environmentId)))).not.toContain(SMTP_PASSWORD);
     waiting!.kick();
     await eventually(() => smtp.accepted.length >= 1, 'the alert');
     expect(smtp.accepted[0]!.parsed.from?.value).toEqual([{ name: 'Team Forms', address: 'team@example.com' }]);
@@ -421,21 +397,11 @@ describe('delivery', () => {
   it('keeps confirmations within the limits (addresses without case) and records the rest as suppressed', async () => {
     const smtp = await smtpServer();
     const form = await formWith({ respondent: RESPONDENT });
-    for (const email of [
-      'same@example.com',
-      'SAME@example.com',
-      'Same@Example.com',
-      'same@example.com',
-      'other@example.com',
-    ])
-      await respond(form, { email });
+    for (const email of ['same@example.com', 'SAME@example.com', 'Same@Example.com', 'same@example.com', 'other@example.com']) await respond(form, { email });
     // An unfinished response gets no confirmation.
     await respond(form, { email: 'unfinished@example.com' }, false);
     dispatch(smtp);
-    await eventually(
-      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'),
-      'settled',
-    );
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'), 'settled');
     const rows = await deliveriesOf(form.id);
     expect(rows).toHaveLength(5);
     expect(rows.filter((r) => r.status === 'suppressed')).toHaveLength(1);
@@ -448,10 +414,7 @@ describe('delivery', () => {
     const form = await formWith({ respondent: RESPONDENT });
     for (let i = 0; i < 4; i++) await respond(form, { email: `p${i}@example.com` });
     dispatch(smtp, { limits: { perAddressPerDay: 3, perFormPerHour: 2 } });
-    await eventually(
-      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'),
-      'settled',
-    );
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'), 'settled');
     const rows = await deliveriesOf(form.id);
     expect(rows.filter((r) => r.status === 'sent').length).toBeLessThanOrEqual(2);
     expect(smtp.accepted.length).toBe(rows.filter((r) => r.status === 'sent').length);
@@ -467,10 +430,7 @@ describe('validation', () => {
     [{ team: [{ to: ['a@example.com'], cc: ['b@example.com'] }] }, ['notifications', 'team', 0]],
     [{ respondent: { ...RESPONDENT, emailFrom: 'nothing' } }, ['notifications', 'respondent', 'emailFrom']],
     [{ respondent: { ...RESPONDENT, emailFrom: 'contact.fullName' } }, ['notifications', 'respondent', 'emailFrom']],
-    [
-      { team: [{ to: ['a@example.com'], subject: 'Hi\r\nBcc: x@example.com' }] },
-      ['notifications', 'team', 0, 'subject'],
-    ],
+    [{ team: [{ to: ['a@example.com'], subject: 'Hi\r\nBcc: x@example.com' }] }, ['notifications', 'team', 0, 'subject']],
   ])('refuses %j with 400 at its path', async (notifications, path) => {
     const { status, body } = await generate(notifications);
     expect(status).toBe(400);
@@ -520,10 +480,7 @@ describe('notifications through versions and import', () => {
 
   it('notifies a response started on an older version as the form says now', async () => {
     const form = await formWith({ team: [{ to: ['before@example.com'] }] });
-    const started = await app.request(
-      `/s/${form.id}/responses`,
-      jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }),
-    );
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' } } }));
     expect(started.status).toBe(201);
     const { id, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
     expect((await patch(form.id, { notifications: { team: [{ to: ['now@example.com'] }] } })).status).toBe(200);
@@ -567,11 +524,7 @@ describe('the delivery log', () => {
     expect(all.status).toBe(200);
     expect(all.body.data).toHaveLength(3);
     expect(all.body.nextCursor).toBeNull();
-    expect(all.body.data.map((d: any) => d.recipient).sort()).toEqual([
-      'g***@example.com',
-      'o***@example.com',
-      's***@example.com',
-    ]);
+    expect(all.body.data.map((d: any) => d.recipient).sort()).toEqual(['g***@example.com', 'o***@example.com', 's***@example.com']);
     expect(all.body.data.every((d: any) => d.status === 'waiting-for-smtp' && d.attempts === 0)).toBe(true);
     expect(all.body.data.map((d: any) => d.kind).sort()).toEqual(['respondent', 'team', 'team']);
     const first = await log(form.id, '?limit=2');
@@ -640,10 +593,7 @@ describe('erasing a person', () => {
     const waitingForm = await formWith({ team: [{ to: ['ops@example.com'] }], respondent: RESPONDENT });
     await respond(waitingForm, { email: 'erase.me@example.com' });
     expect(await deliveriesOf(waitingForm.id)).toHaveLength(2);
-    const [{ leadId }] = (await ctx.db
-      .select({ leadId: responses.leadId })
-      .from(responses)
-      .where(eq(responses.id, sentId))) as [{ leadId: string }];
+    const [{ leadId }] = (await ctx.db.select({ leadId: responses.leadId }).from(responses).where(eq(responses.id, sentId))) as [{ leadId: string }];
     const erased = await app.request(`/api/v1/leads/${leadId}`, { method: 'DELETE', headers: key() });
     expect(erased.status).toBe(200);
     expect(await deliveriesOf(waitingForm.id)).toHaveLength(0);
@@ -669,17 +619,10 @@ describe('metrics', () => {
       onOutcome: (kind, outcome) => metrics.emailDeliveries.inc({ kind, outcome }),
     });
     dispatchers.push(dispatcher!);
-    await eventually(
-      async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'failed'),
-      'settled',
-    );
+    await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'failed'), 'settled');
     const text = await metrics.registry.metrics();
     const count = (outcome: string) =>
-      [
-        ...text.matchAll(
-          new RegExp(`formloom_email_deliveries_total\\{kind="\\w+",outcome="${outcome}"\\} (\\d+)`, 'g'),
-        ),
-      ].reduce((sum, m) => sum + Number(m[1]), 0);
+      [...text.matchAll(new RegExp(`formloom_email_deliveries_total\\{kind="\\w+",outcome="${outcome}"\\} (\\d+)`, 'g'))].reduce((sum, m) => sum + Number(m[1]), 0);
     expect(count('sent')).toBe(1);
     expect(count('failed')).toBe(1);
     expect(await oldestDueEmailSeconds(ctx.db)).toBe(0);

@@ -43,7 +43,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function cli(...args: string[]) {
   const { output } = await runCli([...args, '--url', url, '--admin-token', ADMIN_TOKEN, '--json']);
-  return output as Record<string, any>;  
+  return output as Record<string, any>;
 }
 
 async function submit(email: string) {
@@ -55,7 +55,12 @@ async function submit(email: string) {
 
 describe('formloom privacy commands', () => {
   it('env settings shows and changes IP storage and retention', async () => {
-    const noOwnCaptchaKeys = { turnstile: { siteKey: null, secretKeySet: false }, recaptcha: { siteKey: null, secretKeySet: false }, smtp: { url: null, from: null, passwordSet: false }, embedOrigins: null };
+    const noOwnCaptchaKeys = {
+      turnstile: { siteKey: null, secretKeySet: false },
+      recaptcha: { siteKey: null, secretKeySet: false },
+      smtp: { url: null, from: null, passwordSet: false },
+      embedOrigins: null,
+    };
     expect(await cli('env', 'settings', '--env', tenant.environmentId)).toEqual({ id: tenant.environmentId, ipStorage: 'full', retentionDays: null, ...noOwnCaptchaKeys });
     expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'truncated', '--retention-days', '365')).toEqual({
       id: tenant.environmentId,
@@ -65,7 +70,10 @@ describe('formloom privacy commands', () => {
     });
     const id = await submit('cli.ip@example.org');
     expect((await ctx.db.select({ ip: responses.ip }).from(responses).where(eq(responses.id, id)))[0]!.ip).toBe('192.0.2.0');
-    expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'full', '--retention-days', 'none')).toMatchObject({ ipStorage: 'full', retentionDays: null });
+    expect(await cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'full', '--retention-days', 'none')).toMatchObject({
+      ipStorage: 'full',
+      retentionDays: null,
+    });
     await expect(cli('env', 'settings', '--env', tenant.environmentId, '--ip-storage', 'hashed')).rejects.toThrow('--ip-storage must be full, truncated or none');
     await expect(cli('env', 'settings', '--env', tenant.environmentId, '--retention-days', '0')).rejects.toMatchObject({ details: { code: 'BAD_USER_INPUT' } });
   });
@@ -86,7 +94,10 @@ describe('formloom privacy commands', () => {
     expect(await cli('responses', 'delete', one)).toEqual({ id: one, deleted: true });
     await expect(cli('responses', 'delete', one)).rejects.toMatchObject({ message: 'Response not found', details: { code: 'NOT_FOUND' } });
 
-    await insertResponses(ctx.db, [1, 2, 3].map(() => ({ environmentId: tenant.environmentId, formId: form.id, finished: false })));
+    await insertResponses(
+      ctx.db,
+      [1, 2, 3].map(() => ({ environmentId: tenant.environmentId, formId: form.id, finished: false })),
+    );
     const keep = await submit('cli.keep@example.org');
     expect(await cli('responses', 'delete', '--env', tenant.environmentId, '--form', form.id, '--partials-only')).toEqual({ deletedCount: 3, webhookEventsDeleted: 0 });
     expect(await ctx.db.select().from(responses).where(eq(responses.id, keep))).toHaveLength(1);
@@ -117,7 +128,9 @@ describe('formloom privacy commands', () => {
 
     expect(await cli('retention', 'status')).toEqual({ run: null });
     await runRetentionJob(ctx.handle, { intervalMs: 3_600_000, formPurgeDays: 30, node: 'cli-node' });
-    expect(await cli('retention', 'status')).toMatchObject({ run: { name: 'retention', status: 'succeeded', node: 'cli-node', responsesDeleted: 0, finishedAt: expect.any(String) } });
+    expect(await cli('retention', 'status')).toMatchObject({
+      run: { name: 'retention', status: 'succeeded', node: 'cli-node', responsesDeleted: 0, finishedAt: expect.any(String) },
+    });
   });
 
   it('audit list pages through the environment log, newest first', async () => {

@@ -95,7 +95,7 @@ async function dumpAllRows(): Promise<string> {
 }
 
 /** A GraphQL call whose answer the assertions pick apart (`errors[0]`, `data.x`). */
- 
+
 const gq = (...args: Parameters<typeof graphql>): Promise<{ status: number; body: any }> => graphql(...args);
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
@@ -265,7 +265,10 @@ describe('deleting responses', () => {
 
   it('deleteResponses in GraphQL: the admin token names the environment; an API key may not name another', async () => {
     const target = await makeForm(ctx.db, tenant, PERSON_FORM, 'GraphQL bulk');
-    await insertResponses(ctx.db, [1, 2, 3].map(() => ({ environmentId: tenant.environmentId, formId: target.id, finished: false })));
+    await insertResponses(
+      ctx.db,
+      [1, 2, 3].map(() => ({ environmentId: tenant.environmentId, formId: target.id, finished: false })),
+    );
     const mutation = 'mutation($env: ID, $filter: DeleteResponsesFilter!) { deleteResponses(environmentId: $env, filter: $filter) { deletedCount } }';
     const withoutEnv = await gq(app, mutation, { filter: { formId: target.id } }, admin);
     expect(withoutEnv.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -329,7 +332,12 @@ describe('erasing a person', () => {
     for (const trace of [email, email.toLowerCase(), phone, ip, ipv6]) expect(dump.includes(trace), trace).toBe(false);
     expect(await storedResponse(bystander.id)).toBeDefined();
     expect(await ctx.db.select().from(leads).where(eq(leads.id, leadId))).toEqual([]);
-    expect(await ctx.db.select().from(webhookDeliveries).where(sql`${webhookDeliveries.id} in ${pending.map((p) => p.id)}`)).toEqual([]);
+    expect(
+      await ctx.db
+        .select()
+        .from(webhookDeliveries)
+        .where(sql`${webhookDeliveries.id} in ${pending.map((p) => p.id)}`),
+    ).toEqual([]);
     if (ctx.databaseUrl && existsSync(PG_DUMP)) {
       const pgDump = execFileSync(PG_DUMP, ['--data-only', ctx.databaseUrl], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
       expect(pgDump).toContain(bystander.id);
@@ -380,22 +388,29 @@ describe('retention and the purge of deleted forms', () => {
     expect(formSet.body.data.setFormRetention).toEqual({ id: shortKept.id, retentionDays: 7 });
     expect((await gq(app, `mutation { setFormRetention(formId: "${shortKept.id}", retentionDays: 7) { id } }`, {}, key(other))).body.errors[0].message).toBe('Form not found');
 
-    const seed = (formId: string, environmentId: string, ages: number[]) => insertResponses(ctx.db, ages.map((age) => ({ environmentId, formId, createdAt: daysAgo(age) })));
+    const seed = (formId: string, environmentId: string, ages: number[]) =>
+      insertResponses(
+        ctx.db,
+        ages.map((age) => ({ environmentId, formId, createdAt: daysAgo(age) })),
+      );
     const [old40, young20] = await seed(longKept.id, env.environmentId, [40, 20]);
     const [old10, young3] = await seed(shortKept.id, env.environmentId, [10, 3]);
     const doomedIds = await seed(doomed.id, env.environmentId, [1, 2]);
     const recentIds = await seed(recent.id, env.environmentId, [1]);
     const [ancient] = await seed(untouched.id, tenant.environmentId, [4000]);
-    await ctx.db.update(forms).set({ deletedAt: daysAgo(31) }).where(eq(forms.id, doomed.id));
-    await ctx.db.update(forms).set({ deletedAt: daysAgo(1) }).where(eq(forms.id, recent.id));
+    await ctx.db
+      .update(forms)
+      .set({ deletedAt: daysAgo(31) })
+      .where(eq(forms.id, doomed.id));
+    await ctx.db
+      .update(forms)
+      .set({ deletedAt: daysAgo(1) })
+      .where(eq(forms.id, recent.id));
     await ctx.db.delete(jobRuns);
 
     // Two instances on the same database, started together (on PostgreSQL each on its own connections).
     const options = { intervalMs: 3_600_000, formPurgeDays: 30, batchSize: 1 };
-    const runs = await Promise.all([
-      runRetentionJob(ctx.handle, { ...options, node: 'node-a' }),
-      runRetentionJob(ctx.handle, { ...options, node: 'node-b' }),
-    ]);
+    const runs = await Promise.all([runRetentionJob(ctx.handle, { ...options, node: 'node-a' }), runRetentionJob(ctx.handle, { ...options, node: 'node-b' })]);
     expect(runs.filter((r) => r.ran)).toHaveLength(1);
     const ran = runs.find((r) => r.ran) as { ran: true; run: { status: string; responsesDeleted: number; formsPurged: number } };
     expect(ran.run).toMatchObject({ status: 'succeeded', responsesDeleted: 4, formsPurged: 1 });
@@ -417,7 +432,10 @@ describe('retention and the purge of deleted forms', () => {
     expect(metrics).toMatch(/^formloom_retention_last_run_deleted_responses 4$/m);
     expect(metrics).toMatch(/^formloom_retention_last_run_purged_forms 1$/m);
     expect(metrics).toMatch(/^formloom_retention_last_run_success 1$/m);
-    const entries = await ctx.db.select().from(auditLog).where(and(eq(auditLog.environmentId, env.environmentId), eq(auditLog.actorKind, 'system')));
+    const entries = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.environmentId, env.environmentId), eq(auditLog.actorKind, 'system')));
     expect(entries.map((e) => e.action).sort()).toEqual(['form.purge', 'responses.retention', 'responses.retention']);
 
     // Once the interval has passed, the next instance to tick runs it.
@@ -459,7 +477,13 @@ describe('audit log', () => {
       { env: environmentId },
       admin,
     );
-    const entries = page.body.data.auditLog.edges.map((e: { node: unknown }) => e.node) as { action: string; actorKind: string; actorKeyId: string | null; targetIds: string[]; details: Record<string, unknown> }[];
+    const entries = page.body.data.auditLog.edges.map((e: { node: unknown }) => e.node) as {
+      action: string;
+      actorKind: string;
+      actorKeyId: string | null;
+      targetIds: string[];
+      details: Record<string, unknown>;
+    }[];
     expect(entries.map((e) => e.action)).toEqual([
       'api_key.revoke',
       'environment.settings',
@@ -498,9 +522,7 @@ describe('audit log', () => {
     // Tenancy: another environment's key reads only its own log and can't name this one.
     const foreign = (await (await app.request('/api/v1/audit-log?limit=100', { headers: key(other) })).json()) as typeof firstBody;
     expect(foreign.data.every((e) => e.environmentId === other.environmentId)).toBe(true);
-    expect((await gq(app, `{ auditLog(environmentId: "${tenant.environmentId}") { edges { node { id } } } }`, {}, key(other))).body.errors[0].extensions.code).toBe(
-      'FORBIDDEN',
-    );
+    expect((await gq(app, `{ auditLog(environmentId: "${tenant.environmentId}") { edges { node { id } } } }`, {}, key(other))).body.errors[0].extensions.code).toBe('FORBIDDEN');
     const bad = await app.request('/api/v1/audit-log?limit=0&after=zzz', { headers: key(tenant) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { errors: { path: string[] }[] }).errors.map((e) => e.path[0])).toEqual(['limit', 'after']);

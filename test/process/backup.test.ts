@@ -73,12 +73,12 @@ const admin = async (server: Server, ...args: string[]) =>
 
 async function getJson(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 }
 
 async function sendJson(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, jsonRequest(method, body, headers));
-  return { status: response.status, body: (await response.json()) };
+  return { status: response.status, body: await response.json() };
 }
 
 describe('formloom backup and restore, real processes on PGlite', () => {
@@ -202,7 +202,12 @@ describe('formloom backup and restore, real processes on PGlite', () => {
       expect(generated.status).toBe(200);
 
       // The respondent who stopped half-way finishes, and comes back as the same lead with their visit counted.
-      const resumed = await sendJson('PATCH', `${server.url}/s/${formId}/responses/${unfinished.id}`, { answers: {}, finished: true }, { authorization: `Bearer ${unfinished.resumeToken}` });
+      const resumed = await sendJson(
+        'PATCH',
+        `${server.url}/s/${formId}/responses/${unfinished.id}`,
+        { answers: {}, finished: true },
+        { authorization: `Bearer ${unfinished.resumeToken}` },
+      );
       expect(resumed).toMatchObject({ status: 200, body: { id: unfinished.id, finished: true } });
       const again = await sendJson('POST', `${server.url}/s/${formId}/responses`, { answers: {}, visitorToken: unfinished.visitorToken });
       expect(again.status).toBe(201);
@@ -231,7 +236,7 @@ describe('formloom backup and restore, real processes on PGlite', () => {
   );
 
   it(
-    'a lock left by a process that died (a crash) does not block a restore, nor do a killed restore\'s leftovers',
+    "a lock left by a process that died (a crash) does not block a restore, nor do a killed restore's leftovers",
     async () => {
       expect(existsSync(backupFile), 'needs the backup test').toBe(true);
       const dead = spawn(process.execPath, ['-e', '']);
@@ -247,26 +252,30 @@ describe('formloom backup and restore, real processes on PGlite', () => {
     2 * START_TIMEOUT_MS,
   );
 
-  it('restore of a file that is no backup fails and leaves the data dir as it was', async () => {
-    const notBackup = join(tempRoot, 'not-a-backup.tar.gz');
-    writeFileSync(notBackup, 'hello');
-    const target = join(tempRoot, 'untouched');
-    mkdirSync(target);
-    writeFileSync(join(target, 'admin-token'), `${SERVER_ADMIN_TOKEN}\n`); // prepared by the operator: kept
-    const failed = await formloom(['restore', '--in', notBackup, '--data-dir', target]);
-    expect(failed.code).toBe(1);
-    expect(failed.err.error.message).toMatch(new RegExp(`^${notBackup.replace(/\./g, '\\.')} is not a formloom backup`));
-    expect(readdirSync(target)).toEqual(['admin-token']);
+  it(
+    'restore of a file that is no backup fails and leaves the data dir as it was',
+    async () => {
+      const notBackup = join(tempRoot, 'not-a-backup.tar.gz');
+      writeFileSync(notBackup, 'hello');
+      const target = join(tempRoot, 'untouched');
+      mkdirSync(target);
+      writeFileSync(join(target, 'admin-token'), `${SERVER_ADMIN_TOKEN}\n`); // prepared by the operator: kept
+      const failed = await formloom(['restore', '--in', notBackup, '--data-dir', target]);
+      expect(failed.code).toBe(1);
+      expect(failed.err.error.message).toMatch(new RegExp(`^${notBackup.replace(/\./g, '\\.')} is not a formloom backup`));
+      expect(readdirSync(target)).toEqual(['admin-token']);
 
-    // A cut-off download: a gzip file missing its end.
-    const truncated = join(tempRoot, 'truncated.tar.gz');
-    const full = readFileSync(backupFile);
-    writeFileSync(truncated, full.subarray(0, full.length >> 1));
-    const cut = await formloom(['restore', '--in', truncated, '--data-dir', target]);
-    expect(cut.code).toBe(1);
-    expect(cut.err.error.message).toMatch(/is not a complete gzip file/);
-    expect(readdirSync(target)).toEqual(['admin-token']);
-  }, 2 * START_TIMEOUT_MS);
+      // A cut-off download: a gzip file missing its end.
+      const truncated = join(tempRoot, 'truncated.tar.gz');
+      const full = readFileSync(backupFile);
+      writeFileSync(truncated, full.subarray(0, full.length >> 1));
+      const cut = await formloom(['restore', '--in', truncated, '--data-dir', target]);
+      expect(cut.code).toBe(1);
+      expect(cut.err.error.message).toMatch(/is not a complete gzip file/);
+      expect(readdirSync(target)).toEqual(['admin-token']);
+    },
+    2 * START_TIMEOUT_MS,
+  );
 });
 
 describe('GET /api/v1/admin/backup in process', () => {
@@ -336,4 +345,3 @@ describe('GET /api/v1/admin/backup in process', () => {
     expect(POSTGRES_BACKUP_MESSAGE).toMatch(/pg_dump/);
   });
 });
-

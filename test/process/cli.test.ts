@@ -131,12 +131,10 @@ describe('formloom CLI', () => {
   });
 
   it('form import reports an unreadable file', async () => {
-    await expect(cli('form', 'import', '--env', 'x', '--file', '/nonexistent/template.json')).rejects.toThrow(
-      /^Cannot read \/nonexistent\/template\.json as JSON: /,
-    );
+    await expect(cli('form', 'import', '--env', 'x', '--file', '/nonexistent/template.json')).rejects.toThrow(/^Cannot read \/nonexistent\/template\.json as JSON: /);
   });
 
-  it('form import takes the file\'s status: a draft stays a draft; an unknown status is refused', async () => {
+  it("form import takes the file's status: a draft stays a draft; an unknown status is refused", async () => {
     const environmentId = uniqueId('cli-draft');
     await cli('env', 'create', '--name', 'Drafts', '--id', environmentId);
     const template = JSON.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Record<string, unknown>;
@@ -190,21 +188,24 @@ describe('formloom CLI', () => {
   });
 
   it('rejects a wrong admin token', async () => {
-    await expect(
-      runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', 'wrong-admin-token-123456', '--json']),
-    ).rejects.toMatchObject({ message: 'Invalid admin token', details: { code: 'UNAUTHENTICATED' } });
+    await expect(runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', 'wrong-admin-token-123456', '--json'])).rejects.toMatchObject({
+      message: 'Invalid admin token',
+      details: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   it('rejects an API key in place of the admin token for admin commands; a key makes keys only within its own scopes', async () => {
     const environmentId = uniqueId('cli-apikey');
     await cli('env', 'create', '--name', 'Key as token', '--id', environmentId);
     const key = await cli('key', 'create', '--env', environmentId, '--scopes', 'forms:read');
-    await expect(
-      runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', String(key.key), '--json']),
-    ).rejects.toMatchObject({ message: 'This operation needs the admin token', details: { code: 'FORBIDDEN' } });
-    await expect(
-      runCli(['key', 'create', '--env', environmentId, '--url', url, '--admin-token', String(key.key), '--json']),
-    ).rejects.toMatchObject({ message: 'API key lacks the scope keys:manage', details: { code: 'FORBIDDEN' } });
+    await expect(runCli(['env', 'create', '--name', 'Nope', '--url', url, '--admin-token', String(key.key), '--json'])).rejects.toMatchObject({
+      message: 'This operation needs the admin token',
+      details: { code: 'FORBIDDEN' },
+    });
+    await expect(runCli(['key', 'create', '--env', environmentId, '--url', url, '--admin-token', String(key.key), '--json'])).rejects.toMatchObject({
+      message: 'API key lacks the scope keys:manage',
+      details: { code: 'FORBIDDEN' },
+    });
   });
 
   it('rejects an unknown command, naming it', async () => {
@@ -236,7 +237,7 @@ describe('formloom CLI', () => {
 });
 
 describe('graphql trust', () => {
-  it('trusts a file\'s document on the server: it then runs by its hash; graphql trusted lists it beside the built-in ones', async () => {
+  it("trusts a file's document on the server: it then runs by its hash; graphql trusted lists it beside the built-in ones", async () => {
     const text = `query Trusted${uniqueId('q').replaceAll('-', '_')} { viewer { kind } }`;
     const file = join(tmp, 'trusted.graphql');
     writeFileSync(file, text);
@@ -246,7 +247,10 @@ describe('graphql trust', () => {
     const { text: line } = await runCli(['graphql', 'trust', file, '--url', url, '--admin-token', ADMIN_TOKEN]);
     expect(line).toBe(`Trusted ${text.split(' ')[1]}: sha256Hash ${hash}`);
 
-    const byHash = await fetch(`${url}/graphql`, jsonRequest('POST', { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+    const byHash = await fetch(
+      `${url}/graphql`,
+      jsonRequest('POST', { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    );
     expect(await byHash.json()).toEqual({ data: { viewer: { kind: 'ADMIN' } } });
 
     const { documents } = (await cli('graphql', 'trusted')) as { documents: { hash: string; builtIn: boolean }[] };
@@ -334,7 +338,10 @@ describe('responses export', () => {
     const out = join(tmp, 'export.ndjson');
     const output = await cli('responses', 'export', '--env', tenant.environmentId, '--format', 'ndjson', '--partials', '--out', out);
     expect(output).toEqual({ bytes: expect.any(Number), file: out });
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string });
     expect(lines.map((line) => line.id)).toEqual(made.map((r) => r.id));
 
     const missing = join(tmp, 'missing.csv');
@@ -348,25 +355,40 @@ describe('finding the local server and its admin token', () => {
    * Runs bin/formloom.mjs in `cwd` with only the variables given (and PATH, HOME): no --url, no
    * --admin-token, as someone types it on the machine that runs the server.
    */
-  const runHere = (args: string[], cwd: string, variables: Record<string, string>) =>
-    runBin(args, cwd, { PATH: process.env.PATH, HOME: process.env.HOME, ...variables });
+  const runHere = (args: string[], cwd: string, variables: Record<string, string>) => runBin(args, cwd, { PATH: process.env.PATH, HOME: process.env.HOME, ...variables });
   const port = () => new URL(url).port;
 
   it.each<{ case: string; folder: string; variables: Record<string, string>; tokenIn: string; absolute: boolean }>([
-    { case: 'from HOST and PORT, with the token the server wrote into DATA_DIR', folder: '', variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' }, tokenIn: 'server-data', absolute: true },
+    {
+      case: 'from HOST and PORT, with the token the server wrote into DATA_DIR',
+      folder: '',
+      variables: { HOST: '127.0.0.1', DATA_DIR: 'server-data' },
+      tokenIn: 'server-data',
+      absolute: true,
+    },
     { case: "without DATA_DIR, from the server's default ./.data", folder: 'default-folder', variables: {}, tokenIn: 'default-folder/.data', absolute: false },
-    { case: 'with a relative DATA_DIR, from the current folder as the server reads it; a wildcard HOST means this machine', folder: '', variables: { HOST: '0.0.0.0', DATA_DIR: 'relative-data' }, tokenIn: 'relative-data', absolute: false },
-  ])('finds the server and its token $case', async ({ folder, variables, tokenIn, absolute }) => {
-    mkdirSync(join(tmp, tokenIn), { recursive: true });
-    writeFileSync(join(tmp, tokenIn, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
-    const env: Record<string, string> = { ...variables, PORT: port() };
-    if (absolute && env.DATA_DIR) env.DATA_DIR = join(tmp, env.DATA_DIR);
-    const id = uniqueId('cli-found');
-    const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], join(tmp, folder), env);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ id, name: 'Found' });
-  }, 60_000);
+    {
+      case: 'with a relative DATA_DIR, from the current folder as the server reads it; a wildcard HOST means this machine',
+      folder: '',
+      variables: { HOST: '0.0.0.0', DATA_DIR: 'relative-data' },
+      tokenIn: 'relative-data',
+      absolute: false,
+    },
+  ])(
+    'finds the server and its token $case',
+    async ({ folder, variables, tokenIn, absolute }) => {
+      mkdirSync(join(tmp, tokenIn), { recursive: true });
+      writeFileSync(join(tmp, tokenIn, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+      const env: Record<string, string> = { ...variables, PORT: port() };
+      if (absolute && env.DATA_DIR) env.DATA_DIR = join(tmp, env.DATA_DIR);
+      const id = uniqueId('cli-found');
+      const { code, stdout, stderr } = await runHere(['env', 'create', '--name', 'Found', '--id', id, '--json'], join(tmp, folder), env);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ id, name: 'Found' });
+    },
+    60_000,
+  );
 
   it('without a token says where it looked and what to set', async () => {
     const empty = mkdtempSync(join(tmp, 'no-token-'));

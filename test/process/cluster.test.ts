@@ -334,7 +334,10 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
       const refused = await call(node, '/graphql', { from: ADMIN_ADDRESS, ...subscriptionRequest({ 'x-api-key': key }) });
       expect(refused.status, node.name).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('30');
-      expect(await refused.json()).toEqual({ message: 'Too many requests', errors: [{ message: expect.stringContaining(`at most ${STREAMS_PER_KEY}`), extensions: { code: 'RATE_LIMITED' } }] });
+      expect(await refused.json()).toEqual({
+        message: 'Too many requests',
+        errors: [{ message: expect.stringContaining(`at most ${STREAMS_PER_KEY}`), extensions: { code: 'RATE_LIMITED' } }],
+      });
     }
     // A stream ending on node A frees a place that node B can give.
     await held[0]!.cancel();
@@ -391,9 +394,15 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
     const started = await json(a, 'POST', `/s/${form.formId}/responses`, { answers: { [form.identityId]: { emailAddress: 'bo@example.com' } } });
     expect(started.status).toBe(201);
     const first = (await started.json()) as { id: string; resumeToken: string; visitorToken: string };
-    const finished = await json(b, 'PATCH', `/s/${form.formId}/responses/${first.id}`, { answers: { [form.roleId]: 'CEO' }, finished: true }, {
-      authorization: `Bearer ${first.resumeToken}`,
-    });
+    const finished = await json(
+      b,
+      'PATCH',
+      `/s/${form.formId}/responses/${first.id}`,
+      { answers: { [form.roleId]: 'CEO' }, finished: true },
+      {
+        authorization: `Bearer ${first.resumeToken}`,
+      },
+    );
     expect(finished.status).toBe(200);
     expect(await finished.json()).toMatchObject({ id: first.id, finished: true });
 

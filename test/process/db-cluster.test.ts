@@ -157,7 +157,8 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
 
   it(`through PgBouncer: ${SESSIONS} concurrent respondent sessions across both nodes lose and duplicate nothing`, async () => {
     const statuses = new Map<string, number>();
-    const count = (what: string, result: WireResult) => statuses.set(`${what} ${result.status ?? result.error}`, (statuses.get(`${what} ${result.status ?? result.error}`) ?? 0) + 1);
+    const count = (what: string, result: WireResult) =>
+      statuses.set(`${what} ${result.status ?? result.error}`, (statuses.get(`${what} ${result.status ?? result.error}`) ?? 0) + 1);
     const acknowledged = new Map<string, string>(); // response id → the session's name
     // Each step is retried on 503 (or a cut connection), as a browser's user would; the start with its
     // Idempotency-Key, so a retried start never makes a second response.
@@ -281,7 +282,12 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
       await stream.cancel();
       const heard = stream.events;
       expect(heard.length).toBe(8);
-      expect(heard.filter((event) => event.type === 'response.finished').map((event) => event.data!.id).sort()).toEqual([...submitted].sort());
+      expect(
+        heard
+          .filter((event) => event.type === 'response.finished')
+          .map((event) => event.data!.id)
+          .sort(),
+      ).toEqual([...submitted].sort());
 
       await eventually(() => receiver.accepted.length >= 8, '8 webhook deliveries', 500, 20);
       await sleep(1_500); // a second delivery of any of them would come within the dispatchers' poll
@@ -371,7 +377,10 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     // postgres.js took a standby for read-write (PostgreSQL 14+ reports default_transaction_read_only
     // off there) and went round the hosts forever when none was writable (patches/postgres+3.4.9.patch).
     const { default: postgres } = await import('postgres');
-    const standbyFirst = postgres(`postgres://postgres@127.0.0.1:${standby.port},127.0.0.1:${primary.port}/${DATABASE}?target_session_attrs=read-write`, { max: 1, connect_timeout: 2 });
+    const standbyFirst = postgres(`postgres://postgres@127.0.0.1:${standby.port},127.0.0.1:${primary.port}/${DATABASE}?target_session_attrs=read-write`, {
+      max: 1,
+      connect_timeout: 2,
+    });
     const standbyOnly = postgres(`postgres://postgres@127.0.0.1:${standby.port}/${DATABASE}?target_session_attrs=read-write`, { max: 1, connect_timeout: 2 });
     try {
       expect(await standbyFirst`select pg_is_in_recovery() as recovery, inet_server_port() as port`).toEqual([{ recovery: false, port: primary.port }]);
@@ -385,7 +394,11 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     const onStandby = await openDatabase({ databaseUrl: standby.url(DATABASE), maxConnections: 2 });
     try {
       const app = appWith(onStandby.db);
-      const submitted = await app.request(`/s/${form.id}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answers: { [form.nameId]: 'to a standby' }, finished: true }) });
+      const submitted = await app.request(`/s/${form.id}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: { [form.nameId]: 'to a standby' }, finished: true }),
+      });
       expect(submitted.status).toBe(503);
       expect(await submitted.json()).toEqual({ message: 'Service unavailable' });
       const ready = await app.request('/readyz');
@@ -409,7 +422,10 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     let loading = true;
     const respondent = async (node: ServerProcess, k: number) => {
       for (let i = 0; loading; i++) {
-        const result = await within(10_000, wireRequest(`${node.url}/s/${form.id}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [form.nameId]: `failover-${k}-${i}` }, finished: true }) }));
+        const result = await within(
+          10_000,
+          wireRequest(`${node.url}/s/${form.id}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [form.nameId]: `failover-${k}-${i}` }, finished: true }) }),
+        );
         const key = `submission ${result.status ?? result.error}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
         slowestMs = Math.max(slowestMs, result.ms);
@@ -440,7 +456,10 @@ describe.skipIf(!testDatabaseUrl || !pgBin || !hasPgBouncer)('PgBouncer, a read 
     const recoveredMs = await Promise.all(
       nodes.map(async (node) => {
         for (;;) {
-          const result = await within(10_000, wireRequest(`${node.url}/s/${form.id}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [form.nameId]: 'after' }, finished: true }) }));
+          const result = await within(
+            10_000,
+            wireRequest(`${node.url}/s/${form.id}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [form.nameId]: 'after' }, finished: true }) }),
+          );
           if (result.status === 201) return performance.now() - promotedAt;
           if (performance.now() - promotedAt > 15_000) return Number.POSITIVE_INFINITY;
           await sleep(100);

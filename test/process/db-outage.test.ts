@@ -127,9 +127,15 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
     // Every submission answered: 201/200, or 503 while the database was away (never a 500 or a reset).
     for (const key of statuses.keys()) expect(key, seen).toMatch(/^(start (201|503)|update (200|503)|finish (200|503))$/);
     expect(statuses.get('finish 200') ?? 0, seen).toBeGreaterThan(0);
-    expect([...statuses.keys()].some((key) => key.endsWith(' 503')), `some submissions met the restarts: ${seen}`).toBe(true);
+    expect(
+      [...statuses.keys()].some((key) => key.endsWith(' 503')),
+      `some submissions met the restarts: ${seen}`,
+    ).toBe(true);
     // After it, a whole session works.
-    const after = await wireRequest(`${server.url}/s/${formId}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [nameId]: 'Grace', [cityId]: 'Rome' }, finished: true }) });
+    const after = await wireRequest(`${server.url}/s/${formId}/responses`, {
+      method: 'POST',
+      body: JSON.stringify({ answers: { [nameId]: 'Grace', [cityId]: 'Rome' }, finished: true }),
+    });
     expect(after.status, after.body).toBe(201);
     expect(server.logs().filter((line) => line.msg === 'formloom listening')).toHaveLength(1);
     server.child.kill('SIGTERM');

@@ -172,7 +172,12 @@ function textDifference(expected: string, actual: string): string | undefined {
       .trim();
   const want = normalise(expected);
   const got = normalise(actual);
-  const pattern = new RegExp(`^${want.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?')}$`);
+  const pattern = new RegExp(
+    `^${want
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*?')}$`,
+  );
   return pattern.test(got) ? undefined : `expected:\n${want}\ngot:\n${got}`;
 }
 
@@ -250,8 +255,10 @@ const isShell = (fence: Fence) => ['sh', 'bash', 'shell', 'console'].includes(fe
 const runnable = all.filter((fence) => isShell(fence) && fence.flags.includes('runnable'));
 
 describe('the documents', () => {
-  it('list every file of docs/ in the README\'s map', () => {
-    const inDocs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+  it("list every file of docs/ in the README's map", () => {
+    const inDocs = readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`);
     expect(files.slice(1).sort()).toEqual(inDocs.sort());
   });
 
@@ -262,7 +269,12 @@ describe('the documents', () => {
   });
 
   it(`start their webhook receivers on port ${EXAMPLE_RECEIVER_PORT}, which the test replaces with a free one`, () => {
-    const receivers = runnable.flatMap((fence) => fence.text.split('\n').filter((line) => line.includes('webhook-receiver.mjs')).map((line) => `${fence.file}:${fence.line}: ${line}`));
+    const receivers = runnable.flatMap((fence) =>
+      fence.text
+        .split('\n')
+        .filter((line) => line.includes('webhook-receiver.mjs'))
+        .map((line) => `${fence.file}:${fence.line}: ${line}`),
+    );
     expect(receivers.length).toBeGreaterThan(0);
     // Without --port the receiver listens on its default, 4001, which the test would not replace.
     expect(receivers.filter((line) => !/--port[ =]\d+/.test(line))).toEqual([]);
@@ -304,7 +316,11 @@ describe('the documents', () => {
           const heading = !fenced && /^#{1,6}[ \t](.*)$/.exec(line);
           if (!heading) continue;
           // GitHub's anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered.
-          const base = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+          const base = heading[1]!
+            .trim()
+            .toLowerCase()
+            .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+            .replace(/ /g, '-');
           const count = seen.get(base) ?? 0;
           seen.set(base, count + 1);
           set.add(count ? `${base}-${count}` : base);
@@ -370,19 +386,23 @@ describe('every runnable example, against a started server', () => {
     const index = all.indexOf(fence);
     const next = all[index + 1];
     const output = next?.flags.includes('output') ? next : undefined;
-    it(`${fence.file}:${fence.line}`, async () => {
-      if (fence.serverEnv && JSON.stringify(fence.serverEnv) !== JSON.stringify(currentExtra)) {
-        // The prose asks the reader to restart the server with these settings: so does the test.
-        expect(await server.stop()).toBe(0);
-        currentExtra = fence.serverEnv;
-        server = await startServer({ ...serverEnv, ...currentExtra });
-      }
-      const ran = await shell.run(withPort(fence.text, EXAMPLE_RECEIVER_PORT, receiverPort));
-      const [stdout, stderr] = [ran.stdout, ran.stderr].map((text) => withPort(text, receiverPort, EXAMPLE_RECEIVER_PORT)) as [string, string];
-      const { failures } = ran;
-      written.push(`--- ${fence.file}:${fence.line}\n${stdout}${stderr ? `--- stderr\n${stderr}` : ''}`);
-      expect(failures, `${stdout}\n${stderr}`).toEqual([]);
-      if (output) expect(matchOutput(output, stdout)).toBeUndefined();
-    }, BLOCK_TIMEOUT_MS + 60_000);
+    it(
+      `${fence.file}:${fence.line}`,
+      async () => {
+        if (fence.serverEnv && JSON.stringify(fence.serverEnv) !== JSON.stringify(currentExtra)) {
+          // The prose asks the reader to restart the server with these settings: so does the test.
+          expect(await server.stop()).toBe(0);
+          currentExtra = fence.serverEnv;
+          server = await startServer({ ...serverEnv, ...currentExtra });
+        }
+        const ran = await shell.run(withPort(fence.text, EXAMPLE_RECEIVER_PORT, receiverPort));
+        const [stdout, stderr] = [ran.stdout, ran.stderr].map((text) => withPort(text, receiverPort, EXAMPLE_RECEIVER_PORT)) as [string, string];
+        const { failures } = ran;
+        written.push(`--- ${fence.file}:${fence.line}\n${stdout}${stderr ? `--- stderr\n${stderr}` : ''}`);
+        expect(failures, `${stdout}\n${stderr}`).toEqual([]);
+        if (output) expect(matchOutput(output, stdout)).toBeUndefined();
+      },
+      BLOCK_TIMEOUT_MS + 60_000,
+    );
   }
 });

@@ -32,13 +32,7 @@ describe.skipIf(!testDatabaseUrl)('insights on two nodes sharing PostgreSQL and 
       headers: { 'user-agent': BROWSER, ...(init.headers as Record<string, string>) },
       redirect: 'manual',
     });
-  const json = (
-    node: ServerProcess,
-    method: string,
-    path: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ) =>
+  const json = (node: ServerProcess, method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(node, path, {
       method,
       headers: { 'content-type': 'application/json', ...headers },
@@ -75,13 +69,7 @@ describe.skipIf(!testDatabaseUrl)('insights on two nodes sharing PostgreSQL and 
       name,
       components: [{ type: 'ShortInput', content: { question: `${name}?` } }],
     }));
-    const generated = await json(
-      a,
-      'POST',
-      `/api/v1/environments/${demo.environmentId}/forms/generate`,
-      { sourceFormId: demo.templateId, name: 'Two nodes', steps },
-      withKey(),
-    );
+    const generated = await json(a, 'POST', `/api/v1/environments/${demo.environmentId}/forms/generate`, { sourceFormId: demo.templateId, name: 'Two nodes', steps }, withKey());
     expect(generated.status).toBe(200);
     formId = ((await generated.json()) as { result: { form: { id: string } } }).result.form.id;
     const definition = (await (await call(b, `/s/${formId}/definition`)).json()) as {
@@ -92,9 +80,7 @@ describe.skipIf(!testDatabaseUrl)('insights on two nodes sharing PostgreSQL and 
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)),
-    );
+    await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     const { default: postgres } = await import('postgres');
     const server = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} });
@@ -121,16 +107,9 @@ describe.skipIf(!testDatabaseUrl)('insights on two nodes sharing PostgreSQL and 
   it('counts concurrent views and submissions on both nodes exactly once, and both nodes answer the same', async () => {
     const nodes = [a, b];
     const work: Promise<unknown>[] = [];
-    for (let i = 0; i < 40; i++)
-      work.push(
-        json(nodes[i % 2]!, 'POST', `/s/${formId}/views`, {}).then(async (res) =>
-          expect(await res.json()).toEqual({ counted: true }),
-        ),
-      );
-    for (let i = 0; i < 20; i++)
-      work.push(call(nodes[i % 2]!, `/s/${formId}`).then((res) => expect(res.status).toBe(200)));
-    for (let i = 0; i < 10; i++)
-      work.push(call(nodes[i % 2]!, `/s/${formId}?embed=1`).then((res) => expect(res.status).toBe(200)));
+    for (let i = 0; i < 40; i++) work.push(json(nodes[i % 2]!, 'POST', `/s/${formId}/views`, {}).then(async (res) => expect(await res.json()).toEqual({ counted: true })));
+    for (let i = 0; i < 20; i++) work.push(call(nodes[i % 2]!, `/s/${formId}`).then((res) => expect(res.status).toBe(200)));
+    for (let i = 0; i < 10; i++) work.push(call(nodes[i % 2]!, `/s/${formId}?embed=1`).then((res) => expect(res.status).toBe(200)));
     for (let i = 0; i < 24; i++) work.push(respond(nodes[i % 2]!, nodes[(i + 1) % 2]!, i % 3 === 0));
     await Promise.all(work);
     const read = async (node: ServerProcess) =>

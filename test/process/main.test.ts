@@ -14,7 +14,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { killLeftovers, spawnServer, startServer, START_TIMEOUT_MS, wireRequest, type ServerProcess } from '../support/server-process.ts';
 
-
 interface Started extends ServerProcess {
   /** The "formloom listening" log record. */
   listening: Record<string, unknown>;
@@ -106,9 +105,7 @@ interface Variant {
   setup: () => Promise<{ env: Record<string, string>; teardown: () => Promise<void> }>;
 }
 
-const variants: Variant[] = [
-  { name: 'PGlite (no DATABASE_URL)', database: 'pglite', setup: async () => ({ env: {}, teardown: async () => {} }) },
-];
+const variants: Variant[] = [{ name: 'PGlite (no DATABASE_URL)', database: 'pglite', setup: async () => ({ env: {}, teardown: async () => {} }) }];
 
 const serverUrl = loadConfig().databaseUrl;
 if (serverUrl) {

@@ -13,14 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
-import {
-  ADMIN_TOKEN,
-  createTenant,
-  setupTestApp,
-  testConfig,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let ctx: TestContext;
@@ -70,9 +63,7 @@ describe('formloom mcp (stdio)', () => {
     expect(client.getServerVersion()?.name).toBe('formloom');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_forms', 'get_form']);
     const forms = await client.callTool({ name: 'list_forms', arguments: {} });
-    expect((forms.structuredContent as { forms: { id: string }[] }).forms.map((f) => f.id)).toEqual([
-      tenant.templateId,
-    ]);
+    expect((forms.structuredContent as { forms: { id: string }[] }).forms.map((f) => f.id)).toEqual([tenant.templateId]);
     const resource = await client.readResource({ uri: `formloom://forms/${tenant.templateId}` });
     expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({ id: tenant.templateId });
     const refused = await client.callTool({ name: 'close_form', arguments: { formId: tenant.templateId } });

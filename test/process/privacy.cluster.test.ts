@@ -43,10 +43,23 @@ describe.skipIf(!testDatabaseUrl)('retention with two nodes', () => {
     ]);
     await handle.db.update(environments).set({ retentionDays: 30 }).where(eq(environments.id, environmentId));
     const day = 86_400_000;
-    expired = await insertResponses(handle.db, [40, 41, 90].map((age) => ({ environmentId, formId: form.id, createdAt: new Date(Date.now() - age * day) })));
-    kept = await insertResponses(handle.db, [1, 29].map((age) => ({ environmentId, formId: form.id, createdAt: new Date(Date.now() - age * day) })));
+    expired = await insertResponses(
+      handle.db,
+      [40, 41, 90].map((age) => ({ environmentId, formId: form.id, createdAt: new Date(Date.now() - age * day) })),
+    );
+    kept = await insertResponses(
+      handle.db,
+      [1, 29].map((age) => ({ environmentId, formId: form.id, createdAt: new Date(Date.now() - age * day) })),
+    );
 
-    const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN: 'cluster-admin-token-0123456789', LOG_LEVEL: 'debug', RETENTION_INTERVAL: '1h', FONTS_CSS_URL: 'none', WEBHOOK_WORKER: '0' };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN: 'cluster-admin-token-0123456789',
+      LOG_LEVEL: 'debug',
+      RETENTION_INTERVAL: '1h',
+      FONTS_CSS_URL: 'none',
+      WEBHOOK_WORKER: '0',
+    };
     nodes = await Promise.all([startServer(env), startServer(env)]);
   }, 2 * START_TIMEOUT_MS);
 

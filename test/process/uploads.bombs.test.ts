@@ -70,7 +70,10 @@ describe('checking files', () => {
     for (const bomb of ALL_BOMBS) {
       for (const name of bomb.names) {
         const result = await check(name, bomb.bytes);
-        expect(result, `${bomb.what} as ${name}`).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} (cannot be accepted|is not a valid)`)) });
+        expect(result, `${bomb.what} as ${name}`).toEqual({
+          ok: false,
+          message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} (cannot be accepted|is not a valid)`)),
+        });
       }
     }
   });
@@ -158,7 +161,10 @@ describe('measured in a child process', () => {
     const [code] = (await once(child, 'close')) as [number | null];
     clearTimeout(killer);
     expect(code, stderr).toBe(0);
-    const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as ChildResult);
+    const results = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ChildResult);
     expect(results.map((result) => result.entry)).toEqual(readdirSync(dir).sort());
     const bombCount = ALL_BOMBS.reduce((sum, bomb) => sum + bomb.names.length, 0);
     for (const [index, result] of results.entries()) {
@@ -295,7 +301,13 @@ describe('a running server', () => {
       }
     })();
     const answers = [];
-    for (const [name, bytes] of [['cv.docx', docxBomb], ['cv.docx', gzipBomb], ['cv.pdf', gzipBomb], ['cv.docx', docxBomb]] as const) answers.push(await post(name, bytes));
+    for (const [name, bytes] of [
+      ['cv.docx', docxBomb],
+      ['cv.docx', gzipBomb],
+      ['cv.pdf', gzipBomb],
+      ['cv.docx', docxBomb],
+    ] as const)
+      answers.push(await post(name, bytes));
     uploading = false;
     await probe;
     for (const answer of answers) {
@@ -304,7 +316,9 @@ describe('a running server', () => {
     }
     expect(storedFiles()).toBe(1);
     expect(healthLatencies.length).toBeGreaterThan(0);
-    console.info(`[bombs on a running server] RSS ${Math.round(rssBefore / MiB)} MiB before, peak + ${Math.round((peakRss - rssBefore) / MiB)} MiB; slowest /healthz ${Math.round(Math.max(...healthLatencies))} ms`);
+    console.info(
+      `[bombs on a running server] RSS ${Math.round(rssBefore / MiB)} MiB before, peak + ${Math.round((peakRss - rssBefore) / MiB)} MiB; slowest /healthz ${Math.round(Math.max(...healthLatencies))} ms`,
+    );
     // Generous for a loaded machine: before, /healthz stalled for 31 s and the server grew by 3 GB.
     expect(Math.max(...healthLatencies)).toBeLessThan(1000);
     // The whole server's growth: the inflation this guards against was 3 GB. Each check's own memory is held to

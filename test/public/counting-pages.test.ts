@@ -6,14 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Form } from '../../src/forms/forms.service.ts';
-import {
-  appWith,
-  createTenant,
-  jsonRequest,
-  setupIsolatedTestApp,
-  type TestContext,
-  type TestTenant,
-} from '../support/helpers.ts';
+import { appWith, createTenant, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { field, generateThroughApi, Visitor } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
@@ -86,10 +79,7 @@ describe('the page', () => {
     expect(status, JSON.stringify(body)).toBe(200);
     const ada = new Visitor(app);
     await ada.get(`/s/${form.id}`);
-    const next = await follow(
-      ada,
-      await ada.submit(form, 0, { [field(byKey(form, 'first'))]: '<script>alert(1)</script>Ada' }),
-    );
+    const next = await follow(ada, await ada.submit(form, 0, { [field(byKey(form, 'first'))]: '<script>alert(1)</script>Ada' }));
     expect(next.html).toContain('What do you do, &lt;script&gt;alert(1)&lt;/script&gt;Ada?');
     expect(next.html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;Ada');
     expect(next.html).not.toContain('<script>alert(1)');
@@ -140,10 +130,7 @@ describe('the JSON API', () => {
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Named API', NAMED);
     const definition: any = await (await app.request(`/s/${form.id}/definition`)).json();
     expect(definition.steps[1].name).toBe('Hello {{question.first | "there"}}');
-    const started = await app.request(
-      `/s/${form.id}/responses`,
-      jsonRequest('POST', { answers: { [byKey(form, 'first').id]: 'Ada' } }),
-    );
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [byKey(form, 'first').id]: 'Ada' } }));
     expect(await started.json()).toMatchObject({ nextStep: 'step_2', recall: { 'question.first': 'Ada' } });
 
     const quiz = (
@@ -151,10 +138,7 @@ describe('the JSON API', () => {
         variables: [{ name: 'score', type: 'number' }],
       })
     ).form;
-    const finished = await app.request(
-      `/s/${quiz.id}/responses`,
-      jsonRequest('POST', { answers: { [byKey(quiz, 'france').id]: 'Lyon' } }),
-    );
+    const finished = await app.request(`/s/${quiz.id}/responses`, jsonRequest('POST', { answers: { [byKey(quiz, 'france').id]: 'Lyon' } }));
     expect(await finished.json()).toMatchObject({ finished: true, recall: { 'variable.score': '0' } });
   });
 });

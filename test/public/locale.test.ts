@@ -49,7 +49,10 @@ const STEPS = [
 ];
 
 async function generate(locale: unknown): Promise<Response> {
-  return app.request(`/api/v1/environments/${tenant.environmentId}/forms/generate`, jsonRequest('POST', { ...validBody(tenant.templateId, STEPS), locale, allowAnotherResponse: true }, { 'x-api-key': tenant.apiKey }));
+  return app.request(
+    `/api/v1/environments/${tenant.environmentId}/forms/generate`,
+    jsonRequest('POST', { ...validBody(tenant.templateId, STEPS), locale, allowAnotherResponse: true }, { 'x-api-key': tenant.apiKey }),
+  );
 }
 
 async function generated(locale: string): Promise<Form> {
@@ -174,7 +177,12 @@ describe("the page's own words", () => {
 /** What a respondent reads or hears of a page: its text, accessible names, titles and placeholders, and what its script writes (an uploader's `data-words`). */
 function respondentText(page: string): string[] {
   const decode = (text: string) =>
-    text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    text
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const shown = page.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '').replace(/<style\b[^>]*>[\s\S]*?<\/style>/g, '');
   const texts = [...shown.matchAll(/>([^<>]+)</g)].map((match) => decode(match[1]!).trim());
   const attributes = [...shown.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((match) => decode(match[1]!));
@@ -282,7 +290,9 @@ describe("the components' own words", () => {
     const [shown, refused] = pages as [string, string];
     const words = pageWords('de');
     const uploader = componentAt(form, 1, 10);
-    expect(shown).toContain(`<p class="fl-note" id="f-${uploader.id}-note">Erlaubt: pdf, png, jpg, jpeg, gif, webp, heic, docx, xlsx, pptx, doc, xls, ppt, odt, ods, odp, rtf, txt, csv; bis zu 10 MB, höchstens 3 Dateien.</p>`);
+    expect(shown).toContain(
+      `<p class="fl-note" id="f-${uploader.id}-note">Erlaubt: pdf, png, jpg, jpeg, gif, webp, heic, docx, xlsx, pptx, doc, xls, ppt, odt, ods, odp, rtf, txt, csv; bis zu 10 MB, höchstens 3 Dateien.</p>`,
+    );
     expect(shown).toMatch(new RegExp(`<input type="file" id="f-${uploader.id}"[^>]* data-upload="/s/${form.id}/uploads\\?localized=1"[^>]* aria-label="Datei">`));
     const scriptWords = JSON.parse(/data-words="([^"]*)"/.exec(shown)![1]!.replace(/&quot;/g, '"')) as Record<string, string>;
     expect(scriptWords).toEqual({
@@ -317,7 +327,10 @@ describe("the components' own words", () => {
   });
 
   it("shows a refused file's message in the form's language after a post without JavaScript", async () => {
-    const form = await oneStepForm('de', { name: 'Dateien', components: [{ type: 'FileUploader', content: { question: 'Foto', allowedTypes: ['png'], maxSize: 2048, multiple: true } }] });
+    const form = await oneStepForm('de', {
+      name: 'Dateien',
+      components: [{ type: 'FileUploader', content: { question: 'Foto', allowedTypes: ['png'], maxSize: 2048, multiple: true } }],
+    });
     const visitor = new Visitor(uploadsApp);
     await visitor.get(`/s/${form.id}`);
     const post = (files: File[]) => {
@@ -352,8 +365,14 @@ describe("the components' own words", () => {
     };
     const localized = await upload('?localized=1');
     expect(localized.status).toBe(400);
-    expect(await localized.json()).toEqual({ message: 'Invalid request body', errors: [{ message: 'note.png n’est pas un fichier .png valide (formats acceptés : png)', path: ['file', 0] }] });
-    expect(await (await upload('')).json()).toEqual({ message: 'Invalid request body', errors: [{ message: 'note.png is not a valid .png file (accepted: png)', path: ['file', 0] }] });
+    expect(await localized.json()).toEqual({
+      message: 'Invalid request body',
+      errors: [{ message: 'note.png n’est pas un fichier .png valide (formats acceptés : png)', path: ['file', 0] }],
+    });
+    expect(await (await upload('')).json()).toEqual({
+      message: 'Invalid request body',
+      errors: [{ message: 'note.png is not a valid .png file (accepted: png)', path: ['file', 0] }],
+    });
   });
 
   it("answers a post over the body limit, and one it can't read, with a page in the form's language", async () => {

@@ -23,7 +23,15 @@ beforeAll(async () => {
       name: 'About you',
       components: [
         { type: 'Header', content: { title: 'Hello' } },
-        { type: 'IdentityInfo', content: { fields: [{ key: 'firstName', label: 'First name' }, { key: 'emailAddress', label: 'E-mail', blockPersonalEmails: true }] } },
+        {
+          type: 'IdentityInfo',
+          content: {
+            fields: [
+              { key: 'firstName', label: 'First name' },
+              { key: 'emailAddress', label: 'E-mail', blockPersonalEmails: true },
+            ],
+          },
+        },
         { type: 'ShortInput', content: { question: 'Role?' } },
         { type: 'LongInput', content: { question: 'Story?' } },
         { type: 'EmailForm', content: { question: 'Newsletter?' } },
@@ -36,7 +44,16 @@ beforeAll(async () => {
       components: [
         { type: 'Dropdown', content: { question: 'Size?', options: ['S', 'M', 'L'], isMulti: true } },
         { type: 'MultipleOptionsQuestion', content: { question: 'Pick one', choices: ['Yes', 'No'] } },
-        { type: 'GraphicOptions', content: { question: 'Style?', options: [{ label: 'Modern', value: 'modern' }, { label: 'Classic', value: 'classic' }] } },
+        {
+          type: 'GraphicOptions',
+          content: {
+            question: 'Style?',
+            options: [
+              { label: 'Modern', value: 'modern' },
+              { label: 'Classic', value: 'classic' },
+            ],
+          },
+        },
         { type: 'Disclaimer', content: { text: 'Terms' } },
         { type: 'FileUploader', content: { question: 'CV' } },
         { type: 'Scheduler', content: { url: 'https://cal.com/acme', calendarType: 'Cal' } },
@@ -68,7 +85,7 @@ describe('definition', () => {
     const response = await app.request(`/s/${form.id}/definition`, { headers: { origin: 'https://customer.example' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const body = (await response.json());
+    const body = await response.json();
     expect(body).toMatchObject({ id: form.id, name: 'Public form', url: `/s/${form.id}`, theme: { colors: { primary: '#0f766e' } } });
     expect(body.steps[0].components[1]).toEqual({ id: identity().id, key: null, type: 'IdentityInfo', content: identity().content, answerable: true, required: true });
     expect(body.steps[0].components[0]).toMatchObject({ type: 'Header', answerable: false, required: false });
@@ -146,7 +163,14 @@ describe('submitting', () => {
     expect(await verifyPassword('secret-22', String(shape(0, 6)!.input))).toBe(true);
     expect(JSON.stringify(row.data)).not.toContain('secret-');
     expect(shape(1, 0)).toMatchObject({ type: 'Dropdown', selected: ['S', 'L'] });
-    expect(shape(1, 1)).toMatchObject({ type: 'MultipleOptionsQuestion', choices: [{ key: 'Yes', value: false, index: 0 }, { key: 'No', value: true, index: 1 }], selectedOther: false });
+    expect(shape(1, 1)).toMatchObject({
+      type: 'MultipleOptionsQuestion',
+      choices: [
+        { key: 'Yes', value: false, index: 0 },
+        { key: 'No', value: true, index: 1 },
+      ],
+      selectedOther: false,
+    });
     expect(shape(1, 2)).toMatchObject({ type: 'GraphicOptions', index: 1, value: 'classic' });
     expect(shape(1, 3)).toMatchObject({ type: 'Disclaimer', check: true });
     expect(shape(1, 4)).toMatchObject({ type: 'FileUploader', fileUrl: 'https://files.example.com/cv.pdf' });
@@ -340,7 +364,7 @@ describe('updating: errors (PATCH /s/:formId/responses/:responseId)', () => {
     expect(before.finished).toBe(false);
   });
 
-  it("is 404 {message: \"Response not found\"} for a response and resume token of another form on this form's path", async () => {
+  it('is 404 {message: "Response not found"} for a response and resume token of another form on this form\'s path', async () => {
     const formB = await makeForm(db, tenant, twoSteps);
     const onA = (await (await start({ answers: { [c(0, 2).id]: 'on A' } })).json()) as Started;
     const before = await snapshot(form.id, onA.id);

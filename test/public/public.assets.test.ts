@@ -60,11 +60,7 @@ describe('static assets', () => {
     expect(font.headers.get('content-type')).toBe('font/woff2');
     expect(font.headers.get('content-encoding')).toBeNull();
     expect(font.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const own = readFileSync(
-      createRequire(import.meta.url).resolve(
-        '@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2',
-      ),
-    );
+    const own = readFileSync(createRequire(import.meta.url).resolve('@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2'));
     expect(Buffer.from(await font.arrayBuffer()).equals(own)).toBe(true);
   });
 
@@ -116,10 +112,7 @@ describe('static assets', () => {
     expect(again.status).toBe(304);
     const sheet = linked(page, /<link rel="stylesheet" href="([^"]+)"/g)[0]!;
     const css = await app.request(sheet, { headers: { 'accept-encoding': 'gzip' } });
-    expect([css.headers.get('content-encoding'), css.headers.get('content-type')]).toEqual([
-      'gzip',
-      'text/css; charset=utf-8',
-    ]);
+    expect([css.headers.get('content-encoding'), css.headers.get('content-type')]).toEqual(['gzip', 'text/css; charset=utf-8']);
   });
 
   it('sends /embed.js compressed too, revalidated after minutes (its address never changes)', async () => {

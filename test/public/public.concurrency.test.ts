@@ -24,8 +24,7 @@ const limits = testAnswerLimits();
 beforeAll(async () => {
   ({ db, app } = await setupTestApp());
   tenant = await createTenant(db);
-  const questions = (step: number) =>
-    Array.from({ length: QUESTIONS_PER_STEP }, (_, i) => ({ type: 'ShortInput', content: { question: `Step ${step} question ${i}` } }));
+  const questions = (step: number) => Array.from({ length: QUESTIONS_PER_STEP }, (_, i) => ({ type: 'ShortInput', content: { question: `Step ${step} question ${i}` } }));
   form = await makeForm(db, tenant, [
     { name: 'One', components: questions(1) },
     { name: 'Two', components: questions(2) },
@@ -67,8 +66,7 @@ describe('concurrent submissions of one session (real races on PostgreSQL; seria
   it('two steps posted at once from one browser both land in its one response (page)', async () => {
     const visitor = new Visitor(app);
     await visitor.get(`/s/${form.id}`);
-    const fieldsOf = (step: number) =>
-      Object.fromEntries(form.steps[step]!.components.map((c, i) => [field(c), `step ${step} answer ${i}`]));
+    const fieldsOf = (step: number) => Object.fromEntries(form.steps[step]!.components.map((c, i) => [field(c), `step ${step} answer ${i}`]));
     // The server takes a step only once it is on the response's path or next (docs/logic.md): the first
     // step lands first, then it is sent again at the same time as the second.
     expect((await visitor.submit(form, 0, fieldsOf(0))).status).toBe(303);
@@ -95,9 +93,7 @@ describe('concurrent submissions of one session (real races on PostgreSQL; seria
   it('two sessions answering the same new e-mail at once end with one lead for it', async () => {
     const email = `same-${createId().slice(0, 8)}@concurrent.io`;
     const contact = componentAt(form, 2, 0);
-    const results = await Promise.all(
-      Array.from({ length: 12 }, () => submitOne(createId(), { [contact.id]: { emailAddress: email } }, createId())),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, () => submitOne(createId(), { [contact.id]: { emailAddress: email } }, createId())));
     const leadIds = new Set(results.map((r) => r.response.leadId));
     expect(leadIds.size).toBe(1);
     expect((await leadById(db, [...leadIds][0]!))?.email).toBe(email);
@@ -128,7 +124,9 @@ describe('one visitor lead, created by two transactions at once', () => {
       let waiting = 0;
       for (let i = 0; i < 500 && waiting === 0; i++) {
         const [row] = rowsOf<{ n: number }>(
-          await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like ${'%insert into "leads"%'}`),
+          await db.execute(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like ${'%insert into "leads"%'}`,
+          ),
         );
         waiting = row!.n;
         if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));

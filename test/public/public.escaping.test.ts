@@ -12,8 +12,7 @@ import { componentAt, field, forgetAnswer, makeForm, Visitor, type App } from '.
 /** Markup that runs script if inserted raw, in text or in an attribute value. */
 const evil = (tag: string) => `"><script>alert('${tag}')</script><img src=x onerror=alert("${tag}")>`;
 /** What hono/html's escaping makes of a text. */
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 let db: Database;
 let app: App;

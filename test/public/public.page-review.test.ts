@@ -52,7 +52,9 @@ describe('the respondent’s page', () => {
       const at = page.indexOf(`id="q-${componentAt(form, 0, index).id}"`);
       return page.slice(at, page.indexOf('</fieldset>', at));
     };
-    expect(box(0)).toContain('<fieldset class="fl-fieldset" role="radiogroup" aria-required="true"><legend class="fl-question">Pick one<span aria-hidden="true"> *</span></legend>');
+    expect(box(0)).toContain(
+      '<fieldset class="fl-fieldset" role="radiogroup" aria-required="true"><legend class="fl-question">Pick one<span aria-hidden="true"> *</span></legend>',
+    );
     expect(box(1)).toContain('<fieldset class="fl-fieldset"><legend class="fl-question">Pick some<span aria-hidden="true"> *</span></legend>');
     expect(box(2)).toContain('role="radiogroup" aria-required="true"><legend class="fl-question">Style<span aria-hidden="true"> *</span></legend>');
   });
@@ -142,7 +144,11 @@ describe('the respondent’s page', () => {
     expect(patched.status).toBe(200);
     const graphql = await app.request(
       '/graphql',
-      jsonRequest('POST', { query: `mutation { updateForm(id: "${again.form.id}", input: { allowAnotherResponse: true }) { form { allowAnotherResponse version } } }` }, { 'x-api-key': tenant.apiKey }),
+      jsonRequest(
+        'POST',
+        { query: `mutation { updateForm(id: "${again.form.id}", input: { allowAnotherResponse: true }) { form { allowAnotherResponse version } } }` },
+        { 'x-api-key': tenant.apiKey },
+      ),
     );
     expect((await graphql.json()).data.updateForm.form).toEqual({ allowAnotherResponse: true, version: 3 });
   });
@@ -151,6 +157,8 @@ describe('the respondent’s page', () => {
     const page = await (await app.request(`/s/${form.id}`)).text();
     expect(page).toContain('.fl-choice input { accent-color: var(--c-accent); width: 24px; height: 24px;');
     expect(page).toContain('.fl-check input { accent-color: var(--c-accent); width: 24px; height: 24px;');
-    expect(page).toMatch(/@media \(max-width: 480px\) \{\n {2}\.fl-actions \{ flex-direction: column-reverse; align-items: stretch; \}\n {2}\.fl-actions \.fl-button \{ width: 100%; \}/);
+    expect(page).toMatch(
+      /@media \(max-width: 480px\) \{\n {2}\.fl-actions \{ flex-direction: column-reverse; align-items: stretch; \}\n {2}\.fl-actions \.fl-button \{ width: 100%; \}/,
+    );
   });
 });

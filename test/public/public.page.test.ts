@@ -60,7 +60,10 @@ const ALL_COMPONENTS = [
     name: 'Book',
     components: [
       { type: 'CalendlyScreen', content: { url: 'https://calendly.com/acme/intro', message: 'Pick a slot', prefillEmail: true } },
-      { type: 'DynamicScheduler', content: { defaultCalendar: { name: 'Sales', url: 'https://cal.com/acme/sales' }, calendars: [{ name: 'Support', url: 'https://savvycal.com/acme/support' }] } },
+      {
+        type: 'DynamicScheduler',
+        content: { defaultCalendar: { name: 'Sales', url: 'https://cal.com/acme/sales' }, calendars: [{ name: 'Support', url: 'https://savvycal.com/acme/support' }] },
+      },
     ],
   },
 ];
@@ -141,7 +144,9 @@ describe('rendering', () => {
     expect(page).toMatch(/\.fl-c\.fl-t-IdentityInfo \{ --c-bg: #ffffff; --c-fg: #134e4a; [^}]*--c-border: #(?!5eead4)[0-9a-f]{6}; [^}]*--c-radius: 12px; \}/);
     expect(page).toMatch(/\.fl-c\.fl-t-ShortInput \{[^}]*--c-accent: #0f766e/); // default style for a type the template lacks: the template's primary
     // The template's fonts, served by formloom itself (fonts.ts).
-    expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/fonts\/playfair-display\.[\w-]{12}\.css" nonce="[^"]+"><link rel="stylesheet" href="\/assets\/fonts\/source-sans-3\.[\w-]{12}\.css"/);
+    expect(page).toMatch(
+      /<link rel="stylesheet" href="\/assets\/fonts\/playfair-display\.[\w-]{12}\.css" nonce="[^"]+"><link rel="stylesheet" href="\/assets\/fonts\/source-sans-3\.[\w-]{12}\.css"/,
+    );
     expect(page).toContain('class="fl-progress"');
     // components
     expect(page).toContain(`<form method="post" action="/s/${form.id}?step=0"`);
@@ -221,7 +226,13 @@ describe('rendering', () => {
   it('answers a plain 404 page for unknown, deleted and draft forms', async () => {
     const deleted = await makeForm(db, tenant, ALL_COMPONENTS.slice(0, 2));
     await deleteForm(db, tenant.environmentId, deleted.id);
-    const draft = await importForm(db, { environmentId: tenant.environmentId, name: 'Draft', theme: form.theme, steps: [{ name: 'A', components: [{ type: 'Header', content: {} }] }], status: 'draft' });
+    const draft = await importForm(db, {
+      environmentId: tenant.environmentId,
+      name: 'Draft',
+      theme: form.theme,
+      steps: [{ name: 'A', components: [{ type: 'Header', content: {} }] }],
+      status: 'draft',
+    });
     for (const id of ['no-such-form', deleted.id, draft.id]) {
       const response = await app.request(`/s/${id}`);
       expect(response.status, id).toBe(404);
@@ -323,14 +334,21 @@ describe('validation', () => {
     const response = await visitor.submit(
       form,
       0,
-      step0({ [field(role())]: 'x'.repeat(1001), [field(c(0, 3))]: 'news@gmail.com', [field(identity(), 'workEmailAddress')]: 'not-an-email', [field(identity(), 'phoneNumber')]: 'call me' }),
+      step0({
+        [field(role())]: 'x'.repeat(1001),
+        [field(c(0, 3))]: 'news@gmail.com',
+        [field(identity(), 'workEmailAddress')]: 'not-an-email',
+        [field(identity(), 'phoneNumber')]: 'call me',
+      }),
     );
     expect(response.status).toBe(422);
     const page = await response.text();
     // One link per message, each to its own field: the two IdentityInfo messages are two links.
     expect(page).toContain('<div class="fl-alert" role="alert" id="fl-error-summary"><p class="fl-alert-title">Please check these 4 answers:</p>');
     expect(page).toContain(`<li><a href="#q-${c(0, 3).id}">`);
-    expect(page).toContain(`<li><a href="#f-${identity().id}-workEmailAddress">Enter a valid e-mail address</a></li><li><a href="#f-${identity().id}-phoneNumber">Enter a valid phone number</a></li>`);
+    expect(page).toContain(
+      `<li><a href="#f-${identity().id}-workEmailAddress">Enter a valid e-mail address</a></li><li><a href="#f-${identity().id}-phoneNumber">Enter a valid phone number</a></li>`,
+    );
     expect(messageAt(page, `f-${role().id}`)).toBe('Must be at most 1000 characters');
     expect(messageAt(page, `f-${c(0, 3).id}`)).toBe('Please use your work e-mail address');
     expect(messageAt(page, `f-${identity().id}-workEmailAddress`)).toBe('Enter a valid e-mail address');
@@ -414,7 +432,13 @@ describe('filling in a form', () => {
 
     const [done] = (await responsesOf(db, form.id)).filter((r) => r.id === responseId);
     expect(done).toMatchObject({ finished: true, completedForm: 1 });
-    expect(answerIn(done!, c(2, 0).id)).toEqual({ type: 'CalendlyScreen', componentShapeVersion: '2.0', headline: 'Pick a slot', eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/XYZ' });
+    expect(answerIn(done!, c(2, 0).id)).toEqual({
+      type: 'CalendlyScreen',
+      componentShapeVersion: '2.0',
+      headline: 'Pick a slot',
+      eventScheduled: true,
+      uri: 'https://api.calendly.com/scheduled_events/XYZ',
+    });
     expect(answerIn(done!, c(2, 1).id)).toMatchObject({ type: 'DynamicScheduler', eventScheduled: false });
   });
 

@@ -70,7 +70,10 @@ describe('text inputs', () => {
   });
 
   it('FileUploader stores an http(s) `fileUrl` only', async () => {
-    expect(await ok(component('FileUploader', { question: 'CV' }), 'https://files.example.com/cv.pdf')).toMatchObject({ type: 'FileUploader', fileUrl: 'https://files.example.com/cv.pdf' });
+    expect(await ok(component('FileUploader', { question: 'CV' }), 'https://files.example.com/cv.pdf')).toMatchObject({
+      type: 'FileUploader',
+      fileUrl: 'https://files.example.com/cv.pdf',
+    });
     expect(await problems(component('FileUploader'), 'javascript:alert(1)')).toHaveLength(1);
   });
 });
@@ -204,7 +207,14 @@ describe('choices', () => {
     expect(await problems(single, ['A', 'B'])).toEqual([{ message: 'Choose one answer', path: [] }]);
     expect(await problems(single, { selected: [], other: 'C' })).toEqual([{ message: 'This question has no "Other" choice', path: ['other'] }]);
     const withOther = component('MultipleOptionsQuestion', { choices: ['A', 'B'], allowOther: true });
-    expect(await ok(withOther, { selected: [], other: 'C' })).toMatchObject({ selectedOther: true, other: 'C', choices: [{ key: 'A', value: false, index: 0 }, { key: 'B', value: false, index: 1 }] });
+    expect(await ok(withOther, { selected: [], other: 'C' })).toMatchObject({
+      selectedOther: true,
+      other: 'C',
+      choices: [
+        { key: 'A', value: false, index: 0 },
+        { key: 'B', value: false, index: 1 },
+      ],
+    });
     expect(await problems(withOther, { selected: [], other: '  ' })).toEqual([{ message: 'Tell us what "Other" means for you', path: ['other'] }]);
   });
 
@@ -281,7 +291,19 @@ describe('e-mail rules', () => {
   it('knows e-mail addresses and personal domains', () => {
     expect(['a@b.co', 'first.last+tag@sub.example.org'].every(isEmail)).toBe(true);
     expect(['a@b', 'a b@c.de', '@c.de', 'a@@c.de', 'a@c..de'].some(isEmail)).toBe(false);
-    for (const email of ['x@gmail.com', 'x@yahoo.com', 'x@hotmail.com', 'x@outlook.com', 'x@icloud.com', 'x@aol.com', 'x@proton.me', 'x@gmx.de', 'x@gmx.net', 'x@yahoo.co.uk', 'X@GMAIL.COM']) {
+    for (const email of [
+      'x@gmail.com',
+      'x@yahoo.com',
+      'x@hotmail.com',
+      'x@outlook.com',
+      'x@icloud.com',
+      'x@aol.com',
+      'x@proton.me',
+      'x@gmx.de',
+      'x@gmx.net',
+      'x@yahoo.co.uk',
+      'X@GMAIL.COM',
+    ]) {
       expect(isPersonalEmail(email), email).toBe(true);
     }
     for (const email of ['x@acme.io', 'x@gmail-partners.com', 'x@mail.gmx-consulting.de']) expect(isPersonalEmail(email), email).toBe(false);

@@ -145,30 +145,9 @@ beforeAll(async () => {
   ({ db, app } = await setupTestApp());
   tenant = await createTenant(db);
   all = await makeForm(db, tenant, ALL_TYPES, 'All types', { hiddenFields: ['utm_source'] });
-  ended = await makeForm(
-    db,
-    tenant,
-    [
-      oneQuestion,
-      { name: 'Thanks', completion: true, components: [{ type: 'Header', content: { title: 'Thank you!' } }] },
-    ],
-    'Completion',
-  );
-  invalid = await makeForm(
-    db,
-    tenant,
-    [
-      oneQuestion,
-      { name: 'Sorry', invalid: true, components: [{ type: 'Header', content: { title: 'Not for you' } }] },
-    ],
-    'Invalid',
-  );
-  files = await makeForm(
-    db,
-    tenant,
-    [{ name: 'Files', components: [{ type: 'FileUploader', content: { question: 'Your CV' } }] }, oneQuestion],
-    'Files',
-  );
+  ended = await makeForm(db, tenant, [oneQuestion, { name: 'Thanks', completion: true, components: [{ type: 'Header', content: { title: 'Thank you!' } }] }], 'Completion');
+  invalid = await makeForm(db, tenant, [oneQuestion, { name: 'Sorry', invalid: true, components: [{ type: 'Header', content: { title: 'Not for you' } }] }], 'Invalid');
+  files = await makeForm(db, tenant, [{ name: 'Files', components: [{ type: 'FileUploader', content: { question: 'Your CV' } }] }, oneQuestion], 'Files');
   captcha = await makeForm(
     db,
     tenant,
@@ -221,10 +200,8 @@ function normalise(text: string, ids: Map<string, string>): string {
   return (
     text
       // The stylesheet and the client scripts: long and fixed, recorded by hash.
-      .replace(
-        /(<(style|script) nonce="[^"]*">)([\s\S]*?)(<\/\2>)/g,
-        (_, open: string, _tag, body: string, close: string) =>
-          body.length > 200 ? `${open}[${body.length} chars sha256:${hash(body)}]${close}` : `${open}${body}${close}`,
+      .replace(/(<(style|script) nonce="[^"]*">)([\s\S]*?)(<\/\2>)/g, (_, open: string, _tag, body: string, close: string) =>
+        body.length > 200 ? `${open}[${body.length} chars sha256:${hash(body)}]${close}` : `${open}${body}${close}`,
       )
       .replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-NONCE')
       .replace(/nonce="[A-Za-z0-9+/=]+"/g, 'nonce="NONCE"')
@@ -249,19 +226,13 @@ async function record(response: Response): Promise<string> {
     .map(([name, value]) => `${name}: ${value}`);
   const cookies = response.headers.getSetCookie().map((cookie) => `set-cookie: ${cookie}`);
   const body = await response.text();
-  return normalise(
-    [`${response.status}`, ...headers.filter((line) => !line.startsWith('set-cookie:')), ...cookies, '', body].join(
-      '\n',
-    ),
-    ids,
-  );
+  return normalise([`${response.status}`, ...headers.filter((line) => !line.startsWith('set-cookie:')), ...cookies, '', body].join('\n'), ids);
 }
 
 const snap = async (response: Response | Promise<Response>) => expect(await record(await response)).toMatchSnapshot();
 const urlencoded = (fields: Record<string, string | string[]>) => {
   const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields))
-    for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+  for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() };
 };
 const a = (step: number, index: number) => componentAt(all, step, index);
@@ -290,9 +261,7 @@ describe('the form page', () => {
     await snap(visitor.submit(all, 1, { ...step1(), [field(a(1, 5), 'confirmation')]: 'different' }));
     await snap(visitor.submit(all, 1, step1()));
     await snap(visitor.get(`/s/${all.id}?step=2`));
-    await snap(
-      visitor.submit(all, 2, { [field(a(2, 0))]: '9', [field(a(2, 6))]: '0', [field(a(2, 8))]: '2030-01-01' }),
-    );
+    await snap(visitor.submit(all, 2, { [field(a(2, 0))]: '9', [field(a(2, 6))]: '0', [field(a(2, 8))]: '2030-01-01' }));
     await snap(
       visitor.submit(all, 2, {
         [field(a(2, 0))]: '3',
@@ -338,9 +307,7 @@ describe('the form page', () => {
     await snap(app.request(`/s/${closed.id}?step=0`, urlencoded({})));
     await snap(app.request('/s/nosuchformnosuchformnosu'));
     await snap(app.request(`/s/${all.id}`, { method: 'PUT' }));
-    await snap(
-      app.request(`/s/${all.id}?step=0`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }),
-    );
+    await snap(app.request(`/s/${all.id}?step=0`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }));
     await snap(
       app.request(`/s/${all.id}?step=0`, {
         method: 'POST',
@@ -369,9 +336,7 @@ describe('the form page', () => {
         body: 'x',
       }),
     );
-    await snap(
-      visitor.request(`/s/${german.id}?step=0`, urlencoded({ x: 'y'.repeat(testConfig().publicMaxBodyBytes) })),
-    );
+    await snap(visitor.request(`/s/${german.id}?step=0`, urlencoded({ x: 'y'.repeat(testConfig().publicMaxBodyBytes) })));
   });
 
   it('posts a file step without JavaScript', async () => {
@@ -399,9 +364,7 @@ describe('the form page', () => {
     });
     const visitor = new Visitor(withCaptcha);
     await snap(visitor.get(`/s/${captcha.id}`));
-    await snap(
-      visitor.submit(captcha, 0, { [field(componentAt(captcha, 0, 0))]: 'Ada', 'cf-turnstile-response': 'token' }),
-    );
+    await snap(visitor.submit(captcha, 0, { [field(componentAt(captcha, 0, 0))]: 'Ada', 'cf-turnstile-response': 'token' }));
   });
 
   it('runs in embed mode on a token instead of cookies', async () => {
@@ -423,9 +386,7 @@ describe('the form page', () => {
     const script = await app.request('/embed.js');
     expect(script.status).toBe(200);
     const text = await script.text();
-    const headers = [...script.headers.entries()]
-      .filter(([name]) => !HEADERS_LEFT_OUT.has(name))
-      .sort(([x], [y]) => x.localeCompare(y));
+    const headers = [...script.headers.entries()].filter(([name]) => !HEADERS_LEFT_OUT.has(name)).sort(([x], [y]) => x.localeCompare(y));
     expect({ headers, length: text.length, sha256: hash(text) }).toMatchSnapshot();
     await snap(app.request('/embed.js', { headers: { 'if-none-match': script.headers.get('etag')! } }));
   });
@@ -444,33 +405,18 @@ describe('the JSON API', () => {
     await snap(app.request('/s/nosuchformnosuchformnosu/definition'));
     await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: {} })));
     await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: {}, extra: 1 })));
-    await snap(
-      app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: {}, visitorToken: 'nope.nope' })),
-    );
-    const started = await app.request(
-      `/s/${ended.id}/responses`,
-      jsonRequest('POST', { answers: { [q.id]: 'Ada' }, hiddenFields: { other: 'x' } }),
-    );
+    await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: {}, visitorToken: 'nope.nope' })));
+    const started = await app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: { [q.id]: 'Ada' }, hiddenFields: { other: 'x' } }));
     const body = (await started.clone().json()) as { id: string; resumeToken: string; visitorToken: string };
     await snap(started);
     const patch = (token: string, answers: unknown, finished = false) =>
-      app.request(
-        `/s/${ended.id}/responses/${body.id}`,
-        jsonRequest('PATCH', { answers, finished }, { authorization: `Bearer ${token}` }),
-      );
+      app.request(`/s/${ended.id}/responses/${body.id}`, jsonRequest('PATCH', { answers, finished }, { authorization: `Bearer ${token}` }));
     await snap(patch('wrong-token', {}));
     await snap(app.request(`/s/${ended.id}/responses/${body.id}`, jsonRequest('PATCH', { answers: {} })));
     await snap(patch(body.resumeToken, { [q.id]: 42 }));
     await snap(patch(body.resumeToken, { [q.id]: 'Ada L.' }, true));
-    await snap(
-      app.request(`/s/${ended.id}/definition?version=1`, { headers: { authorization: `Bearer ${body.resumeToken}` } }),
-    );
-    await snap(
-      app.request(
-        `/s/${ended.id}/responses`,
-        jsonRequest('POST', { answers: { [q.id]: 'Bo' }, visitorToken: body.visitorToken, finished: true }),
-      ),
-    );
+    await snap(app.request(`/s/${ended.id}/definition?version=1`, { headers: { authorization: `Bearer ${body.resumeToken}` } }));
+    await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: { [q.id]: 'Bo' }, visitorToken: body.visitorToken, finished: true })));
     const idempotent = { 'idempotency-key': 'key-0123456789abcdef' };
     await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: { [q.id]: 'Cy' } }, idempotent)));
     await snap(app.request(`/s/${ended.id}/responses`, jsonRequest('POST', { answers: { [q.id]: 'Cy' } }, idempotent)));
@@ -497,12 +443,7 @@ describe('the JSON API', () => {
     await snap(app.request(`/s/${files.id}/uploads`, { method: 'POST', body: wrong }));
     await snap(app.request(`/s/${files.id}/uploads`, jsonRequest('POST', {})));
     await snap(app.request(`/s/${closed.id}/uploads`, { method: 'POST', body: upload }));
-    await snap(
-      app.request(
-        `/s/${all.id}/views`,
-        jsonRequest('POST', { referrer: 'https://www.example.com/pricing', hiddenFields: { utm_source: 'x' } }),
-      ),
-    );
+    await snap(app.request(`/s/${all.id}/views`, jsonRequest('POST', { referrer: 'https://www.example.com/pricing', hiddenFields: { utm_source: 'x' } })));
     await snap(app.request(`/s/${all.id}/views`, jsonRequest('POST', { referrer: 1 })));
     await snap(app.request(`/s/${all.id}/views`, jsonRequest('POST', {}, { 'user-agent': 'Googlebot/2.1' })));
     await snap(app.request(`/s/${closed.id}/views`, jsonRequest('POST', {})));

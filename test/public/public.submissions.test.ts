@@ -21,7 +21,15 @@ const STEPS = [
     name: 'Contact',
     components: [
       { type: 'Header', content: { title: 'Hi' } },
-      { type: 'IdentityInfo', content: { fields: [{ key: 'firstName', label: 'First name' }, { key: 'emailAddress', label: 'E-mail' }] } },
+      {
+        type: 'IdentityInfo',
+        content: {
+          fields: [
+            { key: 'firstName', label: 'First name' },
+            { key: 'emailAddress', label: 'E-mail' },
+          ],
+        },
+      },
     ],
   },
   {
@@ -268,7 +276,12 @@ describe("a new visitor's first submission (a new session, no lead yet: one stat
     const { response } = await submit({ [role().id]: 'CEO' }, { sessionId });
     const email = `ivy.${createId()}@nine.io`;
     await expect(submit({ [identity().id]: { firstName: 'Ivy', emailAddress: email } }, { sessionId, newSession: true })).rejects.toThrow();
-    expect(await db.select().from(leads).where(and(eq(leads.environmentId, tenant.environmentId), eq(leads.email, email)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(leads)
+        .where(and(eq(leads.environmentId, tenant.environmentId), eq(leads.email, email))),
+    ).toEqual([]);
     expect(await statsOf(db, response.leadId)).toEqual([expect.objectContaining({ visits: 1 })]);
     expect((await eventsOf(response.id)).map((e) => e.type)).toEqual(['response.created']);
     expect(await storedResponse(response.id)).toMatchObject({ data: [expect.objectContaining({ questionId: role().id })] });

@@ -12,7 +12,10 @@ import { openTestDatabase } from '../support/helpers.ts';
 const stringified = (records: string[][]) => stringify(records, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 
 /** Text rich in what CSV must quote, beside any other character. */
-const cellText = fc.string({ unit: fc.oneof(fc.constantFrom('"', ',', '\r', '\n', ' ', '=', "'", 'ü', '😀'), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })), maxLength: 40 });
+const cellText = fc.string({
+  unit: fc.oneof(fc.constantFrom('"', ',', '\r', '\n', ' ', '=', "'", 'ü', '😀'), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })),
+  maxLength: 40,
+});
 
 describe('csvRecord', () => {
   test.prop([fc.array(fc.array(cellText, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 })], { numRuns: 500 })(
@@ -56,7 +59,15 @@ describe('ChunkWriter.jsonbCsvField', () => {
   });
 
   it("writes the CSV field of JSON.stringify's text (answers stored as json) with only its quotes doubled", () => {
-    const values = [-1, { 0: 'a', b: 1 }, [], 'a,b', [{ q: '"'.repeat(40) }], { '"k"': ['"', '\\"', 'ü"😀'], n: [1e21, 1.5] }, ...fc.sample(fc.jsonValue(), { numRuns: 1000, seed: 8 })];
+    const values = [
+      -1,
+      { 0: 'a', b: 1 },
+      [],
+      'a,b',
+      [{ q: '"'.repeat(40) }],
+      { '"k"': ['"', '\\"', 'ü"😀'], n: [1e21, 1.5] },
+      ...fc.sample(fc.jsonValue(), { numRuns: 1000, seed: 8 }),
+    ];
     const out = new ChunkWriter(64);
     const expected: string[] = [];
     for (const value of values) {
@@ -72,7 +83,27 @@ describe('ChunkWriter.jsonbCsvField', () => {
 
 describe('neutralizeCell (OWASP CSV injection)', () => {
   // What a spreadsheet skips or a reader does not see before a formula, and what starts one.
-  const skipped = ['\t', '\n', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2007', '\u200a', '\u200b', '\u200c', '\u200d', '\u2028', '\u2029', '\u202f', '\u205f', '\u2060', '\u3000', '\ufeff'];
+  const skipped = [
+    '\t',
+    '\n',
+    '\r',
+    ' ',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u2007',
+    '\u200a',
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u2060',
+    '\u3000',
+    '\ufeff',
+  ];
   const triggers = ['=', '+', '-', '@', '\uff1d', '\uff0b', '\uff0d', '\uff20'];
   // U+2000 to U+200D in full: the en/em spaces between those listed count as skipped too.
   const skippedSet = new Set([...skipped, ...Array.from({ length: 0x200e - 0x2000 }, (_, i) => String.fromCharCode(0x2000 + i))]);

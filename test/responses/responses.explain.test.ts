@@ -28,8 +28,7 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+const rowsOf = (result: unknown): Record<string, unknown>[] => (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
 
 function nodesOf(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
@@ -86,7 +85,10 @@ function expectForwardBatch(plan: PlanNode, indexName: string) {
   const nodes = nodesOf(plan);
   const reads = nodes.filter((n) => n['Relation Name'] === 'responses');
   // The one sort is of the batch's rows, below the projection (the answers' text is made as rows are sent).
-  expect(nodes.filter((n) => n['Node Type'] === 'Sort'), JSON.stringify(plan, null, 1)).toHaveLength(1);
+  expect(
+    nodes.filter((n) => n['Node Type'] === 'Sort'),
+    JSON.stringify(plan, null, 1),
+  ).toHaveLength(1);
   expect(plan['Node Type']).toBe('Subquery Scan');
   expect(plan.Plans?.find((n) => n['Parent Relationship'] === 'Subquery')?.['Node Type']).toBe('Sort');
   expect(reads.map((n) => [n['Node Type'], n['Index Name'], n['Scan Direction']])).toEqual(
@@ -107,8 +109,18 @@ beforeAll(async () => {
   const forms = await Promise.all(Array.from({ length: 40 }, () => createForm(ctx.db, tenant.environmentId)));
   const otherForms = await Promise.all(Array.from({ length: 10 }, () => createForm(ctx.db, other.environmentId)));
   formId = forms[0]!.id;
-  await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: forms.map((f) => f.id), count: 20_000, leadId: (await createLead(ctx.db, tenant.environmentId)).id });
-  await bulkInsertResponses(ctx.db, { environmentId: other.environmentId, formIds: otherForms.map((f) => f.id), count: 20_000, leadId: (await createLead(ctx.db, other.environmentId)).id });
+  await bulkInsertResponses(ctx.db, {
+    environmentId: tenant.environmentId,
+    formIds: forms.map((f) => f.id),
+    count: 20_000,
+    leadId: (await createLead(ctx.db, tenant.environmentId)).id,
+  });
+  await bulkInsertResponses(ctx.db, {
+    environmentId: other.environmentId,
+    formIds: otherForms.map((f) => f.id),
+    count: 20_000,
+    leadId: (await createLead(ctx.db, other.environmentId)).id,
+  });
   await ctx.db.execute(sql`analyze responses`);
   await ctx.db.execute(sql`analyze forms`);
   const [row] = rowsOf(

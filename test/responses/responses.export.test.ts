@@ -43,7 +43,15 @@ async function hostileForm(): Promise<{ form: Form; responseId: string; leadId: 
         { type: 'Header', content: { title: 'Welcome' } },
         { type: 'ShortInput', content: { question: HOSTILE_HEADLINE } },
         { type: 'LongInput', content: { question: FORMULA_HEADLINE } },
-        { type: 'IdentityInfo', content: { fields: [{ key: 'emailAddress', label: 'E-mail' }, { key: 'firstName', label: '+First' }] } },
+        {
+          type: 'IdentityInfo',
+          content: {
+            fields: [
+              { key: 'emailAddress', label: 'E-mail' },
+              { key: 'firstName', label: '+First' },
+            ],
+          },
+        },
       ],
     },
     {
@@ -111,7 +119,18 @@ describe('CSV of one form', () => {
     expect(rows).toHaveLength(2);
     const id = (step: number, index: number) => componentAt(form, step, index).id;
     expect(rows[0]).toEqual([
-      'id', 'createdAt', 'updatedAt', 'finished', 'status', 'formId', 'leadId', 'ip', 'country', 'formVersion', 'path', 'language',
+      'id',
+      'createdAt',
+      'updatedAt',
+      'finished',
+      'status',
+      'formId',
+      'leadId',
+      'ip',
+      'country',
+      'formVersion',
+      'path',
+      'language',
       `${HOSTILE_HEADLINE} [${id(0, 1)}]`,
       `'${FORMULA_HEADLINE} [${id(0, 2)}]`,
       `E-mail [${id(0, 3)}.emailAddress]`,
@@ -123,7 +142,18 @@ describe('CSV of one form', () => {
       `Secret [${id(1, 4)}]`,
     ]);
     expect(rows[1]).toEqual([
-      responseId, '2026-01-05T10:00:00.123Z', '2026-01-05T10:00:00.123Z', 'true', '4', form.id, leadId, "'-1+1", 'DE', '1', '', '',
+      responseId,
+      '2026-01-05T10:00:00.123Z',
+      '2026-01-05T10:00:00.123Z',
+      'true',
+      '4',
+      form.id,
+      leadId,
+      "'-1+1",
+      'DE',
+      '1',
+      '',
+      '',
       'a "quoted", multi\r\nline answer',
       "'=1+1",
       "'@ada@example.com",
@@ -142,9 +172,7 @@ describe('CSV of one form', () => {
       { name: 'Two', components: [{ type: 'NextButton', content: { label: 'Send' } }] },
     ]);
     const input = 'first line\nsecond line\rthird';
-    const data: ResponseAnswer[] = [
-      { questionId: componentAt(form, 0, 0).id, response: { componentShapeVersion: '2.0', type: 'LongInput', headline: 'Address', input } },
-    ];
+    const data: ResponseAnswer[] = [{ questionId: componentAt(form, 0, 0).id, response: { componentShapeVersion: '2.0', type: 'LongInput', headline: 'Address', input } }];
     const lead = await createLead(ctx.db, a.environmentId);
     await insertResponse(ctx.db, { environmentId: a.environmentId, formId: form.id, leadId: lead.id, data });
     const res = await exportOf(`?formId=${form.id}&format=csv`);
@@ -185,7 +213,7 @@ describe('CSV of one form', () => {
 });
 
 describe('NDJSON and filters', () => {
-  it('writes every response of a form (more than a page) newest first, each the listing\'s response object', async () => {
+  it("writes every response of a form (more than a page) newest first, each the listing's response object", async () => {
     const form = await createForm(ctx.db, a.environmentId, 'Many');
     const timeline = await insertTimeline(ctx.db, { environmentId: a.environmentId, formId: form.id, count: 230, finished: (i) => i % 3 !== 0 });
     const all = await exportOf(`?formId=${form.id}&format=ndjson&returnPartials=true`);
@@ -208,7 +236,7 @@ describe('NDJSON and filters', () => {
     expect(window.map((r) => r.id)).toEqual(timeline.slice(21, 100).map((r) => r.id));
   });
 
-  it('exports the whole environment with a `data` column of answers as JSON, and never another environment\'s', async () => {
+  it("exports the whole environment with a `data` column of answers as JSON, and never another environment's", async () => {
     const tenant = await createTenant(ctx.db);
     const form = await createForm(ctx.db, tenant.environmentId);
     const other = await createForm(ctx.db, b.environmentId);
@@ -224,7 +252,7 @@ describe('NDJSON and filters', () => {
     expect(answers.map((answer) => answer.questionId)).toContain('q-identity');
   });
 
-  it('writes the rows after the first page (the service\'s batches) as it writes the first page\'s', async () => {
+  it("writes the rows after the first page (the service's batches) as it writes the first page's", async () => {
     // The first 100 come from the GraphQL operation, the rest from rows whose answers are written from
     // jsonb text: every CSV row must be what responseRow makes of that response's NDJSON object.
     const tenant = await createTenant(ctx.db);
@@ -281,7 +309,7 @@ describe('NDJSON and filters', () => {
     // One chunk per page of 100: a body built whole before sending would arrive as one.
     expect(chunks).toBeGreaterThanOrEqual(100);
   });
-  it("cuts the body, never completes it, when the form is deleted while its export streams", async () => {
+  it('cuts the body, never completes it, when the form is deleted while its export streams', async () => {
     const tenant = await createTenant(ctx.db);
     const form = await createForm(ctx.db, tenant.environmentId);
     const lead = await createLead(ctx.db, tenant.environmentId);

@@ -38,8 +38,7 @@ async function appOnOwnDatabase() {
   };
 }
 
-const listing = (app: ReturnType<typeof createApp>, tenant: TestTenant, query = '') =>
-  app.request(`/api/v1/responses${query}`, { headers: { 'x-api-key': tenant.apiKey } });
+const listing = (app: ReturnType<typeof createApp>, tenant: TestTenant, query = '') => app.request(`/api/v1/responses${query}`, { headers: { 'x-api-key': tenant.apiKey } });
 
 /** Far more chunks than any body here has: a stream that never ends fails the test instead of hanging it. */
 const MAX_CHUNKS = 100_000;

@@ -73,7 +73,17 @@ describe('formResponses', () => {
     const form = await createForm(ctx.db, a.environmentId);
     const lead = await createLead(ctx.db, a.environmentId, 'grace@example.com');
     const timeline = await insertTimeline(ctx.db, { environmentId: a.environmentId, formId: form.id, count: 11 });
-    await insertResponse(ctx.db, { environmentId: a.environmentId, formId: form.id, leadId: lead.id, createdAt: '2027-01-01T00:00:00.000001Z', ip: '192.0.2.1', country: 'NL', visitedForm: 2, completedForm: 1, meta: { source: 'page' } });
+    await insertResponse(ctx.db, {
+      environmentId: a.environmentId,
+      formId: form.id,
+      leadId: lead.id,
+      createdAt: '2027-01-01T00:00:00.000001Z',
+      ip: '192.0.2.1',
+      country: 'NL',
+      visitedForm: 2,
+      completedForm: 1,
+      meta: { source: 'page' },
+    });
     const { status, body } = await formResponses({ formId: form.id });
     expect(status).toBe(200);
     const connection = body.data.formResponses;
@@ -159,7 +169,12 @@ describe('environmentResponses', () => {
     const theirForm = await createForm(ctx.db, theirs.environmentId);
     const myIds = await insertResponses(
       ctx.db,
-      Array.from({ length: 30 }, (_, i) => ({ environmentId: mine.environmentId, formId: (i % 2 ? f1 : f2).id, finished: i % 4 !== 0, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) })),
+      Array.from({ length: 30 }, (_, i) => ({
+        environmentId: mine.environmentId,
+        formId: (i % 2 ? f1 : f2).id,
+        finished: i % 4 !== 0,
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
+      })),
     ).then((ids) => ids.reverse());
     const theirIds = await insertResponses(
       ctx.db,
@@ -288,7 +303,15 @@ describe('typed answers', () => {
     expect(body.errors).toBeUndefined();
     const answers = Object.fromEntries(body.data.formResponses.edges[0].node.data.map((d: any) => [d.questionId, d.answer]));
     expect(answers).toEqual({
-      'q-identity': { __typename: 'IdentityInfoAnswer', firstName: 'Ada', lastName: 'Lovelace', fullName: 'Ada Lovelace', emailAddress: 'ada@example.com', companyName: 'Analytical', phoneNumber: null },
+      'q-identity': {
+        __typename: 'IdentityInfoAnswer',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        fullName: 'Ada Lovelace',
+        emailAddress: 'ada@example.com',
+        companyName: 'Analytical',
+        phoneNumber: null,
+      },
       'q-short': { __typename: 'ShortInputAnswer', type: 'ShortInput', headline: 'Role?', input: 'Engineer' },
       'q-long': { __typename: 'LongInputAnswer', input: 'Line one\nLine two' },
       'q-dropdown': { __typename: 'DropdownAnswer', selected: ['M'], isMulti: false },

@@ -176,7 +176,7 @@ describe('GET /api/v1/responses?formId= (one form)', () => {
     expect(await get(`?formId=${form.id}`)).toMatchObject({ status: 200, body: { data: [] } });
   });
 
-  it("answers 404 \"Form not found\" for an unknown form, another environment's form, or a deleted form", async () => {
+  it('answers 404 "Form not found" for an unknown form, another environment\'s form, or a deleted form', async () => {
     const deleted = await createForm(ctx.db, a.environmentId);
     await insertResponse(ctx.db, { environmentId: a.environmentId, formId: deleted.id });
     await deleteForm(ctx.db, a.environmentId, deleted.id);
@@ -267,7 +267,9 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
     const metrics = databaseMetricsOf(ctx.db)!;
     const statements = async () =>
-      (await metrics.duration.get()).values.filter((v) => v.metricName?.endsWith('_count') && ['select', 'with'].includes(String(v.labels.operation))).reduce((sum, v) => sum + v.value, 0);
+      (await metrics.duration.get()).values
+        .filter((v) => v.metricName?.endsWith('_count') && ['select', 'with'].includes(String(v.labels.operation)))
+        .reduce((sum, v) => sum + v.value, 0);
     const before = await statements();
     // app.fetch: the tests' app.request reads a copy of each body whole, to check it against the OpenAPI document.
     const res = await ctx.app.fetch(new Request('http://localhost/api/v1/responses?returnPartials=true', { headers: { 'x-api-key': tenant.apiKey } }));
@@ -426,7 +428,12 @@ describe('cursors', () => {
     const arrived: string[] = [];
     const seen = await walk('?limit=6', tenant.apiKey, before.length, async () => {
       // New responses keep arriving between pages (created now, newer than every cursor).
-      arrived.push(...(await insertResponses(ctx.db, [{ environmentId: tenant.environmentId, formId: form.id }, { environmentId: tenant.environmentId, formId: form.id }])));
+      arrived.push(
+        ...(await insertResponses(ctx.db, [
+          { environmentId: tenant.environmentId, formId: form.id },
+          { environmentId: tenant.environmentId, formId: form.id },
+        ])),
+      );
     });
     expect(seen).toEqual(before.map((r) => r.id));
     expect(new Set(seen).size).toBe(seen.length);
@@ -448,7 +455,10 @@ describe('cursors', () => {
       { id: 'r-e', createdAt: '2026-03-01T00:00:00.000500Z' },
       { id: 'r-f', createdAt: '2026-02-28T23:59:59.999999Z' },
     ];
-    await insertResponses(ctx.db, seeds.map((s) => ({ ...s, environmentId: tenant.environmentId, formId: form.id })));
+    await insertResponses(
+      ctx.db,
+      seeds.map((s) => ({ ...s, environmentId: tenant.environmentId, formId: form.id })),
+    );
     const expected = ['r-b', 'r-e', 'r-d', 'r-c', 'r-a', 'r-f'];
     expect(await walk('?limit=1', tenant.apiKey, expected.length)).toEqual(expected);
     expect(await walk(`?formId=${form.id}&limit=2`, tenant.apiKey, expected.length)).toEqual(expected);
@@ -467,7 +477,12 @@ describe('tenancy', () => {
     );
     const theirIds = await insertResponses(
       ctx.db,
-      Array.from({ length: 12 }, (_, i) => ({ environmentId: theirs.environmentId, formId: theirForm.id, finished: i % 3 !== 0, createdAt: new Date(Date.UTC(2025, 0, 1, 0, i, 30)) })),
+      Array.from({ length: 12 }, (_, i) => ({
+        environmentId: theirs.environmentId,
+        formId: theirForm.id,
+        finished: i % 3 !== 0,
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, i, 30)),
+      })),
     );
     // A cursor taken from their listing only positions a walk of mine.
     const theirCursor = (await get('?limit=3&returnPartials=true', theirs.apiKey)).body.nextCursor as string;
@@ -487,8 +502,14 @@ describe('tenancy', () => {
       expect(res.status, query).toBe(200);
       const got = ids(res.body);
       expect(got.length, query).toBeGreaterThan(0);
-      expect(got.every((id) => myIds.includes(id)), query).toBe(true);
-      expect(got.some((id) => theirIds.includes(id)), query).toBe(false);
+      expect(
+        got.every((id) => myIds.includes(id)),
+        query,
+      ).toBe(true);
+      expect(
+        got.some((id) => theirIds.includes(id)),
+        query,
+      ).toBe(false);
       expect(res.text.includes(theirForm.id), query).toBe(false);
     }
     for (const query of [`?formId=${theirForm.id}`, `?formId=${theirForm.id}&returnPartials=true&after=${theirCursor}`]) {

@@ -58,7 +58,7 @@ describe('openapi.json', () => {
     expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(['formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after']);
   });
 
-  it("has examples that match their own schemas", async () => {
+  it('has examples that match their own schemas', async () => {
     const document = await fetchDocument();
     let checked = 0;
     for (const [path, item] of Object.entries(document.paths)) {
@@ -105,7 +105,9 @@ describe('the suite checks REST answers against the document', () => {
     await expect(checkAgainstOpenApi('GET', '/api/v1/responses', json(200, { data: [], extra: 1 }))).rejects.toThrow(OpenApiMismatch);
     await expect(checkAgainstOpenApi('GET', '/api/v1/responses', json(418, { message: 'teapot' }))).rejects.toThrow('undocumented status');
     await expect(checkAgainstOpenApi('GET', '/api/v1/responses', new Response('<p>hi</p>', { headers: { 'content-type': 'text/html' } }))).rejects.toThrow('media type');
-    await expect(checkAgainstOpenApi('GET', '/api/v1/responses/export?format=ndjson', new Response('{"id":"x"}\n', { headers: { 'content-type': 'application/x-ndjson' } }))).rejects.toThrow('NDJSON');
+    await expect(
+      checkAgainstOpenApi('GET', '/api/v1/responses/export?format=ndjson', new Response('{"id":"x"}\n', { headers: { 'content-type': 'application/x-ndjson' } })),
+    ).rejects.toThrow('NDJSON');
     await expect(checkAgainstOpenApi('GET', '/api/v1/responses', json(200, { data: [] }))).resolves.toBeUndefined();
   });
 

@@ -26,7 +26,10 @@ export async function createLead(db: Db, environmentId: string, email: string | 
 export function sampleAnswers(): ResponseAnswer[] {
   const base = { componentShapeVersion: '2.0' };
   return [
-    { questionId: 'q-identity', response: { ...base, type: 'IdentityInfo', headline: 'Who are you?', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com', companyName: 'Analytical' } },
+    {
+      questionId: 'q-identity',
+      response: { ...base, type: 'IdentityInfo', headline: 'Who are you?', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com', companyName: 'Analytical' },
+    },
     { questionId: 'q-short', response: { ...base, type: 'ShortInput', headline: 'Role?', input: 'Engineer' } },
     { questionId: 'q-long', response: { ...base, type: 'LongInput', headline: 'Tell us more', input: 'Line one\nLine two' } },
     { questionId: 'q-dropdown', response: { ...base, type: 'Dropdown', headline: 'Size?', selected: 'M' } },
@@ -127,7 +130,13 @@ export async function insertResponse(db: Db, seed: ResponseSeed): Promise<string
  */
 export async function insertTimeline(
   db: Db,
-  { environmentId, formId, count, newest = Date.UTC(2026, 0, 1), finished = () => true }: {
+  {
+    environmentId,
+    formId,
+    count,
+    newest = Date.UTC(2026, 0, 1),
+    finished = () => true,
+  }: {
     environmentId: string;
     formId: string;
     count: number;
@@ -146,10 +155,7 @@ export async function insertTimeline(
 }
 
 /** Bulk rows via generate_series (for EXPLAIN tests that need a table the planner takes seriously). */
-export async function bulkInsertResponses(
-  db: Database,
-  { environmentId, formIds, count, leadId }: { environmentId: string; formIds: string[]; count: number; leadId: string },
-) {
+export async function bulkInsertResponses(db: Database, { environmentId, formIds, count, leadId }: { environmentId: string; formIds: string[]; count: number; leadId: string }) {
   const forms = sql.raw(`array[${formIds.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')}]::text[]`);
   await db.execute(sql`
     insert into responses (id, environment_id, form_id, lead_id, finished, data, created_at, updated_at, data_updated_at)

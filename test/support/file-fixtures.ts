@@ -212,7 +212,14 @@ export const FILES_OF_EVERY_TYPE: Readonly<Record<string, readonly { name: strin
   txt: [{ name: 'note.txt', bytes: Buffer.from('Grüße, ✓ plain UTF-8 text.\n') }],
   csv: [{ name: 'table.csv', bytes: Buffer.from('name,score\nAda,42\n"Lovelace, A.",7\n') }],
   zip: [
-    { name: 'bundle.zip', bytes: zip([{ name: 'readme.txt', data: 'hello\n'.repeat(100) }, { name: 'dot.png', data: PNG, stored: true }, { name: 'empty/', stored: true }]) },
+    {
+      name: 'bundle.zip',
+      bytes: zip([
+        { name: 'readme.txt', data: 'hello\n'.repeat(100) },
+        { name: 'dot.png', data: PNG, stored: true },
+        { name: 'empty/', stored: true },
+      ]),
+    },
     { name: 'empty.zip', bytes: zip([]) },
     { name: 'zip64.zip', bytes: fixture('infozip-zip64.zip') },
     { name: 'streamed.zip', bytes: fixture('infozip-streamed.zip') },

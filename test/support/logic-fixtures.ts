@@ -27,7 +27,12 @@ export const QUALIFICATION_STEPS = [
       rules: [
         { if: { question: 'role', op: 'equals', value: 'Student' }, then: { goTo: 'students' } },
         {
-          if: { any: [{ question: 'who', field: 'numberOfEmployees', op: 'greaterThan', value: 200 }, { hidden: 'plan', op: 'equals', value: 'enterprise' }] },
+          if: {
+            any: [
+              { question: 'who', field: 'numberOfEmployees', op: 'greaterThan', value: 200 },
+              { hidden: 'plan', op: 'equals', value: 'enterprise' },
+            ],
+          },
           then: { goTo: 'demo' },
         },
       ],

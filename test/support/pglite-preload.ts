@@ -51,7 +51,7 @@ export function readTar(archive: Uint8Array): Dump {
   };
   const directories = new Set<string>(['']);
   const files: Dump['files'] = [];
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+  for (let offset = 0; offset + 512 <= tar.length;) {
     const name = text(offset, 100);
     if (name === '') break; // the two empty blocks that end the archive
     const prefix = text(offset + 345, 155);

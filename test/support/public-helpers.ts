@@ -19,7 +19,13 @@ export const testAnswerLimits = (config = testConfig()): AnswerLimits => ({
 });
 
 /** Generates a published form from the tenant's template (the same path as the generate endpoint). */
-export async function makeForm(db: Database, tenant: TestTenant, steps: unknown[], name = 'Public form', more: { hiddenFields?: string[]; locale?: string; variables?: unknown[] } = {}): Promise<Form> {
+export async function makeForm(
+  db: Database,
+  tenant: TestTenant,
+  steps: unknown[],
+  name = 'Public form',
+  more: { hiddenFields?: string[]; locale?: string; variables?: unknown[] } = {},
+): Promise<Form> {
   return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps, ...more }));
 }
 
@@ -90,7 +96,10 @@ export async function responsesOf(db: Database, formId: string) {
  */
 export async function forgetAnswer(db: Database, formId: string, questionId: string) {
   for (const row of await responsesOf(db, formId)) {
-    await db.update(responses).set({ data: row.data.filter((answer) => answer.questionId !== questionId) }).where(eq(responses.id, row.id));
+    await db
+      .update(responses)
+      .set({ data: row.data.filter((answer) => answer.questionId !== questionId) })
+      .where(eq(responses.id, row.id));
   }
 }
 

@@ -48,9 +48,7 @@ export class SmtpReceiver {
       allowInsecureAuth: this.mode === 'plain',
       // AUTH only over TLS (smtp-server's default): a client that skipped STARTTLS cannot log in.
       onAuth: (auth, _session, callback) =>
-        auth.username === SMTP_USER && auth.password === SMTP_PASSWORD
-          ? callback(null, { user: auth.username })
-          : callback(new Error('535 Authentication failed')),
+        auth.username === SMTP_USER && auth.password === SMTP_PASSWORD ? callback(null, { user: auth.username }) : callback(new Error('535 Authentication failed')),
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -72,7 +72,11 @@ export function bombs(): Bomb[] {
     { what: 'a gzip of 1 GiB of zeros', bytes: gzipOfGib, names: ['bomb.pdf', 'bomb.csv'] },
     { what: 'gzip in gzip in gzip of 1 GiB', bytes: gzipSync(gzipSync(gzipOfGib)), names: ['bomb.pdf', 'bomb.zip'] },
     // An empty ID3v2 tag, after which file-type detects again from there: the gzip's contents once more.
-    { what: 'the gzip of the docx bomb behind an ID3 tag', bytes: Buffer.concat([Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1'), gzipSync(docxBomb)]), names: ['bomb.pdf', 'bomb.docx'] },
+    {
+      what: 'the gzip of the docx bomb behind an ID3 tag',
+      bytes: Buffer.concat([Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1'), gzipSync(docxBomb)]),
+      names: ['bomb.pdf', 'bomb.docx'],
+    },
     { what: 'the zip bomb in a zip', bytes: zip([{ name: 'inner.zip', data: zipBomb }]), names: ['nested.zip'] },
     { what: 'the docx bomb in a zip in a zip', bytes: zip([{ name: 'inner.zip', data: zip([{ name: 'inner.docx', data: docxBomb }]) }]), names: ['nested.zip'] },
     {
@@ -87,12 +91,20 @@ export function bombs(): Bomb[] {
     },
     {
       what: 'a docx whose directory says its deflated [Content_Types].xml is 1 KB stored',
-      bytes: zip(officeBomb(WORD, 'word/document.xml', '[Content_Types].xml').map((entry) => (entry.deflated ? { ...entry, central: { method: 0, compressedSize: 1024, size: 1024 } } : entry))),
+      bytes: zip(
+        officeBomb(WORD, 'word/document.xml', '[Content_Types].xml').map((entry) =>
+          entry.deflated ? { ...entry, central: { method: 0, compressedSize: 1024, size: 1024 } } : entry,
+        ),
+      ),
       names: ['liar.docx'],
     },
     { what: 'a zip whose end record claims 65,535 entries for one', bytes: zip([tiny], { claimedEntryCount: 0xffff }), names: ['liar.zip'] },
     { what: 'a zip whose directory points past its end', bytes: zip([{ ...tiny, central: { offset: 0x7fffffff } }]), names: ['liar.zip'] },
-    { what: '1,024 directory records sharing 1 MiB of zeros (1 GiB in all)', bytes: zip([{ name: 'zeros.bin', deflated: deflatedZeros(1) }], { centralCopies: 1024 }), names: ['overlap.zip'] },
+    {
+      what: '1,024 directory records sharing 1 MiB of zeros (1 GiB in all)',
+      bytes: zip([{ name: 'zeros.bin', deflated: deflatedZeros(1) }], { centralCopies: 1024 }),
+      names: ['overlap.zip'],
+    },
     { what: 'two directory records sharing one entry', bytes: zip([tiny], { centralCopies: 2 }), names: ['overlap.zip'] },
     { what: 'a zip with a "../" path', bytes: zip([{ name: '../../etc/cron.d/x', data: 'x' }]), names: ['slip.zip'] },
   ];

@@ -24,7 +24,13 @@ async function makeForm(url: string, demo: Demo): Promise<{ formId: string; long
       sourceFormId: demo.templateId,
       name: 'Whitespace runs',
       steps: [
-        { name: 'Text', components: [{ type: 'LongInput', content: { question: 'Tell us' } }, { type: 'ShortInput', content: { question: 'Role?' } }] },
+        {
+          name: 'Text',
+          components: [
+            { type: 'LongInput', content: { question: 'Tell us' } },
+            { type: 'ShortInput', content: { question: 'Role?' } },
+          ],
+        },
         { name: 'More', components: [{ type: 'ShortInput', content: { question: 'Anything else?' } }] },
       ],
     }),
@@ -74,9 +80,15 @@ export async function measureWhitespaceStalls(url: string, demo: Demo): Promise<
     ),
   );
   const page = await fetch(`${url}/s/${formId}`);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   await page.arrayBuffer();
-  for (const [id, what] of [[longId, '120 KB multipart LongInput field'], [shortId, '120 KB multipart ShortInput field']] as const) {
+  for (const [id, what] of [
+    [longId, '120 KB multipart LongInput field'],
+    [shortId, '120 KB multipart ShortInput field'],
+  ] as const) {
     const body = new FormData();
     body.append(`c.${id}`, `a${' '.repeat(120_000)}b`);
     results.push(await whileProbing(url, what, () => fetch(`${url}/s/${formId}?step=0`, { method: 'POST', headers: { cookie }, body })));

@@ -32,7 +32,10 @@ const MiB = 1024 * 1024;
 const SEEDS: Buffer[] = [
   ...Object.values(FILES_OF_EVERY_TYPE).flatMap((files) => files.map((file) => file.bytes)),
   gzipSync(FILES_OF_EVERY_TYPE.docx![0]!.bytes),
-  zip([{ name: 'inner.zip', data: FILES_OF_EVERY_TYPE.zip![0]!.bytes }, { name: 'zeros.bin', deflated: deflatedZeros(1) }]),
+  zip([
+    { name: 'inner.zip', data: FILES_OF_EVERY_TYPE.zip![0]!.bytes },
+    { name: 'zeros.bin', deflated: deflatedZeros(1) },
+  ]),
   ...bombs()
     .filter((bomb) => bomb.bytes.length < 2 * MiB)
     .map((bomb) => bomb.bytes),
@@ -100,7 +103,11 @@ describe('posting hostile bytes', () => {
     const handle = await openTestDatabase();
     onFileEnd(() => handle.close());
     db = handle.db;
-    app = appWith(db, { publicRateLimitPerMinute: 0, dataDir: mkdtempSync(join(tmpdir(), 'formloom-upload-property-')), uploads: { ...testConfig().uploads, maxBodyBytes: 8 * MiB } });
+    app = appWith(db, {
+      publicRateLimitPerMinute: 0,
+      dataDir: mkdtempSync(join(tmpdir(), 'formloom-upload-property-')),
+      uploads: { ...testConfig().uploads, maxBodyBytes: 8 * MiB },
+    });
     const tenant = await createTenant(db);
     const form = await makeForm(db, tenant, [
       { name: 'Files', components: [{ type: 'FileUploader', content: { question: 'Anything', allowedTypes: FILE_TYPE_NAMES } }] },

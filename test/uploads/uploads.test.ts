@@ -21,7 +21,6 @@ import { PDF, PNG } from '../support/file-fixtures.ts';
 import { onFileEnd } from '../support/cleanup.ts';
 import { deriveSecret } from '../../src/auth/secrets.ts';
 
-
 let db: Database;
 let app: App;
 let tenant: TestTenant;
@@ -110,11 +109,17 @@ describe('the JSON API', () => {
     const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers: { [cv().id]: await uploadedId(cv().id, 'x.pdf', PDF), [photos().id]: ids } }));
     expect(started.status).toBe(201);
     const { id } = (await started.json()) as { id: string };
-    const answer = answerIn((await responsesOf(db, form.id)).find((r) => r.id === id)!, photos().id)!;
+    const answer = answerIn(
+      (await responsesOf(db, form.id)).find((r) => r.id === id)!,
+      photos().id,
+    )!;
     expect((answer.files as { id: string }[]).map((f) => f.id)).toEqual(ids);
 
     const before = await rowCount();
-    const three = await upload(photos().id, [1, 2, 3].map((n) => ({ name: `${n}.png`, bytes: PNG })));
+    const three = await upload(
+      photos().id,
+      [1, 2, 3].map((n) => ({ name: `${n}.png`, bytes: PNG })),
+    );
     expect(three.status).toBe(400);
     expect(await three.json()).toEqual({ message: 'Invalid request body', errors: [{ message: 'Upload at most 2 files', path: ['file'] }] });
     expect(await rowCount()).toBe(before);
@@ -125,7 +130,15 @@ describe('the JSON API', () => {
     const filesBefore = (await storedFiles()).length;
     const cases: [string, { name: string; bytes: Uint8Array<ArrayBuffer> }[], string, (string | number)[]][] = [
       ['an HTML file', [{ name: 'page.html', bytes: Buffer.from('<script>alert(1)</script>') }], 'page.html: this type of file is not accepted', ['file', 0]],
-      ['HTML named .png', [{ name: 'a.png', bytes: PNG }, { name: 'evil.png', bytes: Buffer.from('<html><script>alert(1)</script></html>') }], 'evil.png is not a valid .png file', ['file', 1]],
+      [
+        'HTML named .png',
+        [
+          { name: 'a.png', bytes: PNG },
+          { name: 'evil.png', bytes: Buffer.from('<html><script>alert(1)</script></html>') },
+        ],
+        'evil.png is not a valid .png file',
+        ['file', 1],
+      ],
       ['a PDF named .png', [{ name: 'doc.png', bytes: PDF }], 'doc.png is not a valid .png file', ['file', 0]],
       ['too large for maxSize', [{ name: 'big.png', bytes: Buffer.concat([PNG, Buffer.alloc(2_000)]) }], 'big.png is too large (at most 1000 bytes)', ['file', 0]],
     ];
@@ -310,14 +323,17 @@ describe('removing files', () => {
     await gone(id);
   });
 
-  it("erasing a person removes the files of every response they gave", async () => {
+  it('erasing a person removes the files of every response they gave', async () => {
     const first = await startWithFile('mine.pdf');
     const second = await startWithFile('mine-too.pdf');
     const keep = await startWithFile('someone-else.pdf');
     const rows = await responsesOf(db, form.id);
     const leadOf = (responseId: string) => rows.find((row) => row.id === responseId)!.leadId;
     // Both responses belong to one lead (the second is re-attributed to the first one's lead).
-    await db.update(responses).set({ leadId: leadOf(first.responseId) }).where(eq(responses.id, second.responseId));
+    await db
+      .update(responses)
+      .set({ leadId: leadOf(first.responseId) })
+      .where(eq(responses.id, second.responseId));
     const erased = await app.request(`/api/v1/leads/${leadOf(first.responseId)}`, { method: 'DELETE', headers: { 'x-api-key': tenant.apiKey } });
     expect(erased.status).toBe(200);
     await gone(first.id);
@@ -331,7 +347,10 @@ describe('removing files', () => {
     const { id: responseId, resumeToken } = (await started.json()) as { id: string; resumeToken: string };
     const attachedTo = async () => (await db.select({ responseId: uploads.responseId }).from(uploads).where(eq(uploads.id, id)))[0]?.responseId;
     expect(await attachedTo()).toBe(responseId);
-    const cleared = await app.request(`/s/${form.id}/responses/${responseId}`, jsonRequest('PATCH', { answers: { [photos().id]: null } }, { authorization: `Bearer ${resumeToken}` }));
+    const cleared = await app.request(
+      `/s/${form.id}/responses/${responseId}`,
+      jsonRequest('PATCH', { answers: { [photos().id]: null } }, { authorization: `Bearer ${resumeToken}` }),
+    );
     expect(cleared.status).toBe(200);
     expect(await attachedTo()).toBeNull();
   });

@@ -239,6 +239,19 @@ describe('a team alert and a confirmation', () => {
     expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Demo', 'Nouvelle réponse : Demo']);
   });
 
+  it('writes in the language a multilingual form was answered in', async () => {
+    const smtp = await smtpServer();
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', languages: { default: 'en', others: ['de', 'fr'] } });
+    const answers = { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' }, [form.note]: 'hallo', [form.secret]: 'hunter2hunter2' };
+    for (const language of ['de', 'fr']) {
+      const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: true, language }));
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 2, 'both alerts');
+    expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Demo', 'Nouvelle réponse : Demo']);
+  });
+
   it('puts no answer into a header, whatever it holds', async () => {
     const smtp = await smtpServer();
     const injection = 'x\r\nBcc: evil@attacker.example\r\nSubject: hacked';

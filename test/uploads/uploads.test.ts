@@ -258,7 +258,7 @@ describe('the page', () => {
     const html = await (await new Visitor(app).get(`/s/${form.id}`)).text();
     expect(html).toContain('enctype="multipart/form-data"');
     expect(html).toMatch(new RegExp(`<input type="file" id="f-${cv().id}" name="c\\.${cv().id}"[^>]* required`));
-    expect(html).toMatch(new RegExp(`name="c\\.${photos().id}" class="fl-input" accept="\\.png,\\.jpg" multiple`));
+    expect(html).toMatch(new RegExp(`name="c\\.${photos().id}" class="fl-input fl-file" accept="\\.png,\\.jpg" multiple`));
   });
 
   it('stores a file posted with the step without JavaScript, and shows it when the step is revisited', async () => {

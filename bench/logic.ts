@@ -15,7 +15,6 @@
  * default postgres://postgres@127.0.0.1:5432/formloom_logic_bench, created and migrated when missing;
  * BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS). Its environment, forms and responses are removed afterwards.
  */
-import { fork } from 'node:child_process';
 import autocannon, { type Request as AutocannonRequest } from 'autocannon';
 import { createApiKey } from '../src/auth/auth.service.ts';
 import { readTemplateExample } from '../src/bootstrap.ts';
@@ -26,8 +25,7 @@ import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { formLogicKey, logicIndex, walkPath } from '../src/responses/path.ts';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
-import { processStat } from '../test/support/pg-cluster.ts';
+import { preparedBenchDatabase, startBenchServer } from './server-child.ts';
 
 export const LOGIC_STEPS = 10;
 export const RULES_PER_STEP = 20;
@@ -165,17 +163,10 @@ export async function measureLogic(url: string, options: { duration?: number; ro
       `  rule evaluation in-process: ${evaluation.walks.toFixed(1)} µs per submission (2 walks × ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules of 4 leaves); compiling the form's rules ${evaluation.compile.toFixed(0)} µs, once per form and process`,
     );
 
-    const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
-      env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url },
-      execArgv: ['--max-semi-space-size=4', '--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`bench/server.ts exited with ${code}`)));
-    });
+    const server = await startBenchServer(url);
+    const { port } = server;
     try {
-      const cpu = () => processStat(child.pid!)?.cpuMicros ?? 0;
+      const cpu = server.cpuMicros;
       const run = async (form: Form, seconds: number) => {
         const before = cpu();
         const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections, duration: seconds, requests: logicSessionRequests(form) });
@@ -196,11 +187,7 @@ export async function measureLogic(url: string, options: { duration?: number; ro
       });
       return { evaluationMicros: evaluation.walks, compileMicros: evaluation.compile, withLogic: combine(measured.with), withoutLogic: combine(measured.without) };
     } finally {
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await server.stop();
     }
   } finally {
     // Its forms, responses, leads and events go with it (foreign keys cascade).
@@ -227,16 +214,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env;
   const url = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/formloom_logic_bench';
   // The database, created and migrated when missing.
-  const server = new URL(url);
-  const name = server.pathname.slice(1);
-  server.pathname = '/postgres';
-  const admin = postgres(server.toString(), { max: 1, onnotice: () => {} });
-  const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
-  if (!exists) await admin.unsafe(`create database "${name.replace(/"/g, '""')}"`);
-  await admin.end();
-  const migrating = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-  await migrating.migrate();
-  await migrating.close();
+  await preparedBenchDatabase(url);
   console.log(`logic: ${LOGIC_STEPS} steps × ${RULES_PER_STEP} rules, JSON API sessions of ${LOGIC_STEPS + 1} submissions`);
   const figures = await measureLogic(url, {
     duration: Number(env.BENCH_DURATION ?? 10),

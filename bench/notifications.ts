@@ -10,17 +10,15 @@
  * postgres://postgres@127.0.0.1:5432/formloom_notifications_bench, created and migrated when missing;
  * BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS). Its environment and everything in it are removed afterwards.
  */
-import { fork } from 'node:child_process';
 import autocannon, { type Request as AutocannonRequest } from 'autocannon';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
 import { readTemplateExample } from '../src/bootstrap.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { environments } from '../src/db/schema.ts';
 import { createEnvironment } from '../src/environments/environments.service.ts';
 import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm, type Form } from '../src/forms/forms.service.ts';
-import { processStat } from '../test/support/pg-cluster.ts';
+import { preparedBenchDatabase, startBenchServer } from './server-child.ts';
 
 const STEPS = [
   {
@@ -95,17 +93,10 @@ export async function measureNotifications(url: string, options: { duration: num
         }),
       );
     const [withForm, withoutForm] = [await generate(NOTIFICATIONS), await generate(null)];
-    const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
-      env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url, SMTP_URL: '' },
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`bench/server.ts exited with ${code}`)));
-    });
+    const server = await startBenchServer(url, { env: { SMTP_URL: '' }, execArgv: ['--import', 'tsx'] });
+    const { port } = server;
     try {
-      const cpu = () => processStat(child.pid!)?.cpuMicros ?? 0;
+      const cpu = server.cpuMicros;
       const run = async (form: Form, seconds: number) => {
         const before = cpu();
         const result = await autocannon({
@@ -136,11 +127,7 @@ export async function measureNotifications(url: string, options: { duration: num
       });
       return { on: combine(on), off: combine(off) };
     } finally {
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await server.stop();
     }
   } finally {
     await handle.db.delete(environments).where(eq(environments.id, environment.id));
@@ -151,16 +138,7 @@ export async function measureNotifications(url: string, options: { duration: num
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env;
   const url = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/formloom_notifications_bench';
-  const server = new URL(url);
-  const name = server.pathname.slice(1);
-  server.pathname = '/postgres';
-  const admin = postgres(server.toString(), { max: 1, onnotice: () => {} });
-  const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
-  if (!exists) await admin.unsafe(`create database "${name.replace(/"/g, '""')}"`);
-  await admin.end();
-  const migrating = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-  await migrating.migrate();
-  await migrating.close();
+  await preparedBenchDatabase(url);
   const figures = await measureNotifications(url, {
     duration: Number(env.BENCH_DURATION ?? 8),
     rounds: Number(env.BENCH_ROUNDS ?? 3),

@@ -10,10 +10,8 @@
  * Alone: `npx tsx bench/variables.ts` (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/formloom_logic_bench,
  * created and migrated when missing; BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS). Its environment is removed afterwards.
  */
-import { fork } from 'node:child_process';
 import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
 import { createApiKey } from '../src/auth/auth.service.ts';
 import { readTemplateExample } from '../src/bootstrap.ts';
 import { openDatabase } from '../src/db/client.ts';
@@ -22,7 +20,7 @@ import { createEnvironment } from '../src/environments/environments.service.ts';
 import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { formLogicKey, walkPath } from '../src/responses/path.ts';
-import { processStat } from '../test/support/pg-cluster.ts';
+import { preparedBenchDatabase, startBenchServer } from './server-child.ts';
 import { logicSessionRequests, LOGIC_STEPS } from './logic.ts';
 
 /** The bench form: a text (`t<n>`) and a choice (`d<n>`) on each of 10 steps; counting: 2 calculations per step and recalled texts. */
@@ -107,17 +105,10 @@ export async function measureVariables(url: string, options: { duration?: number
       );
     const [counting, plain] = [await generate(true), await generate(false)];
     log(`  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`);
-    const child = fork(new URL('./server.ts', import.meta.url).pathname, [], {
-      env: { ...process.env, NODE_ENV: 'production', BENCH_DATABASE_URL: url },
-      execArgv: ['--max-semi-space-size=4', '--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { port: number }).port));
-      child.once('exit', (code) => reject(new Error(`bench/server.ts exited with ${code}`)));
-    });
+    const server = await startBenchServer(url);
+    const { port } = server;
     try {
-      const cpu = () => processStat(child.pid!)?.cpuMicros ?? 0;
+      const cpu = server.cpuMicros;
       const run = async (form: Form, seconds: number) => {
         const before = cpu();
         const result = await autocannon({
@@ -145,11 +136,7 @@ export async function measureVariables(url: string, options: { duration?: number
       }
       return { withCpuMicros: median(withThem), withoutCpuMicros: median(without), errors };
     } finally {
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await server.stop();
     }
   } finally {
     await handle.db.delete(environments).where(eq(environments.id, environment.id));
@@ -160,16 +147,7 @@ export async function measureVariables(url: string, options: { duration?: number
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env;
   const url = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/formloom_logic_bench';
-  const server = new URL(url);
-  const name = server.pathname.slice(1);
-  server.pathname = '/postgres';
-  const admin = postgres(server.toString(), { max: 1, onnotice: () => {} });
-  const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
-  if (!exists) await admin.unsafe(`create database "${name.replace(/"/g, '""')}"`);
-  await admin.end();
-  const migrating = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-  await migrating.migrate();
-  await migrating.close();
+  await preparedBenchDatabase(url);
   console.log(`variables: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, JSON API sessions of ${LOGIC_STEPS + 1} submissions`);
   const figures = await measureVariables(url, {
     duration: Number(env.BENCH_DURATION ?? 10),

@@ -394,20 +394,34 @@ function definitionLoader(ctx: GraphQLContext): DataLoader<ListedVersion, FormDe
 
 const MB = 1024 * 1024;
 /**
- * Takes a definition's size from the request's budget (GRAPHQL_MAX_DEFINITION_BYTES) before it is read,
- * each time the answer holds it (aliases included), so no request reads or answers more definition
- * bytes than that.
+ * Takes `bytes` of definitions from the request's budget (GRAPHQL_MAX_DEFINITION_BYTES) before they are
+ * read, each time the answer holds them (aliases included), so no request reads or answers more definition
+ * bytes than that: a version's definition, and a form's current steps (forms(first: 100) { steps } over
+ * forms of a megabyte each would otherwise answer 100 MB).
  */
-function spendDefinitionBudget(ctx: GraphQLContext, version: ListedVersion): void {
+function spendDefinitionBudget(ctx: GraphQLContext, bytes: number, what: string, advice: string): void {
   const budget = ctx.definitionBudget;
   if (!budget) return;
-  if (version.definitionBytes > budget.left) {
-    throw new AppError(
-      'BAD_USER_INPUT',
-      `The definition of version ${version.version} would pass the ${(budget.max / MB).toFixed(1)} MB of definitions one request may read: select definition on fewer versions at a time (a smaller first)`,
-    );
+  if (bytes > budget.left) {
+    throw new AppError('BAD_USER_INPUT', `${what} would pass the ${(budget.max / MB).toFixed(1)} MB of definitions one request may read: ${advice}`);
   }
-  budget.left -= version.definitionBytes;
+  budget.left -= bytes;
+}
+
+/** The size of a form's current steps as JSON text; the stored steps of a version are shared and frozen, so it is measured once. */
+const stepsSizes = new WeakMap<readonly unknown[], number>();
+function stepsBytes(steps: readonly unknown[]): number {
+  let bytes = stepsSizes.get(steps);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify(steps));
+    stepsSizes.set(steps, bytes);
+  }
+  return bytes;
+}
+
+function spendStepsBudget(ctx: GraphQLContext, form: Form): void {
+  if (ctx.definitionBudget)
+    spendDefinitionBudget(ctx, stepsBytes(form.steps), `The steps of form ${form.id}`, 'select steps or definition on fewer forms at a time (a smaller first)');
 }
 
 const FormVersionRef = builder.objectRef<ListedVersion>('FormVersion').implement({
@@ -423,7 +437,7 @@ const FormVersionRef = builder.objectRef<ListedVersion>('FormVersion').implement
       description:
         "The version's definition. One request reads at most GRAPHQL_MAX_DEFINITION_BYTES of definitions (16 MiB by default): beyond it, BAD_USER_INPUT, and no definition is read.",
       resolve: (version, _args, ctx) => {
-        spendDefinitionBudget(ctx, version);
+        spendDefinitionBudget(ctx, version.definitionBytes, `The definition of version ${version.version}`, 'select definition on fewer versions at a time (a smaller first)');
         return definitionLoader(ctx).load(version);
       },
     }),
@@ -460,7 +474,14 @@ FormRef.implement({
     url: t.string({ description: 'Public path of the form, `/s/<id>`.', resolve: (form) => formUrl(form.id) }),
     sourceFormId: t.exposeID('sourceFormId', { nullable: true, description: 'The template it was generated from.' }),
     theme: t.field({ type: ThemeRef, resolve: (form) => form.theme }),
-    steps: t.field({ type: [StepRef], resolve: (form) => form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) })) }),
+    steps: t.field({
+      type: [StepRef],
+      description: "The current steps. They take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES, as `definition` does.",
+      resolve: (form, _args, ctx) => {
+        spendStepsBudget(ctx, form);
+        return form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) }));
+      },
+    }),
     hiddenFields: t.stringList({
       description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.',
       resolve: (form) => form.hiddenFields,
@@ -469,8 +490,12 @@ FormRef.implement({
     version: t.exposeInt('version', { description: "The current version of the form's definition: 1 when created, one more with each update (`updateForm`)." }),
     definition: t.field({
       type: FormDefinitionRef,
-      description: "The current version's definition (the same name, steps and hidden fields as the form's own fields).",
-      resolve: (form) => definitionOf(form),
+      description:
+        "The current version's definition (the same name, steps and hidden fields as the form's own fields); its steps take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES.",
+      resolve: (form, _args, ctx) => {
+        spendStepsBudget(ctx, form);
+        return definitionOf(form);
+      },
     }),
     versions: t.loadable({
       type: FormVersionConnection,

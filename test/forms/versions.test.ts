@@ -560,6 +560,34 @@ describe('what versions may cost', () => {
     expect(aliased.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 
+  it("a form's current steps take their size from the same budget: forms(first: N) { steps } is refused past it", async () => {
+    const other = await createTenant(ctx.db);
+    const stepsAsking = (question: string) => [
+      { name: 'A', components: [{ type: 'ShortInput', content: { question } }] },
+      { name: 'B', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+    ];
+    const made = [await makeForm(ctx.db, other, stepsAsking('One?'), 'One'), await makeForm(ctx.db, other, stepsAsking('Two?'), 'Two')];
+    const stored = await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.environmentId, other.environmentId));
+    const sizes = stored.map((row) => Buffer.byteLength(JSON.stringify(row.steps)));
+    // Room for either form's steps, not for both.
+    const limited = appWith(ctx.db, { apiRateLimitPerMinute: 0, graphql: { ...testConfig().graphql, maxDefinitionBytes: sizes[0]! + sizes[1]! - 1 } });
+    const steps = (selection: string, first: number) =>
+      graphql(limited, `query { environment(id: "${other.environmentId}") { forms(first: ${first}) { edges { node { name ${selection} } } } } }`, {}, key(other));
+
+    const one = await steps('steps { key }', 1);
+    expect(one.body.data.environment.forms.edges).toMatchObject([{ node: { name: 'Two', steps: [{}, {}] } }]);
+    expect((await steps('', 2)).body.data.environment.forms.edges).toHaveLength(2);
+    for (const selection of ['steps { key }', 'definition { name }']) {
+      const both = await steps(selection, 2);
+      expect(both.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('on fewer forms at a time') });
+    }
+    // Without a budget (0 turns it off) both are answered.
+    const unlimited = appWith(ctx.db, { apiRateLimitPerMinute: 0, graphql: { ...testConfig().graphql, maxDefinitionBytes: 0 } });
+    const all = await graphql(unlimited, `query { environment(id: "${other.environmentId}") { forms(first: 2) { edges { node { steps { key } } } } } }`, {}, key(other));
+    expect(all.body.data.environment.forms.edges).toHaveLength(2);
+    expect(made).toHaveLength(2);
+  });
+
   it('a form has at most FORM_MAX_VERSIONS versions: the update beyond it is 409 and changes nothing', async () => {
     const form = await twoSteps();
     const capped = appWith(ctx.db, { apiRateLimitPerMinute: 0, formMaxVersions: 3 });

@@ -554,7 +554,7 @@ export type Form = Node & {
   /** Whether the final screen offers "Submit another response". */
   allowAnotherResponse: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
-  /** The current version's definition (the same name, steps and hidden fields as the form's own fields). */
+  /** The current version's definition (the same name, steps and hidden fields as the form's own fields); its steps take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES. */
   definition: FormDefinition;
   environmentId: Scalars['ID']['output'];
   /** Its finished responses: what `limits.maxResponses` counts. Needs the API key scope `forms:read`. */
@@ -591,6 +591,7 @@ export type Form = Node & {
   /** The template it was generated from. */
   sourceFormId?: Maybe<Scalars['ID']['output']>;
   status: FormStatus;
+  /** The current steps. They take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES, as `definition` does. */
   steps: Array<Step>;
   /** A summary of the form's responses (finished and unfinished), computed by the database. Needs the API key scope `responses:read`. */
   summary: FormSummary;

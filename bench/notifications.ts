@@ -6,7 +6,7 @@
  * deliveries are recorded and wait, so sending does not compete for the CPU) takes turns on the two
  * forms: submissions per second and its CPU per submission, with and without.
  *
- * Alone: `npx tsx bench/notifications.ts` (DATABASE_URL, default
+ * Part of `npm run bench` (on its smallest dataset). Alone: `npx tsx bench/notifications.ts` (DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/formloom_notifications_bench, created and migrated when missing;
  * BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS). Its environment and everything in it are removed afterwards.
  */
@@ -70,7 +70,27 @@ function sessionRequests(form: Form): AutocannonRequest[] {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function measureNotifications(url: string, options: { duration: number; rounds: number; connections: number }) {
+interface Run {
+  rps: number;
+  cpuMicros: number;
+  errors: number;
+}
+export interface NotificationFigures {
+  on: Run;
+  off: Run;
+}
+
+/** The figures as lines of text. */
+export function describeNotifications(figures: NotificationFigures): string[] {
+  const line = (label: string, f: Run) => `  ${label}: ${f.rps.toFixed(0)} submissions/s, ${f.cpuMicros.toFixed(0)} µs server CPU per submission${f.errors ? `, ${f.errors} errors` : ''}`;
+  return [
+    line('with notifications', figures.on),
+    line('without', figures.off),
+    `  with / without: ${(figures.on.rps / figures.off.rps).toFixed(2)}× the throughput, ${(figures.on.cpuMicros / figures.off.cpuMicros).toFixed(2)}× the CPU`,
+  ];
+}
+
+export async function measureNotifications(url: string, options: { duration: number; rounds: number; connections: number }): Promise<NotificationFigures> {
   const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
   const environment = await createEnvironment(handle.db, { name: 'Notifications bench' });
   try {
@@ -97,7 +117,7 @@ export async function measureNotifications(url: string, options: { duration: num
     const { port } = server;
     try {
       const cpu = server.cpuMicros;
-      const run = async (form: Form, seconds: number) => {
+      const run = async (form: Form, seconds: number): Promise<Run> => {
         const before = cpu();
         const result = await autocannon({
           url: `http://127.0.0.1:${port}`,
@@ -114,13 +134,13 @@ export async function measureNotifications(url: string, options: { duration: num
       };
       await run(withForm, 2);
       await run(withoutForm, 2);
-      const on: Awaited<ReturnType<typeof run>>[] = [];
-      const off: Awaited<ReturnType<typeof run>>[] = [];
+      const on: Run[] = [];
+      const off: Run[] = [];
       for (let round = 0; round < options.rounds; round++) {
         off.push(await run(withoutForm, options.duration));
         on.push(await run(withForm, options.duration));
       }
-      const combine = (runs: typeof on) => ({
+      const combine = (runs: Run[]): Run => ({
         rps: median(runs.map((r) => r.rps)),
         cpuMicros: median(runs.map((r) => r.cpuMicros)),
         errors: runs.reduce((s, r) => s + r.errors, 0),
@@ -144,11 +164,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rounds: Number(env.BENCH_ROUNDS ?? 3),
     connections: Number(env.BENCH_CONNECTIONS ?? 10),
   });
-  const line = (label: string, f: typeof figures.on) =>
-    `  ${label}: ${f.rps.toFixed(0)} submissions/s, ${f.cpuMicros.toFixed(0)} µs server CPU per submission${f.errors ? `, ${f.errors} errors` : ''}`;
   console.log('notifications: JSON API sessions (start + finish), a form with a team alert to 3 addresses and a confirmation beside one without');
-  console.log(line('with notifications', figures.on));
-  console.log(line('without', figures.off));
-  console.log(`  with / without: ${(figures.on.rps / figures.off.rps).toFixed(2)}× the throughput, ${(figures.on.cpuMicros / figures.off.cpuMicros).toFixed(2)}× the CPU`);
+  for (const line of describeNotifications(figures)) console.log(line);
   process.exit(0);
 }

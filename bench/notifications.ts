@@ -82,7 +82,8 @@ export interface NotificationFigures {
 
 /** The figures as lines of text. */
 export function describeNotifications(figures: NotificationFigures): string[] {
-  const line = (label: string, f: Run) => `  ${label}: ${f.rps.toFixed(0)} submissions/s, ${f.cpuMicros.toFixed(0)} µs server CPU per submission${f.errors ? `, ${f.errors} errors` : ''}`;
+  const line = (label: string, f: Run) =>
+    `  ${label}: ${f.rps.toFixed(0)} submissions/s, ${f.cpuMicros.toFixed(0)} µs server CPU per submission${f.errors ? `, ${f.errors} errors` : ''}`;
   return [
     line('with notifications', figures.on),
     line('without', figures.off),

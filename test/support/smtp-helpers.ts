@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/smtp/${name}`, import.meta.url));
 export const SMTP_CA = fixture('cert.pem');
@@ -25,6 +25,8 @@ export type SmtpBehaviour = (n: number) => 'accept' | { code: number; message: s
 export class SmtpReceiver {
   readonly accepted: Received[] = [];
   attempts = 0;
+  /** How long the server takes to answer a message's data (a slow server: sends overlap a node's stop). */
+  acceptDelayMs = 0;
   private server: SMTPServer | undefined;
   port = 0;
 
@@ -52,21 +54,7 @@ export class SmtpReceiver {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          const action = this.behaviour(++this.attempts);
-          if (action !== 'accept') {
-            const error = Object.assign(new Error(action.message), { responseCode: action.code });
-            callback(error);
-            return;
-          }
-          const raw = Buffer.concat(chunks).toString('utf8');
-          simpleParser(raw)
-            .then((parsed) => {
-              this.accepted.push({ raw, parsed, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
-              callback();
-            })
-            .catch((error: Error) => callback(error));
-        });
+        stream.on('end', () => void this.answer(chunks, session, callback));
       },
       logger: false,
     });
@@ -76,6 +64,23 @@ export class SmtpReceiver {
     });
     this.port = (this.server as unknown as { server: { address(): AddressInfo } }).server.address().port;
     return this;
+  }
+
+  private async answer(chunks: Buffer[], session: SMTPServerSession, callback: (error?: Error | null) => void) {
+    if (this.acceptDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.acceptDelayMs));
+    const action = this.behaviour(++this.attempts);
+    if (action !== 'accept') {
+      const error = Object.assign(new Error(action.message), { responseCode: action.code });
+      callback(error);
+      return;
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    simpleParser(raw)
+      .then((parsed) => {
+        this.accepted.push({ raw, parsed, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+        callback();
+      })
+      .catch((error: Error) => callback(error));
   }
 
   async stop(): Promise<void> {

@@ -3,12 +3,13 @@
  * form's notifications set through REST, responses through the public API, the mail outbox written
  * with them, and the dispatcher sending, retrying and failing as the server answers.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MailConfig } from '../../src/config.ts';
 import { instanceSecretsOf } from '../../src/auth/admin-token.ts';
-import { environments, notificationDeliveries, responses } from '../../src/db/schema.ts';
+import { signedFileUrl } from '../../src/uploads/file-urls.ts';
+import { auditLog, environments, notificationDeliveries, outboxEvents, responses } from '../../src/db/schema.ts';
 import type { ClaimLoop } from '../../src/events/claim-loop.ts';
 import { AppMetrics } from '../../src/metrics.ts';
 import { oldestDueEmailSeconds } from '../../src/notifications/deliveries.service.ts';
@@ -16,6 +17,7 @@ import { startMailDispatcher, type ConfirmationLimits } from '../../src/notifica
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, testConfig, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { SMTP_CA, SMTP_PASSWORD, SmtpReceiver, type SmtpBehaviour } from '../support/smtp-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
+import { PDF } from '../support/file-fixtures.ts';
 
 /** The box the test app seals environments' secrets with (its instance secrets come from ADMIN_TOKEN). */
 const testSecretBox = () => instanceSecretsOf(ADMIN_TOKEN).secretBox;
@@ -36,7 +38,7 @@ const mailConfig = (smtp: SmtpReceiver | undefined, overrides: Partial<MailConfi
   ...overrides,
 });
 
-function dispatch(smtp: SmtpReceiver | undefined, options: { limits?: ConfirmationLimits; config?: Partial<MailConfig> } = {}) {
+function dispatch(smtp: SmtpReceiver | undefined, options: { limits?: ConfirmationLimits; config?: Partial<MailConfig>; signFileUrl?: (uploadId: string) => string } = {}) {
   const dispatcher = startMailDispatcher({
     db: ctx.db,
     config: mailConfig(smtp, options.config),
@@ -44,6 +46,7 @@ function dispatch(smtp: SmtpReceiver | undefined, options: { limits?: Confirmati
     pollMs: 20,
     transport: { ca: SMTP_CA },
     limits: options.limits,
+    signFileUrl: options.signFileUrl,
   });
   if (dispatcher) dispatchers.push(dispatcher);
   return dispatcher;
@@ -429,9 +432,148 @@ describe('delivery', () => {
     dispatch(smtp, { limits: { perAddressPerDay: 3, perFormPerHour: 2 } });
     await eventually(async () => (await deliveriesOf(form.id)).every((r) => r.status === 'sent' || r.status === 'suppressed'), 'settled');
     const rows = await deliveriesOf(form.id);
-    expect(rows.filter((r) => r.status === 'sent').length).toBeLessThanOrEqual(2);
-    expect(smtp.accepted.length).toBe(rows.filter((r) => r.status === 'sent').length);
-    expect(rows.filter((r) => r.status === 'suppressed').length).toBeGreaterThanOrEqual(2);
+    // Settled by the order they were recorded in: the first two are sent, the next two suppressed.
+    expect(rows.filter((r) => r.status === 'sent')).toHaveLength(2);
+    expect(rows.filter((r) => r.status === 'suppressed')).toHaveLength(2);
+    expect(smtp.accepted.map((m) => m.envelopeTo[0]).sort()).toEqual(['p0@example.com', 'p1@example.com']);
+  });
+
+  it('never sends a confirmation to an address a personal-e-mail block refused', async () => {
+    const cases = [
+      { emailFrom: 'work', component: { type: 'EmailForm', key: 'work', content: { question: 'Work e-mail', blockPersonalEmails: true } }, answer: (address: string) => address },
+      {
+        emailFrom: 'who.workEmailAddress',
+        component: { type: 'IdentityInfo', key: 'who', content: { fields: [{ key: 'workEmailAddress', label: 'Work e-mail', blockPersonalEmails: true }] } },
+        answer: (address: string) => ({ workEmailAddress: address }),
+      },
+    ];
+    for (const { emailFrom, component, answer } of cases) {
+      const steps = [
+        { name: 'Contact', components: [component] },
+        { name: 'End', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+      ];
+      const { status, body } = await generate({ respondent: { ...RESPONDENT, emailFrom } }, { steps });
+      expect(status, JSON.stringify(body)).toBe(200);
+      const id = body.result.form.id as string;
+      const definition = (await (await app.request(`/s/${id}/definition`)).json()) as { steps: { components: { id: string }[] }[] };
+      const questionId = definition.steps[0]!.components[0]!.id;
+      const submit = (address: string) => app.request(`/s/${id}/responses`, jsonRequest('POST', { answers: { [questionId]: answer(address) }, finished: true }));
+      expect((await submit('someone@gmail.com')).status).toBe(400);
+      expect((await submit('Someone@Hotmail.co.uk')).status).toBe(400);
+      const accepted = await submit('lead@acme.example');
+      expect(accepted.status, await accepted.clone().text()).toBe(201);
+      expect((await deliveriesOf(id)).map((r) => r.recipient)).toEqual(['lead@acme.example']);
+    }
+  });
+
+  it('puts files in the answers as signed links the API serves, and never a password', async () => {
+    const smtp = await smtpServer();
+    const steps = [
+      { name: 'Files', components: [{ type: 'FileUploader', key: 'cv', content: { question: 'Your CV' } }] },
+      { name: 'Secret', components: [{ type: 'PasswordInput', key: 'secret', content: { question: 'A password' } }] },
+    ];
+    const { status, body } = await generate({ team: [{ to: ['ops@example.com'], includeAnswers: true }] }, { steps });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const id = body.result.form.id as string;
+    const definition = (await (await app.request(`/s/${id}/definition`)).json()) as { steps: { components: { id: string }[] }[] };
+    const [cv, secret] = definition.steps.map((step) => step.components[0]!.id);
+    const upload = new FormData();
+    upload.append('componentId', cv!);
+    upload.append('file', new File([PDF], 'cv.pdf', { type: 'application/pdf' }));
+    const uploaded = await app.request(`/s/${id}/uploads`, { method: 'POST', body: upload });
+    expect(uploaded.status).toBe(201);
+    const fileId = ((await uploaded.json()) as { files: { id: string }[] }).files[0]!.id;
+    const answered = await app.request(`/s/${id}/responses`, jsonRequest('POST', { answers: { [cv!]: fileId, [secret!]: 'never-in-mail-2' }, finished: true }));
+    expect(answered.status, await answered.clone().text()).toBe(201);
+    const signing = instanceSecretsOf(ADMIN_TOKEN).signing;
+    dispatch(smtp, { signFileUrl: (upload) => signedFileUrl(signing.fileUrls.current, upload, 600) });
+    await eventually(() => smtp.accepted.length >= 1, 'the alert');
+    const [message] = smtp.accepted;
+    expect(message!.raw).not.toContain('never-in-mail-2');
+    const link = new RegExp(`cv\\.pdf: https://forms\\.example\\.com(/api/v1/files/${fileId}\\?expires=\\d+&signature=[\\w-]+)`).exec(message!.parsed.text!);
+    expect(link, message!.parsed.text).not.toBeNull();
+    // The link works without an API key; the file without its signature does not.
+    const served = await app.request(link![1]!);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PDF)).toBe(true);
+    expect((await app.request(`/api/v1/files/${fileId}`)).status).toBe(401);
+  });
+});
+
+describe('an environment’s own server through GraphQL', () => {
+  it('sets it with updateEnvironmentSettings, the password write-only, sealed and audited as "set", and sends through it', async () => {
+    const smtp = await smtpServer();
+    const mutation = `mutation($env: ID, $input: EnvironmentSettingsInput!) {
+      updateEnvironmentSettings(environmentId: $env, input: $input) { smtp { url from passwordSet } } }`;
+    const url = `smtp://mailer@127.0.0.1:${smtp.port}`;
+    const refused = await graphql(
+      app,
+      mutation,
+      { env: tenant.environmentId, input: { smtp: { url: `smtp://mailer:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${smtp.port}` } } },
+      key(),
+    );
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(JSON.stringify(refused.body)).toContain('"smtp","url"');
+    expect(JSON.stringify(refused.body)).not.toContain(encodeURIComponent(SMTP_PASSWORD));
+    const set = await graphql(app, mutation, { env: tenant.environmentId, input: { smtp: { url, password: SMTP_PASSWORD, from: 'GraphQL Forms <gql@example.com>' } } }, key());
+    expect(set.body.errors).toBeUndefined();
+    expect(set.body.data.updateEnvironmentSettings.smtp).toEqual({ url, from: 'GraphQL Forms <gql@example.com>', passwordSet: true });
+    // The password is no field of SmtpSettings: it cannot be read back.
+    const read = await graphql(app, `{ environment(id: "${tenant.environmentId}") { smtp { password } } }`, {}, key());
+    expect(read.body.errors?.[0]?.message).toMatch(/Cannot query field "password"/);
+    const [row] = await ctx.db.select().from(environments).where(eq(environments.id, tenant.environmentId));
+    expect(row!.smtpPasswordSealed).toBeTruthy();
+    expect(JSON.stringify(row)).not.toContain(SMTP_PASSWORD);
+    const audits = await ctx.db.select().from(auditLog).where(eq(auditLog.environmentId, tenant.environmentId));
+    expect(audits.some((entry) => (entry.details as Record<string, unknown>).smtpPassword === 'set')).toBe(true);
+    expect(JSON.stringify(audits)).not.toContain(SMTP_PASSWORD);
+    try {
+      const form = await formWith({ team: [{ to: ['ops@example.com'] }] });
+      await respond(form, {});
+      // No server SMTP_URL: only the environment's own server (its sealed password opened) can send it.
+      const dispatcher = startMailDispatcher({ db: ctx.db, config: mailConfig(undefined), logger, pollMs: 20, transport: { ca: SMTP_CA }, box: testSecretBox() });
+      dispatchers.push(dispatcher!);
+      await eventually(() => smtp.accepted.length >= 1, 'the alert');
+      expect(smtp.accepted[0]!.parsed.from?.value).toEqual([{ name: 'GraphQL Forms', address: 'gql@example.com' }]);
+    } finally {
+      const cleared = await graphql(app, mutation, { env: tenant.environmentId, input: { smtp: { url: null, from: null } } }, key());
+      expect(cleared.body.data.updateEnvironmentSettings.smtp).toEqual({ url: null, from: null, passwordSet: false });
+    }
+  });
+});
+
+describe('the mail outbox', () => {
+  it('is written in the submission’s statement: a delivery that cannot be stored leaves no response and no event', async () => {
+    const form = await formWith({ team: [{ to: ['ops@example.com', 'boom@example.com'] }] });
+    await ctx.db.execute(sql`create or replace function refuse_boom() returns trigger language plpgsql as $$
+      begin if new.recipient = 'boom@example.com' then raise exception 'refused by the test'; end if; return new; end $$`);
+    await ctx.db.execute(sql`create trigger refuse_boom before insert on notification_deliveries for each row execute function refuse_boom()`);
+    try {
+      const response = await app.request(
+        `/s/${form.id}/responses`,
+        jsonRequest('POST', { answers: { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' }, [form.secret]: 'hunter2hunter2' }, finished: true }),
+      );
+      expect(response.status).toBe(500);
+      expect(await ctx.db.select().from(responses).where(eq(responses.formId, form.id))).toEqual([]);
+      expect(
+        await ctx.db
+          .select()
+          .from(outboxEvents)
+          .where(and(eq(outboxEvents.formId, form.id), isNotNull(outboxEvents.responseId))),
+      ).toEqual([]);
+      expect(await deliveriesOf(form.id)).toEqual([]);
+      // An unfinished response sends nothing, so nothing stops it.
+      await respond(form, {}, false);
+    } finally {
+      await ctx.db.execute(sql`drop trigger refuse_boom on notification_deliveries`);
+      await ctx.db.execute(sql`drop function refuse_boom()`);
+    }
+    // Without the refusal the same submission stores the response with both deliveries.
+    const id = await respond(form, {});
+    expect((await deliveriesOf(form.id)).map((r) => [r.responseId, r.recipient]).sort()).toEqual([
+      [id, 'boom@example.com'],
+      [id, 'ops@example.com'],
+    ]);
   });
 });
 

@@ -599,6 +599,27 @@ describe('validation', () => {
     const refused = await patch({ notifications: { respondent: { ...RESPONDENT, emailFrom: 'nope.emailAddress' } } });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('emailFrom');
+    // An update is checked as generate is: every problem at once, each at its path.
+    const many = await patch({
+      notifications: {
+        team: [
+          { to: ['a@example.com', 'nope'], on: ['response.deleted'] },
+          { to: ['b@example.com'], bcc: ['c@example.com'] },
+        ],
+      },
+    });
+    expect(many.status).toBe(400);
+    const paths = ((await many.json()) as { errors: { path: unknown[] }[] }).errors.map((e) => JSON.stringify(e.path));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        JSON.stringify(['notifications', 'team', 0, 'to', 1]),
+        JSON.stringify(['notifications', 'team', 0, 'on', 0]),
+        JSON.stringify(['notifications', 'team', 1]),
+      ]),
+    );
+    const eleven = await patch({ notifications: { team: Array.from({ length: 11 }, () => ({ to: ['a@example.com'] })) } });
+    expect(eleven.status).toBe(400);
+    expect(JSON.stringify(await eleven.json())).toContain('"path":["notifications","team"]');
   });
 });
 

@@ -124,9 +124,9 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
   it('two nodes send each message once', { timeout: 3 * START_TIMEOUT_MS }, async () => {
     const smtp = await smtpServer(20);
     const [a, b] = [await startNode(smtp), await startNode(smtp)];
-    const form = await alertingForm(a!, ['one@example.com', 'two@example.com', 'three@example.com']);
+    const form = await alertingForm(a, ['one@example.com', 'two@example.com', 'three@example.com']);
     // Responses through both nodes: each writes its deliveries and wakes every node's dispatcher.
-    for (let i = 0; i < 10; i++) await respond(i % 2 === 0 ? a! : b!, form, `note ${i}`);
+    for (let i = 0; i < 10; i++) await respond(i % 2 === 0 ? a : b, form, `note ${i}`);
     await eventually(async () => (await rows()).length === 30 && (await rows()).every((row) => row.status === 'sent'), 'all 30 sent', 1_500);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const counts = arrivals(smtp);

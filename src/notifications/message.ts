@@ -168,8 +168,9 @@ export function composeMessage(input: MessageInput): Mail.Options {
   const team = input.kind === 'team';
   // Recall: the respondent's values into the body only; a header shows the placeholders' fallbacks.
   const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} });
-  const ruleSubject = input.rule.subject === undefined ? undefined : recall(input.rule.subject, () => undefined);
-  const subject = ruleSubject ?? (invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name));
+  // A rule's subject made only of placeholders without fallbacks comes out empty: the default subject then.
+  const ruleSubject = input.rule.subject === undefined ? '' : recall(input.rule.subject, () => undefined).trim();
+  const subject = ruleSubject !== '' ? ruleSubject : invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name);
   const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : recall(input.rule.body ?? '', values);
   const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input)) : [];
   const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;

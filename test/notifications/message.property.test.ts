@@ -101,7 +101,34 @@ describe('header injection', () => {
       .split('\r\n')
       .filter((line) => !/^[ \t]/.test(line))
       .map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
-    // (A subject made only of placeholders, which show their fallbacks in headers, may come out empty: no Subject line.)
-    expect(names.sort()).toEqual(HEADERS.filter((name) => name !== 'subject' || String(options.subject ?? '').trim() !== '').sort());
+    expect(names.sort()).toEqual([...HEADERS].sort());
+  });
+});
+
+describe('the subject', () => {
+  const subjectOf = (kind: 'team' | 'respondent', subject: string | undefined) =>
+    composeMessage({
+      deliveryId: 'ntf_subject00000000000000',
+      kind,
+      trigger: 'response.finished',
+      to: 'ops@example.com',
+      from: 'Forms <forms@example.com>',
+      publicUrl: 'https://forms.example.com',
+      form: { id: 'form1', name: 'Demo', locale: 'en' },
+      response: { id: 'resp1', updatedAt: new Date(0), data: [], meta: {} },
+      rule: { includeAnswers: false, subject },
+    }).subject;
+
+  test.each([
+    ['team', undefined],
+    ['team', '{{question.name}}'],
+    ['respondent', ' {{hidden.source}} {{variable.score}} '],
+  ] as const)('a %s subject %j that recalls to nothing is the default subject', (kind, subject) => {
+    expect(subjectOf(kind, subject)).toBe(subjectOf('team', undefined));
+    expect(String(subjectOf(kind, subject)).trim()).not.toBe('');
+  });
+
+  test('a subject with text keeps it, placeholders showing their fallbacks', () => {
+    expect(subjectOf('respondent', 'Thanks, {{question.name | "friend"}}')).toBe('Thanks, friend');
   });
 });

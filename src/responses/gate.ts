@@ -19,6 +19,21 @@ import { holds, type AnswersById, type WalkedPath } from './path.ts';
 export const NOT_ACCEPTING = 'This form is no longer accepting responses';
 export const notAccepting = () => new AppError('CONFLICT', NOT_ACCEPTING);
 
+export const NOT_YET_OPEN = 'This form is not open yet';
+/** A submission before the form's `limits.opensAt`: CONFLICT, with when it opens (the JSON API's 409 body carries it). */
+export class NotYetOpenError extends AppError {
+  constructor(readonly opensAt: string) {
+    super('CONFLICT', NOT_YET_OPEN);
+  }
+}
+
+/** Refuses a submission at `now` unless the form's schedule is open: not open yet, or closed. */
+export function checkSchedule(form: Pick<Form, 'limits'>, now: Date): void {
+  const schedule = scheduleAt(form, now);
+  if (schedule === 'notYetOpen') throw new NotYetOpenError(form.limits!.opensAt!);
+  if (schedule === 'closed') throw notAccepting();
+}
+
 type GatedForm = Pick<Form, 'id' | 'limits' | 'quotas'>;
 
 /** Whether submissions to the form must count its finished responses (a most, or quotas). */

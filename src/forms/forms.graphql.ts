@@ -53,7 +53,7 @@ import type { ComponentStyle, FormLanguages, Theme, StoredStep } from '../db/jso
 import { importHiddenFieldsSchema, importVariablesSchema, withLogicChecks } from './components.ts';
 import { defaultLanguageOf, definitionWithTextObjects, languagesOf, LIMIT_MESSAGES, translationDocument, translationStatuses, type TranslationStatus } from './translations.ts';
 import type { FormLimits, FormQuota } from '../db/json-columns.ts';
-import { finishedCounts, type FinishedCounts } from '../responses/gate.ts';
+import { finishedCountsOf, type FinishedCounts } from '../responses/gate.ts';
 import {
   actionsOf,
   CALCULATION_OPS,
@@ -242,14 +242,15 @@ interface QuotaOfForm {
   form: Form;
   quota: FormQuota;
 }
-/** The finished counts of a form, once per request. */
-const countsByRequest = new WeakMap<GraphQLContext, Map<string, Promise<FinishedCounts>>>();
+/**
+ * The finished counts of the forms of a request, batched: every form at one place in a query (a listing's
+ * `finishedResponses`, its quotas' `count`) is counted by one statement, each form once per request.
+ */
+const countsByRequest = new WeakMap<GraphQLContext, DataLoader<Form, FinishedCounts, string>>();
 function countsOf(ctx: GraphQLContext, form: Form): Promise<FinishedCounts> {
-  let byForm = countsByRequest.get(ctx);
-  if (!byForm) countsByRequest.set(ctx, (byForm = new Map<string, Promise<FinishedCounts>>()));
-  let counts = byForm.get(form.id);
-  if (!counts) byForm.set(form.id, (counts = finishedCounts(ctx.db, form)));
-  return counts;
+  let loader = countsByRequest.get(ctx);
+  if (!loader) countsByRequest.set(ctx, (loader = new DataLoader((many: readonly Form[]) => finishedCountsOf(ctx.db, many), { cacheKeyFn: (f) => f.id })));
+  return loader.load(form);
 }
 const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
   description: 'At most `limit` finished responses meeting `condition`; past it a response is routed by `action`.',

@@ -95,7 +95,7 @@ async function quotaStatementsOf(first: number) {
 
 describe('batching the counts of limits and quotas', () => {
   it("lists 100 forms with finishedResponses and their quotas' counts in as many statements as 10 forms", async () => {
-    const condition = { hidden: 'plan', op: 'answered' };
+    const condition = { hidden: 'plan', op: 'answered' as const };
     await handle.db
       .update(formsTable)
       .set({

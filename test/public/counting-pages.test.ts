@@ -105,7 +105,10 @@ describe('the page', () => {
     const first = new Visitor(app);
     await first.get(`/s/${form.id}`);
     await first.submit(form, 0, { [field(byKey(form, 'a'))]: 'first' });
-    expect((await first.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' })).status).toBe(303);
+    // The finish that took the last place gets its own final screen, not the closed one.
+    const own = await follow(first, await first.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' }));
+    expect(own.status).toBe(200);
+    expect(own.html).not.toContain('All seats are taken');
     // Full: the late respondent's finish gets the closed screen; a newcomer too.
     const refused = await late.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' });
     expect(refused.status).toBe(410);
@@ -113,6 +116,10 @@ describe('the page', () => {
     const newcomer = await new Visitor(app).get(`/s/${form.id}`);
     expect(newcomer.status).toBe(410);
     expect(await newcomer.text()).toContain('All seats are taken');
+    // Without an ended response of its own, ?done=1 leads to the closed screen too.
+    const guess = await new Visitor(app).get(`/s/${form.id}?done=1`);
+    const landed = guess.status === 303 ? await new Visitor(app).get(guess.headers.get('location')!) : guess;
+    expect(landed.status).toBe(410);
   });
 
   it('shows the closed screen past closesAt', async () => {

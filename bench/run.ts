@@ -16,7 +16,9 @@
  *    transactions; the page's form posts; statements and round trips per submission) and generate
  *    (bench/generate.ts: a 5-step body, with the split of its time); conditional logic (bench/logic.ts:
  *    rule evaluation per submission on a form with 20 rules on each of 10 steps, and the server's CPU per
- *    submission with and without them). Their rows are removed after.
+ *    submission with and without them); variables and recall (bench/variables.ts: the server's CPU per
+ *    submission on a form with 20 calculations and 10 recalled texts, and on the same form without them).
+ *    Their rows are removed after.
  * 4. At 1M and 10M: the whole-environment stream (returnPartials=true, half the responses) and the CSV
  *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
@@ -61,6 +63,7 @@ import { generateBody, generatePath, generatePhases } from './generate.ts';
 import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-speed.ts';
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
 import { describeLogic, LOGIC_STEPS, measureLogic, RULES_PER_STEP, type LogicFigures } from './logic.ts';
+import { describeVariables, measureVariables, type VariablesFigures } from './variables.ts';
 import { lsnValue } from '../src/db/replicas.ts';
 import { processStat } from '../test/support/pg-cluster.ts';
 
@@ -721,6 +724,7 @@ let twoTenants: Awaited<ReturnType<typeof measureTwoTenants>> | undefined;
 let submissions: Awaited<ReturnType<typeof measureSubmissions>> | undefined;
 let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
 let logic: LogicFigures | undefined;
+let variables: VariablesFigures | undefined;
 // The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 let hostSpeedAtStart: HostSpeed | undefined;
@@ -760,6 +764,11 @@ for (const dataset of DATASETS) {
     );
     logic = await measureLogic(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
     log(`  ${describeLogic(logic).value}`);
+    log(
+      `\n[${dataset.label}] variables and recall: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, beside the same form without them (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
+    variables = await measureVariables(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
+    log(`  ${describeVariables(variables)}`);
   }
   if (dataset.label === '1m' && env.BENCH_SKIP_TENANTS !== '1') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
@@ -893,6 +902,8 @@ if (logic) {
   const { value, met } = describeLogic(logic);
   targetRows.push({ target: `rule evaluation ≤ 10 % of a submission's server CPU (${RULES_PER_STEP} rules × ${LOGIC_STEPS} steps)`, value, met });
 }
+if (variables)
+  targetRows.push({ target: `a submission with 20 calculations and 10 recalled texts (${LOGIC_STEPS} steps), beside one without`, value: describeVariables(variables) });
 for (const [label, m] of streams) {
   const perSecond = m.rows / m.seconds;
   const isListing = label.endsWith('stream');

@@ -132,6 +132,55 @@ describe('the page', () => {
   });
 });
 
+describe('recalling a choice', () => {
+  const CHOICES = [
+    {
+      name: 'Pick',
+      components: [
+        {
+          type: 'Dropdown',
+          key: 'size',
+          content: {
+            question: 'Size?',
+            options: [
+              { en: 'Small', de: 'Klein' },
+              { en: 'Large', de: 'Groß' },
+            ],
+          },
+        },
+        {
+          type: 'GraphicOptions',
+          key: 'pic',
+          content: {
+            question: 'Picture?',
+            options: [
+              { label: { en: 'Big picture', de: 'Großes Bild' }, value: 'big' },
+              { label: 'Tiny', value: 'tiny' },
+            ],
+          },
+        },
+      ],
+    },
+    { name: 'Next', components: [{ type: 'ShortInput', key: 'why', content: { question: 'You chose {{question.size}} and {{question.pic}}: why?' } }] },
+  ];
+
+  it('shows the option text the respondent saw, in their language, on the page and in the JSON API', async () => {
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Choices', CHOICES, { languages: { default: 'en', others: ['de'] } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const pick = (size: string) => ({ [field(byKey(form, 'size'))]: size, [field(byKey(form, 'pic'))]: '0' });
+    const german = new Visitor(app, { 'accept-language': 'de' });
+    await german.get(`/s/${form.id}`);
+    expect((await follow(german, await german.submit(form, 0, pick('Klein')))).html).toContain('You chose Klein and Großes Bild: why?');
+    const english = new Visitor(app);
+    await english.get(`/s/${form.id}`);
+    expect((await follow(english, await english.submit(form, 0, pick('Small')))).html).toContain('You chose Small and Big picture: why?');
+
+    const answers = { [byKey(form, 'size').id]: 'Klein', [byKey(form, 'pic').id]: 0 };
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, language: 'de' }));
+    expect(await started.json()).toMatchObject({ recall: { 'question.size': 'Klein', 'question.pic': 'Großes Bild' } });
+  });
+});
+
 describe('the JSON API', () => {
   it('keeps the placeholders in the definition and answers with the values for the next step', async () => {
     const { form } = await generateThroughApi(app, ctx.db, tenant, 'Named API', NAMED);

@@ -17,7 +17,9 @@
  *    (bench/generate.ts: a 5-step body, with the split of its time); conditional logic (bench/logic.ts:
  *    rule evaluation per submission on a form with 20 rules on each of 10 steps, and the server's CPU per
  *    submission with and without them); e-mail notifications (bench/notifications.ts: submissions per second
- *    and server CPU with a team alert and a confirmation beside none). Their rows are removed after.
+ *    and server CPU with a team alert and a confirmation beside none); variables and recall
+ *    (bench/variables.ts: the server's CPU per submission on a form with 20 calculations and 10 recalled
+ *    texts, and on the same form without them). Their rows are removed after.
  * 4. At 1M and 10M: the whole-environment stream (returnPartials=true, half the responses) and the CSV
  *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
@@ -63,6 +65,7 @@ import { describeHostSpeed, measureHostSpeed, type HostSpeed } from './host-spee
 import { apiSessionRequests, countStatements, pageSessionRequests } from './submissions.ts';
 import { describeLogic, LOGIC_STEPS, measureLogic, RULES_PER_STEP, type LogicFigures } from './logic.ts';
 import { describeNotifications, measureNotifications, type NotificationFigures } from './notifications.ts';
+import { describeVariables, measureVariables, type VariablesFigures } from './variables.ts';
 import { lsnValue } from '../src/db/replicas.ts';
 import { processStat } from '../test/support/pg-cluster.ts';
 
@@ -724,6 +727,7 @@ let submissions: Awaited<ReturnType<typeof measureSubmissions>> | undefined;
 let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
 let logic: LogicFigures | undefined;
 let notifications: NotificationFigures | undefined;
+let variables: VariablesFigures | undefined;
 // The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 let hostSpeedAtStart: HostSpeed | undefined;
@@ -768,6 +772,11 @@ for (const dataset of DATASETS) {
     );
     notifications = await measureNotifications(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS });
     for (const line of describeNotifications(notifications)) log(line);
+    log(
+      `\n[${dataset.label}] variables and recall: ${LOGIC_STEPS} steps, 20 calculations and 10 recalled texts, beside the same form without them (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
+    variables = await measureVariables(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
+    log(`  ${describeVariables(variables)}`);
   }
   if (dataset.label === '1m' && env.BENCH_SKIP_TENANTS !== '1') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
@@ -907,6 +916,8 @@ if (notifications) {
     value: `${fmt(notifications.on.rps, 0)} beside ${fmt(notifications.off.rps, 0)} submissions/s (${fmt(notifications.on.rps / notifications.off.rps, 2)}×), ${fmt(notifications.on.cpuMicros, 0)} beside ${fmt(notifications.off.cpuMicros, 0)} µs server CPU`,
   });
 }
+if (variables)
+  targetRows.push({ target: `a submission with 20 calculations and 10 recalled texts (${LOGIC_STEPS} steps), beside one without`, value: describeVariables(variables) });
 for (const [label, m] of streams) {
   const perSecond = m.rows / m.seconds;
   const isListing = label.endsWith('stream');

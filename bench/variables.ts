@@ -104,7 +104,8 @@ export async function measureVariables(url: string, options: { duration?: number
         }),
       );
     const [counting, plain] = [await generate(true), await generate(false)];
-    log(`  walks in-process: ${walkMicros(counting).toFixed(1)} µs per submission with 20 calculations, ${walkMicros(plain).toFixed(1)} µs without`);
+    const walks = { withMicros: walkMicros(counting), withoutMicros: walkMicros(plain) };
+    log(`  walks in-process: ${walks.withMicros.toFixed(1)} µs per submission with 20 calculations, ${walks.withoutMicros.toFixed(1)} µs without`);
     const server = await startBenchServer(url);
     const { port } = server;
     try {
@@ -134,7 +135,7 @@ export async function measureVariables(url: string, options: { duration?: number
         withThem.push(b.cpuMicros);
         errors += a.errors + b.errors;
       }
-      return { withCpuMicros: median(withThem), withoutCpuMicros: median(without), errors };
+      return { withCpuMicros: median(withThem), withoutCpuMicros: median(without), errors, walks };
     } finally {
       await server.stop();
     }
@@ -142,6 +143,18 @@ export async function measureVariables(url: string, options: { duration?: number
     await handle.db.delete(environments).where(eq(environments.id, environment.id));
     await handle.close();
   }
+}
+
+export type VariablesFigures = Awaited<ReturnType<typeof measureVariables>>;
+
+/** The figures as the bench prints them: the server's CPU per submission with the calculations and recalled texts, and without. */
+export function describeVariables(f: VariablesFigures): string {
+  const overhead = f.withCpuMicros / f.withoutCpuMicros - 1;
+  return (
+    `server CPU ${f.withCpuMicros.toFixed(0)} µs/submission with them, ${f.withoutCpuMicros.toFixed(0)} µs without (${overhead >= 0 ? '+' : ''}${(100 * overhead).toFixed(1)} %); ` +
+    `walks ${f.walks.withMicros.toFixed(1)} vs ${f.walks.withoutMicros.toFixed(1)} µs` +
+    (f.errors > 0 ? `, ${f.errors} errors` : '')
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -155,9 +168,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     connections: Number(env.BENCH_CONNECTIONS ?? 10),
     log: (line) => console.log(line),
   });
-  const overhead = figures.withCpuMicros / figures.withoutCpuMicros - 1;
-  console.log(
-    `  server CPU per submission: ${figures.withCpuMicros.toFixed(0)} µs with them, ${figures.withoutCpuMicros.toFixed(0)} µs without (${overhead >= 0 ? '+' : ''}${(100 * overhead).toFixed(1)} %)${figures.errors > 0 ? `, ${figures.errors} errors` : ''}`,
-  );
+  console.log(`  ${describeVariables(figures)}`);
   process.exit(0);
 }

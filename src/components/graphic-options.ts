@@ -93,6 +93,8 @@ export const graphicOptionsModule: ComponentModule = {
     options: (component) => graphicOptions(component.content).map((option) => option.value),
     chosen: (response) => sql`select ${response}->>'value' where ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string'`,
   },
+  // The option's label as the page showed it, not its value.
+  recall: (shown, response) => (typeof response.index === 'number' ? graphicOptions(shown.content)[response.index]?.label : undefined),
   conditions: {
     subject: fieldless(({ content }) => ({ kind: 'choice', options: graphicOptions(content).map((option) => option.value) })),
     value: (_component, response) => textValue(response.value),

@@ -207,6 +207,12 @@ export interface ComponentModule {
   /** How conditions test its answers; a module without it can't be tested by a condition. */
   conditions?: ConditionRules;
   /**
+   * Its answer as a recall placeholder shows it: the text the respondent saw, `shown` being the component
+   * in their language (src/responses/recall-values.ts). Default: the export's cell, a choice's option in
+   * the respondent's language.
+   */
+  recall?(shown: StoredComponent, response: StoredResponse): string | undefined;
+  /**
    * The fields of its answer a confirmation e-mail may be sent to (a form's `notifications.respondent
    * .emailFrom`): with one, the component's key names it; with several, `<key>.<field>`.
    */

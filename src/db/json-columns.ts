@@ -124,6 +124,10 @@ export interface FormLimits {
   closesAt?: string | undefined;
   /** The text of the closed screen (else the page's own words). */
   closedMessage?: string | undefined;
+  /** The text of the screen before `opensAt` (else the page's own words); the opening time is shown below it. */
+  notYetOpenMessage?: string | undefined;
+  /** A multilingual form's translations of the messages: message → locale → text (the default language's stands above). */
+  texts?: TextTranslations | undefined;
 }
 
 /** What a full quota does with a response that would pass its limit: finish it, mark it invalid, or send it to a step. */

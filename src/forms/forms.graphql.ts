@@ -51,9 +51,9 @@ import { definitionOf, versionDefinitions, versionPages, type ListedVersion } fr
 import { themeSchema } from './theme.ts';
 import type { ComponentStyle, FormLanguages, Theme, StoredStep } from '../db/json-columns.ts';
 import { importHiddenFieldsSchema, importVariablesSchema, withLogicChecks } from './components.ts';
-import { definitionWithTextObjects, languagesOf, translationDocument, translationStatuses, type TranslationStatus } from './translations.ts';
+import { defaultLanguageOf, definitionWithTextObjects, languagesOf, LIMIT_MESSAGES, translationDocument, translationStatuses, type TranslationStatus } from './translations.ts';
 import type { FormLimits, FormQuota } from '../db/json-columns.ts';
-import { finishedCounts, type FinishedCounts } from '../responses/gate.ts';
+import { finishedCountsOf, type FinishedCounts } from '../responses/gate.ts';
 import {
   actionsOf,
   CALCULATION_OPS,
@@ -212,13 +212,28 @@ const FormVariableRef = builder.objectRef<FormVariable>('FormVariable').implemen
   }),
 });
 
-const FormLimitsRef = builder.objectRef<FormLimits>('FormLimits').implement({
+/** A form's limits, with its default language (what a translated message's text object is keyed by first). */
+type LimitsOfForm = FormLimits & { language: string };
+const FormLimitsRef = builder.objectRef<LimitsOfForm>('FormLimits').implement({
   description: 'When the form takes responses and how many (docs/logic.md, Limits).',
   fields: (t) => ({
     maxResponses: t.int({ nullable: true, description: 'Finished responses the form takes; then it is full.', resolve: (l) => l.maxResponses ?? null }),
     opensAt: t.field({ type: 'DateTime', nullable: true, description: 'Before it the form is not open yet.', resolve: (l) => l.opensAt ?? null }),
     closesAt: t.field({ type: 'DateTime', nullable: true, description: 'From it on the form is closed.', resolve: (l) => l.closesAt ?? null }),
-    closedMessage: t.string({ nullable: true, description: 'The text of the closed screen.', resolve: (l) => l.closedMessage ?? null }),
+    closedMessage: t.string({ nullable: true, description: 'The text of the closed screen (in the default language).', resolve: (l) => l.closedMessage ?? null }),
+    notYetOpenMessage: t.string({
+      nullable: true,
+      description: 'The text of the screen before `opensAt` (in the default language); its opening time is shown below it.',
+      resolve: (l) => l.notYetOpenMessage ?? null,
+    }),
+    json: t.field({
+      type: 'JSON',
+      description: 'The limits as `limits` takes them back: a translated message as one text per language (`{"en": "…", "de": "…"}`).',
+      resolve: ({ language, texts, ...limits }) => {
+        const joined = (key: (typeof LIMIT_MESSAGES)[number]) => (texts?.[key] && limits[key] ? { [key]: { [language]: limits[key], ...texts[key] } } : {});
+        return { ...limits, ...joined('closedMessage'), ...joined('notYetOpenMessage') };
+      },
+    }),
   }),
 });
 
@@ -227,14 +242,15 @@ interface QuotaOfForm {
   form: Form;
   quota: FormQuota;
 }
-/** The finished counts of a form, once per request. */
-const countsByRequest = new WeakMap<GraphQLContext, Map<string, Promise<FinishedCounts>>>();
+/**
+ * The finished counts of the forms of a request, batched: every form at one place in a query (a listing's
+ * `finishedResponses`, its quotas' `count`) is counted by one statement, each form once per request.
+ */
+const countsByRequest = new WeakMap<GraphQLContext, DataLoader<Form, FinishedCounts, string>>();
 function countsOf(ctx: GraphQLContext, form: Form): Promise<FinishedCounts> {
-  let byForm = countsByRequest.get(ctx);
-  if (!byForm) countsByRequest.set(ctx, (byForm = new Map<string, Promise<FinishedCounts>>()));
-  let counts = byForm.get(form.id);
-  if (!counts) byForm.set(form.id, (counts = finishedCounts(ctx.db, form)));
-  return counts;
+  let loader = countsByRequest.get(ctx);
+  if (!loader) countsByRequest.set(ctx, (loader = new DataLoader((many: readonly Form[]) => finishedCountsOf(ctx.db, many), { cacheKeyFn: (f) => f.id })));
+  return loader.load(form);
 }
 const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
   description: 'At most `limit` finished responses meeting `condition`; past it a response is routed by `action`.',
@@ -526,7 +542,12 @@ FormRef.implement({
       description: 'Who hears of its responses by e-mail; null: nobody.',
       resolve: (form) => form.notifications,
     }),
-    limits: t.field({ type: FormLimitsRef, nullable: true, description: 'When it takes responses and how many; null: always, without a limit.', resolve: (form) => form.limits }),
+    limits: t.field({
+      type: FormLimitsRef,
+      nullable: true,
+      description: 'When it takes responses and how many; null: always, without a limit.',
+      resolve: (form) => form.limits && { ...form.limits, language: defaultLanguageOf(form) },
+    }),
     finishedResponses: t.int({
       authScopes: { scope: 'forms:read' },
       description: 'Its finished responses: what `limits.maxResponses` counts.',
@@ -593,7 +614,13 @@ const ComponentInput = builder.inputType('ComponentInput', {
 
 const FormLimitsInput = builder.inputType('FormLimitsInput', {
   description: 'When the form takes responses and how many; instants ISO 8601 with an offset or Z.',
-  fields: (t) => ({ maxResponses: t.int(), opensAt: t.string(), closesAt: t.string(), closedMessage: t.string() }),
+  fields: (t) => ({
+    maxResponses: t.int(),
+    opensAt: t.string(),
+    closesAt: t.string(),
+    closedMessage: t.field({ type: 'LocalizedText', description: 'The text of the closed screen: a string, or one text per language.' }),
+    notYetOpenMessage: t.field({ type: 'LocalizedText', description: 'The text of the screen before `opensAt`: a string, or one text per language.' }),
+  }),
 });
 const QUOTAS_INPUT =
   'Up to 20 `{key, condition, limit, action}`: at most `limit` finished responses meeting `condition` (a Condition as JSON); past it `action` ("complete", "invalid" or {goTo: <step key>}) routes the response.';

@@ -32,7 +32,7 @@ import {
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
-import { checkQuotas } from './limits.ts';
+import { checkQuotas, resolveLimits } from './limits.ts';
 import { checkRecall } from './recall.ts';
 
 export type Form = typeof forms.$inferSelect;
@@ -196,7 +196,7 @@ export async function generateForm(db: Db, environmentId: string, input: Generat
         locale: input.locale ?? input.languages?.default ?? DEFAULT_LOCALE,
         languages: input.languages ?? null,
         notifications: input.notifications ?? null,
-        limits: input.limits ?? null,
+        limits: resolveLimits(input.limits, language),
         quotas: input.quotas ?? [],
         allowAnotherResponse: input.allowAnotherResponse ?? false,
       })
@@ -356,7 +356,6 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   if (input.hiddenFields !== undefined) changes.hiddenFields = input.hiddenFields;
   if (input.notifications !== undefined) changes.notifications = input.notifications ?? null;
   if (input.variables !== undefined) changes.variables = input.variables;
-  if (input.limits !== undefined) changes.limits = input.limits ?? null;
   if (input.quotas !== undefined) changes.quotas = input.quotas ?? [];
   if (input.allowAnotherResponse !== undefined) changes.allowAnotherResponse = input.allowAnotherResponse ?? false;
   const languages = input.languages === undefined ? current.languages : input.languages;
@@ -369,7 +368,8 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   if (!sameDefault && (current.languages ?? languages) && (input.steps === undefined || input.name === undefined)) {
     report(input.languages ? ['languages', 'default'] : ['locale'], `A new default language (${language}) takes the name and steps written in it: give name and steps too`);
   }
-  checkTextLanguages({ name: input.name, steps: input.steps }, languagesOf(next), report);
+  checkTextLanguages({ name: input.name, steps: input.steps, limits: input.limits }, languagesOf(next), report);
+  if (input.limits !== undefined) changes.limits = resolveLimits(input.limits, language, sameDefault ? current.limits : null);
   if (input.name !== undefined) {
     const resolved = formTextsOf(input.name, language);
     changes.name = resolved.name;
@@ -379,6 +379,8 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   const kept = languagesOf(next);
   changes.steps = onlyLanguages(changes.steps ?? current.steps, kept);
   changes.texts = onlyTextLanguages(changes.texts === undefined ? current.texts : changes.texts, kept) ?? null;
+  const limits = changes.limits === undefined ? current.limits : changes.limits;
+  if (limits?.texts) changes.limits = { ...limits, texts: onlyTextLanguages(limits.texts, kept) };
   // The logic's references across the definition as it will be: the steps and hidden fields given (as
   // given: without the default keys the stored steps get), or kept.
   const steps = input.steps === undefined ? current.steps : (stepsIn(input.steps, language) as StepDraft[]);

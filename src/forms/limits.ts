@@ -1,6 +1,7 @@
 /**
  * When a form takes responses and how many: `limits` (a most of finished responses, an opening and a
- * closing instant, the closed screen's message) and `quotas` (at most `limit` finished responses meeting a
+ * closing instant, the messages of the closed and the not-yet-open screens, each a string or one text per
+ * language) and `quotas` (at most `limit` finished responses meeting a
  * condition, the ones past it routed by the quota's action). The shapes are checked here; a quota's
  * condition is read and checked as a rule's (src/forms/logic.ts); the server enforces both when a response
  * is submitted (src/responses/gate.ts).
@@ -8,8 +9,9 @@
 import { z } from 'zod';
 import type { Condition } from '../components/conditions.ts';
 import { isObject } from '../components/content.ts';
-import type { FormLimits, FormQuota, QuotaAction } from '../db/json-columns.ts';
+import type { FormLimits, FormQuota, QuotaAction, TextTranslations } from '../db/json-columns.ts';
 import { checkFormConditions, KEY_PATTERN, readFormCondition, stepKey } from './logic.ts';
+import { isTextObject, LIMIT_MESSAGES, resolveText, textObjectProblems, type TextObject } from './translations.ts';
 
 export const QUOTA_LIMITS = { maxQuotas: 20, maxClosedMessageLength: 1_000, maxResponses: 1_000_000_000 } as const;
 
@@ -22,18 +24,61 @@ const instant = z
   })
   .transform((text) => new Date(text).toISOString());
 
+type LimitMessage = (typeof LIMIT_MESSAGES)[number];
+
+/** `limits` as given: each message a string or a text object (`resolveLimits` stores it). */
+export type LimitsInput = Omit<FormLimits, LimitMessage | 'texts'> & Partial<Record<LimitMessage, string | TextObject>>;
+
+const messageText = z.string().trim().min(1).max(QUOTA_LIMITS.maxClosedMessageLength);
+/** A message: a string, or one text per language (`{"en": "…", "de": "…"}`, docs/languages.md). */
+const message = z.unknown().transform((value, ctx): string | TextObject | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (isTextObject(value)) {
+    for (const problem of textObjectProblems(value, QUOTA_LIMITS.maxClosedMessageLength))
+      ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, input: value });
+    return value;
+  }
+  const parsed = messageText.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: value });
+  return z.NEVER;
+});
+
 export const limitsSchema = z
   .strictObject({
     maxResponses: z.number().int().min(1).max(QUOTA_LIMITS.maxResponses).nullish().meta({ description: 'Finished responses the form takes; then it is full.' }),
     opensAt: instant.nullish().meta({ description: 'Before this instant the form is not open yet (ISO 8601 with an offset or Z).' }),
     closesAt: instant.nullish().meta({ description: 'From this instant the form is closed; started responses can finish until then.' }),
-    closedMessage: z.string().trim().min(1).max(QUOTA_LIMITS.maxClosedMessageLength).nullish().meta({ description: 'The text of the closed screen.' }),
+    closedMessage: message.optional().meta({ description: 'The text of the closed screen: a string, or one text per language.' }),
+    notYetOpenMessage: message
+      .optional()
+      .meta({ description: 'The text of the screen before `opensAt` (its opening time is shown below it): a string, or one text per language.' }),
   })
   .superRefine((limits, ctx) => {
     if (limits.opensAt && limits.closesAt && limits.opensAt >= limits.closesAt) ctx.addIssue({ code: 'custom', path: ['closesAt'], message: 'closesAt must be after opensAt' });
   })
-  .transform((limits): FormLimits => Object.fromEntries(Object.entries(limits).filter(([, value]) => value != null)))
+  .transform((limits): LimitsInput => Object.fromEntries(Object.entries(limits).filter(([, value]) => value != null)))
   .meta({ description: 'When the form takes responses and how many (docs/logic.md, Limits).' });
+
+/**
+ * Limits as stored: each message's default-language text in place, the others in `texts`. A message
+ * given as the string it already was keeps its translations (`before`'s); a changed one loses them.
+ */
+export function resolveLimits(input: LimitsInput | null | undefined, language: string, before?: FormLimits | null): FormLimits | null {
+  if (!input) return null;
+  const stored: FormLimits = { ...(input as FormLimits) };
+  const texts: TextTranslations = {};
+  for (const key of LIMIT_MESSAGES) {
+    const given = input[key];
+    if (given === undefined) continue;
+    const { text, others } = resolveText(given, language);
+    stored[key] = text;
+    const kept = others ?? (typeof given === 'string' && before?.[key] === given ? before.texts?.[key] : undefined);
+    if (kept) texts[key] = kept;
+  }
+  delete stored.texts;
+  return Object.keys(texts).length > 0 ? { ...stored, texts } : stored;
+}
 
 type Report = (path: (string | number)[], message: string) => void;
 

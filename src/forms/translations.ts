@@ -15,7 +15,7 @@ import { moduleOf } from '../components/catalogue.ts';
 import { isObject, LIMITS, type Content } from '../components/content.ts';
 import { TEXT_FIELDS } from '../components/module.ts';
 import { languageOf, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
-import type { FormLanguages, StoredComponent, StoredStep, TextTranslations } from '../db/json-columns.ts';
+import type { FormLanguages, FormLimits, StoredComponent, StoredStep, TextTranslations } from '../db/json-columns.ts';
 
 /** Languages a form may have in all (the default included). */
 export const MAX_FORM_LANGUAGES = 20;
@@ -62,7 +62,12 @@ export interface FormTexts {
   locale: string;
   languages: FormLanguages | null;
   texts: TextTranslations | null;
+  /** Its limits' messages are texts too (`limits.closedMessage`), their translations in `limits.texts`. */
+  limits?: FormLimits | null;
 }
+
+/** The messages of a form's limits (src/forms/limits.ts): texts a respondent reads, translated like the others. */
+export const LIMIT_MESSAGES = ['closedMessage', 'notYetOpenMessage'] as const;
 
 /** A form's languages, the default first (a one-language form: its locale's). */
 export const languagesOf = (form: { languages: FormLanguages | null; locale: string }): string[] =>
@@ -178,7 +183,7 @@ interface RawStep {
  * Every text object of a definition checked against its languages (`languages`, the default first): a
  * language not declared, or a text without the default language, is reported at its path.
  */
-export function checkTextLanguages(input: { name?: unknown; steps?: unknown }, languages: readonly string[], report: Report): void {
+export function checkTextLanguages(input: { name?: unknown; steps?: unknown; limits?: unknown }, languages: readonly string[], report: Report): void {
   const check = (value: unknown, path: Path) => {
     if (!isTextObject(value)) return;
     for (const key of Object.keys(value)) {
@@ -187,6 +192,7 @@ export function checkTextLanguages(input: { name?: unknown; steps?: unknown }, l
     if (!Object.hasOwn(value, languages[0]!)) report(path, `A text given per language needs the default language (${languages[0]!})`);
   };
   check(input.name, ['name']);
+  if (isObject(input.limits)) for (const key of LIMIT_MESSAGES) check(input.limits[key], ['limits', key]);
   if (!Array.isArray(input.steps)) return;
   (input.steps as RawStep[]).forEach((step, s) => {
     if (!isObject(step)) return;
@@ -212,7 +218,7 @@ const stepKeyOf = (step: StoredStep, index: number) => step.key ?? `step_${index
 const componentPath = (step: StoredStep, s: number, component: StoredComponent) => `steps.${stepKeyOf(step, s)}.components.${component.key ?? component.id}`;
 
 /** Every text of a form in its default language (empty ones left out), with its stable path, in the form's order. */
-export function formTexts(form: Pick<FormTexts, 'name' | 'steps' | 'texts'>): FormText[] {
+export function formTexts(form: Pick<FormTexts, 'name' | 'steps' | 'texts' | 'limits'>): FormText[] {
   const out: FormText[] = [{ path: 'name', text: form.name, translations: form.texts?.name ?? {} }];
   form.steps.forEach((step, s) => {
     out.push({ path: `steps.${stepKeyOf(step, s)}.name`, text: step.name, translations: step.texts?.name ?? {} });
@@ -224,6 +230,10 @@ export function formTexts(form: Pick<FormTexts, 'name' | 'steps' | 'texts'>): Fo
       }
     }
   });
+  for (const key of LIMIT_MESSAGES) {
+    const text = form.limits?.[key];
+    if (text) out.push({ path: `limits.${key}`, text, translations: form.limits?.texts?.[key] ?? {} });
+  }
   return out.filter((text) => text.text !== '');
 }
 
@@ -275,7 +285,7 @@ export function translationDocumentProblems(form: FormTexts, document: unknown):
 }
 
 /** The form's texts with `locale`'s replaced by `document` (checked: translationDocumentProblems); paths left out become untranslated. */
-export function withTranslation(form: FormTexts, locale: string, document: Record<string, string>): Pick<FormTexts, 'steps' | 'texts'> {
+export function withTranslation(form: FormTexts, locale: string, document: Record<string, string>): Pick<FormTexts, 'steps' | 'texts' | 'limits'> {
   // `texts` without `locale`'s: its text at `field` is the document's at `path`, if it has one.
   const add = (texts: TextTranslations | undefined, field: string, path: string): TextTranslations | undefined => {
     const value = document[path];
@@ -295,7 +305,11 @@ export function withTranslation(form: FormTexts, locale: string, document: Recor
     });
     return withTexts({ ...step, components }, add(stripLocale(step.texts, locale), 'name', `steps.${stepKeyOf(step, s)}.name`));
   });
-  return { steps, texts: add(stripLocale(form.texts, locale), 'name', 'name') ?? null };
+  const texts = add(stripLocale(form.texts, locale), 'name', 'name') ?? null;
+  if (!form.limits) return { steps, texts };
+  let limitTexts = stripLocale(form.limits.texts, locale);
+  for (const key of LIMIT_MESSAGES) if (form.limits[key]) limitTexts = add(limitTexts, key, `limits.${key}`);
+  return { steps, texts, limits: withTexts(form.limits, limitTexts) };
 }
 
 /** Translations without `locale` (undefined when nothing is left). */
@@ -320,7 +334,15 @@ export function stripLocale(texts: TextTranslations | undefined | null, locale: 
 export function localizeForm<F extends FormTexts>(form: F, language: string): F {
   const languages = languagesOf(form);
   if (!languages.includes(language) || language === languages[0]) return form;
-  return { ...form, name: form.texts?.name?.[language] ?? form.name, steps: localizedSteps(form.steps, language), locale: language };
+  const localized = { ...form, name: form.texts?.name?.[language] ?? form.name, steps: localizedSteps(form.steps, language), locale: language };
+  return form.limits?.texts ? { ...localized, limits: limitsIn(form.limits, language) } : localized;
+}
+
+/** Limits with their messages in `language` where translated. */
+function limitsIn(limits: FormLimits, language: string): FormLimits {
+  const out: FormLimits = { ...limits };
+  for (const key of LIMIT_MESSAGES) out[key] = limits.texts?.[key]?.[language] ?? limits[key];
+  return out;
 }
 
 const localized = new WeakMap<StoredStep[], Map<string, StoredStep[]>>();

@@ -76,8 +76,11 @@ function withoutEngineDetails(error: GraphQLError): GraphQLError {
 
 export interface RestError {
   status: number;
-  body: { message: string; errors?: { message: string; path: (string | number)[] }[] };
+  body: { message: string; errors?: { message: string; path: (string | number)[] }[]; opensAt?: string };
 }
+
+/** What an error's REST body says besides its message: a form not open yet, when it opens. */
+const extraFields = (error: AppError): { opensAt?: string } => ('opensAt' in error && typeof error.opensAt === 'string' ? { opensAt: error.opensAt } : {});
 
 /** The GraphQL-over-HTTP body of an error raised outside an operation (e.g. while authenticating). */
 export function graphQLErrorBody(error: AppError) {
@@ -97,7 +100,7 @@ function restErrorOf(error: unknown): RestError | undefined {
   if (!appError) return undefined;
   return {
     status: HTTP_STATUS[appError.code],
-    body: appError.errors ? { message: appError.message, errors: appError.errors } : { message: appError.message },
+    body: appError.errors ? { message: appError.message, errors: appError.errors } : { message: appError.message, ...extraFields(appError) },
   };
 }
 

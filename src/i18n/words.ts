@@ -20,6 +20,9 @@ export interface PageWords {
   invalidTitle: string;
   invalidText: string;
   closedText: string;
+  /** The screen of a form before its `limits.opensAt`, and when it opens (a date and time, formatted). */
+  notYetOpenText: string;
+  opensOn: (when: string) => string;
   sessionExpiredTitle: string;
   sessionExpiredText: string;
   startAgain: string;

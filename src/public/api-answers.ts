@@ -8,6 +8,7 @@ import type { FieldError } from '../errors.ts';
 import type { Form } from '../forms/forms.service.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
 import { recallValues, stepTexts } from '../forms/recall.ts';
+import { defaultLanguageOf } from '../forms/translations.ts';
 import { recallLookup } from '../responses/recall-values.ts';
 import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
@@ -63,7 +64,7 @@ function recallOf(form: Form, row: ResponseRow, walked: WalkedPath): { recall?: 
   const last = walked.path.at(-1);
   const shown = walked.next ?? (last !== undefined && (form.steps[last]!.completion || form.steps[last]!.invalid) ? last : undefined);
   if (shown === undefined) return {};
-  const lookup = recallLookup({ data: row.data, meta: { ...row.meta, variables: walked.variables } });
+  const lookup = recallLookup({ data: row.data, meta: { ...row.meta, variables: walked.variables } }, { form, language: row.meta.language ?? defaultLanguageOf(form) });
   const values = recallValues(stepTexts(form.steps[shown]!), lookup);
   return Object.keys(values).length > 0 ? { recall: values } : {};
 }

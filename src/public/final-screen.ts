@@ -17,7 +17,10 @@ export async function sendFinalScreen(page: PageRequest, form: Form, response: R
   const last = walked.path.at(-1);
   // The final step's texts in the page's language, then recalling the respondent's values (its score, its name).
   const localized = localizeForm(form, page.language);
-  const shown = last === undefined ? localized : withRecall(localized, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }));
+  const shown =
+    last === undefined
+      ? localized
+      : withRecall(localized, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }, { form, language: page.language }));
   const step = last === undefined ? undefined : shown.steps[last];
   const chrome = { nonce, fontsCssUrl, carry: carried(page), embed: page.session.embed };
   const rendered = await renderFinalPage(shown, chrome, {

@@ -52,8 +52,10 @@ async function openPage(request: PublicRequest): Promise<PageRequest | Response>
   };
   const embed = embedRequestOf(c);
   // A GET answers with a page; a step's post mostly with a redirect, so it looks who may frame it up only for a page.
-  // Past its schedule or full, a form answers as a closed one does (src/responses/gate.ts).
-  const closed = form.status === 'closed' || !(await takesResponses(deps.db, form));
+  // Past its schedule or full, a form answers as a closed one does (src/responses/gate.ts); but the final
+  // screen of a response that ended (`?done=1`) stays its respondent's, the one whose finish took the last place too.
+  const finalScreen = c.req.method === 'GET' && c.req.query('done') !== undefined;
+  const closed = form.status === 'closed' || (!finalScreen && !(await takesResponses(deps.db, form)));
   if (c.req.method === 'GET' || (embed && 'problem' in embed) || closed) await framedBy();
   if (embed && 'problem' in embed) return sendMessagePage(c, 400, 'Invalid address', embed.problem);
   const { language, languageQuery } = pageLanguage(c, form);

@@ -13,6 +13,7 @@ import { pageHref, textOnly, type FieldMessages, type Html, type PageChrome, typ
 import type { Form } from '../forms/forms.service.ts';
 import { DEFAULT_THEME } from '../forms/theme.ts';
 import { stepKey } from '../forms/logic.ts';
+import { scheduleAt } from '../responses/gate.ts';
 import { FRAME_SCRIPT_PATH, PAGE_SCRIPT_PATH } from './page-assets.ts';
 import { DEFAULT_LOCALE, directionOf, pageWords } from '../i18n/locales.ts';
 import { fontsStylesheetUrls, pageCss } from './styles.ts';
@@ -156,15 +157,34 @@ function renderFinalComponent(form: Form, step: StoredStep, component: StoredCom
   return renderComponent(component, ctx);
 }
 
-/** A closed form: its theme and name, and that it no longer accepts responses. */
-export function renderClosedPage(form: Form, chrome: PageChrome): Html {
+/**
+ * A closed form: its theme and name, and that it no longer accepts responses; before its `limits.opensAt`,
+ * that it is not open yet and when it opens (in the page's language, UTC).
+ */
+export function renderClosedPage(form: Form, chrome: PageChrome, now = new Date()): Html {
+  const words = pageWords(form.locale);
+  const opensAt = form.status === 'published' && scheduleAt(form, now) === 'notYetOpen' ? form.limits!.opensAt! : undefined;
+  const text = opensAt
+    ? html`<p>${form.limits?.notYetOpenMessage ?? words.notYetOpenText}</p>
+<p class="fl-opens">${openingLine(words.opensOn, opensAt, form.locale)}</p>`
+    : html`<p>${form.limits?.closedMessage ?? words.closedText}</p>`;
   const body = html`<main class="fl-page fl-center">
 ${logo(form.theme)}
 <h1>${form.name}</h1>
-<p>${form.limits?.closedMessage ?? pageWords(form.locale).closedText}</p>
+${text}
 </main>`;
   return document(form.theme, chrome, form.name, [], body, { state: 'closed', locale: form.locale, formId: form.id });
 }
+
+/** "It opens on <time>…</time>.": the page's words around the opening time, each escaped. */
+function openingLine(opensOn: (when: string) => string, opensAt: string, locale: string): Html {
+  const [before = '', after = ''] = opensOn('\uE001').split('\uE001');
+  return html`${before}<time datetime="${opensAt}">${openingTime(opensAt, locale)}</time>${after}`;
+}
+
+/** When a form opens, as the page's language writes a date and time (in UTC, which it names). */
+const openingTime = (instant: string, locale: string): string =>
+  `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(instant))} UTC`;
 
 /**
  * A plain page for 404s and other errors (no form theme: the form may not exist). `link`: where to go

@@ -17,7 +17,7 @@ import { formatSize, pageWords } from '../i18n/locales.ts';
 import { createId } from '../ids.ts';
 import { clientCountry, clientIp } from '../request-info.ts';
 import { checkSubmissionCaptchas, type CaptchaVerdict } from '../responses/captcha-gate.ts';
-import { NOT_ACCEPTING } from '../responses/gate.ts';
+import { NOT_ACCEPTING, NOT_YET_OPEN } from '../responses/gate.ts';
 import { isInvalidResponse } from '../responses/model.ts';
 import { answerOf } from '../responses/shapes.ts';
 import { componentsOf, currentPath, findSeenSessionResponse, prepareAnswers, type ResponseRow, type SeenResponse, type SubmitInput } from '../responses/submissions.service.ts';
@@ -209,8 +209,8 @@ async function submitStep(post: StepPost, submission: SubmitInput, values: Map<s
     return page.c.redirect(formPath(page, after.next === null ? 'done=1' : `step=${after.next}`), 303);
   } catch (error) {
     const known = appErrorOf(error);
-    // Full or past its schedule meanwhile: the closed screen.
-    if (known?.code === 'CONFLICT' && known.message === NOT_ACCEPTING) {
+    // Full or past its schedule meanwhile (or not open yet): the closed screen, which says which.
+    if (known?.code === 'CONFLICT' && (known.message === NOT_ACCEPTING || known.message === NOT_YET_OPEN)) {
       await page.framedBy();
       return closedFormPage(page.c, form, page.deps.config.fontsCssUrl);
     }

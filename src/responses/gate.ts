@@ -10,6 +10,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import type { FormQuota, ResponseMeta } from '../db/json-columns.ts';
 import { forms, responses } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -18,6 +19,21 @@ import { holds, type AnswersById, type WalkedPath } from './path.ts';
 
 export const NOT_ACCEPTING = 'This form is no longer accepting responses';
 export const notAccepting = () => new AppError('CONFLICT', NOT_ACCEPTING);
+
+export const NOT_YET_OPEN = 'This form is not open yet';
+/** A submission before the form's `limits.opensAt`: CONFLICT, with when it opens (the JSON API's 409 body carries it). */
+export class NotYetOpenError extends AppError {
+  constructor(readonly opensAt: string) {
+    super('CONFLICT', NOT_YET_OPEN);
+  }
+}
+
+/** Refuses a submission at `now` unless the form's schedule is open: not open yet, or closed. */
+export function checkSchedule(form: Pick<Form, 'limits'>, now: Date): void {
+  const schedule = scheduleAt(form, now);
+  if (schedule === 'notYetOpen') throw new NotYetOpenError(form.limits!.opensAt!);
+  if (schedule === 'closed') throw notAccepting();
+}
 
 type GatedForm = Pick<Form, 'id' | 'limits' | 'quotas'>;
 
@@ -60,6 +76,36 @@ export async function finishedCounts(db: Db, form: Pick<Form, 'id' | 'quotas'>):
     total: Number(row?.total ?? 0),
     quotas: new Map(form.quotas.map((quota, index) => [quota.key, Number(row?.[`q${index}`] ?? 0)])),
   };
+}
+
+/**
+ * `finishedCounts` of many forms in one statement (GraphQL listings batch their forms' counts through it):
+ * each form's finished responses, and per quota key of a form with quotas those that recorded it.
+ */
+export async function finishedCountsOf(db: Db, many: readonly Pick<Form, 'id' | 'quotas'>[]): Promise<FinishedCounts[]> {
+  if (many.length === 0) return [];
+  const ids = JSON.stringify([...new Set(many.map((form) => form.id))]);
+  const withQuotas = JSON.stringify([...new Set(many.filter((form) => form.quotas.length > 0).map((form) => form.id))]);
+  const result = await db.execute(sql`
+    select ${responses.formId} as "formId", null::text as "key", count(*)::int as "count" from ${responses}
+      where ${responses.formId} in (select jsonb_array_elements_text(${ids}::jsonb)) and ${responses.finished}
+      group by ${responses.formId}
+    union all
+    select ${responses.formId}, q.key, count(*)::int from ${responses}
+      cross join lateral jsonb_array_elements_text(case jsonb_typeof(${responses.meta}->'quotas') when 'array' then ${responses.meta}->'quotas' else '[]'::jsonb end) as q(key)
+      where ${responses.formId} in (select jsonb_array_elements_text(${withQuotas}::jsonb)) and ${responses.finished}
+      group by ${responses.formId}, q.key`);
+  const byForm = new Map<string, { total: number; keys: Map<string, number> }>();
+  for (const row of rowsOf<{ formId: string; key: string | null; count: number }>(result)) {
+    const entry = byForm.get(row.formId) ?? { total: 0, keys: new Map<string, number>() };
+    byForm.set(row.formId, entry);
+    if (row.key === null) entry.total = Number(row.count);
+    else entry.keys.set(row.key, Number(row.count));
+  }
+  return many.map((form) => {
+    const entry = byForm.get(form.id);
+    return { total: entry?.total ?? 0, quotas: new Map(form.quotas.map((quota) => [quota.key, entry?.keys.get(quota.key) ?? 0])) };
+  });
 }
 
 /** Takes the form's finishing turn for the rest of the transaction `tx`. */

@@ -1,21 +1,56 @@
 /** A response's values as recall placeholders take them (src/forms/recall.ts). */
-import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
+import { moduleOf } from '../components/catalogue.ts';
+import type { ResponseAnswer, ResponseMeta, StoredComponent } from '../db/json-columns.ts';
 import type { RecallLookup } from '../forms/recall.ts';
+import { answerInLanguage, localizeForm, type FormTexts } from '../forms/translations.ts';
 import { answerCell } from './export.ts';
+
+/** The form a response's values are recalled into, and the language its respondent reads. */
+export interface RecallShown {
+  form: FormTexts;
+  language: string;
+}
 
 /**
  * A response's values for recall: its answers by component key (as the CSV export writes them; an
- * IdentityInfo field by its key; a password never), its hidden fields and variables.
+ * IdentityInfo field by its key; a password never), its hidden fields and variables. Given the form and
+ * the respondent's language (`shown`), a choice shows the text the respondent saw: its option in their
+ * language (a GraphicOptions option's label, not its value).
  */
-export function recallLookup(response: { data: readonly ResponseAnswer[]; meta: ResponseMeta }): RecallLookup {
+export function recallLookup(response: { data: readonly ResponseAnswer[]; meta: ResponseMeta }, shown?: RecallShown): RecallLookup {
   const byKey = new Map(response.data.flatMap((answer) => (answer.key === undefined ? [] : [[answer.key, answer] as const])));
   const hidden = response.meta.hiddenFields ?? {};
   const variables = response.meta.variables ?? {};
+  const components = shown ? componentsByKey(shown) : undefined;
   return ({ kind, name, field }) => {
     if (kind === 'hidden') return Object.hasOwn(hidden, name) && hidden[name] !== '' ? hidden[name] : undefined;
     if (kind === 'variable') return Object.hasOwn(variables, name) ? String(variables[name]) : undefined;
     const answer = byKey.get(name);
-    const text = answer ? answerCell(answer.response.type, answer.response, field) : '';
+    const found = components?.get(name);
+    const text = !answer ? '' : found && shown ? shownText(found, answer.response, shown.language, field) : answerCell(answer.response.type, answer.response, field);
     return text === '' ? undefined : text;
   };
+}
+
+/** Each keyed component of the form, stored and as its respondent reads it. */
+function componentsByKey(shown: RecallShown): Map<string, { stored: StoredComponent; read: StoredComponent }> {
+  const read = localizeForm(shown.form, shown.language).steps.flatMap((step) => step.components);
+  const found = new Map<string, { stored: StoredComponent; read: StoredComponent }>();
+  shown.form.steps
+    .flatMap((step) => step.components)
+    .forEach((stored, index) => stored.key !== undefined && !found.has(stored.key) && found.set(stored.key, { stored, read: read[index] ?? stored }));
+  return found;
+}
+
+/** An answer as its respondent saw it: the module's own text, else the export's cell, a choice's options in `language`. */
+function shownText(component: { stored: StoredComponent; read: StoredComponent }, response: ResponseAnswer['response'], language: string, field: string | undefined): string {
+  const module = moduleOf(component.stored.type);
+  if (field === undefined) {
+    const own = module?.recall?.(component.read, response);
+    if (own !== undefined) return own;
+  }
+  const subject = module?.conditions?.subject(component.stored, field);
+  const isChoice = typeof subject === 'object' && (subject.kind === 'choice' || subject.kind === 'choices');
+  const seen = isChoice ? (answerInLanguage(component.stored, response, language) as ResponseAnswer['response']) : response;
+  return answerCell(response.type, seen, field);
 }

@@ -28,7 +28,7 @@ import { addLeadFormCounts, addLeadFormCountsSql, ensureVisitorLead, leadForEmai
 import { createId } from '../ids.ts';
 import { recordEvents, recordEventsOfChange, type NewEvent, type WebhookEventType } from '../events/outbox.ts';
 import { isInvalidResponse, toResponseObject } from './model.ts';
-import { finishedCounts, isCounted, lockForFinishing, notAccepting, quotaVerdict, scheduleAt } from './gate.ts';
+import { checkSchedule, finishedCounts, isCounted, lockForFinishing, notAccepting, quotaVerdict } from './gate.ts';
 import { stepKey } from '../forms/logic.ts';
 import { notificationsOf } from '../notifications/recipients.ts';
 import { formLogicKey, hasLogic, pathIndexes, pathKeys, walkPath, type HiddenValues, type WalkedPath } from './path.ts';
@@ -208,7 +208,7 @@ export interface SubmitResult {
 export async function submitAnswers(db: Db, input: SubmitInput): Promise<SubmitResult> {
   const { form, sessionId } = input;
   const components = componentsOf(form.steps);
-  if (scheduleAt(form, new Date()) !== 'open') throw notAccepting();
+  checkSchedule(form, new Date());
   // A form whose finished responses are counted goes through the transaction, which counts them.
   const counted = isCounted(form);
   if (!counted && input.newSession && !input.visitorLeadId) return startNewVisitorResponse(db, input, components, new Date());

@@ -159,7 +159,13 @@ export const formBodySchema = z
           .array(z.strictObject({ name: z.string(), type: z.enum(['number', 'text']), initial: z.union([z.number(), z.string()]) }))
           .meta({ description: 'Values the rules calculate along a response (docs/logic.md).' }),
         limits: z
-          .strictObject({ maxResponses: z.number().int().nullable(), opensAt: isoInstant.nullable(), closesAt: isoInstant.nullable(), closedMessage: z.string().nullable() })
+          .strictObject({
+            maxResponses: z.number().int().nullable(),
+            opensAt: isoInstant.nullable(),
+            closesAt: isoInstant.nullable(),
+            closedMessage: definitionText.nullable(),
+            notYetOpenMessage: definitionText.nullable(),
+          })
           .nullable()
           .meta({ description: 'When the form takes responses and how many; null: always, without a limit.' }),
         finishedResponses: z.number().int().meta({ description: 'Its finished responses: what `limits.maxResponses` counts.' }),

@@ -149,7 +149,7 @@ export function formsRoutes(deps: RestDeps) {
     // Its name as the definition writes it: one text per language when translated (what PATCH takes back).
     const { name, hiddenFields, steps, ...more } = definition.json as Record<string, unknown>;
     c.header('ETag', etagOf(form.version));
-    const settings = { limits: limits ?? null, finishedResponses, quotas: quotas.map((quota) => ({ ...(quota.json as object), count: quota.count })) };
+    const settings = { limits: limits ? restLimits(limits) : null, finishedResponses, quotas: quotas.map((quota) => ({ ...(quota.json as object), count: quota.count })) };
     return c.json({ data: { ...restForm(fields), name, hiddenFields, steps, ...more, ...settings } }, 200);
   });
 
@@ -182,4 +182,10 @@ export function formsRoutes(deps: RestDeps) {
   routes.all('/forms/:formId', methodNotAllowed(['GET', 'PATCH']));
 
   return routes;
+}
+
+/** A form's limits as GET shows them and PATCH takes them back: a translated message as one text per language. */
+function restLimits({ json, ...limits }: { json: unknown; closedMessage?: string | null; notYetOpenMessage?: string | null }) {
+  const given = json as { closedMessage?: unknown; notYetOpenMessage?: unknown };
+  return { ...limits, closedMessage: given.closedMessage ?? null, notYetOpenMessage: given.notYetOpenMessage ?? null };
 }

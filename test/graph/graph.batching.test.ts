@@ -1,11 +1,13 @@
 /**
- * No N+1: a query that lists forms with their summaries' totals and their last 3 responses
- * runs the same, small number of SQL statements for 10 forms as for 100. Statements are counted by a
+ * No N+1: a query that lists forms with their summaries' totals and their last 3 responses, or with their
+ * finished responses and quota counts, runs the same, small number of SQL statements for 10 forms as for 100. Statements are counted by a
  * drizzle logger on this file's own database handle.
  */
+import { eq, sql } from 'drizzle-orm';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
+import { forms as formsTable, responses } from '../../src/db/schema.ts';
 import { FormsOverviewDocument } from '../../src/graphql/generated/graphql.ts';
 import { createForm, insertResponses } from '../support/factories.ts';
 import { appWith, createTenant, jsonRequest, openTestDatabase, type TestTenant } from '../support/helpers.ts';
@@ -69,5 +71,58 @@ describe('batching', () => {
     // The environment, its forms page, one summary-counts statement and one lateral responses statement.
     expect(hundred.count).toBe(ten.count);
     expect(hundred.count).toBeLessThanOrEqual(4);
+  });
+});
+
+const QUOTA_COUNTS = `query ($first: Int!) {
+  viewer { environment { forms(first: $first) { edges { node { id finishedResponses quotas { key count } } } } } }
+}`;
+
+async function quotaStatementsOf(first: number) {
+  const request = () => app.request('/graphql', jsonRequest('POST', { query: QUOTA_COUNTS, variables: { first } }, { 'x-api-key': tenant.apiKey }));
+  await request();
+  statements.length = 0;
+  counting = true;
+  const response = await request();
+  counting = false;
+  const body = (await response.json()) as {
+    data?: { viewer: { environment: { forms: { edges: { node: { id: string; finishedResponses: number; quotas: { key: string; count: number }[] } }[] } } } };
+    errors?: unknown[];
+  };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return { count: statements.length, nodes: body.data!.viewer.environment.forms.edges.map((edge) => edge.node) };
+}
+
+describe('batching the counts of limits and quotas', () => {
+  it("lists 100 forms with finishedResponses and their quotas' counts in as many statements as 10 forms", async () => {
+    const condition = { hidden: 'plan', op: 'answered' as const };
+    await handle.db
+      .update(formsTable)
+      .set({
+        quotas: [
+          { key: 'a', condition, limit: 10, action: 'complete' },
+          { key: 'b', condition, limit: 10, action: 'invalid' },
+        ],
+      })
+      .where(eq(formsTable.environmentId, tenant.environmentId));
+    // Every finished response counted toward "a"; none toward "b".
+    await handle.db
+      .update(responses)
+      .set({ meta: sql`${responses.meta} || '{"quotas": ["a"]}'::jsonb` })
+      .where(eq(responses.finished, true));
+    const ten = await quotaStatementsOf(10);
+    const hundred = await quotaStatementsOf(100);
+    expect(hundred.nodes).toHaveLength(100);
+    const counted = hundred.nodes.filter((node) => node.finishedResponses === 3);
+    // The 100 forms with responses (the template has none).
+    expect(counted.length).toBeGreaterThanOrEqual(99);
+    for (const node of counted)
+      expect(node.quotas).toEqual([
+        { key: 'a', count: 3 },
+        { key: 'b', count: 0 },
+      ]);
+    // The environment, its forms page and one statement of counts.
+    expect(hundred.count).toBe(ten.count);
+    expect(hundred.count).toBeLessThanOrEqual(3);
   });
 });

@@ -411,7 +411,7 @@ const countingBody = (sourceFormId: string) => ({
     { name: 'score', type: 'number', initial: 1.5 },
     { name: 'label', type: 'text', initial: 'x' },
   ],
-  limits: { maxResponses: 100, opensAt: '2026-01-01T00:00:00+01:00', closesAt: '2036-01-01T00:00:00Z', closedMessage: 'Closed' },
+  limits: { maxResponses: 100, opensAt: '2026-01-01T00:00:00+01:00', closesAt: '2036-01-01T00:00:00Z', closedMessage: 'Closed', notYetOpenMessage: { en: 'Soon' } },
   quotas: [
     {
       key: 'large',

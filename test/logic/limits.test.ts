@@ -63,6 +63,7 @@ async function readLimits(formId: string) {
             opensAt
             closesAt
             closedMessage
+            notYetOpenMessage
           }
           quotas {
             key
@@ -142,10 +143,11 @@ describe('the schedule', () => {
       opensAt: '2031-03-07T08:00:00.000Z',
       closesAt: '2031-03-07T16:00:00.000Z',
       closedMessage: 'Registration is closed',
+      notYetOpenMessage: null,
     });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2031-03-07T07:59:59Z'));
-    expect(await start(form, { name: 'early' })).toEqual({ status: 409, body: NOT_ACCEPTING });
+    expect(await start(form, { name: 'early' })).toEqual({ status: 409, body: { message: 'This form is not open yet', opensAt: '2031-03-07T08:00:00.000Z' } });
     vi.setSystemTime(new Date('2031-03-07T08:00:00Z'));
     const started = await start(form, { name: 'on time' });
     expect(started.status).toBe(201);

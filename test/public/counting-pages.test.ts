@@ -105,7 +105,10 @@ describe('the page', () => {
     const first = new Visitor(app);
     await first.get(`/s/${form.id}`);
     await first.submit(form, 0, { [field(byKey(form, 'a'))]: 'first' });
-    expect((await first.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' })).status).toBe(303);
+    // The finish that took the last place gets its own final screen, not the closed one.
+    const own = await follow(first, await first.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' }));
+    expect(own.status).toBe(200);
+    expect(own.html).not.toContain('All seats are taken');
     // Full: the late respondent's finish gets the closed screen; a newcomer too.
     const refused = await late.submit(form, 1, { [field(byKey(form, 'b'))]: 'x' });
     expect(refused.status).toBe(410);
@@ -113,6 +116,10 @@ describe('the page', () => {
     const newcomer = await new Visitor(app).get(`/s/${form.id}`);
     expect(newcomer.status).toBe(410);
     expect(await newcomer.text()).toContain('All seats are taken');
+    // Without an ended response of its own, ?done=1 leads to the closed screen too.
+    const guess = await new Visitor(app).get(`/s/${form.id}?done=1`);
+    const landed = guess.status === 303 ? await new Visitor(app).get(guess.headers.get('location')!) : guess;
+    expect(landed.status).toBe(410);
   });
 
   it('shows the closed screen past closesAt', async () => {
@@ -122,6 +129,55 @@ describe('the page', () => {
     const page = await new Visitor(app).get(`/s/${form.id}`);
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('This form is no longer accepting responses.');
+  });
+});
+
+describe('recalling a choice', () => {
+  const CHOICES = [
+    {
+      name: 'Pick',
+      components: [
+        {
+          type: 'Dropdown',
+          key: 'size',
+          content: {
+            question: 'Size?',
+            options: [
+              { en: 'Small', de: 'Klein' },
+              { en: 'Large', de: 'Groß' },
+            ],
+          },
+        },
+        {
+          type: 'GraphicOptions',
+          key: 'pic',
+          content: {
+            question: 'Picture?',
+            options: [
+              { label: { en: 'Big picture', de: 'Großes Bild' }, value: 'big' },
+              { label: 'Tiny', value: 'tiny' },
+            ],
+          },
+        },
+      ],
+    },
+    { name: 'Next', components: [{ type: 'ShortInput', key: 'why', content: { question: 'You chose {{question.size}} and {{question.pic}}: why?' } }] },
+  ];
+
+  it('shows the option text the respondent saw, in their language, on the page and in the JSON API', async () => {
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Choices', CHOICES, { languages: { default: 'en', others: ['de'] } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const pick = (size: string) => ({ [field(byKey(form, 'size'))]: size, [field(byKey(form, 'pic'))]: '0' });
+    const german = new Visitor(app, { 'accept-language': 'de' });
+    await german.get(`/s/${form.id}`);
+    expect((await follow(german, await german.submit(form, 0, pick('Klein')))).html).toContain('You chose Klein and Großes Bild: why?');
+    const english = new Visitor(app);
+    await english.get(`/s/${form.id}`);
+    expect((await follow(english, await english.submit(form, 0, pick('Small')))).html).toContain('You chose Small and Big picture: why?');
+
+    const answers = { [byKey(form, 'size').id]: 'Klein', [byKey(form, 'pic').id]: 0 };
+    const started = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, language: 'de' }));
+    expect(await started.json()).toMatchObject({ recall: { 'question.size': 'Klein', 'question.pic': 'Großes Bild' } });
   });
 });
 

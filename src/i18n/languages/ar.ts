@@ -22,6 +22,8 @@ export const ar: LanguagePack = {
     invalidTitle: 'شكرًا لاهتمامك',
     invalidText: 'إجاباتك لا تستوفي متطلبات هذا النموذج.',
     closedText: 'لم يعد هذا النموذج يقبل الردود.',
+    notYetOpenText: 'هذا النموذج غير مفتوح بعد.',
+    opensOn: (when) => `يُفتح في ${when}.`,
     sessionExpiredTitle: 'انتهت الجلسة',
     sessionExpiredText: 'انتهت صلاحية جلسة هذا النموذج أو أنها غير صالحة. يرجى البدء من جديد.',
     startAgain: 'البدء من جديد',

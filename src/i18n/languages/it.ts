@@ -22,6 +22,8 @@ export const it: LanguagePack = {
     invalidTitle: 'Grazie per l’interesse',
     invalidText: 'Le tue risposte non soddisfano i requisiti di questo modulo.',
     closedText: 'Questo modulo non accetta più risposte.',
+    notYetOpenText: 'Questo modulo non è ancora aperto.',
+    opensOn: (when) => `Aprirà il ${when}.`,
     sessionExpiredTitle: 'Sessione scaduta',
     sessionExpiredText: 'Questa sessione del modulo è scaduta o non è valida. Ricomincia.',
     startAgain: 'Ricomincia',

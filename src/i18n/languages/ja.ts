@@ -22,6 +22,8 @@ export const ja: LanguagePack = {
     invalidTitle: 'ご関心をお寄せいただきありがとうございます',
     invalidText: '回答がこのフォームの条件を満たしていません。',
     closedText: 'このフォームは回答の受付を終了しました。',
+    notYetOpenText: 'このフォームはまだ受付を開始していません。',
+    opensOn: (when) => `受付開始は${when}です。`,
     sessionExpiredTitle: 'セッションの有効期限切れ',
     sessionExpiredText: 'このフォームのセッションは期限切れか無効です。最初からやり直してください。',
     startAgain: '最初からやり直す',

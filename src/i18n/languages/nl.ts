@@ -22,6 +22,8 @@ export const nl: LanguagePack = {
     invalidTitle: 'Bedankt voor uw interesse',
     invalidText: 'Uw antwoorden voldoen niet aan de voorwaarden van dit formulier.',
     closedText: 'Dit formulier neemt geen antwoorden meer aan.',
+    notYetOpenText: 'Dit formulier is nog niet geopend.',
+    opensOn: (when) => `Het opent op ${when}.`,
     sessionExpiredTitle: 'Sessie verlopen',
     sessionExpiredText: 'Deze formuliersessie is verlopen of ongeldig. Begin opnieuw.',
     startAgain: 'Opnieuw beginnen',

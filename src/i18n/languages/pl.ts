@@ -22,6 +22,8 @@ export const pl: LanguagePack = {
     invalidTitle: 'Dziękujemy za zainteresowanie',
     invalidText: 'Twoje odpowiedzi nie spełniają wymagań tego formularza.',
     closedText: 'Ten formularz nie przyjmuje już odpowiedzi.',
+    notYetOpenText: 'Ten formularz nie jest jeszcze otwarty.',
+    opensOn: (when) => `Zostanie otwarty ${when}.`,
     sessionExpiredTitle: 'Sesja wygasła',
     sessionExpiredText: 'Ta sesja formularza wygasła lub jest nieprawidłowa. Zacznij od nowa.',
     startAgain: 'Zacznij od nowa',

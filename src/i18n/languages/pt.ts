@@ -22,6 +22,8 @@ export const pt: LanguagePack = {
     invalidTitle: 'Obrigado pelo seu interesse',
     invalidText: 'As suas respostas não cumprem os requisitos deste formulário.',
     closedText: 'Este formulário já não aceita respostas.',
+    notYetOpenText: 'Este formulário ainda não está aberto.',
+    opensOn: (when) => `Abre a ${when}.`,
     sessionExpiredTitle: 'Sessão expirada',
     sessionExpiredText: 'Esta sessão do formulário expirou ou não é válida. Comece de novo.',
     startAgain: 'Começar de novo',

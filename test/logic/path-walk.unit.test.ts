@@ -165,6 +165,8 @@ const questions: StoredComponent[] = [
   { id: 'id_agree', key: 'agree', type: 'Disclaimer', content: { optionScores: { true: 5 } } },
   { id: 'id_grid', key: 'grid', type: 'Matrix', content: { rows: ['r'], columns: ['7'] } },
   { id: 'id_title', key: 'title', type: 'Header', content: {} },
+  { id: 'id_odd', key: 'odd', type: 'NoSuchType', content: {} },
+  { id: 'id_named', key: 'named', type: 'Dropdown', content: { options: ['undefined'], optionScores: { undefined: 4 } } },
 ];
 const stored = answersOf({
   words: { type: 'ShortInput', input: 'hello' },
@@ -179,6 +181,7 @@ const stored = answersOf({
   agree: { type: 'Disclaimer', check: true },
   grid: { type: 'Matrix', rows: { r: '7' } },
   title: { type: 'Header' },
+  odd: { type: 'NoSuchType', value: 5 },
 });
 
 /** The variables after one step holding the questions above whose one rule (always holding) runs `actions`. */
@@ -225,7 +228,17 @@ describe('number variables', () => {
     expect(after([calc('n', 'add', { question: 'amount' })], n())).toEqual({ n: 12.5 });
     expect(after([calc('n', 'add', { question: 'count' })], n())).toEqual({ n: 13 });
     expect(after([calc('n', 'append', 5)], n())).toEqual({ n: 10 });
-    for (const value of ['abc', '', { question: 'words' }, { question: 'tags' }, { question: 'agree' }, { question: 'grid' }, { question: 'title' }, { question: 'nobody' }]) {
+    for (const value of [
+      'abc',
+      '',
+      { question: 'words' },
+      { question: 'tags' },
+      { question: 'agree' },
+      { question: 'grid' },
+      { question: 'title' },
+      { question: 'odd' },
+      { question: 'nobody' },
+    ]) {
       expect(after([calc('n', 'set', value)], n()), JSON.stringify(value)).toEqual({ n: 10 });
     }
   });
@@ -261,6 +274,9 @@ describe('scores of chosen options', () => {
   it('0 unanswered, without scores, for scores that are not numbers, and for a yes/no answer', () => {
     for (const key of ['plain', 'nulls', 'chars', 'nan', 'agree', 'grid', 'title', 'nobody']) expect(after([calc('n', 'set', { scoreOf: key })], n), key).toEqual({ n: 0 });
     expect(after([calc('n', 'set', { scoreOf: 'size' })], n, noAnswers)).toEqual({ n: 0 });
+    // Unanswered is 0 even when an option is named "undefined".
+    expect(after([calc('n', 'set', { scoreOf: 'named' })], n)).toEqual({ n: 0 });
+    expect(after([calc('n', 'set', { scoreOf: 'named' })], n, answersOf({ named: { type: 'Dropdown', selected: 'undefined' } }))).toEqual({ n: 4 });
   });
 
   it('a score is text to a text variable', () => {
@@ -362,8 +378,8 @@ describe('rules that calculate', () => {
   });
 
   it('the variables start at their initial values', () => {
-    expect(initialVariables(undefined)).toEqual({});
-    expect(initialVariables([])).toEqual({});
+    expect(initialVariables(undefined)).toStrictEqual({});
+    expect(initialVariables([])).toStrictEqual({});
     expect(initialVariables([numberVar('n', 3), textVar('t', 'x')])).toEqual({ n: 3, t: 'x' });
     expect(walkPath([step('a')], noAnswers, {}, () => false, undefined, [numberVar('n', 3), textVar('t', 'x')])).toEqual({
       path: [],

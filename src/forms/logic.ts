@@ -91,8 +91,15 @@ export const hiddenFieldsSchema = z
     examples: [['utm_source', 'plan']],
   });
 
-/** A number as variables keep it: a finite double rounded to 6 decimal places. */
-export const roundVariable = (value: number): number => Math.round(value * 1e6) / 1e6 + 0;
+/**
+ * A number as variables keep it: a finite double rounded to 6 decimal places. Beyond 1e302 or so the
+ * scaled value is no longer finite; such a number has no decimals to round (every double above 2^53 is
+ * whole), so it is kept as it is.
+ */
+export function roundVariable(value: number): number {
+  const scaled = value * 1e6;
+  return (Number.isFinite(scaled) ? Math.round(scaled) / 1e6 : value) + 0;
+}
 
 /** `variables`: at most 20 `{name, type, initial}`, names unique; `initial` of the type (default 0 or ""). */
 export const variablesSchema = z

@@ -60,6 +60,43 @@ describe('the compiled-form cache', () => {
     expect(logicIndex(stepsOf(), key(0))).toBe(oldest);
   });
 
+  it('a steps array compiled once is found again, with or without its key, even after the key is forgotten', () => {
+    const steps = stepsOf();
+    const index = logicIndex(steps, 'kept@1');
+    expect(logicIndex(steps)).toBe(index);
+    for (let i = 0; i < 500; i++) logicIndex(stepsOf(), `evicting_${i}@1`);
+    expect(logicIndex(steps, 'kept@1')).toBe(index);
+    // Found by its key from another copy, that copy is then known without the key.
+    const copy = stepsOf();
+    const byKey = logicIndex(stepsOf(), 'copied@1');
+    expect(logicIndex(copy, 'copied@1')).toBe(byKey);
+    expect(logicIndex(copy)).toBe(byKey);
+  });
+
+  it('a form compiled without a key takes no place among the 500', () => {
+    logicIndex(stepsOf());
+    const key = (i: number) => formLogicKey({ id: `unkeyed_${i}`, version: 1 });
+    const oldest = logicIndex(stepsOf(), key(0));
+    for (let i = 1; i < 500; i++) logicIndex(stepsOf(), key(i));
+    logicIndex(stepsOf());
+    expect(logicIndex(stepsOf(), key(0))).toBe(oldest);
+  });
+
+  it('compiles steps without logic, with `next` alone, and components without keys', () => {
+    const steps: StoredStep[] = [{ id: 's', name: 's', components: [{ id: 'c', type: 'ShortInput', content: {} }] }, step('b', { next: 'c' } as StoredStep['logic']), step('c')];
+    const index = logicIndex(steps);
+    expect([...index.stepByKey]).toEqual([
+      ['step_1', 0],
+      ['b', 1],
+      ['c', 2],
+    ]);
+    expect(index.compiled.map((compiled) => [compiled.rules.length, compiled.calculates, compiled.next])).toEqual([
+      [0, false, undefined],
+      [0, false, 2],
+      [0, false, undefined],
+    ]);
+  });
+
   it('keys by form and version', () => {
     expect(formLogicKey({ id: 'f', version: 3 })).toBe('f@3');
     const v1 = logicIndex(stepsOf(), 'g@1');

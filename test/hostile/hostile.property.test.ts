@@ -998,6 +998,7 @@ describe('public pages and the public JSON API', () => {
   test.prop([bodyFrom({ includeTextAnswers: true }), segment], options)('share links: hostile body text; results pages: hostile tokens', async (text, token) => {
     await send(`/api/v1/forms/${logicFormId}/share-links`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
     await send(`/r/${token}`, {}, 'page');
+    await send(`/r/${token}?lang=${encodeURIComponent(token)}`, {}, 'page');
     await send(`/r/${token}?x=${token}`, { method: 'POST', body: token }, 'page');
   });
 

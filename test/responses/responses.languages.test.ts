@@ -127,9 +127,9 @@ describe('GraphQL', () => {
 
   it('refuses a value that is not a built-in language at filter.language', async () => {
     const res = await summary('klingon');
-    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(res.body.errors![0]!.extensions.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(res.body.errors)).toContain('"language"');
     const listing = await graphql(ctx.app, 'query ($id: ID!) { form(id: $id) { responses(filter: {language: "zz"}) { edges { node { id } } } } }', { id: multi.id }, key());
-    expect(listing.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(listing.body.errors![0]!.extensions.code).toBe('BAD_USER_INPUT');
   });
 });

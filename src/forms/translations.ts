@@ -439,7 +439,12 @@ export function rekeyTexts(form: Pick<FormTexts, 'name' | 'steps' | 'texts'> & {
   const former = defaultLanguageOf(form);
   const missing: { path: Path; stablePath: string }[] = [];
   // One text: its translation in `language` in place, the former default's beside it.
-  const swap = (text: string, translations: Record<string, string> | undefined, path: Path, stablePath: string): { text: string; translations: Record<string, string> } | undefined => {
+  const swap = (
+    text: string,
+    translations: Record<string, string> | undefined,
+    path: Path,
+    stablePath: string,
+  ): { text: string; translations: Record<string, string> } | undefined => {
     const { [language]: next, ...others } = translations ?? {};
     if (next === undefined) missing.push({ path, stablePath });
     return next === undefined ? undefined : { text: next, translations: { ...others, [former]: text } };

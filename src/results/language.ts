@@ -38,9 +38,7 @@ export function resultsIn(results: Results, language: string): Results {
   if (language === defaultLanguageOf(results.form)) return results;
   const form = localizeForm(results.form, language);
   const components = new Map<string, { stored: StoredComponent; shown: StoredComponent }>();
-  results.form.steps.forEach((step, s) =>
-    step.components.forEach((component, c) => components.set(component.id, { stored: component, shown: form.steps[s]!.components[c]! })),
-  );
+  results.form.steps.forEach((step, s) => step.components.forEach((component, c) => components.set(component.id, { stored: component, shown: form.steps[s]!.components[c]! })));
   const steps = results.insights.steps.map((step, index) => ({ ...step, name: form.steps[index]?.name ?? step.name }));
   const questions = results.questions.map((question) => {
     const found = components.get(question.questionId);

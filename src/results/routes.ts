@@ -52,7 +52,8 @@ async function sendPage(c: Context<AppEnv>, status: number, render: (nonce: stri
 }
 
 /** A results page's message page, in English (the edge's 400 for a hostile address). */
-export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) => sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce, 'en'));
+export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) =>
+  sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce, 'en'));
 
 /** What a request says about the language it is read in: `?lang=`, `Accept-Language`. */
 const languageRequest = (c: Context<AppEnv>): ResultsLanguageRequest => ({ lang: c.req.query('lang'), acceptLanguage: c.req.header('accept-language') });

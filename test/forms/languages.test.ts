@@ -250,7 +250,17 @@ describe('updating a multilingual form', () => {
     // Given the steps, only the name must be in German, and it is.
     const withSteps = await ctx.app.request(
       `/api/v1/forms/${form.id}`,
-      jsonRequest('PATCH', { languages: { default: 'de', others: ['en'] }, steps: [{ name: 'Kontakt', components: [{ type: 'ShortInput', content: { question: 'E-Mail?' } }] }, { name: 'Danke', components: [{ type: 'Header', content: { title: 'Danke' } }] }] }, key()),
+      jsonRequest(
+        'PATCH',
+        {
+          languages: { default: 'de', others: ['en'] },
+          steps: [
+            { name: 'Kontakt', components: [{ type: 'ShortInput', content: { question: 'E-Mail?' } }] },
+            { name: 'Danke', components: [{ type: 'Header', content: { title: 'Danke' } }] },
+          ],
+        },
+        key(),
+      ),
     );
     expect(withSteps.status, await withSteps.clone().text()).toBe(200);
     expect((await (await get(`/api/v1/forms/${form.id}`)).json()).data.name).toEqual({ de: 'Anmeldung', en: 'Sign-up' });

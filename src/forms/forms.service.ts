@@ -14,13 +14,14 @@ import { afterPosition, microsOf, newestFirst, pageOf, pagesPerParent, type Keys
 import { stepsIn, type GenerateFormInput, type StepDraft, type UpdateFormInput } from './components.ts';
 import type { FieldError } from '../errors.ts';
 import { inheritTheme } from './theme.ts';
-import type { FormLanguages, FormVariable, StoredComponent, StoredStep, TextTranslations, Theme } from '../db/json-columns.ts';
+import type { FormLanguages, FormLimits, FormVariable, StoredComponent, StoredStep, TextTranslations, Theme } from '../db/json-columns.ts';
 import type { Content } from '../components/content.ts';
 import { DEFAULT_LOCALE, languageOf } from '../i18n/locales.ts';
 import {
   checkTextLanguages,
   defaultLanguageOf,
   languagesOf,
+  rekeyTexts,
   resolveContent,
   resolveText,
   textFieldsOf,
@@ -32,7 +33,7 @@ import {
 import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
-import { checkQuotas, resolveLimits } from './limits.ts';
+import { checkQuotas, rekeyLimits, resolveLimits } from './limits.ts';
 import { checkRecall } from './recall.ts';
 
 export type Form = typeof forms.$inferSelect;
@@ -365,9 +366,14 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   const language = defaultLanguageOf(next);
   const sameDefault = language === defaultLanguageOf(current);
   // A one-language form's texts are shown as written whatever its locale; a multilingual one's are in its default language.
-  if (!sameDefault && (current.languages ?? languages) && (input.steps === undefined || input.name === undefined)) {
+  const partial = input.steps === undefined || input.name === undefined;
+  if (!sameDefault && !current.languages && languages && partial) {
     report(input.languages ? ['languages', 'default'] : ['locale'], `A new default language (${language}) takes the name and steps written in it: give name and steps too`);
   }
+  // A multilingual form's new default language: the texts not given are re-keyed to it, each needing its text in it.
+  if (!sameDefault && current.languages && partial) Object.assign(changes, rekeyed(current, language, input, report));
+  if (!sameDefault && current.languages && current.limits && input.limits === undefined)
+    changes.limits = rekeyedLimits(current.limits, defaultLanguageOf(current), language, report);
   checkTextLanguages({ name: input.name, steps: input.steps, limits: input.limits }, languagesOf(next), report);
   if (input.limits !== undefined) changes.limits = resolveLimits(input.limits, language, sameDefault ? current.limits : null);
   if (input.name !== undefined) {
@@ -383,7 +389,7 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   if (limits?.texts) changes.limits = { ...limits, texts: onlyTextLanguages(limits.texts, kept) };
   // The logic's references across the definition as it will be: the steps and hidden fields given (as
   // given: without the default keys the stored steps get), or kept.
-  const steps = input.steps === undefined ? current.steps : (stepsIn(input.steps, language) as StepDraft[]);
+  const steps = input.steps === undefined ? (changes.steps ?? current.steps) : (stepsIn(input.steps, language) as StepDraft[]);
   const hiddenFields = changes.hiddenFields ?? current.hiddenFields;
   const variables = changes.variables ?? current.variables;
   const notifications = changes.notifications === undefined ? current.notifications : changes.notifications;
@@ -393,6 +399,29 @@ async function definitionChanges(tx: Db, current: Form, input: UpdateFormInput):
   // The confirmation's address must still be a question of the form as it will be.
   checkNotifications({ steps, notifications }, report);
   return { changes, problems };
+}
+
+/**
+ * The name and steps an update does not give, re-keyed to a new default language (translations.ts,
+ * `rekeyTexts`): a text without one in it is reported at its path, with its stable path.
+ */
+function rekeyed(current: Form, language: string, input: UpdateFormInput, report: (path: readonly (string | number)[], message: string) => void): DefinitionChanges {
+  const result = rekeyTexts(current, language);
+  // Only the texts of what is not given need one in the new language.
+  const missing = result.missing.filter(({ path }) => (path[0] === 'name' ? input.name === undefined : input.steps === undefined));
+  for (const { path, stablePath } of missing) {
+    report(path, `No text in ${language}, the new default language (${stablePath}): translate it first (the translation API) or give name and steps written in it`);
+  }
+  if (missing.length > 0) return {};
+  return { ...(input.name === undefined ? { name: result.name, texts: result.texts } : {}), ...(input.steps === undefined ? { steps: result.steps } : {}) };
+}
+
+/** The limits' messages re-keyed to a new default language (rekeyLimits), each one without a text in it reported at its path. */
+function rekeyedLimits(limits: FormLimits, from: string, to: string, report: (path: readonly (string | number)[], message: string) => void): FormLimits {
+  const result = rekeyLimits(limits, from, to);
+  for (const key of result.missing)
+    report(['limits', key], `No text in ${to}, the new default language (limits.${key}): translate it first (the translation API) or give limits written in it`);
+  return result.limits;
 }
 
 /** The locale after an update: the one given, else the current one while it speaks the default language, else the default language. */

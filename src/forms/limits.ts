@@ -80,6 +80,29 @@ export function resolveLimits(input: LimitsInput | null | undefined, language: s
   return Object.keys(texts).length > 0 ? { ...stored, texts } : stored;
 }
 
+/**
+ * The limits' messages re-keyed to a new default language: each message's text in `to` becomes the
+ * message and the former default text (`from`) a translation; `missing` names the messages without one.
+ */
+export function rekeyLimits(limits: FormLimits, from: string, to: string): { limits: FormLimits; missing: LimitMessage[] } {
+  const stored: FormLimits = { ...limits };
+  const texts: TextTranslations = { ...limits.texts };
+  const missing: LimitMessage[] = [];
+  for (const key of LIMIT_MESSAGES) {
+    const text = limits[key];
+    const translations = limits.texts?.[key] ?? {};
+    if (text === undefined) continue;
+    const translated = translations[to];
+    if (translated === undefined) {
+      missing.push(key);
+      continue;
+    }
+    stored[key] = translated;
+    texts[key] = { ...Object.fromEntries(Object.entries(translations).filter(([locale]) => locale !== to)), [from]: text };
+  }
+  return { limits: { ...stored, texts }, missing };
+}
+
 type Report = (path: (string | number)[], message: string) => void;
 
 function readQuotaAction(raw: unknown, report: Report, at: (string | number)[]): QuotaAction | undefined {

@@ -441,3 +441,60 @@ export function definitionWithTextObjects<D extends { name: string; steps: Store
   const { texts, languages, ...rest } = definition;
   return { ...rest, ...(languages ? { languages } : {}), name: joined(definition.name, texts?.name), steps };
 }
+
+// ---------------------------------------------------------------- a new default language
+
+/** A form's texts re-keyed to a new default language, and the texts that lack it (each with its path in the definition and its stable path), left as they were. */
+export interface Rekeyed {
+  name: string;
+  texts: TextTranslations | null;
+  steps: StoredStep[];
+  missing: { path: Path; stablePath: string }[];
+}
+
+/**
+ * The form's texts with `language` (one of its others) as the default: each text's `language`
+ * translation stands in place and the former default's text goes beside it, as a translation. A text
+ * without one in `language` is listed in `missing` (and left as it was).
+ */
+export function rekeyTexts(form: Pick<FormTexts, 'name' | 'steps' | 'texts'> & { languages: FormLanguages | null; locale: string }, language: string): Rekeyed {
+  const former = defaultLanguageOf(form);
+  const missing: { path: Path; stablePath: string }[] = [];
+  // One text: its translation in `language` in place, the former default's beside it.
+  const swap = (
+    text: string,
+    translations: Record<string, string> | undefined,
+    path: Path,
+    stablePath: string,
+  ): { text: string; translations: Record<string, string> } | undefined => {
+    const { [language]: next, ...others } = translations ?? {};
+    if (next === undefined) missing.push({ path, stablePath });
+    return next === undefined ? undefined : { text: next, translations: { ...others, [former]: text } };
+  };
+  const withTexts = <T extends { texts?: TextTranslations | undefined }>(item: T, texts: TextTranslations): T => {
+    const { texts: _old, ...rest } = item;
+    return (Object.keys(texts).length > 0 ? { ...rest, texts } : rest) as T;
+  };
+  const name = swap(form.name, form.texts?.name, ['name'], 'name');
+  const steps = form.steps.map((step, s) => {
+    const stepTexts: TextTranslations = { ...step.texts };
+    const stepName = swap(step.name, step.texts?.name, ['steps', s, 'name'], `steps.${stepKeyOf(step, s)}.name`);
+    if (stepName) stepTexts.name = stepName.translations;
+    const components = step.components.map((component, c) => {
+      const content = clone(component.content);
+      const texts: TextTranslations = { ...component.texts };
+      for (const { path, value } of textsAt(content, textFieldsOf(component.type))) {
+        if (typeof value !== 'string' || value === '') continue;
+        const field = path.join('.');
+        const swapped = swap(value, component.texts?.[field], ['steps', s, 'components', c, 'content', ...path], `${componentPath(step, s, component)}.${field}`);
+        if (!swapped) continue;
+        setAt(content, path, swapped.text);
+        texts[field] = swapped.translations;
+      }
+      return withTexts({ ...component, content }, texts);
+    });
+    return withTexts({ ...step, name: stepName?.text ?? step.name, components }, stepTexts);
+  });
+  const texts = name ? { ...form.texts, name: name.translations } : (form.texts ?? null);
+  return { name: name?.text ?? form.name, texts, steps, missing };
+}

@@ -374,7 +374,7 @@ function localizeSize(language: Language, text: string): string {
 /** `$1`… stand for the pattern's groups. German, French and Spanish for each English message. */
 type Translations = Record<Exclude<TableLanguage, 'en'>, string>;
 /** Groups that are themselves translated: a file size (`formatSize`), or why an upload was refused (REFUSALS). */
-type GroupKinds = Record<number, 'size' | 'refusal'>;
+type GroupKinds = Record<number, 'size' | 'refusal' | 'date'>;
 
 /** Why a file "cannot be accepted" (uploads/archives.ts). */
 const REFUSALS: [RegExp, Translations][] = [
@@ -469,8 +469,8 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
     /^Must be a date written YYYY-MM-DD$/,
     { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' },
   ],
-  [/^Must be on or after (\d{4}-\d{2}-\d{2})$/, { de: 'Frühestens am $1', fr: 'Au plus tôt le $1', es: 'Como pronto el $1' }],
-  [/^Must be on or before (\d{4}-\d{2}-\d{2})$/, { de: 'Spätestens am $1', fr: 'Au plus tard le $1', es: 'Como tarde el $1' }],
+  [/^Must be on or after (\d{4}-\d{2}-\d{2})$/, { de: 'Frühestens am $1', fr: 'Au plus tôt le $1', es: 'Como pronto el $1' }, { 1: 'date' }],
+  [/^Must be on or before (\d{4}-\d{2}-\d{2})$/, { de: 'Spätestens am $1', fr: 'Au plus tard le $1', es: 'Como tarde el $1' }, { 1: 'date' }],
   [/^"(.*)" is not one of the columns$/s, { de: '„$1“ ist keine der Spalten', fr: '« $1 » ne fait pas partie des colonnes', es: '«$1» no es una de las columnas' }],
   [/^This row requires an answer$/, { de: 'Bitte beantworten Sie diese Zeile', fr: 'Cette ligne nécessite une réponse', es: 'Esta fila requiere una respuesta' }],
   [/^"(.*)" is ranked twice$/s, { de: '„$1“ steht zweimal in der Reihenfolge', fr: '« $1 » est classé deux fois', es: '«$1» aparece dos veces' }],
@@ -567,6 +567,7 @@ function translate(language: Exclude<Language, 'en'>, message: string, table: re
       const kind = kinds?.[Number(at)];
       if (kind === 'size') return localizeSize(language, group);
       if (kind === 'refusal') return translate(language, group, REFUSALS, rowText(language, 'refusals')) ?? group;
+      if (kind === 'date') return localizeDate(language, group);
       return group;
     });
   }
@@ -581,6 +582,12 @@ const rowText =
 /** How many messages and refusals a language module must translate, in order (a test holds each module to them). */
 export const MESSAGE_PATTERNS = { messages: MESSAGES.map(([pattern]) => pattern), refusals: REFUSALS.map(([pattern]) => pattern) };
 export const languagePack = (language: string): LanguagePack | undefined => (Object.hasOwn(PACKS, language) ? PACKS[language as PackLanguage] : undefined);
+
+/** A calendar day (`YYYY-MM-DD`) in the language's format (`5. März 2026`); anything else as written. */
+export function localizeDate(locale: string, date: string): string {
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
+  return Number.isNaN(at) ? date : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+}
 
 /** A validation message in the form's language; a message without a translation as written. */
 export function localizeMessage(locale: string | null | undefined, message: string): string {

@@ -82,9 +82,61 @@ export interface PageWords {
   tooMuchText: (size: string) => string;
 }
 
-/** A built-in language beyond the first four: its page words, and its validation messages in MESSAGES' and REFUSALS' order (locales.ts). */
+/** The words of a form's read-only results page (src/results/), in one language (src/results/words.ts holds them for en, de, fr and es). */
+export interface ResultsWords {
+  results: string;
+  readOnly: string;
+  funnel: string;
+  stage: string;
+  views: string;
+  starts: string;
+  finishes: string;
+  startRate: string;
+  completionRate: string;
+  timeToComplete: string;
+  median: string;
+  p90: string;
+  dropOff: string;
+  step: string;
+  reached: string;
+  leftHere: string;
+  dropOffRate: string;
+  overTime: string;
+  period: string;
+  questions: string;
+  answers: string;
+  option: string;
+  count: string;
+  share: string;
+  mean: string;
+  statistic: string;
+  value: string;
+  min: string;
+  max: string;
+  earliest: string;
+  latest: string;
+  promoters: string;
+  passives: string;
+  detractors: string;
+  npsScore: string;
+  row: string;
+  meanPosition: string;
+  textAnswers: string;
+  noData: string;
+  seconds: (n: string) => string;
+  timesInUtc: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  tooManyTitle: string;
+  tooManyText: string;
+  errorTitle: string;
+  errorText: string;
+}
+
+/** A built-in language beyond the first four: its page words, its results page's, and its validation messages in MESSAGES' and REFUSALS' order (locales.ts). */
 export interface LanguagePack {
   words: PageWords;
+  results: ResultsWords;
   messages: readonly string[];
   refusals: readonly string[];
   sizeUnits: { MB: string; KB: string; bytes: string };

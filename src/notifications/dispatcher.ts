@@ -176,9 +176,9 @@ async function subjectOf(db: Db, claimed: Claimed) {
     meta: unknown;
   }>(
     await db.execute(sql`
-      select f.name, coalesce(r.meta->>'language', v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data, r.meta
+      select coalesce(f.texts->'name'->>(r.meta->>'language'), f.name) as name, coalesce(r.meta->>'language', v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data, r.meta
       from forms f left join responses r on r.id = ${claimed.responseId} and r.form_id = f.id
-      -- The response's language: the one a multilingual form was answered in, else its version's locale.
+      -- The response's language: the one a multilingual form was answered in (its name in it, when translated), else its version's locale.
       left join form_versions v on v.form_id = f.id and v.version = ${responseFormVersionSql(sql`r.meta`)}
       where f.id = ${claimed.formId}`),
   );

@@ -4,6 +4,7 @@
  * Each answer is offered raw (`response`, as stored) and typed (`answer`, the Answer union of the
  * component modules, components.graphql.ts).
  */
+import { filterLanguage, LANGUAGE_FILTER_MESSAGE } from './language-filter.ts';
 import { actingEnvironment, readScope } from '../auth/auth.service.ts';
 import { formLimitOf, listingFormsOf, requireFormReach } from '../auth/form-limits.ts';
 import { notFound, type FieldError } from '../errors.ts';
@@ -140,12 +141,16 @@ const ResponseFilterInput = builder.inputType('ResponseFilter', {
     since: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is at or after this instant.' }),
     until: t.field({ type: 'DateTime', description: 'Only responses whose `dateField` is before this instant.' }),
     dateField: t.field({ type: ResponseDateFieldEnum, defaultValue: 'createdAt', description: 'Defaults to CREATED_AT.' }),
+    language: t.string({
+      description:
+        "Only the responses answered in this language (`meta.language`; a response without one counts as its form's default language's): a built-in language, a region read as its language (`de-CH`).",
+    }),
   }),
 });
 
 export interface ListingArgs {
   environmentId?: string | number | null | undefined;
-  filter?: { returnPartials?: boolean | null; since?: Date | null; until?: Date | null; dateField?: ResponseDateField | null } | null;
+  filter?: { returnPartials?: boolean | null; since?: Date | null; until?: Date | null; dateField?: ResponseDateField | null; language?: string | null } | null;
   first?: number | null;
   after?: string | null;
 }
@@ -155,6 +160,8 @@ export function checkListingArgs(args: ListingArgs) {
   const errors: FieldError[] = [];
   const filter = args.filter ?? {};
   errors.push(...dateRangeProblems(filter, (bound) => ['filter', bound]));
+  const language = filter.language == null ? undefined : filterLanguage(filter.language);
+  if (filter.language != null && language === undefined) errors.push({ message: `language ${LANGUAGE_FILTER_MESSAGE}`, path: ['filter', 'language'] });
   const { first, after } = checkPageArgs(args, errors, FORM_PAGE_SIZE);
   return {
     first,
@@ -164,6 +171,7 @@ export function checkListingArgs(args: ListingArgs) {
       since: filter.since ?? undefined,
       until: filter.until ?? undefined,
       dateField: filter.dateField ?? ('createdAt' as const),
+      language,
     },
   };
 }

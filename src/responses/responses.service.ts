@@ -8,6 +8,7 @@
  * with a row comparison `(created_at, id) < (cursor)` — the index seeks to it — never with OFFSET
  * (cursors and positions: src/keyset.ts).
  */
+import { responseLanguageSql } from './language-filter.ts';
 import { and, asc, desc, eq, fillPlaceholders, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -33,6 +34,8 @@ export interface ResponseFilter {
   until?: Date | undefined;
   /** The timestamp `since`/`until` apply to (the order is always by creation). */
   dateField?: ResponseDateField;
+  /** Only the responses answered in this language (language-filter.ts). */
+  language?: string | undefined;
 }
 
 export interface ListResponsesInput extends ResponseFilter {
@@ -100,6 +103,7 @@ interface ListingShape {
   until: boolean;
   after: boolean;
   dateField: ResponseDateField;
+  language: boolean;
   /** Answers and metadata as jsonb text (`streamedColumns`). */
   text: boolean;
   /** A stream's batch, read in the table's order (`buildBatchListing`). */
@@ -114,12 +118,13 @@ const shapeOf = (input: ListResponsesInput, text = false, batch = false): Listin
   until: input.until !== undefined,
   after: input.after !== undefined,
   dateField: input.dateField ?? 'createdAt',
+  language: input.language !== undefined,
   text,
   batch,
 });
 
 const shapeKey = (shape: ListingShape) =>
-  `${+shape.form}${shape.forms ? 'f' : ''}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}${shape.text ? 't' : ''}${shape.batch ? 'b' : ''}`;
+  `${+shape.form}${shape.forms ? 'f' : ''}${+shape.partials}${+shape.since}${+shape.until}${+shape.after}${shape.dateField === 'updatedAt' ? 'u' : 'c'}${shape.language ? 'l' : ''}${shape.text ? 't' : ''}${shape.batch ? 'b' : ''}`;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -216,6 +221,7 @@ function listingConditions(shape: ListingShape): (SQL | undefined)[] {
     shape.partials ? undefined : sql`${responses.finished}`,
     shape.since ? sql`${dateColumn} >= ${p('since')}::timestamptz` : undefined,
     shape.until ? sql`${dateColumn} < ${p('until')}::timestamptz` : undefined,
+    shape.language ? sql`${responseLanguageSql(sql`${responses.meta}`, sql`${responses.formId}`)} = ${p('language')}` : undefined,
     // A row comparison the index seeks to: everything after the cursor in (created_at, id) DESC order.
     shape.after ? afterPosition(responses.createdAt, responses.id, { createdAt: p('afterCreatedAt'), id: p('afterId') }) : undefined,
     // The form must be live in this environment: evaluated once (an InitPlan), not per row, so a
@@ -264,6 +270,7 @@ function valuesOf(input: ListResponsesInput): Record<string, unknown> {
     environmentId: input.environmentId,
     since: input.since?.toISOString(),
     until: input.until?.toISOString(),
+    language: input.language,
     afterCreatedAt: input.after?.createdAt,
     afterId: input.after?.id,
     // One more than the page, to learn whether another page follows.
@@ -366,6 +373,7 @@ function filterConditions(filter: ResponseFilter, after: KeysetPosition | undefi
     filter.includePartials ? undefined : sql`${responses.finished}`,
     filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
     filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
+    filter.language === undefined ? undefined : sql`${responseLanguageSql(sql`${responses.meta}`, sql`${responses.formId}`)} = ${filter.language}`,
     afterPosition(responses.createdAt, responses.id, after),
   ];
 }

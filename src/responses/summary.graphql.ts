@@ -28,6 +28,7 @@ import {
 } from './summary.service.ts';
 import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { formAtVersion } from '../forms/versions.service.ts';
+import { filterLanguage, LANGUAGE_FILTER_MESSAGE } from './language-filter.ts';
 
 /**
  * A summary aggregates every response of its form (through the form's index, one statement for all
@@ -45,6 +46,10 @@ const SummaryFilterInput = builder.inputType('SummaryFilter', {
     version: t.int({
       description: "Only the responses that answered this version of the form (`meta.formVersion`); steps and questions are then that version's.",
     }),
+    language: t.string({
+      description:
+        "Only the responses answered in this language (`meta.language`; a response without one counts as the form's default language's): a built-in language, a region read as its language (`de-CH`).",
+    }),
   }),
 });
 
@@ -61,7 +66,7 @@ const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown,
 function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
   let loaders = summaryLoaders.get(ctx);
   if (!loaders) summaryLoaders.set(ctx, (loaders = new Map<string, DataLoader<Form, unknown, string>>()));
-  const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}:${filter.version ?? ''}`;
+  const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}:${filter.version ?? ''}:${filter.language ?? ''}`;
   let loader = loaders.get(key);
   // Summaries tolerate a little lag: a read replica's when there is a fresh one.
   const read = (forms: readonly Form[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
@@ -280,8 +285,10 @@ builder.objectFields(FormRef, (t) => ({
       if (version !== undefined && (version < 1 || version > form.version)) {
         errors.push({ message: `version must be one of the form's versions, 1 to ${form.version}`, path: ['filter', 'version'] });
       }
+      const language = filter.language == null ? undefined : filterLanguage(filter.language);
+      if (filter.language != null && language === undefined) errors.push({ message: `language ${LANGUAGE_FILTER_MESSAGE}`, path: ['filter', 'language'] });
       if (errors.length > 0) throw invalidArguments(errors);
-      const summaryFilter = { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt', version };
+      const summaryFilter = { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt', version, language };
       // A version's summary counts its questions and steps, as it asked them.
       const summarised = version === undefined ? form : await formAtVersion(ctx.db, form, version);
       if (!summarised) throw invalidArguments([{ message: 'No such version of the form', path: ['filter', 'version'] }]);

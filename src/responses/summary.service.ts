@@ -16,6 +16,7 @@ import type { PromoterScore, RowSummary } from '../components/module.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
 import { stepKey } from '../forms/logic.ts';
 import { defaultLanguageOf } from '../forms/translations.ts';
+import { responseLanguageSql } from './language-filter.ts';
 import type { FormLanguages } from '../db/json-columns.ts';
 
 /** What a form's default language is read from. */
@@ -29,6 +30,8 @@ export interface SummaryFilter {
   dateField?: 'createdAt' | 'updatedAt' | undefined;
   /** Only the responses that answered this version of the form (`meta.formVersion`). */
   version?: number | undefined;
+  /** Only the responses answered in this language (language-filter.ts). */
+  language?: string | undefined;
 }
 
 export interface SummaryCounts {
@@ -118,6 +121,7 @@ function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
     filter.since ? sql`${dateColumn} >= ${filter.since.toISOString()}::timestamptz` : undefined,
     filter.until ? sql`${dateColumn} < ${filter.until.toISOString()}::timestamptz` : undefined,
     filter.version === undefined ? undefined : sql`${responseFormVersionSql(sql`${responses.meta}`)} = ${filter.version}::int`,
+    filter.language === undefined ? undefined : sql`${responseLanguageSql(sql`${responses.meta}`, sql`${responses.formId}`)} = ${filter.language}`,
   ];
 }
 
@@ -396,7 +400,9 @@ function filterSql(filter: SummaryFilter): SQL {
   const column = filter.dateField === 'updatedAt' ? sql`r.updated_at` : sql`r.created_at`;
   return sql`${filter.since ? sql`and ${column} >= ${filter.since.toISOString()}::timestamptz` : sql``} ${
     filter.until ? sql`and ${column} < ${filter.until.toISOString()}::timestamptz` : sql``
-  } ${filter.version === undefined ? sql`` : sql`and ${responseFormVersionSql(sql`r.meta`)} = ${filter.version}::int`}`;
+  } ${filter.version === undefined ? sql`` : sql`and ${responseFormVersionSql(sql`r.meta`)} = ${filter.version}::int`} ${
+    filter.language === undefined ? sql`` : sql`and ${responseLanguageSql(sql`r.meta`, sql`r.form_id`)} = ${filter.language}`
+  }`;
 }
 
 /** A number variable over the finished responses that recorded it: count, mean, min, max. */

@@ -1,7 +1,7 @@
 /**
  * v1 REST: GET /api/v1/responses/export?format=csv|ndjson, an adapter of the `form`, `formResponses`
  * and `environmentResponses` queries. The filters are the listing's (`formId`, `returnPartials`,
- * `since`, `until`, `dateField`); every matching response is written, newest first, streamed as the
+ * `since`, `until`, `dateField`, `language`); every matching response is written, newest first, streamed as the
  * client reads: the operation's first page, then the service's batches (about 256 KB queued and one batch in
  * memory, however many there are; responses/stream.ts).
  *
@@ -49,7 +49,7 @@ import { respondWithError } from '../graphql/errors.ts';
 import { needs } from './access.ts';
 
 /** The export's query parameters: the listing's filters, the format and (admin token) the environment. */
-export const exportQuerySchema = querySchema.pick({ formId: true, returnPartials: true, since: true, until: true, dateField: true }).extend({
+export const exportQuerySchema = querySchema.pick({ formId: true, returnPartials: true, since: true, until: true, dateField: true, language: true }).extend({
   format: z.enum(EXPORT_FORMATS, { message: 'must be csv or ndjson' }).optional(),
   environmentId: z.string().min(1, 'must not be empty').max(128).optional(),
 });
@@ -68,6 +68,7 @@ function listingFilterOf(filter: ResponseFilter): ServiceFilter {
     since: filter.since ? new Date(filter.since) : undefined,
     until: filter.until ? new Date(filter.until) : undefined,
     dateField: filter.dateField === 'UPDATED_AT' ? 'updatedAt' : 'createdAt',
+    language: filter.language ?? undefined,
   };
 }
 
@@ -108,6 +109,7 @@ export function exportRoutes(deps: RestDeps) {
       dateField: query.dateField === 'updatedAt' ? 'UPDATED_AT' : 'CREATED_AT',
       ...(query.since !== undefined ? { since: query.since } : {}),
       ...(query.until !== undefined ? { until: query.until } : {}),
+      ...(query.language !== undefined ? { language: query.language } : {}),
     };
     const context = operationContext(c, deps);
 

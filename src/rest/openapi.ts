@@ -123,6 +123,8 @@ const FILTER_DESCRIPTIONS: Record<string, string> = {
   since: 'Only responses whose `dateField` is at or after this instant: an ISO 8601 date (midnight UTC) or date-time with a zone.',
   until: 'Only responses before this instant (exclusive), same format; must be later than `since`.',
   dateField: 'What `since`/`until` apply to: `createdAt` (default) or `updatedAt`.',
+  language:
+    "Only responses answered in this language (`meta.language`; a response without one, of a one-language form, counts as its form's default language's): one of the built-in languages, a region read as its language (`de-CH` is `de`).",
   limit: 'Page size: 1-100, or 1-10 with `formId`. Turns paging on.',
   after: 'An opaque cursor (`nextCursor` of the previous page). Turns paging on.',
   format: '`csv` (default) or `ndjson`.',

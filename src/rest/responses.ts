@@ -15,6 +15,7 @@
  * refuses, with the same messages at the query parameters' names (the date range is the service's
  * `dateRangeProblems` for both), and the service scopes the listing to the key's environment and a live form.
  */
+import { languageFilterSchema } from '../responses/language-filter.ts';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -68,6 +69,7 @@ export const querySchema = z.object({
   since: isoInstant.optional(),
   until: isoInstant.optional(),
   dateField: z.enum(['createdAt', 'updatedAt'], { message: 'must be createdAt or updatedAt' }).optional(),
+  language: languageFilterSchema.optional(),
   limit: limitParam.optional(),
   after: cursorParam.optional(),
 });
@@ -157,6 +159,7 @@ export function responsesRoutes(deps: RestDeps) {
       includePartials: query.returnPartials ?? false,
       ...datesOf(query),
       dateField: query.dateField ?? 'createdAt',
+      language: query.language,
     } satisfies Listing;
     const after = query.after !== undefined ? decodeCursor(query.after) : undefined;
     const paged = query.limit !== undefined || query.after !== undefined;

@@ -114,8 +114,8 @@ function questionSection(q: QuestionSummary, textAnswers: readonly string[] | un
   const dates =
     q.dates && q.dates.earliest
       ? keyFigures([
-          [words.earliest, q.dates.earliest],
-          [words.latest, q.dates.latest ?? '–'],
+          [words.earliest, format.date(q.dates.earliest)],
+          [words.latest, q.dates.latest ? format.date(q.dates.latest) : '–'],
         ])
       : '';
   const parts =

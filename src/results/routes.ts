@@ -2,7 +2,9 @@
  * The read-only results page, `GET /r/<token>` (share links: insights/share-links.service.ts). Rate-limited
  * with the public pages (PUBLIC_PAGE_RATE_LIMIT per client address), never cached, not indexed, not
  * framed, no referrer sent on. An unknown, expired or revoked token, or a deleted form, is one 404 page:
- * each request looks the link up, so a revocation holds on every node at once.
+ * each request looks the link up, so a revocation holds on every node at once. The page is read in the
+ * form's language the request asks for (`?lang=`, `Accept-Language`: language.ts), its message pages in
+ * the reader's.
  */
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
@@ -18,6 +20,7 @@ import { clientAddressKey, rateLimitHeaders, type RateLimit } from '../limits/ra
 import { pageSecurityHeaders } from '../limits/security-headers.ts';
 import { clientIp } from '../request-info.ts';
 import { renderResultsMessage, renderResultsPage } from './page.ts';
+import { messageLanguage, resultsIn, resultsLanguage, type ResultsLanguageRequest } from './language.ts';
 import { resultsWords } from './words.ts';
 
 export interface ResultsDeps {
@@ -48,10 +51,19 @@ async function sendPage(c: Context<AppEnv>, status: number, render: (nonce: stri
   return c.html((await render(nonce)).toString(), status as 200);
 }
 
-const words = resultsWords('en');
-/** A results page's message page (the edge's 400 for a hostile address uses it too). */
-export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) => sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce));
-const sendMessage = sendResultsMessage;
+/** A results page's message page, in English (the edge's 400 for a hostile address). */
+export const sendResultsMessage = (c: Context<AppEnv>, status: number, title: string, text: string) =>
+  sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce, 'en'));
+
+/** What a request says about the language it is read in: `?lang=`, `Accept-Language`. */
+const languageRequest = (c: Context<AppEnv>): ResultsLanguageRequest => ({ lang: c.req.query('lang'), acceptLanguage: c.req.header('accept-language') });
+
+/** A message page in the reader's language (no form known: any built-in language), its words picked by `pick`. */
+function sendMessage(c: Context<AppEnv>, status: number, pick: (words: ReturnType<typeof resultsWords>) => [string, string]) {
+  const language = messageLanguage(languageRequest(c));
+  const [title, text] = pick(resultsWords(language));
+  return sendPage(c, status, (nonce) => renderResultsMessage(title, text, nonce, language));
+}
 
 /** A request for a results page (`/r/…`), which answers in HTML. */
 export const isResultsPageRequest = (c: Context) => c.req.path.startsWith('/r/');
@@ -63,7 +75,7 @@ function rateLimited(deps: ResultsDeps): MiddlewareHandler<AppEnv> {
     if (!decision.allowed) {
       c.header('Retry-After', String(decision.resetSeconds));
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
-      return sendMessage(c, 429, words.tooManyTitle, words.tooManyText);
+      return sendMessage(c, 429, (words) => [words.tooManyTitle, words.tooManyText]);
     }
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
@@ -76,24 +88,25 @@ export function resultsRoutes(deps: ResultsDeps) {
   const fresh = new FreshFor<Results>(deps.config.resultsFreshMs, RESULTS_REMEMBERED);
   app.get('/r/:token', rateLimited(deps), async (c) => {
     const opened = await openShareLink(deps.db, c.req.param('token'));
-    if (!opened) return sendMessage(c, 404, words.notFoundTitle, words.notFoundText);
+    if (!opened) return sendMessage(c, 404, (words) => [words.notFoundTitle, words.notFoundText]);
     const { form, link } = opened;
     // Keyed by the form's version too: an edited form is drawn with its new steps at once.
     const key = `${form.id}:${form.version}:${link.includeTextAnswers}`;
     const results = await fresh.get(key, () => readResults(reads, form, link.includeTextAnswers));
-    return sendPage(c, 200, (nonce) => renderResultsPage(results, nonce));
+    const language = resultsLanguage(form, languageRequest(c));
+    return sendPage(c, 200, (nonce) => renderResultsPage(resultsIn(results, language), nonce));
   });
   app.all('/r/:token', (c) => {
     c.header('Allow', 'GET');
-    return sendMessage(c, 405, 'Method not allowed', `This page answers GET, not ${c.req.method}.`);
+    return sendResultsMessage(c, 405, 'Method not allowed', `This page answers GET, not ${c.req.method}.`);
   });
   app.onError((error, c) => {
     if (appErrorOf(error)?.code === 'UNAVAILABLE') {
       c.var.log.warn({ err: error }, 'database unavailable');
-      return sendMessage(c, 503, words.errorTitle, words.errorText);
+      return sendMessage(c, 503, (words) => [words.errorTitle, words.errorText]);
     }
     c.var.log.error({ err: error }, 'unexpected error');
-    return sendMessage(c, 500, words.errorTitle, words.errorText);
+    return sendMessage(c, 500, (words) => [words.errorTitle, words.errorText]);
   });
   return app;
 }

@@ -103,7 +103,8 @@ export function dropOffSection(insights: Insights, { words, format, palette }: S
 
 export function seriesSection(insights: Insights, { words, format, palette }: SectionContext): Html {
   const { series } = insights;
-  const periods = series.map((point) => point.period);
+  // A period is named by its first day: a month by its month (`Dezember 2026`), a day or week by the date.
+  const periods = series.map((point) => (insights.groupBy === 'month' ? format.month : format.date)(point.period));
   const chart =
     series.length === 0
       ? html`<p>${words.noData}</p>`
@@ -118,7 +119,7 @@ export function seriesSection(insights: Insights, { words, format, palette }: Se
           ],
           palette,
         );
-  const rows = series.map((p) => [p.period, format.number(p.views), format.number(p.starts), format.number(p.finishes)]);
+  const rows = series.map((p, index) => [periods[index]!, format.number(p.views), format.number(p.starts), format.number(p.finishes)]);
   return html`<section aria-labelledby="rs-series">
     <h2 id="rs-series">${words.overTime}</h2>
     <p class="rs-note">${words.timesInUtc}</p>

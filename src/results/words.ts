@@ -1,55 +1,11 @@
-/** The results page's words in the languages forms are shown in (src/i18n/locales.ts), and its number formats. */
-import { languageOf, type Language } from '../i18n/locales.ts';
+/**
+ * The results page's words in every built-in language (en, de, fr and es here; the others in their
+ * language modules, src/i18n/languages/), and its number and date formats.
+ */
+import { languageOf, languagePack, type Language } from '../i18n/locales.ts';
+import type { ResultsWords } from '../i18n/words.ts';
 
-export interface ResultsWords {
-  results: string;
-  readOnly: string;
-  funnel: string;
-  stage: string;
-  views: string;
-  starts: string;
-  finishes: string;
-  startRate: string;
-  completionRate: string;
-  timeToComplete: string;
-  median: string;
-  p90: string;
-  dropOff: string;
-  step: string;
-  reached: string;
-  leftHere: string;
-  dropOffRate: string;
-  overTime: string;
-  period: string;
-  questions: string;
-  answers: string;
-  option: string;
-  count: string;
-  share: string;
-  mean: string;
-  statistic: string;
-  value: string;
-  min: string;
-  max: string;
-  earliest: string;
-  latest: string;
-  promoters: string;
-  passives: string;
-  detractors: string;
-  npsScore: string;
-  row: string;
-  meanPosition: string;
-  textAnswers: string;
-  noData: string;
-  seconds: (n: string) => string;
-  timesInUtc: string;
-  notFoundTitle: string;
-  notFoundText: string;
-  tooManyTitle: string;
-  tooManyText: string;
-  errorTitle: string;
-  errorText: string;
-}
+export type { ResultsWords } from '../i18n/words.ts';
 
 const EN: ResultsWords = {
   results: 'Results',
@@ -248,17 +204,30 @@ const ES: ResultsWords = {
   errorText: 'Vuelva a intentarlo en un momento.',
 };
 
-/** Written in these four; a form in another built-in language shows its results page in English for now. */
 const WORDS: Partial<Record<Language, ResultsWords>> = { en: EN, de: DE, fr: FR, es: ES };
 
-export const resultsWords = (locale: string | null | undefined): ResultsWords => WORDS[languageOf(locale)] ?? EN;
+export const resultsWords = (locale: string | null | undefined): ResultsWords => {
+  const language = languageOf(locale);
+  return WORDS[language] ?? languagePack(language)?.results ?? EN;
+};
 
-/** Numbers and percentages in the page's language. */
+/** A calendar date (`YYYY-MM-DD`) in `locale`'s format (`7. Dezember 2026`); anything else as written. */
+export function calendarDate(locale: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'long' }): (date: string) => string {
+  const format = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+  return (date) => {
+    const at = /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
+    return Number.isNaN(at) ? date : format.format(at);
+  };
+}
+
+/** Numbers, percentages and dates in the page's language; `month` names a month (a series grouped by month). */
 export function formatters(locale: string) {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
   return {
     number: (n: number | null | undefined) => (n === null || n === undefined ? '–' : number.format(n)),
     percent: (n: number | null | undefined) => (n === null || n === undefined ? '–' : percent.format(n)),
+    date: calendarDate(locale),
+    month: calendarDate(locale, { year: 'numeric', month: 'long' }),
   };
 }

@@ -232,7 +232,7 @@ describe('updating a multilingual form', () => {
     expect((await get(`/api/v1/forms/${form.id}/translations/fr`)).status).toBe(404);
   });
 
-  it("checks texts given per language against the form's own languages, and a new default language needs name and steps", async () => {
+  it("checks texts given per language against the form's own languages, and a new default language needs every text not given written in it", async () => {
     const { form } = await generate();
     const given = [
       { name: { en: 'A', es: 'B' }, components: [{ type: 'Header', content: { title: 'x' } }] },
@@ -243,6 +243,102 @@ describe('updating a multilingual form', () => {
     expect((await response.json()).errors.map((error: any) => error.path.join('.'))).toContain('steps.0.name.es');
     const newDefault = await ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { languages: { default: 'de', others: ['en'] } }, key()));
     expect(newDefault.status).toBe(400);
-    expect((await newDefault.json()).errors[0].path).toEqual(['languages', 'default']);
+    const errors = (await newDefault.json()).errors as { path: (string | number)[]; message: string }[];
+    // Each text without German, at its path in the definition, its stable path in the message.
+    expect(errors.map((error) => error.path.join('.'))).toEqual(['steps.0.components.0.content.placeholder', 'steps.0.components.1.content.question', 'steps.1.name']);
+    expect(errors[2]!.message).toContain('steps.done.name');
+    // Given the steps, only the name must be in German, and it is.
+    const withSteps = await ctx.app.request(
+      `/api/v1/forms/${form.id}`,
+      jsonRequest(
+        'PATCH',
+        {
+          languages: { default: 'de', others: ['en'] },
+          steps: [
+            { name: 'Kontakt', components: [{ type: 'ShortInput', content: { question: 'E-Mail?' } }] },
+            { name: 'Danke', components: [{ type: 'Header', content: { title: 'Danke' } }] },
+          ],
+        },
+        key(),
+      ),
+    );
+    expect(withSteps.status, await withSteps.clone().text()).toBe(200);
+    expect((await (await get(`/api/v1/forms/${form.id}`)).json()).data.name).toEqual({ de: 'Anmeldung', en: 'Sign-up' });
+    expect((await get(`/api/v1/forms/${form.id}/translations/de`)).status).toBe(200);
+  });
+
+  it('takes a new default language alone when every text has one in it: the texts are re-keyed, the former default kept as a translation', async () => {
+    const translated = steps();
+    const contact = translated[0]!.components;
+    (contact[0]!.content as any).placeholder = { en: 'you@example.com', de: 'sie@example.com' };
+    (contact[1]!.content as any).question = { en: 'Team size?', de: 'Teamgröße?' };
+    translated[1]!.name = { en: 'Thanks', de: 'Danke' } as any;
+    const { form, status } = await generate({}, translated);
+    expect(status).toBe(200);
+    const response = await ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { languages: { default: 'de', others: ['en', 'fr'] } }, key()));
+    expect(response.status, await response.clone().text()).toBe(200);
+    const { data }: any = await (await get(`/api/v1/forms/${form.id}`)).json();
+    expect(data).toMatchObject({ locale: 'de', languages: { default: 'de', others: ['en', 'fr'] }, name: { de: 'Anmeldung', en: 'Sign-up' } });
+    expect(data.steps[0].name).toEqual({ de: 'Kontakt', en: 'Contact', fr: 'Contact' });
+    // The same ids: answers keep their questions.
+    expect(data.steps[0].components.map((c: any) => c.id)).toEqual(form.steps[0]!.components.map((c) => c.id));
+    expect(data.steps[0].components[1].content.options).toEqual([
+      { de: 'Klein', en: 'Small', fr: 'Petite' },
+      { de: 'Groß', en: 'Large' },
+    ]);
+    const english: any = await (await get(`/api/v1/forms/${form.id}/translations/en`)).json();
+    expect(english).toMatchObject({ name: 'Sign-up', 'steps.contact.components.email.placeholder': 'you@example.com', 'steps.done.name': 'Thanks' });
+    const statuses: any = await (await get(`/api/v1/forms/${form.id}/translations`)).json();
+    expect(statuses.data.map((language: any) => [language.locale, language.missing.length])).toEqual([
+      ['de', 0],
+      ['en', 0],
+      ['fr', statuses.data[2].total - 2],
+    ]);
+    // The page speaks German by default now; a choice is stored in German.
+    const page = await (await ctx.app.request(`/s/${form.id}`)).text();
+    expect(page).toContain('<html lang="de"');
+    expect(page).toContain('Ihre E-Mail?');
+    const graph = await graphql(ctx.app, 'query ($id: ID!) { form(id: $id) { name locale } }', { id: form.id }, key());
+    expect(graph.body.data.form).toEqual({ name: 'Anmeldung', locale: 'de' });
+  });
+
+  it("re-keys the limits' messages with the texts, and names a message without a text in the new default language", async () => {
+    const translated = steps();
+    (translated[0]!.components[0]!.content as any).placeholder = { en: 'you@example.com', de: 'sie@example.com' };
+    (translated[0]!.components[1]!.content as any).question = { en: 'Team size?', de: 'Teamgröße?' };
+    translated[1]!.name = { en: 'Thanks', de: 'Danke' } as any;
+    const limits = { maxResponses: 5, closedMessage: { en: 'Closed.', de: 'Geschlossen.' }, notYetOpenMessage: 'Soon.' };
+    const { form, status } = await generate({ limits }, translated);
+    expect(status).toBe(200);
+    const toGerman = () => ctx.app.request(`/api/v1/forms/${form.id}`, jsonRequest('PATCH', { languages: { default: 'de', others: ['en', 'fr'] } }, key()));
+    const refused = await toGerman();
+    expect(refused.status).toBe(400);
+    const { errors }: any = await refused.json();
+    expect(errors.map((error: any) => error.path.join('.'))).toEqual(['limits.notYetOpenMessage']);
+
+    const german: any = await (await get(`/api/v1/forms/${form.id}/translations/de`)).json();
+    const fixed = await put(`/api/v1/forms/${form.id}/translations/de`, { ...german, 'limits.notYetOpenMessage': 'Bald.' });
+    expect(fixed.status, await fixed.clone().text()).toBe(200);
+    expect((await toGerman()).status).toBe(200);
+    const { data }: any = await (await get(`/api/v1/forms/${form.id}`)).json();
+    expect(data.limits).toMatchObject({ closedMessage: { de: 'Geschlossen.', en: 'Closed.' }, notYetOpenMessage: { de: 'Bald.', en: 'Soon.' } });
+    const english: any = await (await get(`/api/v1/forms/${form.id}/translations/en`)).json();
+    expect(english).toMatchObject({ 'limits.closedMessage': 'Closed.', 'limits.notYetOpenMessage': 'Soon.' });
+  });
+
+  it('re-keys through GraphQL updateForm too', async () => {
+    const translated = steps();
+    (translated[0]!.components[0]!.content as any).placeholder = { en: 'you@example.com', de: 'sie@example.com' };
+    (translated[0]!.components[1]!.content as any).question = { en: 'Team size?', de: 'Teamgröße?' };
+    translated[1]!.name = { en: 'Thanks', de: 'Danke' } as any;
+    const { form } = await generate({}, translated);
+    const res = await graphql(
+      ctx.app,
+      'mutation ($id: ID!) { updateForm(id: $id, input: {languages: {default: "de", others: ["en"]}}) { form { name locale } } }',
+      { id: form.id },
+      key(),
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.updateForm.form).toEqual({ name: 'Anmeldung', locale: 'de' });
   });
 });

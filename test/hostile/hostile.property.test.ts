@@ -525,7 +525,7 @@ describe('REST', () => {
     await send(`/api/v1/environments/${environmentId}/forms/generate`, json('POST', validBody(tenant.templateId), { 'x-api-key': tenant.apiKey }), 'json');
   });
 
-  const params = fc.dictionary(fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after'), hostileString), hostileString, {
+  const params = fc.dictionary(fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'language', 'limit', 'after'), hostileString), hostileString, {
     maxKeys: 4,
   });
   test.prop([params, fc.boolean()], options)('responses: hostile query parameters', async (query, withForm) => {
@@ -544,7 +544,7 @@ describe('REST', () => {
   );
 
   const exportParams = fc.dictionary(
-    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'format', 'environmentId'), hostileString),
+    fc.oneof(fc.constantFrom('formId', 'returnPartials', 'since', 'until', 'dateField', 'language', 'format', 'environmentId'), hostileString),
     fc.oneof(hostileString, fc.constantFrom('csv', 'ndjson', 'true')),
     { maxKeys: 4 },
   );
@@ -859,8 +859,8 @@ describe('GraphQL', () => {
       email: 'a@example.com',
       first: 5,
       after: null,
-      summary: { since: '2020-01-01T00:00:00Z', dateField: 'CREATED_AT' },
-      responses: { returnPartials: true },
+      summary: { since: '2020-01-01T00:00:00Z', dateField: 'CREATED_AT', language: 'de' },
+      responses: { returnPartials: true, language: 'de' },
     };
     await send('/graphql', json('POST', { query: GRAPH, variables: mutate(base, pick, value) }, { 'x-api-key': tenant.apiKey }), 'graphql');
   });
@@ -998,6 +998,7 @@ describe('public pages and the public JSON API', () => {
   test.prop([bodyFrom({ includeTextAnswers: true }), segment], options)('share links: hostile body text; results pages: hostile tokens', async (text, token) => {
     await send(`/api/v1/forms/${logicFormId}/share-links`, json('POST', text, { 'x-api-key': tenant.apiKey }), 'json');
     await send(`/r/${token}`, {}, 'page');
+    await send(`/r/${token}?lang=${encodeURIComponent(token)}`, {}, 'page');
     await send(`/r/${token}?x=${token}`, { method: 'POST', body: token }, 'page');
   });
 

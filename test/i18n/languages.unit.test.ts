@@ -60,3 +60,13 @@ describe('the language modules', () => {
     expect(languageName('fr')).toBe('Français');
   });
 });
+
+describe('dates in the messages', () => {
+  it("writes a Date question's bounds in each language's format", () => {
+    expect(localizeMessage('de', 'Must be on or after 2026-03-05')).toBe('Frühestens am 5. März 2026');
+    expect(localizeMessage('fr-CA', 'Must be on or before 2026-03-05')).toBe('Au plus tard le 5 mars 2026');
+    expect(localizeMessage('ja', 'Must be on or after 2026-03-05')).toContain('2026年3月5日');
+    expect(localizeMessage('pl', 'Must be on or before 2026-03-05')).toContain('5 marca 2026');
+    for (const language of PACKED) expect(localizeMessage(language, 'Must be on or after 2026-03-05'), language).not.toContain('2026-03-05');
+  });
+});

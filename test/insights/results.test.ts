@@ -159,7 +159,7 @@ describe('the results page', () => {
     const { url } = (await (await create({})).json()) as { url: string };
     const { res, text } = await page(url);
     expect(res.status).toBe(200);
-    expect(text).toContain('<html lang="de">');
+    expect(text).toContain('<html lang="de" dir="ltr">');
     expect(text).toContain('<h1>Lead form</h1>');
     expect(text).toContain('Aufrufe, Starts und Abschlüsse');
     // 3 views, 2 starts (66.7 %), 1 finish.
@@ -229,5 +229,106 @@ describe('the results page', () => {
     const refused = await limited.request(url);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await refused.text()).toContain('Too many requests');
+  });
+});
+
+describe('the results page of a multilingual form', () => {
+  const ALL = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'ja', 'ar'];
+  const EYEBROW: Record<string, string> = {
+    en: 'Results',
+    de: 'Ergebnisse',
+    fr: 'Résultats',
+    es: 'Resultados',
+    it: 'Risultati',
+    nl: 'Resultaten',
+    pt: 'Resultados',
+    pl: 'Wyniki',
+    ja: '結果',
+    ar: 'النتائج',
+  };
+  let url: string;
+
+  beforeAll(async () => {
+    const multi = await makeForm(
+      db,
+      tenant,
+      [
+        {
+          name: { en: 'About', de: 'Über Sie' },
+          components: [
+            { type: 'Dropdown', key: 'size', content: { question: { en: 'Team size?', de: 'Teamgröße?' }, options: [{ en: 'Small', de: 'Klein', ar: 'صغير' }, 'Large'] } },
+            { type: 'Date', key: 'day', content: { question: 'Day?' } },
+          ],
+        },
+        { name: { en: 'Thanks', de: 'Danke' }, completion: true, components: [{ type: 'Header', content: { title: 'Thanks' } }] },
+      ],
+      { en: 'Sign-up', de: 'Anmeldung', ar: 'التسجيل' },
+      { languages: { default: 'en', others: ALL.slice(1) } },
+    );
+    const [size, day] = multi.steps[0]!.components.map((c) => c.id);
+    for (const [language, option, date] of [
+      ['de', 'Klein', '2026-03-05'],
+      ['en', 'Small', '2026-04-20'],
+      ['ar', 'Large', '2026-04-01'],
+    ]) {
+      const res = await app.request(`/s/${multi.id}/responses`, jsonRequest('POST', { answers: { [size!]: option, [day!]: date }, finished: true, language }));
+      expect(res.status, await res.text()).toBe(201);
+    }
+    ({ url } = (await (await create({}, multi.id)).json()) as { url: string });
+  });
+
+  it('is read in ?lang= (its name, steps, questions and options translated, counted as one set), else Accept-Language, else the default', async () => {
+    const german = (await page(`${url}?lang=de`)).text;
+    expect(german).toContain('<html lang="de" dir="ltr">');
+    expect(german).toContain('<h1>Anmeldung</h1>');
+    expect(german).toContain('<title>Anmeldung – Ergebnisse</title>');
+    expect(german).toMatch(/<th scope="row">Über Sie<\/th><td>3<\/td>/);
+    expect(german).toContain('Teamgröße?');
+    expect(german).toMatch(/<th scope="row">Klein<\/th><td>2<\/td><td>66,7\s%<\/td>/);
+    expect(german).toMatch(/<th scope="row">Large<\/th><td>1<\/td>/);
+    expect(german).not.toContain('Sign-up');
+    // Dates in the language's format: the Date question's earliest and latest, the series' days.
+    expect(german).toContain('5. März 2026');
+    expect(german).toContain('20. April 2026');
+    expect(german).toContain(new Intl.DateTimeFormat('de', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date()));
+    expect(german).not.toContain('2026-03-05');
+
+    const res = await app.request(url, { headers: { 'accept-language': 'ar-EG, de;q=0.5' } });
+    const arabic = await res.text();
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toMatch(/<h1>\s*التسجيل\s*<\/h1>/);
+    expect(arabic).toContain('صغير');
+    // An untranslated text stays in the default language.
+    expect(arabic).toContain('Team size?');
+
+    for (const target of [url, `${url}?lang=xx`, `${url}?lang=${'de'.repeat(40)}`]) {
+      const english = (await page(target)).text;
+      expect(english).toContain('<html lang="en" dir="ltr">');
+      expect(english).toContain('<h1>Sign-up</h1>');
+      expect(english).toMatch(/<th scope="row">Small<\/th><td>2<\/td>/);
+      expect(english).toContain('March 5, 2026');
+    }
+  });
+
+  it('speaks every built-in language, right to left for Arabic', async () => {
+    for (const language of ALL) {
+      const { text } = await page(`${url}?lang=${language}`);
+      expect(text).toContain(`<html lang="${language}" dir="${language === 'ar' ? 'rtl' : 'ltr'}">`);
+      expect(text).toContain(`<p class="rs-eyebrow">${EYEBROW[language]}</p>`);
+      if (language !== 'en') expect(text, language).not.toContain('Views, starts and finishes');
+    }
+    const { text } = await page(`${url}?lang=ar`);
+    expect(text).toContain('text-align:start');
+    expect(text).not.toMatch(/text-align:(?:left|right)/);
+  });
+
+  it('answers an unknown link in the reader’s language', async () => {
+    const res = await app.request(`/r/${'b'.repeat(43)}`, { headers: { 'accept-language': 'pl-PL,pl;q=0.9' } });
+    const text = await res.text();
+    expect(res.status).toBe(404);
+    expect(text).toContain('<html lang="pl" dir="ltr">');
+    expect(text).toContain('Nie znaleziono wyników');
+    const arabic = await (await app.request(`/r/${'b'.repeat(43)}?lang=ar`)).text();
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
   });
 });

@@ -242,9 +242,9 @@ describe('a team alert and a confirmation', () => {
     expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Demo', 'Nouvelle réponse : Demo']);
   });
 
-  it('writes in the language a multilingual form was answered in', async () => {
+  it("writes in the language a multilingual form was answered in, the form's name and the date in it too (an untranslated name in the default language)", async () => {
     const smtp = await smtpServer();
-    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: 'Demo', languages: { default: 'en', others: ['de', 'fr'] } });
+    const form = await formWith({ team: [{ to: ['ops@example.com'] }] }, { name: { en: 'Demo', de: 'Umfrage' }, languages: { default: 'en', others: ['de', 'fr'] } });
     const answers = { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' }, [form.note]: 'hallo', [form.secret]: 'hunter2hunter2' };
     for (const language of ['de', 'fr']) {
       const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: true, language }));
@@ -252,7 +252,11 @@ describe('a team alert and a confirmation', () => {
     }
     dispatch(smtp);
     await eventually(() => smtp.accepted.length >= 2, 'both alerts');
-    expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Demo', 'Nouvelle réponse : Demo']);
+    expect(smtp.accepted.map((m) => m.parsed.subject).sort()).toEqual(['Neue Antwort: Umfrage', 'Nouvelle réponse : Demo']);
+    const german = smtp.accepted.find((m) => m.parsed.subject === 'Neue Antwort: Umfrage')!;
+    const month = new Intl.DateTimeFormat('de', { month: 'long', timeZone: 'UTC' }).format(new Date());
+    expect(german.parsed.text).toContain(`Eine Antwort auf „Umfrage“ ist am `);
+    expect(german.parsed.text).toContain(month);
   });
 
   it('puts no answer into a header, whatever it holds', async () => {

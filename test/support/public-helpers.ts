@@ -23,8 +23,8 @@ export async function makeForm(
   db: Database,
   tenant: TestTenant,
   steps: unknown[],
-  name = 'Public form',
-  more: { hiddenFields?: string[]; locale?: string; variables?: unknown[] } = {},
+  name: string | Record<string, string> = 'Public form',
+  more: { hiddenFields?: string[]; locale?: string; variables?: unknown[]; languages?: { default: string; others: string[] } } = {},
 ): Promise<Form> {
   return generateForm(db, tenant.environmentId, generateFormInputSchema.parse({ sourceFormId: tenant.templateId, name, steps, ...more }));
 }

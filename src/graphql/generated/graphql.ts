@@ -2097,6 +2097,8 @@ export type ResponseEvent = {
 export type ResponseFilter = {
   /** Defaults to CREATED_AT. */
   dateField?: InputMaybe<ResponseDateField>;
+  /** Only the responses answered in this language (`meta.language`; a response without one counts as its form's default language's): a built-in language, a region read as its language (`de-CH`). */
+  language?: InputMaybe<Scalars['String']['input']>;
   /** Include unfinished (partial) responses. */
   returnPartials?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only responses whose `dateField` is at or after this instant. */
@@ -2330,6 +2332,8 @@ export type SubscriptionResponseEventsArgs = {
 export type SummaryFilter = {
   /** Defaults to CREATED_AT. */
   dateField?: InputMaybe<ResponseDateField>;
+  /** Only the responses answered in this language (`meta.language`; a response without one counts as the form's default language's): a built-in language, a region read as its language (`de-CH`). */
+  language?: InputMaybe<Scalars['String']['input']>;
   /** Only responses whose `dateField` is at or after this instant. */
   since?: InputMaybe<Scalars['DateTime']['input']>;
   /** Only responses whose `dateField` is before this instant. */

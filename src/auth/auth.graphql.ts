@@ -1,7 +1,7 @@
 /** `viewer`: who is calling (the admin token, or an API key and its environment), where exploring the graph starts. */
 import { ApiKeyRef, EnvironmentRef, ScopeEnum } from '../environments/environments.graphql.ts';
 import { builder } from '../graphql/builder.ts';
-import { readScope, requireAdmin, type Principal } from './auth.service.ts';
+import { readScope, requireAdmin, usableScopes, type Principal } from './auth.service.ts';
 import { SCOPES } from './scopes.ts';
 import { rotateSigningKeys } from './signing-keys.ts';
 
@@ -33,8 +33,9 @@ const ViewerRef = builder.objectRef<ViewerShape>('Viewer').implement({
     }),
     scopes: t.field({
       type: [ScopeEnum],
-      description: "What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token).",
-      resolve: (viewer) => (viewer.kind === 'apiKey' && viewer.scopes !== null ? viewer.scopes : SCOPES),
+      description:
+        "What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token; a key limited to forms holds no environment-wide scope, settings:manage or audit:read).",
+      resolve: (viewer) => (viewer.kind === 'apiKey' ? usableScopes(viewer) : SCOPES),
     }),
     expiresAt: t.field({
       type: 'DateTime',

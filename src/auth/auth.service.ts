@@ -8,7 +8,7 @@ import type { Db } from '../db/client.ts';
 import { apiKeys, environments, forms } from '../db/schema.ts';
 import { publishEvent } from '../events/notifications.ts';
 import { AppError, forbidden, invalidCredentials, invalidInput, missingCredentials, MissingScopeError, notFound, type FieldError } from '../errors.ts';
-import { isScope, SCOPES, type Scope } from './scopes.ts';
+import { isEnvironmentScope, isScope, SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling. Resolved once per request from its headers. */
 export type Principal =
@@ -27,10 +27,19 @@ export interface KeyGrant {
 /** Most forms a key may be limited to. */
 export const MAX_KEY_FORMS = 100;
 
-/** Whether the caller holds `scope`: the admin token and unscoped keys hold every scope. */
+/**
+ * The scopes a key may use: its own (every scope when made without), less the environment-wide ones
+ * (ENVIRONMENT_SCOPES) for a key limited to forms, even one given them before this rule.
+ */
+export function usableScopes(grant: Pick<KeyGrant, 'formIds'> & { scopes: readonly string[] | null }): Scope[] {
+  return SCOPES.filter((scope) => (grant.scopes === null || grant.scopes.includes(scope)) && (grant.formIds === null || !isEnvironmentScope(scope)));
+}
+
+/** Whether the caller holds `scope`: the admin token and unscoped keys hold every scope; a key limited to forms no environment-wide one. */
 export function hasScope(principal: Principal, scope: Scope): boolean {
   if (principal.kind === 'admin') return true;
   if (principal.kind === 'anonymous') return false;
+  if (principal.formIds !== null && isEnvironmentScope(scope)) return false;
   return principal.scopes === null || principal.scopes.includes(scope);
 }
 
@@ -78,19 +87,39 @@ export interface KeyRequest {
 export function grantFor(creator: Principal, request: KeyRequest, now = new Date()): KeyGrant {
   const own: KeyGrant = creator.kind === 'apiKey' ? creator : { scopes: null, expiresAt: null, formIds: null };
   const problems: FieldError[] = formProblems(own, request.formIds);
+  const formIds = request.formIds ? [...new Set(request.formIds)] : own.formIds;
+  // A key limited to forms is refused an environment-wide scope whoever asks (environmentScopeProblems).
+  const refusedEverywhere = (scope: Scope) => formIds !== null && isEnvironmentScope(scope);
   request.scopes?.forEach((scope, index) => {
     if (!isScope(scope)) problems.push({ message: `Unknown scope "${scope}"; one of ${SCOPES.join(', ')}`, path: ['scopes', index] });
-    else if (own.scopes !== null && !own.scopes.includes(scope)) problems.push({ message: `A key can grant only its own scopes; it lacks ${scope}`, path: ['scopes', index] });
+    else if (own.scopes !== null && !own.scopes.includes(scope) && !refusedEverywhere(scope))
+      problems.push({ message: `A key can grant only its own scopes; it lacks ${scope}`, path: ['scopes', index] });
   });
   if (request.scopes?.length === 0) problems.push({ message: "At least one scope (leave scopes out for the creator's)", path: ['scopes'] });
+  if (formIds !== null) problems.push(...environmentScopeProblems(request.scopes));
   const { expiresAt } = request;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) problems.push({ message: 'Must be in the future', path: ['expiresAt'] });
   if (expiresAt && own.expiresAt && expiresAt > own.expiresAt)
     problems.push({ message: `A key can grant no later expiry than its own, ${own.expiresAt.toISOString()}`, path: ['expiresAt'] });
   if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
   const chosen = request.scopes ?? own.scopes;
-  const formIds = request.formIds ? [...new Set(request.formIds)] : own.formIds;
-  return { scopes: chosen === null ? null : SCOPES.filter((scope) => chosen.includes(scope)), expiresAt: expiresAt ?? own.expiresAt, formIds };
+  return { scopes: storedScopes(chosen, formIds), expiresAt: expiresAt ?? own.expiresAt, formIds };
+}
+
+/** The environment-wide scopes (ENVIRONMENT_SCOPES) among those asked for a key limited to forms, each at its place. */
+function environmentScopeProblems(scopes: readonly string[] | null | undefined): FieldError[] {
+  return (scopes ?? []).flatMap((scope, index) =>
+    isScope(scope) && isEnvironmentScope(scope) ? [{ message: `A key limited to forms cannot hold ${scope}, which acts on the whole environment`, path: ['scopes', index] }] : [],
+  );
+}
+
+/**
+ * The scopes stored for a new key, in SCOPES' order: null (every scope) for a key made without scopes and
+ * not limited to forms; a key limited to forms gets those it asked for (or every scope) less the environment-wide ones.
+ */
+function storedScopes(scopes: readonly string[] | null | undefined, formIds: readonly string[] | null | undefined): Scope[] | null {
+  if (!formIds && !scopes) return null;
+  return usableScopes({ scopes: scopes ?? null, formIds: formIds ?? null });
 }
 
 /** What is wrong with the forms a new key asks for: too many, none, or one its creator is not limited to. */
@@ -113,7 +142,11 @@ function formProblems(own: KeyGrant, formIds: readonly string[] | undefined): Fi
 export async function createApiKey(db: Db, input: { environmentId: string; name?: string | undefined } & Partial<KeyGrant>): Promise<CreatedApiKey> {
   const [environment] = await db.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environmentId));
   if (!environment) throw notFound('Environment not found');
-  if (input.formIds) await requireLiveForms(db, input.environmentId, input.formIds);
+  if (input.formIds) {
+    const problems = environmentScopeProblems(input.scopes);
+    if (problems.length > 0) throw invalidInput(problems, 'Invalid arguments');
+    await requireLiveForms(db, input.environmentId, input.formIds);
+  }
   const id = randomKeyId();
   const secret = randomBytes(32).toString('base64url');
   const [row] = await db
@@ -123,7 +156,7 @@ export async function createApiKey(db: Db, input: { environmentId: string; name?
       environmentId: input.environmentId,
       name: input.name ?? 'API key',
       secretHash: sha256(secret).toString('hex'),
-      scopes: input.scopes ? SCOPES.filter((scope) => input.scopes!.includes(scope)) : null,
+      scopes: storedScopes(input.scopes, input.formIds),
       expiresAt: input.expiresAt ?? null,
       formIds: input.formIds ? [...new Set(input.formIds)] : null,
     })

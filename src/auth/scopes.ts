@@ -16,6 +16,15 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'keys:manage': "List the environment's API keys, create keys (with at most the creator's scopes and forms) and revoke them.",
 };
 
+/**
+ * The scopes over the whole environment, which a key limited to forms can neither be given nor use: the
+ * environment's settings (privacy, captcha and SMTP secrets, embedding) and its audit log (which names
+ * every form). The others act on forms, responses, webhook endpoints or keys, each within the key's forms.
+ */
+export const ENVIRONMENT_SCOPES: readonly Scope[] = ['settings:manage', 'audit:read'];
+
+export const isEnvironmentScope = (scope: Scope): boolean => ENVIRONMENT_SCOPES.includes(scope);
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

@@ -3,9 +3,20 @@
  * responses, its privacy settings and captcha keys), API keys, and the admin mutations.
  */
 import { actorOf, recordAudit } from '../audit/audit.service.ts';
-import { createApiKey, grantFor, listApiKeys, loadApiKeys, MAX_KEY_FORMS, readScope, requireAdmin, requireEnvironmentAccess, revokeApiKey } from '../auth/auth.service.ts';
+import {
+  createApiKey,
+  grantFor,
+  listApiKeys,
+  loadApiKeys,
+  MAX_KEY_FORMS,
+  readScope,
+  requireAdmin,
+  requireEnvironmentAccess,
+  revokeApiKey,
+  usableScopes,
+} from '../auth/auth.service.ts';
 import { formsFilterOf, coversForms } from '../auth/form-limits.ts';
-import { isScope, SCOPE_DESCRIPTIONS, SCOPES, scopeEnumName } from '../auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES, scopeEnumName } from '../auth/scopes.ts';
 import { IP_STORAGE_MODES } from '../db/schema.ts';
 import { checkFormListingArgs, FormConnection, formListingArgs } from '../forms/forms.graphql.ts';
 import { listForms } from '../forms/forms.service.ts';
@@ -207,10 +218,14 @@ ApiKeyRef.implement({
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
     scopes: t.field({
       type: [ScopeEnum],
-      description: 'What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope.',
-      resolve: (key) => (key.scopes === null ? SCOPES : key.scopes.filter(isScope)),
+      description:
+        'What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope; a key limited to forms holds no environment-wide scope (settings:manage, audit:read).',
+      resolve: (key) => usableScopes(key),
     }),
-    fullAccess: t.boolean({ description: 'True for a key made without scopes: it holds every scope, including ones added later.', resolve: (key) => key.scopes === null }),
+    fullAccess: t.boolean({
+      description: 'True for a key made without scopes and not limited to forms: it holds every scope, including ones added later.',
+      resolve: (key) => key.scopes === null && key.formIds === null,
+    }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'From this instant the key is invalid; null: it does not expire.', resolve: (key) => key.expiresAt }),
     formIds: t.idList({
       nullable: true,

@@ -10,6 +10,9 @@ import type { Scope } from '../auth/scopes.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import { generateFormInputSchema, updateFormInputSchema } from '../forms/components.ts';
+import { csvRecord } from '../responses/csv.ts';
+import { headerRow, responseRow, type ExportColumn, type ExportedResponse } from '../responses/export.ts';
+import { formExportColumns } from '../responses/export-columns.ts';
 import {
   CloseFormDocument,
   EnvironmentFormsDocument,
@@ -203,7 +206,7 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'export_responses',
     scope: 'responses:read',
-    description: `The responses of one form (formId) or of the environment, newest first, at most ${MAX_EXPORT} in one answer (\`truncated\`: there were more; GET /api/v1/responses/export streams them all).`,
+    description: `The responses of one form (formId) or of the environment, newest first, at most ${MAX_EXPORT} in one answer (\`truncated\`: there were more; GET /api/v1/responses/export streams them all): as response objects (\`format: "json"\`, the default) or as the CSV of that export (\`format: "csv"\`).`,
     input: z.object({
       formId: formId.optional(),
       includePartials: z.boolean().optional().meta({ description: 'Include unfinished responses.' }),
@@ -214,27 +217,23 @@ export const TOOLS: Tool[] = [
         .max(MAX_EXPORT)
         .optional()
         .meta({ description: `At most this many (default ${MAX_EXPORT}).` }),
+      format: z
+        .enum(['json', 'csv'])
+        .optional()
+        .meta({ description: '`json` (default): `responses`, the response objects. `csv`: `csv`, the CSV of GET /api/v1/responses/export (its header row and columns).' }),
     }),
-    output: z.object({ responses: z.array(z.unknown()), truncated: z.boolean() }),
-    async run({ formId: id, includePartials, limit }, ctx) {
-      const wanted = limit ?? MAX_EXPORT;
-      const responses: unknown[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const variables: { first: number; after: string | null; filter: { returnPartials: boolean } } = {
-          first: Math.min(MAX_TOOL_PAGE, wanted - responses.length),
-          after,
-          filter: { returnPartials: includePartials ?? false },
-        };
-        const listing: { edges: { node: unknown }[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } } =
-          id === undefined
-            ? (await operation(EnvironmentResponsesPageDocument, variables, ctx)).environmentResponses
-            : (await operation(FormResponsesPageDocument, { ...variables, formId: id }, ctx)).formResponses;
-        responses.push(...listing.edges.map(({ node }) => node));
-        after = listing.pageInfo.endCursor ?? null;
-        if (!listing.pageInfo.hasNextPage || after === null) return { responses, truncated: false };
-        if (responses.length >= wanted) return { responses, truncated: true };
-      }
+    output: z.object({
+      responses: z.array(z.unknown()).optional().meta({ description: 'With `format: "json"`.' }),
+      csv: z.string().optional().meta({ description: 'With `format: "csv"`: the header row, then a row per response (RFC 4180, CRLF line ends).' }),
+      truncated: z.boolean(),
+    }),
+    async run({ formId: id, includePartials, limit, format }, ctx) {
+      // A form's columns first: a form the key cannot see is refused before any response is read.
+      const columns = format === 'csv' && id !== undefined ? await formColumns(id, ctx) : undefined;
+      const { responses, truncated } = await exportedResponses(id, includePartials ?? false, limit ?? MAX_EXPORT, ctx);
+      if (format !== 'csv') return { responses, truncated };
+      const csv = csvRecord(headerRow(columns)) + responses.map((response) => csvRecord(responseRow(response, columns))).join('');
+      return { csv, truncated };
     },
   }),
   tool({
@@ -248,3 +247,32 @@ export const TOOLS: Tool[] = [
     },
   }),
 ];
+
+/** The CSV columns of form `formId` (those of the REST export); NotFound when the key cannot see it. */
+async function formColumns(formId: string, ctx: GraphQLContext): Promise<ExportColumn[]> {
+  const found = await formExportColumns(formId, ctx);
+  if ('error' in found) throw found.error;
+  if (!found.form) throw new NotFound('Form not found');
+  return found.columns;
+}
+
+/** At most `wanted` responses of form `formId` (or of the environment), newest first, a page at a time; `truncated` when there were more. */
+async function exportedResponses(formId: string | undefined, includePartials: boolean, wanted: number, ctx: GraphQLContext) {
+  const responses: ExportedResponse[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const variables: { first: number; after: string | null; filter: { returnPartials: boolean } } = {
+      first: Math.min(MAX_TOOL_PAGE, wanted - responses.length),
+      after,
+      filter: { returnPartials: includePartials },
+    };
+    const listing: { edges: { node: ExportedResponse }[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } } =
+      formId === undefined
+        ? (await operation(EnvironmentResponsesPageDocument, variables, ctx)).environmentResponses
+        : (await operation(FormResponsesPageDocument, { ...variables, formId }, ctx)).formResponses;
+    responses.push(...listing.edges.map(({ node }) => node));
+    after = listing.pageInfo.endCursor ?? null;
+    if (!listing.pageInfo.hasNextPage || after === null) return { responses, truncated: false };
+    if (responses.length >= wanted) return { responses, truncated: true };
+  }
+}

@@ -21,25 +21,11 @@ import { listingFormsOf } from '../auth/form-limits.ts';
 import { notFound } from '../errors.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
-import {
-  EnvironmentResponsesPageDocument,
-  ExportFormDocument,
-  FormResponsesPageDocument,
-  type EnvironmentResponsesPageQuery,
-  type ResponseFilter,
-} from '../graphql/generated/graphql.ts';
+import { EnvironmentResponsesPageDocument, FormResponsesPageDocument, type EnvironmentResponsesPageQuery, type ResponseFilter } from '../graphql/generated/graphql.ts';
 import type { AppEnv } from '../http.ts';
 import { methodNotAllowed } from '../limits/request-safety.ts';
-import {
-  EXPORT_FORMATS,
-  exportFormat,
-  hiddenFieldColumns,
-  questionColumnsOfVersions,
-  variableColumns,
-  type ExportColumn,
-  type ExportComponent,
-  type ExportFormat,
-} from '../responses/export.ts';
+import { EXPORT_FORMATS, exportFormat, type ExportColumn, type ExportFormat } from '../responses/export.ts';
+import { formExportColumns } from '../responses/export-columns.ts';
 import { MAX_PAGE_SIZE } from '../keyset.ts';
 import { dateRangeProblems, type ResponseFilter as ServiceFilter } from '../responses/responses.service.ts';
 import { operationContext, type RestDeps } from './respond.ts';
@@ -121,26 +107,14 @@ export function exportRoutes(deps: RestDeps) {
     const environmentOf = (adminChoice: string | undefined) => (principal.kind === 'apiKey' ? principal.environmentId : (adminChoice ?? ''));
     if (query.formId !== undefined) {
       const formId = query.formId;
-      const found = await runOperation(ExportFormDocument, { id: formId, versionsAfter: null }, context);
-      if (found.error) return respondWithOperationError(c, found.error);
-      const form = found.data.form;
+      // Each further page of versions its own operation, with its own budget of definition bytes.
+      const found = await formExportColumns(formId, context, () => operationContext(c, deps));
+      if ('error' in found) return respondWithOperationError(c, found.error);
+      const { form } = found;
       if (!form || (query.environmentId !== undefined && form.environmentId !== query.environmentId)) {
         return respondWithError(c, notFound('Form not found'));
       }
-      // The questions of every version, the current one's first: answers of earlier versions keep their columns.
-      const versions = form.versions.edges.map((edge) => edge.node);
-      for (let page = form.versions.pageInfo; page.hasNextPage;) {
-        // Each page its own operation, with its own budget of definition bytes.
-        const more = await runOperation(ExportFormDocument, { id: formId, versionsAfter: page.endCursor ?? null }, operationContext(c, deps));
-        if (more.error || !more.data.form) return respondWithOperationError(c, more.error ?? notFound('Form not found'));
-        versions.push(...more.data.form.versions.edges.map((edge) => edge.node));
-        page = more.data.form.versions.pageInfo;
-      }
-      columns = [
-        ...hiddenFieldColumns(form.hiddenFields),
-        ...variableColumns(form.variables.map((variable) => variable.name)),
-        ...questionColumnsOfVersions(versions.map((version) => (version.definition.json as { steps: { components: ExportComponent[] }[] }).steps)),
-      ];
+      columns = found.columns;
       const environmentId = principal.kind === 'admin' ? form.environmentId : null;
       runPage = async () => {
         const result = await runOperation(FormResponsesPageDocument, { formId, environmentId, filter, first: MAX_PAGE_SIZE, after: null }, context);

@@ -770,7 +770,7 @@ describe('MCP', () => {
     const valid =
       name === 'generate_form'
         ? validBody(formId)
-        : { formId: emptyFormId, responseId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true, changes: { name: 'Renamed' } };
+        : { formId: emptyFormId, responseId: emptyFormId, limit: 10, after: undefined, status: 'published', includePartials: true, format: 'csv', changes: { name: 'Renamed' } };
     await send('/mcp', json('POST', JSON.stringify(toolCall(name, raw ? value : mutate(valid, pick, value))), headers()), 'mcp');
   });
 

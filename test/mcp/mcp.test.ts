@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
+import { insertResponse } from '../support/factories.ts';
+import { componentAt, makeForm } from '../support/public-helpers.ts';
 
 let ctx: TestContext;
 let tenant: TestTenant;
@@ -161,6 +163,72 @@ describe('MCP over Streamable HTTP', () => {
     const promptText = (prompt.messages[0]!.content as { text: string }).text;
     expect(promptText).toContain('Renamed by an agent');
     expect(promptText).toContain('"total":3');
+  });
+
+  it('exports as CSV the REST export’s CSV (a form’s columns, the environment’s), with the same limit and refusals', async () => {
+    const csvTenant = await createTenant(ctx.db);
+    const form = await makeForm(
+      ctx.db,
+      csvTenant,
+      [
+        {
+          name: 'One',
+          components: [
+            { type: 'ShortInput', content: { question: 'Name, "nick"' } },
+            { type: 'LongInput', content: { question: '=HYPERLINK("x")' } },
+          ],
+        },
+        { name: 'Two', components: [{ type: 'NextButton', content: { label: 'Send' } }] },
+      ],
+      'CSV form',
+      { hiddenFields: ['utm'] },
+    );
+    const base = { componentShapeVersion: '2.0' };
+    for (let i = 0; i < 3; i++) {
+      await insertResponse(ctx.db, {
+        environmentId: csvTenant.environmentId,
+        formId: form.id,
+        createdAt: `2026-01-0${i + 1}T10:00:00.000Z`,
+        meta: { hiddenFields: { utm: `-campaign ${i}` } },
+        data: [
+          { questionId: componentAt(form, 0, 0).id, response: { ...base, type: 'ShortInput', headline: 'Name, "nick"', input: `a "quoted", multi\r\nline answer ${i}` } },
+          { questionId: componentAt(form, 0, 1).id, response: { ...base, type: 'LongInput', headline: '=HYPERLINK("x")', input: '=1+1' } },
+        ],
+      });
+    }
+    const restCsv = async (query: string) =>
+      (await ctx.app.request(`/api/v1/responses/export?format=csv&returnPartials=true${query}`, { headers: { 'x-api-key': csvTenant.apiKey } })).text();
+    const reader = await connect((await createApiKey(ctx.db, { environmentId: csvTenant.environmentId, scopes: ['responses:read'] })).key);
+    const exported = async (args: Record<string, unknown>) => {
+      const result = await reader.callTool({ name: 'export_responses', arguments: { format: 'csv', includePartials: true, ...args } });
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      return result.structuredContent as { csv: string; truncated: boolean; responses?: unknown };
+    };
+
+    const ofForm = await exported({ formId: form.id });
+    expect(ofForm).toEqual({ csv: await restCsv(`&formId=${form.id}`), truncated: false });
+    expect(ofForm.csv.split('\r\n')[0]).toContain(`"Name, ""nick"" [${componentAt(form, 0, 0).id}]"`);
+    expect(ofForm.csv).toContain(`'-campaign 2`);
+    expect(await exported({})).toEqual({ csv: await restCsv(''), truncated: false });
+
+    const two = await exported({ formId: form.id, limit: 2 });
+    expect(two.truncated).toBe(true);
+    const restLines = (await restCsv(`&formId=${form.id}`)).split('\r\n');
+    // The header row and the two newest responses (their answers span two lines each).
+    expect(two.csv).toBe(`${restLines.slice(0, 5).join('\r\n')}\r\n`);
+    const json = await reader.callTool({ name: 'export_responses', arguments: { formId: form.id, includePartials: true, format: 'json' } });
+    expect((json.structuredContent as { responses: unknown[] }).responses).toHaveLength(3);
+    expect(json.structuredContent).not.toHaveProperty('csv');
+
+    const foreign = await reader.callTool({ name: 'export_responses', arguments: { formId: other.templateId, format: 'csv' } });
+    expect(text(foreign)).toEqual({ message: 'Form not found' });
+    const limited = await connect((await createApiKey(ctx.db, { environmentId: csvTenant.environmentId, formIds: [csvTenant.templateId] })).key);
+    const walled = await limited.callTool({ name: 'export_responses', arguments: { formId: form.id, format: 'csv' } });
+    expect(text(walled)).toEqual({ message: 'Form not found' });
+    const tooMany = await reader.callTool({ name: 'export_responses', arguments: { format: 'csv', limit: 1001 } });
+    expect(text(tooMany)).toMatchObject({ message: 'Invalid request body', errors: [{ path: ['limit'] }] });
+    const badFormat = await reader.callTool({ name: 'export_responses', arguments: { format: 'xlsx' } });
+    expect(text(badFormat)).toMatchObject({ message: 'Invalid request body', errors: [{ path: ['format'] }] });
   });
 
   it('keeps a key limited to forms to its forms: others are not found, listings hold only its own', async () => {

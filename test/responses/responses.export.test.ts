@@ -1,6 +1,7 @@
 /** GET /api/v1/responses/export: CSV and NDJSON, the listing's filters, streamed, formula cells neutralised. */
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/auth/auth.service.ts';
 import { responseRow, type ExportedResponse } from '../../src/responses/export.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { bulkInsertResponses, createForm, createLead, insertResponse, insertResponses, insertTimeline } from '../support/factories.ts';
@@ -335,6 +336,19 @@ describe('access and parameters', () => {
     const res = await exportOf('?format=xlsx', {});
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({ message: 'Missing API key' });
+  });
+
+  it('lets a key holding responses:read alone export a form (its CSV names the questions), not another environment’s', async () => {
+    const { form } = await hostileForm();
+    const reader = (await createApiKey(ctx.db, { environmentId: a.environmentId, scopes: ['responses:read'] })).key;
+    const res = await exportOf(`?formId=${form.id}`, { 'x-api-key': reader });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toBe((await exportOf(`?formId=${form.id}`)).text);
+    expect(csvRows(res.text)[0]).toContain(`${HOSTILE_HEADLINE} [${componentAt(form, 0, 1).id}]`);
+    const foreign = await exportOf(`?formId=${b.templateId}`, { 'x-api-key': reader });
+    expect({ status: foreign.status, body: JSON.parse(foreign.text) }).toEqual({ status: 404, body: { message: 'Form not found' } });
+    const formsOnly = (await createApiKey(ctx.db, { environmentId: a.environmentId, scopes: ['forms:read'] })).key;
+    expect(JSON.parse((await exportOf(`?formId=${form.id}`, { 'x-api-key': formsOnly })).text)).toEqual({ message: 'API key lacks the scope responses:read' });
   });
 
   it("answers 404 for another environment's form, like an unknown one", async () => {

@@ -46,7 +46,7 @@ export type ApiKey = Node & {
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   /** The forms the key is limited to (any other form is, to it, one that does not exist); null: every form of its environment. */
   formIds?: Maybe<Array<Scalars['ID']['output']>>;
-  /** True for a key made without scopes: it holds every scope, including ones added later. */
+  /** True for a key made without scopes and not limited to forms: it holds every scope, including ones added later. */
   fullAccess: Scalars['Boolean']['output'];
   /** Public prefix of the key; use it to revoke the key. */
   id: Scalars['ID']['output'];
@@ -59,7 +59,7 @@ export type ApiKey = Node & {
   prefix: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   revokedAt?: Maybe<Scalars['DateTime']['output']>;
-  /** What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope. */
+  /** What the key may do. A key made without scopes (by the admin token, or before keys had scopes) holds every scope; a key limited to forms holds no environment-wide scope (settings:manage, audit:read). */
   scopes: Array<Scope>;
 };
 
@@ -2516,7 +2516,7 @@ export type Viewer = {
   /** The forms the caller's API key is limited to; null: every form of its environment (and for the admin token). */
   formIds?: Maybe<Array<Scalars['ID']['output']>>;
   kind: ViewerKind;
-  /** What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token). */
+  /** What the caller may do: its API key's scopes (every scope for a key made without scopes, and for the admin token; a key limited to forms holds no environment-wide scope, settings:manage or audit:read). */
   scopes: Array<Scope>;
 };
 

@@ -30,14 +30,15 @@ const isoInstant = z.string().meta({ format: 'date-time', description: 'ISO 8601
  */
 const storedAnswerSchemas = [...ANSWER_SHAPES].map(([type, shapes]) =>
   z
-    .strictObject({
+    // Loose: a client reading answers ignores fields it does not know (a later version may add some).
+    .looseObject({
       type: z.literal(type),
       headline: z.string().meta({ description: 'The question text.' }),
       componentShapeVersion: z.string(),
       leadAttribute: z.string().optional().meta({ description: 'The lead attribute this answer sets, if any.' }),
       ...shapes.stored,
     })
-    .meta({ id: `StoredAnswer.${type}`, description: `An answer to a ${type}, as stored and listed.` }),
+    .meta({ id: `StoredAnswer.${type}`, description: `An answer to a ${type}, as stored and listed: the fields of its type (more may be added).` }),
 );
 
 /** Each answered type's answer as the public JSON API takes it, `Answer.<type>` (its module's `answer.shapes`). */

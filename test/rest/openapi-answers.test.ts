@@ -70,7 +70,8 @@ describe('the answer schemas', () => {
     const stored = { type: 'Rating', headline: 'Rate us', componentShapeVersion: '2.0', value: 3 };
     expect(schemaProblem('StoredAnswer.Rating', stored)).toBeUndefined();
     expect(schemaProblem('StoredAnswer.Rating', { ...stored, value: '3' })).toBeDefined();
-    expect(schemaProblem('StoredAnswer.Rating', { ...stored, extra: 1 })).toBeDefined();
+    expect(schemaProblem('StoredAnswer.Rating', { ...stored, value: undefined })).toBeDefined();
+    expect(schemaProblem('StoredAnswer.Rating', { ...stored, headline: undefined })).toBeDefined();
     expect(schemaProblem('StoredAnswer.NPS', stored)).toBeDefined();
   });
 });

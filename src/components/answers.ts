@@ -6,6 +6,7 @@
  * first), so both paths share every rule. `null`, `""` or `[]` is "no answer": an error when the
  * component is required, otherwise the component's earlier answer (if any) is removed.
  */
+import { z } from 'zod';
 import { isHttpUrl } from './content.ts';
 import type { FieldError } from '../errors.ts';
 import type { ResponseAnswer } from '../db/json-columns.ts';
@@ -99,6 +100,9 @@ export function isPhoneNumber(value: string): boolean {
   const digits = value.replace(/\D/g, '').length;
   return PHONE.test(value) && digits >= 4 && digits <= 20;
 }
+
+/** The shape of one or several picked values (`selection`), for the OpenAPI document. */
+export const pickedShape = (description: string) => z.union([z.string(), z.array(z.string())]).meta({ description });
 
 /** One or several picked values: a string or an array of strings, de-duplicated. */
 export function selection(raw: unknown, problems: Problems, path: Path = []): string[] | undefined {

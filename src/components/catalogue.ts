@@ -15,7 +15,7 @@ import { graphicOptionsModule } from './graphic-options.ts';
 import { header } from './header.ts';
 import { identityInfo } from './identity-info.ts';
 import { matrix } from './matrix.ts';
-import type { AnswerRules, ComponentModule } from './module.ts';
+import type { AnswerRules, AnswerShapes, ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { multipleOptions } from './multiple-options.ts';
 import { nps } from './nps.ts';
@@ -79,3 +79,11 @@ export const answerRulesOf = (type: string): AnswerRules | undefined => (COMPONE
 
 /** Whether a component of this type takes an answer (and so records one). */
 export const isAnswerable = (type: string): boolean => answerRulesOf(type) !== undefined;
+
+/** The stored types that take an answer, each with its answer's shapes (the OpenAPI document's). */
+export const ANSWER_SHAPES: ReadonlyMap<string, AnswerShapes> = new Map(
+  STORED_COMPONENT_TYPES.flatMap((type) => {
+    const rules = answerRulesOf(type);
+    return rules ? [[type, rules.shapes] as const] : [];
+  }),
+);

@@ -59,11 +59,14 @@ export function monthsBetween(min: string | undefined, max: string | undefined):
   });
 }
 
+const storedDay = z.iso.date().meta({ description: 'A day, `YYYY-MM-DD`, from `min` to `max`.' });
+
 const storedDate = (response: SQL): SQL => sql`case when ${response}->>'type' = 'Date' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`;
 
 export const dateQuestion: ComponentModule = {
   types: { Date: dateContent },
   answer: {
+    shapes: { answer: storedDay, stored: { value: storedDay } },
     parse: ({ content }, raw, problems, required) => dateAnswer(content, raw, problems, required),
     fromFields: (component, fields) => fields.one(fieldName(component)).trim(),
     toAnswer: (_component, response) => response.value,

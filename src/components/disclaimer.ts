@@ -17,6 +17,7 @@ export const disclaimer: ComponentModule = {
   texts: ['text', 'checkboxLabel'],
   types: { Disclaimer: loose({ text: text.optional(), checkboxLabel: shortText.optional(), required: z.boolean().optional() }) },
   answer: {
+    shapes: { answer: z.boolean().meta({ description: 'Whether the box is ticked (it must be when `required`).' }), stored: { check: z.boolean() } },
     parse(_component, raw, problems, required) {
       if (raw === null || raw === undefined) {
         if (required) problems.add([], TICK);

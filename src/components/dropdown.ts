@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asStrings as strings } from '../graphql/json-fields.ts';
-import { cellText, clip, isEmpty, REQUIRED, selection } from './answers.ts';
+import { cellText, clip, isEmpty, pickedShape, REQUIRED, selection } from './answers.ts';
 import { optionList } from './choices.ts';
 import { contentStrings, shortText, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
@@ -42,6 +42,10 @@ export const dropdown: ComponentModule = {
   texts: ['question', 'placeholder', 'options.*'],
   types: { Dropdown: dropdownContent },
   answer: {
+    shapes: {
+      answer: pickedShape('One of the options; with `isMulti`, a list of them.'),
+      stored: { selected: pickedShape("The option; with `isMulti`, the options picked in the form's order.") },
+    },
     parse({ content }, raw, problems, required) {
       const options = dropdownOptions(content);
       const multi = content.isMulti === true;

@@ -11,6 +11,10 @@ import type { ComponentModule } from './module.ts';
 export const emailForm: ComponentModule = {
   types: { EmailForm: loose({ question: text.optional(), placeholder: shortText.optional(), blockPersonalEmails: z.boolean().optional() }) },
   answer: {
+    shapes: {
+      answer: z.string().meta({ description: 'An e-mail address (not a free-mail one with `blockPersonalEmails`).' }),
+      stored: { emailAddress: z.string() },
+    },
     parse(component, raw, problems, required) {
       const answer = stringAnswer(raw, required, problems);
       if (answer === undefined) return null;

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { asString as str } from '../graphql/json-fields.ts';
 import { DEFAULT_ALLOWED_TYPES, DEFAULT_MAX_FILE_BYTES, FILE_TYPE_NAMES } from '../uploads/file-types.ts';
 import { fileUrl } from '../uploads/file-urls.ts';
-import { isEmpty, REQUIRED, UploadedFile } from './answers.ts';
+import { isEmpty, pickedShape, REQUIRED, UploadedFile } from './answers.ts';
 import { isHttpUrl, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label } from './markup.ts';
@@ -90,6 +90,16 @@ export const fileUploader: ComponentModule = {
   },
   multipart: true,
   answer: {
+    shapes: {
+      answer: pickedShape('The id of an upload (`POST /s/{formId}/uploads`), a list of ids with `multiple`; or an http(s) link to a file.'),
+      stored: {
+        fileUrl: z.string().meta({ description: 'The first file, or the link given.' }),
+        files: z
+          .array(z.strictObject({ id: z.string(), name: z.string(), size: z.number().int(), contentType: z.string(), url: z.string() }))
+          .optional()
+          .meta({ description: 'The uploaded files (left out for a link).' }),
+      },
+    },
     parse({ content }, raw, problems, required) {
       if (isEmpty(raw)) {
         if (required) problems.add([], REQUIRED);

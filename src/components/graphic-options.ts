@@ -39,6 +39,10 @@ export const graphicOptionsModule: ComponentModule = {
     }),
   },
   answer: {
+    shapes: {
+      answer: z.union([z.number().int().min(0), z.string()]).meta({ description: "The option's index, or its `value`." }),
+      stored: { index: z.number().int().min(0), value: z.string() },
+    },
     parse({ content }, raw, problems, required) {
       const options = graphicOptions(content);
       if (isEmpty(raw)) {

@@ -12,7 +12,7 @@ import { isHttpUrl, isObject, shortText, type Content, type ContentRules, type P
 import { fieldName } from './fields.ts';
 import { box, describedBy, domId, errorsOf, errorText, inputValue, asObject, type Html } from './markup.ts';
 import { textValue } from './conditions.ts';
-import type { ComponentModule } from './module.ts';
+import type { AnswerShapes, ComponentModule } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { pageWords, type PageWords } from '../i18n/locales.ts';
 
@@ -120,6 +120,17 @@ const isFieldRequired = (field: IdentityField): boolean => field.required !== fa
 
 // ---------------------------------------------------------------- answers
 
+/** The answer, an object keyed by the question's field keys, and the stored fields: each filled key's text (and `fullName`). */
+function identityShapes(): AnswerShapes {
+  const key = z.enum(IDENTITY_FIELD_KEYS);
+  return {
+    answer: z
+      .partialRecord(key, z.union([z.string(), z.number()]).nullable())
+      .meta({ description: "By field key (the question's `fields`), each a text (a number is taken as its digits); empty or left out: not given." }),
+    stored: Object.fromEntries(IDENTITY_FIELD_KEYS.map((name) => [name, z.string().optional()])),
+  };
+}
+
 function parse(component: StoredComponent, raw: unknown, problems: Problems): Fields {
   const fields = identityFields(component.content);
   if (raw === null || raw === undefined) raw = {};
@@ -225,6 +236,7 @@ export const identityInfo: ComponentModule = {
   texts: ['question', 'fields.*.label', 'fields.*.placeholder'],
   types: { IdentityInfo: identityContent },
   answer: {
+    shapes: identityShapes(),
     parse: (component, raw, problems) => parse(component, raw, problems),
     fromFields(component, fields) {
       const answer: Record<string, string> = {};

@@ -13,7 +13,7 @@ import { distinctTexts } from './choices.ts';
 import { contentStrings, isObject, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { allErrorsOf, asObject, box, domId, errorText, str } from './markup.ts';
-import type { ComponentModule, RowSummary } from './module.ts';
+import type { AnswerShapes, ComponentModule, RowSummary } from './module.ts';
 
 export const MATRIX_LIMITS = { rows: 20, minColumns: 2, columns: 10 } as const;
 
@@ -80,10 +80,18 @@ const storedRow = (response: Content, row: string): string[] => {
 /** The summary's counts per (row, column) pair: `chosen` selects each pair as a JSON array. */
 const pairCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is string => typeof value === 'string');
 
+function matrixShapes(): AnswerShapes {
+  const rows = z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .meta({ description: 'By row (one of `rows`), the column picked (one of `columns`); with `isMulti`, a list of columns.' });
+  return { answer: rows, stored: { rows } };
+}
+
 export const matrix: ComponentModule = {
   texts: ['question', 'rows.*', 'columns.*'],
   types: { Matrix: matrixContent },
   answer: {
+    shapes: matrixShapes(),
     parse: ({ content }, raw, problems, required) => matrixAnswer(content, raw, problems, required),
     fromFields(component, fields) {
       const multi = component.content.isMulti === true;

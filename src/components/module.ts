@@ -6,6 +6,7 @@
  */
 import type { ObjectRef } from '@pothos/core';
 import type { SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { BuilderTypes, builder } from '../graphql/builder.ts';
 import type { Fields, Problems, StoredResponse } from './answers.ts';
 import type { AnswerValue, ConditionSubject } from './conditions.ts';
@@ -39,7 +40,21 @@ export interface GraphQLMembers {
   answers?: Record<string, ObjectRef<BuilderTypes, StoredResponse>>;
 }
 
+/**
+ * What an answer looks like, as zod schemas: the REST contract (rest/contract.ts) turns them into the OpenAPI
+ * document's `Answer.<type>` and `StoredAnswer.<type>`. What a component's content narrows (a Rating's
+ * `scale`, a Matrix's rows) goes in the schemas' descriptions.
+ */
+export interface AnswerShapes {
+  /** The answer the JSON API takes (`answers[<questionId>]`), as `parse` reads it. */
+  answer: z.ZodType;
+  /** The fields `parse` stores, beside `type`, `headline`, `componentShapeVersion` and `leadAttribute`. */
+  stored: Record<string, z.ZodType>;
+}
+
 export interface AnswerRules {
+  /** Its answer's shapes (the JSON API's and the stored one), for the OpenAPI document. */
+  shapes: AnswerShapes;
   /**
    * Validates `raw` (the JSON API's answer shape) into the type's stored fields, or `null` for "no
    * answer"; problems carry paths relative to the answer.

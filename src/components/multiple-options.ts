@@ -8,13 +8,13 @@ import { sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import { z } from 'zod';
 import { asBoolean as bool, asInt as int, asString as jsonStr, asStrings as strings } from '../graphql/json-fields.ts';
-import { ANSWER_LIMITS, clip, isEmpty, MULTI_VALUE_SEPARATOR, REQUIRED, selection, type Path } from './answers.ts';
+import { ANSWER_LIMITS, clip, isEmpty, MULTI_VALUE_SEPARATOR, pickedShape, REQUIRED, selection, type Path } from './answers.ts';
 import { optionList } from './choices.ts';
 import { contentStrings, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { asObject, asStrings, box, describedBy, domId, errorsOf, errorText, requiredGroup, requiredMark, str } from './markup.ts';
 import { fieldless } from './conditions.ts';
-import type { ComponentModule } from './module.ts';
+import type { AnswerShapes, ComponentModule } from './module.ts';
 import { pageWords } from '../i18n/locales.ts';
 
 /** The value of the "Other" radio/checkbox. */
@@ -60,6 +60,27 @@ const choicesOf = (value: unknown): Choice[] =>
       })
     : [];
 
+/** A choice or a list of them, or `{selected, other}`; stored as every choice with whether it was picked, and the "Other" text. */
+const multipleOptionsShapes = (): AnswerShapes => {
+  const picked = pickedShape('One of the choices; with `isMulti`, a list of them.');
+  return {
+    answer: z
+      .union([
+        picked,
+        z.strictObject({
+          selected: picked.optional(),
+          other: z.string().nullable().optional().meta({ description: 'The text of "Other" (`allowOther`).' }),
+        }),
+      ])
+      .meta({ description: 'A choice, a list of choices with `isMulti`, or `{selected, other}` where the question allows "Other".' }),
+    stored: {
+      choices: z.array(z.strictObject({ key: z.string(), value: z.boolean().meta({ description: 'Whether it was picked.' }), index: z.number().int() })),
+      selectedOther: z.boolean(),
+      other: z.string().optional(),
+    },
+  };
+};
+
 export const multipleOptions: ComponentModule = {
   texts: ['question', 'subheading', 'choices.*'],
   types: {
@@ -68,6 +89,7 @@ export const multipleOptions: ComponentModule = {
     MultipleChoiceQuestion: content('MultipleOptionsQuestion'),
   },
   answer: {
+    shapes: multipleOptionsShapes(),
     parse({ content }, raw, problems, required) {
       const choices = multipleChoices(content);
       const multi = content.isMulti === true;

@@ -47,7 +47,7 @@ const range = () => NPS_RANGE;
 export const nps: ComponentModule = {
   texts: ['question', 'lowLabel', 'highLabel'],
   types: { NPS: npsContent },
-  answer: scaleAnswerRules(range),
+  answer: scaleAnswerRules(range, NPS_RANGE, 'from 0 to 10'),
   render(component, ctx) {
     const words = pageWords(ctx.form.locale);
     return renderScale(component, ctx, {

@@ -12,7 +12,7 @@ import { numberValue } from './conditions.ts';
 import { shortText, text, type Content, type ContentRules } from './content.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label, str } from './markup.ts';
-import type { ComponentModule } from './module.ts';
+import type { AnswerShapes, ComponentModule } from './module.ts';
 import { storedNumberSql } from './scale.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 import { pageWords } from '../i18n/locales.ts';
@@ -72,10 +72,16 @@ function postedNumber(posted: string): number | string {
   return NUMBER_FIELD.test(trimmed) ? Number(trimmed.replace(',', '.')) : trimmed;
 }
 
+function numberShapes(): AnswerShapes {
+  const value = bound.meta({ description: 'A number from `min` to `max` with at most `decimals` places (0, the default: a whole number).' });
+  return { answer: value, stored: { value } };
+}
+
 export const numberQuestion: ComponentModule = {
   texts: ['question', 'placeholder', 'unit'],
   types: { Number: numberContent },
   answer: {
+    shapes: numberShapes(),
     parse: ({ content }, raw, problems, required) => numberAnswer(content, raw, problems, required),
     fromFields: (component, fields) => postedNumber(fields.one(fieldName(component))),
     toAnswer: (_component, response) => response.value,

@@ -36,7 +36,7 @@ const rangeOf = ({ content }: StoredComponent): ScaleRange => ({
 export const opinionScale: ComponentModule = {
   texts: ['question', 'labels.left', 'labels.center', 'labels.right'],
   types: { OpinionScale: opinionContent },
-  answer: scaleAnswerRules(rangeOf),
+  answer: scaleAnswerRules(rangeOf, { from: 0, to: OPINION_SCALE.maxTo }, "from the OpinionScale's `from` (0 or 1) to its `to` (2–10)"),
   render(component, ctx) {
     const labels = asObject(component.content.labels);
     return renderScale(component, ctx, {

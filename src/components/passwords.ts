@@ -5,6 +5,7 @@
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { html } from 'hono/html';
+import { z } from 'zod';
 import { ANSWER_LIMITS, isEmpty, REQUIRED, type StoredResponse } from './answers.ts';
 import { loose, shortText, text, type Content } from './content.ts';
 import { fieldName } from './fields.ts';
@@ -51,6 +52,12 @@ const content = loose({ question: text.optional(), placeholder: shortText.option
 export const passwords: ComponentModule = {
   types: { PasswordInput: content, PasswordCreatorInput: content },
   answer: {
+    shapes: {
+      answer: z
+        .union([z.string(), z.strictObject({ password: z.string(), confirmation: z.string() })])
+        .meta({ description: 'The password; a PasswordCreatorInput also takes `{password, confirmation}`.' }),
+      stored: { input: z.string().meta({ description: 'Its scrypt hash (`scrypt$N$r$p$salt$hash`): the password is never stored.' }) },
+    },
     parse({ type }, raw, problems, required) {
       let value = raw;
       if (type === 'PasswordCreatorInput' && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {

@@ -13,7 +13,7 @@ import { distinctTexts } from './choices.ts';
 import { contentStrings, type Content, type ContentRules, text } from './content.ts';
 import { fieldName } from './fields.ts';
 import { allErrorsOf, box, domId, errorText, str } from './markup.ts';
-import type { ComponentModule, RowSummary } from './module.ts';
+import type { AnswerShapes, ComponentModule, RowSummary } from './module.ts';
 import { pageWords } from '../i18n/locales.ts';
 
 export const RANKING_LIMITS = { min: 2, max: 20 } as const;
@@ -69,10 +69,16 @@ const positionOf = (response: Content, option: string): number | undefined => {
 /** The summary's counts per (option, position) pair, selected by `chosen` as JSON arrays. */
 const positionCounts = (counts: ReadonlyMap<string, number>) => countsByPair(counts, (value): value is number => typeof value === 'number');
 
+function rankingShapes(): AnswerShapes {
+  const ranked = z.array(z.string()).meta({ description: "Every one of `options` once, in the respondent's order (the first is position 1)." });
+  return { answer: ranked, stored: { ranking: ranked } };
+}
+
 export const ranking: ComponentModule = {
   texts: ['question', 'options.*'],
   types: { Ranking: rankingContent },
   answer: {
+    shapes: rankingShapes(),
     parse: ({ content }, raw, problems, required) => rankingAnswer(content, raw, problems, required),
     fromFields(component, fields) {
       // Positions left empty are left out: the answer then misses their options, and says which.

@@ -38,7 +38,7 @@ const rangeOf = ({ content }: StoredComponent): ScaleRange => ({
 export const rating: ComponentModule = {
   texts: ['question', 'lowLabel', 'highLabel'],
   types: { Rating: ratingContent },
-  answer: scaleAnswerRules(rangeOf),
+  answer: scaleAnswerRules(rangeOf, { from: 1, to: RATING_SCALE.max }, "from 1 to the Rating's `scale` (3–10)"),
   render(component, ctx) {
     const range = rangeOf(component);
     const { content } = component;

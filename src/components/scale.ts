@@ -6,12 +6,13 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { html } from 'hono/html';
+import { z } from 'zod';
 import { asInt as int } from '../graphql/json-fields.ts';
 import { cellText, isEmpty, REQUIRED, type Fields, type Problems } from './answers.ts';
 import { numberValue } from './conditions.ts';
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, str, type Html, type RenderContext } from './markup.ts';
-import type { AnswerRules, ConditionRules, ExportRules, GraphQLKit, SummaryRules } from './module.ts';
+import type { AnswerRules, AnswerShapes, ConditionRules, ExportRules, GraphQLKit, SummaryRules } from './module.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
 
 /** The whole numbers a scale question offers, both ends included. */
@@ -37,9 +38,21 @@ export function scaleAnswer(range: ScaleRange, raw: unknown, problems: Problems,
   return { value: raw };
 }
 
-/** The answer rules of a scale whose range its content gives. */
-export function scaleAnswerRules(rangeOf: (component: StoredComponent) => ScaleRange): AnswerRules {
+/** A scale's answer, and its stored `value`: a whole number within `bounds` (the widest range of the type), narrowed as `range` says. */
+function scaleShapes(bounds: ScaleRange, range: string): AnswerShapes {
+  const value = z
+    .number()
+    .int()
+    .min(bounds.from)
+    .max(bounds.to)
+    .meta({ description: `A whole number, ${range}.` });
+  return { answer: value, stored: { value } };
+}
+
+/** The answer rules of a scale whose range its content gives; `bounds` and `range` say what it can be, for the OpenAPI document. */
+export function scaleAnswerRules(rangeOf: (component: StoredComponent) => ScaleRange, bounds: ScaleRange, range: string): AnswerRules {
   return {
+    shapes: scaleShapes(bounds, range),
     parse: (component, raw, problems, required) => scaleAnswer(rangeOf(component), raw, problems, required),
     // A posted value is a number when it is written as one; anything else goes on as text, which the answer refuses.
     fromFields(component, fields) {

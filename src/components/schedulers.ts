@@ -134,6 +134,10 @@ export const schedulers: ComponentModule = {
     DynamicScheduler: dynamicSchedulerContent,
   },
   answer: {
+    shapes: {
+      answer: z.union([z.boolean(), schedulerAnswer]).meta({ description: 'Whether a meeting was booked, or the booking.' }),
+      stored: schedulerAnswer.shape,
+    },
     parse(_component, raw, problems) {
       if (raw === null || raw === undefined) return null;
       if (typeof raw === 'boolean') return { eventScheduled: raw };

@@ -61,6 +61,10 @@ export const textInputs: ComponentModule = {
     freeText: (response) => sql`case when ${response}->>'type' in ('ShortInput', 'LongInput') and jsonb_typeof(${response}->'input') = 'string' then ${response}->>'input' end`,
   },
   answer: {
+    shapes: {
+      answer: z.string().meta({ description: 'The text (at most `maxLength` characters; by default 1,000 for ShortInput, 10,000 for LongInput).' }),
+      stored: { input: z.string().meta({ description: 'The text as stored: a ShortInput trimmed, a LongInput without its blank first and last lines.' }) },
+    },
     parse(component, raw, problems, required) {
       const answer = stringAnswer(raw, required, problems);
       if (answer === undefined) return null;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SCOPES } from '../auth/scopes.ts';
 import { TEAM_NOTIFICATION_EVENTS } from '../notifications/settings.ts';
+import { ANSWER_SHAPES } from '../components/catalogue.ts';
 
 const fieldError = z
   .strictObject({
@@ -23,20 +24,45 @@ export const errorBodySchema = z
 
 const isoInstant = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
 
+/**
+ * Each answered type's answer as stored, `StoredAnswer.<type>`: the fields its component module declares
+ * (`answer.shapes`, src/components/) beside those every answer has.
+ */
+const storedAnswerSchemas = [...ANSWER_SHAPES].map(([type, shapes]) =>
+  z
+    // Loose: a client reading answers ignores fields it does not know (a later version may add some).
+    .looseObject({
+      type: z.literal(type),
+      headline: z.string().meta({ description: 'The question text.' }),
+      componentShapeVersion: z.string(),
+      leadAttribute: z.string().optional().meta({ description: 'The lead attribute this answer sets, if any.' }),
+      ...shapes.stored,
+    })
+    .meta({ id: `StoredAnswer.${type}`, description: `An answer to a ${type}, as stored and listed: the fields of its type (more may be added).` }),
+);
+
+/** Each answered type's answer as the public JSON API takes it, `Answer.<type>` (its module's `answer.shapes`). */
+export const answerSchemas = [...ANSWER_SHAPES].map(([type, shapes]) =>
+  shapes.answer.meta({ id: `Answer.${type}`, description: `The public JSON API's answer to a question of type ${type}: ${shapes.answer.description ?? 'see docs/components.md'}` }),
+);
+
+/** The `answers` of the public JSON API's POST and PATCH bodies, by question id. */
+export const publicAnswersSchema = z.record(z.string(), z.union([...answerSchemas, z.null()])).meta({
+  id: 'PublicAnswers',
+  description:
+    "The answers of a public JSON API request (`POST /s/{formId}/responses`, `PATCH /s/{formId}/responses/{id}`), by question id: each in its component type's shape (`Answer.<type>`); `null` or `\"\"` takes an answer back; a captcha's answer is its provider's token.",
+});
+
+const storedAnswerSchema = z.discriminatedUnion('type', storedAnswerSchemas as unknown as [(typeof storedAnswerSchemas)[number], ...typeof storedAnswerSchemas]).meta({
+  description:
+    'The answer as stored: `type` (the component\'s type), `headline`, `componentShapeVersion`, and the fields of its type (`StoredAnswer.<type>`; docs/components.md, "Answers").',
+});
+
 const questionResponse = z
   .strictObject({
     questionId: z.string().meta({ description: 'The id of the form component answered.' }),
     key: z.string().optional().meta({ description: "The component's key, when it has one (docs/logic.md)." }),
-    response: z
-      .looseObject({
-        type: z.string(),
-        headline: z.string(),
-        componentShapeVersion: z.string(),
-      })
-      .meta({
-        description:
-          'The answer as stored: `type`, `headline`, `componentShapeVersion` and the fields of the type (docs/components.md, "Answers"), e.g. `input` (ShortInput, LongInput), `selected` (Dropdown), `value` (a number for Rating, NPS, OpinionScale and Number, `YYYY-MM-DD` for Date), `rows` (Matrix: `{<row>: <column> or [<column>…]}`), `ranking` (Ranking: every option in order).',
-      }),
+    response: storedAnswerSchema,
   })
   .meta({ id: 'QuestionResponse' });
 
@@ -474,6 +500,7 @@ export const shareLinkListSchema = z.strictObject({ data: z.array(shareLinkSchem
 export const revokedShareLinkSchema = z.strictObject({ id: z.string(), formId: z.string(), revoked: z.literal(true) }).meta({ id: 'RevokedShareLink' });
 
 export const CONTRACT_SCHEMAS = [
+  publicAnswersSchema,
   shareLinkSchema,
   createdShareLinkSchema,
   shareLinkListSchema,

@@ -201,6 +201,7 @@ function buildDocument(sources: OpenApiSources) {
       },
       schemas: componentSchemas(),
     },
+    webhooks: responseWebhooks(),
     paths: {
       ...generatePaths(),
       ...formPaths(),
@@ -217,6 +218,44 @@ function buildDocument(sources: OpenApiSources) {
       ...documentAndBackupPaths(),
     },
   };
+}
+
+/**
+ * What a webhook endpoint receives for a response's events (docs/webhooks.md): the response object as the
+ * listing writes it, answers typed by their component type. The `slack` format and the form events aside.
+ */
+function responseWebhooks() {
+  const events = {
+    'response.created': 'The first submission of a response (page or public API).',
+    'response.updated': 'Every later submission, the one that finishes it included.',
+    'response.finished': 'The submission that finishes the response; never for one that ends invalid.',
+  };
+  return Object.fromEntries(
+    Object.entries(events).map(([type, description]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook.${type}`,
+          summary: `${type}: signed with the endpoint's secret (Standard Webhooks headers)`,
+          description,
+          security: [],
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              properties: {
+                type: { const: type },
+                timestamp: { type: 'string', format: 'date-time', description: 'When the change was made.' },
+                data: ref(responsesBodySchema.shape.data.element),
+              },
+              required: ['type', 'timestamp', 'data'],
+            }),
+          },
+          responses: { '2XX': { description: 'Received: any 2xx ends the delivery; anything else is retried.' } },
+        },
+      },
+    ]),
+  );
 }
 
 /** Generating a form, and closing and reopening one. */

@@ -261,7 +261,7 @@ describe('NDJSON and filters', () => {
     const lead = await createLead(ctx.db, tenant.environmentId);
     // Answers with text that jsonb writes otherwise (blanks after , and :, escapes, non-ASCII), in every batch.
     const answers = (i: number): ResponseAnswer[] => [
-      { questionId: 'q1', response: { type: 'ShortInput', headline: 'Name, "nick": ü', componentShapeVersion: '2.0', value: `a\\b "${i}"` } },
+      { questionId: 'q1', response: { type: 'ShortInput', headline: 'Name, "nick": ü', componentShapeVersion: '2.0', input: `a\\b "${i}"` } },
     ];
     await insertResponses(
       ctx.db,

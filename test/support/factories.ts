@@ -65,7 +65,7 @@ export function sampleAnswers(): ResponseAnswer[] {
     { questionId: 'q-graphic', response: { ...base, type: 'GraphicOptions', headline: 'Style', index: 2, value: 'Bold' } },
     { questionId: 'q-file', response: { ...base, type: 'FileUploader', headline: 'CV', fileUrl: 'https://files.example.com/cv.pdf' } },
     { questionId: 'q-password', response: { ...base, type: 'PasswordInput', headline: 'Password', input: 'scrypt$hashed' } },
-    { questionId: 'q-email', response: { ...base, type: 'EmailForm', headline: 'E-mail', email: 'ada@example.com' } },
+    { questionId: 'q-email', response: { ...base, type: 'EmailForm', headline: 'E-mail', emailAddress: 'ada@example.com' } },
   ];
 }
 

@@ -32,6 +32,12 @@ function validatorOf(schema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
+/** Why `value` is not valid against the document's `components.schemas[name]`, or undefined when it is. */
+export function schemaProblem(name: string, value: unknown): string | undefined {
+  const validate = validatorOf({ $ref: `#/components/schemas/${name}` });
+  return validate(value) ? undefined : ajv.errorsText(validate.errors);
+}
+
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),

@@ -133,7 +133,7 @@ describe('an order form, end to end', () => {
     ).text();
     expect(outside).toContain('Au plus 500');
     expect(outside).toContain('Saisissez un nombre');
-    expect(outside).toContain('Au plus tard le 2026-12-31');
+    expect(outside).toContain('Au plus tard le 31 décembre 2026');
     const sent = await visitor.submit(form, 0, {
       [field(seats())]: '120',
       [field(budget())]: ' 12,5 ',

@@ -55,7 +55,7 @@ describe('openapi.json', () => {
     expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     expect(Object.keys(generate.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     const listing = document.paths['/api/v1/responses']!.get;
-    expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(['formId', 'returnPartials', 'since', 'until', 'dateField', 'limit', 'after']);
+    expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(['formId', 'returnPartials', 'since', 'until', 'dateField', 'language', 'limit', 'after']);
   });
 
   it('has examples that match their own schemas', async () => {

@@ -11,7 +11,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { prepareDatabase } from '../../src/bootstrap.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 import { runExclusively, runSerially } from '../../src/db/locks.ts';
-import { START_TIMEOUT_MS, startServer } from '../support/server-process.ts';
+import { START_TIMEOUT_MS, startServer, stopChildren } from '../support/server-process.ts';
 import { SseStream, subscriptionRequest } from '../support/sse.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -163,8 +162,7 @@ describe.skipIf(!testDatabaseUrl)('two nodes on one PostgreSQL and one Redis', (
 
   afterAll(async () => {
     await Promise.all(streams.map((stream) => stream.cancel()));
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    await stopChildren(children);
     for (const handle of handles) await handle.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });

@@ -6,12 +6,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { START_TIMEOUT_MS, startServer, type ServerProcess } from '../support/server-process.ts';
+import { dropTestDatabase, START_TIMEOUT_MS, startServer, stopChildren, type ServerProcess } from '../support/server-process.ts';
 
 const testDatabaseUrl = inject('testDatabaseUrl');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -79,13 +78,9 @@ describe.skipIf(!testDatabaseUrl)('insights on two nodes sharing PostgreSQL and 
   }, 2 * START_TIMEOUT_MS);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    await stopChildren(children);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    const { default: postgres } = await import('postgres');
-    const server = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} });
-    await server.unsafe(`drop database if exists ${databaseName} with (force)`);
-    await server.end();
+    await dropTestDatabase(testDatabaseUrl!, databaseName);
   });
 
   /** A respondent on `first` who answers step one, and (on the other node) step two, and finishes when `finish`. */

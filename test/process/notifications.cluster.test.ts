@@ -16,7 +16,7 @@ import { notificationDeliveries } from '../../src/db/schema.ts';
 import { createTenant, type TestTenant } from '../support/helpers.ts';
 import { SmtpReceiver } from '../support/smtp-helpers.ts';
 import { eventually } from '../support/webhook-helpers.ts';
-import { killLeftovers, START_TIMEOUT_MS, startServer, type ServerProcess } from '../support/server-process.ts';
+import { dropTestDatabase, killLeftovers, START_TIMEOUT_MS, startServer, type ServerProcess } from '../support/server-process.ts';
 
 const testDatabaseUrl = inject('testDatabaseUrl');
 const CA_FILE = fileURLToPath(new URL('../fixtures/smtp/cert.pem', import.meta.url));
@@ -52,10 +52,7 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
   afterAll(async () => {
     killLeftovers();
     await handle?.close();
-    const { default: postgres } = await import('postgres');
-    const server = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} });
-    await server.unsafe(`drop database if exists ${databaseName} with (force)`);
-    await server.end();
+    await dropTestDatabase(testDatabaseUrl!, databaseName);
   });
 
   async function smtpServer(acceptDelayMs = 0) {

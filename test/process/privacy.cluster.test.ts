@@ -11,7 +11,7 @@ import { auditLog, environments, jobRuns, responses } from '../../src/db/schema.
 import { createTenant } from '../support/helpers.ts';
 import { insertResponses } from '../support/factories.ts';
 import { makeForm } from '../support/public-helpers.ts';
-import { killLeftovers, START_TIMEOUT_MS, startServer, type ServerProcess } from '../support/server-process.ts';
+import { dropTestDatabase, killLeftovers, START_TIMEOUT_MS, startServer, type ServerProcess } from '../support/server-process.ts';
 
 const testDatabaseUrl = inject('testDatabaseUrl');
 
@@ -67,10 +67,7 @@ describe.skipIf(!testDatabaseUrl)('retention with two nodes', () => {
     await Promise.all(nodes.map((node) => node.stop()));
     killLeftovers();
     await handle?.close();
-    const { default: postgres } = await import('postgres');
-    const server = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} });
-    await server.unsafe(`drop database if exists ${databaseName} with (force)`);
-    await server.end();
+    await dropTestDatabase(testDatabaseUrl!, databaseName);
   });
 
   it('runs once: one node deletes the expired responses, the other skips the run', async () => {

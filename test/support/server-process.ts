@@ -12,6 +12,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Sends SIGTERM to each child still running and waits until every one has exited. */
+export async function stopChildren(children: readonly ChildProcess[]): Promise<void> {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) child.kill('SIGTERM');
+  await Promise.all(running.map((child) => once(child, 'exit')));
+}
+
+/** Drops a database a process test made on the server of `serverUrl` (its sessions ended by force). */
+export async function dropTestDatabase(serverUrl: string, databaseName: string): Promise<void> {
+  const { default: postgres } = await import('postgres');
+  const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await server.unsafe(`drop database if exists ${databaseName} with (force)`);
+  await server.end();
+}
 export const START_TIMEOUT_MS = 60_000;
 
 export interface ServerProcess {

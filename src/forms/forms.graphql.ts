@@ -32,6 +32,7 @@ import {
   deleteForm,
   findForm,
   findFormById,
+  formStepsAt,
   formUrl,
   generateForm,
   generateFormIdempotently,
@@ -43,6 +44,7 @@ import {
   updateForm,
   updateFormIdempotently,
   type Form,
+  type FormHead,
   type UpdatedForm,
 } from './forms.service.ts';
 import type { FormDefinition } from '../db/schema.ts';
@@ -239,17 +241,17 @@ const FormLimitsRef = builder.objectRef<LimitsOfForm>('FormLimits').implement({
 
 /** A quota with its form, for its count. */
 interface QuotaOfForm {
-  form: Form;
+  form: FormHead;
   quota: FormQuota;
 }
 /**
  * The finished counts of the forms of a request, batched: every form at one place in a query (a listing's
  * `finishedResponses`, its quotas' `count`) is counted by one statement, each form once per request.
  */
-const countsByRequest = new WeakMap<GraphQLContext, DataLoader<Form, FinishedCounts, string>>();
-function countsOf(ctx: GraphQLContext, form: Form): Promise<FinishedCounts> {
+const countsByRequest = new WeakMap<GraphQLContext, DataLoader<FormHead, FinishedCounts, string>>();
+function countsOf(ctx: GraphQLContext, form: FormHead): Promise<FinishedCounts> {
   let loader = countsByRequest.get(ctx);
-  if (!loader) countsByRequest.set(ctx, (loader = new DataLoader((many: readonly Form[]) => finishedCountsOf(ctx.db, many), { cacheKeyFn: (f) => f.id })));
+  if (!loader) countsByRequest.set(ctx, (loader = new DataLoader((many: readonly FormHead[]) => finishedCountsOf(ctx.db, many), { cacheKeyFn: (f) => f.id })));
   return loader.load(form);
 }
 const QuotaRef = builder.objectRef<QuotaOfForm>('Quota').implement({
@@ -408,6 +410,23 @@ function definitionLoader(ctx: GraphQLContext): DataLoader<ListedVersion, FormDe
   return loader;
 }
 
+/** Request-scoped loader of forms' steps at the version read: every form at one place in a query in one statement. */
+const stepsLoaders = new WeakMap<GraphQLContext, DataLoader<FormHead, StoredStep[], string>>();
+function stepsLoader(ctx: GraphQLContext): DataLoader<FormHead, StoredStep[], string> {
+  let loader = stepsLoaders.get(ctx);
+  if (!loader) stepsLoaders.set(ctx, (loader = new DataLoader((many: readonly FormHead[]) => formStepsAt(ctx.db, many), { cacheKeyFn: (f) => `${f.id}@${f.version}` })));
+  return loader;
+}
+
+/**
+ * The form with its steps: listings and lookups by id read forms without them (FormHead), so a field that
+ * needs them reads them here, batched per request.
+ */
+export async function formWithSteps(ctx: GraphQLContext, form: FormHead): Promise<Form> {
+  if (form.steps) return form as Form;
+  return { ...form, steps: await stepsLoader(ctx).load(form) };
+}
+
 const MB = 1024 * 1024;
 /**
  * Takes `bytes` of definitions from the request's budget (GRAPHQL_MAX_DEFINITION_BYTES) before they are
@@ -435,9 +454,12 @@ function stepsBytes(steps: readonly unknown[]): number {
   return bytes;
 }
 
-function spendStepsBudget(ctx: GraphQLContext, form: Form): void {
+/** The form with its steps, their size taken from the request's budget of definition bytes. */
+async function stepsWithinBudget(ctx: GraphQLContext, head: FormHead): Promise<Form> {
+  const form = await formWithSteps(ctx, head);
   if (ctx.definitionBudget)
     spendDefinitionBudget(ctx, stepsBytes(form.steps), `The steps of form ${form.id}`, 'select steps or definition on fewer forms at a time (a smaller first)');
+  return form;
 }
 
 const FormVersionRef = builder.objectRef<ListedVersion>('FormVersion').implement({
@@ -477,7 +499,7 @@ const FormVersionConnection = builder.connectionObject(
  * Loaded by id through the request's dataloader (node lookups, `sourceForm`, a response's `form`), which
  * answers only live forms of the caller's environment (any environment for the admin token).
  */
-export const FormRef = builder.loadableObjectRef<Form | null, string, string, Form>('Form', {
+export const FormRef = builder.loadableObjectRef<FormHead | null, string, string, FormHead>('Form', {
   load: (ids: string[], ctx) => loadForms(ctx.db, readScope(ctx.principal), ids, formLimitOf(ctx.principal)),
 });
 FormRef.implement({
@@ -493,10 +515,7 @@ FormRef.implement({
     steps: t.field({
       type: [StepRef],
       description: "The current steps. They take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES, as `definition` does.",
-      resolve: (form, _args, ctx) => {
-        spendStepsBudget(ctx, form);
-        return form.steps.map((step, index) => ({ ...step, key: stepKey(step, index) }));
-      },
+      resolve: async (head, _args, ctx) => (await stepsWithinBudget(ctx, head)).steps.map((step, index) => ({ ...step, key: stepKey(step, index) })),
     }),
     hiddenFields: t.stringList({
       description: 'Names of the values a response may bring in the page URL or the JSON API; conditions test them.',
@@ -508,10 +527,7 @@ FormRef.implement({
       type: FormDefinitionRef,
       description:
         "The current version's definition (the same name, steps and hidden fields as the form's own fields); its steps take their size from the request's budget of GRAPHQL_MAX_DEFINITION_BYTES.",
-      resolve: (form, _args, ctx) => {
-        spendStepsBudget(ctx, form);
-        return definitionOf(form);
-      },
+      resolve: async (head, _args, ctx) => definitionOf(await stepsWithinBudget(ctx, head)),
     }),
     versions: t.loadable({
       type: FormVersionConnection,
@@ -568,14 +584,14 @@ FormRef.implement({
     translations: t.field({
       type: [FormTranslationRef],
       description: 'Every language of the form (the default first) with how complete it is.',
-      resolve: (form) => translationStatuses(form),
+      resolve: async (form, _args, ctx) => translationStatuses(await formWithSteps(ctx, form)),
     }),
     translation: t.field({
       type: 'JSON',
       nullable: true,
       description: 'One language\'s texts as a flat document, `{"<stable path>": "text"}` (the default language: every text); null when it is not a language of the form.',
       args: { locale: t.arg.string({ required: true }) },
-      resolve: (form, { locale }) => (languagesOf(form).includes(locale) ? translationDocument(form, locale) : null),
+      resolve: async (form, { locale }, ctx) => (languagesOf(form).includes(locale) ? translationDocument(await formWithSteps(ctx, form), locale) : null),
     }),
     allowAnotherResponse: t.exposeBoolean('allowAnotherResponse', { description: 'Whether the final screen offers "Submit another response".' }),
   }),

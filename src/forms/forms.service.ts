@@ -30,7 +30,7 @@ import {
   withTranslation,
   type TextObject,
 } from './translations.ts';
-import { idsInVersions, recordVersion, type KnownId } from './versions.service.ts';
+import { idsInVersions, recordVersion, versionDefinitions, type KnownId } from './versions.service.ts';
 import { checkFormLogic, stepKey } from './logic.ts';
 import { stepsOf, stepsText } from './definition-cache.ts';
 import { checkQuotas, rekeyLimits, resolveLimits } from './limits.ts';
@@ -542,23 +542,56 @@ export async function deleteForm(db: Db, environmentId: string, id: string): Pro
 
 // ---------------------------------------------------------------- the graph: lookups and listings
 
-export type ListedForm = Form & { position: string };
+/**
+ * A form as the graph's listings and lookups by id read it: without its steps, the one column that grows
+ * with the definition (a form's steps may be a megabyte). A field that needs them reads them with
+ * `formStepsAt`, batched; a form a mutation answers with carries them already.
+ */
+export type FormHead = Omit<Form, 'steps'> & { steps?: StoredStep[] | undefined };
 
-const formColumns = { ...getTableColumns(forms), position: microsOf(forms.createdAt).as('position') };
+export type ListedForm = FormHead & { position: string };
+
+const { steps: _steps, ...headColumns } = getTableColumns(forms);
+const formColumns = { ...headColumns, position: microsOf(forms.createdAt).as('position') };
 
 /**
- * Live forms by id, in one statement; each a form of `scope` (null: any environment) and, with `only`
- * (a key's form limit), one of those, else missing.
+ * Live forms by id, in one statement, without their steps; each a form of `scope` (null: any environment)
+ * and, with `only` (a key's form limit), one of those, else missing.
  */
-export async function loadForms(db: Db, scope: string | null, ids: readonly string[], only: readonly string[] | null = null): Promise<(Form | null)[]> {
+export async function loadForms(db: Db, scope: string | null, ids: readonly string[], only: readonly string[] | null = null): Promise<(FormHead | null)[]> {
   const wanted = only === null ? ids : ids.filter((id) => only.includes(id));
   if (wanted.length === 0) return ids.map(() => null);
   const rows = await db
-    .select()
+    .select(headColumns)
     .from(forms)
     .where(and(inArray(forms.id, [...wanted]), isNull(forms.deletedAt), scope === null ? undefined : eq(forms.environmentId, scope)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+/**
+ * The steps of each of `wanted` (forms the caller has found in its scope) at the version it was read at,
+ * in its order: one statement (the forms' current steps, parsed once per version: stepsOf), and one more
+ * only for a form updated since it was read (that version's snapshot).
+ */
+export async function formStepsAt(db: Db, wanted: readonly { id: string; version: number }[]): Promise<StoredStep[][]> {
+  if (wanted.length === 0) return [];
+  const rows = await db
+    .select({ id: forms.id, version: forms.version, steps: stepsText })
+    .from(forms)
+    .where(inArray(forms.id, [...new Set(wanted.map((form) => form.id))]));
+  const current = new Map(rows.map((row) => [`${row.id}@${row.version}`, row]));
+  const steps = wanted.map((form) => {
+    const row = current.get(`${form.id}@${form.version}`);
+    return row && stepsOf(row.id, row.version, row.steps);
+  });
+  const stale = wanted.filter((_, i) => steps[i] === undefined);
+  const snapshots = await versionDefinitions(
+    db,
+    stale.map((form) => ({ formId: form.id, version: form.version })),
+  );
+  const older = new Map(stale.map((form, i) => [`${form.id}@${form.version}`, snapshots[i]?.steps ?? []]));
+  return wanted.map((form, i) => steps[i] ?? older.get(`${form.id}@${form.version}`)!);
 }
 
 export interface FormListFilter {

@@ -2,7 +2,7 @@
  * `Form.insights` and the `Insights` type (`Environment.insights` is in src/environments/): views,
  * conversion, drop-off and time to complete, read from the insight counters (insights.service.ts).
  */
-import { FormRef } from '../forms/forms.graphql.ts';
+import { FormRef, formWithSteps } from '../forms/forms.graphql.ts';
 import { builder } from '../graphql/builder.ts';
 import { lagTolerantReads } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
@@ -193,6 +193,6 @@ builder.objectFields(FormRef, (t) => ({
     description: 'Views, conversion, drop-off per step and time to complete of the form, with a time series and breakdowns.',
     args: { filter: t.arg({ type: InsightsFilterInput }) },
     complexity: INSIGHTS_COST,
-    resolve: (form, args, ctx) => resolveInsights(ctx, { formId: form.id, steps: form.steps }, args.filter),
+    resolve: async (form, args, ctx) => resolveInsights(ctx, { formId: form.id, steps: (await formWithSteps(ctx, form)).steps }, args.filter),
   }),
 }));

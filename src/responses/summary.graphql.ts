@@ -5,8 +5,8 @@
  */
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
-import { FormRef } from '../forms/forms.graphql.ts';
-import type { Form } from '../forms/forms.service.ts';
+import { FormRef, formWithSteps } from '../forms/forms.graphql.ts';
+import type { Form, FormHead } from '../forms/forms.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { lagTolerantReads, type GraphQLContext } from '../graphql/context.ts';
 import { invalidArguments, ROW_COST } from '../graphql/pagination.ts';
@@ -54,7 +54,7 @@ const SummaryFilterInput = builder.inputType('SummaryFilter', {
 });
 
 interface SummaryShape {
-  form: Form;
+  form: FormHead;
   filter: SummaryFilter;
 }
 
@@ -62,17 +62,20 @@ interface SummaryShape {
  * Request-scoped DataLoaders: one per part and filter, so every form at one place in the query is
  * summarised by one statement per part. Kept per GraphQL context (one per request).
  */
-const summaryLoaders = new WeakMap<object, Map<string, DataLoader<Form, unknown, string>>>();
-function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly Form[]) => Promise<V[]>): DataLoader<Form, V, string> {
+const summaryLoaders = new WeakMap<object, Map<string, DataLoader<FormHead, unknown, string>>>();
+function summaryLoader<V>(ctx: GraphQLContext, part: string, filter: SummaryFilter, batch: (db: Db, forms: readonly FormHead[]) => Promise<V[]>): DataLoader<FormHead, V, string> {
   let loaders = summaryLoaders.get(ctx);
-  if (!loaders) summaryLoaders.set(ctx, (loaders = new Map<string, DataLoader<Form, unknown, string>>()));
+  if (!loaders) summaryLoaders.set(ctx, (loaders = new Map<string, DataLoader<FormHead, unknown, string>>()));
   const key = `${part}:${filter.since?.toISOString() ?? ''}:${filter.until?.toISOString() ?? ''}:${filter.dateField ?? ''}:${filter.version ?? ''}:${filter.language ?? ''}`;
   let loader = loaders.get(key);
   // Summaries tolerate a little lag: a read replica's when there is a fresh one.
-  const read = (forms: readonly Form[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
-  if (!loader) loaders.set(key, (loader = new DataLoader<Form, unknown, string>(read, { cacheKeyFn: (form) => form.id })));
-  return loader as DataLoader<Form, V, string>;
+  const read = (forms: readonly FormHead[]) => lagTolerantReads(ctx).run((db) => batch(db, forms));
+  if (!loader) loaders.set(key, (loader = new DataLoader<FormHead, unknown, string>(read, { cacheKeyFn: (form) => form.id })));
+  return loader as DataLoader<FormHead, V, string>;
 }
+
+/** The forms of a summary batch with their steps (read for all of them in one statement when the listing left them out). */
+const withSteps = (ctx: GraphQLContext, forms: readonly FormHead[]): Promise<Form[]> => Promise.all(forms.map((form) => formWithSteps(ctx, form)));
 
 const countsOf = (s: SummaryShape, ctx: GraphQLContext) =>
   summaryLoader(ctx, 'counts', s.filter, (db, forms) =>
@@ -236,13 +239,13 @@ const FormSummaryRef = builder.objectRef<SummaryShape>('FormSummary').implement(
     steps: t.field({
       type: [StepReachRef],
       description: "Per step, in order, how many responses reached it: where respondents drop off. The current version's steps (with a `version` filter, that version's).",
-      resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, (db, forms) => summarySteps(db, forms, s.filter)).load(s.form),
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'steps', s.filter, async (db, forms) => summarySteps(db, await withSteps(ctx, forms), s.filter)).load(s.form),
     }),
     questions: t.field({
       type: [QuestionSummaryRef],
       description:
         "Per answerable question, in form order: its answer count and, for choice types, the count per option. The current version's questions (with a `version` filter, that version's).",
-      resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, (db, forms) => summaryQuestions(db, forms, s.filter)).load(s.form),
+      resolve: (s, _, ctx) => summaryLoader(ctx, 'questions', s.filter, async (db, forms) => summaryQuestions(db, await withSteps(ctx, forms), s.filter)).load(s.form),
     }),
     variables: t.field({
       type: [VariableSummaryRef],
@@ -290,7 +293,7 @@ builder.objectFields(FormRef, (t) => ({
       if (errors.length > 0) throw invalidArguments(errors);
       const summaryFilter = { since: filter.since ?? undefined, until: filter.until ?? undefined, dateField: filter.dateField ?? 'createdAt', version, language };
       // A version's summary counts its questions and steps, as it asked them.
-      const summarised = version === undefined ? form : await formAtVersion(ctx.db, form, version);
+      const summarised = version === undefined ? form : await formAtVersion(ctx.db, await formWithSteps(ctx, form), version);
       if (!summarised) throw invalidArguments([{ message: 'No such version of the form', path: ['filter', 'version'] }]);
       return { form: summarised, filter: summaryFilter };
     },

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, formVersions, forms, responses } from '../../src/db/schema.ts';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/events/dispatcher.ts';
-import { deleteForm, setFormStatus, type Form } from '../../src/forms/forms.service.ts';
+import { deleteForm, formStepsAt, setFormStatus, type Form } from '../../src/forms/forms.service.ts';
 import { ADMIN_TOKEN, appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { componentAt, field, makeForm, responsesOf, Visitor } from '../support/public-helpers.ts';
 import { eventually, Receiver } from '../support/webhook-helpers.ts';
@@ -523,6 +523,26 @@ describe('GraphQL', () => {
     expect(entry).toMatchObject({ actorKind: 'admin', actorKeyId: null, targetIds: [form.id], details: { version: 2 } });
     const unknown = await graphql(app, 'mutation { updateForm(id: "nope", input: {name: "x"}) { version } }', {}, { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("the graph's steps read apart from its listings", () => {
+  it('formStepsAt reads the steps of the version a form was listed at, also when it changed since', async () => {
+    const form = await twoSteps();
+    const before = await read(form.id);
+    const renamed = asInput(before.steps).map((step, i) => (i === 0 ? { ...step, name: 'Role' } : step));
+    expect((await patch(form.id, { steps: renamed })).status).toBe(200);
+    const [first, second, again] = await formStepsAt(ctx.db, [
+      { id: form.id, version: 1 },
+      { id: form.id, version: 2 },
+      { id: form.id, version: 1 },
+    ]);
+    expect([first!.map((step) => step.name), second!.map((step) => step.name)]).toEqual([
+      ['About', 'Size'],
+      ['Role', 'Size'],
+    ]);
+    expect(again).toEqual(first);
+    expect(await formStepsAt(ctx.db, [])).toEqual([]);
   });
 });
 

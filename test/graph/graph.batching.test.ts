@@ -126,3 +126,39 @@ describe('batching the counts of limits and quotas', () => {
     expect(hundred.count).toBeLessThanOrEqual(3);
   });
 });
+
+const FORM_LISTING = `query ($first: Int!, $steps: Boolean!) {
+  viewer { environment { forms(first: $first) { edges { node { id name version steps @include(if: $steps) { key } translations @include(if: $steps) { locale total } } } } } }
+}`;
+
+/** The statements of one listing of `first` forms, with or without their steps. */
+async function listingStatementsOf(first: number, steps: boolean) {
+  const request = () => app.request('/graphql', jsonRequest('POST', { query: FORM_LISTING, variables: { first, steps } }, { 'x-api-key': tenant.apiKey }));
+  await request();
+  statements.length = 0;
+  counting = true;
+  const response = await request();
+  counting = false;
+  const body = (await response.json()) as { data?: { viewer: { environment: { forms: { edges: { node: { steps?: { key: string }[] } }[] } } } }; errors?: unknown[] };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return { statements: [...statements], nodes: body.data!.viewer.environment.forms.edges.map((edge) => edge.node) };
+}
+
+const readsSteps = (statement: string) => /"steps"/.test(statement);
+
+describe("reading forms' steps only when a field needs them", () => {
+  it('lists forms without reading their steps; selected, all steps of the page are read in one more statement', async () => {
+    const without = await listingStatementsOf(100, false);
+    expect(without.nodes).toHaveLength(100);
+    expect(without.statements.filter(readsSteps)).toEqual([]);
+
+    const ten = await listingStatementsOf(10, true);
+    const hundred = await listingStatementsOf(100, true);
+    expect(hundred.nodes).toHaveLength(100);
+    expect(hundred.nodes.every((node) => node.steps!.length > 0)).toBe(true);
+    // steps and translations share the one statement that reads them, for 10 forms as for 100.
+    expect(hundred.statements.filter(readsSteps)).toHaveLength(1);
+    expect(hundred.statements).toHaveLength(without.statements.length + 1);
+    expect(ten.statements).toHaveLength(hundred.statements.length);
+  });
+});

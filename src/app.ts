@@ -49,7 +49,7 @@ import { exportRoutes } from './rest/export.ts';
 import { privacyRoutes } from './rest/privacy.ts';
 import { responsesRoutes } from './rest/responses.ts';
 import { keysRoutes } from './rest/keys.ts';
-import { answerMcp, MCP_SERVER_VERSION } from './mcp/server.ts';
+import { answerMcp, MCP_SERVER_VERSION, type McpContext } from './mcp/server.ts';
 import { settingsRoutes } from './rest/settings.ts';
 import { filesRoutes } from './rest/files.ts';
 import { signedFileUrl } from './uploads/file-urls.ts';
@@ -147,7 +147,21 @@ export function createApp({
   mountRest(app, { config, db, reads, fileStorage, captchaKeyring, fileUrlKeys: signing.fileUrls });
 
   app.use('/mcp', ...apiEdge);
-  mountMcp(app, { db, reads, dropOffMs: config.dropOffMs, webhookRules: { allowPrivate: config.webhooks.allowPrivate }, fileStorage, captchaKeyring }, config.maxJsonDepth);
+  mountMcp(
+    app,
+    {
+      db,
+      reads,
+      dropOffMs: config.dropOffMs,
+      webhookRules: { allowPrivate: config.webhooks.allowPrivate },
+      fileStorage,
+      captchaKeyring,
+      smtpConfigured: config.mail.smtp !== undefined,
+      formMaxVersions: config.formMaxVersions,
+      maxDefinitionBytes: config.graphql.maxDefinitionBytes,
+    },
+    config.maxJsonDepth,
+  );
 
   app.use('/graphql', ...apiEdge);
   const signFileUrl = (uploadId: string) => signedFileUrl(signing.fileUrls.current, uploadId, config.uploads.fileUrlTtlSeconds);
@@ -304,7 +318,7 @@ function mountRest(
 }
 
 /** The MCP server at /mcp (behind the API edge): its tools run the same operations as the caller's API key. */
-function mountMcp(app: Hono<AppEnv>, deps: Omit<GraphQLContext, 'principal'>, maxJsonDepth: number): void {
+function mountMcp(app: Hono<AppEnv>, deps: Omit<McpContext, 'principal'>, maxJsonDepth: number): void {
   app.post('/mcp', async (c) => {
     try {
       requireApiKey(c.var.principal);

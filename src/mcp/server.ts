@@ -21,7 +21,7 @@ import {
 import { z } from 'zod';
 import { hasScope, type Principal } from '../auth/auth.service.ts';
 import { invalidInput, toFieldErrors, type FieldError } from '../errors.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { definitionBudget, type GraphQLContext } from '../graphql/context.ts';
 import { appErrorOf } from '../graphql/errors.ts';
 import { McpFormSummaryDocument, RestFormDocument } from '../graphql/generated/graphql.ts';
 import { NotFound, operation, TOOLS, type Tool } from './tools.ts';
@@ -30,6 +30,16 @@ export { MAX_TOOL_PAGE } from './tools.ts';
 
 /** The server's version in the MCP handshake. */
 export const MCP_SERVER_VERSION = '1.0.0';
+
+/** What an MCP request runs with: the caller's operation context and GRAPHQL_MAX_DEFINITION_BYTES (absent or 0: no budget). */
+export type McpContext = GraphQLContext & { maxDefinitionBytes?: number | undefined };
+
+/**
+ * The context of one tool call, resource read or prompt: a budget of definition bytes of its own, as each
+ * REST operation has, so no tool result holds more definitions than GRAPHQL_MAX_DEFINITION_BYTES (the
+ * operation refuses the form that would pass it, as GraphQL does).
+ */
+const withBudget = (ctx: McpContext): GraphQLContext => ({ ...ctx, definitionBudget: definitionBudget(ctx.maxDefinitionBytes ?? 0) });
 
 const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _schema, ...rest } = z.toJSONSchema(schema, {
@@ -65,7 +75,7 @@ function knownError(error: unknown): { message: string; errors?: FieldError[] } 
   return known.errors ? { message: known.message, errors: known.errors } : { message: known.message };
 }
 
-async function callTool(name: string, args: unknown, ctx: GraphQLContext): Promise<CallToolResult> {
+async function callTool(name: string, args: unknown, ctx: McpContext): Promise<CallToolResult> {
   const found = TOOLS.find((t) => t.name === name);
   if (!found) return toolError({ message: `Unknown tool ${name}` });
   // A tool the key may not use is reported as REST reports the route.
@@ -76,7 +86,7 @@ async function callTool(name: string, args: unknown, ctx: GraphQLContext): Promi
     return toolError({ message: error.message, errors: error.errors! });
   }
   try {
-    const result = await found.run(parsed.data, ctx);
+    const result = await found.run(parsed.data, withBudget(ctx));
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     return toolError(knownError(error));
@@ -102,10 +112,10 @@ async function refusing<T>(handler: () => Promise<T>): Promise<T> {
 }
 
 /** The resource of one form: its definition as JSON. A form the key cannot see is `Form not found`. */
-async function readFormResource(uri: string, ctx: GraphQLContext) {
+async function readFormResource(uri: string, ctx: McpContext) {
   const id = FORM_URI.exec(uri)?.[1];
   if (!hasScope(ctx.principal, 'forms:read')) throw refused('API key lacks the scope forms:read');
-  const { form } = id ? await operation(RestFormDocument, { id }, ctx) : { form: null };
+  const { form } = id ? await operation(RestFormDocument, { id }, withBudget(ctx)) : { form: null };
   if (!form) throw refused('Form not found');
   const definition = {
     id: form.id,
@@ -121,11 +131,11 @@ async function readFormResource(uri: string, ctx: GraphQLContext) {
 const SUMMARY_PROMPT = 'summarise_form_responses';
 
 /** The prompt "summarise this form's responses": the form's summary, and what to make of it. */
-async function summaryPrompt(args: Record<string, string> | undefined, ctx: GraphQLContext) {
+async function summaryPrompt(args: Record<string, string> | undefined, ctx: McpContext) {
   if (!hasScope(ctx.principal, 'responses:read')) throw refused('API key lacks the scope responses:read');
   const formId = args?.formId;
   if (!formId) throw refused('formId is required');
-  const { form } = await operation(McpFormSummaryDocument, { id: formId }, ctx);
+  const { form } = await operation(McpFormSummaryDocument, { id: formId }, withBudget(ctx));
   if (!form) throw refused('Form not found');
   const text =
     `Summarise the responses to the form "${form.name}" (${form.id}) for its owner: how many started and finished, ` +
@@ -138,11 +148,11 @@ async function summaryPrompt(args: Record<string, string> | undefined, ctx: Grap
   };
 }
 
-function addResourcesAndPrompts(server: Server, ctx: GraphQLContext) {
+function addResourcesAndPrompts(server: Server, ctx: McpContext) {
   server.setRequestHandler(ListResourcesRequestSchema, () =>
     refusing(async () => {
       if (!hasScope(ctx.principal, 'forms:read')) return { resources: [] };
-      const listed = (await TOOLS.find((t) => t.name === 'list_forms')!.run({ limit: 100 }, ctx)) as {
+      const listed = (await TOOLS.find((t) => t.name === 'list_forms')!.run({ limit: 100 }, withBudget(ctx))) as {
         forms: { id: string; name: string }[];
       };
       return {
@@ -186,7 +196,7 @@ function addResourcesAndPrompts(server: Server, ctx: GraphQLContext) {
 }
 
 /** One MCP server for one request's caller (stateless: every request is answered on its own). */
-function serverFor(ctx: GraphQLContext, version: string): Server {
+function serverFor(ctx: McpContext, version: string): Server {
   const server = new Server({ name: 'formloom', version }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: toolsFor(ctx.principal).map((t) => ({
@@ -202,7 +212,7 @@ function serverFor(ctx: GraphQLContext, version: string): Server {
 }
 
 /** Answers one MCP POST (a JSON-RPC message, already read and checked as JSON) as the caller of `ctx`. */
-export async function answerMcp(request: Request, parsedBody: unknown, ctx: GraphQLContext, version: string): Promise<Response> {
+export async function answerMcp(request: Request, parsedBody: unknown, ctx: McpContext, version: string): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -7,10 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
+import { forms } from '../../src/db/schema.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { insertResponse } from '../support/factories.ts';
 import { componentAt, makeForm } from '../support/public-helpers.ts';
@@ -21,6 +23,8 @@ let other: TestTenant;
 let server: ServerType;
 let base: string;
 const clients: Client[] = [];
+/** Servers of other configurations a test started. */
+const servers: ServerType[] = [];
 
 beforeAll(async () => {
   ctx = await setupTestApp();
@@ -33,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const client of clients) await client.close();
-  await new Promise((resolve) => server.close(resolve));
+  for (const running of [server, ...servers]) await new Promise((resolve) => running.close(resolve));
 });
 
 async function connect(key: string, url = `${base}/mcp`) {
@@ -41,6 +45,15 @@ async function connect(key: string, url = `${base}/mcp`) {
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }));
   clients.push(client);
   return client;
+}
+
+/** A client of a server of its own, with `overrides` in its configuration. */
+async function connectConfigured(overrides: Parameters<typeof testConfig>[0]) {
+  const app = createApp({ config: testConfig(overrides), db: ctx.db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
+  const running = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => running.once('listening', resolve));
+  servers.push(running);
+  return connect(tenant.apiKey, `http://127.0.0.1:${(running.address() as AddressInfo).port}/mcp`);
 }
 
 const text = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
@@ -280,6 +293,34 @@ describe('MCP over Streamable HTTP', () => {
     expect(text(read)).toEqual({ message: 'Form not found' });
     const closed = await client.callTool({ name: 'close_form', arguments: { formId: other.templateId } });
     expect(text(closed)).toEqual({ message: 'Form not found' });
+  });
+
+  it('carries at most GRAPHQL_MAX_DEFINITION_BYTES of definitions in one result: past it get_form and the resource are refused', async () => {
+    const [stored] = await ctx.db.select({ steps: forms.steps }).from(forms).where(eq(forms.id, tenant.templateId));
+    const size = Buffer.byteLength(JSON.stringify(stored!.steps));
+    const served = (maxDefinitionBytes: number) => connectConfigured({ graphql: { ...testConfig().graphql, maxDefinitionBytes } });
+    const exact = await served(size);
+    // Each call has a budget of its own: the second read fits as the first did.
+    for (let i = 0; i < 2; i++) expect((await exact.callTool({ name: 'get_form', arguments: { formId: tenant.templateId } })).isError).toBeFalsy();
+
+    const short = await served(size - 1);
+    const refused = await short.callTool({ name: 'get_form', arguments: { formId: tenant.templateId } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toEqual({
+      message: expect.stringMatching(new RegExp(`^The steps of form ${tenant.templateId} would pass the 0\\.0 MB of definitions one request may read`)),
+    });
+    await expect(short.readResource({ uri: `formloom://forms/${tenant.templateId}` })).rejects.toThrow('would pass the 0.0 MB of definitions');
+    // What carries no definition is answered as before.
+    expect((await short.callTool({ name: 'list_forms', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('update_form keeps to FORM_MAX_VERSIONS, as REST and GraphQL do', async () => {
+    const capped = await connectConfigured({ formMaxVersions: 1 });
+    const generated = await capped.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) });
+    const { id } = generated.structuredContent as { id: string };
+    const refused = await capped.callTool({ name: 'update_form', arguments: { formId: id, changes: { name: 'Two' } } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toEqual({ message: expect.stringContaining('Form has 1 versions, the most a form may have') });
   });
 
   it('sits behind the API edge: credentials, the admin token refused, the per-key rate limit', async () => {

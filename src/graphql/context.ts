@@ -70,6 +70,12 @@ export function captchaKeyringOf(ctx: GraphQLContext): CaptchaKeyring {
 /** A request's budget of definition bytes: `max` of them, none when `max` is 0 (off). */
 export const definitionBudget = (max: number) => (max > 0 ? { max, left: max } : undefined);
 
+/** `ctx` with a whole budget of definition bytes of the same size again: for the next of several operations (REST gives each its own). */
+export const withFreshDefinitionBudget = (ctx: GraphQLContext): GraphQLContext => ({
+  ...ctx,
+  definitionBudget: ctx.definitionBudget && definitionBudget(ctx.definitionBudget.max),
+});
+
 /** The context's lag-tolerant reads: its replicas when it has them, else its database handle. */
 export function lagTolerantReads(ctx: Pick<GraphQLContext, 'db' | 'reads'>): LagTolerantReads {
   return ctx.reads ?? primaryReads(ctx.db);

@@ -7,7 +7,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import { requireApiKey } from '../auth/auth.service.ts';
 import type { Scope } from '../auth/scopes.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { withFreshDefinitionBudget, type GraphQLContext } from '../graphql/context.ts';
 import { runOperation } from '../graphql/execute.ts';
 import { generateFormInputSchema, updateFormInputSchema } from '../forms/components.ts';
 import { csvRecord } from '../responses/csv.ts';
@@ -250,7 +250,8 @@ export const TOOLS: Tool[] = [
 
 /** The CSV columns of form `formId` (those of the REST export); NotFound when the key cannot see it. */
 async function formColumns(formId: string, ctx: GraphQLContext): Promise<ExportColumn[]> {
-  const found = await formExportColumns(formId, ctx);
+  // Each page of the form's versions with a budget of its own, as the REST export reads them.
+  const found = await formExportColumns(formId, ctx, () => withFreshDefinitionBudget(ctx));
   if ('error' in found) throw found.error;
   if (!found.form) throw new NotFound('Form not found');
   return found.columns;

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/auth.service.ts';
-import { forms } from '../../src/db/schema.ts';
+import { formVersions, forms } from '../../src/db/schema.ts';
 import { ADMIN_TOKEN, createTenant, setupTestApp, testConfig, validBody, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { insertResponse } from '../support/factories.ts';
 import { componentAt, makeForm } from '../support/public-helpers.ts';
@@ -312,6 +312,23 @@ describe('MCP over Streamable HTTP', () => {
     await expect(short.readResource({ uri: `formloom://forms/${tenant.templateId}` })).rejects.toThrow('would pass the 0.0 MB of definitions');
     // What carries no definition is answered as before.
     expect((await short.callTool({ name: 'list_forms', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it("reads a form's versions for the CSV export's columns a page at a time, each page with a budget of its own, as REST does", async () => {
+    const client = await connect(tenant.apiKey);
+    const { id } = (await client.callTool({ name: 'generate_form', arguments: validBody(tenant.templateId) })).structuredContent as { id: string };
+    for (let i = 2; i <= 11; i++) await client.callTool({ name: 'update_form', arguments: { formId: id, changes: { name: `Version ${i}` } } });
+    const sizes = (await ctx.db.select({ bytes: formVersions.definitionBytes }).from(formVersions).where(eq(formVersions.formId, id)).orderBy(desc(formVersions.version))).map(
+      (row) => row.bytes,
+    );
+    expect(sizes).toHaveLength(11);
+    // Room for the first page of 10 versions (the newest), not for all 11.
+    const page = sizes.slice(0, 10).reduce((sum, bytes) => sum + bytes, 0);
+    expect(sizes[10]).toBeLessThanOrEqual(page);
+    const limited = await connectConfigured({ graphql: { ...testConfig().graphql, maxDefinitionBytes: page } });
+    const exported = await limited.callTool({ name: 'export_responses', arguments: { formId: id, format: 'csv' } });
+    expect(exported.isError, JSON.stringify(exported.structuredContent)).toBeFalsy();
+    expect((exported.structuredContent as { csv: string }).csv).toMatch(/^id,createdAt/);
   });
 
   it('update_form keeps to FORM_MAX_VERSIONS, as REST and GraphQL do', async () => {

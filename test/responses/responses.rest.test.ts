@@ -263,7 +263,8 @@ describe('GET /api/v1/responses (the whole environment)', () => {
     const tenant = await createTenant(ctx.db);
     const form = await createForm(ctx.db, tenant.environmentId);
     const lead = await createLead(ctx.db, tenant.environmentId);
-    const count = 30 * LISTING_BATCH_SIZE;
+    // Enough batches that a stream reading ahead of its client would run more statements than the stalled bound below.
+    const count = 15 * LISTING_BATCH_SIZE;
     await bulkInsertResponses(ctx.db, { environmentId: tenant.environmentId, formIds: [form.id], count, leadId: lead.id });
     const metrics = databaseMetricsOf(ctx.db)!;
     const statements = async () =>

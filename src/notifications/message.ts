@@ -7,7 +7,7 @@
 import type Mail from 'nodemailer/lib/mailer';
 import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { recall } from '../forms/recall.ts';
-import { recallLookup } from '../responses/recall-values.ts';
+import { recallLookup, type RecallShown } from '../responses/recall-values.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { languageOf, type Language } from '../i18n/locales.ts';
 import { answerCell } from '../responses/export.ts';
@@ -134,6 +134,8 @@ export interface MessageInput {
   from: string;
   publicUrl: string;
   form: { id: string; name: string; locale: string };
+  /** The form as its respondent read it and their language: a recalled choice shows its text in that language. */
+  shown?: RecallShown | undefined;
   response: { id: string; updatedAt: Date; data: readonly ResponseAnswer[]; meta?: ResponseMeta | undefined };
   rule: { includeAnswers: boolean; subject?: string | undefined; body?: string | undefined };
   /** A file's signed path (`/api/v1/files/…?expires=…&signature=…`). */
@@ -167,7 +169,7 @@ export function composeMessage(input: MessageInput): Mail.Options {
   const invalid = input.trigger === 'response.invalid';
   const team = input.kind === 'team';
   // Recall: the respondent's values into the body only; a header shows the placeholders' fallbacks.
-  const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} });
+  const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} }, input.shown);
   // A rule's subject made only of placeholders without fallbacks comes out empty: the default subject then.
   const ruleSubject = input.rule.subject === undefined ? '' : recall(input.rule.subject, () => undefined).trim();
   const subject = ruleSubject !== '' ? ruleSubject : invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name);

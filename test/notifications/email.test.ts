@@ -259,6 +259,22 @@ describe('a team alert and a confirmation', () => {
     expect(german.parsed.text).toContain(month);
   });
 
+  it("recalls a choice into a confirmation as the text its respondent saw, in the response's language", async () => {
+    const smtp = await smtpServer();
+    const plan = { type: 'Dropdown', key: 'plan', content: { question: { en: 'Plan?', fr: 'Formule ?' }, options: [{ en: 'Small team', fr: 'Petite équipe' }, 'Enterprise'] } };
+    const steps = [{ ...STEPS[0]!, components: [...STEPS[0]!.components, plan] }, STEPS[1]!];
+    const respondent = { ...RESPONDENT, body: 'Your plan: {{question.plan}}' };
+    const form = await formWith({ respondent }, { steps, languages: { default: 'en', others: ['fr'] } });
+    const definition = (await (await app.request(`/s/${form.id}/definition`)).json()) as { steps: { components: { id: string }[] }[] };
+    const planId = definition.steps[0]!.components[2]!.id;
+    const answers = { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' }, [planId]: 'Petite équipe', [form.secret]: 'hunter2hunter2' };
+    const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: true, language: 'fr' }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the confirmation');
+    expect(smtp.accepted[0]!.parsed.text).toContain('Your plan: Petite équipe');
+  });
+
   it('puts no answer into a header, whatever it holds', async () => {
     const smtp = await smtpServer();
     const injection = 'x\r\nBcc: evil@attacker.example\r\nSubject: hacked';

@@ -9,7 +9,7 @@ import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { recall } from '../forms/recall.ts';
 import { recallLookup, type RecallShown } from '../responses/recall-values.ts';
 import type { NotificationKind } from '../db/schema.ts';
-import { languageOf, type Language } from '../i18n/locales.ts';
+import { languageOf, localizeInstant, type Language } from '../i18n/locales.ts';
 import { answerCell } from '../responses/export.ts';
 
 interface Words {
@@ -165,7 +165,7 @@ function answerLines(answer: ResponseAnswer, input: MessageInput): { label: stri
 /** The message for one delivery (nodemailer's options; it writes the MIME). */
 export function composeMessage(input: MessageInput): Mail.Options {
   const words = WORDS[languageOf(input.form.locale)];
-  const at = `${new Intl.DateTimeFormat(input.form.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(input.response.updatedAt)} UTC`;
+  const at = localizeInstant(input.form.locale, input.response.updatedAt);
   const invalid = input.trigger === 'response.invalid';
   const team = input.kind === 'team';
   // Recall: the respondent's values into the body only; a header shows the placeholders' fallbacks.

@@ -1,0 +1,37 @@
+/**
+ * The hints the components write in the page's language: a Date's limits under the field (associated
+ * with it through aria-describedby) and a scheduler's booked meeting, dates in the language's format.
+ */
+import { describe, expect, it } from 'vitest';
+import { dateQuestion } from '../../src/components/date.ts';
+import type { RenderContext } from '../../src/components/markup.ts';
+import type { StoredComponent } from '../../src/db/json-columns.ts';
+
+const contextIn = (locale: string, values: Map<string, unknown> = new Map()) =>
+  ({ form: { locale }, values, errors: new Map(), notices: [], prefill: {}, host: 'forms.example.com' }) as unknown as RenderContext;
+const date = (content: Record<string, unknown>): StoredComponent => ({ id: 'ALL.C1.0', type: 'Date', content: { question: 'When?', ...content } }) as StoredComponent;
+const drawn = (component: StoredComponent, ctx: RenderContext) => String(dateQuestion.render!(component, ctx));
+
+describe("a Date's limits under the field", () => {
+  it.each([
+    ['en', { min: '2026-03-01', max: '2026-12-31' }, 'Between March 1, 2026 and December 31, 2026'],
+    ['en', { min: '2026-03-01' }, 'On or after March 1, 2026'],
+    ['en', { max: '2026-12-31' }, 'On or before December 31, 2026'],
+    ['de', { min: '2026-03-01', max: '2026-12-31' }, 'Zwischen dem 1. März 2026 und dem 31. Dezember 2026'],
+    ['fr-CA', { min: '2026-03-01' }, 'Le 1 mars 2026 ou après'],
+    ['ja', { max: '2026-12-31' }, '2026年12月31日以前'],
+    ['pl', { min: '2026-03-01', max: '2026-12-31' }, 'Od 1 marca 2026 do 31 grudnia 2026'],
+  ])('%s %j: %s', (locale, limits, hint) => {
+    const markup = drawn(date(limits), contextIn(locale));
+    expect(markup).toContain(`<p class="fl-note" id="f-ALL.C1.0-hint">${hint}</p>`);
+    expect(markup).toMatch(/<input type="date" id="f-ALL\.C1\.0"[^>]* aria-describedby="f-ALL\.C1\.0-hint">/);
+  });
+
+  it('names the hint and the error together, and writes no hint without limits', () => {
+    const ctx = { ...contextIn('en'), errors: new Map([['ALL.C1.0', ['Must be on or after 2026-03-01']]]) } as RenderContext;
+    expect(drawn(date({ min: '2026-03-01' }), ctx)).toContain('aria-invalid="true" aria-describedby="f-ALL.C1.0-hint f-ALL.C1.0-error"');
+    const bare = drawn(date({}), contextIn('en'));
+    expect(bare).not.toContain('-hint');
+    expect(bare).not.toContain('aria-describedby');
+  });
+});

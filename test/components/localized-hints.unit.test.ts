@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dateQuestion } from '../../src/components/date.ts';
+import { schedulers } from '../../src/components/schedulers.ts';
 import type { RenderContext } from '../../src/components/markup.ts';
 import type { StoredComponent } from '../../src/db/json-columns.ts';
 
@@ -33,5 +34,29 @@ describe("a Date's limits under the field", () => {
     const bare = drawn(date({}), contextIn('en'));
     expect(bare).not.toContain('-hint');
     expect(bare).not.toContain('aria-describedby');
+  });
+});
+
+describe("a scheduler's booked meeting", () => {
+  const scheduler = { id: 'ALL.C2.0', type: 'CalendlyScreen', content: { dataUrl: 'https://calendly.com/acme/intro', calendarType: 'Calendly' } } as StoredComponent;
+  const note = (locale: string, booking?: unknown) => {
+    const markup = String(schedulers.render!(scheduler, contextIn(locale, new Map(booking === undefined ? [] : [[scheduler.id, booking]]))));
+    // Some ICU versions write a narrow no-break space before "PM".
+    return /<p class="fl-note[^"]*" data-booked[^>]*>[^<]*<\/p>/.exec(markup)![0].replaceAll('\u202f', ' ');
+  };
+
+  it.each([
+    ['en', 'Your meeting is booked for March 1, 2026 at 2:30 PM UTC.'],
+    ['de', 'Ihr Termin ist gebucht: 1. März 2026 um 14:30 UTC.'],
+    ['ja', 'ミーティングが予約されました: 2026年3月1日 14:30 UTC。'],
+  ])('shows its time in the page’s language (%s) when the step comes back booked', (locale, text) => {
+    expect(note(locale, { eventScheduled: true, meetingTime: '2026-03-01T14:30:00.000Z' })).toContain(`">${text}</p>`);
+  });
+
+  it('is hidden until a booking, says it without a time when none is known, and gives the script its sentence', () => {
+    expect(note('de')).toBe('<p class="fl-note fl-hidden" data-booked data-booked-at="Ihr Termin ist gebucht: {when}.">Ihr Termin ist gebucht.</p>');
+    expect(note('de', { eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/1' })).toContain('<p class="fl-note" data-booked');
+    expect(note('de', { eventScheduled: true, uri: 'https://api.calendly.com/scheduled_events/1' })).toContain('>Ihr Termin ist gebucht.</p>');
+    expect(note('en', { eventScheduled: false, meetingTime: '2026-03-01T14:30:00.000Z' })).toContain('fl-hidden');
   });
 });

@@ -132,6 +132,7 @@ export const dateQuestion: ComponentModule = {
     date: storedDate,
   },
   style: { css: '.fl-date { max-width: 16em; }' },
+  recall: (_shown, response, writtenIn) => (writtenIn !== undefined && isCalendarDate(response.value) ? localizeDate(writtenIn, response.value) : undefined),
   conditions: {
     subject: (component, field) => (field === undefined ? { kind: 'date' } : `A ${component.type} has no fields: leave out "field"`),
     value: (_component, response) => (isCalendarDate(response.value) ? response.value : undefined),

@@ -260,6 +260,8 @@ ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}$
       return cellText(response.meetingTime) || 'true';
     },
   },
+  recall: (_shown, response, writtenIn) =>
+    writtenIn !== undefined && response.eventScheduled === true && typeof response.meetingTime === 'string' ? localizeInstant(writtenIn, response.meetingTime) : undefined,
   conditions: {
     // Whether a meeting was booked.
     subject: fieldless(() => ({ kind: 'boolean' })),

@@ -612,10 +612,13 @@ export function localizeInstant(locale: string, instant: string | Date): string 
   return Number.isNaN(at) ? String(instant) : `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
 }
 
+/** A number as the locale's language writes it (`1.234,5`), every decimal place kept. */
+export const formatNumber = (locale: string, value: number): string => new Intl.NumberFormat(languageOf(locale), { maximumFractionDigits: 20 }).format(value);
+
 /** A number written as JavaScript writes it (`1234.5`) in the language's format (`1.234,5`); anything else as written. */
 function localizeNumber(language: Language, text: string): string {
   const value = Number(text);
-  return text.trim() === '' || !Number.isFinite(value) ? text : new Intl.NumberFormat(language, { maximumFractionDigits: 20 }).format(value);
+  return text.trim() === '' || !Number.isFinite(value) ? text : formatNumber(language, value);
 }
 
 /** An English message with its days and numbers in English's format (`Must be on or after March 5, 2026`). */

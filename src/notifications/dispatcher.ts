@@ -218,7 +218,7 @@ function shownOf(found: Found, meta: ResponseMeta): RecallShown {
     languages: parsed<FormLanguages | null>(found.languages),
     texts: parsed<TextTranslations | null>(found.texts),
   };
-  return { form, language: meta.language ?? defaultLanguageOf(form) };
+  return { form, language: meta.language ?? defaultLanguageOf(form), written: true };
 }
 
 function compose(ctx: Context, claimed: Claimed, found: Found, responseId: string, from: string) {

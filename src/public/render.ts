@@ -182,7 +182,6 @@ function openingLine(opensOn: (when: string) => string, opensAt: string, locale:
   return html`${before}<time datetime="${opensAt}">${localizeInstant(locale, opensAt)}</time>${after}`;
 }
 
-
 /**
  * A plain page for 404s and other errors (no form theme: the form may not exist). `link`: where to go
  * from here; `locale`: the language of the page when a form's own words are used.

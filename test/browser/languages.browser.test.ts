@@ -161,10 +161,12 @@ describe("a booked meeting's time", () => {
         body: `<!doctype html><title>Kalender</title><script>window.parent.postMessage({ meetingBookSucceeded: true, meetingsPayload: { bookingResponse: { event: { dateTime: ${Date.UTC(2026, 2, 1, 14, 30)}, duration: 1800000 } } } }, '*');</script>`,
       }),
     );
-    const scheduler = { id: 'ALL.C0.0', type: 'HubspotScreen', content: { dataUrl: 'https://calendar.example/acme', calendarType: 'Hubspot' } } as StoredComponent;
+    const scheduler: StoredComponent = { id: 'ALL.C0.0', type: 'HubspotScreen', content: { dataUrl: 'https://calendar.example/acme', calendarType: 'Hubspot' } };
     const ctx = { form: { locale: 'de' }, values: new Map(), errors: new Map(), notices: [], prefill: {}, host: '127.0.0.1' } as unknown as RenderContext;
     const page = await context.newPage();
-    await page.setContent(`<!doctype html><html lang="de"><body><form>${String(schedulers.render!(scheduler, ctx))}</form><script>${CLIENT_SCRIPT}</script></body></html>`);
+    await page.setContent(
+      `<!doctype html><html lang="de"><body><form>${(await schedulers.render!(scheduler, ctx)).toString()}</form><script>${CLIENT_SCRIPT}</script></body></html>`,
+    );
     const note = page.locator('[data-booked]');
     await note.waitFor({ state: 'visible' });
     const text = await note.textContent();

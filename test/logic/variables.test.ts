@@ -269,10 +269,16 @@ describe('a scored quiz', () => {
         headers: { 'x-api-key': tenant.apiKey },
       })
     ).text();
-    const exported = ndjson.trim().split('\n').map((line) => JSON.parse(line) as { meta: { variables?: unknown } });
+    const exported = ndjson
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { meta: { variables?: unknown } });
     expect(exported.map((r) => r.meta.variables)).toContainEqual({ score: 10, picked: 'Picked: Rhine, Danube' });
     // The webhooks' response objects carry them as they were when the event was made.
-    const events = await ctx.db.select().from(outboxEvents).where(and(eq(outboxEvents.formId, quiz.id), eq(outboxEvents.type, 'response.finished')));
+    const events = await ctx.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.formId, quiz.id), eq(outboxEvents.type, 'response.finished')));
     expect(events.map((event) => (event.payload.data as { meta: { variables?: unknown } }).meta.variables)).toContainEqual({ score: 10, picked: 'Picked: Rhine, Danube' });
   });
 });

@@ -184,7 +184,10 @@ describe('one set of responses', () => {
     const header = csv.split('\r\n')[0]!.split(',');
     expect(header).toContain('language');
     // The webhooks' response objects carry it too.
-    const events = await db.select().from(outboxEvents).where(and(eq(outboxEvents.formId, form.id), eq(outboxEvents.type, 'response.created')));
+    const events = await db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.formId, form.id), eq(outboxEvents.type, 'response.created')));
     expect(new Set(events.map((event) => (event.payload.data as { meta: { language?: string } }).meta.language))).toEqual(new Set(['en', 'de', 'ar']));
     const summary = await graphql(
       app,

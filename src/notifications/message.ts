@@ -2,12 +2,12 @@
  * The e-mail a delivery sends: multipart text and HTML, in the form's language. Only the team's own
  * text (the form's name, a rule's subject) and fixed words go into headers; whatever a respondent
  * typed goes only into the bodies, HTML-escaped in the HTML part. Answers only when the rule says so,
- * passwords never, files as signed links.
+ * as the respondent saw them (in their language), passwords never, files as signed links.
  */
 import type Mail from 'nodemailer/lib/mailer';
 import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { recall } from '../forms/recall.ts';
-import { recallLookup, type RecallShown } from '../responses/recall-values.ts';
+import { answersAsShown, recallLookup, type RecallShown } from '../responses/recall-values.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { languageOf, localizeInstant, type Language } from '../i18n/locales.ts';
 import { answerCell } from '../responses/export.ts';
@@ -144,10 +144,13 @@ export interface MessageInput {
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-/** One answer as lines of text: `headline: value`; files one link each. */
-function answerLines(answer: ResponseAnswer, input: MessageInput): { label: string; value: string }[] {
+type AsShown = ReturnType<typeof answersAsShown>;
+
+/** One answer as lines of text: `question: value`, both as the respondent saw them when the form is known; files one link each. */
+function answerLines(answer: ResponseAnswer, input: MessageInput, asShown: AsShown | undefined): { label: string; value: string }[] {
   const { response } = answer;
-  const label = typeof response.headline === 'string' && response.headline !== '' ? response.headline : (answer.key ?? answer.questionId);
+  const seen = asShown?.(answer);
+  const label = seen?.question ?? (typeof response.headline === 'string' && response.headline !== '' ? response.headline : (answer.key ?? answer.questionId));
   const files = Array.isArray(response.files) ? (response.files as { id?: unknown; name?: unknown }[]) : undefined;
   if (files && input.signFileUrl) {
     return files
@@ -158,7 +161,7 @@ function answerLines(answer: ResponseAnswer, input: MessageInput): { label: stri
       }));
   }
   // A module whose answers export as nothing (passwords) has nothing to show here either.
-  const value = answerCell(response.type, response);
+  const value = seen?.value ?? answerCell(response.type, response);
   return value === '' ? [] : [{ label, value }];
 }
 
@@ -174,7 +177,8 @@ export function composeMessage(input: MessageInput): Mail.Options {
   const ruleSubject = input.rule.subject === undefined ? '' : recall(input.rule.subject, () => undefined).trim();
   const subject = ruleSubject !== '' ? ruleSubject : invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name);
   const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : recall(input.rule.body ?? '', values);
-  const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input)) : [];
+  const asShown = input.rule.includeAnswers && input.shown ? answersAsShown(input.shown) : undefined;
+  const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input, asShown)) : [];
   const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;
   const text = [
     intro,

@@ -1,5 +1,5 @@
 /**
- * The e-mail a delivery sends: multipart text and HTML, in the form's language. Only the team's own
+ * The e-mail a delivery sends: multipart text and HTML, in the response's language. Only the team's own
  * text (the form's name, a rule's subject) and fixed words go into headers; whatever a respondent
  * typed goes only into the bodies, HTML-escaped in the HTML part. Answers only when the rule says so,
  * as the respondent saw them (in their language), passwords never, files as signed links.

@@ -45,10 +45,12 @@ const variableText = (value: unknown, shown: RecallShown | undefined): string =>
 function componentsBy(shown: RecallShown, by: 'key' | 'id' = 'key'): Map<string, { stored: StoredComponent; read: StoredComponent }> {
   const read = localizeForm(shown.form, shown.language).steps.flatMap((step) => step.components);
   const found = new Map<string, { stored: StoredComponent; read: StoredComponent }>();
-  shown.form.steps.flatMap((step) => step.components).forEach((stored, index) => {
-    const name = stored[by];
-    if (name !== undefined && !found.has(name)) found.set(name, { stored, read: read[index] ?? stored });
-  });
+  shown.form.steps
+    .flatMap((step) => step.components)
+    .forEach((stored, index) => {
+      const name = stored[by];
+      if (name !== undefined && !found.has(name)) found.set(name, { stored, read: read[index] ?? stored });
+    });
   return found;
 }
 

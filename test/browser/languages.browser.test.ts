@@ -167,10 +167,10 @@ describe("a booked meeting's time", () => {
     await page.setContent(
       `<!doctype html><html lang="de"><body><form>${(await schedulers.render!(scheduler, ctx)).toString()}</form><script>${CLIENT_SCRIPT}</script></body></html>`,
     );
+    // (No stylesheet here: the note is visible from the start; the booking changes its text.)
     const note = page.locator('[data-booked]');
-    await note.waitFor({ state: 'visible' });
-    const text = await note.textContent();
-    expect(text).toMatch(/^Ihr Termin ist gebucht: 1\. März 2026 um 15:30 \S+\.$/);
+    await expect.poll(() => note.textContent()).toMatch(/^Ihr Termin ist gebucht: 1\. März 2026 um 15:30 \S+\.$/);
+    expect(await note.getAttribute('class')).toBe('fl-note');
     expect(await page.locator('input[data-booking="meetingTime"]').inputValue()).toBe('2026-03-01T14:30:00.000Z');
     await context.close();
   });

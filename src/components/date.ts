@@ -1,7 +1,8 @@
 /**
  * Date: a calendar day, picked with the browser's date input (`type="date"` with `min` and `max`). The
- * answer is `YYYY-MM-DD`, a day that exists (no 2026-02-30) within `min`…`max`. Stored as `value`; the
- * summary gives the earliest and latest days and the count per month.
+ * answer is `YYYY-MM-DD`, a day that exists (no 2026-02-30) within `min`…`max` (a hint under the field
+ * gives them in the page's language). Stored as `value`; the summary gives the earliest and latest days
+ * and the count per month.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { html } from 'hono/html';
@@ -12,7 +13,7 @@ import { contentString, text, type Content, type ContentRules } from './content.
 import { fieldName } from './fields.ts';
 import { box, domId, errorsOf, errorText, label, str } from './markup.ts';
 import type { ComponentModule } from './module.ts';
-import { pageWords } from '../i18n/locales.ts';
+import { localizeDate, pageWords } from '../i18n/locales.ts';
 
 const DATE_FORMAT = 'Must be a date written YYYY-MM-DD';
 /** The most months a summary lists between `min` and `max` when no answer falls in them. */
@@ -59,6 +60,15 @@ export function monthsBetween(min: string | undefined, max: string | undefined):
   });
 }
 
+/** The hint under a field with limits: its days in the page's language ("Between 1 March 2026 and …"); none without limits. */
+function limitsHint(locale: string, min: string | undefined, max: string | undefined): string | undefined {
+  const words = pageWords(locale);
+  const day = (date: string) => localizeDate(locale, date);
+  if (min && max) return words.dateBetween(day(min), day(max));
+  if (min) return words.dateFrom(day(min));
+  return max ? words.dateUntil(day(max)) : undefined;
+}
+
 const storedDay = z.iso.date().meta({ description: 'A day, `YYYY-MM-DD`, from `min` to `max`.' });
 
 const storedDate = (response: SQL): SQL => sql`case when ${response}->>'type' = 'Date' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`;
@@ -78,11 +88,13 @@ export const dateQuestion: ComponentModule = {
     const current = ctx.values.get(component.id);
     const min = str(content.min);
     const max = str(content.max);
-    const attributes = html`${min ? html` min="${min}"` : ''}${max ? html` max="${max}"` : ''}${content.required === true ? html` required aria-required="true"` : ''}${messages.length > 0 ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}${str(content.question) ? '' : html` aria-label="${pageWords(ctx.form.locale).yourAnswer}"`}`;
+    const hint = limitsHint(ctx.form.locale, min, max);
+    const described = [hint ? `${id}-hint` : '', messages.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ');
+    const attributes = html`${min ? html` min="${min}"` : ''}${max ? html` max="${max}"` : ''}${content.required === true ? html` required aria-required="true"` : ''}${messages.length > 0 ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${str(content.question) ? '' : html` aria-label="${pageWords(ctx.form.locale).yourAnswer}"`}`;
     return box(
       component,
       messages.length > 0,
-      html`${label(component, id)}<input type="date" id="${id}" name="${fieldName(component)}" class="fl-input fl-date" value="${typeof current === 'string' ? current : ''}"${attributes}>${errorText(id, messages)}`,
+      html`${label(component, id)}<input type="date" id="${id}" name="${fieldName(component)}" class="fl-input fl-date" value="${typeof current === 'string' ? current : ''}"${attributes}>${hint ? html`<p class="fl-note" id="${id}-hint">${hint}</p>` : ''}${errorText(id, messages)}`,
     );
   },
   graphql: (kit) => ({
@@ -120,6 +132,7 @@ export const dateQuestion: ComponentModule = {
     date: storedDate,
   },
   style: { css: '.fl-date { max-width: 16em; }' },
+  recall: (_shown, response, writtenIn) => (writtenIn !== undefined && isCalendarDate(response.value) ? localizeDate(writtenIn, response.value) : undefined),
   conditions: {
     subject: (component, field) => (field === undefined ? { kind: 'date' } : `A ${component.type} has no fields: leave out "field"`),
     value: (_component, response) => (isCalendarDate(response.value) ? response.value : undefined),

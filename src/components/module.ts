@@ -223,10 +223,12 @@ export interface ComponentModule {
   conditions?: ConditionRules;
   /**
    * Its answer as a recall placeholder shows it: the text the respondent saw, `shown` being the component
-   * in their language (src/responses/recall-values.ts). Default: the export's cell, a choice's option in
-   * the respondent's language.
+   * in their language (src/responses/recall-values.ts); `writtenIn`, where numbers, days and times are
+   * written in the respondent's language (the page, e-mails), that language (undefined where values are
+   * given raw: the JSON API's `recall`). Default: the export's cell, a choice's option in the respondent's
+   * language.
    */
-  recall?(shown: StoredComponent, response: StoredResponse): string | undefined;
+  recall?(shown: StoredComponent, response: StoredResponse, writtenIn: string | undefined): string | undefined;
   /**
    * The fields of its answer a confirmation e-mail may be sent to (a form's `notifications.respondent
    * .emailFrom`): with one, the component's key names it; with several, `<key>.<field>`.

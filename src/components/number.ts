@@ -15,7 +15,7 @@ import { box, domId, errorsOf, errorText, label, str } from './markup.ts';
 import type { AnswerShapes, ComponentModule } from './module.ts';
 import { storedNumberSql } from './scale.ts';
 import type { StoredComponent } from '../db/json-columns.ts';
-import { pageWords } from '../i18n/locales.ts';
+import { formatNumber, pageWords } from '../i18n/locales.ts';
 
 export const NUMBER_DECIMALS = { max: 6, default: 0 } as const;
 
@@ -133,6 +133,7 @@ export const numberQuestion: ComponentModule = {
   style: {
     css: '.fl-number { display: flex; align-items: center; gap: 8px; }\n.fl-unit { flex: 0 0 auto; color: var(--c-fg); }',
   },
+  recall: (_shown, response, writtenIn) => (writtenIn !== undefined && typeof response.value === 'number' ? formatNumber(writtenIn, response.value) : undefined),
   conditions: {
     subject: (component: StoredComponent, field) => {
       if (field !== undefined) return `A ${component.type} has no fields: leave out "field"`;

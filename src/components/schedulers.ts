@@ -10,11 +10,11 @@ import { asBoolean as bool, asString as jsonStr, asStrings as strings } from '..
 import { ANSWER_LIMITS, cellText, isEmail } from './answers.ts';
 import { httpUrl, isHttpUrl, isObject, LIMITS, shortText, text, type Content, type ContentRules, type Problem } from './content.ts';
 import { fieldName } from './fields.ts';
-import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type StepPageInput } from './markup.ts';
+import { allErrorsOf, asObject, box, domId, errorText, inputValue, str, type Html, type StepPageInput } from './markup.ts';
 import type { ComponentFields, ComponentModule } from './module.ts';
 import { toFieldErrors } from '../errors.ts';
 import { fieldless } from './conditions.ts';
-import { pageWords } from '../i18n/locales.ts';
+import { localizeInstant, pageWords, type PageWords } from '../i18n/locales.ts';
 
 const CALENDAR_PROVIDERS = ['Calendly', 'Cal', 'Hubspot', 'SavvyCal', 'RevenueHero', 'ReclaimAI', 'Clari', 'ChiliCal'] as const;
 export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
@@ -119,6 +119,17 @@ function calendarSrc(dataUrl: unknown, content: Content, ctx: Pick<StepPageInput
   return url.href;
 }
 
+/**
+ * The note a booking shows: hidden until there is one (the page's script shows it when the calendar
+ * reports one), with the meeting's time in the page's language when it is known; `data-booked-at` is
+ * the sentence the script puts the time into, as the respondent's browser writes it in their time zone.
+ */
+function bookedNote(words: PageWords, locale: string, booking: Content): Html {
+  const time = typeof booking.meetingTime === 'string' && !Number.isNaN(Date.parse(booking.meetingTime)) ? booking.meetingTime : undefined;
+  const text = booking.eventScheduled === true && time ? words.meetingBookedAt(localizeInstant(locale, time)) : words.meetingBooked;
+  return html`<p class="fl-note${booking.eventScheduled === true ? '' : ' fl-hidden'}" data-booked data-booked-at="${words.meetingBookedAt('{when}')}">${text}</p>`;
+}
+
 // ---------------------------------------------------------------- GraphQL
 
 interface Calendar {
@@ -196,7 +207,7 @@ export const schedulers: ComponentModule = {
           ? html`<iframe class="fl-calendar-frame" src="${first.src}" title="${words.calendarTitle(str(content.calendarType))}" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe><a class="fl-calendar-link" href="${first.src}" target="_blank" rel="noopener noreferrer">${words.openCalendar}</a>`
           : html`<p class="fl-note">${words.calendarUnavailable}</p>`
       }
-<p class="fl-note fl-hidden" data-booked>${words.meetingBooked}</p>
+${bookedNote(words, ctx.form.locale, booking)}
 ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}${hidden('uri', inputValue(booking.uri))}${hidden('meetingTime', inputValue(booking.meetingTime))}${hidden('meetingEndTime', inputValue(booking.meetingEndTime))}${errorText(domId(component), messages)}`,
       { className: ' fl-calendar', scheduler: true },
     );
@@ -249,6 +260,8 @@ ${hidden('eventScheduled', booking.eventScheduled === true ? 'true' : 'false')}$
       return cellText(response.meetingTime) || 'true';
     },
   },
+  recall: (_shown, response, writtenIn) =>
+    writtenIn !== undefined && response.eventScheduled === true && typeof response.meetingTime === 'string' ? localizeInstant(writtenIn, response.meetingTime) : undefined,
   conditions: {
     // Whether a meeting was booked.
     subject: fieldless(() => ({ kind: 'boolean' })),

@@ -131,6 +131,10 @@ const WORDS: Record<TableLanguage, PageWords> = {
     openCalendar: 'Open the calendar in a new tab',
     calendarUnavailable: "This calendar can't be shown.",
     meetingBooked: 'Your meeting is booked.',
+    meetingBookedAt: (when) => `Your meeting is booked for ${when}.`,
+    dateBetween: (min, max) => `Between ${min} and ${max}`,
+    dateFrom: (min) => `On or after ${min}`,
+    dateUntil: (max) => `On or before ${max}`,
     captchaNeedsScript: 'This step needs JavaScript for a check that you are not a robot.',
     ratingValue: (value, scale) => `${value} of ${scale}`,
     npsLow: 'Not at all likely',
@@ -192,6 +196,10 @@ const WORDS: Record<TableLanguage, PageWords> = {
     openCalendar: 'Kalender in einem neuen Tab öffnen',
     calendarUnavailable: 'Dieser Kalender kann nicht angezeigt werden.',
     meetingBooked: 'Ihr Termin ist gebucht.',
+    meetingBookedAt: (when) => `Ihr Termin ist gebucht: ${when}.`,
+    dateBetween: (min, max) => `Zwischen dem ${min} und dem ${max}`,
+    dateFrom: (min) => `Am ${min} oder später`,
+    dateUntil: (max) => `Am ${max} oder früher`,
     captchaNeedsScript: 'Dieser Schritt braucht JavaScript für die Prüfung, dass Sie kein Roboter sind.',
     ratingValue: (value, scale) => `${value} von ${scale}`,
     npsLow: 'Überhaupt nicht wahrscheinlich',
@@ -254,6 +262,10 @@ const WORDS: Record<TableLanguage, PageWords> = {
     openCalendar: 'Ouvrir le calendrier dans un nouvel onglet',
     calendarUnavailable: 'Ce calendrier ne peut pas être affiché.',
     meetingBooked: 'Votre rendez-vous est réservé.',
+    meetingBookedAt: (when) => `Votre rendez-vous est réservé : ${when}.`,
+    dateBetween: (min, max) => `Entre le ${min} et le ${max}`,
+    dateFrom: (min) => `Le ${min} ou après`,
+    dateUntil: (max) => `Le ${max} ou avant`,
     captchaNeedsScript: 'Cette étape nécessite JavaScript pour vérifier que vous n’êtes pas un robot.',
     ratingValue: (value, scale) => `${value} sur ${scale}`,
     npsLow: 'Pas du tout probable',
@@ -316,6 +328,10 @@ const WORDS: Record<TableLanguage, PageWords> = {
     openCalendar: 'Abrir el calendario en una pestaña nueva',
     calendarUnavailable: 'Este calendario no se puede mostrar.',
     meetingBooked: 'Tu cita está reservada.',
+    meetingBookedAt: (when) => `Tu cita está reservada: ${when}.`,
+    dateBetween: (min, max) => `Entre el ${min} y el ${max}`,
+    dateFrom: (min) => `El ${min} o después`,
+    dateUntil: (max) => `El ${max} o antes`,
     captchaNeedsScript: 'Este paso necesita JavaScript para comprobar que no eres un robot.',
     ratingValue: (value, scale) => `${value} de ${scale}`,
     npsLow: 'Nada probable',
@@ -373,8 +389,8 @@ function localizeSize(language: Language, text: string): string {
 
 /** `$1`… stand for the pattern's groups. German, French and Spanish for each English message. */
 type Translations = Record<Exclude<TableLanguage, 'en'>, string>;
-/** Groups that are themselves translated: a file size (`formatSize`), or why an upload was refused (REFUSALS). */
-type GroupKinds = Record<number, 'size' | 'refusal' | 'date'>;
+/** Groups that are themselves translated: a file size (`formatSize`), why an upload was refused (REFUSALS), a day or a number (in the language's format). */
+type GroupKinds = Record<number, 'size' | 'refusal' | 'date' | 'number'>;
 
 /** Why a file "cannot be accepted" (uploads/archives.ts). */
 const REFUSALS: [RegExp, Translations][] = [
@@ -463,8 +479,8 @@ const MESSAGES: [RegExp, Translations, GroupKinds?][] = [
   [/^Must be a number$/, { de: 'Geben Sie eine Zahl ein', fr: 'Saisissez un nombre', es: 'Introduce un número' }],
   [/^Must be a whole number$/, { de: 'Geben Sie eine ganze Zahl ein', fr: 'Saisissez un nombre entier', es: 'Introduce un número entero' }],
   [/^Must have at most (\d) decimal places$/, { de: 'Höchstens $1 Nachkommastellen', fr: '$1 décimales au maximum', es: 'Como máximo $1 decimales' }],
-  [/^Must be at least (-?[\d.e+]+)$/, { de: 'Mindestens $1', fr: 'Au moins $1', es: 'Como mínimo $1' }],
-  [/^Must be at most (-?[\d.e+]+)$/, { de: 'Höchstens $1', fr: 'Au plus $1', es: 'Como máximo $1' }],
+  [/^Must be at least (-?[\d.e+]+)$/, { de: 'Mindestens $1', fr: 'Au moins $1', es: 'Como mínimo $1' }, { 1: 'number' }],
+  [/^Must be at most (-?[\d.e+]+)$/, { de: 'Höchstens $1', fr: 'Au plus $1', es: 'Como máximo $1' }, { 1: 'number' }],
   [
     /^Must be a date written YYYY-MM-DD$/,
     { de: 'Geben Sie ein Datum im Format JJJJ-MM-TT ein', fr: 'Saisissez une date au format AAAA-MM-JJ', es: 'Introduce una fecha con el formato AAAA-MM-DD' },
@@ -568,6 +584,7 @@ function translate(language: Exclude<Language, 'en'>, message: string, table: re
       if (kind === 'size') return localizeSize(language, group);
       if (kind === 'refusal') return translate(language, group, REFUSALS, rowText(language, 'refusals')) ?? group;
       if (kind === 'date') return localizeDate(language, group);
+      if (kind === 'number') return localizeNumber(language, group);
       return group;
     });
   }
@@ -589,9 +606,38 @@ export function localizeDate(locale: string, date: string): string {
   return Number.isNaN(at) ? date : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 }
 
+/** An instant (ISO 8601 or a Date) as the language writes a date and time, in UTC, which it names; anything unreadable as written. */
+export function localizeInstant(locale: string, instant: string | Date): string {
+  const at = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  return Number.isNaN(at) ? String(instant) : `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}
+
+/** A number as the locale's language writes it (`1.234,5`), every decimal place kept. */
+export const formatNumber = (locale: string, value: number): string => new Intl.NumberFormat(languageOf(locale), { maximumFractionDigits: 20 }).format(value);
+
+/** A number written as JavaScript writes it (`1234.5`) in the language's format (`1.234,5`); anything else as written. */
+function localizeNumber(language: Language, text: string): string {
+  const value = Number(text);
+  return text.trim() === '' || !Number.isFinite(value) ? text : formatNumber(language, value);
+}
+
+/** An English message with its days and numbers in English's format (`Must be on or after March 5, 2026`). */
+function englishFormats(message: string): string {
+  for (const [pattern, , kinds] of MESSAGES) {
+    const match = pattern.exec(message);
+    if (!match) continue;
+    const [at, kind] = Object.entries(kinds ?? {})[0] ?? [];
+    const group = at === undefined ? undefined : match[Number(at)];
+    // The rows with a day or a number end with it.
+    if (group === undefined || !message.endsWith(group) || (kind !== 'date' && kind !== 'number')) return message;
+    return message.slice(0, message.length - group.length) + (kind === 'date' ? localizeDate('en', group) : localizeNumber('en', group));
+  }
+  return message;
+}
+
 /** A validation message in the form's language; a message without a translation as written. */
 export function localizeMessage(locale: string | null | undefined, message: string): string {
   const language = languageOf(locale);
-  if (language === 'en') return message;
+  if (language === 'en') return englishFormats(message);
   return translate(language, message, MESSAGES, rowText(language, 'messages')) ?? message;
 }

@@ -60,6 +60,12 @@ export interface PageWords {
   openCalendar: string;
   calendarUnavailable: string;
   meetingBooked: string;
+  /** The same note with the booked meeting's time (`when`: a date and time in the language's format). */
+  meetingBookedAt: (when: string) => string;
+  /** Date: the hint under a field with limits (the days in the language's format). */
+  dateBetween: (min: string, max: string) => string;
+  dateFrom: (min: string) => string;
+  dateUntil: (max: string) => string;
   /** Captchas without JavaScript. */
   captchaNeedsScript: string;
   /** Rating: the accessible name of one star. */

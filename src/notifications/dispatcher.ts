@@ -11,11 +11,13 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { MailConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
+import type { FormLanguages, ResponseAnswer, ResponseMeta, StoredStep, TextTranslations } from '../db/json-columns.ts';
 import { rowsOf } from '../db/rows.ts';
 import type { NotificationKind } from '../db/schema.ts';
 import { retryDelay, startClaimLoop, type ClaimLoop } from '../events/claim-loop.ts';
+import { defaultLanguageOf } from '../forms/translations.ts';
 import { responseFormVersionSql } from '../forms/versions.service.ts';
+import type { RecallShown } from '../responses/recall-values.ts';
 import type { EventFeed } from '../events/notifications.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import { composeMessage } from './message.ts';
@@ -174,9 +176,15 @@ async function subjectOf(db: Db, claimed: Claimed) {
     updated_at: string | Date;
     data: unknown;
     meta: unknown;
+    form_name: string;
+    form_locale: string;
+    steps: unknown;
+    languages: unknown;
+    texts: unknown;
   }>(
     await db.execute(sql`
-      select coalesce(f.texts->'name'->>(r.meta->>'language'), f.name) as name, coalesce(r.meta->>'language', v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data, r.meta
+      select coalesce(f.texts->'name'->>(r.meta->>'language'), f.name) as name, coalesce(r.meta->>'language', v.definition->>'locale', f.locale) as locale, r.id as response_id, r.updated_at, r.data, r.meta,
+        f.name as form_name, f.locale as form_locale, f.steps, f.languages, f.texts
       from forms f left join responses r on r.id = ${claimed.responseId} and r.form_id = f.id
       -- The response's language: the one a multilingual form was answered in (its name in it, when translated), else its version's locale.
       left join form_versions v on v.form_id = f.id and v.version = ${responseFormVersionSql(sql`r.meta`)}
@@ -198,7 +206,23 @@ async function recordOutcome(ctx: Context, claimed: Claimed, outcome: SendOutcom
   if (status === 'failed') ctx.logger.warn({ deliveryId: claimed.id, attempts: claimed.attempts, reply: outcome.reply }, 'e-mail delivery failed');
 }
 
-function compose(ctx: Context, claimed: Claimed, found: NonNullable<Awaited<ReturnType<typeof subjectOf>>>, responseId: string, from: string) {
+type Found = NonNullable<Awaited<ReturnType<typeof subjectOf>>>;
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/** The form as it is now, and the language the response was answered in: what its recalled choices show. */
+function shownOf(found: Found, meta: ResponseMeta): RecallShown {
+  const form = {
+    name: found.form_name,
+    locale: found.form_locale,
+    steps: parsed<StoredStep[]>(found.steps),
+    languages: parsed<FormLanguages | null>(found.languages),
+    texts: parsed<TextTranslations | null>(found.texts),
+  };
+  return { form, language: meta.language ?? defaultLanguageOf(form), written: true };
+}
+
+function compose(ctx: Context, claimed: Claimed, found: Found, responseId: string, from: string) {
+  const meta = parsed<ResponseMeta | null>(found.meta) ?? {};
   return composeMessage({
     deliveryId: claimed.id,
     kind: claimed.kind,
@@ -210,9 +234,10 @@ function compose(ctx: Context, claimed: Claimed, found: NonNullable<Awaited<Retu
     response: {
       id: responseId,
       updatedAt: new Date(found.updated_at),
-      data: (typeof found.data === 'string' ? JSON.parse(found.data) : found.data) as ResponseAnswer[],
-      meta: (typeof found.meta === 'string' ? JSON.parse(found.meta) : found.meta) as ResponseMeta,
+      data: parsed<ResponseAnswer[]>(found.data),
+      meta,
     },
+    shown: shownOf(found, meta),
     rule: claimed.rule,
     signFileUrl: ctx.signFileUrl,
   });

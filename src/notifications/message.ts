@@ -1,15 +1,15 @@
 /**
- * The e-mail a delivery sends: multipart text and HTML, in the form's language. Only the team's own
+ * The e-mail a delivery sends: multipart text and HTML, in the response's language. Only the team's own
  * text (the form's name, a rule's subject) and fixed words go into headers; whatever a respondent
  * typed goes only into the bodies, HTML-escaped in the HTML part. Answers only when the rule says so,
- * passwords never, files as signed links.
+ * as the respondent saw them (in their language), passwords never, files as signed links.
  */
 import type Mail from 'nodemailer/lib/mailer';
 import type { ResponseAnswer, ResponseMeta } from '../db/json-columns.ts';
 import { recall } from '../forms/recall.ts';
-import { recallLookup } from '../responses/recall-values.ts';
+import { answersAsShown, recallLookup, type RecallShown } from '../responses/recall-values.ts';
 import type { NotificationKind } from '../db/schema.ts';
-import { languageOf, type Language } from '../i18n/locales.ts';
+import { languageOf, localizeInstant, type Language } from '../i18n/locales.ts';
 import { answerCell } from '../responses/export.ts';
 
 interface Words {
@@ -134,6 +134,8 @@ export interface MessageInput {
   from: string;
   publicUrl: string;
   form: { id: string; name: string; locale: string };
+  /** The form as its respondent read it and their language: a recalled choice shows its text in that language. */
+  shown?: RecallShown | undefined;
   response: { id: string; updatedAt: Date; data: readonly ResponseAnswer[]; meta?: ResponseMeta | undefined };
   rule: { includeAnswers: boolean; subject?: string | undefined; body?: string | undefined };
   /** A file's signed path (`/api/v1/files/…?expires=…&signature=…`). */
@@ -142,10 +144,13 @@ export interface MessageInput {
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-/** One answer as lines of text: `headline: value`; files one link each. */
-function answerLines(answer: ResponseAnswer, input: MessageInput): { label: string; value: string }[] {
+type AsShown = ReturnType<typeof answersAsShown>;
+
+/** One answer as lines of text: `question: value`, both as the respondent saw them when the form is known; files one link each. */
+function answerLines(answer: ResponseAnswer, input: MessageInput, asShown: AsShown | undefined): { label: string; value: string }[] {
   const { response } = answer;
-  const label = typeof response.headline === 'string' && response.headline !== '' ? response.headline : (answer.key ?? answer.questionId);
+  const seen = asShown?.(answer);
+  const label = seen?.question ?? (typeof response.headline === 'string' && response.headline !== '' ? response.headline : (answer.key ?? answer.questionId));
   const files = Array.isArray(response.files) ? (response.files as { id?: unknown; name?: unknown }[]) : undefined;
   if (files && input.signFileUrl) {
     return files
@@ -156,23 +161,24 @@ function answerLines(answer: ResponseAnswer, input: MessageInput): { label: stri
       }));
   }
   // A module whose answers export as nothing (passwords) has nothing to show here either.
-  const value = answerCell(response.type, response);
+  const value = seen?.value ?? answerCell(response.type, response);
   return value === '' ? [] : [{ label, value }];
 }
 
 /** The message for one delivery (nodemailer's options; it writes the MIME). */
 export function composeMessage(input: MessageInput): Mail.Options {
   const words = WORDS[languageOf(input.form.locale)];
-  const at = `${new Intl.DateTimeFormat(input.form.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(input.response.updatedAt)} UTC`;
+  const at = localizeInstant(input.form.locale, input.response.updatedAt);
   const invalid = input.trigger === 'response.invalid';
   const team = input.kind === 'team';
   // Recall: the respondent's values into the body only; a header shows the placeholders' fallbacks.
-  const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} });
+  const values = recallLookup({ data: input.response.data, meta: input.response.meta ?? {} }, input.shown);
   // A rule's subject made only of placeholders without fallbacks comes out empty: the default subject then.
   const ruleSubject = input.rule.subject === undefined ? '' : recall(input.rule.subject, () => undefined).trim();
   const subject = ruleSubject !== '' ? ruleSubject : invalid ? words.invalidSubject(input.form.name) : words.teamSubject(input.form.name);
   const intro = team ? (invalid ? words.invalidIntro : words.teamIntro)(input.form.name, at) : recall(input.rule.body ?? '', values);
-  const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input)) : [];
+  const asShown = input.rule.includeAnswers && input.shown ? answersAsShown(input.shown) : undefined;
+  const answers = input.rule.includeAnswers ? input.response.data.flatMap((answer) => answerLines(answer, input, asShown)) : [];
   const link = `${input.publicUrl}/api/v1/responses/${encodeURIComponent(input.response.id)}`;
   const text = [
     intro,

@@ -101,6 +101,14 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     }
     return null;
   }
+  // A booked meeting's time as the page's language writes it, in the respondent's own time zone (named).
+  function bookedTime(value) {
+    var at = value ? new Date(value) : null;
+    if (!at || isNaN(at.getTime())) return '';
+    try {
+      return new Intl.DateTimeFormat(document.documentElement.lang || 'en', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(at);
+    } catch (e) { return ''; }
+  }
   each('[data-scheduler]', function (box) {
     var frame = box.querySelector('iframe');
     if (!frame) return;
@@ -117,7 +125,11 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       set('meetingTime', booked.meetingTime);
       set('meetingEndTime', booked.meetingEndTime);
       var note = box.querySelector('[data-booked]');
-      if (note) note.classList.remove('fl-hidden');
+      if (!note) return;
+      var when = bookedTime(booked.meetingTime);
+      var sentence = note.getAttribute('data-booked-at') || '';
+      if (when && sentence.indexOf('{when}') >= 0) note.textContent = sentence.replace('{when}', when);
+      note.classList.remove('fl-hidden');
     });
   });
   // Ranking: the selects give way to a list reordered by its buttons (keyboard) or by dragging; the

@@ -20,7 +20,11 @@ export async function sendFinalScreen(page: PageRequest, form: Form, response: R
   const shown =
     last === undefined
       ? localized
-      : withRecall(localized, last, recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }, { form, language: page.language }));
+      : withRecall(
+          localized,
+          last,
+          recallLookup({ data: response.data, meta: { ...response.meta, variables: walked.variables } }, { form, language: page.language, written: true }),
+        );
   const step = last === undefined ? undefined : shown.steps[last];
   const chrome = { nonce, fontsCssUrl, carry: carried(page), embed: page.session.embed };
   const rendered = await renderFinalPage(shown, chrome, {

@@ -15,7 +15,7 @@ import { DEFAULT_THEME } from '../forms/theme.ts';
 import { stepKey } from '../forms/logic.ts';
 import { scheduleAt } from '../responses/gate.ts';
 import { FRAME_SCRIPT_PATH, PAGE_SCRIPT_PATH } from './page-assets.ts';
-import { DEFAULT_LOCALE, directionOf, pageWords } from '../i18n/locales.ts';
+import { DEFAULT_LOCALE, directionOf, localizeInstant, pageWords } from '../i18n/locales.ts';
 import { fontsStylesheetUrls, pageCss } from './styles.ts';
 import type { Theme, StoredComponent, StoredStep } from '../db/json-columns.ts';
 
@@ -179,12 +179,8 @@ ${text}
 /** "It opens on <time>…</time>.": the page's words around the opening time, each escaped. */
 function openingLine(opensOn: (when: string) => string, opensAt: string, locale: string): Html {
   const [before = '', after = ''] = opensOn('\uE001').split('\uE001');
-  return html`${before}<time datetime="${opensAt}">${openingTime(opensAt, locale)}</time>${after}`;
+  return html`${before}<time datetime="${opensAt}">${localizeInstant(locale, opensAt)}</time>${after}`;
 }
-
-/** When a form opens, as the page's language writes a date and time (in UTC, which it names). */
-const openingTime = (instant: string, locale: string): string =>
-  `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(instant))} UTC`;
 
 /**
  * A plain page for 404s and other errors (no form theme: the form may not exist). `link`: where to go

@@ -42,7 +42,7 @@ export async function sendStep(page: PageRequest, form: Form, stepIndex: number,
   const actionQuery = view.starting ? hiddenQuery(form, c) + referrerQuery(c) : '';
   // Recall fills the chosen language's texts (translation first, then the respondent's values).
   const hidden = view.starting ? hiddenValues(form, c) : (view.hiddenFields ?? {});
-  const lookup = recallLookup({ data: view.data, meta: { hiddenFields: hidden, variables: view.walked.variables } }, { form, language: page.language });
+  const lookup = recallLookup({ data: view.data, meta: { hiddenFields: hidden, variables: view.walked.variables } }, { form, language: page.language, written: true });
   const rendered = await renderStepPage({
     form: withRecall(shown, stepIndex, lookup),
     stepIndex,

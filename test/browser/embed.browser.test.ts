@@ -6,7 +6,8 @@
  *   filled inside the frame without any cookie (cross-site frames get none), and the host receives
  *   `formloom:ready`, `formloom:step`, `formloom:resize` and `formloom:completed` with the response's id.
  * - Popup: a modal dialog; focus moves into the form, Tab and Shift+Tab stay inside the dialog, Escape
- *   (pressed inside the frame) closes it and focus returns to the button; filled and completed.
+ *   (pressed inside the frame) closes it and focus returns to the button; filled and completed. In
+ *   Arabic (`data-formloom-lang="ar"`) the frame and the dialog run right to left, its close button at the left.
  * - With `embedOrigins` naming another site, the browser refuses the frame and nothing shows.
  * - axe finds no WCAG A/AA violation on the host page with the embedded form.
  *
@@ -39,6 +40,7 @@ let app: App;
 let tenant: TestTenant;
 let inlineForm: Form;
 let popupForm: Form;
+let arabicForm: Form;
 let server: ServerType;
 let hostServer: Server;
 let browser: Browser;
@@ -75,6 +77,7 @@ function hostPage(): string {
 <div class="card"><div id="inline" data-formloom-form="${inlineForm.id}" data-formloom-hidden="plan=pro,utm_source=site" data-formloom-title="Contact form"></div></div>
 <h2>Prefer a quick survey?</h2>
 <p><button id="open" type="button" data-formloom-popup="${popupForm.id}" data-formloom-title="Kurze Umfrage">Open the survey</button> <a href="#top" id="after">Back to top</a></p>
+<p><button id="open-ar" type="button" lang="ar" data-formloom-popup="${arabicForm.id}" data-formloom-lang="ar" data-formloom-title="استطلاع قصير">استطلاع قصير</button></p>
 </main>
 <script>
   window.events = [];
@@ -134,6 +137,16 @@ beforeAll(async () => {
   );
   // The popup's form speaks German (its own words: buttons, the thank-you screen).
   await db.update(forms).set({ locale: 'de' }).where(eq(forms.id, popupForm.id));
+  arabicForm = await makeForm(
+    db,
+    tenant,
+    [
+      { name: 'رأيك', components: [{ type: 'ShortInput', content: { question: 'ما رأيك؟' } }] },
+      { name: 'ملاحظات', components: [{ type: 'LongInput', content: { question: 'هل من شيء آخر؟' } }] },
+    ],
+    'استطلاع قصير',
+    { locale: 'ar' },
+  );
 
   ({ server, base } = await serveForBrowser(app));
   hostServer = createServer((_req, res) => {
@@ -264,6 +277,28 @@ describe('a form embedded in another site', () => {
     // The close button closes it too.
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('popup in Arabic (data-formloom-lang): the form and the dialog right to left, the close button at the left, axe clean', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(hostOrigin);
+    await page.locator('#open-ar').click();
+    const dialog = page.getByRole('dialog', { name: 'استطلاع قصير' });
+    await dialog.waitFor();
+    await page.waitForFunction(() => (window as unknown as { events: HostEvent[] }).events.some((e) => e.type === 'ready' && e.target === 'open-ar'));
+    expect(new URL((await dialog.locator('iframe').getAttribute('src'))!).searchParams.get('lang')).toBe('ar');
+    const frame = page.frameLocator('dialog iframe');
+    expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
+    const panel = (await dialog.locator('iframe').locator('..').boundingBox())!;
+    const close = (await dialog.getByRole('button', { name: 'Close' }).boundingBox())!;
+    expect(close.x - panel.x).toBeLessThan(panel.width / 4);
+    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}embed-popup-ar.png` });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -17,6 +17,10 @@ import { launchChromium, serveForBrowser, watchPageErrors } from '../support/chr
 import { onFileEnd } from '../support/cleanup.ts';
 import { createTenant, setupTestApp } from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
+import type { RenderContext } from '../../src/components/markup.ts';
+import { schedulers } from '../../src/components/schedulers.ts';
+import type { StoredComponent } from '../../src/db/json-columns.ts';
+import { CLIENT_SCRIPT } from '../../src/public/client-script.ts';
 
 const SHOTS = '/tmp/language-shots/';
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -143,6 +147,31 @@ describe('right to left', () => {
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     expect(await page.getAttribute('html', 'dir')).toBe('ltr');
     await expect(page.getByText('Ihr Name').first().isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});
+
+describe("a booked meeting's time", () => {
+  it("is written in the page's language and the respondent's time zone when the calendar reports it", async () => {
+    const context = await browser.newContext({ timezoneId: 'Europe/Berlin' });
+    // The calendar: a page that reports a HubSpot booking of 2026-03-01 14:30 UTC for half an hour.
+    await context.route('https://calendar.example/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>Kalender</title><script>window.parent.postMessage({ meetingBookSucceeded: true, meetingsPayload: { bookingResponse: { event: { dateTime: ${Date.UTC(2026, 2, 1, 14, 30)}, duration: 1800000 } } } }, '*');</script>`,
+      }),
+    );
+    const scheduler: StoredComponent = { id: 'ALL.C0.0', type: 'HubspotScreen', content: { dataUrl: 'https://calendar.example/acme', calendarType: 'Hubspot' } };
+    const ctx = { form: { locale: 'de' }, values: new Map(), errors: new Map(), notices: [], prefill: {}, host: '127.0.0.1' } as unknown as RenderContext;
+    const page = await context.newPage();
+    await page.setContent(
+      `<!doctype html><html lang="de"><body><form>${(await schedulers.render!(scheduler, ctx)).toString()}</form><script>${CLIENT_SCRIPT}</script></body></html>`,
+    );
+    // (No stylesheet here: the note is visible from the start; the booking changes its text.)
+    const note = page.locator('[data-booked]');
+    await expect.poll(() => note.textContent()).toMatch(/^Ihr Termin ist gebucht: 1\. März 2026 um 15:30 \S+\.$/);
+    expect(await note.getAttribute('class')).toBe('fl-note');
+    expect(await page.locator('input[data-booking="meetingTime"]').inputValue()).toBe('2026-03-01T14:30:00.000Z');
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The read-only results page in a real browser (Debian's chromium via playwright-core): at a phone's
- * and a desktop's width, in the default theme and in a dark theme whose palette would fail AA as given,
- * axe-core (WCAG 2.0/2.1/2.2 A and AA) finds no violation; nothing overflows the phone's width; the
+ * and a desktop's width, in the default theme, in a dark theme whose palette would fail AA as given and in
+ * Arabic (right to left, `dir="rtl"`), axe-core (WCAG 2.0/2.1/2.2 A and AA) finds no violation; nothing overflows the phone's width; the
  * page raises no CSP violation or script error; every chart is an image named by its title with a
  * table beside it. The 404 page of a revoked link is checked too. Screenshots go to /tmp/results-shots/.
  */
@@ -104,6 +104,8 @@ beforeAll(async () => {
   pages = [
     { name: 'default', url: await resultsOf(DEFAULT_THEME, 'Results in the default theme', 'en') },
     { name: 'dark', url: await resultsOf(DARK, 'Ergebnisse im dunklen Thema', 'de') },
+    // Right to left: Arabic's words, figures and layout.
+    { name: 'arabic', url: await resultsOf(DEFAULT_THEME, 'نتائج الاستطلاع', 'ar') },
   ];
   ({ server, base } = await serveForBrowser(app));
   browser = await launchChromium();
@@ -112,18 +114,19 @@ beforeAll(async () => {
 
 describe('the results page in chromium', () => {
   for (const [widthName, viewport] of Object.entries(WIDTHS)) {
-    it(`is axe clean, fits and loads nothing it may not, at ${widthName} width in both themes`, async () => {
+    it(`is axe clean, fits and loads nothing it may not, at ${widthName} width in both themes and right to left`, async () => {
       for (const { name, url } of pages) {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         const errors = watchPageErrors(page);
         const response = await page.goto(`${base}${url}`);
         expect(response?.status()).toBe(200);
+        expect(await page.getAttribute('html', 'dir'), name).toBe(name === 'arabic' ? 'rtl' : 'ltr');
         expect(await violations(page), `${name} at ${widthName}`).toEqual([]);
-        // Anything reaching past the viewport's right edge, by tag and text.
+        // Anything reaching past the viewport's right edge (or, right to left, its left edge), by tag and text.
         const overflowing = await page.evaluate(() =>
           [...document.querySelectorAll('body *')]
-            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5 || element.getBoundingClientRect().left < -0.5)
             .map((element) => `${element.tagName} ${(element.textContent ?? '').slice(0, 40)}`),
         );
         expect(overflowing, `${name} at ${widthName} overflows`).toEqual([]);

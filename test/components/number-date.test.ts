@@ -102,13 +102,15 @@ describe('an order form, end to end', () => {
   const budget = () => componentAt(form, 0, 1);
   const start = () => componentAt(form, 0, 2);
 
-  it('draws a decimal text field with its unit and a date input with its bounds, without JavaScript', async () => {
+  it('draws a decimal text field with its unit and a date input with its bounds and their hint in the form’s language, without JavaScript', async () => {
     const page = await (await app.request(`/s/${form.id}`)).text();
     expect(page).toContain(
       `<input type="text" inputmode="decimal" autocomplete="off" id="f-${seats().id}" name="${field(seats())}" class="fl-input" maxlength="40" value="" required aria-required="true">`,
     );
     expect(page).toContain(`placeholder="12,5" aria-describedby="f-${budget().id}-unit"><span class="fl-unit" id="f-${budget().id}-unit">k€</span>`);
-    expect(page).toContain(`<input type="date" id="f-${start().id}" name="${field(start())}" class="fl-input fl-date" value="" min="2026-01-01" max="2026-12-31">`);
+    expect(page).toContain(
+      `<input type="date" id="f-${start().id}" name="${field(start())}" class="fl-input fl-date" value="" min="2026-01-01" max="2026-12-31" aria-describedby="f-${start().id}-hint"><p class="fl-note" id="f-${start().id}-hint">Entre le 1 janvier 2026 et le 31 décembre 2026</p>`,
+    );
   });
 
   it('takes the page’s fields (a decimal comma too), refuses the rest in the form’s language, and follows the conditions', async () => {

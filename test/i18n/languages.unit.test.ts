@@ -61,8 +61,16 @@ describe('the language modules', () => {
   });
 });
 
-describe('dates in the messages', () => {
+describe('dates and numbers in the messages', () => {
+  it("writes a Number question's bounds in each language's format, English's too", () => {
+    expect(localizeMessage('en', 'Must be at least 1500.5')).toBe('Must be at least 1,500.5');
+    expect(localizeMessage('de', 'Must be at most 0.25')).toBe('Höchstens 0,25');
+    expect(localizeMessage('fr', 'Must be at least 1500.5')).toBe('Au moins 1\u202f500,5');
+    expect(localizeMessage('en', 'Must be at least 1e+400')).toBe('Must be at least 1e+400');
+  });
+
   it("writes a Date question's bounds in each language's format", () => {
+    expect(localizeMessage('en', 'Must be on or after 2026-03-05')).toBe('Must be on or after March 5, 2026');
     expect(localizeMessage('de', 'Must be on or after 2026-03-05')).toBe('Frühestens am 5. März 2026');
     expect(localizeMessage('fr-CA', 'Must be on or before 2026-03-05')).toBe('Au plus tard le 5 mars 2026');
     expect(localizeMessage('ja', 'Must be on or after 2026-03-05')).toContain('2026年3月5日');

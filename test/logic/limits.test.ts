@@ -239,6 +239,20 @@ describe('quotas', () => {
     });
   });
 
+  it('takes exactly one of 20 simultaneous finishes for its last place; the others go to its goTo step', async () => {
+    const { form, status, body } = await generateThroughApi(app, ctx.db, tenant, 'Last large seat', STEPS, {
+      quotas: [{ key: 'large', condition: LARGE, limit: 1, action: { goTo: 'full' } }],
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const started = await Promise.all(Array.from({ length: 20 }, () => start(form, { employees: '80' })));
+    started.forEach((s) => expect(s.status).toBe(201));
+    const finishing = await Promise.all(started.map((s) => patch(form, s.body, { name: 'x' })));
+    finishing.forEach((f) => expect(f.body.finished).toBe(true));
+    const rows = await ctx.db.select().from(responses).where(eq(responses.formId, form.id));
+    expect(rows.map((row) => row.meta.path!.at(-1)).sort()).toEqual(['thanks', ...Array<string>(19).fill('full')].sort());
+    expect((await readLimits(form.id)).quotas).toEqual([{ key: 'large', limit: 1, count: 1, action: { goTo: 'full' } }]);
+  });
+
   it('"invalid" ends the response past the limit as invalid; "complete" finishes it without counting', async () => {
     const quotas = [
       { key: 'large', condition: LARGE, limit: 1, action: 'invalid' },

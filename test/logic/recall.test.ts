@@ -5,6 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { placeholdersOf, recall, recallValues } from '../../src/forms/recall.ts';
+import type { StoredComponent } from '../../src/db/json-columns.ts';
+import type { FormTexts } from '../../src/forms/translations.ts';
 import { recallLookup } from '../../src/responses/recall-values.ts';
 import { appWith, createTenant, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
@@ -52,6 +54,38 @@ describe('placeholders', () => {
       'question.last': 'there',
       'hidden.utm': '',
     });
+  });
+
+  it("write numbers, days and times in the respondent's language on the page and in e-mails, and raw in the JSON API", () => {
+    const component = (key: string, type: string, content: Record<string, unknown> = {}) => ({ id: key, key, type, content }) as StoredComponent;
+    const form = {
+      name: 'Order',
+      locale: 'en',
+      languages: { default: 'en', others: ['de'] },
+      texts: null,
+      steps: [
+        {
+          id: 's1',
+          name: 'Order',
+          components: [
+            component('seats', 'Number', { question: 'Seats?', decimals: 1 }),
+            component('start', 'Date', { question: 'Start?' }),
+            component('call', 'CalendlyScreen', { dataUrl: 'https://calendly.com/acme' }),
+          ],
+        },
+      ],
+    } as FormTexts;
+    const response = {
+      data: [
+        { questionId: 'seats', key: 'seats', response: { type: 'Number', value: 1234.5 } },
+        { questionId: 'start', key: 'start', response: { type: 'Date', value: '2026-03-05' } },
+        { questionId: 'call', key: 'call', response: { type: 'CalendlyScreen', eventScheduled: true, meetingTime: '2026-03-05T09:00:00.000Z' } },
+      ],
+      meta: { variables: { score: 7.5 } },
+    };
+    const text = '{{question.seats}} / {{question.start}} / {{question.call}} / {{variable.score}}';
+    expect(recall(text, recallLookup(response, { form, language: 'de', written: true }))).toBe('1.234,5 / 5. März 2026 / 5. März 2026 um 09:00 UTC / 7,5');
+    expect(recall(text, recallLookup(response, { form, language: 'de' }))).toBe('1234.5 / 2026-03-05 / 2026-03-05T09:00:00.000Z / 7.5');
   });
 });
 

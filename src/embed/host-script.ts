@@ -21,7 +21,13 @@
  * formloom's origin is the origin this script was loaded from.
  */
 import { createHash } from 'node:crypto';
-import { RIGHT_TO_LEFT_LANGUAGES } from '../i18n/locales.ts';
+import { pageWords, RIGHT_TO_LEFT_LANGUAGES, SUPPORTED_LANGUAGES } from '../i18n/locales.ts';
+
+/** The close button's name per language, as JSON with non-ASCII letters escaped (the script stays ASCII). */
+const CLOSE_WORDS = JSON.stringify(Object.fromEntries(SUPPORTED_LANGUAGES.map((language) => [language, pageWords(language).close]))).replace(
+  /[^\x20-\x7e]/g,
+  (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+);
 
 export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md */
 (function () {
@@ -34,6 +40,7 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
   var RESERVED = { embed: 1, step: 1, 'new': 1, done: 1, lang: 1 };
   var LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
   var RTL = ${JSON.stringify(RIGHT_TO_LEFT_LANGUAGES)};
+  var CLOSE = ${CLOSE_WORDS};
   var embeds = [];
   var popup = null;
   var seen = typeof WeakSet === 'function' ? new WeakSet() : null;
@@ -177,10 +184,12 @@ export const HOST_SCRIPT = String.raw`/*! formloom embed.js: docs/embedding.md *
       border: '0', boxSizing: 'border-box', background: 'rgba(15, 23, 42, 0.6)', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: '2147483647' });
     var panel = css(document.createElement('div'), { position: 'relative', width: '100%', maxWidth: '720px', maxHeight: '100%', overflow: 'auto',
       background: options.transparent ? 'transparent' : '#ffffff', borderRadius: '12px', boxShadow: '0 20px 50px rgba(0, 0, 0, 0.3)' });
-    if (options.lang && RTL.indexOf(String(options.lang).split('-')[0].toLowerCase()) >= 0) panel.dir = 'rtl';
+    // The popup speaks the language asked for, else the host page's.
+    var language = String(options.lang || document.documentElement.lang || 'en').split('-')[0].toLowerCase();
+    if (RTL.indexOf(language) >= 0) panel.dir = 'rtl';
     var closeButton = document.createElement('button');
     closeButton.type = 'button';
-    closeButton.setAttribute('aria-label', 'Close');
+    closeButton.setAttribute('aria-label', CLOSE.hasOwnProperty(language) ? CLOSE[language] : CLOSE.en);
     closeButton.textContent = '\u00d7';
     css(closeButton, { position: 'absolute', top: '8px', insetInlineEnd: '8px', width: '40px', height: '40px', border: '0', borderRadius: '20px',
       background: 'rgba(15, 23, 42, 0.08)', color: '#0f172a', font: '24px/1 system-ui, sans-serif', cursor: 'pointer', zIndex: '1' });

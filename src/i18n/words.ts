@@ -28,6 +28,8 @@ export interface PageWords {
   startAgain: string;
   /** The accessible name of the language switcher. */
   language: string;
+  /** The accessible name of the embed popup's close button. */
+  close: string;
 
   // ---- the components' own words (the form's texts, when it has them, come first)
   /** The accessible name of a text field with neither a question nor a placeholder. */

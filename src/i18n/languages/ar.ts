@@ -28,6 +28,7 @@ export const ar: LanguagePack = {
     sessionExpiredText: 'انتهت صلاحية جلسة هذا النموذج أو أنها غير صالحة. يرجى البدء من جديد.',
     startAgain: 'البدء من جديد',
     language: 'اللغة',
+    close: 'إغلاق',
     yourAnswer: 'إجابتك',
     agree: 'أوافق',
     password: 'كلمة المرور',

@@ -28,6 +28,7 @@ export const it: LanguagePack = {
     sessionExpiredText: 'Questa sessione del modulo è scaduta o non è valida. Ricomincia.',
     startAgain: 'Ricomincia',
     language: 'Lingua',
+    close: 'Chiudi',
     yourAnswer: 'La tua risposta',
     agree: 'Accetto',
     password: 'Password',

@@ -28,6 +28,7 @@ export const ja: LanguagePack = {
     sessionExpiredText: 'このフォームのセッションは期限切れか無効です。最初からやり直してください。',
     startAgain: '最初からやり直す',
     language: '言語',
+    close: '閉じる',
     yourAnswer: '回答',
     agree: '同意する',
     password: 'パスワード',

@@ -28,6 +28,7 @@ export const nl: LanguagePack = {
     sessionExpiredText: 'Deze formuliersessie is verlopen of ongeldig. Begin opnieuw.',
     startAgain: 'Opnieuw beginnen',
     language: 'Taal',
+    close: 'Sluiten',
     yourAnswer: 'Uw antwoord',
     agree: 'Ik ga akkoord',
     password: 'Wachtwoord',

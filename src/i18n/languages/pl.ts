@@ -28,6 +28,7 @@ export const pl: LanguagePack = {
     sessionExpiredText: 'Ta sesja formularza wygasła lub jest nieprawidłowa. Zacznij od nowa.',
     startAgain: 'Zacznij od nowa',
     language: 'Język',
+    close: 'Zamknij',
     yourAnswer: 'Twoja odpowiedź',
     agree: 'Zgadzam się',
     password: 'Hasło',

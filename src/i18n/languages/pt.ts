@@ -28,6 +28,7 @@ export const pt: LanguagePack = {
     sessionExpiredText: 'Esta sessão do formulário expirou ou não é válida. Comece de novo.',
     startAgain: 'Começar de novo',
     language: 'Idioma',
+    close: 'Fechar',
     yourAnswer: 'A sua resposta',
     agree: 'Concordo',
     password: 'Palavra-passe',

@@ -28,6 +28,8 @@ h1{font-size:1.9rem;margin-top:.2em}h2{font-size:1.4rem;border-bottom:2px solid 
 .rs-note{color:${p.muted};font-size:.9rem;margin:.2em 0 .6em}
 .rs-figure{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:24px;align-items:start;margin:12px 0 20px}
 .rs-chart{display:block;width:100%;max-width:600px;height:auto;font-size:13px;direction:ltr}
+[dir=rtl] .rs-chart{transform:scaleX(-1)}
+[dir=rtl] .rs-chart text{transform:scaleX(-1);transform-box:fill-box;transform-origin:center}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:start;font-weight:600;padding-bottom:4px}
 th,td{border-bottom:1px solid ${p.rule};padding:4px 8px;text-align:start;overflow-wrap:break-word;vertical-align:top}

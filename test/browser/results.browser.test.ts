@@ -130,6 +130,14 @@ describe('the results page in chromium', () => {
             .map((element) => `${element.tagName} ${(element.textContent ?? '').slice(0, 40)}`),
         );
         expect(overflowing, `${name} at ${widthName} overflows`).toEqual([]);
+        // A bar chart's label sits before its bar in reading order: at its left, or right to left at its right.
+        const bar = await page.evaluate(() => {
+          const label = document.querySelector('svg[role="img"] text[text-anchor="end"] + rect')!.previousElementSibling!;
+          const [text, rect] = [label.getBoundingClientRect(), label.nextElementSibling!.getBoundingClientRect()];
+          return { labelLeft: text.left, labelRight: text.right, barLeft: rect.left, barRight: rect.right };
+        });
+        if (name === 'arabic') expect(bar.labelLeft, `${name} at ${widthName}: label right of its bar`).toBeGreaterThanOrEqual(bar.barRight - 1);
+        else expect(bar.labelRight, `${name} at ${widthName}: label left of its bar`).toBeLessThanOrEqual(bar.barLeft + 1);
         const charts = await page.locator('svg[role="img"]').count();
         expect(charts).toBeGreaterThanOrEqual(8);
         expect(await page.locator('table').count()).toBeGreaterThanOrEqual(charts);

@@ -49,7 +49,7 @@ async function statementsPerPage(url: string, formId: string, requests = 20): Pr
   let statements = 0;
   const client = postgres(url, { max: 2, onnotice: () => {}, debug: () => void statements++ });
   const db = drizzle(instrumentClient('postgres', client, new DatabaseMetrics('postgres', 2)), { schema }) as unknown as Db;
-  const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9) }), databaseUrl: url, logLevel: 'silent' as const };
+  const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9), PAGE_RATE_LIMIT: String(1e9) }), databaseUrl: url, logLevel: 'silent' as const };
   const app = createApp({ config, db, logger: pino({ level: 'silent' }), adminToken: 'bench-admin-token-0123456789' });
   try {
     let bytes = 0;

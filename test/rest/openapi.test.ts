@@ -138,6 +138,7 @@ describe('/docs', () => {
     expect(csp).toMatch(/default-src 'none'/);
     expect(csp).not.toMatch(/script-src|unsafe-inline|https?:/);
     const page = await response.text();
+    expect(page).toMatch(/<meta name="description" content="formloom REST API: [^"]+">/);
     const document = await fetchDocument();
     for (const [path, item] of Object.entries(document.paths)) {
       for (const operation of Object.values(item)) {

@@ -102,7 +102,7 @@ export interface SummaryRules {
    * answer's stored response as jsonb. It runs inside the summary's one statement for each answer of
    * the module's types, so it selects nothing for an answer of another type.
    */
-  chosen?(response: SQL): SQL;
+  chosen?: (response: SQL) => SQL;
   /**
    * The number one answer holds, as an SQL expression (NULL for an answer of another type): the summary
    * gives its count, mean, median, minimum and maximum.

@@ -19,7 +19,9 @@
  *    submission with and without them); e-mail notifications (bench/notifications.ts: submissions per second
  *    and server CPU with a team alert and a confirmation beside none); variables and recall
  *    (bench/variables.ts: the server's CPU per submission on a form with 20 calculations and 10 recalled
- *    texts, and on the same form without them). Their rows are removed after.
+ *    texts, and on the same form without them); the respondent's page of a survey (bench/survey-page.ts:
+ *    GET /s/<id> of a form with one question of each survey type and its limits set: requests/s, median,
+ *    p90 and p99 latency, statements per request). Their rows are removed after.
  * 4. At 1M and 10M: the whole-environment stream (returnPartials=true, half the responses) and the CSV
  *    and NDJSON exports from a fresh server, with time and the server's peak RSS growth; EXPLAIN
  *    (ANALYZE, BUFFERS) of both listings. At 1M also two tenants (B's one-row request while A sends
@@ -66,6 +68,7 @@ import { apiSessionRequests, countStatements, pageSessionRequests } from './subm
 import { describeLogic, LOGIC_STEPS, measureLogic, RULES_PER_STEP, type LogicFigures } from './logic.ts';
 import { describeNotifications, measureNotifications, type NotificationFigures } from './notifications.ts';
 import { describeVariables, measureVariables, type VariablesFigures } from './variables.ts';
+import { describeSurveyPage, measureSurveyPage, type SurveyPageFigures } from './survey-page.ts';
 import { lsnValue } from '../src/db/replicas.ts';
 import { processStat } from '../test/support/pg-cluster.ts';
 
@@ -728,6 +731,7 @@ let generated: Awaited<ReturnType<typeof measureGenerate>> | undefined;
 let logic: LogicFigures | undefined;
 let notifications: NotificationFigures | undefined;
 let variables: VariablesFigures | undefined;
+let surveyPage: SurveyPageFigures | undefined;
 // The writes run once, on the smallest dataset of the run (their rows are removed afterwards).
 const writesOn = env.BENCH_SKIP_WRITES === '1' ? undefined : DATASETS[0]?.label;
 let hostSpeedAtStart: HostSpeed | undefined;
@@ -777,6 +781,9 @@ for (const dataset of DATASETS) {
     );
     variables = await measureVariables(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, log });
     log(`  ${describeVariables(variables)}`);
+    log(`\n[${dataset.label}] GET /s/<id> of a survey form (Rating, NPS, OpinionScale, Number, Date, Matrix, Ranking), form limits set (load average ${loadavg()[0]!.toFixed(2)})`);
+    surveyPage = await measureSurveyPage(dataset.url, { duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS });
+    log(`  ${describeSurveyPage(surveyPage)}`);
   }
   if (dataset.label === '1m' && env.BENCH_SKIP_TENANTS !== '1') {
     log(`\n[1m] two tenants: B's one-row GET /api/v1/responses while A sends its heaviest allowed GraphQL request (5 × 95 responses with data), ${CONNECTIONS} at once`);
@@ -918,6 +925,7 @@ if (notifications) {
 }
 if (variables)
   targetRows.push({ target: `a submission with 20 calculations and 10 recalled texts (${LOGIC_STEPS} steps), beside one without`, value: describeVariables(variables) });
+if (surveyPage) targetRows.push({ target: 'survey page GET /s/<id> (7 survey questions, form limits set)', value: describeSurveyPage(surveyPage) });
 for (const [label, m] of streams) {
   const perSecond = m.rows / m.seconds;
   const isListing = label.endsWith('stream');

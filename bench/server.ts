@@ -14,9 +14,9 @@ import { openReplicaReads } from '../src/db/replicas.ts';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
 const adminToken = process.env.BENCH_ADMIN_TOKEN ?? 'bench-admin-token-0123456789';
-// Every limit is on, as in production; the per-key and per-address (public submissions) quotas are set out of the bench's reach so each
+// Every limit is on, as in production; the per-key and per-address (public submissions, pages) quotas are set out of the bench's reach so each
 // request is counted (the cost measured) but none is refused.
-const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
+const config = { ...loadConfig({ API_RATE_LIMIT: String(1e9), PUBLIC_RATE_LIMIT: String(1e9), PAGE_RATE_LIMIT: String(1e9) }), databaseUrl, logLevel: 'silent' as const };
 const logger = pino({ level: 'silent' });
 const handle = await openDatabase({ databaseUrl, directUrl: process.env.BENCH_DIRECT_URL || undefined, maxConnections: 10, statementTimeoutMs: config.db.statementTimeoutMs });
 const replicaUrls = process.env.BENCH_REPLICA_URLS?.split(',').filter(Boolean) ?? [];

@@ -2,23 +2,21 @@
  * `npx tsx bench/survey-summary.ts`: the questions' summary (`Form.summary.questions`) of a form with one
  * question of each survey type (Rating, NPS, OpinionScale, Number, Date, Matrix, Ranking) over
  * BENCH_SUMMARY_ROWS (default 100,000) responses, each answering all seven with random values. Prints the
- * statements the summary ran and its time (median and slowest of BENCH_SUMMARY_ROUNDS, default 5).
+ * statements the summary ran (on PostgreSQL the summary's and the SET LOCAL that turns JIT compilation off
+ * for its transaction) and its time (median and slowest of BENCH_SUMMARY_ROUNDS, default 5).
  *
  * DATABASE_URL set: a scratch database `formloom_bench_survey` on that server (created, dropped); the
  * seeded table is ANALYZEd, as autovacuum would have done. Unset: an in-memory PGlite.
- * BENCH_SUMMARY_EXPLAIN=1 (PostgreSQL): prints the statement's EXPLAIN (ANALYZE, BUFFERS) too.
+ * BENCH_SUMMARY_EXPLAIN=1: prints the statement's EXPLAIN (ANALYZE, BUFFERS) too.
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { createEnvironment } from '../src/environments/environments.service.ts';
-import { generateFormInputSchema } from '../src/forms/components.ts';
-import { generateForm, importForm } from '../src/forms/forms.service.ts';
-import { themeSchema } from '../src/forms/theme.ts';
 import { createId } from '../src/ids.ts';
 import { rowsOf } from '../src/db/rows.ts';
 import { questionsStatement, summaryQuestions } from '../src/responses/summary.service.ts';
+import { createSurveyForm } from './survey-form.ts';
 
 const env = process.env;
 const ROWS = Number(env.BENCH_SUMMARY_ROWS ?? 100_000);
@@ -54,42 +52,10 @@ async function openScratch(): Promise<{ handle: DatabaseHandle; drop: () => Prom
 
 const { handle, drop } = await openScratch();
 try {
-  const environment = await createEnvironment(handle.db, { name: 'Bench survey' });
-  const template = await importForm(handle.db, {
-    environmentId: environment.id,
-    name: 'Template',
-    theme: themeSchema.parse({}),
-    steps: [{ name: 'A', components: [{ id: 't1', type: 'ShortInput', content: { question: 'Q?' } }] }] as never,
-  });
-  const form = await generateForm(
-    handle.db,
-    environment.id,
-    generateFormInputSchema.parse({
-      sourceFormId: template.id,
-      name: 'Survey',
-      steps: [
-        {
-          name: 'Survey',
-          components: [
-            { type: 'Rating', content: { question: 'Rate us' } },
-            { type: 'NPS', content: { question: 'Recommend us?' } },
-            { type: 'OpinionScale', content: { question: 'Clear?', to: 7 } },
-            { type: 'Number', content: { question: 'Seats', decimals: 1 } },
-            { type: 'Date', content: { question: 'Start', min: '2026-01-01', max: '2026-12-31' } },
-            {
-              type: 'Matrix',
-              content: { question: 'Grid', rows: ['Speed', 'Price', 'Support'], columns: ['Low', 'Mid', 'High'] },
-            },
-            { type: 'Ranking', content: { question: 'Order', options: ['A', 'B', 'C', 'D'] } },
-          ],
-        },
-        { name: 'End', components: [{ type: 'Header', content: { title: 'Thanks' } }] },
-      ],
-    }),
-  );
+  const { environmentId, form } = await createSurveyForm(handle.db);
   const [rating, nps, opinion, seats, start, grid, order] = form.steps[0]!.components.map((c) => c.id);
   const leadId = createId();
-  await handle.db.execute(sql`insert into leads (id, environment_id) values (${leadId}, ${environment.id})`);
+  await handle.db.execute(sql`insert into leads (id, environment_id) values (${leadId}, ${environmentId})`);
 
   console.log(`database: ${handle.kind}; seeding ${ROWS.toLocaleString('en')} responses of 7 survey answers each …`);
   const seeded = performance.now();
@@ -99,7 +65,7 @@ try {
     const to = Math.min(ROWS, from + 24_999);
     await handle.db.execute(sql`
       insert into responses (id, environment_id, form_id, lead_id, finished, data, ip, country, created_at, updated_at, data_updated_at)
-      select 'bench-' || g, ${environment.id}, ${form.id}, ${leadId}, true, jsonb_build_array(
+      select 'bench-' || g, ${environmentId}, ${form.id}, ${leadId}, true, jsonb_build_array(
           ${answer(rating, 'Rating', sql`jsonb_build_object('value', 1 + (g * 7) % 5)`)},
           ${answer(nps, 'NPS', sql`jsonb_build_object('value', (g * 13) % 11)`)},
           ${answer(opinion, 'OpinionScale', sql`jsonb_build_object('value', 1 + (g * 3) % 7)`)},
@@ -125,11 +91,19 @@ try {
   }
   times.sort((a, b) => a - b);
   console.log(
-    `summary of 7 survey questions over ${ROWS.toLocaleString('en')} responses: ${perSummary} statement(s); median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms, slowest ${times.at(-1)!.toFixed(0)} ms (${ROUNDS} rounds)`,
+    `summary of 7 survey questions over ${ROWS.toLocaleString('en')} responses: ${perSummary} statement(s)${handle.kind === 'postgres' ? " (the summary's and its transaction's SET LOCAL jit = off)" : ''}; median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms, slowest ${times.at(-1)!.toFixed(0)} ms (${ROUNDS} rounds)`,
   );
-  if (env.BENCH_SUMMARY_EXPLAIN === '1' && handle.kind === 'postgres') {
-    // The plan as PostgreSQL ran it: where the time goes (sorts spilled to disk show as "Disk").
-    const explained = await handle.db.execute(sql`explain (analyze, buffers) ${questionsStatement([form], {})}`);
+  if (env.BENCH_SUMMARY_EXPLAIN === '1') {
+    // The plan as the database ran it: where the time goes (sorts spilled to disk show as "Disk"). On
+    // PostgreSQL as the summary runs it, with JIT compilation off for its transaction (summary.service.ts).
+    const explain = sql`explain (analyze, buffers) ${questionsStatement([form], {})}`;
+    const explained =
+      handle.kind === 'postgres'
+        ? await handle.db.transaction(async (tx) => {
+            await tx.execute(sql`set local jit = off`);
+            return tx.execute(explain);
+          })
+        : await handle.db.execute(explain);
     for (const line of rowsOf<Record<string, string>>(explained)) console.log(Object.values(line)[0]);
   }
   if (!sample) throw new Error('no summary');

@@ -70,6 +70,10 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
     '/api/v1/forms/{formId}/translations',
     '/api/v1/forms/{formId}',
     '/api/v1/forms',
+    '/s/{formId}/definition',
+    '/s/{formId}/responses/{responseId}',
+    '/s/{formId}/responses',
+    '/s/{formId}/views',
   ];
   // eslint-disable-next-line regexp/no-super-linear-move -- runs on the fixed path templates above, never on client text
   const patterns = paths.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
@@ -186,12 +190,14 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
 
   // a respondent answers through the public API, then the listing and the export
   const [identity, role] = form.steps[0]!.components;
-  const answered = await app.request(`/s/${form.id}/responses`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ answers: { [identity!.id]: { emailAddress: 'ada@example.com' }, [role!.id]: 'CTO' }, finished: true }),
+  await call('GET', `/s/${form.id}/definition`);
+  await call('GET', `/s/${form.id}/definition?version=first`); // 400
+  await call('GET', '/s/k4n2iogu5ks9ut7lahuxkl27/definition'); // 404
+  const answered = await call('POST', `/s/${form.id}/responses`, {
+    body: { answers: { [identity!.id]: { emailAddress: 'ada@example.com' }, [role!.id]: 'CTO' }, finished: true },
   });
-  if (answered.status !== 201) throw new Error(`the example submission answered ${answered.status}: ${await answered.text()}`);
+  if (answered.status !== 201) throw new Error(`the example submission answered ${answered.status}: ${JSON.stringify(answered.json())}`);
+  await call('POST', `/s/${form.id}/responses`, { body: { answers: { [role!.id]: 42 } } }); // 400
   await call('GET', `/api/v1/responses?formId=${form.id}`);
   await call('GET', '/api/v1/responses?limit=1000'); // 400
   await call('GET', '/api/v1/responses?formId=k4n2iogu5ks9ut7lahuxkl27'); // 404
@@ -199,9 +205,18 @@ export async function captureExamples(db: Database, configOf: (overrides: Partia
   await call('GET', `/api/v1/responses/export?formId=${form.id}&format=ndjson`);
   await call('GET', `/api/v1/responses/export?formId=${form.id}&format=xlsx`); // 400
   await call('GET', '/api/v1/responses/export?formId=k4n2iogu5ks9ut7lahuxkl27'); // 404
+  // a respondent who starts, then finishes with a PATCH (after the listing's examples, which show one response)
+  const started = (await call('POST', `/s/${form.id}/responses`, { body: { answers: { [identity!.id]: { emailAddress: 'grace@example.com' } } } })).json() as {
+    id: string;
+    resumeToken: string;
+  };
+  const responsePath = `/s/${form.id}/responses/${started.id}`;
+  await call('PATCH', responsePath, { body: { answers: { [role!.id]: 'CEO' }, finished: true }, headers: { authorization: `Bearer ${started.resumeToken}` } });
+  await call('PATCH', responsePath, { body: { answers: {} } }); // 401
+  await call('PATCH', responsePath, { body: { answers: {} }, headers: { authorization: `Bearer ${started.resumeToken}` } }); // 409: finished
 
   // insights: a view reported by a custom client, then the form's and the environment's figures
-  await app.request(`/s/${form.id}/views`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hiddenFields: { utm_source: 'ad' } }) });
+  await call('POST', `/s/${form.id}/views`, { body: { hiddenFields: { utm_source: 'ad' } } });
   await call('GET', `/api/v1/forms/${form.id}/insights?timeZone=Europe/Berlin&groupBy=week`);
   await call('GET', `/api/v1/forms/${form.id}/insights?since=yesterday`); // 400
   await call('GET', '/api/v1/forms/k4n2iogu5ks9ut7lahuxkl27/insights'); // 404

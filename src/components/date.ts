@@ -128,7 +128,7 @@ export const dateQuestion: ComponentModule = {
   export: { cell: (response) => cellText(response.value) },
   summary: {
     options: ({ content }) => monthsBetween(contentString(content.min), contentString(content.max)),
-    chosen: (response) => sql`select substr(${storedDate(response)}, 1, 7) where ${storedDate(response)} is not null`,
+    option: (response) => sql`substr(${storedDate(response)}, 1, 7)`,
     date: storedDate,
   },
   style: { css: '.fl-date { max-width: 16em; }' },

@@ -59,7 +59,7 @@ export const disclaimer: ComponentModule = {
   export: { cell: (response) => cellText(response.check) },
   summary: {
     options: () => ['checked', 'unchecked'],
-    chosen: (response) => sql`select case when ${response}->'check' = 'true'::jsonb then 'checked' else 'unchecked' end where ${response}->>'type' = 'Disclaimer'`,
+    option: (response) => sql`case when ${response}->>'type' = 'Disclaimer' then case when ${response}->'check' = 'true'::jsonb then 'checked' else 'unchecked' end end`,
   },
   style: { defaults: (colors) => ({ textColor: colors.text, fontSize: 13 }) },
   conditions: {

@@ -122,7 +122,7 @@ export const dropdown: ComponentModule = {
   export: { cell: (response) => cellText(response.selected) },
   summary: {
     options: (component) => dropdownOptions(component.content),
-    chosen: (response) => sql`select jsonb_array_elements_text(case jsonb_typeof(${response}->'selected')
+    chosen: (response) => sql`select distinct jsonb_array_elements_text(case jsonb_typeof(${response}->'selected')
                when 'array' then ${response}->'selected'
                when 'string' then jsonb_build_array(${response}->'selected')
                else '[]'::jsonb end)`,

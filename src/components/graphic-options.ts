@@ -95,7 +95,7 @@ export const graphicOptionsModule: ComponentModule = {
   export: { cell: (response) => cellText(response.value ?? response.index) },
   summary: {
     options: (component) => graphicOptions(component.content).map((option) => option.value),
-    chosen: (response) => sql`select ${response}->>'value' where ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string'`,
+    option: (response) => sql`case when ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`,
   },
   // The option's label as the page showed it, not its value.
   recall: (shown, response) => (typeof response.index === 'number' ? graphicOptions(shown.content)[response.index]?.label : undefined),

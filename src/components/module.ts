@@ -87,14 +87,22 @@ export interface ExportRules {
 
 /** How a form's summary counts and measures its answers (responses/summary.service.ts). */
 export interface SummaryRules {
-  /** The options a question offers, in the form's order: each is listed, chosen or not (with `chosen`). */
+  /** The options a question offers, in the form's order: each is listed, chosen or not (with `option` or `chosen`). */
   options?(component: StoredComponent): string[];
   /**
-   * The options one answer chose: a SELECT of one text column, given `response`, the answer's stored
-   * response as jsonb. It runs inside the summary's one statement over every answer of the forms, so it
-   * selects nothing for an answer of another type.
+   * The one option an answer chose, for the types that choose at most one (a scale's value, a Date's
+   * month, a Disclaimer's check): an SQL text expression over `response`, the answer's stored response as
+   * jsonb, NULL for none or for an answer of another type. Computed where the answer is unpacked, it
+   * costs no query of its own per answer, so a type that can have it has it instead of `chosen`.
    */
-  chosen?(response: SQL): SQL;
+  option?: (response: SQL) => SQL;
+  /**
+   * The options one answer chose, for the types that choose several (a multi-select, a Matrix's pairs,
+   * a Ranking's positions): a SELECT of one text column, each option once, given `response`, the
+   * answer's stored response as jsonb. It runs inside the summary's one statement for each answer of
+   * the module's types, so it selects nothing for an answer of another type.
+   */
+  chosen?: (response: SQL) => SQL;
   /**
    * The number one answer holds, as an SQL expression (NULL for an answer of another type): the summary
    * gives its count, mean, median, minimum and maximum.
@@ -112,7 +120,7 @@ export interface SummaryRules {
   promoterScore?(counts: ReadonlyMap<string, number>): PromoterScore;
   /**
    * A question of several parts (a Matrix's rows, a Ranking's options): each part's counts, from the
-   * counts of what `chosen` selected (the summary then gives these instead of `options`).
+   * counts of what `chosen` (or `option`) selected (the summary then gives these instead of `options`).
    */
   rows?(component: StoredComponent, counts: ReadonlyMap<string, number>): RowSummary[];
 }

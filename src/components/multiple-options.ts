@@ -204,7 +204,7 @@ export const multipleOptions: ComponentModule = {
   summary: {
     options: (component) => multipleChoices(component.content),
     chosen: (response) =>
-      sql`select c->>'key' from jsonb_array_elements(case jsonb_typeof(${response}->'choices') when 'array' then ${response}->'choices' else '[]'::jsonb end) c
+      sql`select distinct c->>'key' from jsonb_array_elements(case jsonb_typeof(${response}->'choices') when 'array' then ${response}->'choices' else '[]'::jsonb end) c
         where c->'value' = 'true'::jsonb`,
   },
   conditions: {

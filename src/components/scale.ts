@@ -133,7 +133,7 @@ export const storedNumberSql =
 export function scaleSummary(type: string, rangeOf: (component: StoredComponent) => ScaleRange): SummaryRules {
   return {
     options: (component) => scaleValues(rangeOf(component)).map(String),
-    chosen: (response) => sql`select (${response}->>'value') where ${response}->>'type' = ${type} and jsonb_typeof(${response}->'value') = 'number'`,
+    option: (response) => sql`case when ${response}->>'type' = ${type} and jsonb_typeof(${response}->'value') = 'number' then ${response}->>'value' end`,
     number: storedNumberSql(type),
   };
 }

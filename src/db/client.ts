@@ -27,6 +27,12 @@ export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesW
 /** Services accept either the database or a transaction they are called inside. */
 export type Db = Database | Transaction;
 
+/** The databases `openDatabase` opened on PostgreSQL (not PGlite), for `onPostgres`. */
+const POSTGRES_DATABASES = new WeakSet<object>();
+
+/** `db` is a database `openDatabase` opened on PostgreSQL (a transaction inside one is not recognised). */
+export const onPostgres = (db: Db): boolean => POSTGRES_DATABASES.has(db);
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
@@ -135,6 +141,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       cancelAfterMs: pooled ? options.statementTimeoutMs : undefined,
     });
     const db = drizzle(instrumented, { schema, logger: options.logger });
+    POSTGRES_DATABASES.add(db);
     const session = directUrl ? postgres(directUrl, { ...connectionOptions, ...serverTimeout, max: SESSION_POOL_SIZE, idle_timeout: 60 }) : client;
     return {
       db: db as unknown as Database,

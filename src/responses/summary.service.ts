@@ -8,7 +8,7 @@
  */
 import { rowsOf } from '../db/rows.ts';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { onPostgres, type Db } from '../db/client.ts';
 import { responses } from '../db/schema.ts';
 import { COMPONENT_MODULES, isAnswerable, moduleOf } from '../components/catalogue.ts';
 import type { FormVariable, StoredStep } from '../db/json-columns.ts';
@@ -82,38 +82,44 @@ export interface NumberStatistics {
   max: number | null;
 }
 
-/** The `in (…)` list of a module's types, for the guards that skip the other modules' expressions. */
-const typesOf = (module: (typeof COMPONENT_MODULES)[number]) =>
+type SummaryModule = (typeof COMPONENT_MODULES)[number];
+
+/** The `in (…)` list of some modules' types. */
+const typesOf = (modules: readonly SummaryModule[]) =>
   sql.join(
-    Object.keys(module.types).map((type) => sql`${type}::text`),
+    modules.flatMap((module) => Object.keys(module.types).map((type) => sql`${type}::text`)),
     sql`, `,
   );
 
+/** The modules whose answers choose several options: their `chosen` SELECT runs per answer. */
+const SEVERAL = COMPONENT_MODULES.filter((module) => module.summary?.chosen);
+
 /**
- * The options each answer chose, for every type that counts per option (the modules with
- * `summary.chosen`): one SELECT per module over the answer's stored response (`a.response`), each behind
- * a guard on the answer's type that only reads the outer row, so PostgreSQL runs it as a one-time filter
- * and evaluates only the answer's own module's SELECT.
+ * The options an answer of a SEVERAL module chose: one SELECT per module over the answer's stored
+ * response (`a.response`), each behind a guard on the answer's type that only reads the outer row, so
+ * PostgreSQL runs it as a one-time filter and evaluates only the answer's own module's SELECT.
  */
 const chosenOptions = sql.join(
-  COMPONENT_MODULES.flatMap((module) =>
-    module.summary?.chosen ? [sql`select m.option from (${module.summary.chosen(sql`a.response`)}) m(option) where a.type in (${typesOf(module)})`] : [],
-  ),
+  SEVERAL.map((module) => sql`select m.option from (${module.summary!.chosen!(sql`a.response`)}) m(option) where a.type in (${typesOf([module])})`),
   sql`
       union all
       `,
 );
 
-/** The number (or date) an answer holds: the expression of the answer's module, if it measures one. */
-const measured = (part: 'number' | 'date', cast: SQL): SQL => {
+/**
+ * What an answer holds by the hook `part` of its module (its number, date or one option), as a simple
+ * CASE on the answer's type (`a.type`, read once): only the answer's own module's expression runs.
+ */
+const byType = (part: 'number' | 'date' | 'option', cast: SQL): SQL => {
   const branches = COMPONENT_MODULES.flatMap((module) => {
     const expression = module.summary?.[part];
-    return expression ? [sql`when a.type in (${typesOf(module)}) then ${expression(sql`a.response`)}${cast}`] : [];
+    return expression ? Object.keys(module.types).map((type) => sql`when ${type}::text then ${expression(sql`a.response`)}${cast}`) : [];
   });
-  return branches.length === 0 ? sql`null${cast}` : sql`(case ${sql.join(branches, sql` `)} end)${cast}`;
+  return branches.length === 0 ? sql`null${cast}` : sql`(case a.type ${sql.join(branches, sql` `)} end)${cast}`;
 };
-const answerNumber = measured('number', sql`::float8`);
-const answerDate = measured('date', sql`::text`);
+const answerNumber = byType('number', sql`::float8`);
+const answerDate = byType('date', sql`::text`);
+const answerOption = byType('option', sql`::text`);
 
 function filterConditions(filter: SummaryFilter): (SQL | undefined)[] {
   const dateColumn = filter.dateField === 'updatedAt' ? responses.updatedAt : responses.createdAt;
@@ -286,38 +292,83 @@ export async function summarySteps(db: Db, forms: readonly { id: string; steps: 
 
 /**
  * The questions' summary of `forms` as one statement (exported for bench/survey-summary.ts's EXPLAIN).
- * The answers are unpacked once (`answer`); one grouping per question gives the counts and the numbers'
- * and dates' statistics, and another, hashed, the count per option (each answer's options de-duplicated,
- * so `count(*)` is the answers that chose it): no sort of every (answer, option) row, which is what a
- * single `grouping sets` statement with `count(distinct …)` spilled to disk.
+ * The answers are unpacked once (`answer`), each carrying only what the summary reads of it: its
+ * number, date and one option (each its module's expression, by type), and its stored response only
+ * when a `chosen` SELECT must read it. One grouping per question gives the counts and the numbers' and
+ * dates' statistics (a sort of those narrow rows, for the median), a hashed one the count per option; the
+ * answers of types that choose several options go through their module's SELECT, and only they. A
+ * response holds each question once (its answers are merged by question id), so `count(*)` per question
+ * is the responses that answered it, and each answer's options are distinct, so `count(*)` per option is
+ * the answers that chose it.
  */
 export function questionsStatement(forms: readonly { id: string }[], filter: SummaryFilter): SQL {
+  const several = SEVERAL.length === 0 ? sql`null::jsonb` : sql`case when a.type in (${typesOf(SEVERAL)}) then a.response end`;
+  const perChosen =
+    SEVERAL.length === 0
+      ? sql``
+      : sql`
+    union all
+    select a.form_id, a.question_id, c.option, 0, count(*)::text, 0, null, null, null, null, null, null
+    from answer a
+    cross join lateral (${chosenOptions}) c(option)
+    where a.response is not null
+    group by a.form_id, a.question_id, c.option`;
   return sql`
-    with unpacked as materialized (
-      select r.form_id, r.id as response_id, e->>'questionId' as question_id, e->'response'->>'type' as type, e->'response' as response
+    with answer as materialized (
+      select a.form_id, a.question_id, a.type, ${answerNumber} as number, ${answerDate} as day, ${answerOption} as option, ${several} as response
       from ${responses} r
       cross join lateral jsonb_array_elements(r.data::jsonb) e
+      cross join lateral (select r.form_id, e->>'questionId' as question_id, e->'response'->>'type' as type, e->'response' as response) a
       where r.form_id in (${sql.join(
         forms.map((form) => sql`${form.id}`),
         sql`, `,
       )}) ${filterSql(filter)}
     ),
-    -- The number and date measured once per answer, so the per-question sort carries them, not the answers.
-    answer as materialized (
-      select a.*, ${answerNumber} as number, ${answerDate} as day from unpacked a
+    -- The median from the count of each value and the running counts: percentile_cont(0.5) without a sort
+    -- of every answer. With n numbers it is the value at (n - 1) / 2 (counted from 0), or halfway between
+    -- the two values around it, computed as percentile_cont does (low + (high - low) * 0.5).
+    per_value as (
+      select form_id, question_id, number, count(*) as n from answer where number is not null group by form_id, question_id, number
+    ),
+    ranked as (
+      select v.*, sum(n) over (partition by form_id, question_id order by number rows unbounded preceding) as upto,
+        (sum(n) over (partition by form_id, question_id) - 1) * 0.5 as middle
+      from per_value v
+    ),
+    medians as (
+      select form_id, question_id, min(number) filter (where upto > floor(middle)) as low, min(number) filter (where upto > ceil(middle)) as high,
+        (max(middle) - floor(max(middle)))::float8 as between
+      from ranked
+      group by form_id, question_id
     )
-    select form_id, question_id, null::text as option, 1 as per_question, count(distinct response_id)::text as count,
-      count(number) as numbers, avg(number) as mean, percentile_cont(0.5) within group (order by number) as median,
-      min(number) as min, max(number) as max, min(day) as earliest, max(day) as latest
-    from answer
-    group by form_id, question_id
+    select q.form_id, q.question_id, null::text as option, 1 as per_question, q.count::text as count, q.numbers, q.mean,
+      m.low + (m.high - m.low) * m.between as median, q.min, q.max, q.earliest, q.latest
+    from (
+      select form_id, question_id, count(*) as count, count(number) as numbers, avg(number) as mean, min(number) as min, max(number) as max,
+        min(day) as earliest, max(day) as latest
+      from answer
+      group by form_id, question_id
+    ) q
+    left join medians m on m.form_id = q.form_id and m.question_id = q.question_id
     union all
-    select a.form_id, a.question_id, o.option, 0, count(*)::text, 0, null, null, null, null, null, null
-    from answer a
-    cross join lateral (select distinct c.option from (
-      ${chosenOptions}
-    ) c(option)) o
-    group by a.form_id, a.question_id, o.option`;
+    select form_id, question_id, option, 0, count(*)::text, 0, null, null, null, null, null, null
+    from answer
+    where option is not null
+    group by form_id, question_id, option${perChosen}`;
+}
+
+/**
+ * Runs `statement`, on PostgreSQL in a transaction with JIT compilation off (`SET LOCAL`): the planner
+ * estimates 100 elements for each JSON array it unpacks, so the summary of a large form looks costly
+ * enough to compile and optimise, and that took seconds, longer than the statement ran without it. PGlite
+ * has no JIT, and runs the statement alone.
+ */
+async function withoutJit(db: Db, statement: SQL) {
+  if (!onPostgres(db)) return db.execute(statement);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return tx.execute(statement);
+  });
 }
 
 /** Per form (in order), each answerable question's answer count and, for choice types, the count per option. */
@@ -338,7 +389,7 @@ export async function summaryQuestions(db: Db, forms: readonly { id: string; ste
     earliest: string | null;
     latest: string | null;
   };
-  const rows = await db.execute(questionsStatement(forms, filter));
+  const rows = await withoutJit(db, questionsStatement(forms, filter));
   const all = rowsOf<QuestionRow>(rows);
   return forms.map((form) => {
     const perQuestion = new Map<string, QuestionRow>();
@@ -357,7 +408,7 @@ export async function summaryQuestions(db: Db, forms: readonly { id: string; ste
         .filter((component) => isAnswerable(component.type))
         .map((component): QuestionSummary => {
           const rules = moduleOf(component.type)?.summary;
-          const offered = rules?.chosen && !rules.rows ? (rules.options?.(component) ?? []) : undefined;
+          const offered = (rules?.chosen || rules?.option) && !rules.rows ? (rules.options?.(component) ?? []) : undefined;
           const counted = options.get(component.id) ?? new Map<string, number>();
           const optionCounts = offered
             ? [

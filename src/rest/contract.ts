@@ -53,6 +53,88 @@ export const publicAnswersSchema = z.record(z.string(), z.union([...answerSchema
     "The answers of a public JSON API request (`POST /s/{formId}/responses`, `PATCH /s/{formId}/responses/{id}`), by question id: each in its component type's shape (`Answer.<type>`); `null` or `\"\"` takes an answer back; a captcha's answer is its provider's token.",
 });
 
+/** The public JSON API (src/public/, docs/public-pages.md): a form's definition as clients render it, starts, updates and views. */
+const publicComponentSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The questionId its answers are keyed by.' }),
+    key: z.string().nullable(),
+    type: z.string().meta({ description: 'The component type (docs/components.md); its answer is `Answer.<type>`.' }),
+    content: z.record(z.string(), z.unknown()).meta({ description: "The component's content, in the language asked for." }),
+    answerable: z.boolean(),
+    required: z.boolean(),
+  })
+  .meta({ id: 'PublicComponent' });
+
+export const publicDefinitionSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    url: z.string(),
+    locale: z.string(),
+    language: z.string().optional().meta({ description: 'A multilingual form: the language of these texts (`?lang=`, else Accept-Language, else the default).' }),
+    languages: z.array(z.string()).optional().meta({ description: 'A multilingual form: all of its languages, the default first.' }),
+    version: z.number().int(),
+    hiddenFields: z.array(z.string()),
+    variables: z.array(z.looseObject({ name: z.string(), type: z.enum(['number', 'text']) })),
+    theme: z.record(z.string(), z.unknown()),
+    steps: z.array(
+      z.strictObject({
+        id: z.string(),
+        key: z.string(),
+        name: z.string(),
+        completion: z.boolean(),
+        invalid: z.boolean(),
+        logic: z.unknown().meta({ description: "The step's rules (docs/logic.md), or null." }),
+        components: z.array(publicComponentSchema),
+      }),
+    ),
+  })
+  .meta({
+    id: 'PublicFormDefinition',
+    description: 'A published form as a client renders it: its steps and components (their ids are the questionIds), hidden fields, logic and theme.',
+  });
+
+const publicHiddenFields = z.record(z.string(), z.string()).meta({ description: "Values of the form's hidden fields (names it does not declare are ignored)." });
+
+export const publicStartBodySchema = z
+  .strictObject({
+    answers: publicAnswersSchema.optional(),
+    finished: z.boolean().optional().meta({ description: 'Finish the response: every required question on its path must be answered.' }),
+    visitorToken: z.string().optional().meta({ description: "A visitor token an earlier answer gave: the response joins that visitor's lead." }),
+    hiddenFields: publicHiddenFields.optional(),
+    language: z.string().optional().meta({ description: "A multilingual form: the language the respondent answers in (one of the form's)." }),
+  })
+  .meta({ id: 'PublicResponseStart' });
+
+export const publicUpdateBodySchema = z.strictObject({ answers: publicAnswersSchema.optional(), finished: z.boolean().optional() }).meta({ id: 'PublicResponseUpdate' });
+
+const publicResponseFields = {
+  id: z.string(),
+  visitorToken: z.string().nullable().meta({ description: "The respondent's visitor token, for a later response to join the same lead." }),
+  finished: z.boolean(),
+  status: z.number().int().meta({ description: 'The response status (docs/public-pages.md, Response status).' }),
+  formVersion: z.number().int().meta({ description: 'The version of the form the response answers.' }),
+  nextStep: z.string().nullable().meta({ description: 'The key of the step to show next; null when none is left.' }),
+  recall: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({ description: 'The values of the recall placeholders in the texts of the step shown next (left out when they hold none).' }),
+};
+
+export const publicResponseSchema = z.strictObject(publicResponseFields).meta({ id: 'PublicResponse', description: 'A response of the public JSON API after a submission.' });
+
+export const publicStartedResponseSchema = z
+  .strictObject({ ...publicResponseFields, resumeToken: z.string().meta({ description: 'Sent back as `Authorization: Bearer <resumeToken>` to answer more of the response.' }) })
+  .meta({ id: 'PublicStartedResponse', description: 'A response the public JSON API started, with the token that answers more of it.' });
+
+export const publicViewBodySchema = z
+  .strictObject({ hiddenFields: publicHiddenFields.optional(), referrer: z.string().optional().meta({ description: 'The page the respondent came from (its host is counted).' }) })
+  .meta({ id: 'PublicView' });
+
+export const publicViewCountedSchema = z
+  .strictObject({ counted: z.boolean().meta({ description: 'False for a bot announcing itself in its User-Agent.' }) })
+  .meta({ id: 'PublicViewCounted' });
+
 const storedAnswerSchema = z.discriminatedUnion('type', storedAnswerSchemas as unknown as [(typeof storedAnswerSchemas)[number], ...typeof storedAnswerSchemas]).meta({
   description:
     'The answer as stored: `type` (the component\'s type), `headline`, `componentShapeVersion`, and the fields of its type (`StoredAnswer.<type>`; docs/components.md, "Answers").',
@@ -501,6 +583,13 @@ export const revokedShareLinkSchema = z.strictObject({ id: z.string(), formId: z
 
 export const CONTRACT_SCHEMAS = [
   publicAnswersSchema,
+  publicDefinitionSchema,
+  publicStartBodySchema,
+  publicUpdateBodySchema,
+  publicResponseSchema,
+  publicStartedResponseSchema,
+  publicViewBodySchema,
+  publicViewCountedSchema,
   shareLinkSchema,
   createdShareLinkSchema,
   shareLinkListSchema,

@@ -118,6 +118,7 @@ export function renderDocsPage(doc = openApiDocument() as unknown as DocView): s
     .map(([id, schema]) => `<h3 id="schema-${escapeHtml(id)}">${escapeHtml(id)}</h3>${pretty(schema)}`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="description" content="${escapeHtml(doc.info.title)}: every operation, its parameters, bodies and answers">
 <title>${escapeHtml(doc.info.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1><p>${prose(doc.info.description)}</p>
 <p>The machine-readable document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).</p>

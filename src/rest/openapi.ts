@@ -42,6 +42,13 @@ import {
   shareLinkListSchema,
   revokedShareLinkSchema,
   CONTRACT_SCHEMAS,
+  publicDefinitionSchema,
+  publicStartBodySchema,
+  publicUpdateBodySchema,
+  publicResponseSchema,
+  publicStartedResponseSchema,
+  publicViewBodySchema,
+  publicViewCountedSchema,
 } from './contract.ts';
 import { createShareLinkBodySchema } from './share-links.ts';
 import { createSchema as webhookCreateSchema, updateSchema as webhookUpdateSchema } from './webhooks.ts';
@@ -216,6 +223,7 @@ function buildDocument(sources: OpenApiSources) {
       ...keyPaths(),
       '/api/v1/files/{fileId}': filePath(),
       ...documentAndBackupPaths(),
+      ...publicApiPaths(),
     },
   };
 }
@@ -376,6 +384,118 @@ function responsePaths(sources: OpenApiSources) {
           },
           ...EDGE_RESPONSES,
           '404': errorResponse('`formId` is not a live form the caller reaches.', { message: 'Form not found' }),
+        },
+      },
+    },
+  };
+}
+
+/** What the public JSON API may answer any of its operations (docs/public-pages.md, docs/security.md). */
+const PUBLIC_EDGE_RESPONSES = {
+  '404': errorResponse('No published form with this id.', { message: 'Form not found' }),
+  '410': errorResponse('The form is closed.', { message: 'This form is closed and no longer accepts responses' }),
+  '500': EDGE_RESPONSES['500'],
+  '503': EDGE_RESPONSES['503'],
+};
+
+/** What the public JSON API may answer a write (a body, the per-address rate limit). */
+const PUBLIC_WRITE_RESPONSES = {
+  ...PUBLIC_EDGE_RESPONSES,
+  '400': errorResponse('The body is not what the operation takes, or an answer is refused: every problem with its path.', {
+    message: 'Invalid request body',
+    errors: [{ message: 'Must be a whole number from 1 to 5', path: ['answers', 'oerrwclm7a8f08jhglt8x76u'] }],
+  }),
+  '413': errorResponse('The request body is larger than PUBLIC_MAX_BODY_BYTES.', { message: 'Request body too large (limit 1048576 bytes)' }),
+  '415': errorResponse('The body is not of the media type the operation takes.', { message: 'Unsupported media type: send the body as application/json' }),
+  '429': {
+    ...errorResponse('The per-address limit (PUBLIC_RATE_LIMIT per minute) refused the request; retry after Retry-After seconds.', { message: 'Too many requests' }),
+    headers: RATE_LIMIT_HEADERS,
+  },
+};
+
+const formIdParameter = { name: 'formId', in: 'path', required: true, description: "The form's id (its page is `/s/{formId}`).", schema: { type: 'string' } };
+
+/**
+ * The public JSON API (src/public/): no API key, a form's definition, starts and updates of a response,
+ * and views (uploads, multipart, are described in docs/public-pages.md). Its own edge: CORS, a per-address rate limit and a body limit on the writes.
+ */
+function publicApiPaths() {
+  const security: Record<string, string[]>[] = [];
+  const conflict = errorResponse('The response cannot take this submission: it is finished or invalid, or the form is full or not open yet.', {
+    message: 'Response is already finished',
+  });
+  return {
+    '/s/{formId}/definition': {
+      get: {
+        operationId: 'getPublicFormDefinition',
+        summary: "A published form's definition, for a client that renders it",
+        description:
+          "`version` asks for an older version of the form (a response's `formVersion`), given only with the resume token of a response on it; `lang` a language of a multilingual form.",
+        security,
+        parameters: [
+          formIdParameter,
+          { name: 'version', in: 'query', required: false, description: 'A version of the form (1, 2, …).', schema: { type: 'string' } },
+          { name: 'lang', in: 'query', required: false, description: "One of a multilingual form's languages.", schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The definition.', content: json(ref(publicDefinitionSchema)) },
+          ...PUBLIC_EDGE_RESPONSES,
+          '400': errorResponse('`version` is not a version number.', {
+            message: 'Invalid query parameters',
+            errors: [{ message: 'version must be a version number of the form (1, 2, …)', path: ['version'] }],
+          }),
+          '401': errorResponse('An older version was asked for without a resume token.', { message: 'Missing resume token' }),
+          '404': errorResponse('No published form with this id, or no such version for this resume token.', { message: 'Form not found' }),
+        },
+      },
+    },
+    '/s/{formId}/responses': {
+      post: {
+        operationId: 'startPublicResponse',
+        summary: 'Start a response (and finish it, with `finished: true`)',
+        description: 'With an `Idempotency-Key` header (at least 16 characters) a retry of the same start reaches the same response.',
+        security,
+        parameters: [formIdParameter],
+        requestBody: { required: true, content: json(ref(publicStartBodySchema)) },
+        responses: {
+          '201': { description: 'The response started.', content: json(ref(publicStartedResponseSchema)) },
+          ...PUBLIC_WRITE_RESPONSES,
+          '409': conflict,
+        },
+      },
+    },
+    '/s/{formId}/responses/{responseId}': {
+      patch: {
+        operationId: 'updatePublicResponse',
+        summary: 'Answer more of a response (and finish it, with `finished: true`)',
+        description: '`Authorization: Bearer <resumeToken>`: the token its start gave. Answered on the version of the form it started on.',
+        security,
+        parameters: [
+          formIdParameter,
+          { name: 'responseId', in: 'path', required: true, description: "The response's id.", schema: { type: 'string' } },
+          { name: 'Authorization', in: 'header', required: true, description: '`Bearer <resumeToken>`.', schema: { type: 'string' } },
+        ],
+        requestBody: { required: true, content: json(ref(publicUpdateBodySchema)) },
+        responses: {
+          '200': { description: 'The response after the submission.', content: json(ref(publicResponseSchema)) },
+          ...PUBLIC_WRITE_RESPONSES,
+          '401': errorResponse('No resume token.', { message: 'Missing resume token' }),
+          '404': errorResponse('No published form with this id, or no response of it for this resume token.', { message: 'Response not found' }),
+          '409': conflict,
+        },
+      },
+    },
+    '/s/{formId}/views': {
+      post: {
+        operationId: 'reportPublicView',
+        summary: "Count a view of the form's first step, for its insights",
+        description: 'For a client that renders the form itself; the page counts its own. A view stores no personal data (docs/insights.md).',
+        security,
+        parameters: [formIdParameter],
+        requestBody: { required: false, content: json(ref(publicViewBodySchema)) },
+        responses: {
+          '202': { description: 'Taken.', content: json(ref(publicViewCountedSchema)) },
+          ...PUBLIC_WRITE_RESPONSES,
         },
       },
     },
@@ -989,6 +1109,10 @@ export const OPERATION_ACCESS: Record<string, RouteAccess> = {
   createApiKey: 'keys:manage',
   revokeApiKey: 'keys:manage',
   openApiDocument: 'public',
+  getPublicFormDefinition: 'public',
+  startPublicResponse: 'public',
+  updatePublicResponse: 'public',
+  reportPublicView: 'public',
   backup: 'admin',
 };
 

@@ -51,6 +51,7 @@ function document(locale: string, title: string, theme: Theme, nonce: string, bo
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        <meta name="description" content="${title}" />
         <meta name="referrer" content="no-referrer" />
         <link rel="icon" href="data:," />
         <title>${title}</title>

@@ -282,6 +282,7 @@ describe('the results page of a multilingual form', () => {
     expect(german).toContain('<html lang="de" dir="ltr">');
     expect(german).toContain('<h1>Anmeldung</h1>');
     expect(german).toContain('<title>Anmeldung – Ergebnisse</title>');
+    expect(german).toContain('<meta name="description" content="Anmeldung – Ergebnisse" />');
     expect(german).toMatch(/<th scope="row">Über Sie<\/th><td>3<\/td>/);
     expect(german).toContain('Teamgröße?');
     expect(german).toMatch(/<th scope="row">Klein<\/th><td>2<\/td><td>66,7\s%<\/td>/);

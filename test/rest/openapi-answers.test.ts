@@ -3,7 +3,8 @@
  * answer (`Answer.<type>`) and its stored answer (`StoredAnswer.<type>`) from its component module, the
  * listing's `QuestionResponse.response` is one of the stored ones, and real answers (sent through the
  * public JSON API, read back from the REST listing) validate against their type's schemas, while answers
- * of the wrong shape do not.
+ * of the wrong shape do not. The public JSON API's operations are in the document too, and their real
+ * answers (the definition, a start, an update, a view and their refusals) are what it says.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
@@ -12,7 +13,7 @@ import { isAnswerable, STORED_COMPONENT_TYPES } from '../../src/components/catal
 import { openApiDocument } from '../../src/rest/docs.ts';
 import { createTenant, jsonRequest, setupTestApp, type TestTenant } from '../support/helpers.ts';
 import { componentAt, makeForm, type App } from '../support/public-helpers.ts';
-import { schemaProblem } from '../support/openapi-check.ts';
+import { checkAgainstOpenApi, checkedAnswers, schemaProblem } from '../support/openapi-check.ts';
 
 let db: Database;
 let app: App;
@@ -173,5 +174,36 @@ describe('real answers', () => {
     // Another type's schema refuses it: the document says which answer is which.
     const rating = listed.find((answer) => answer.response.type === 'Rating')!.response;
     expect(schemaProblem('StoredAnswer.Number', rating)).toBeDefined();
+  });
+
+  it("answer the public JSON API's operations as the document describes them", async () => {
+    // Each answer checked against its operation in the document; the count shows the operation was found.
+    const checked = async (method: string, path: string, init: RequestInit, label: string) => {
+      const response = await app.request(path, { method, ...init });
+      const before = checkedAnswers.get(label) ?? 0;
+      await checkAgainstOpenApi(method, path, response.clone(), { publicApi: true });
+      expect(checkedAnswers.get(label), label).toBe(before + 1);
+      return response;
+    };
+    const definition = await checked('GET', `/s/${form.id}/definition`, {}, 'GET /s/{formId}/definition → 200');
+    expect(((await definition.json()) as { steps: unknown[] }).steps).toHaveLength(2);
+    await checked('GET', `/s/${form.id}/definition?version=x`, {}, 'GET /s/{formId}/definition → 400');
+    await checked('GET', '/s/k4n2iogu5ks9ut7lahuxkl27/definition', {}, 'GET /s/{formId}/definition → 404');
+    const start = await checked('POST', `/s/${form.id}/responses`, jsonRequest('POST', { answers: { [c(11).id]: 3 } }), 'POST /s/{formId}/responses → 201');
+    const { id, resumeToken } = (await start.json()) as { id: string; resumeToken: string };
+    await checked('POST', `/s/${form.id}/responses`, jsonRequest('POST', { answers: { [c(11).id]: 9 } }), 'POST /s/{formId}/responses → 400');
+    const path = `/s/${form.id}/responses/${id}`;
+    const auth = { authorization: `Bearer ${resumeToken}`, 'content-type': 'application/json' };
+    await checked(
+      'PATCH',
+      path,
+      { headers: auth, body: JSON.stringify({ answers: { [c(12).id]: 10, [c(18).id]: ['Price', 'Support', 'Speed'] } }) },
+      'PATCH /s/{formId}/responses/{responseId} → 200',
+    );
+    await checked('PATCH', path, jsonRequest('PATCH', { answers: {} }), 'PATCH /s/{formId}/responses/{responseId} → 401');
+    await checked('POST', `/s/${form.id}/views`, jsonRequest('POST', { referrer: 'https://example.com/blog' }), 'POST /s/{formId}/views → 202');
+    // A body of the wrong shape fails the check: the document's schemas are closed.
+    const wrong = new Response(JSON.stringify({ id, resumeToken, extra: true }), { status: 201, headers: { 'content-type': 'application/json' } });
+    await expect(checkAgainstOpenApi('POST', `/s/${form.id}/responses`, wrong, { publicApi: true })).rejects.toThrow('does not match the schema');
   });
 });

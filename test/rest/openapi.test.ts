@@ -32,7 +32,7 @@ describe('openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents every /api/v1 route the app has, with its methods', async () => {
+  it('documents every /api/v1 route the app has, and the public JSON API, with their methods', async () => {
     const document = await fetchDocument();
     const app = createApp({ config: testConfig(), db: ctx.db, logger: pino({ level: 'silent' }), adminToken: ADMIN_TOKEN });
     const routes = app.routes.filter((route) => route.path.startsWith('/api/v1/') && route.method !== 'ALL');
@@ -41,8 +41,15 @@ describe('openapi.json', () => {
       const template = route.path.replace(/:([A-Z]+)/gi, '{$1}');
       expect(document.paths[template]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }
+    // The public JSON API's operations (its edge's middleware is registered for more methods, which answer
+    // 405; its multipart uploads are described in docs/public-pages.md).
+    const publicOperations = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/s/'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    expect(publicOperations.sort()).toEqual(['get /s/{formId}/definition', 'patch /s/{formId}/responses/{responseId}', 'post /s/{formId}/responses', 'post /s/{formId}/views']);
     // And nothing the app lacks.
-    const served = new Set(routes.map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([A-Z]+)/gi, '{$1}')}`));
+    const publicRoutes = app.routes.filter((route) => route.path.startsWith('/s/:formId/') && route.method !== 'ALL');
+    const served = new Set([...routes, ...publicRoutes].map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([A-Z]+)/gi, '{$1}')}`));
     for (const [path, item] of Object.entries(document.paths)) for (const method of Object.keys(item)) expect(served.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
   });
 
@@ -131,6 +138,7 @@ describe('/docs', () => {
     expect(csp).toMatch(/default-src 'none'/);
     expect(csp).not.toMatch(/script-src|unsafe-inline|https?:/);
     const page = await response.text();
+    expect(page).toMatch(/<meta name="description" content="formloom REST API: [^"]+">/);
     const document = await fetchDocument();
     for (const [path, item] of Object.entries(document.paths)) {
       for (const operation of Object.values(item)) {

@@ -58,10 +58,13 @@ function fail(label: string, problem: string): never {
   throw new OpenApiMismatch(`${label}: ${problem} (not as /api/v1/openapi.json documents it)`);
 }
 
-/** Throws OpenApiMismatch when `response` to `method path` is not what the document says. */
-export async function checkAgainstOpenApi(method: string, url: string, response: Response): Promise<void> {
+/**
+ * Throws OpenApiMismatch when `response` to `method path` is not what the document says. Only /api/v1
+ * answers, unless `publicApi`: then the public JSON API's too (test/rest/openapi-answers.test.ts).
+ */
+export async function checkAgainstOpenApi(method: string, url: string, response: Response, options: { publicApi?: boolean } = {}): Promise<void> {
   const path = new URL(url, 'http://localhost').pathname;
-  if (!path.startsWith('/api/v1/')) return;
+  if (!path.startsWith('/api/v1/') && !(options.publicApi && path.startsWith('/s/'))) return;
   const match = templates.find(({ pattern }) => pattern.test(path));
   const operation = match ? doc.paths[match.template]![method.toLowerCase()] : undefined;
   if (!match || !operation) return;

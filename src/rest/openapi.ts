@@ -413,11 +413,50 @@ const PUBLIC_WRITE_RESPONSES = {
   },
 };
 
+/** `POST /s/{formId}/uploads`: its multipart fields, and what it answers. */
+const uploadBodySchema = {
+  type: 'object',
+  required: ['componentId', 'file'],
+  additionalProperties: false,
+  properties: {
+    componentId: { type: 'string', description: 'The id of a FileUploader of the form.' },
+    file: {
+      description: 'One file, or up to its `maxFiles` with `multiple`.',
+      oneOf: [
+        { type: 'string', format: 'binary' },
+        { type: 'array', items: { type: 'string', format: 'binary' } },
+      ],
+    },
+    formVersion: { type: 'string', description: 'The version the response answers (its `formVersion`), when the form has changed since it started.' },
+  },
+};
+const uploadedFilesSchema = {
+  type: 'object',
+  required: ['files'],
+  additionalProperties: false,
+  properties: {
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'size', 'contentType'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', description: "The upload's id: the FileUploader's answer (a list of ids with `multiple`)." },
+          name: { type: 'string' },
+          size: { type: 'integer', minimum: 0, description: 'Bytes.' },
+          contentType: { type: 'string', description: 'From its checked content, never from what the client sent.' },
+        },
+      },
+    },
+  },
+};
+
 const formIdParameter = { name: 'formId', in: 'path', required: true, description: "The form's id (its page is `/s/{formId}`).", schema: { type: 'string' } };
 
 /**
  * The public JSON API (src/public/): no API key, a form's definition, starts and updates of a response,
- * and views (uploads, multipart, are described in docs/public-pages.md). Its own edge: CORS, a per-address rate limit and a body limit on the writes.
+ * uploads (multipart) and views. Its own edge: CORS, a per-address rate limit and a body limit on the writes.
  */
 function publicApiPaths() {
   const security: Record<string, string[]>[] = [];
@@ -482,6 +521,29 @@ function publicApiPaths() {
           '401': errorResponse('No resume token.', { message: 'Missing resume token' }),
           '404': errorResponse('No published form with this id, or no response of it for this resume token.', { message: 'Response not found' }),
           '409': conflict,
+        },
+      },
+    },
+    '/s/{formId}/uploads': {
+      post: {
+        operationId: 'uploadPublicFiles',
+        summary: "Upload the files of a FileUploader's answer, before answering with their ids",
+        description:
+          "Each file's extension must be an allowed type and its content that type; archives and decompression bombs are refused without inflating them (docs/public-pages.md, File uploads). A refused file stores none of the request's files. `?localized=1` gives the file checks' messages in the form's language.",
+        security,
+        parameters: [formIdParameter, { name: 'localized', in: 'query', required: false, description: "`1`: messages in the form's language.", schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadBodySchema } } },
+        responses: {
+          '201': { description: 'The files stored; answer the FileUploader with their ids.', content: json(uploadedFilesSchema) },
+          ...PUBLIC_WRITE_RESPONSES,
+          '400': errorResponse('A field is missing or unknown, or a file is refused: every problem with its path.', {
+            message: 'Invalid request body',
+            errors: [{ message: 'cv.exe cannot be accepted: its type is not one of the allowed types', path: ['file', 0] }],
+          }),
+          '404': errorResponse('No published form with this id.', { message: 'Form not found' }),
+          '410': errorResponse('The form is closed.', { message: 'This form is closed and no longer accepts responses' }),
+          '413': errorResponse('The request body is larger than UPLOAD_MAX_BODY_BYTES.', { message: 'Request body too large (limit 26214400 bytes)' }),
+          '415': errorResponse('The body is not multipart/form-data.', { message: 'Unsupported media type: send the upload as multipart/form-data' }),
         },
       },
     },
@@ -1112,6 +1174,7 @@ export const OPERATION_ACCESS: Record<string, RouteAccess> = {
   getPublicFormDefinition: 'public',
   startPublicResponse: 'public',
   updatePublicResponse: 'public',
+  uploadPublicFiles: 'public',
   reportPublicView: 'public',
   backup: 'admin',
 };

@@ -202,6 +202,15 @@ describe('real answers', () => {
     );
     await checked('PATCH', path, jsonRequest('PATCH', { answers: {} }), 'PATCH /s/{formId}/responses/{responseId} → 401');
     await checked('POST', `/s/${form.id}/views`, jsonRequest('POST', { referrer: 'https://example.com/blog' }), 'POST /s/{formId}/views → 202');
+    const files = (bytes: string, name: string) => {
+      const body = new FormData();
+      body.append('componentId', c(9).id);
+      body.append('file', new File([bytes], name, { type: 'application/pdf' }));
+      return { body };
+    };
+    await checked('POST', `/s/${form.id}/uploads`, files('%PDF-1.4 a cv', 'cv.pdf'), 'POST /s/{formId}/uploads → 201');
+    await checked('POST', `/s/${form.id}/uploads`, files('MZ not a pdf', 'cv.exe'), 'POST /s/{formId}/uploads → 400');
+    await checked('POST', `/s/${form.id}/uploads`, jsonRequest('POST', {}), 'POST /s/{formId}/uploads → 415');
     // A body of the wrong shape fails the check: the document's schemas are closed.
     const wrong = new Response(JSON.stringify({ id, resumeToken, extra: true }), { status: 201, headers: { 'content-type': 'application/json' } });
     await expect(checkAgainstOpenApi('POST', `/s/${form.id}/responses`, wrong, { publicApi: true })).rejects.toThrow('does not match the schema');

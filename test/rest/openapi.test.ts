@@ -41,12 +41,17 @@ describe('openapi.json', () => {
       const template = route.path.replace(/:([A-Z]+)/gi, '{$1}');
       expect(document.paths[template]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }
-    // The public JSON API's operations (its edge's middleware is registered for more methods, which answer
-    // 405; its multipart uploads are described in docs/public-pages.md).
+    // The public JSON API's operations (its edge's middleware is registered for more methods, which answer 405).
     const publicOperations = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/s/'))
       .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
-    expect(publicOperations.sort()).toEqual(['get /s/{formId}/definition', 'patch /s/{formId}/responses/{responseId}', 'post /s/{formId}/responses', 'post /s/{formId}/views']);
+    expect(publicOperations.sort()).toEqual([
+      'get /s/{formId}/definition',
+      'patch /s/{formId}/responses/{responseId}',
+      'post /s/{formId}/responses',
+      'post /s/{formId}/uploads',
+      'post /s/{formId}/views',
+    ]);
     // And nothing the app lacks.
     const publicRoutes = app.routes.filter((route) => route.path.startsWith('/s/:formId/') && route.method !== 'ALL');
     const served = new Set([...routes, ...publicRoutes].map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([A-Z]+)/gi, '{$1}')}`));

@@ -220,14 +220,32 @@ function rootColors(theme: Theme): string {
   ].join('; ');
 }
 
+/**
+ * The stylesheets made lately, by theme and options: adjusting colours to contrast costs about 2 ms a
+ * page, and a form's pages ask for the same few stylesheets again and again. Bounded, oldest dropped first.
+ */
+const madeStylesheets = new Map<string, string>();
+const MADE_STYLESHEETS_MAX = 256;
+
 /** The stylesheet of one page of a form. */
 export function pageCss(theme: Theme, options: PageCssOptions): string {
+  const types = [...new Set(options.types)];
+  const key = JSON.stringify([theme, types, options.embed ?? null, options.progress ?? null]);
+  const made = madeStylesheets.get(key);
+  if (made !== undefined) return made;
+  const css = makePageCss(theme, { ...options, types });
+  madeStylesheets.set(key, css);
+  if (madeStylesheets.size > MADE_STYLESHEETS_MAX) madeStylesheets.delete(madeStylesheets.keys().next().value!);
+  return css;
+}
+
+function makePageCss(theme: Theme, options: PageCssOptions): string {
   const rules = [
     `:root { ${rootColors(theme)}` + ` --fl-heading: ${fontFamily(theme.fonts.heading)}; --fl-body: ${fontFamily(theme.fonts.body)}; --fl-width: ${WIDTHS[theme.layout.width]}; }`,
     `body { ${background(theme)} }`,
     BASE,
   ];
-  for (const type of new Set(options.types)) {
+  for (const type of options.types) {
     if (!/^[A-Z]+$/i.test(type)) continue;
     const button = moduleOf(type)?.style?.button === true;
     const vars = componentVars(componentStyle(theme, type), theme, button);

@@ -384,6 +384,36 @@ export const formInsightDays = pgTable(
 );
 
 /**
+ * The insight counters summed per UTC month: kept by the same triggers as the day rows, in the same
+ * statement, so always the exact sum of the month's hour (and day) rows; read for the whole months of a
+ * range so an all-time read's rows grow with months, not days.
+ */
+export const formInsightMonths = pgTable(
+  'form_insight_months',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** Midnight UTC of the month's first day. */
+    month: timestamp('month', { withTimezone: true }).notNull(),
+    segment: text('segment').notNull(),
+    device: text('device').notNull(),
+    language: text('language').notNull(),
+    referrer: text('referrer').notNull(),
+    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }),
+    index('form_insight_months_environment_month_idx').on(t.environmentId, t.month),
+  ],
+);
+
+/**
  * Links to a form's read-only results page (`/r/<token>`, src/results/). The token is shown once, at
  * creation; only its SHA-256 hash is stored. Revoking deletes the row, so every node refuses the link
  * from its next request.

@@ -8,10 +8,13 @@
  * 2. Insights over a form with BENCH_INSIGHTS_RESPONSES (default 1,000,000) responses and 2.5 times as
  *    many views: the counter rows those responses and views leave, built with generate_series (started
  *    evenly over a year, 45 segments: 3 devices × 5 referrers × 3 `utm_source` values; 70 % reach step
- *    2, 45 % finish, times to complete from 30 s to 15 min; the hour rows inserted with the day trigger
- *    off and their day rows summed after, as the migration backfills), then `readInsights` timed (median and
- *    slowest of BENCH_INSIGHTS_ROUNDS, default 20) for all time, the last 30 days, a device filter, a
- *    hidden-field filter and a monthly series in Europe/Berlin: statements, counter rows read, time.
+ *    2, 45 % finish, times to complete from 30 s to 15 min). Seeded as the migrations backfill: the hour
+ *    rows inserted with the rollup triggers off, their day rows summed after, then the month rows summed
+ *    from the day rows (the month migration's statement, timed and reported). Then `readInsights` timed
+ *    (median and slowest of BENCH_INSIGHTS_ROUNDS, default 20) for all time, the last 30 days, a device
+ *    filter, a hidden-field filter and a monthly series in Europe/Berlin: statements, the counter rows
+ *    read at each level (`countersRead`: month, day and hour rows for the totals and breakdowns, the day
+ *    rows of a series by day) and time.
  *
  * DATABASE_URL set: a scratch database `formloom_bench_insights` on that server (created, dropped;
  * BENCH_KEEP=1 keeps it); ANALYZEd after the seed. Unset: an in-memory PGlite.
@@ -29,7 +32,7 @@ import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { stepKey } from '../src/forms/logic.ts';
 import { themeSchema } from '../src/forms/theme.ts';
-import { parseInsightsArguments, readInsights, type InsightsArguments } from '../src/insights/insights.service.ts';
+import { countersRead, parseInsightsArguments, readInsights, type InsightsArguments } from '../src/insights/insights.service.ts';
 
 const env = process.env;
 const OPS = Number(env.BENCH_INSIGHTS_OPS ?? 500);
@@ -206,7 +209,10 @@ async function insightsAtScale(handle: DatabaseHandle) {
       perRead = statements.count - before;
       figures = `views ${insights.views}, starts ${insights.starts}, finishes ${insights.finishes}, median ${insights.timeToComplete?.median} s, ${insights.series.length} periods`;
     }
-    console.log(`insights, ${label}: ${perRead} statement(s); median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`);
+    const read = Object.entries(await countersRead(handle.db, { formId: form.id, steps: form.steps }, parsed.query))
+      .map(([level, n]) => `${n.toLocaleString('en')} ${level}`)
+      .join(', ');
+    console.log(`insights, ${label}: ${perRead} statement(s), rows read: ${read}; median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`);
   }
 }
 

@@ -352,9 +352,9 @@ export const formInsightCounts = pgTable(
 );
 
 /**
- * The insight counters summed per UTC day: kept by a trigger on `form_insight_counts` (in the same
- * transaction, so always its exact sum), read for the whole days of a range so a read's rows grow with
- * days, not hours.
+ * The insight counters summed per UTC day: kept by the statement-level triggers on `form_insight_counts`
+ * (in the writer's statement, so always its exact sum; see the migration that creates
+ * `form_insight_rollups_inserted`), read for the whole days of a range outside its whole months.
  */
 export const formInsightDays = pgTable(
   'form_insight_days',

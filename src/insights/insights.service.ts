@@ -4,11 +4,14 @@
  * step reached / left here / drop-off, the time to complete, a time series in a time zone and the
  * breakdowns by device class, referrer host, hidden-field value and language. One or two statements.
  *
- * The counters are per UTC hour (`form_insight_counts`) and, summed by a trigger, per UTC day
- * (`form_insight_days`): a read takes the day rows of the whole UTC days in its range and the hour rows
- * of the partial days at its edges, so it reads about (days × segments × metrics) rows, not hours. A
- * time zone whose period boundaries cut UTC days (any zone but UTC) moves the hours on the other side
- * of a boundary from their day's period to theirs: at most 12 hours a day, series metrics only. A
+ * The counters are per UTC hour (`form_insight_counts`) and, summed by triggers in the writer's
+ * statement, per UTC day (`form_insight_days`) and per UTC month (`form_insight_months`): a read takes
+ * the month rows of the whole UTC months in its range, the day rows of the other whole UTC days and the
+ * hour rows of the partial days at its edges (rollup-ranges.ts), so it reads about
+ * (months + edge days) × segments × metrics rows; a series by day or week reads the day rows of every
+ * whole day for its views, starts and finishes. A time zone whose period boundaries cut UTC days or
+ * months (any zone but UTC) moves the hours on the other side of a boundary from their row's period to
+ * theirs: at most 12 hours a day row, at most a day at each end of a month row, series metrics only. A
  * period or a `since`/`until` that does not fall on a UTC hour (a zone whose offset is not whole hours)
  * takes the hours it starts in.
  */
@@ -295,6 +298,21 @@ export async function readInsights(db: Db, scope: InsightsScope, query: Insights
     rows.push(...rowsOf<FigureRow>(moved));
   }
   return figuresOf(scope, query, rows, split);
+}
+
+/**
+ * How many counter rows a read of `query` takes at each level: `month`, `day` and `hour` for the totals
+ * and breakdowns, `series day` for a series by day or week (what `npm run bench` reports).
+ */
+export async function countersRead(db: Db, scope: InsightsScope, query: InsightsQuery): Promise<Record<string, number>> {
+  const ranges = rollupRanges(query.since?.getTime(), query.until?.getTime());
+  const d = formInsightDays;
+  const counts = levelsOf(scope, query, ranges).map((l) => sql`select ${l.grain} as grain, count(*)::int as n from ${l.table} where ${l.where}`);
+  if (query.groupBy !== 'month' && ranges.allDays) {
+    counts.push(sql`select 'series day', count(*)::int from ${d} where ${filtersOf(d, scope, query)} and ${spanSql(d.day, ranges.allDays)} and ${inArray(d.metric, SERIES_METRICS)}`);
+  }
+  const rows = rowsOf<{ grain: string; n: number }>(await db.execute(sql.join(counts, sql` union all `)));
+  return Object.fromEntries(rows.map((row) => [row.grain, row.n]));
 }
 
 /** A moved hour: its rollup row's period (where that row counted it) and its own. */

@@ -407,10 +407,7 @@ export const formInsightMonths = pgTable(
     metric: text('metric').notNull(),
     count: integer('count').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }),
-    index('form_insight_months_environment_month_idx').on(t.environmentId, t.month),
-  ],
+  (t) => [primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }), index('form_insight_months_environment_month_idx').on(t.environmentId, t.month)],
 );
 
 /**

@@ -309,7 +309,9 @@ export async function countersRead(db: Db, scope: InsightsScope, query: Insights
   const d = formInsightDays;
   const counts = levelsOf(scope, query, ranges).map((l) => sql`select ${l.grain} as grain, count(*)::int as n from ${l.table} where ${l.where}`);
   if (query.groupBy !== 'month' && ranges.allDays) {
-    counts.push(sql`select 'series day', count(*)::int from ${d} where ${filtersOf(d, scope, query)} and ${spanSql(d.day, ranges.allDays)} and ${inArray(d.metric, SERIES_METRICS)}`);
+    counts.push(
+      sql`select 'series day', count(*)::int from ${d} where ${filtersOf(d, scope, query)} and ${spanSql(d.day, ranges.allDays)} and ${inArray(d.metric, SERIES_METRICS)}`,
+    );
   }
   const rows = rowsOf<{ grain: string; n: number }>(await db.execute(sql.join(counts, sql` union all `)));
   return Object.fromEntries(rows.map((row) => [row.grain, row.n]));

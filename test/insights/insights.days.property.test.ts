@@ -159,10 +159,7 @@ test.prop(
   // The same over hour rows alone: an hour counts when it overlaps [since, until), in the period it starts in.
   const inRange = hours.filter(
     (row) =>
-      (!device || row.device === device) &&
-      (!source || row.hidden.utm_source === source) &&
-      (!since || row.at > since.getTime() - HOUR) &&
-      (!until || row.at < until.getTime()),
+      (!device || row.device === device) && (!source || row.hidden.utm_source === source) && (!since || row.at > since.getTime() - HOUR) && (!until || row.at < until.getTime()),
   );
   const total = (metric: string) => inRange.filter((row) => row.metric === metric).reduce((sum, row) => sum + row.count, 0);
   expect([insights.views, insights.starts, insights.finishes, insights.steps[0]!.reached]).toEqual([total('views'), total('starts'), total('finishes'), total('reached:step_1')]);

@@ -4,7 +4,8 @@
  * moves and deletes; and a read through month rows, day rows, edge hours and the hours moved across a
  * time zone's period boundaries gives what a count over the hour rows alone gives, for any range (open
  * or not), time zone (DST changes, half- and three-quarter-hour offsets) and period. Counters and range
- * ends are drawn mostly near month boundaries (UTC's and the zones'), where the levels meet.
+ * ends are drawn mostly near month boundaries (UTC's and the zones'), where the levels meet, and every
+ * run also counts in each hour around each month start.
  */
 import { fc, test } from '@fast-check/vitest';
 import { sql } from 'drizzle-orm';
@@ -55,6 +56,11 @@ const counter = fc.record({
   count: fc.integer({ min: 1, max: 5 }),
 });
 type HourRow = { hour: number; segment: number; metric: string; count: number };
+
+/** Counters in every hour from 14 before to 13 after each month start: where every zone's month edges are. */
+const MONTH_EDGES: HourRow[] = MONTHS.flatMap((month) =>
+  Array.from({ length: 28 }, (_, i) => ({ hour: month + i - 14, segment: i % 6, metric: i % 2 === 0 ? 'views' : 'finishes', count: 1 })),
+);
 
 let formCount = 0;
 
@@ -132,7 +138,7 @@ test.prop(
   // deletion does, zeros removed after), one row moved 37 hours (maybe to another month), one deleted.
   const half = Math.ceil(counters.length / 2);
   for (const row of counters.slice(0, half)) await write(ids, [row]);
-  await write(ids, merged(counters.slice(half)));
+  await write(ids, merged([...counters.slice(half), ...MONTH_EDGES]));
   await write(ids, merged(counters.slice(0, removals).map((row) => ({ ...row, count: -1 }))));
   await db.execute(sql`delete from form_insight_counts where form_id = ${form.id} and count <= 0`);
   await db.execute(sql`update form_insight_counts set hour = hour + interval '37 hours'

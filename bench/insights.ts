@@ -8,10 +8,13 @@
  * 2. Insights over a form with BENCH_INSIGHTS_RESPONSES (default 1,000,000) responses and 2.5 times as
  *    many views: the counter rows those responses and views leave, built with generate_series (started
  *    evenly over a year, 45 segments: 3 devices × 5 referrers × 3 `utm_source` values; 70 % reach step
- *    2, 45 % finish, times to complete from 30 s to 15 min; the hour rows inserted with the day trigger
- *    off and their day rows summed after, as the migration backfills), then `readInsights` timed (median and
- *    slowest of BENCH_INSIGHTS_ROUNDS, default 20) for all time, the last 30 days, a device filter, a
- *    hidden-field filter and a monthly series in Europe/Berlin: statements, counter rows read, time.
+ *    2, 45 % finish, times to complete from 30 s to 15 min). Seeded as the migrations backfill: the hour
+ *    rows inserted with the rollup triggers off, their day rows summed after, then the month rows summed
+ *    from the day rows (the month migration's statement, timed and reported). Then `readInsights` timed
+ *    (median and slowest of BENCH_INSIGHTS_ROUNDS, default 20) for all time, the last 30 days, a device
+ *    filter, a hidden-field filter and a monthly series in Europe/Berlin: statements, the counter rows
+ *    read at each level (`countersRead`: month, day and hour rows for the totals and breakdowns, the day
+ *    rows of a series by day) and time.
  *
  * DATABASE_URL set: a scratch database `formloom_bench_insights` on that server (created, dropped;
  * BENCH_KEEP=1 keeps it); ANALYZEd after the seed. Unset: an in-memory PGlite.
@@ -29,7 +32,7 @@ import { generateFormInputSchema } from '../src/forms/components.ts';
 import { generateForm, importForm, type Form } from '../src/forms/forms.service.ts';
 import { stepKey } from '../src/forms/logic.ts';
 import { themeSchema } from '../src/forms/theme.ts';
-import { parseInsightsArguments, readInsights, type InsightsArguments } from '../src/insights/insights.service.ts';
+import { countersRead, parseInsightsArguments, readInsights, type InsightsArguments } from '../src/insights/insights.service.ts';
 
 const env = process.env;
 const OPS = Number(env.BENCH_INSIGHTS_OPS ?? 500);
@@ -131,8 +134,9 @@ async function seedCounters(handle: DatabaseHandle, form: Form) {
     (array['','www.google.com','news.example','partner.example','mail.example'])[seg / 3 % 5 + 1],
     jsonb_build_object('utm_source', (array['ad','mail','social'])[seg / 15 % 3 + 1])`;
   const spread = (count: number) => sql`date_trunc('hour', now() - interval '365 days' + i * (interval '365 days' / ${count}))`;
-  // Seeded as the migration backfills: hour rows without the day trigger, then their day sums.
-  await handle.db.execute(sql`alter table form_insight_counts disable trigger form_insight_counts_days`);
+  // Seeded as the migrations backfill: hour rows without the rollup triggers, their day sums, then the
+  // month sums of those day rows (the month migration's statement, timed).
+  await handle.db.execute(sql`alter table form_insight_counts disable trigger user`);
   await handle.db.execute(sql`
     insert into form_insight_counts (form_id, environment_id, hour, segment, device, language, referrer, hidden, metric, count)
     select ${form.id}, ${form.environmentId}, hour, ${segment}, metric, count(*)
@@ -160,20 +164,28 @@ async function seedCounters(handle: DatabaseHandle, form: Form) {
     select form_id, min(environment_id), date_trunc('day', hour, 'UTC'), segment, min(device), min(language), min(referrer),
       (array_agg(hidden))[1], metric, sum(count)::integer
     from form_insight_counts where form_id = ${form.id} group by form_id, date_trunc('day', hour, 'UTC'), segment, metric`);
-  await handle.db.execute(sql`alter table form_insight_counts enable trigger form_insight_counts_days`);
-  if (handle.kind === 'postgres') await handle.db.execute(sql`analyze form_insight_counts, form_insight_days`);
+  const started = performance.now();
+  await handle.db.execute(sql`
+    insert into form_insight_months (form_id, environment_id, month, segment, device, language, referrer, hidden, metric, count)
+    select form_id, min(environment_id), date_trunc('month', day, 'UTC'), segment, min(device), min(language), min(referrer),
+      (array_agg(hidden))[1], metric, sum(count)::integer
+    from form_insight_days where form_id = ${form.id} group by form_id, date_trunc('month', day, 'UTC'), segment, metric having sum(count) <> 0`);
+  const backfill = (performance.now() - started) / 1000;
+  await handle.db.execute(sql`alter table form_insight_counts enable trigger user`);
+  if (handle.kind === 'postgres') await handle.db.execute(sql`analyze form_insight_counts, form_insight_days, form_insight_months`);
+  return backfill;
 }
 
 async function insightsAtScale(handle: DatabaseHandle) {
   const form = await benchForm(handle, 'A million responses');
   console.log(`seeding the counters of ${RESPONSES.toLocaleString('en')} responses and ${(RESPONSES * 2.5).toLocaleString('en')} views …`);
   const seeded = performance.now();
-  await seedCounters(handle, form);
-  const counted = await handle.db.execute(sql`select count(*)::int as n from form_insight_counts where form_id = ${form.id}`);
-  const rowCount = rowsOf<{ n: number }>(counted)[0]!.n;
-  const days = await handle.db.execute(sql`select count(*)::int as n from form_insight_days where form_id = ${form.id}`);
+  const backfill = await seedCounters(handle, form);
+  const rowsIn = async (table: string) =>
+    rowsOf<{ n: number }>(await handle.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where form_id = ${form.id}`))[0]!.n.toLocaleString('en');
   console.log(
-    `seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s: ${rowCount.toLocaleString('en')} hour rows, ${rowsOf<{ n: number }>(days)[0]!.n.toLocaleString('en')} day rows`,
+    `seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s: ${await rowsIn('form_insight_counts')} hour rows, ${await rowsIn('form_insight_days')} day rows, ` +
+      `${await rowsIn('form_insight_months')} month rows (summed from the day rows in ${backfill.toFixed(2)} s)`,
   );
   const month = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const cases: [string, InsightsArguments][] = [
@@ -197,7 +209,10 @@ async function insightsAtScale(handle: DatabaseHandle) {
       perRead = statements.count - before;
       figures = `views ${insights.views}, starts ${insights.starts}, finishes ${insights.finishes}, median ${insights.timeToComplete?.median} s, ${insights.series.length} periods`;
     }
-    console.log(`insights, ${label}: ${perRead} statement(s); median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`);
+    const read = Object.entries(await countersRead(handle.db, { formId: form.id, steps: form.steps }, parsed.query))
+      .map(([level, n]) => `${n.toLocaleString('en')} ${level}`)
+      .join(', ');
+    console.log(`insights, ${label}: ${perRead} statement(s), rows read: ${read}; median ${ms(median(times))}, slowest ${ms(Math.max(...times))} (${figures})`);
   }
 }
 

@@ -352,9 +352,9 @@ export const formInsightCounts = pgTable(
 );
 
 /**
- * The insight counters summed per UTC day: kept by a trigger on `form_insight_counts` (in the same
- * transaction, so always its exact sum), read for the whole days of a range so a read's rows grow with
- * days, not hours.
+ * The insight counters summed per UTC day: kept by the statement-level triggers on `form_insight_counts`
+ * (in the writer's statement, so always its exact sum; see the migration that creates
+ * `form_insight_rollups_inserted`), read for the whole days of a range outside its whole months.
  */
 export const formInsightDays = pgTable(
   'form_insight_days',
@@ -381,6 +381,33 @@ export const formInsightDays = pgTable(
     // The series and breakdowns read only views, starts and finishes.
     index('form_insight_days_form_metric_day_idx').on(t.formId, t.metric, t.day),
   ],
+);
+
+/**
+ * The insight counters summed per UTC month: kept by the same triggers as the day rows, in the same
+ * statement, so always the exact sum of the month's hour (and day) rows; read for the whole months of a
+ * range so an all-time read's rows grow with months, not days.
+ */
+export const formInsightMonths = pgTable(
+  'form_insight_months',
+  {
+    formId: text('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** Midnight UTC of the month's first day. */
+    month: timestamp('month', { withTimezone: true }).notNull(),
+    segment: text('segment').notNull(),
+    device: text('device').notNull(),
+    language: text('language').notNull(),
+    referrer: text('referrer').notNull(),
+    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+    metric: text('metric').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }), index('form_insight_months_environment_month_idx').on(t.environmentId, t.month)],
 );
 
 /**

@@ -4,17 +4,20 @@
  * step reached / left here / drop-off, the time to complete, a time series in a time zone and the
  * breakdowns by device class, referrer host, hidden-field value and language. One or two statements.
  *
- * The counters are per UTC hour (`form_insight_counts`) and, summed by a trigger, per UTC day
- * (`form_insight_days`): a read takes the day rows of the whole UTC days in its range and the hour rows
- * of the partial days at its edges, so it reads about (days × segments × metrics) rows, not hours. A
- * time zone whose period boundaries cut UTC days (any zone but UTC) moves the hours on the other side
- * of a boundary from their day's period to theirs: at most 12 hours a day, series metrics only. A
+ * The counters are per UTC hour (`form_insight_counts`) and, summed by triggers in the writer's
+ * statement, per UTC day (`form_insight_days`) and per UTC month (`form_insight_months`): a read takes
+ * the month rows of the whole UTC months in its range, the day rows of the other whole UTC days and the
+ * hour rows of the partial days at its edges (rollup-ranges.ts), so it reads about
+ * (months + edge days) × segments × metrics rows; a series by day or week reads the day rows of every
+ * whole day for its views, starts and finishes. A time zone whose period boundaries cut UTC days or
+ * months (any zone but UTC) moves the hours on the other side of a boundary from their row's period to
+ * theirs: at most 12 hours a day row, at most a day at each end of a month row, series metrics only. A
  * period or a `since`/`until` that does not fall on a UTC hour (a zone whose offset is not whole hours)
  * takes the hours it starts in.
  */
-import { and, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { formInsightCounts, formInsightDays } from '../db/schema.ts';
+import { formInsightCounts, formInsightDays, formInsightMonths } from '../db/schema.ts';
 import type { StoredStep } from '../db/json-columns.ts';
 import type { FieldError } from '../errors.ts';
 import { LOGIC_LIMITS, stepKey } from '../forms/logic.ts';
@@ -22,7 +25,8 @@ import { unsafeStringProblem } from '../limits/json-safety.ts';
 import { rowsOf } from '../db/rows.ts';
 import { isListableInstant, UNLISTABLE_INSTANT } from '../responses/responses.service.ts';
 import { DEVICE_CLASSES, type DeviceClass } from './dimensions.ts';
-import { isTimeZone, localDate, nextPeriod, periodStart, PERIODS, hourPeriodsOfDay, startOfLocalDate, type Period } from './time-zones.ts';
+import { dayRowPeriods, monthRowPeriods, rollupRanges, type RollupRanges, type Span } from './rollup-ranges.ts';
+import { isTimeZone, localDate, nextPeriod, periodStart, PERIODS, startOfLocalDate, type Period } from './time-zones.ts';
 
 /** Breakdowns list at most this many referrer hosts and values per hidden field (the most viewed first). */
 export const TOP_VALUES = 20;
@@ -30,7 +34,6 @@ export const TOP_VALUES = 20;
 export const MAX_PERIODS = 1000;
 /** At most this many hidden-field filters. */
 const MAX_HIDDEN_FILTERS = 10;
-const HOUR_MS = 3_600_000;
 
 /** The arguments as a client sends them (REST query parameters, GraphQL's filter). */
 export interface InsightsArguments {
@@ -192,10 +195,11 @@ export interface Insights extends Counts {
 export type InsightsScope = { formId: string; steps: readonly StoredStep[] } | { environmentId: string; formIds?: readonly string[] | undefined };
 
 const SERIES_METRICS = ['views', 'starts', 'finishes'];
-const DAY_MS = 24 * HOUR_MS;
 
-/** The filters of `scope` and `query` on one of the counter tables (`time` its hour or day column). */
-function filtersOf(table: typeof formInsightCounts | typeof formInsightDays, scope: InsightsScope, query: InsightsQuery): SQL {
+type CounterTable = typeof formInsightCounts | typeof formInsightDays | typeof formInsightMonths;
+
+/** The filters of `scope` and `query` on one of the counter tables. */
+function filtersOf(table: CounterTable, scope: InsightsScope, query: InsightsQuery): SQL {
   return and(
     'formId' in scope
       ? eq(table.formId, scope.formId)
@@ -210,28 +214,31 @@ function filtersOf(table: typeof formInsightCounts | typeof formInsightDays, sco
   )!;
 }
 
-/**
- * Which rows a range reads: the day rows of the UTC days wholly inside it, and the hour rows of the
- * partial days at its edges (an hour counts when it overlaps [since, until)).
- */
-function rangeOf(query: InsightsQuery): { days: SQL; hours: SQL | undefined } {
+const spanSql = (column: SQLWrapper, span: Span): SQL =>
+  and(span.from === undefined ? undefined : gte(column, new Date(span.from)), span.to === undefined ? undefined : lt(column, new Date(span.to))) ?? sql`true`;
+
+/** One level of the counters a read takes: its table, its time column and the rows of the range. */
+interface Level {
+  grain: 'month' | 'day' | 'hour';
+  table: CounterTable;
+  at: SQLWrapper;
+  where: SQL;
+}
+
+/** The levels a read takes: the whole months' month rows, the other whole days' day rows, the edges' hour rows. */
+function levelsOf(scope: InsightsScope, query: InsightsQuery, ranges: RollupRanges): Level[] {
+  const m = formInsightMonths;
   const d = formInsightDays;
   const c = formInsightCounts;
-  const since = query.since?.getTime();
-  const until = query.until?.getTime();
-  const firstDay = since === undefined ? undefined : Math.ceil(since / DAY_MS) * DAY_MS;
-  const endDay = until === undefined ? undefined : Math.floor(until / DAY_MS) * DAY_MS;
-  if (firstDay !== undefined && endDay !== undefined && firstDay >= endDay) {
-    return { days: sql`false`, hours: and(gt(c.hour, new Date(since! - HOUR_MS)), lt(c.hour, new Date(until!)))! };
+  const levels: Level[] = [];
+  if (ranges.months) levels.push({ grain: 'month', table: m, at: m.month, where: sql`${filtersOf(m, scope, query)} and ${spanSql(m.month, ranges.months)}` });
+  if (ranges.days.length > 0) {
+    levels.push({ grain: 'day', table: d, at: d.day, where: sql`${filtersOf(d, scope, query)} and (${or(...ranges.days.map((span) => spanSql(d.day, span)))})` });
   }
-  const edges = [
-    since !== undefined && since < firstDay! ? and(gt(c.hour, new Date(since - HOUR_MS)), lt(c.hour, new Date(firstDay!))) : undefined,
-    until !== undefined && until > endDay! ? and(gte(c.hour, new Date(endDay!)), lt(c.hour, new Date(until))) : undefined,
-  ].filter((edge) => edge !== undefined);
-  return {
-    days: and(firstDay === undefined ? undefined : gte(d.day, new Date(firstDay)), endDay === undefined ? undefined : lt(d.day, new Date(endDay))) ?? sql`true`,
-    hours: edges.length === 0 ? undefined : or(...edges),
-  };
+  if (ranges.hours.length > 0) {
+    levels.push({ grain: 'hour', table: c, at: c.hour, where: sql`${filtersOf(c, scope, query)} and (${or(...ranges.hours.map((span) => spanSql(c.hour, span)))})` });
+  }
+  return levels;
 }
 
 interface FigureRow {
@@ -243,37 +250,46 @@ interface FigureRow {
 }
 
 /**
- * The insights of `scope` for `query`: one statement over the day rows and the edges' hour rows
- * (separate hash aggregates, no sort), and a second for the hours of the days a period boundary of the
- * time zone splits, when there are any.
+ * The series rows: by month, the levels' own rows (`series`); by day or week, every whole day's day
+ * rows and the edges' hour rows.
+ */
+function seriesRowsSql(scope: InsightsScope, query: InsightsQuery, ranges: RollupRanges): SQL {
+  if (query.groupBy === 'month') return sql`select grain, metric, null, at, sum(count) from series group by grain, at, metric`;
+  const d = formInsightDays;
+  const hours = sql`select grain, metric, null, at, sum(count) from series where grain = 'hour' group by grain, at, metric`;
+  if (!ranges.allDays) return hours;
+  return sql`${hours} union all select 'day', metric, null, ${d.day}, sum(count) from ${d}
+    where ${filtersOf(d, scope, query)} and ${spanSql(d.day, ranges.allDays)} and ${inArray(d.metric, SERIES_METRICS)} group by ${d.day}, metric`;
+}
+
+/**
+ * The insights of `scope` for `query`: one statement over the levels' rows (separate hash aggregates,
+ * no sort), and a second for the hours of the rollup rows a period boundary of the time zone splits,
+ * when there are any.
  */
 export async function readInsights(db: Db, scope: InsightsScope, query: InsightsQuery): Promise<Insights> {
-  const d = formInsightDays;
-  const c = formInsightCounts;
-  const range = rangeOf(query);
+  const ranges = rollupRanges(query.since?.getTime(), query.until?.getTime());
+  const levels = levelsOf(scope, query, ranges);
   const columns = sql`metric, device, language, referrer, hidden, count`;
-  const dayWhere = sql`${filtersOf(d, scope, query)} and ${range.days}`;
-  const hourWhere = range.hours ? sql`${filtersOf(c, scope, query)} and (${range.hours})` : undefined;
-  const seriesMetrics = sql`metric in ('views', 'starts', 'finishes')`;
-  // Totals of every metric straight from the rows; the breakdowns over the series metrics' rows alone.
+  const union = (part: (level: Level) => SQL) => sql.join(levels.map(part), sql` union all `);
+  // Totals of every metric straight from the rows; the series and breakdowns over the series metrics' rows alone.
   const result = await db.execute(sql`
     with series as materialized (
-      select 'day' as grain, ${d.day} as at, ${columns} from ${d} where ${dayWhere} and ${seriesMetrics}
-      ${hourWhere ? sql`union all select 'hour', ${c.hour}, ${columns} from ${c} where ${hourWhere} and ${seriesMetrics}` : sql``}
+      ${union((l) => sql`select ${l.grain} as grain, ${l.at} as at, ${columns} from ${l.table} where ${l.where} and ${inArray(l.table.metric, SERIES_METRICS)}`)}
     )
     select 'total' as kind, metric, null::text as value, null::timestamptz as at, sum(n) as n from (
-      select metric, sum(count) as n from ${d} where ${dayWhere} group by metric
-      ${hourWhere ? sql`union all select metric, sum(count) from ${c} where ${hourWhere} group by metric` : sql``}
+      ${union((l) => sql`select metric, sum(count) as n from ${l.table} where ${l.where} group by metric`)}
     ) as totals group by metric
-    union all select grain, metric, null, at, sum(count) from series group by grain, at, metric
+    union all ${seriesRowsSql(scope, query, ranges)}
     union all select 'device', metric, device, null, sum(count) from series group by metric, device
     union all select 'referrer', metric, referrer, null, sum(count) from series group by metric, referrer
     union all select 'language', metric, language, null, sum(count) from series group by metric, language
     union all select 'hidden:' || h.key, metric, h.value, null, sum(count)
       from series, jsonb_each_text(series.hidden) as h(key, value) group by h.key, h.value, metric`);
   const rows = rowsOf<FigureRow>(result);
-  const split = splitDaysOf(query, rows);
+  const split = splitRowsOf(query, rows);
   if (split.moved.size > 0) {
+    const c = formInsightCounts;
     const moved = await db.execute(sql`
       select 'move' as kind, metric, null as value, ${c.hour} as at, sum(count) as n from ${c}
       where ${filtersOf(c, scope, query)} and ${inArray(c.metric, SERIES_METRICS)}
@@ -284,38 +300,47 @@ export async function readInsights(db: Db, scope: InsightsScope, query: Insights
   return figuresOf(scope, query, rows, split);
 }
 
-/** A moved hour: its day's period (where the day row counted it) and its own. */
+/**
+ * How many counter rows a read of `query` takes at each level: `month`, `day` and `hour` for the totals
+ * and breakdowns, `series day` for a series by day or week (what `npm run bench` reports).
+ */
+export async function countersRead(db: Db, scope: InsightsScope, query: InsightsQuery): Promise<Record<string, number>> {
+  const ranges = rollupRanges(query.since?.getTime(), query.until?.getTime());
+  const d = formInsightDays;
+  const counts = levelsOf(scope, query, ranges).map((l) => sql`select ${l.grain} as grain, count(*)::int as n from ${l.table} where ${l.where}`);
+  if (query.groupBy !== 'month' && ranges.allDays) {
+    counts.push(
+      sql`select 'series day', count(*)::int from ${d} where ${filtersOf(d, scope, query)} and ${spanSql(d.day, ranges.allDays)} and ${inArray(d.metric, SERIES_METRICS)}`,
+    );
+  }
+  const rows = rowsOf<{ grain: string; n: number }>(await db.execute(sql.join(counts, sql` union all `)));
+  return Object.fromEntries(rows.map((row) => [row.grain, row.n]));
+}
+
+/** A moved hour: its rollup row's period (where that row counted it) and its own. */
 interface MovedHour {
   from: string;
   to: string;
 }
 
-/** Each day row's period (the one most of its hours fall in) and the hours of another period, by start (ms). */
-interface SplitDays {
-  dayPeriods: Map<number, string>;
+/** Each rollup row's period (by `<grain>:<start ms>`) and the hours of another period, by start (ms). */
+interface SplitRows {
+  periods: Map<string, string>;
   moved: Map<number, MovedHour>;
 }
 
-function splitDaysOf(query: InsightsQuery, rows: FigureRow[]): SplitDays {
-  const split: SplitDays = { dayPeriods: new Map(), moved: new Map() };
+function splitRowsOf(query: InsightsQuery, rows: FigureRow[]): SplitRows {
+  const split: SplitRows = { periods: new Map(), moved: new Map() };
   for (const row of rows) {
-    if (row.kind !== 'day') continue;
-    const day = new Date(row.at!).getTime();
-    if (split.dayPeriods.has(day)) continue;
-    const periods = hourPeriodsOfDay(query.timeZone, day, query.groupBy);
-    const from = majorityOf(periods);
-    split.dayPeriods.set(day, from);
-    periods.forEach((to, hour) => {
-      if (to !== from) split.moved.set(day + hour * HOUR_MS, { from, to });
-    });
+    if (row.kind !== 'day' && row.kind !== 'month') continue;
+    const start = new Date(row.at!).getTime();
+    const key = `${row.kind}:${start}`;
+    if (split.periods.has(key)) continue;
+    const { period, moved } = row.kind === 'day' ? dayRowPeriods(query.timeZone, start, query.groupBy) : monthRowPeriods(query.timeZone, start);
+    split.periods.set(key, period);
+    moved.forEach((to, hour) => split.moved.set(hour, { from: period, to }));
   }
   return split;
-}
-
-function majorityOf(values: string[]): string {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
 const zero = (): Counts => ({ views: 0, starts: 0, finishes: 0 });
@@ -324,7 +349,7 @@ const add = (counts: Counts, metric: string, n: number) => {
 };
 const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
-function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[], split: SplitDays): Insights {
+function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[], split: SplitRows): Insights {
   const totals = new Map<string, number>();
   const periods = new Map<string, Counts>();
   const count = (period: string, metric: string, n: number) => {
@@ -337,7 +362,7 @@ function figuresOf(scope: InsightsScope, query: InsightsQuery, rows: FigureRow[]
     const n = Number(row.n);
     const at = row.at === null ? 0 : new Date(row.at).getTime();
     if (row.kind === 'total') totals.set(row.metric, n);
-    else if (row.kind === 'day') count(split.dayPeriods.get(at)!, row.metric, n);
+    else if (row.kind === 'day' || row.kind === 'month') count(split.periods.get(`${row.kind}:${at}`)!, row.metric, n);
     else if (row.kind === 'hour') count(periodStart(localDate(query.timeZone, at), query.groupBy), row.metric, n);
     else if (row.kind === 'move') {
       const { from, to } = split.moved.get(at)!;

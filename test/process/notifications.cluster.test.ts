@@ -161,7 +161,15 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
     const first = await startNode(smtp);
     const form = await alertingForm(first, ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']);
     for (let i = 0; i < 4; i++) await respond(first, form, `note ${i}`);
-    await eventually(async () => (await rows()).some((row) => row.status === 'sent'), 'a first message recorded', 1_000);
+    // Killed while one message is recorded as sent and others are being sent (the SMTP server takes 300 ms each).
+    await eventually(
+      async () => {
+        const now = await rows();
+        return now.some((row) => row.status === 'sent') && now.some((row) => row.status === 'sending');
+      },
+      'a message recorded and others in flight',
+      1_000,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     const killed = await rows();

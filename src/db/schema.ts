@@ -319,6 +319,27 @@ export const responses = pgTable(
 );
 
 /**
+ * The columns of the insight counter tables beside their period: the form, its environment, the segment
+ * (its hash and what it is made of), the metric (`views`, or one of the metrics of
+ * `ResponseInsight.metrics`) and its count.
+ */
+const insightCounterColumns = () => ({
+  formId: text('form_id')
+    .notNull()
+    .references(() => forms.id, { onDelete: 'cascade' }),
+  environmentId: text('environment_id')
+    .notNull()
+    .references(() => environments.id, { onDelete: 'cascade' }),
+  segment: text('segment').notNull(),
+  device: text('device').notNull(),
+  language: text('language').notNull(),
+  referrer: text('referrer').notNull(),
+  hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
+  metric: text('metric').notNull(),
+  count: integer('count').notNull(),
+});
+
+/**
  * A form's insight counters (src/insights/): one row per form, UTC hour, segment (a combination of
  * device class, language, referrer host and hidden-field values, `segment` its hash) and metric, counted
  * as things happen: a view of the first step, and what each response counts (`responses.insight`),
@@ -328,21 +349,9 @@ export const responses = pgTable(
 export const formInsightCounts = pgTable(
   'form_insight_counts',
   {
-    formId: text('form_id')
-      .notNull()
-      .references(() => forms.id, { onDelete: 'cascade' }),
-    environmentId: text('environment_id')
-      .notNull()
-      .references(() => environments.id, { onDelete: 'cascade' }),
+    ...insightCounterColumns(),
+    /** The start of the UTC hour. */
     hour: timestamp('hour', { withTimezone: true }).notNull(),
-    segment: text('segment').notNull(),
-    device: text('device').notNull(),
-    language: text('language').notNull(),
-    referrer: text('referrer').notNull(),
-    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
-    /** `views`, or one of the metrics of `ResponseInsight.metrics`. */
-    metric: text('metric').notNull(),
-    count: integer('count').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.formId, t.hour, t.segment, t.metric] }),
@@ -359,21 +368,9 @@ export const formInsightCounts = pgTable(
 export const formInsightDays = pgTable(
   'form_insight_days',
   {
-    formId: text('form_id')
-      .notNull()
-      .references(() => forms.id, { onDelete: 'cascade' }),
-    environmentId: text('environment_id')
-      .notNull()
-      .references(() => environments.id, { onDelete: 'cascade' }),
+    ...insightCounterColumns(),
     /** Midnight UTC. */
     day: timestamp('day', { withTimezone: true }).notNull(),
-    segment: text('segment').notNull(),
-    device: text('device').notNull(),
-    language: text('language').notNull(),
-    referrer: text('referrer').notNull(),
-    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
-    metric: text('metric').notNull(),
-    count: integer('count').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.formId, t.day, t.segment, t.metric] }),
@@ -391,21 +388,9 @@ export const formInsightDays = pgTable(
 export const formInsightMonths = pgTable(
   'form_insight_months',
   {
-    formId: text('form_id')
-      .notNull()
-      .references(() => forms.id, { onDelete: 'cascade' }),
-    environmentId: text('environment_id')
-      .notNull()
-      .references(() => environments.id, { onDelete: 'cascade' }),
+    ...insightCounterColumns(),
     /** Midnight UTC of the month's first day. */
     month: timestamp('month', { withTimezone: true }).notNull(),
-    segment: text('segment').notNull(),
-    device: text('device').notNull(),
-    language: text('language').notNull(),
-    referrer: text('referrer').notNull(),
-    hidden: jsonb('hidden').$type<Record<string, string>>().notNull(),
-    metric: text('metric').notNull(),
-    count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }), index('form_insight_months_environment_month_idx').on(t.environmentId, t.month)],
 );

@@ -95,18 +95,29 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
       return result;
     };
+    // The requests on their way, so a request left without an answer is named in the failure.
+    const inFlight = new Set<{ what: string; startedAt: number }>();
+    const tracked = async (what: string, request: Promise<WireResult>) => {
+      const entry = { what, startedAt: performance.now() };
+      inFlight.add(entry);
+      try {
+        return count(what, await request);
+      } finally {
+        inFlight.delete(entry);
+      }
+    };
     // Respondents start, update and finish responses one after another: transactions are always open,
     // some of them between two statements, when PostgreSQL's fast shutdown closes their connections.
     let loading = true;
     const respondent = async () => {
       while (loading) {
-        const started = count('start', await wireRequest(`${server.url}/s/${formId}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [nameId]: 'Ada' } }) }));
+        const started = await tracked('start', wireRequest(`${server.url}/s/${formId}/responses`, { method: 'POST', body: JSON.stringify({ answers: { [nameId]: 'Ada' } }) }));
         if (started.status !== 201) continue;
         const { id, resumeToken } = JSON.parse(started.body!) as { id: string; resumeToken: string };
         const patch = (body: unknown) =>
           wireRequest(`${server.url}/s/${formId}/responses/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${resumeToken}` }, body: JSON.stringify(body) });
-        if (count('update', await patch({ answers: { [cityId]: 'Paris' } })).status !== 200) continue;
-        count('finish', await patch({ answers: {}, finished: true }));
+        if ((await tracked('update', patch({ answers: { [cityId]: 'Paris' } }))).status !== 200) continue;
+        await tracked('finish', patch({ answers: {}, finished: true }));
       }
     };
     const load = Array.from({ length: 16 }, respondent);
@@ -120,12 +131,19 @@ describe.skipIf(!pgBin)(`PostgreSQL going away${pgBin ? '' : ' (skipped: no init
     loading = false;
     const settled = await Promise.race([Promise.all(load).then(() => true), sleep(20_000).then(() => false)]);
 
-    expect(server.running(), 'the process stays up').toBe(true);
+    expect(server.running(), `the process stays up; its stderr ends:\n${server.stderr().slice(-2_000)}`).toBe(true);
     const seen = [...statuses].map(([key, n]) => `${key}: ${n}`).join(', ');
-    expect(settled, `every request was answered within 20 s of the load's end: ${seen}`).toBe(true);
+    const warnings = server
+      .logs()
+      .filter((line) => typeof line.level === 'number' && line.level >= 40)
+      .slice(-5)
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const pending = [...inFlight].map(({ what, startedAt }) => `${what} for ${Math.round(performance.now() - startedAt)} ms`).join(', ');
+    expect(settled, `every request was answered within 20 s of the load's end: ${seen}; unanswered: ${pending}; the server's last warnings:\n${warnings}`).toBe(true);
     console.info(`[restart under load] ${seen}`);
     // Every submission answered: 201/200, or 503 while the database was away (never a 500 or a reset).
-    for (const key of statuses.keys()) expect(key, seen).toMatch(/^(start (201|503)|update (200|503)|finish (200|503))$/);
+    for (const key of statuses.keys()) expect(key, `${seen}; the server's last warnings:\n${warnings}`).toMatch(/^(start (201|503)|update (200|503)|finish (200|503))$/);
     expect(statuses.get('finish 200') ?? 0, seen).toBeGreaterThan(0);
     expect(
       [...statuses.keys()].some((key) => key.endsWith(' 503')),

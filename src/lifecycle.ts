@@ -9,7 +9,7 @@
  * On SIGTERM/SIGINT (`exitGracefullyOnSignals`):
  * 1. `/readyz` answers 503 at once, so a load balancer stops sending, and the `onDrainStart` hooks run:
  *    live subscriptions (server-sent events, which never finish by themselves) end now, cleanly, rather
- *    than being cut at the deadline.
+ *    than being cut at the deadline, and the delivery loops claim nothing more (src/main.ts).
  * 2. Ready to drain, for the drain delay (DRAIN_DELAY_MS): the node still accepts connections and
  *    answers every request, on new and idle keep-alive connections alike, and every answer carries
  *    `Connection: close` (also the answer of a request in flight, if its headers have not gone out), so

@@ -102,6 +102,11 @@ const mailDispatcher = deliveryDatabase
       box: secrets.secretBox,
     })
   : undefined;
+// A draining node claims no more deliveries (the other nodes take them); what it holds goes on until stop().
+(drain.onDrainStart ??= []).push(() => {
+  dispatcher?.stopClaiming();
+  mailDispatcher?.stopClaiming();
+});
 if (!config.mail.smtp) logger.info('no SMTP_URL: e-mail notifications of environments without their own SMTP server are recorded and wait');
 const app = createApp({
   config,

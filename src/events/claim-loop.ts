@@ -2,7 +2,8 @@
  * The delivery loop both outboxes share (webhooks: events/dispatcher.ts; e-mail:
  * notifications/dispatcher.ts): claim due rows (the caller's statement leases them, so no two nodes
  * hold one), work on each with an abort signal, claim again when a slot frees, when an outbox event
- * commits anywhere (the NOTIFY feed) or every `pollMs`. On stop: no new claims, work in flight is
+ * commits anywhere (the NOTIFY feed) or every `pollMs`. When the node starts draining: no new claims
+ * (other nodes take what is due), work in flight goes on. On stop: no new claims, work in flight is
  * aborted, and whatever was claimed while stopping is handed back with `release`.
  */
 import type { Logger } from 'pino';
@@ -27,6 +28,8 @@ export interface ClaimLoopOptions<Item> {
 export interface ClaimLoop {
   /** Look for due items now. */
   kick(): void;
+  /** Claims nothing more; work in flight goes on (the node is draining). */
+  stopClaiming(): void;
   /** Stops claiming, aborts work in flight and waits for it. */
   stop(): Promise<void>;
   /** Items in flight on this node. */
@@ -45,6 +48,7 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
   const controllers = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
+  let claiming = true;
   let kicked = true;
   let wake: (() => void) | undefined;
 
@@ -72,7 +76,8 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() sets it while this waits
     while (!stopped) {
       const room = concurrency - inFlight.size;
-      if (room > 0 && kicked) {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stopClaiming() sets it while this waits
+      if (room > 0 && kicked && claiming) {
         kicked = false;
         let claimed: Item[] = [];
         try {
@@ -80,11 +85,11 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
         } catch (error) {
           logger.warn({ err: error }, `claiming ${options.what} failed; retrying`);
         }
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the claim
-        if (stopped) {
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() or stopClaiming() may have run during the claim
+        if (stopped || !claiming) {
           // Claimed while stopping: hand them back at once.
           await Promise.all(claimed.map((item) => options.release(item).catch(() => {})));
-          break;
+          continue;
         }
         for (const item of claimed) start(item);
         if (claimed.length === room) kicked = true; // there may be more
@@ -108,6 +113,10 @@ export function startClaimLoop<Item>(options: ClaimLoopOptions<Item>): ClaimLoop
     kick,
     get inFlight() {
       return inFlight.size;
+    },
+    stopClaiming() {
+      claiming = false;
+      unsubscribe?.();
     },
     async stop() {
       if (stopped) return;

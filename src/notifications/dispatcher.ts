@@ -302,6 +302,7 @@ export function startMailDispatcher(options: MailDispatcherOptions): ClaimLoop |
     get inFlight() {
       return loop.inFlight;
     },
+    stopClaiming: () => loop.stopClaiming(),
     async stop() {
       await loop.stop();
       for (const transport of ctx.transports.values()) transport.close();

@@ -5,7 +5,7 @@
  * a batch finishes what it was sending and hands back the rest, and the node started after it sends
  * only those; a node killed (SIGKILL) mid-batch never has a message it recorded as sent sent again,
  * and what it was sending when it died is sent again with the same Message-ID once its lease has
- * expired. PostgreSQL only (an embedded database belongs to one process).
+ * expired; a draining node claims no new message. PostgreSQL only (an embedded database belongs to one process).
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,7 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
     return smtp;
   }
 
-  async function startNode(smtp: SmtpReceiver) {
+  async function startNode(smtp: SmtpReceiver, env: Record<string, string> = {}) {
     const node = await startServer({
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN,
@@ -73,6 +73,7 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
       MAIL_RETRY_SCHEDULE: '100ms,100ms,100ms',
       PUBLIC_URL: 'https://forms.example.com',
       PUBLIC_RATE_LIMIT: '0',
+      ...env,
     });
     nodes.push(node);
     return node;
@@ -154,6 +155,26 @@ describe.skipIf(!testDatabaseUrl)('e-mail delivery with real nodes', () => {
     expect(smtp.accepted).toHaveLength(40);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     for (const row of sentBefore) expect(counts.get(messageIdOf(row.id))).toBe(1);
+  });
+
+  it('a draining node claims nothing new: messages written while it drains wait for another node', { timeout: 3 * START_TIMEOUT_MS }, async () => {
+    const smtp = await smtpServer();
+    const draining = await startNode(smtp, { DRAIN_DELAY_MS: '1500' });
+    const form = await alertingForm(draining, ['a@example.com']);
+    draining.child.kill('SIGTERM');
+    await draining.waitForLog((line) => line.msg === 'draining');
+    // It still serves during the drain delay: the responses and their deliveries are written.
+    for (let i = 0; i < 3; i++) await respond(draining, form, `note ${i}`);
+    expect(await draining.exited).toBe(0);
+    expect((await rows()).map((row) => [row.status, row.attempts])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    expect(smtp.accepted).toHaveLength(0);
+
+    await startNode(smtp);
+    await eventually(async () => (await rows()).every((row) => row.status === 'sent'), 'all 3 sent by the next node', 1_500);
   });
 
   it('a node killed mid-batch: what it recorded as sent is never sent again; what it was sending goes again with its Message-ID', { timeout: 3 * START_TIMEOUT_MS }, async () => {

@@ -127,6 +127,7 @@ export const dateQuestion: ComponentModule = {
   }),
   export: { cell: (response) => cellText(response.value) },
   summary: {
+    field: 'value',
     options: ({ content }) => monthsBetween(contentString(content.min), contentString(content.max)),
     option: (response) => sql`substr(${storedDate(response)}, 1, 7)`,
     date: storedDate,

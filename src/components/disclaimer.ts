@@ -58,6 +58,7 @@ export const disclaimer: ComponentModule = {
   }),
   export: { cell: (response) => cellText(response.check) },
   summary: {
+    field: 'check',
     options: () => ['checked', 'unchecked'],
     option: (response) => sql`case when ${response}->>'type' = 'Disclaimer' then case when ${response}->'check' = 'true'::jsonb then 'checked' else 'unchecked' end end`,
   },

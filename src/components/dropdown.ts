@@ -121,6 +121,7 @@ export const dropdown: ComponentModule = {
   }),
   export: { cell: (response) => cellText(response.selected) },
   summary: {
+    field: 'selected',
     options: (component) => dropdownOptions(component.content),
     chosen: (response) => sql`select distinct jsonb_array_elements_text(case jsonb_typeof(${response}->'selected')
                when 'array' then ${response}->'selected'

@@ -94,6 +94,7 @@ export const graphicOptionsModule: ComponentModule = {
   }),
   export: { cell: (response) => cellText(response.value ?? response.index) },
   summary: {
+    field: 'value',
     options: (component) => graphicOptions(component.content).map((option) => option.value),
     option: (response) => sql`case when ${response}->>'type' = 'GraphicOptions' and jsonb_typeof(${response}->'value') = 'string' then ${response}->>'value' end`,
   },

@@ -163,6 +163,7 @@ export const matrix: ComponentModule = {
     part: (response, row) => cellText(storedRow(response, row)),
   },
   summary: {
+    field: 'rows',
     // Each pair once: a row is a key once, and its columns are distinct (the content's, filtered by the answer).
     chosen: (response) => sql`select jsonb_build_array(r.key, c.value)::text
       from jsonb_each(case when ${response}->>'type' = 'Matrix' and jsonb_typeof(${response}->'rows') = 'object' then ${response}->'rows' else '{}'::jsonb end) r

@@ -87,6 +87,14 @@ export interface ExportRules {
 
 /** How a form's summary counts and measures its answers (responses/summary.service.ts). */
 export interface SummaryRules {
+  /**
+   * The one field of the stored response that `option`, `chosen`, `number` and `date` read besides its
+   * `type` (e.g. `value`): the summary groups a question's answers by that field's value and runs those
+   * hooks once per distinct value, over a response holding only `type` and that field, so answers that
+   * agree cost one evaluation. Without it (hooks that read several fields) they run once per distinct
+   * whole response.
+   */
+  field?: string;
   /** The options a question offers, in the form's order: each is listed, chosen or not (with `option` or `chosen`). */
   options?(component: StoredComponent): string[];
   /**
@@ -99,8 +107,8 @@ export interface SummaryRules {
   /**
    * The options one answer chose, for the types that choose several (a multi-select, a Matrix's pairs,
    * a Ranking's positions): a SELECT of one text column, each option once, given `response`, the
-   * answer's stored response as jsonb. It runs inside the summary's one statement for each answer of
-   * the module's types, so it selects nothing for an answer of another type.
+   * answer's stored response as jsonb. It runs inside the summary's one statement for each distinct
+   * answer (by `field`) of the module's types, so it selects nothing for an answer of another type.
    */
   chosen?: (response: SQL) => SQL;
   /**

@@ -202,6 +202,7 @@ export const multipleOptions: ComponentModule = {
     },
   },
   summary: {
+    field: 'choices',
     options: (component) => multipleChoices(component.content),
     chosen: (response) =>
       sql`select distinct c->>'key' from jsonb_array_elements(case jsonb_typeof(${response}->'choices') when 'array' then ${response}->'choices' else '[]'::jsonb end) c

@@ -129,7 +129,7 @@ export const numberQuestion: ComponentModule = {
     },
   }),
   export: { cell: (response) => cellText(response.value) },
-  summary: { number: storedNumberSql('Number') },
+  summary: { field: 'value', number: storedNumberSql('Number') },
   style: {
     css: '.fl-number { display: flex; align-items: center; gap: 8px; }\n.fl-unit { flex: 0 0 auto; color: var(--c-fg); }',
   },

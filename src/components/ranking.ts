@@ -130,6 +130,7 @@ export const ranking: ComponentModule = {
     part: (response, option) => String(positionOf(response, option) ?? ''),
   },
   summary: {
+    field: 'ranking',
     chosen: (response) => sql`select jsonb_build_array(o.value, o.position)::text
       from jsonb_array_elements_text(case when ${response}->>'type' = 'Ranking' and jsonb_typeof(${response}->'ranking') = 'array' then ${response}->'ranking' else '[]'::jsonb end) with ordinality o(value, position)`,
     rows({ content }, counts): RowSummary[] {

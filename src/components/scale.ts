@@ -132,6 +132,7 @@ export const storedNumberSql =
 /** A scale's summary: every value counted, and the statistics of its numbers. */
 export function scaleSummary(type: string, rangeOf: (component: StoredComponent) => ScaleRange): SummaryRules {
   return {
+    field: 'value',
     options: (component) => scaleValues(rangeOf(component)).map(String),
     option: (response) => sql`case when ${response}->>'type' = ${type} and jsonb_typeof(${response}->'value') = 'number' then ${response}->>'value' end`,
     number: storedNumberSql(type),

@@ -95,18 +95,6 @@ const typesOf = (modules: readonly SummaryModule[]) =>
 const SEVERAL = COMPONENT_MODULES.filter((module) => module.summary?.chosen);
 
 /**
- * The options an answer of a SEVERAL module chose: one SELECT per module over the answer's stored
- * response (`a.response`), each behind a guard on the answer's type that only reads the outer row, so
- * PostgreSQL runs it as a one-time filter and evaluates only the answer's own module's SELECT.
- */
-const chosenOptions = sql.join(
-  SEVERAL.map((module) => sql`select m.option from (${module.summary!.chosen!(sql`a.response`)}) m(option) where a.type in (${typesOf([module])})`),
-  sql`
-      union all
-      `,
-);
-
-/**
  * What an answer holds by the hook `part` of its module (its number, date or one option), as a simple
  * CASE on the answer's type (`a.type`, read once): only the answer's own module's expression runs.
  */
@@ -290,45 +278,88 @@ export async function summarySteps(db: Db, forms: readonly { id: string; steps: 
   });
 }
 
+/** The modules whose hooks the questions' summary runs (a module with only `freeText` has none of them). */
+const SUMMARISED = COMPONENT_MODULES.filter((module) => module.summary?.option || module.summary?.chosen || module.summary?.number || module.summary?.date);
+
+/**
+ * What the summary reads of an answer, `e` (an element of a response's `data`), as text: by its type,
+ * its module's `field` of its stored response as jsonb text (`null` where it has none: NULL), or the whole
+ * stored response for a module without one; NULL for a type with no hooks. jsonb text reads back as the
+ * same jsonb (numbers keep their digits), and equal text is equal jsonb, so grouping answers by it and
+ * running the hooks once per group gives what running them on every answer gives.
+ */
+const answerPart = (() => {
+  const branches = SUMMARISED.flatMap((module) => {
+    const field = module.summary!.field;
+    const part = field === undefined ? sql`e->'response'` : sql`e->'response'->${field}::text`;
+    return Object.keys(module.types).map((type) => sql`when ${type}::text then ${part}`);
+  });
+  return branches.length === 0 ? sql`null::text` : sql`(case e->'response'->>'type' ${sql.join(branches, sql` `)} end)::text`;
+})();
+
+/**
+ * The stored response the hooks see for a group of answers (`p`: its `type` and `part`): `type` and the
+ * module's field when the answers have it (`part` not NULL), or the whole response for a module without one.
+ */
+const partResponse = (() => {
+  const branches = SUMMARISED.flatMap((module) => {
+    const field = module.summary!.field;
+    const response =
+      field === undefined ? sql`p.part::jsonb` : sql`case when p.part is null then jsonb_build_object('type', p.type) else jsonb_build_object('type', p.type, ${field}::text, p.part::jsonb) end`;
+    return Object.keys(module.types).map((type) => sql`when ${type}::text then ${response}`);
+  });
+  return branches.length === 0 ? sql`null::jsonb` : sql`(case p.type ${sql.join(branches, sql` `)} end)`;
+})();
+
 /**
  * The questions' summary of `forms` as one statement (exported for bench/survey-summary.ts's EXPLAIN).
- * The answers are unpacked once (`answer`), each carrying only what the summary reads of it: its
- * number, date and one option (each its module's expression, by type), and its stored response only
- * when a `chosen` SELECT must read it. One grouping per question gives the counts and the numbers' and
- * dates' statistics (a sort of those narrow rows, for the median), a hashed one the count per option; the
- * answers of types that choose several options go through their module's SELECT, and only they. A
- * response holds each question once (its answers are merged by question id), so `count(*)` per question
- * is the responses that answered it, and each answer's options are distinct, so `count(*)` per option is
- * the answers that chose it.
+ * The answers are unpacked once, and only what the hooks read of each is kept (`answerPart`): grouped by
+ * form, question, type and that part, the answers become one row per distinct answer with its count
+ * (`part`; a scale question has at most one per value, a Ranking one per order given), and the modules'
+ * hooks run once per such row (`answer`): its number, date and one option, and its response only when a
+ * `chosen` SELECT must read it. One grouping per question gives the counts and the numbers' and dates'
+ * statistics (the counts weigh each row), the counts per number the median, a hashed grouping the count
+ * per option; the rows of types that choose several options go through their module's SELECT, and only
+ * they. A response holds each question once (its answers are merged by question id), so the count per
+ * question is the responses that answered it, and each answer's options are distinct, so the count per
+ * option is the answers that chose it.
  */
 export function questionsStatement(forms: readonly { id: string }[], filter: SummaryFilter): SQL {
   const several = SEVERAL.length === 0 ? sql`null::jsonb` : sql`case when a.type in (${typesOf(SEVERAL)}) then a.response end`;
-  const perChosen =
-    SEVERAL.length === 0
-      ? sql``
-      : sql`
+  // One branch per module whose answers choose several options: its SELECT runs for its own types' rows only.
+  const perChosen = sql.join(
+    SEVERAL.map(
+      (module) => sql`
     union all
-    select a.form_id, a.question_id, c.option, 0, count(*)::text, 0, null, null, null, null, null, null
+    select a.form_id, a.question_id, c.option, 0, sum(a.n)::text, 0, null, null, null, null, null, null
     from answer a
-    cross join lateral (${chosenOptions}) c(option)
-    where a.response is not null
-    group by a.form_id, a.question_id, c.option`;
+    cross join lateral (${module.summary!.chosen!(sql`a.response`)}) c(option)
+    where a.type in (${typesOf([module])}) and a.response is not null
+    group by a.form_id, a.question_id, c.option`,
+    ),
+    sql``,
+  );
   return sql`
-    with answer as materialized (
-      select a.form_id, a.question_id, a.type, ${answerNumber} as number, ${answerDate} as day, ${answerOption} as option, ${several} as response
+    with part as (
+      select r.form_id, e->>'questionId' as question_id, e->'response'->>'type' as type, ${answerPart} as part, count(*) as n
       from ${responses} r
       cross join lateral jsonb_array_elements(r.data::jsonb) e
-      cross join lateral (select r.form_id, e->>'questionId' as question_id, e->'response'->>'type' as type, e->'response' as response) a
       where r.form_id in (${sql.join(
         forms.map((form) => sql`${form.id}`),
         sql`, `,
       )}) ${filterSql(filter)}
+      group by 1, 2, 3, 4
+    ),
+    answer as materialized (
+      select a.form_id, a.question_id, a.n, a.type, ${answerNumber} as number, ${answerDate} as day, ${answerOption} as option, ${several} as response
+      from part p
+      cross join lateral (select p.form_id, p.question_id, p.n, p.type, ${partResponse} as response) a
     ),
     -- The median from the count of each value and the running counts: percentile_cont(0.5) without a sort
     -- of every answer. With n numbers it is the value at (n - 1) / 2 (counted from 0), or halfway between
     -- the two values around it, computed as percentile_cont does (low + (high - low) * 0.5).
     per_value as (
-      select form_id, question_id, number, count(*) as n from answer where number is not null group by form_id, question_id, number
+      select form_id, question_id, number, sum(n) as n from answer where number is not null group by form_id, question_id, number
     ),
     ranked as (
       select v.*, sum(n) over (partition by form_id, question_id order by number rows unbounded preceding) as upto,
@@ -344,14 +375,15 @@ export function questionsStatement(forms: readonly { id: string }[], filter: Sum
     select q.form_id, q.question_id, null::text as option, 1 as per_question, q.count::text as count, q.numbers, q.mean,
       m.low + (m.high - m.low) * m.between as median, q.min, q.max, q.earliest, q.latest
     from (
-      select form_id, question_id, count(*) as count, count(number) as numbers, avg(number) as mean, min(number) as min, max(number) as max,
+      select form_id, question_id, sum(n) as count, coalesce(sum(n) filter (where number is not null), 0) as numbers,
+        (sum(number::numeric * n) / sum(n) filter (where number is not null))::float8 as mean, min(number) as min, max(number) as max,
         min(day) as earliest, max(day) as latest
       from answer
       group by form_id, question_id
     ) q
     left join medians m on m.form_id = q.form_id and m.question_id = q.question_id
     union all
-    select form_id, question_id, option, 0, count(*)::text, 0, null, null, null, null, null, null
+    select form_id, question_id, option, 0, sum(n)::text, 0, null, null, null, null, null, null
     from answer
     where option is not null
     group by form_id, question_id, option${perChosen}`;
@@ -400,7 +432,7 @@ export async function summaryQuestions(db: Db, forms: readonly { id: string; ste
       else if (row.option !== null) {
         let counts = options.get(row.question_id);
         if (!counts) options.set(row.question_id, (counts = new Map<string, number>()));
-        counts.set(row.option, num(row.count));
+        counts.set(row.option, (counts.get(row.option) ?? 0) + num(row.count));
       }
     }
     return form.steps.flatMap((step) =>

@@ -8,6 +8,10 @@
  * DATABASE_URL set: a scratch database `formloom_bench_survey` on that server (created, dropped); the
  * seeded table is ANALYZEd, as autovacuum would have done. Unset: an in-memory PGlite.
  * BENCH_SUMMARY_EXPLAIN=1: prints the statement's EXPLAIN (ANALYZE, BUFFERS) too.
+ * BENCH_SUMMARY_SPREAD=1: the summary's worst case, answers that hardly ever repeat: each Matrix answer picks
+ * a column in 11 rows (r0…r10, 177,147 combinations) and each Ranking answer lists 6 labels out of 10, so the
+ * 200,000 multi-option answers are nearly all distinct (rows and options outside the form are counted, not
+ * listed).
  */
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
@@ -21,6 +25,7 @@ import { createSurveyForm } from './survey-form.ts';
 const env = process.env;
 const ROWS = Number(env.BENCH_SUMMARY_ROWS ?? 100_000);
 const ROUNDS = Number(env.BENCH_SUMMARY_ROUNDS ?? 5);
+const SPREAD = env.BENCH_SUMMARY_SPREAD === '1';
 
 /** Counts the statements drizzle sends (every statement of the app goes through drizzle). */
 const statements = { count: 0 };
@@ -71,8 +76,8 @@ try {
           ${answer(opinion, 'OpinionScale', sql`jsonb_build_object('value', 1 + (g * 3) % 7)`)},
           ${answer(seats, 'Number', sql`jsonb_build_object('value', ((g * 37) % 5000) / 10.0)`)},
           ${answer(start, 'Date', sql`jsonb_build_object('value', to_char(date '2026-01-01' + (g % 365), 'YYYY-MM-DD'))`)},
-          ${answer(grid, 'Matrix', sql`jsonb_build_object('rows', jsonb_build_object('Speed', (array['Low','Mid','High'])[1 + g % 3], 'Price', (array['Low','Mid','High'])[1 + (g / 3) % 3]))`)},
-          ${answer(order, 'Ranking', sql`jsonb_build_object('ranking', (array['["A","B","C","D"]','["B","A","D","C"]','["D","C","B","A"]'])[1 + g % 3]::jsonb)`)}
+          ${answer(grid, 'Matrix', SPREAD ? sql`jsonb_build_object('rows', (select jsonb_object_agg('r' || k, (array['Low','Mid','High'])[1 + (g / (3 ^ k)::int) % 3]) from generate_series(0, 10) k))` : sql`jsonb_build_object('rows', jsonb_build_object('Speed', (array['Low','Mid','High'])[1 + g % 3], 'Price', (array['Low','Mid','High'])[1 + (g / 3) % 3]))`)},
+          ${answer(order, 'Ranking', SPREAD ? sql`jsonb_build_object('ranking', (select jsonb_agg('o' || ((g / (10 ^ k)::int) % 10)) from generate_series(0, 5) k))` : sql`jsonb_build_object('ranking', (array['["A","B","C","D"]','["B","A","D","C"]','["D","C","B","A"]'])[1 + g % 3]::jsonb)`)}
         )::json, '203.0.113.7', 'DE', now(), now(), now()
       from generate_series(${from}::int, ${to}::int) g`);
   }

@@ -305,7 +305,9 @@ const partResponse = (() => {
   const branches = SUMMARISED.flatMap((module) => {
     const field = module.summary!.field;
     const response =
-      field === undefined ? sql`p.part::jsonb` : sql`case when p.part is null then jsonb_build_object('type', p.type) else jsonb_build_object('type', p.type, ${field}::text, p.part::jsonb) end`;
+      field === undefined
+        ? sql`p.part::jsonb`
+        : sql`case when p.part is null then jsonb_build_object('type', p.type) else jsonb_build_object('type', p.type, ${field}::text, p.part::jsonb) end`;
     return Object.keys(module.types).map((type) => sql`when ${type}::text then ${response}`);
   });
   return branches.length === 0 ? sql`null::jsonb` : sql`(case p.type ${sql.join(branches, sql` `)} end)`;

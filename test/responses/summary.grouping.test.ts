@@ -43,7 +43,10 @@ describe('the summary hooks', () => {
         if (!expression) continue;
         const text = dialect.sqlToQuery(expression(sql.raw('stored_response'))).sql;
         const read = new Set([...text.matchAll(/stored_response\s*->>?\s*'([^']*)'/g)].map((m) => m[1]));
-        expect([...read].filter((key) => key !== 'type' && key !== rules.field), `${Object.keys(module.types).join()} ${hook}`).toEqual([]);
+        expect(
+          [...read].filter((key) => key !== 'type' && key !== rules.field),
+          `${Object.keys(module.types).join()} ${hook}`,
+        ).toEqual([]);
         // Every read of the response is by a named key (no whole-response use the grouping would miss).
         expect(text.split('stored_response').length - 1, `${Object.keys(module.types).join()} ${hook}`).toBe([...text.matchAll(/stored_response\s*->>?\s*'/g)].length);
       }
@@ -54,7 +57,7 @@ describe('the summary hooks', () => {
 /** A stored value spelled as raw JSON text (JSON.stringify can't write `3.0`). */
 const raw = (text: string) => `__raw__${text}__`;
 const odd = fc.constantFrom<unknown>(null, 'x', '3', 3.5, true, [], {}, raw('3.0'), raw('1e0'), raw('-0'), raw('2.50'));
-const withOdd = <T,>(value: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: value }, { weight: 1, arbitrary: odd });
+const withOdd = <T>(value: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: value }, { weight: 1, arbitrary: odd });
 
 const COLUMNS = ['Low', 'Mid', 'High'];
 const STEPS = [
@@ -63,7 +66,16 @@ const STEPS = [
     components: [
       { type: 'Dropdown', content: { question: 'Size?', options: ['S', 'M', 'L'], isMulti: true } },
       { type: 'MultipleOptionsQuestion', content: { question: 'Pick', choices: ['a', 'b', 'c'], isMulti: true } },
-      { type: 'GraphicOptions', content: { question: 'Picture?', options: [{ label: 'Big', value: 'big' }, { label: 'Tiny', value: 'tiny' }] } },
+      {
+        type: 'GraphicOptions',
+        content: {
+          question: 'Picture?',
+          options: [
+            { label: 'Big', value: 'big' },
+            { label: 'Tiny', value: 'tiny' },
+          ],
+        },
+      },
       { type: 'Disclaimer', content: { text: 'Terms' } },
       { type: 'Rating', content: { question: 'Rate' } },
       { type: 'NPS', content: { question: 'Recommend?' } },
@@ -80,7 +92,10 @@ const STEPS = [
 /** What each type's answer holds (its field's value), valid most of the time. */
 const FIELDS: Record<string, [string, fc.Arbitrary<unknown>]> = {
   Dropdown: ['selected', withOdd(fc.oneof(fc.constantFrom('S', 'M', 'L', 'XL'), fc.array(fc.constantFrom('S', 'M', 'L'), { maxLength: 4 })))],
-  MultipleOptionsQuestion: ['choices', withOdd(fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'old'), value: fc.oneof(fc.boolean(), fc.constant('true')) }), { maxLength: 4 }))],
+  MultipleOptionsQuestion: [
+    'choices',
+    withOdd(fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'old'), value: fc.oneof(fc.boolean(), fc.constant('true')) }), { maxLength: 4 })),
+  ],
   GraphicOptions: ['value', withOdd(fc.constantFrom('big', 'tiny', 'gone'))],
   Disclaimer: ['check', withOdd(fc.boolean())],
   Rating: ['value', withOdd(fc.integer({ min: 1, max: 5 }))],
@@ -90,7 +105,11 @@ const FIELDS: Record<string, [string, fc.Arbitrary<unknown>]> = {
   Date: ['value', withOdd(fc.constantFrom('2026-01-31', '2026-02-01', '2025-12-24', '2026-07-04'))],
   Matrix: [
     'rows',
-    withOdd(fc.dictionary(fc.constantFrom('Speed', 'Price', 'Gone'), fc.oneof(fc.constantFrom(...COLUMNS), fc.array(fc.constantFrom(...COLUMNS), { maxLength: 3 }), fc.constant(7)), { maxKeys: 3 })),
+    withOdd(
+      fc.dictionary(fc.constantFrom('Speed', 'Price', 'Gone'), fc.oneof(fc.constantFrom(...COLUMNS), fc.array(fc.constantFrom(...COLUMNS), { maxLength: 3 }), fc.constant(7)), {
+        maxKeys: 3,
+      }),
+    ),
   ],
   Ranking: ['ranking', withOdd(fc.oneof(fc.shuffledSubarray(['A', 'B', 'C']), fc.array(fc.constantFrom('A', 'B', 'Z'), { maxLength: 3 })))],
 };
@@ -152,7 +171,12 @@ async function expectSameAsPerAnswer(formId: string, filter: SummaryFilter) {
   const rows = rowsOf<StatementRow>(await db.execute(questionsStatement([{ id: formId }], filter)));
   const answers = rowsOf<PerAnswer>(await db.execute(perAnswerStatement(formId, filter.since)));
   const questions = [...new Set(answers.map((a) => a.question_id))].sort();
-  expect(rows.filter((row) => Number(row.per_question) === 1).map((row) => row.question_id).sort()).toEqual(questions);
+  expect(
+    rows
+      .filter((row) => Number(row.per_question) === 1)
+      .map((row) => row.question_id)
+      .sort(),
+  ).toEqual(questions);
   for (const question of questions) {
     const mine = answers.filter((a) => a.question_id === question);
     const numbers = mine.flatMap((a) => (a.number === null ? [] : [Number(a.number)])).sort((x, y) => x - y);
@@ -186,10 +210,7 @@ describe('the summary over random answers of every summarised type, odd stored v
     const form = await makeForm(db, tenant, STEPS, 'Every type');
     const questions = form.steps[0]!.components;
     expect(questions.map((q) => q.type)).toEqual(TYPES);
-    const responsesOf = fc.sample(
-      fc.tuple(fc.boolean(), ...questions.map((q) => fc.option(storedResponse(q.type), { freq: 6, nil: undefined }))),
-      { numRuns: 400, seed: 41 },
-    );
+    const responsesOf = fc.sample(fc.tuple(fc.boolean(), ...questions.map((q) => fc.option(storedResponse(q.type), { freq: 6, nil: undefined }))), { numRuns: 400, seed: 41 });
     const old = new Date('2025-06-01T00:00:00Z');
     const seeds = responsesOf.map(([isOld, ...stored]) => ({
       isOld,

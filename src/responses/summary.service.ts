@@ -91,7 +91,7 @@ const typesOf = (modules: readonly SummaryModule[]) =>
     sql`, `,
   );
 
-/** The modules whose answers choose several options: their `chosen` SELECT runs per answer. */
+/** The modules whose answers choose several options: their `chosen` SELECT runs once per distinct answer. */
 const SEVERAL = COMPONENT_MODULES.filter((module) => module.summary?.chosen);
 
 /**

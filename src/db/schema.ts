@@ -392,7 +392,78 @@ export const formInsightMonths = pgTable(
     /** Midnight UTC of the month's first day. */
     month: timestamp('month', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }), index('form_insight_months_environment_month_idx').on(t.environmentId, t.month)],
+  (t) => [
+    primaryKey({ columns: [t.formId, t.month, t.segment, t.metric] }),
+    index('form_insight_months_environment_month_idx').on(t.environmentId, t.month),
+    // The breakdowns read only views, starts and finishes.
+    index('form_insight_months_form_metric_month_idx')
+      .on(t.formId, t.metric, t.month)
+      .where(sql`${t.metric} in ('views', 'starts', 'finishes')`),
+  ],
+);
+
+/**
+ * The columns of the slice tables beside their period: a slice is every segment together (`kind`
+ * `all`, `value` '') or the segments of one dimension value (`device`, `language`, `referrer`,
+ * `hidden:<name>`, with the value). Its metrics are the segments' metrics summed, plus `ttcb:<seconds>`:
+ * the finishes whose time to complete falls in the bucket starting there (`form_insight_time_bucket`).
+ */
+const insightSliceColumns = () => ({
+  formId: text('form_id')
+    .notNull()
+    .references(() => forms.id, { onDelete: 'cascade' }),
+  environmentId: text('environment_id')
+    .notNull()
+    .references(() => environments.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  value: text('value').notNull(),
+  metric: text('metric').notNull(),
+  count: integer('count').notNull(),
+});
+
+/**
+ * The insight counters of each slice per UTC day: kept by the statement-level triggers on
+ * `form_insight_counts` with the day and month rows (see the migration that creates
+ * `form_insight_slices_inserted`), so always the exact sums of the slice's hour rows. A read without a
+ * filter, or with one, takes a slice's rows instead of every segment's. Three orders: by metric (the
+ * series' metrics, the exact times of a bucket), a slice's rows but the exact times by period (the
+ * totals), and views, starts and finishes of every slice by period (the breakdowns).
+ */
+export const formInsightSliceDays = pgTable(
+  'form_insight_slice_days',
+  {
+    ...insightSliceColumns(),
+    /** Midnight UTC. */
+    day: timestamp('day', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.kind, t.value, t.metric, t.day] }),
+    index('form_insight_slice_days_totals_idx')
+      .on(t.formId, t.kind, t.value, t.day)
+      .where(sql`${t.metric} not like 'ttc:%'`),
+    index('form_insight_slice_days_breakdown_idx')
+      .on(t.formId, t.metric, t.day)
+      .where(sql`${t.metric} in ('views', 'starts', 'finishes')`),
+  ],
+);
+
+/** The insight counters of each slice per UTC month, kept with the slice day rows; the same orders. */
+export const formInsightSliceMonths = pgTable(
+  'form_insight_slice_months',
+  {
+    ...insightSliceColumns(),
+    /** Midnight UTC of the month's first day. */
+    month: timestamp('month', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.formId, t.kind, t.value, t.metric, t.month] }),
+    index('form_insight_slice_months_totals_idx')
+      .on(t.formId, t.kind, t.value, t.month)
+      .where(sql`${t.metric} not like 'ttc:%'`),
+    index('form_insight_slice_months_breakdown_idx')
+      .on(t.formId, t.metric, t.month)
+      .where(sql`${t.metric} in ('views', 'starts', 'finishes')`),
+  ],
 );
 
 /**

@@ -35,6 +35,30 @@ export function completionSecondsBucket(seconds: number): number {
   return Math.floor(whole / scale) * scale;
 }
 
+/**
+ * The bucket (its first second) a time to complete counts in, in the slice rows (`ttcb:<start>`, the
+ * migration's `form_insight_time_bucket`): exact under 16 s, then 8 buckets per doubling (16-17 s, …,
+ * 512-575 s, …), so a bucket spans at most an eighth of its start.
+ */
+export function timeBucketOf(seconds: number): number {
+  if (seconds < 16) return seconds;
+  const width = 2 ** (Math.floor(seconds).toString(2).length - 4);
+  return Math.floor(seconds / width) * width;
+}
+
+/** The times to complete a bucket can hold as counted (`completionSecondsBucket`'s values), in order. */
+export function secondsOfBucket(bucket: number): number[] {
+  const end = bucket < 16 ? bucket + 1 : bucket + 2 ** (bucket.toString(2).length - 4);
+  const seconds: number[] = [];
+  for (let at = bucket; at < end;) {
+    const scale = at < 1000 ? 1 : 10 ** (String(Math.floor(at)).length - 3);
+    const next = Math.ceil(at / scale) * scale;
+    if (next < end && completionSecondsBucket(next) === next) seconds.push(next);
+    at = next + scale;
+  }
+  return seconds;
+}
+
 export interface ResponseProgress {
   /** The steps of the version the response is answered on. */
   steps: readonly StoredStep[];

@@ -75,20 +75,26 @@ export function nextPeriod(start: string, period: Period): string {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The period (its first day, as `periodStart` gives it) of each of the 24 hours of the UTC day starting at
- * `dayStart`, each hour by the local date of its start. One zone lookup at each end of the day when the
- * offset holds all day (every day but a DST change's), one per hour otherwise.
+ * `dayStart`, each hour by the local date of its start. One zone lookup at each end of the day (none in
+ * UTC) when the offset holds all day (every day but a DST change's): the local date then changes at most
+ * once, at an hour found by arithmetic; one lookup per hour otherwise.
  */
 export function hourPeriodsOfDay(timeZone: string, dayStart: number, period: Period): string[] {
-  const first = wallClock(timeZone, dayStart) - dayStart;
-  const last = wallClock(timeZone, dayStart + 23 * HOUR_MS) - (dayStart + 23 * HOUR_MS);
-  const periods: string[] = [];
-  for (let hour = 0; hour < 24; hour++) {
-    const at = dayStart + hour * HOUR_MS;
-    const date = first === last ? new Date(at + first).toISOString().slice(0, 10) : localDate(timeZone, at);
-    periods.push(periodStart(date, period));
+  const utc = timeZone === 'UTC';
+  const first = utc ? 0 : wallClock(timeZone, dayStart) - dayStart;
+  const last = utc ? 0 : wallClock(timeZone, dayStart + 23 * HOUR_MS) - (dayStart + 23 * HOUR_MS);
+  if (first === last) {
+    const local = dayStart + first;
+    const before = periodStart(new Date(local).toISOString().slice(0, 10), period);
+    const after = periodStart(new Date(local + 23 * HOUR_MS).toISOString().slice(0, 10), period);
+    if (before === after) return Array<string>(24).fill(before);
+    // The first hour starting on the next local date.
+    const change = Math.ceil((Math.floor(local / DAY_MS) * DAY_MS + DAY_MS - local) / HOUR_MS);
+    return Array.from({ length: 24 }, (_, hour) => (hour < change ? before : after));
   }
-  return periods;
+  return Array.from({ length: 24 }, (_, hour) => periodStart(localDate(timeZone, dayStart + hour * HOUR_MS), period));
 }

@@ -1,9 +1,11 @@
 /**
- * Property: the rollups (`form_insight_days`, `form_insight_months`, kept by triggers) always equal the
- * sums of the hour counters, through inserts, upserts of several rows at once, subtractions to zero,
+ * Property: the rollups (`form_insight_days`, `form_insight_months`, and the slices of every segment
+ * together and of each filter value, `form_insight_slice_days`, `form_insight_slice_months`, with the
+ * times also by bucket; all kept by triggers) always equal the sums of the hour counters, through inserts, upserts of several rows at once, subtractions to zero,
  * moves and deletes; and a read through month rows, day rows, edge hours and the hours moved across a
  * time zone's period boundaries gives what a count over the hour rows alone gives, for any range (open
- * or not), time zone (DST changes, half- and three-quarter-hour offsets) and period. Counters and range
+ * or not), time zone (DST changes, half- and three-quarter-hour offsets), period and filters (none and one:
+a slice's rows; two: the segments'), the median and 90th percentile exactly. Counters and range
  * ends are drawn mostly near month boundaries (UTC's and the zones'), where the levels meet, and every
  * run also counts in each hour around each month start.
  */
@@ -12,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, expect } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
 import { rowsOf } from '../../src/db/rows.ts';
+import { timeBucketOf } from '../../src/insights/counters.service.ts';
 import { parseInsightsArguments, readInsights } from '../../src/insights/insights.service.ts';
 import { localDate, periodStart, type Period } from '../../src/insights/time-zones.ts';
 import { createTenant, setupTestApp } from '../support/helpers.ts';
@@ -29,7 +32,9 @@ const START = Date.parse('2026-01-25T00:00:00Z');
 const HOURS = 24 * 100;
 /** The UTC month starts inside the window, as hours from START. */
 const MONTHS = ['2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01'].map((day) => (Date.parse(`${day}T00:00:00Z`) - START) / HOUR);
-const METRICS = ['views', 'starts', 'finishes', 'reached:step_1', 'ttc:42', 'ttc:7'];
+/** Times to complete: 7 s alone in its bucket, 40-43 s in one (40 s), 600 s and 620 s in another (576 s), 1,230 s and 1,250 s in one (1,152 s). */
+const TIMES = [7, 40, 41, 43, 600, 620, 1230, 1250];
+const METRICS = ['views', 'starts', 'finishes', 'reached:step_1', ...TIMES.map((seconds) => `ttc:${seconds}`)];
 const DEVICES = ['desktop', 'mobile', 'tablet'];
 const SOURCES = ['ad', 'mail'];
 
@@ -60,6 +65,10 @@ type HourRow = { hour: number; segment: number; metric: string; count: number };
 /** Counters in every hour from 14 before to 13 after each month start: where every zone's month edges are. */
 const MONTH_EDGES: HourRow[] = MONTHS.flatMap((month) =>
   Array.from({ length: 28 }, (_, i) => ({ hour: month + i - 14, segment: i % 6, metric: i % 2 === 0 ? 'views' : 'finishes', count: 1 })),
+);
+/** Times in each month and around its start, so the percentiles mostly fall inside a bucket of several times. */
+const TIME_ROWS: HourRow[] = MONTHS.flatMap((month, m) =>
+  TIMES.slice(1).map((seconds, i) => ({ hour: month + (i % 2 === 0 ? 200 : -3 - i), segment: (i + m) % 6, metric: `ttc:${seconds}`, count: 1 + ((i + m) % 3) })),
 );
 
 let formCount = 0;
@@ -107,6 +116,36 @@ async function rollupOf(formId: string, level: 'day' | 'month') {
   return new Map(rows.map((row) => [`${new Date(row.at).toISOString()}|${row.segment}|${row.metric}`, row.count]));
 }
 
+/** The slice rows (`level`: day or month) as `<start>|<kind>|<value>|<metric>` → count. */
+async function slicesOf(formId: string, level: 'day' | 'month') {
+  const table = level === 'day' ? sql`form_insight_slice_days` : sql`form_insight_slice_months`;
+  const rows = rowsOf<{ at: string | Date; kind: string; value: string; metric: string; count: number }>(
+    await db.execute(sql`select ${sql.raw(level)} as at, kind, value, metric, count from ${table} where form_id = ${formId}`),
+  );
+  return new Map(rows.map((row) => [`${new Date(row.at).toISOString()}|${row.kind}|${row.value}|${row.metric}`, row.count]));
+}
+
+/** The hour rows summed by UTC day or month into every slice (all, the device, the language, the referrer, the hidden value), times also by bucket. */
+function expectedSlices(hours: readonly { at: number; device: string; hidden: { utm_source: string }; metric: string; count: number }[], level: 'day' | 'month') {
+  const rows = hours.flatMap((row) =>
+    [
+      ['all', ''],
+      ['device', row.device],
+      ['language', 'en'],
+      ['referrer', ''],
+      ['hidden:utm_source', row.hidden.utm_source],
+    ].flatMap(([kind, value]) =>
+      [row.metric, ...(row.metric.startsWith('ttc:') ? [`ttcb:${timeBucketOf(Number(row.metric.slice(4)))}`] : [])].map((metric) => ({
+        at: row.at,
+        segment: `${kind}|${value}`,
+        metric,
+        count: row.count,
+      })),
+    ),
+  );
+  return expectedRollup(rows, level);
+}
+
 /** The hour rows summed by UTC day or month, zero sums left out. */
 function expectedRollup(hours: readonly { at: number; segment: string; metric: string; count: number }[], level: 'day' | 'month') {
   const sums = new Map<string, number>();
@@ -138,7 +177,7 @@ test.prop(
   // deletion does, zeros removed after), one row moved 37 hours (maybe to another month), one deleted.
   const half = Math.ceil(counters.length / 2);
   for (const row of counters.slice(0, half)) await write(ids, [row]);
-  await write(ids, merged([...counters.slice(half), ...MONTH_EDGES]));
+  await write(ids, merged([...counters.slice(half), ...MONTH_EDGES, ...TIME_ROWS]));
   await write(ids, merged(counters.slice(0, removals).map((row) => ({ ...row, count: -1 }))));
   await db.execute(sql`delete from form_insight_counts where form_id = ${form.id} and count <= 0`);
   await db.execute(sql`update form_insight_counts set hour = hour + interval '37 hours'
@@ -151,6 +190,8 @@ test.prop(
   ).map((row) => ({ ...row, at: new Date(row.hour).getTime() }));
   expect(await rollupOf(form.id, 'day')).toEqual(expectedRollup(hours, 'day'));
   expect(await rollupOf(form.id, 'month')).toEqual(expectedRollup(hours, 'month'));
+  expect(await slicesOf(form.id, 'day')).toEqual(expectedSlices(hours, 'day'));
+  expect(await slicesOf(form.id, 'month')).toEqual(expectedSlices(hours, 'month'));
 
   const [first, second] = a !== undefined && b !== undefined && b < a ? [b, a] : [a, b];
   const since = first === undefined ? undefined : new Date(START + first * 60_000);
@@ -169,7 +210,7 @@ test.prop(
   );
   const total = (metric: string) => inRange.filter((row) => row.metric === metric).reduce((sum, row) => sum + row.count, 0);
   expect([insights.views, insights.starts, insights.finishes, insights.steps[0]!.reached]).toEqual([total('views'), total('starts'), total('finishes'), total('reached:step_1')]);
-  const times = [...Array<number>(total('ttc:7')).fill(7), ...Array<number>(total('ttc:42')).fill(42)];
+  const times = TIMES.flatMap((seconds) => Array<number>(total(`ttc:${seconds}`)).fill(seconds));
   expect(insights.timeToComplete).toEqual(times.length === 0 ? null : { median: times[Math.ceil(times.length / 2) - 1], p90: times[Math.ceil(times.length * 0.9) - 1] });
   const periods = new Map<string, { views: number; starts: number; finishes: number }>();
   for (const row of inRange) {

@@ -10,11 +10,12 @@
  *    evenly over a year, 45 segments: 3 devices × 5 referrers × 3 `utm_source` values; 70 % reach step
  *    2, 45 % finish, times to complete from 30 s to 15 min). Seeded as the migrations backfill: the hour
  *    rows inserted with the rollup triggers off, their day rows summed after, then the month rows summed
- *    from the day rows (the month migration's statement, timed and reported). Then `readInsights` timed
+ *    from the day rows (the month migration's statement, timed and reported), then the slices from the
+ *    day rows and their months (the slice migration's statements, timed). Then `readInsights` timed
  *    (median and slowest of BENCH_INSIGHTS_ROUNDS, default 20) for all time, the last 30 days, a device
  *    filter, a hidden-field filter and a monthly series in Europe/Berlin: statements, the counter rows
- *    read at each level (`countersRead`: month, day and hour rows for the totals and breakdowns, the day
- *    rows of a series by day) and time.
+ *    each source gives (`countersRead`: the slice's month and day rows, the breakdowns', the series',
+ *    the exact times', the moved hours') and time.
  *
  * DATABASE_URL set: a scratch database `formloom_bench_insights` on that server (created, dropped;
  * BENCH_KEEP=1 keeps it); ANALYZEd after the seed. Unset: an in-memory PGlite.

@@ -45,6 +45,19 @@ CREATE FUNCTION "form_insight_time_bucket"("seconds" bigint) RETURNS bigint LANG
     ELSE "seconds" >> (61 - position('1' IN "seconds"::bit(64)::text)) << (61 - position('1' IN "seconds"::bit(64)::text)) END
 $$;
 --> statement-breakpoint
+-- The slices a segment's row counts in: every segment together, its device, its language, its referrer and
+-- each of its hidden values. SQL functions of one query: the planner inlines them into the triggers' statements.
+CREATE FUNCTION "form_insight_slices_of"("device" text, "language" text, "referrer" text, "hidden" jsonb)
+  RETURNS TABLE("kind" text, "value" text) LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT 'all', '' UNION ALL SELECT 'device', "device" UNION ALL SELECT 'language', "language" UNION ALL SELECT 'referrer', "referrer"
+  UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text("hidden") AS h("key", "value")
+$$;
+--> statement-breakpoint
+-- The metrics a counter row counts in within a slice: its own and, for an exact time to complete, its bucket's.
+CREATE FUNCTION "form_insight_slice_metrics_of"("metric" text) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT "metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr("metric", 5)::bigint) WHERE "metric" LIKE 'ttc:%'
+$$;
+--> statement-breakpoint
 CREATE FUNCTION "form_insight_slices_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   "emptied" boolean;
@@ -56,13 +69,8 @@ BEGIN
   WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", "count" AS "n" FROM "new_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "days" AS (
     INSERT INTO "form_insight_slice_days" AS t ("form_id", "environment_id", "kind", "value", "metric", "count", "day")
@@ -82,13 +90,8 @@ BEGIN
     WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", "count" AS "n" FROM "new_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "gone" AS (
       DELETE FROM "form_insight_slice_days" t USING "sliced" s
@@ -112,13 +115,8 @@ BEGIN
   WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", "count" AS "n" FROM "new_rows" UNION ALL SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", -"count" FROM "old_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "days" AS (
     INSERT INTO "form_insight_slice_days" AS t ("form_id", "environment_id", "kind", "value", "metric", "count", "day")
@@ -138,13 +136,8 @@ BEGIN
     WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", "count" AS "n" FROM "new_rows" UNION ALL SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", -"count" FROM "old_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "gone" AS (
       DELETE FROM "form_insight_slice_days" t USING "sliced" s
@@ -164,13 +157,8 @@ BEGIN
   WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", -"count" AS "n" FROM "old_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "days" AS (
     UPDATE "form_insight_slice_days" t SET "count" = t."count" + s."n"
@@ -189,13 +177,8 @@ BEGIN
     WITH "delta" AS (SELECT "form_id", "environment_id", date_trunc('day', "hour", 'UTC') AS "day", "device", "language", "referrer", "hidden", "metric", -"count" AS "n" FROM "old_rows"), "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM "delta" AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   ), "gone" AS (
       DELETE FROM "form_insight_slice_days" t USING "sliced" s
@@ -222,13 +205,8 @@ CREATE TRIGGER "form_insight_counts_slices_delete" AFTER DELETE ON "form_insight
 WITH "sliced" AS (
     SELECT d."form_id", min(d."environment_id") AS "environment_id", d."day", s."kind", s."value", m."metric", sum(d."n") AS "n"
     FROM (SELECT "form_id", "environment_id", "day", "device", "language", "referrer", "hidden", "metric", "count" AS "n" FROM "form_insight_days") AS d
-    CROSS JOIN LATERAL (
-      SELECT 'all', '' UNION ALL SELECT 'device', d."device" UNION ALL SELECT 'language', d."language" UNION ALL SELECT 'referrer', d."referrer"
-      UNION ALL SELECT 'hidden:' || h."key", h."value" FROM jsonb_each_text(d."hidden") AS h("key", "value")
-    ) AS s("kind", "value")
-    CROSS JOIN LATERAL (
-      SELECT d."metric" UNION ALL SELECT 'ttcb:' || "form_insight_time_bucket"(substr(d."metric", 5)::bigint) WHERE d."metric" LIKE 'ttc:%'
-    ) AS m("metric")
+    CROSS JOIN LATERAL "form_insight_slices_of"(d."device", d."language", d."referrer", d."hidden") AS s("kind", "value")
+    CROSS JOIN LATERAL "form_insight_slice_metrics_of"(d."metric") AS m("metric")
     GROUP BY d."form_id", d."day", s."kind", s."value", m."metric"
   )
 INSERT INTO "form_insight_slice_days" ("form_id", "environment_id", "kind", "value", "metric", "count", "day")

@@ -11,13 +11,14 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-/** One protocol message: its type byte, its length (itself included) and its body. */
-function message(type: string, body: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeInt32BE(body.length + 4);
-  return Buffer.concat([Buffer.from(type), length, body]);
+/** Big-endian 32-bit integers, one after another. */
+function int32(...values: number[]): Buffer {
+  const buffer = Buffer.alloc(4 * values.length);
+  values.forEach((value, i) => buffer.writeInt32BE(value, 4 * i));
+  return buffer;
 }
-const int32 = (...values: number[]) => Buffer.concat(values.map((value) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])));
+/** One protocol message: its type byte, its length (itself included) and its body. */
+const message = (type: string, body: Buffer) => Buffer.concat([Buffer.from(type), int32(body.length + 4), body]);
 const fields = (entries: [string, string][]) => Buffer.concat([...entries.map(([code, text]) => Buffer.from(`${code}${text}\0`)), Buffer.from([0])]);
 
 const AUTHENTICATION_OK = message('R', int32(0));

@@ -142,6 +142,9 @@ describe('slices', () => {
     // Rebuilt from nothing inside a transaction, read, then rolled back (other forms' rows untouched).
     const rebuilt = await db
       .transaction(async (tx) => {
+        // The other test files' writers wait until the rollback: one committing slice rows between the
+        // delete and the backfill would make the backfill's insert collide with them.
+        await tx.execute(sql`lock table form_insight_slice_days, form_insight_slice_months in exclusive mode`);
         await tx.execute(sql`delete from form_insight_slice_days`);
         await tx.execute(sql`delete from form_insight_slice_months`);
         for (const statement of backfill) await tx.execute(sql.raw(statement));
